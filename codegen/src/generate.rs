@@ -85,6 +85,7 @@ pub fn generate(bytes: &[u8], file: &str, options: &GenOptions) -> Result<Genera
         methods: false,
         jsonrpc: options.jsonrpc,
         strategies_feature: options.strategies_feature.clone(),
+        strategies_file: None,
         target,
         root_name: Some(root_name(bytes, file, options)),
         warn_unenforced: true,

@@ -174,13 +174,42 @@ pub fn generate_module(
 }
 
 /// Like [`generate_module`], also returning the warnings about the schema (union variants no
-/// input can reach), each naming the file and the JSON pointer.
+/// input can reach), each naming the file and the JSON pointer. The `strategies` module, if
+/// any, is inline (whatever [`emit::Flavor::strategies_file`] says).
 pub fn generate_module_with_warnings(
     bytes: &[u8],
     file: &str,
     flavor: &emit::Flavor,
     options: Options,
 ) -> Result<(String, Vec<String>)> {
+    let inline = emit::Flavor {
+        strategies_file: None,
+        ..flavor.clone()
+    };
+    let files = generate_module_files(bytes, file, &inline, options)?;
+    Ok((files.source, files.warnings))
+}
+
+/// A generated module: its source, its `strategies` module's source when that goes into a
+/// file of its own ([`emit::Flavor::strategies_file`]), and the warnings about the schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModuleFiles {
+    /// The module.
+    pub source: String,
+    /// The `strategies` module's file, beside the module.
+    pub strategies: Option<String>,
+    /// Warnings about the schema, each naming the file and the JSON pointer.
+    pub warnings: Vec<String>,
+}
+
+/// Generates one Rust module from the schema `bytes` at `file`, with its `strategies` in a
+/// file of their own when the flavor says so.
+pub fn generate_module_files(
+    bytes: &[u8],
+    file: &str,
+    flavor: &emit::Flavor,
+    options: Options,
+) -> Result<ModuleFiles> {
     let attribute = |e: CodegenError| e.in_file(file);
     let doc =
         schema::Document::parse_with_root(bytes, flavor.root_name.as_deref()).map_err(attribute)?;
@@ -191,9 +220,18 @@ pub fn generate_module_with_warnings(
         docs_from: options.docs_from_schema.then_some(&doc),
         module: &module,
     };
-    let (items, left_out) =
+    let emitted =
         emit::with_target(flavor.target.clone(), || emit::emit_items(&ctx)).map_err(attribute)?;
-    warnings.extend(left_out);
+    let items = emitted.items;
+    warnings.extend(emitted.warnings);
+    if !module.undecided_not.is_empty() {
+        warnings.push(format!(
+            "`not` not enforced at decode (only `type`, `const`, `enum`, `required` on an \
+             object, and a `$ref` to one of those can be decided; values it forbids still \
+             decode): at {}",
+            module.undecided_not.join(", ")
+        ));
+    }
     if flavor.warn_unenforced && !module.unenforced.is_empty() {
         let listed: Vec<String> = module
             .unenforced
@@ -235,11 +273,23 @@ pub fn generate_module_with_warnings(
     } else {
         items
     };
+    let taken = |name: &str| module.get(name).is_some();
+    let tokens = emit::prelude::shorten(tokens, &taken);
     let body = emit::format(tokens).map_err(attribute)?;
-    Ok((
-        format!("{}{body}", header::header_line(file, bytes)),
+    let strategies = match emitted.strategies_file {
+        Some(items) => {
+            let doc = format!(" The `strategies` module of the types generated from `{file}`.");
+            let tokens = emit::prelude::shorten(quote! { #![doc = #doc] #items }, &taken);
+            let body = emit::format(tokens).map_err(attribute)?;
+            Some(format!("{}{body}", header::header_line(file, bytes)))
+        }
+        None => None,
+    };
+    Ok(ModuleFiles {
+        source: format!("{}{body}", header::header_line(file, bytes)),
+        strategies,
         warnings,
-    ))
+    })
 }
 
 /// Generates a module for a stand-alone test schema (used by the snapshot tests).
@@ -251,6 +301,7 @@ pub fn generate_snapshot(bytes: &[u8], file: &str) -> Result<String> {
         methods: false,
         jsonrpc: true,
         strategies_feature: Some("proptest".into()),
+        strategies_file: None,
         target: emit::Target::mcpwire_types(),
         root_name: None,
         warn_unenforced: false,
@@ -269,6 +320,7 @@ pub fn jsonrpc_flavor() -> emit::Flavor {
         methods: false,
         jsonrpc: true,
         strategies_feature: Some("proptest".into()),
+        strategies_file: None,
         target: emit::Target::mcpwire_types(),
         root_name: None,
         warn_unenforced: false,
@@ -288,6 +340,7 @@ pub fn mcp_flavor(version: &str) -> emit::Flavor {
         methods: true,
         jsonrpc: true,
         strategies_feature: Some("proptest".into()),
+        strategies_file: None,
         target: emit::Target::mcpwire_types(),
         root_name: None,
         warn_unenforced: false,
@@ -474,13 +527,15 @@ pub fn generate_all(
     mcp: &[McpSchema],
     options: Options,
 ) -> Result<Vec<GeneratedFile>> {
-    let (contents, warnings) =
-        generate_module_with_warnings(jsonrpc, JSONRPC_SCHEMA, &jsonrpc_flavor(), options)?;
-    let mut files = vec![GeneratedFile {
-        path: format!("{GENERATED_DIR}/jsonrpc.rs"),
-        contents,
-        warnings,
-    }];
+    let mut files = Vec::new();
+    module_files(
+        &mut files,
+        "jsonrpc",
+        jsonrpc,
+        JSONRPC_SCHEMA,
+        jsonrpc_flavor(),
+        options,
+    )?;
     files.push(GeneratedFile {
         path: format!("{GENERATED_DIR}/facts.rs"),
         contents: generate_facts(jsonrpc, mcp)?,
@@ -488,13 +543,9 @@ pub fn generate_all(
     });
     for schema in mcp {
         let flavor = mcp_flavor(&schema.version);
-        let (contents, warnings) =
-            generate_module_with_warnings(&schema.bytes, &flavor.file, &flavor, options)?;
-        files.push(GeneratedFile {
-            path: format!("{GENERATED_DIR}/mcp/{}.rs", version_module(&schema.version)),
-            contents,
-            warnings,
-        });
+        let file = flavor.file.clone();
+        let stem = format!("mcp/{}", version_module(&schema.version));
+        module_files(&mut files, &stem, &schema.bytes, &file, flavor, options)?;
     }
     files.push(GeneratedFile {
         path: MCP_LOCK.into(),
@@ -502,6 +553,37 @@ pub fn generate_all(
         warnings: Vec::new(),
     });
     Ok(files)
+}
+
+/// Generates the module `<stem>.rs` under the generated folder, and its strategies beside it
+/// in `<stem>/strategies.rs`.
+fn module_files(
+    files: &mut Vec<GeneratedFile>,
+    stem: &str,
+    bytes: &[u8],
+    file: &str,
+    flavor: emit::Flavor,
+    options: Options,
+) -> Result<()> {
+    let own = stem.rsplit('/').next().unwrap_or(stem);
+    let flavor = emit::Flavor {
+        strategies_file: Some(format!("{own}/strategies.rs")),
+        ..flavor
+    };
+    let generated = generate_module_files(bytes, file, &flavor, options)?;
+    files.push(GeneratedFile {
+        path: format!("{GENERATED_DIR}/{stem}.rs"),
+        contents: generated.source,
+        warnings: generated.warnings,
+    });
+    if let Some(strategies) = generated.strategies {
+        files.push(GeneratedFile {
+            path: format!("{GENERATED_DIR}/{stem}/strategies.rs"),
+            contents: strategies,
+            warnings: Vec::new(),
+        });
+    }
+    Ok(())
 }
 
 /// Reads the inputs from `workspace` (and the MCP folder) and generates every file.

@@ -12,7 +12,8 @@ use crate::model::{
 use crate::names::{is_type_name, pascal, pascal_fragment, snake, type_name, unique};
 use crate::schema::{Document, escape};
 
-/// Keywords that only annotate or constrain values further; ignored on purpose.
+/// Keywords that only annotate (or hold definitions): they say nothing about which values
+/// are valid, so the generated type ignores them.
 const ANNOTATIONS: &[&str] = &[
     "$schema",
     "$id",
@@ -26,39 +27,13 @@ const ANNOTATIONS: &[&str] = &[
     "description",
     "examples",
     "default",
-    "format",
     "deprecated",
     "readOnly",
     "writeOnly",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "minProperties",
-    "maxProperties",
-    "contentMediaType",
-    "contentEncoding",
-    "propertyNames",
-    "contains",
-    "minContains",
-    "maxContains",
-    "dependencies",
-    "dependentRequired",
-    "dependentSchemas",
-    "if",
-    "then",
-    "else",
 ];
 
-/// Keywords of [`ANNOTATIONS`] that constrain values without shaping the type: not enforced
-/// at decode, so every place they appear is listed in one warning.
+/// Keywords that constrain values without shaping the type: not enforced at decode, so every
+/// place they appear is listed in one warning.
 const VALIDATION: &[&str] = &[
     "format",
     "minimum",
@@ -87,6 +62,15 @@ const VALIDATION: &[&str] = &[
     "then",
     "else",
 ];
+
+/// The keyword a decidable `not: {"required": [...]}` becomes on its way to the struct (the
+/// members that may not all be present); never read from a schema.
+const NOT_ALL_PRESENT: &str = "$mcpwire:notAllPresent";
+
+/// Whether `key` leaves the generated type as it is: an annotation or a validation keyword.
+fn shapes_nothing(key: &str) -> bool {
+    ANNOTATIONS.contains(&key) || VALIDATION.contains(&key)
+}
 
 /// Keywords that shape the generated type.
 const STRUCTURAL: &[&str] = &[
@@ -165,6 +149,7 @@ pub fn lower(doc: &Document) -> Result<Module> {
         rust_names,
         depth: 0,
         unenforced: BTreeMap::new(),
+        undecided_not: Vec::new(),
     };
     for definition in doc.definition_names() {
         let Some(schema) = doc.definition(&definition) else {
@@ -241,6 +226,7 @@ pub fn lower(doc: &Document) -> Result<Module> {
         types,
         definitions,
         unenforced,
+        undecided_not: lowerer.undecided_not,
     };
     mark_boxes(&mut module);
     Ok(module)
@@ -308,6 +294,8 @@ struct Lowerer<'d> {
     depth: usize,
     /// Keywords not enforced at decode, with every pointer they appear at.
     unenforced: BTreeMap<String, BTreeSet<String>>,
+    /// Where a `not` could not be decided at decode.
+    undecided_not: Vec<String>,
 }
 
 /// How deep schemas may nest (inline, not through `$ref`) before lowering gives up.
@@ -359,7 +347,8 @@ impl Lowerer<'_> {
             }
         };
         for key in obj.keys() {
-            if !ANNOTATIONS.contains(&key.as_str()) && !STRUCTURAL.contains(&key.as_str()) {
+            if !shapes_nothing(key) && !STRUCTURAL.contains(&key.as_str()) && key != NOT_ALL_PRESENT
+            {
                 return Err(CodegenError::at(
                     format!("{ptr}/{}", escape(key)),
                     format!("unsupported keyword `{key}`"),
@@ -802,8 +791,15 @@ impl Lowerer<'_> {
                 ));
             }
         };
+        let not_all_present: Vec<String> = match obj.get(NOT_ALL_PRESENT) {
+            Some(Value::Array(names)) => names
+                .iter()
+                .filter_map(|n| n.as_str().map(str::to_owned))
+                .collect(),
+            _ => Vec::new(),
+        };
         let ap_ptr = format!("{ptr}/additionalProperties");
-        if props.is_empty() && required.is_empty() {
+        if props.is_empty() && required.is_empty() && not_all_present.is_empty() {
             return Ok(match obj.get("additionalProperties") {
                 None | Some(Value::Bool(true)) => Ty::Map(Box::new(Ty::Any)),
                 Some(Value::Bool(false)) => {
@@ -816,6 +812,7 @@ impl Lowerer<'_> {
                         kind: Kind::Struct(Struct {
                             fields: Vec::new(),
                             extra: Extra::Closed,
+                            not_all_present: Vec::new(),
                         }),
                     });
                     Ty::Named(name)
@@ -882,7 +879,11 @@ impl Lowerer<'_> {
             name: name.clone(),
             pointer: ptr.to_owned(),
             definition: site.definition.clone(),
-            kind: Kind::Struct(Struct { fields, extra }),
+            kind: Kind::Struct(Struct {
+                fields,
+                extra,
+                not_all_present,
+            }),
         });
         Ok(Ty::Named(name))
     }
@@ -1013,8 +1014,18 @@ impl Lowerer<'_> {
         Ok(folded)
     }
 
-    /// `not` where decode can decide it: `not: {type: …}` removes those types from the
-    /// schema's own (all types when it has no `type`), `not: false` admits everything.
+    /// `not` where decode can decide it, as a schema without `not`:
+    /// - `not: false` admits everything; `not: true` nothing (an error);
+    /// - `not: {"type": …}` removes those types from the schema's own (all types when it has
+    ///   no `type`);
+    /// - `not: {"const": …}` / `not: {"enum": […]}` removes those values from the schema's
+    ///   own `enum` or `const` (a `boolean` becomes the other constant);
+    /// - `not: {"required": […]}` on an object: the struct refuses an object with all those
+    ///   members present;
+    /// - `not: {"$ref": …}`: the same, for the schema referred to.
+    ///
+    /// Any other `not` is left out and named in a warning of its own (never dropped
+    /// silently).
     fn reduce_not(
         &mut self,
         obj: &Map<String, Value>,
@@ -1027,29 +1038,116 @@ impl Lowerer<'_> {
             .filter(|(k, _)| *k != "not")
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        if *not == Value::Bool(false) {
-            return Ok(rest);
-        }
-        let excluded: Vec<String> = match not.as_object() {
-            Some(n)
-                if n.keys()
-                    .all(|k| k == "type" || ANNOTATIONS.contains(&k.as_str())) =>
-            {
-                match n.get("type") {
-                    Some(Value::String(t)) => vec![t.clone()],
-                    Some(Value::Array(ts)) => ts
-                        .iter()
-                        .filter_map(|t| t.as_str().map(str::to_owned))
-                        .collect(),
-                    _ => Vec::new(),
-                }
+        let not = self.resolve_not(not, &not_ptr)?;
+        let n = match &not {
+            Value::Bool(false) => return Ok(rest),
+            Value::Bool(true) => {
+                return Err(CodegenError::at(not_ptr, "`not: true` admits no value"));
             }
+            Value::Object(n) => n,
+            _ => return Err(CodegenError::at(not_ptr, "`not` must be a schema")),
+        };
+        // Beside `required`, members that admit anything and `type: object` (the schema's
+        // own type) change nothing.
+        let trivial = |k: &str| match k {
+            "properties" => n["properties"].as_object().is_some_and(|p| {
+                p.values().all(|v| {
+                    *v == Value::Bool(true)
+                        || v.as_object()
+                            .is_some_and(|o| o.keys().all(|k| ANNOTATIONS.contains(&k.as_str())))
+                })
+            }),
+            "type" => n.contains_key("required") && n["type"] == "object",
+            _ => ANNOTATIONS.contains(&k),
+        };
+        let keys: Vec<&str> = n
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !trivial(k))
+            .collect();
+        let reduced = match keys.as_slice() {
+            [] => {
+                return Err(CodegenError::at(
+                    not_ptr,
+                    "`not` of a schema that admits everything admits no value",
+                ));
+            }
+            ["type"] => Some(self.not_types(rest, n, &not_ptr)?),
+            ["const"] => {
+                not_values(&mut rest, std::slice::from_ref(&n["const"]), &not_ptr)?.then_some(rest)
+            }
+            ["enum"] => match &n["enum"] {
+                Value::Array(values) => not_values(&mut rest, values, &not_ptr)?.then_some(rest),
+                _ => return Err(CodegenError::at(not_ptr, "`enum` must be an array")),
+            },
+            ["required"] if describes_object(&rest) => {
+                let names = n["required"].clone();
+                if !names
+                    .as_array()
+                    .is_some_and(|a| a.iter().all(Value::is_string))
+                {
+                    return Err(CodegenError::at(
+                        format!("{not_ptr}/required"),
+                        "must be an array of strings",
+                    ));
+                }
+                rest.insert(NOT_ALL_PRESENT.into(), names);
+                Some(rest)
+            }
+            _ => None,
+        };
+        Ok(match reduced {
+            Some(schema) => schema,
+            None => {
+                self.undecided_not.push(not_ptr);
+                obj.iter()
+                    .filter(|(k, _)| *k != "not")
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect()
+            }
+        })
+    }
+
+    /// The schema a `not` applies: a lone `$ref` (beside annotations) followed to its target.
+    fn resolve_not(&self, not: &Value, ptr: &str) -> Result<Value> {
+        let mut current = not.clone();
+        for _ in 0..32 {
+            let Some(reference) = current.as_object().and_then(|n| {
+                let lone = n
+                    .keys()
+                    .all(|k| k == "$ref" || ANNOTATIONS.contains(&k.as_str()));
+                n.get("$ref").and_then(Value::as_str).filter(|_| lone)
+            }) else {
+                return Ok(current);
+            };
+            let target = self.doc.ref_target(reference, &format!("{ptr}/$ref"))?;
+            current = self.doc.definition(&target).expect("resolved").clone();
+        }
+        Err(CodegenError::at(
+            ptr,
+            "`not` references nest too deep (a cycle?)",
+        ))
+    }
+
+    /// `not: {"type": …}`: the schema's own types without those.
+    fn not_types(
+        &mut self,
+        mut rest: Map<String, Value>,
+        n: &Map<String, Value>,
+        not_ptr: &str,
+    ) -> Result<Map<String, Value>> {
+        let excluded: Vec<String> = match n.get("type") {
+            Some(Value::String(t)) => vec![t.clone()],
+            Some(Value::Array(ts)) => ts
+                .iter()
+                .filter_map(|t| t.as_str().map(str::to_owned))
+                .collect(),
             _ => Vec::new(),
         };
         if excluded.is_empty() {
             return Err(CodegenError::at(
                 not_ptr,
-                "`not` is supported only as `not: {\"type\": …}` (decided by the JSON type)",
+                "`not: {\"type\": …}` names no type",
             ));
         }
         const ALL: [&str; 6] = ["object", "array", "string", "number", "boolean", "null"];
@@ -1148,6 +1246,57 @@ impl Lowerer<'_> {
     }
 }
 
+/// Whether a schema (without its `not`) admits objects only, so that a struct carries a
+/// `not: {"required": […]}`.
+fn describes_object(rest: &Map<String, Value>) -> bool {
+    match rest.get("type") {
+        Some(Value::String(t)) => t == "object",
+        Some(_) => false,
+        None => rest.contains_key("properties") && !rest.contains_key("$ref"),
+    }
+}
+
+/// Whether two JSON values are equal as JSON Schema compares them (`1` equals `1.0`).
+fn json_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_equal(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// `not: {"const"}` / `not: {"enum"}`: removes `excluded` from the schema's own `enum` or
+/// `const` (a `boolean` without either becomes the constant left). `false` when the schema
+/// has no finite set of values to remove them from (the `not` is then undecided).
+fn not_values(rest: &mut Map<String, Value>, excluded: &[Value], not_ptr: &str) -> Result<bool> {
+    let own: Vec<Value> = if let Some(Value::Array(values)) = rest.get("enum") {
+        values.clone()
+    } else if let Some(value) = rest.get("const") {
+        vec![value.clone()]
+    } else if rest.get("type") == Some(&Value::String("boolean".into())) {
+        vec![Value::Bool(false), Value::Bool(true)]
+    } else {
+        return Ok(false);
+    };
+    let kept: Vec<Value> = own
+        .into_iter()
+        .filter(|v| !excluded.iter().any(|e| json_equal(v, e)))
+        .collect();
+    if kept.is_empty() {
+        return Err(CodegenError::at(not_ptr, "`not` leaves no value admitted"));
+    }
+    rest.remove("const");
+    rest.insert("enum".into(), Value::Array(kept));
+    Ok(true)
+}
+
 /// Whether `reference` names a schema by an absolute URL (`https://…`), not in this document.
 fn is_remote(reference: &str) -> bool {
     reference.contains("://")
@@ -1171,6 +1320,7 @@ fn token_only(obj: &Map<String, Value>, t: &str) -> Map<String, Value> {
             "required",
             "additionalProperties",
             "patternProperties",
+            NOT_ALL_PRESENT,
         ],
         _ => &[],
     };
@@ -1223,7 +1373,7 @@ fn merge_into(into: &mut Map<String, Value>, other: &Map<String, Value>, ptr: &s
                     into.insert(key.clone(), value.clone());
                 }
             },
-            k if ANNOTATIONS.contains(&k) || k == "additionalProperties" => {
+            k if shapes_nothing(k) || k == "additionalProperties" => {
                 into.entry(key.clone()).or_insert_with(|| value.clone());
             }
             k => {

@@ -88,6 +88,9 @@ pub struct Struct {
     pub fields: Vec<Field>,
     /// What happens to members the schema does not declare.
     pub extra: Extra,
+    /// `not: {"required": [...]}`: these members may not all be present at once (empty: no
+    /// such rule).
+    pub not_all_present: Vec<String>,
 }
 
 impl Struct {
@@ -318,6 +321,9 @@ pub struct Module {
     /// Keywords the module does not enforce at decode (`minimum`, `pattern`, …), each with
     /// the pointers it appears at.
     pub unenforced: Vec<(String, Vec<String>)>,
+    /// Where a `not` could not be decided at decode (so it is not enforced), always warned
+    /// about.
+    pub undecided_not: Vec<String>,
 }
 
 impl Module {

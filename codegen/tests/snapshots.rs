@@ -113,6 +113,7 @@ fn variants_no_input_reaches_are_warned_about() {
         methods: false,
         jsonrpc: false,
         strategies_feature: None,
+        strategies_file: None,
         target: mcpwire_codegen::emit::Target::mcpwire_types(),
         root_name: None,
         warn_unenforced: false,

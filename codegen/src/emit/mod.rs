@@ -4,6 +4,7 @@ mod codes;
 mod consts;
 mod enums;
 mod helpers;
+pub mod prelude;
 mod strategies;
 mod structs;
 pub mod target;
@@ -36,6 +37,9 @@ pub struct Flavor {
     pub jsonrpc: bool,
     /// The cargo feature the `strategies` module is gated on; `None`: no strategies.
     pub strategies_feature: Option<String>,
+    /// Where the `strategies` module goes, relative to the module's own file
+    /// (`v2025_11_25/strategies.rs`, a sibling); `None`: inline, in the module.
+    pub strategies_file: Option<String>,
     /// The support library the module calls and the `schemars` feature.
     pub target: Target,
     /// The definition name of the root schema when it describes a value; `None`: the root
@@ -100,9 +104,20 @@ impl Context<'_> {
     }
 }
 
-/// Emits the items of `module` (no header) as a token stream, with warnings about what was
-/// left out (strategies for a type without a finite value).
-pub fn emit_items(ctx: &Context<'_>) -> Result<(TokenStream, Vec<String>)> {
+/// What [`emit_items`] produces.
+pub struct Emitted {
+    /// The module's items.
+    pub items: TokenStream,
+    /// The items of the `strategies` module when it goes into a file of its own
+    /// ([`Flavor::strategies_file`]).
+    pub strategies_file: Option<TokenStream>,
+    /// What was left out (strategies for a type without a finite value).
+    pub warnings: Vec<String>,
+}
+
+/// Emits the items of `module` (no header) as token streams, with warnings about what was
+/// left out.
+pub fn emit_items(ctx: &Context<'_>) -> Result<Emitted> {
     let mut warnings = Vec::new();
     let mut out = TokenStream::new();
     for def in &ctx.module.types {
@@ -128,13 +143,24 @@ pub fn emit_items(ctx: &Context<'_>) -> Result<(TokenStream, Vec<String>)> {
         out.extend(helpers::emit(ctx));
     }
     out.extend(codes::emit_registry(ctx));
+    let mut strategies_file = None;
     if let Some(feature) = &ctx.flavor.strategies_feature {
         match strategies::emit(ctx, feature)? {
-            Ok(items) => out.extend(items),
+            Ok(strategies::Strategies { declaration, body }) => match &ctx.flavor.strategies_file {
+                Some(path) => {
+                    out.extend(quote! { #declaration #[path = #path] pub mod strategies; });
+                    strategies_file = Some(body);
+                }
+                None => out.extend(quote! { #declaration pub mod strategies { #body } }),
+            },
             Err(warning) => warnings.push(warning),
         }
     }
-    Ok((out, warnings))
+    Ok(Emitted {
+        items: out,
+        strategies_file,
+        warnings,
+    })
 }
 
 /// Formats a token stream as a Rust file.

@@ -131,7 +131,7 @@ fn heights(module: &Module, cyclic: &BTreeSet<String>) -> BTreeMap<String, u32> 
 }
 
 /// Emits the `strategies` module of `ctx.module`, or a warning saying why there is none.
-pub fn emit(ctx: &Context<'_>, feature: &str) -> Result<std::result::Result<TokenStream, String>> {
+pub fn emit(ctx: &Context<'_>, feature: &str) -> Result<std::result::Result<Strategies, String>> {
     let module = ctx.module;
     let mut taken = BTreeSet::from(["definition".to_owned()]);
     let fns: BTreeMap<String, String> = module
@@ -179,26 +179,38 @@ pub fn emit(ctx: &Context<'_>, feature: &str) -> Result<std::result::Result<Toke
     let mod_doc = format!(
         " Proptest strategies for every type of {protocol}: one function per type (the type name in\n snake case), each value valid against the schema definition it comes from."
     );
-    Ok(Ok(quote! {
-        #[doc = #mod_doc]
-        #[cfg(feature = #feature)]
-        pub mod strategies {
-            #[allow(unused_imports)]
-            use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
-            use #support::strategy as s;
+    let body = quote! {
+        #[allow(unused_imports)]
+        use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
+        use #support::strategy as s;
 
-            #(#items)*
+        #(#items)*
 
-            /// Encoded samples of the definition named `name`, each with the outcome of decoding
-            /// it back; `None` when there is no such definition.
-            pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-                ::core::option::Option::Some(match name {
-                    #( #defs => s::sample(#def_fns()), )*
-                    _ => return ::core::option::Option::None,
-                })
-            }
+        /// Encoded samples of the definition named `name`, each with the outcome of decoding
+        /// it back; `None` when there is no such definition.
+        pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
+            ::core::option::Option::Some(match name {
+                #( #defs => s::sample(#def_fns()), )*
+                _ => return ::core::option::Option::None,
+            })
         }
+    };
+    Ok(Ok(Strategies {
+        declaration: quote! {
+            #[doc = #mod_doc]
+            #[cfg(feature = #feature)]
+        },
+        body,
     }))
+}
+
+/// A module's `strategies`: its doc and `cfg` attributes, and its items (inline in the
+/// module, or in a file of its own).
+pub struct Strategies {
+    /// The attributes of `mod strategies`.
+    pub declaration: TokenStream,
+    /// Its items.
+    pub body: TokenStream,
 }
 
 /// The types that can reach themselves (through members, variants, items or map values).
@@ -303,7 +315,13 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
                 }
                 Extra::Declared(extra) => {
                     let var = format_ident!("f{}", s.fields.len());
-                    let reserved: Vec<&String> = s.fields.iter().map(|f| &f.json_name).collect();
+                    // Nor a member a `not: {"required"}` counts (see below).
+                    let reserved: Vec<&String> = s
+                        .fields
+                        .iter()
+                        .map(|f| &f.json_name)
+                        .chain(&s.not_all_present)
+                        .collect();
                     let inner = ty_strategy(plan, extra, &Constraints::default(), depth.as_ref());
                     let strategy = quote! { s::extra(#inner, &[#(#reserved),*]) };
                     let cut = (recursive && plan.mentions_cycle(extra))
@@ -313,6 +331,35 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
                 }
             }
             let vars: Vec<_> = (0..parts.len()).map(|i| format_ident!("f{i}")).collect();
+            // `not: {"required": [...]}`: when every listed member came out present, the
+            // first optional one of them is left out again (only declared members are ever
+            // generated).
+            let listed: Vec<&crate::model::Field> = s
+                .not_all_present
+                .iter()
+                .filter_map(|m| s.fields.iter().find(|f| &f.json_name == m))
+                .collect();
+            let build = match listed.iter().find(|f| !f.required) {
+                Some(first) if listed.len() == s.not_all_present.len() => {
+                    let present = listed.iter().map(|f| {
+                        let field = ident(&f.rust_name);
+                        if f.required {
+                            quote! { true }
+                        } else {
+                            quote! { value.#field.is_some() }
+                        }
+                    });
+                    let first = ident(&first.rust_name);
+                    quote! {{
+                        let mut value = super::#name { #(#inits),* };
+                        if #(#present)&&* {
+                            value.#first = ::core::option::Option::None;
+                        }
+                        value
+                    }}
+                }
+                _ => quote! { super::#name { #(#inits),* } },
+            };
             if parts.is_empty() {
                 quote! { Just(super::#name { #(#inits),* }).boxed() }
             } else {
@@ -323,7 +370,7 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
                     vars.chunks(10).map(|c| quote! { (#(#c,)*) }).collect();
                 quote! {
                     (#(#groups,)*)
-                        .prop_map(|(#(#patterns,)*)| super::#name { #(#inits),* })
+                        .prop_map(|(#(#patterns,)*)| #build)
                         .boxed()
                 }
             }

@@ -7,7 +7,7 @@
 //! an empty `BTreeMap` (no allocation) when nothing undeclared appears.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 use super::{Context, derives_serialize, ident, support, ty_tokens};
 use crate::model::{Extra, Field, Kind, Struct, Ty, TypeDef};
@@ -34,13 +34,9 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream {
         } else {
             quote! { #[serde(#(#attrs),*)] }
         };
-        let mut doc = format!(
-            " `{}` member ({}{}).",
-            f.json_name,
-            if f.required { "required" } else { "optional" },
-            if f.nullable { ", may be null" } else { "" }
-        );
+        // Where the member is defined, not what its type already says.
         let pointer = format!("{}/properties/{}", def.pointer, escape(&f.json_name));
+        let mut doc = format!(" Schema: `{pointer}`.");
         if let Some(text) = ctx.description(&pointer) {
             doc.push_str("\n\n");
             doc.push_str(
@@ -249,93 +245,91 @@ fn field_type(f: &Field) -> TokenStream {
     }
 }
 
-/// The expression decoding the value of member `f` from `map` (a `MapAccess`), as stored in
-/// its field (before the `Some` of an optional member).
-fn member_value(f: &Field) -> TokenStream {
+/// The slot a member is decoded into: its value type (boxed, `Option` when nullable) in an
+/// `Option` that stays `None` until the member comes.
+fn slot_type(f: &Field) -> TokenStream {
     let mut ty = ty_tokens(&f.ty);
     if f.boxed {
         ty = quote! { ::std::boxed::Box<#ty> };
     }
     if f.nullable {
-        quote! { map.next_value::<::core::option::Option<#ty>>()? }
-    } else {
-        quote! { map.next_value::<#ty>()? }
+        ty = quote! { ::core::option::Option<#ty> };
     }
+    quote! { ::core::option::Option<#ty> }
 }
 
-/// The `Deserialize` impl of a struct: declared members by index, undeclared ones kept or
-/// refused, required ones checked at the end (``missing field `name` ``).
+/// The `Deserialize` impl of a struct: one call to the support library's `decode_object`
+/// over the struct's `ObjectTable` (its member names, one arm per member reading it into its
+/// slot, the struct built from the slots). The support library keeps or refuses undeclared
+/// members and gives serde's errors (``duplicate field``, ``missing field``, ``unknown
+/// field``).
 fn deserialize_impl(def: &TypeDef, s: &Struct) -> TokenStream {
     let name = ident(&def.name);
     let support = support();
-    let expecting = format!("an object ({})", def.name);
+    let definition = &def.name;
     let names: Vec<&String> = s.fields.iter().map(|f| &f.json_name).collect();
-    let vars: Vec<_> = (0..s.fields.len()).map(|i| format_ident!("m{i}")).collect();
-    let mut arms = Vec::new();
-    let mut inits = Vec::new();
-    for (i, (f, var)) in s.fields.iter().zip(&vars).enumerate() {
-        // The last declared index is the catch-all, so the match is exhaustive without dead
-        // code.
-        let pattern = if i + 1 == s.fields.len() {
-            quote! { #support::Member::Declared(_) }
-        } else {
-            quote! { #support::Member::Declared(#i) }
-        };
+    let slots: Vec<TokenStream> = s.fields.iter().map(slot_type).collect();
+    let empty = s
+        .fields
+        .iter()
+        .map(|_| quote! { ::core::option::Option::None });
+    let last = s.fields.len().saturating_sub(1);
+    let arms = s.fields.iter().enumerate().map(|(i, f)| {
         let json = &f.json_name;
-        let field_name = ident(&f.rust_name);
-        let value = member_value(f);
-        let stored = if f.required {
-            value
+        let slot = proc_macro2::Literal::usize_unsuffixed(i);
+        // The last index is the catch-all, so the match is exhaustive without dead code.
+        let pattern = if i == last {
+            quote! { _ }
         } else {
-            quote! { ::core::option::Option::Some(#value) }
+            quote! { #i }
         };
-        arms.push(quote! {
-            #pattern => {
-                if #var.is_some() {
-                    return ::core::result::Result::Err(<A::Error as ::serde::de::Error>::duplicate_field(#json));
-                }
-                #var = ::core::option::Option::Some(#stored);
-            }
-        });
-        inits.push(if f.required {
-            quote! {
-                #field_name: #var.ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(#json))?
-            }
+        quote! { #pattern => #support::read_member(&mut slots.#slot, map, #json), }
+    });
+    let inits = s.fields.iter().enumerate().map(|(i, f)| {
+        let json = &f.json_name;
+        let field = ident(&f.rust_name);
+        let slot = proc_macro2::Literal::usize_unsuffixed(i);
+        if f.required {
+            quote! { #field: #support::required_member(slots.#slot, #json)?, }
         } else {
-            quote! { #field_name: #var.unwrap_or_default() }
-        });
-    }
-    let (extra_init, undeclared) = match s.kept() {
-        Some(extra) => {
-            let field_name = ident(&s.extra_field());
-            let value = ty_tokens(extra);
-            let decode = quote! { map.next_value::<#value>()? };
-            (
-                Some(quote! { let mut #field_name = ::std::collections::BTreeMap::new(); }),
-                (
-                    quote! {
-                        #support::Member::Undeclared(member) => {
-                            let value = #decode;
-                            #field_name.insert(member, value);
-                        }
-                    },
-                    Some(quote! { #field_name }),
-                ),
-            )
+            quote! { #field: slots.#slot, }
         }
-        None => (
-            None,
-            (
-                quote! {
-                    #support::Member::Undeclared(member) => {
-                        return ::core::result::Result::Err(<A::Error as ::serde::de::Error>::unknown_field(&member, MEMBERS));
-                    }
-                },
-                None,
-            ),
-        ),
+    });
+    let (keeps, extra_ty, extra_init) = match s.kept() {
+        Some(extra) => {
+            let field = ident(&s.extra_field());
+            let init = if s.extra_field() == "extra" {
+                quote! { extra }
+            } else {
+                quote! { #field: extra }
+            };
+            (quote! { true }, ty_tokens(extra), Some(init))
+        }
+        None => (quote! { false }, quote! { ::serde::de::IgnoredAny }, None),
     };
-    let (undeclared_arm, extra_field) = undeclared;
+    let extra_param = if extra_init.is_some() {
+        quote! { extra }
+    } else {
+        quote! { _extra }
+    };
+    let read = match s.fields.as_slice() {
+        [] => quote! { ::core::result::Result::Ok(()) },
+        [only] => {
+            let json = &only.json_name;
+            quote! { #support::read_member(&mut slots.0, map, #json) }
+        }
+        _ => quote! { match index { #(#arms)* } },
+    };
+    let read_params = match s.fields.len() {
+        0 => quote! { _slots: &mut Self::Slots, _index: usize, _map: &mut A },
+        1 => quote! { slots: &mut Self::Slots, _index: usize, map: &mut A },
+        _ => quote! { slots: &mut Self::Slots, index: usize, map: &mut A },
+    };
+    let build_slots = if s.fields.is_empty() {
+        quote! { _slots }
+    } else {
+        quote! { slots }
+    };
     // The index of a declared member's name (see `MemberName`).
     let lookup = names
         .iter()
@@ -357,39 +351,52 @@ fn deserialize_impl(def: &TypeDef, s: &Struct) -> TokenStream {
             }
         }
     };
-    // The names, for the error of a refused undeclared member.
-    let members_const = s
-        .kept()
-        .is_none()
-        .then(|| quote! { const MEMBERS: &[&str] = &[#(#names),*]; });
-    if arms.is_empty() {
-        // No member is declared, so `MemberName` never yields this.
-        arms.push(quote! { #support::Member::Declared(_) => {} });
-    }
+    // `not: {"required": [...]}`: refused when every one of those members came. A member
+    // neither declared nor kept never comes, so the rule then holds by itself.
+    let presence: Vec<TokenStream> = s
+        .not_all_present
+        .iter()
+        .map(
+            |member| match s.fields.iter().position(|f| &f.json_name == member) {
+                Some(i) => {
+                    let slot = proc_macro2::Literal::usize_unsuffixed(i);
+                    quote! { slots.#slot.is_some() }
+                }
+                None if s.kept().is_some() => quote! { extra.contains_key(#member) },
+                None => quote! { false },
+            },
+        )
+        .collect();
+    let not_check = (!presence.is_empty()).then(|| {
+        let listed = &s.not_all_present;
+        quote! {
+            if #(#presence)&&* {
+                return ::core::result::Result::Err(#support::all_present_error(&[#(#listed),*]));
+            }
+        }
+    });
     quote! {
         impl<'de> ::serde::Deserialize<'de> for #name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                #members_const
-                #declared
-                struct Members;
-                impl<'de> ::serde::de::Visitor<'de> for Members {
-                    type Value = #name;
-                    fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                        f.write_str(#expecting)
-                    }
-                    fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut map: A) -> ::core::result::Result<#name, A::Error> {
-                        #(let mut #vars = ::core::option::Option::None;)*
-                        #extra_init
-                        while let ::core::option::Option::Some(member) = map.next_key_seed(#support::MemberName(declared))? {
-                            match member {
-                                #(#arms)*
-                                #undeclared_arm
-                            }
-                        }
-                        ::core::result::Result::Ok(#name { #(#inits,)* #extra_field })
-                    }
-                }
-                deserializer.deserialize_map(Members)
+                #support::decode_object(deserializer)
+            }
+        }
+        impl<'de> #support::ObjectTable<'de> for #name {
+            const NAME: &'static str = #definition;
+            const MEMBERS: &'static [&'static str] = &[#(#names),*];
+            const KEEPS_UNDECLARED: bool = #keeps;
+            type Slots = (#(#slots,)*);
+            type Extra = #extra_ty;
+            fn empty() -> Self::Slots {
+                (#(#empty,)*)
+            }
+            #declared
+            fn read<A: ::serde::de::MapAccess<'de>>(#read_params) -> ::core::result::Result<(), A::Error> {
+                #read
+            }
+            fn build<E: ::serde::de::Error>(#build_slots: Self::Slots, #extra_param: ::std::collections::BTreeMap<::std::string::String, Self::Extra>) -> ::core::result::Result<Self, E> {
+                #not_check
+                ::core::result::Result::Ok(Self { #(#inits)* #extra_init })
             }
         }
     }

@@ -47,7 +47,7 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
         if v.ty == Ty::Null {
             variants.push(quote! { #[doc = #doc] #vname, });
             name_arms.push(quote! { Self::#vname => #vname_str, });
-            decode_arms.push(quote! { #support::decode_null::<D::Error>(input, #name_str, #vname_str, reason).map(|()| Self::#vname) });
+            decode_arms.push(quote! { #support::decode_null::<::serde_json::Error>(input, #name_str, #vname_str, reason).map(|()| #name::#vname) });
             schema_parts.push(quote! { ::schemars::json_schema!({ "type": "null" }) });
             continue;
         }
@@ -55,15 +55,15 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
         let (field_ty, wrap) = if v.boxed {
             (
                 quote! { ::std::boxed::Box<#inner> },
-                quote! { |v| Self::#vname(::std::boxed::Box::new(v)) },
+                quote! { |v| #name::#vname(::std::boxed::Box::new(v)) },
             )
         } else {
-            (inner.clone(), quote! { Self::#vname })
+            (inner.clone(), quote! { #name::#vname })
         };
         variants.push(quote! { #[doc = #doc] #vname(#field_ty), });
         name_arms.push(quote! { Self::#vname(_) => #vname_str, });
         decode_arms.push(quote! {
-            #decode_fn::<#inner, D::Error>(input, #name_str, #vname_str, reason).map(#wrap)
+            #decode_fn::<#inner, ::serde_json::Error>(input, #name_str, #vname_str, reason).map(#wrap)
         });
         schema_parts.push(quote! { generator.subschema_for::<#inner>() });
     }
@@ -74,7 +74,7 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
             Unknown(#support::UnknownMethod),
         });
         decode_arms.push(quote! {
-            #decode_fn::<#support::UnknownMethod, D::Error>(input, #name_str, "Unknown", reason).map(Self::Unknown)
+            #decode_fn::<#support::UnknownMethod, ::serde_json::Error>(input, #name_str, "Unknown", reason).map(#name::Unknown)
         });
         schema_parts.push(quote! { generator.subschema_for::<#support::UnknownMethod>() });
     }
@@ -93,12 +93,18 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
         })
         .collect();
 
+    // The generic part reads the value; the rest is a plain function, compiled once here
+    // rather than once per deserializer in every crate that decodes the union. Its errors are
+    // all messages (no position), so `custom` hands them over unchanged.
     let (read, input, input_ty) = match &objects {
         Some(strings) => {
             let strings = strings.iter();
             (
-                quote! { let shape = #support::Shape::capture_object(deserializer, &[#(#strings),*])?; },
-                quote! { &shape },
+                quote! {
+                    let shape = #support::Shape::capture_object(deserializer, &[#(#strings),*])?;
+                    decode(&shape, &shape)
+                },
+                quote! { &#support::Shape<'_> },
                 quote! { &#support::Shape<'_> },
             )
         }
@@ -107,8 +113,9 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
                 let raw = <#support::RawJson<'de> as ::serde::Deserialize>::deserialize(deserializer)?;
                 let text = raw.text();
                 let shape = #support::Shape::of::<D::Error>(text)?;
+                decode(text, &shape)
             },
-            quote! { text },
+            quote! { &str },
             quote! { &str },
         ),
     };
@@ -120,12 +127,18 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
     let choose = plan.choose(dispatch);
     let viable = plan.viable_arms();
     let viable_fn = if viable.is_empty() {
-        quote! { |_: usize, _: &#support::Shape<'_>| true }
+        quote! {
+            fn viable(_: usize, _: &#support::Shape<'_>) -> bool {
+                true
+            }
+        }
     } else {
         quote! {
-            |index: usize, shape: &#support::Shape<'_>| match (index, shape) {
-                #(#viable)*
-                _ => true,
+            fn viable(index: usize, shape: &#support::Shape<'_>) -> bool {
+                match (index, shape) {
+                    #(#viable)*
+                    _ => true,
+                }
             }
         }
     };
@@ -168,23 +181,23 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
 
         impl<'de> ::serde::Deserialize<'de> for #name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                const UNION: #support::UnionInfo = #support::UnionInfo {
-                    name: #name_str,
-                    one_of: #one_of,
-                    variants: &[#(#variant_names),*],
-                };
-                #read
-                let choice: #support::Choice = #choose;
-                #support::decode_union(
-                    #input,
-                    &shape,
-                    &UNION,
-                    choice,
-                    #viable_fn,
-                    |index: usize, input: #input_ty, reason: &str| match index {
-                        #(#decode_arms)*
-                    },
-                )
+                fn decode(input: #input, shape: &#support::Shape<'_>) -> ::core::result::Result<#name, ::serde_json::Error> {
+                    const UNION: #support::UnionInfo = #support::UnionInfo {
+                        name: #name_str,
+                        one_of: #one_of,
+                        variants: &[#(#variant_names),*],
+                    };
+                    #viable_fn
+                    fn variant(index: usize, input: #input_ty, reason: &str) -> ::core::result::Result<#name, ::serde_json::Error> {
+                        match index {
+                            #(#decode_arms)*
+                        }
+                    }
+                    let choice: #support::Choice = #choose;
+                    #support::decode_union(input, shape, &UNION, choice, viable, variant)
+                }
+                let decoded = { #read };
+                decoded.map_err(<D::Error as ::serde::de::Error>::custom)
             }
         }
 
@@ -385,10 +398,10 @@ impl Plan<'_> {
             let expected = format!("expected {}", admitted_names.join(" or "));
             let union = self.name;
             arms.push(quote! {
-                other => return ::core::result::Result::Err(#support::no_variant::<D::Error>(#union, &::std::format!("{}, found {}", #expected, other.token_name()))),
+                other => return ::core::result::Result::Err(#support::no_variant::<::serde_json::Error>(#union, &::std::format!("{}, found {}", #expected, other.token_name()))),
             });
         }
-        quote! { match &shape { #(#arms)* } }
+        quote! { match shape { #(#arms)* } }
     }
 
     /// Every variant admitting `token`, in schema order.

@@ -6,7 +6,7 @@
 //! - **Shared JSON**: [`Integer`] (any whole JSON number, exact), [`Json`], [`JsonObject`]
 //!   and [`JsonObjectMap`] (values the schema leaves free, kept as their text), [`RawJson`].
 //! - **For generated code**: constant checks ([`expect_str`], [`expect_int`],
-//!   [`expect_bool`], [`expect_number`]), member reading ([`MemberName`]), union decoding
+//!   [`expect_bool`], [`expect_number`]), struct decoding ([`decode_object`] over an [`ObjectTable`]), union decoding
 //!   ([`Shape`], [`decode_union`]), the unknown-method carrier of JSON-RPC unions
 //!   ([`UnknownMethod`]), definitions by name ([`DefinitionVisitor`]) and, with the
 //!   `proptest` feature, the building blocks of generated strategies (`strategy`).
@@ -33,7 +33,9 @@ mod integer;
 pub use integer::{Integer, NotAnInteger, is_whole_number_text};
 
 mod object;
-pub use object::{Member, MemberName};
+pub use object::{
+    Member, MemberName, ObjectTable, all_present_error, decode_object, read_member, required_member,
+};
 
 mod schema_decode;
 

@@ -19,8 +19,9 @@
 //!   type keeps a present `null`; a `null` where the schema admits none is a decode error.
 //! - Undeclared members are kept: where `additionalProperties` is absent or admits them, the
 //!   struct's `extra` map holds them as they came and they are encoded back after the declared
-//!   ones; `additionalProperties: false` rejects them. The generated `Deserialize` reads the
-//!   members one by one ([`support::MemberName`]) and never buffers the object.
+//!   ones; `additionalProperties: false` rejects them. The generated `Deserialize` is one call
+//!   to [`support::decode_object`] over the struct's member table ([`support::ObjectTable`]),
+//!   which reads the members one by one and never buffers the object.
 //! - `integer` is [`support::Integer`]: any whole JSON number of any size (`3`, `3.0`, `6e4`,
 //!   `18446744073709551616`), held exactly in plain digits within `i64`/`u64` and as its JSON
 //!   text otherwise; `3.5` is an error. `number` is `serde_json::Number`, so `50` stays `50`

@@ -9,7 +9,7 @@
 #[allow(clippy::enum_variant_names)]
 pub enum CoreSchemaMetaSchema {
     /// The `CoreSchemaMetaSchemaObject` alternative.
-    CoreSchemaMetaSchemaObject(::std::boxed::Box<CoreSchemaMetaSchemaObject>),
+    CoreSchemaMetaSchemaObject(Box<CoreSchemaMetaSchemaObject>),
     /// The `Boolean` alternative.
     Boolean(bool),
 }
@@ -25,7 +25,7 @@ impl CoreSchemaMetaSchema {
 impl ::core::convert::From<CoreSchemaMetaSchemaObject> for CoreSchemaMetaSchema {
     /// The `CoreSchemaMetaSchemaObject` alternative.
     fn from(value: CoreSchemaMetaSchemaObject) -> Self {
-        Self::CoreSchemaMetaSchemaObject(::std::boxed::Box::new(value))
+        Self::CoreSchemaMetaSchemaObject(Box::new(value))
     }
 }
 impl ::core::convert::From<bool> for CoreSchemaMetaSchema {
@@ -37,76 +37,95 @@ impl ::core::convert::From<bool> for CoreSchemaMetaSchema {
 impl<'de> ::serde::Deserialize<'de> for CoreSchemaMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "CoreSchemaMetaSchema",
-            one_of: false,
-            variants: &["CoreSchemaMetaSchemaObject", "Boolean"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(_) => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<CoreSchemaMetaSchema, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "CoreSchemaMetaSchema",
+                one_of: false,
+                variants: &["CoreSchemaMetaSchemaObject", "Boolean"],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_support::Shape::Bool => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<CoreSchemaMetaSchema, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            CoreSchemaMetaSchemaObject,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "CoreSchemaMetaSchema",
+                                "CoreSchemaMetaSchemaObject",
+                                reason,
+                            )
+                            .map(|v| CoreSchemaMetaSchema::CoreSchemaMetaSchemaObject(
+                                Box::new(v),
+                            ))
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_variant::<
+                            bool,
+                            ::serde_json::Error,
+                        >(input, "CoreSchemaMetaSchema", "Boolean", reason)
+                            .map(CoreSchemaMetaSchema::Boolean)
+                    }
+                }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "CoreSchemaMetaSchema",
-                        &::std::format!(
-                            "{}, found {}", "expected an object or a boolean", other
-                            .token_name()
-                        ),
-                    ),
-                );
-            }
-        };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        CoreSchemaMetaSchemaObject,
-                        D::Error,
-                    >(
-                            input,
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Bool => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
                             "CoreSchemaMetaSchema",
-                            "CoreSchemaMetaSchemaObject",
-                            reason,
-                        )
-                        .map(|v| Self::CoreSchemaMetaSchemaObject(
-                            ::std::boxed::Box::new(v),
-                        ))
+                            &::std::format!(
+                                "{}, found {}", "expected an object or a boolean", other
+                                .token_name()
+                            ),
+                        ),
+                    );
                 }
-                _ => {
-                    ::mcpwire_support::decode_variant::<
-                        bool,
-                        D::Error,
-                    >(input, "CoreSchemaMetaSchema", "Boolean", reason)
-                        .map(Self::Boolean)
-                }
-            },
-        )
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
+        };
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `CoreSchemaMetaSchemaObject` (JSON Schema).
@@ -114,750 +133,569 @@ impl<'de> ::serde::Deserialize<'de> for CoreSchemaMetaSchema {
 /// Schema: `#` in `draft07_metaschema.schema.json`.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 pub struct CoreSchemaMetaSchemaObject {
-    /// `$comment` member (optional).
-    #[serde(
-        rename = "$comment",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub comment: ::core::option::Option<::std::string::String>,
-    /// `$id` member (optional).
-    #[serde(
-        rename = "$id",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub id: ::core::option::Option<::std::string::String>,
-    /// `$ref` member (optional).
-    #[serde(
-        rename = "$ref",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub r#ref: ::core::option::Option<::std::string::String>,
-    /// `$schema` member (optional).
-    #[serde(
-        rename = "$schema",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub schema: ::core::option::Option<::std::string::String>,
-    /// `additionalItems` member (optional).
+    /// Schema: `#/properties/$comment`.
+    #[serde(rename = "$comment", default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    /// Schema: `#/properties/$id`.
+    #[serde(rename = "$id", default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Schema: `#/properties/$ref`.
+    #[serde(rename = "$ref", default, skip_serializing_if = "Option::is_none")]
+    pub r#ref: Option<String>,
+    /// Schema: `#/properties/$schema`.
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
+    /// Schema: `#/properties/additionalItems`.
     #[serde(
         rename = "additionalItems",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub additional_items: ::core::option::Option<
-        ::std::boxed::Box<CoreSchemaMetaSchema>,
-    >,
-    /// `additionalProperties` member (optional).
+    pub additional_items: Option<Box<CoreSchemaMetaSchema>>,
+    /// Schema: `#/properties/additionalProperties`.
     #[serde(
         rename = "additionalProperties",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub additional_properties: ::core::option::Option<
-        ::std::boxed::Box<CoreSchemaMetaSchema>,
-    >,
-    /// `allOf` member (optional).
-    #[serde(
-        rename = "allOf",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub all_of: ::core::option::Option<SchemaArray>,
-    /// `anyOf` member (optional).
-    #[serde(
-        rename = "anyOf",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub any_of: ::core::option::Option<SchemaArray>,
-    /// `const` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub r#const: ::core::option::Option<::mcpwire_support::Json>,
-    /// `contains` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub contains: ::core::option::Option<::std::boxed::Box<CoreSchemaMetaSchema>>,
-    /// `contentEncoding` member (optional).
+    pub additional_properties: Option<Box<CoreSchemaMetaSchema>>,
+    /// Schema: `#/properties/allOf`.
+    #[serde(rename = "allOf", default, skip_serializing_if = "Option::is_none")]
+    pub all_of: Option<SchemaArray>,
+    /// Schema: `#/properties/anyOf`.
+    #[serde(rename = "anyOf", default, skip_serializing_if = "Option::is_none")]
+    pub any_of: Option<SchemaArray>,
+    /// Schema: `#/properties/const`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#const: Option<::mcpwire_support::Json>,
+    /// Schema: `#/properties/contains`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contains: Option<Box<CoreSchemaMetaSchema>>,
+    /// Schema: `#/properties/contentEncoding`.
     #[serde(
         rename = "contentEncoding",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub content_encoding: ::core::option::Option<::std::string::String>,
-    /// `contentMediaType` member (optional).
+    pub content_encoding: Option<String>,
+    /// Schema: `#/properties/contentMediaType`.
     #[serde(
         rename = "contentMediaType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub content_media_type: ::core::option::Option<::std::string::String>,
-    /// `default` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub default: ::core::option::Option<::mcpwire_support::Json>,
-    /// `definitions` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub definitions: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, CoreSchemaMetaSchema>,
+    pub content_media_type: Option<String>,
+    /// Schema: `#/properties/default`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<::mcpwire_support::Json>,
+    /// Schema: `#/properties/definitions`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub definitions: Option<::std::collections::BTreeMap<String, CoreSchemaMetaSchema>>,
+    /// Schema: `#/properties/dependencies`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dependencies: Option<
+        ::std::collections::BTreeMap<String, CoreSchemaMetaSchemaObjectDependenciesValue>,
     >,
-    /// `dependencies` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub dependencies: ::core::option::Option<
-        ::std::collections::BTreeMap<
-            ::std::string::String,
-            CoreSchemaMetaSchemaObjectDependenciesValue,
-        >,
-    >,
-    /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub description: ::core::option::Option<::std::string::String>,
-    /// `else` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub r#else: ::core::option::Option<::std::boxed::Box<CoreSchemaMetaSchema>>,
-    /// `enum` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub r#enum: ::core::option::Option<::std::vec::Vec<::mcpwire_support::Json>>,
-    /// `examples` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub examples: ::core::option::Option<::std::vec::Vec<::mcpwire_support::Json>>,
-    /// `exclusiveMaximum` member (optional).
+    /// Schema: `#/properties/description`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Schema: `#/properties/else`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#else: Option<Box<CoreSchemaMetaSchema>>,
+    /// Schema: `#/properties/enum`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#enum: Option<Vec<::mcpwire_support::Json>>,
+    /// Schema: `#/properties/examples`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub examples: Option<Vec<::mcpwire_support::Json>>,
+    /// Schema: `#/properties/exclusiveMaximum`.
     #[serde(
         rename = "exclusiveMaximum",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub exclusive_maximum: ::core::option::Option<::serde_json::Number>,
-    /// `exclusiveMinimum` member (optional).
+    pub exclusive_maximum: Option<::serde_json::Number>,
+    /// Schema: `#/properties/exclusiveMinimum`.
     #[serde(
         rename = "exclusiveMinimum",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub exclusive_minimum: ::core::option::Option<::serde_json::Number>,
-    /// `format` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub format: ::core::option::Option<::std::string::String>,
-    /// `if` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub r#if: ::core::option::Option<::std::boxed::Box<CoreSchemaMetaSchema>>,
-    /// `items` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub items: ::core::option::Option<
-        ::std::boxed::Box<CoreSchemaMetaSchemaObjectItems>,
-    >,
-    /// `maxItems` member (optional).
-    #[serde(
-        rename = "maxItems",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub max_items: ::core::option::Option<NonNegativeInteger>,
-    /// `maxLength` member (optional).
-    #[serde(
-        rename = "maxLength",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub max_length: ::core::option::Option<NonNegativeInteger>,
-    /// `maxProperties` member (optional).
-    #[serde(
-        rename = "maxProperties",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub max_properties: ::core::option::Option<NonNegativeInteger>,
-    /// `maximum` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub maximum: ::core::option::Option<::serde_json::Number>,
-    /// `minItems` member (optional).
-    #[serde(
-        rename = "minItems",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub min_items: ::core::option::Option<NonNegativeIntegerDefault0>,
-    /// `minLength` member (optional).
-    #[serde(
-        rename = "minLength",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub min_length: ::core::option::Option<NonNegativeIntegerDefault0>,
-    /// `minProperties` member (optional).
-    #[serde(
-        rename = "minProperties",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub min_properties: ::core::option::Option<NonNegativeIntegerDefault0>,
-    /// `minimum` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub minimum: ::core::option::Option<::serde_json::Number>,
-    /// `multipleOf` member (optional).
-    #[serde(
-        rename = "multipleOf",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub multiple_of: ::core::option::Option<::serde_json::Number>,
-    /// `not` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub not: ::core::option::Option<::std::boxed::Box<CoreSchemaMetaSchema>>,
-    /// `oneOf` member (optional).
-    #[serde(
-        rename = "oneOf",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub one_of: ::core::option::Option<SchemaArray>,
-    /// `pattern` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub pattern: ::core::option::Option<::std::string::String>,
-    /// `patternProperties` member (optional).
+    pub exclusive_minimum: Option<::serde_json::Number>,
+    /// Schema: `#/properties/format`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    /// Schema: `#/properties/if`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#if: Option<Box<CoreSchemaMetaSchema>>,
+    /// Schema: `#/properties/items`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<Box<CoreSchemaMetaSchemaObjectItems>>,
+    /// Schema: `#/properties/maxItems`.
+    #[serde(rename = "maxItems", default, skip_serializing_if = "Option::is_none")]
+    pub max_items: Option<NonNegativeInteger>,
+    /// Schema: `#/properties/maxLength`.
+    #[serde(rename = "maxLength", default, skip_serializing_if = "Option::is_none")]
+    pub max_length: Option<NonNegativeInteger>,
+    /// Schema: `#/properties/maxProperties`.
+    #[serde(rename = "maxProperties", default, skip_serializing_if = "Option::is_none")]
+    pub max_properties: Option<NonNegativeInteger>,
+    /// Schema: `#/properties/maximum`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maximum: Option<::serde_json::Number>,
+    /// Schema: `#/properties/minItems`.
+    #[serde(rename = "minItems", default, skip_serializing_if = "Option::is_none")]
+    pub min_items: Option<NonNegativeIntegerDefault0>,
+    /// Schema: `#/properties/minLength`.
+    #[serde(rename = "minLength", default, skip_serializing_if = "Option::is_none")]
+    pub min_length: Option<NonNegativeIntegerDefault0>,
+    /// Schema: `#/properties/minProperties`.
+    #[serde(rename = "minProperties", default, skip_serializing_if = "Option::is_none")]
+    pub min_properties: Option<NonNegativeIntegerDefault0>,
+    /// Schema: `#/properties/minimum`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimum: Option<::serde_json::Number>,
+    /// Schema: `#/properties/multipleOf`.
+    #[serde(rename = "multipleOf", default, skip_serializing_if = "Option::is_none")]
+    pub multiple_of: Option<::serde_json::Number>,
+    /// Schema: `#/properties/not`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not: Option<Box<CoreSchemaMetaSchema>>,
+    /// Schema: `#/properties/oneOf`.
+    #[serde(rename = "oneOf", default, skip_serializing_if = "Option::is_none")]
+    pub one_of: Option<SchemaArray>,
+    /// Schema: `#/properties/pattern`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    /// Schema: `#/properties/patternProperties`.
     #[serde(
         rename = "patternProperties",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub pattern_properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, CoreSchemaMetaSchema>,
+    pub pattern_properties: Option<
+        ::std::collections::BTreeMap<String, CoreSchemaMetaSchema>,
     >,
-    /// `properties` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, CoreSchemaMetaSchema>,
-    >,
-    /// `propertyNames` member (optional).
-    #[serde(
-        rename = "propertyNames",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub property_names: ::core::option::Option<::std::boxed::Box<CoreSchemaMetaSchema>>,
-    /// `readOnly` member (optional).
-    #[serde(
-        rename = "readOnly",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub read_only: ::core::option::Option<bool>,
-    /// `required` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub required: ::core::option::Option<StringArray>,
-    /// `then` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub then: ::core::option::Option<::std::boxed::Box<CoreSchemaMetaSchema>>,
-    /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub title: ::core::option::Option<::std::string::String>,
-    /// `type` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub r#type: ::core::option::Option<CoreSchemaMetaSchemaObjectType>,
-    /// `uniqueItems` member (optional).
-    #[serde(
-        rename = "uniqueItems",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub unique_items: ::core::option::Option<bool>,
+    /// Schema: `#/properties/properties`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub properties: Option<::std::collections::BTreeMap<String, CoreSchemaMetaSchema>>,
+    /// Schema: `#/properties/propertyNames`.
+    #[serde(rename = "propertyNames", default, skip_serializing_if = "Option::is_none")]
+    pub property_names: Option<Box<CoreSchemaMetaSchema>>,
+    /// Schema: `#/properties/readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// Schema: `#/properties/required`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required: Option<StringArray>,
+    /// Schema: `#/properties/then`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub then: Option<Box<CoreSchemaMetaSchema>>,
+    /// Schema: `#/properties/title`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Schema: `#/properties/type`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#type: Option<CoreSchemaMetaSchemaObjectType>,
+    /// Schema: `#/properties/uniqueItems`.
+    #[serde(rename = "uniqueItems", default, skip_serializing_if = "Option::is_none")]
+    pub unique_items: Option<bool>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl CoreSchemaMetaSchemaObject {
     /// A value with every optional member absent.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self {
-            comment: ::core::option::Option::None,
-            id: ::core::option::Option::None,
-            r#ref: ::core::option::Option::None,
-            schema: ::core::option::Option::None,
-            additional_items: ::core::option::Option::None,
-            additional_properties: ::core::option::Option::None,
-            all_of: ::core::option::Option::None,
-            any_of: ::core::option::Option::None,
-            r#const: ::core::option::Option::None,
-            contains: ::core::option::Option::None,
-            content_encoding: ::core::option::Option::None,
-            content_media_type: ::core::option::Option::None,
-            default: ::core::option::Option::None,
-            definitions: ::core::option::Option::None,
-            dependencies: ::core::option::Option::None,
-            description: ::core::option::Option::None,
-            r#else: ::core::option::Option::None,
-            r#enum: ::core::option::Option::None,
-            examples: ::core::option::Option::None,
-            exclusive_maximum: ::core::option::Option::None,
-            exclusive_minimum: ::core::option::Option::None,
-            format: ::core::option::Option::None,
-            r#if: ::core::option::Option::None,
-            items: ::core::option::Option::None,
-            max_items: ::core::option::Option::None,
-            max_length: ::core::option::Option::None,
-            max_properties: ::core::option::Option::None,
-            maximum: ::core::option::Option::None,
-            min_items: ::core::option::Option::None,
-            min_length: ::core::option::Option::None,
-            min_properties: ::core::option::Option::None,
-            minimum: ::core::option::Option::None,
-            multiple_of: ::core::option::Option::None,
-            not: ::core::option::Option::None,
-            one_of: ::core::option::Option::None,
-            pattern: ::core::option::Option::None,
-            pattern_properties: ::core::option::Option::None,
-            properties: ::core::option::Option::None,
-            property_names: ::core::option::Option::None,
-            read_only: ::core::option::Option::None,
-            required: ::core::option::Option::None,
-            then: ::core::option::Option::None,
-            title: ::core::option::Option::None,
-            r#type: ::core::option::Option::None,
-            unique_items: ::core::option::Option::None,
+            comment: None,
+            id: None,
+            r#ref: None,
+            schema: None,
+            additional_items: None,
+            additional_properties: None,
+            all_of: None,
+            any_of: None,
+            r#const: None,
+            contains: None,
+            content_encoding: None,
+            content_media_type: None,
+            default: None,
+            definitions: None,
+            dependencies: None,
+            description: None,
+            r#else: None,
+            r#enum: None,
+            examples: None,
+            exclusive_maximum: None,
+            exclusive_minimum: None,
+            format: None,
+            r#if: None,
+            items: None,
+            max_items: None,
+            max_length: None,
+            max_properties: None,
+            maximum: None,
+            min_items: None,
+            min_length: None,
+            min_properties: None,
+            minimum: None,
+            multiple_of: None,
+            not: None,
+            one_of: None,
+            pattern: None,
+            pattern_properties: None,
+            properties: None,
+            property_names: None,
+            read_only: None,
+            required: None,
+            then: None,
+            title: None,
+            r#type: None,
+            unique_items: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `$comment` member.
     #[must_use]
-    pub fn with_comment(
-        mut self,
-        comment: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.comment = ::core::option::Option::Some(comment.into());
+    pub fn with_comment(mut self, comment: impl Into<String>) -> Self {
+        self.comment = Some(comment.into());
         self
     }
     /// Sets the optional `$id` member.
     #[must_use]
-    pub fn with_id(
-        mut self,
-        id: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.id = ::core::option::Option::Some(id.into());
+    pub fn with_id(mut self, id: impl Into<String>) -> Self {
+        self.id = Some(id.into());
         self
     }
     /// Sets the optional `$ref` member.
     #[must_use]
-    pub fn with_ref(
-        mut self,
-        r#ref: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.r#ref = ::core::option::Option::Some(r#ref.into());
+    pub fn with_ref(mut self, r#ref: impl Into<String>) -> Self {
+        self.r#ref = Some(r#ref.into());
         self
     }
     /// Sets the optional `$schema` member.
     #[must_use]
-    pub fn with_schema(
-        mut self,
-        schema: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.schema = ::core::option::Option::Some(schema.into());
+    pub fn with_schema(mut self, schema: impl Into<String>) -> Self {
+        self.schema = Some(schema.into());
         self
     }
     /// Sets the optional `additionalItems` member.
     #[must_use]
     pub fn with_additional_items(
         mut self,
-        additional_items: impl ::core::convert::Into<CoreSchemaMetaSchema>,
+        additional_items: impl Into<CoreSchemaMetaSchema>,
     ) -> Self {
-        self.additional_items = ::core::option::Option::Some(
-            ::std::boxed::Box::new(additional_items.into()),
-        );
+        self.additional_items = Some(Box::new(additional_items.into()));
         self
     }
     /// Sets the optional `additionalProperties` member.
     #[must_use]
     pub fn with_additional_properties(
         mut self,
-        additional_properties: impl ::core::convert::Into<CoreSchemaMetaSchema>,
+        additional_properties: impl Into<CoreSchemaMetaSchema>,
     ) -> Self {
-        self.additional_properties = ::core::option::Option::Some(
-            ::std::boxed::Box::new(additional_properties.into()),
-        );
+        self.additional_properties = Some(Box::new(additional_properties.into()));
         self
     }
     /// Sets the optional `allOf` member.
     #[must_use]
-    pub fn with_all_of(
-        mut self,
-        all_of: impl ::core::convert::Into<SchemaArray>,
-    ) -> Self {
-        self.all_of = ::core::option::Option::Some(all_of.into());
+    pub fn with_all_of(mut self, all_of: impl Into<SchemaArray>) -> Self {
+        self.all_of = Some(all_of.into());
         self
     }
     /// Sets the optional `anyOf` member.
     #[must_use]
-    pub fn with_any_of(
-        mut self,
-        any_of: impl ::core::convert::Into<SchemaArray>,
-    ) -> Self {
-        self.any_of = ::core::option::Option::Some(any_of.into());
+    pub fn with_any_of(mut self, any_of: impl Into<SchemaArray>) -> Self {
+        self.any_of = Some(any_of.into());
         self
     }
     /// Sets the optional `const` member.
     #[must_use]
-    pub fn with_const(
-        mut self,
-        r#const: impl ::core::convert::Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.r#const = ::core::option::Option::Some(r#const.into());
+    pub fn with_const(mut self, r#const: impl Into<::mcpwire_support::Json>) -> Self {
+        self.r#const = Some(r#const.into());
         self
     }
     /// Sets the optional `contains` member.
     #[must_use]
-    pub fn with_contains(
-        mut self,
-        contains: impl ::core::convert::Into<CoreSchemaMetaSchema>,
-    ) -> Self {
-        self.contains = ::core::option::Option::Some(
-            ::std::boxed::Box::new(contains.into()),
-        );
+    pub fn with_contains(mut self, contains: impl Into<CoreSchemaMetaSchema>) -> Self {
+        self.contains = Some(Box::new(contains.into()));
         self
     }
     /// Sets the optional `contentEncoding` member.
     #[must_use]
-    pub fn with_content_encoding(
-        mut self,
-        content_encoding: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.content_encoding = ::core::option::Option::Some(content_encoding.into());
+    pub fn with_content_encoding(mut self, content_encoding: impl Into<String>) -> Self {
+        self.content_encoding = Some(content_encoding.into());
         self
     }
     /// Sets the optional `contentMediaType` member.
     #[must_use]
     pub fn with_content_media_type(
         mut self,
-        content_media_type: impl ::core::convert::Into<::std::string::String>,
+        content_media_type: impl Into<String>,
     ) -> Self {
-        self.content_media_type = ::core::option::Option::Some(
-            content_media_type.into(),
-        );
+        self.content_media_type = Some(content_media_type.into());
         self
     }
     /// Sets the optional `default` member.
     #[must_use]
-    pub fn with_default(
-        mut self,
-        default: impl ::core::convert::Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.default = ::core::option::Option::Some(default.into());
+    pub fn with_default(mut self, default: impl Into<::mcpwire_support::Json>) -> Self {
+        self.default = Some(default.into());
         self
     }
     /// Sets the optional `definitions` member.
     #[must_use]
     pub fn with_definitions(
         mut self,
-        definitions: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, CoreSchemaMetaSchema>,
+        definitions: impl Into<
+            ::std::collections::BTreeMap<String, CoreSchemaMetaSchema>,
         >,
     ) -> Self {
-        self.definitions = ::core::option::Option::Some(definitions.into());
+        self.definitions = Some(definitions.into());
         self
     }
     /// Sets the optional `dependencies` member.
     #[must_use]
     pub fn with_dependencies(
         mut self,
-        dependencies: impl ::core::convert::Into<
+        dependencies: impl Into<
             ::std::collections::BTreeMap<
-                ::std::string::String,
+                String,
                 CoreSchemaMetaSchemaObjectDependenciesValue,
             >,
         >,
     ) -> Self {
-        self.dependencies = ::core::option::Option::Some(dependencies.into());
+        self.dependencies = Some(dependencies.into());
         self
     }
     /// Sets the optional `description` member.
     #[must_use]
-    pub fn with_description(
-        mut self,
-        description: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.description = ::core::option::Option::Some(description.into());
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
         self
     }
     /// Sets the optional `else` member.
     #[must_use]
-    pub fn with_else(
-        mut self,
-        r#else: impl ::core::convert::Into<CoreSchemaMetaSchema>,
-    ) -> Self {
-        self.r#else = ::core::option::Option::Some(
-            ::std::boxed::Box::new(r#else.into()),
-        );
+    pub fn with_else(mut self, r#else: impl Into<CoreSchemaMetaSchema>) -> Self {
+        self.r#else = Some(Box::new(r#else.into()));
         self
     }
     /// Sets the optional `enum` member.
     #[must_use]
-    pub fn with_enum(
-        mut self,
-        r#enum: impl ::core::convert::Into<::std::vec::Vec<::mcpwire_support::Json>>,
-    ) -> Self {
-        self.r#enum = ::core::option::Option::Some(r#enum.into());
+    pub fn with_enum(mut self, r#enum: impl Into<Vec<::mcpwire_support::Json>>) -> Self {
+        self.r#enum = Some(r#enum.into());
         self
     }
     /// Sets the optional `examples` member.
     #[must_use]
     pub fn with_examples(
         mut self,
-        examples: impl ::core::convert::Into<::std::vec::Vec<::mcpwire_support::Json>>,
+        examples: impl Into<Vec<::mcpwire_support::Json>>,
     ) -> Self {
-        self.examples = ::core::option::Option::Some(examples.into());
+        self.examples = Some(examples.into());
         self
     }
     /// Sets the optional `exclusiveMaximum` member.
     #[must_use]
     pub fn with_exclusive_maximum(
         mut self,
-        exclusive_maximum: impl ::core::convert::Into<::serde_json::Number>,
+        exclusive_maximum: impl Into<::serde_json::Number>,
     ) -> Self {
-        self.exclusive_maximum = ::core::option::Option::Some(exclusive_maximum.into());
+        self.exclusive_maximum = Some(exclusive_maximum.into());
         self
     }
     /// Sets the optional `exclusiveMinimum` member.
     #[must_use]
     pub fn with_exclusive_minimum(
         mut self,
-        exclusive_minimum: impl ::core::convert::Into<::serde_json::Number>,
+        exclusive_minimum: impl Into<::serde_json::Number>,
     ) -> Self {
-        self.exclusive_minimum = ::core::option::Option::Some(exclusive_minimum.into());
+        self.exclusive_minimum = Some(exclusive_minimum.into());
         self
     }
     /// Sets the optional `format` member.
     #[must_use]
-    pub fn with_format(
-        mut self,
-        format: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.format = ::core::option::Option::Some(format.into());
+    pub fn with_format(mut self, format: impl Into<String>) -> Self {
+        self.format = Some(format.into());
         self
     }
     /// Sets the optional `if` member.
     #[must_use]
-    pub fn with_if(
-        mut self,
-        r#if: impl ::core::convert::Into<CoreSchemaMetaSchema>,
-    ) -> Self {
-        self.r#if = ::core::option::Option::Some(::std::boxed::Box::new(r#if.into()));
+    pub fn with_if(mut self, r#if: impl Into<CoreSchemaMetaSchema>) -> Self {
+        self.r#if = Some(Box::new(r#if.into()));
         self
     }
     /// Sets the optional `items` member.
     #[must_use]
     pub fn with_items(
         mut self,
-        items: impl ::core::convert::Into<CoreSchemaMetaSchemaObjectItems>,
+        items: impl Into<CoreSchemaMetaSchemaObjectItems>,
     ) -> Self {
-        self.items = ::core::option::Option::Some(::std::boxed::Box::new(items.into()));
+        self.items = Some(Box::new(items.into()));
         self
     }
     /// Sets the optional `maxItems` member.
     #[must_use]
-    pub fn with_max_items(
-        mut self,
-        max_items: impl ::core::convert::Into<NonNegativeInteger>,
-    ) -> Self {
-        self.max_items = ::core::option::Option::Some(max_items.into());
+    pub fn with_max_items(mut self, max_items: impl Into<NonNegativeInteger>) -> Self {
+        self.max_items = Some(max_items.into());
         self
     }
     /// Sets the optional `maxLength` member.
     #[must_use]
-    pub fn with_max_length(
-        mut self,
-        max_length: impl ::core::convert::Into<NonNegativeInteger>,
-    ) -> Self {
-        self.max_length = ::core::option::Option::Some(max_length.into());
+    pub fn with_max_length(mut self, max_length: impl Into<NonNegativeInteger>) -> Self {
+        self.max_length = Some(max_length.into());
         self
     }
     /// Sets the optional `maxProperties` member.
     #[must_use]
     pub fn with_max_properties(
         mut self,
-        max_properties: impl ::core::convert::Into<NonNegativeInteger>,
+        max_properties: impl Into<NonNegativeInteger>,
     ) -> Self {
-        self.max_properties = ::core::option::Option::Some(max_properties.into());
+        self.max_properties = Some(max_properties.into());
         self
     }
     /// Sets the optional `maximum` member.
     #[must_use]
-    pub fn with_maximum(
-        mut self,
-        maximum: impl ::core::convert::Into<::serde_json::Number>,
-    ) -> Self {
-        self.maximum = ::core::option::Option::Some(maximum.into());
+    pub fn with_maximum(mut self, maximum: impl Into<::serde_json::Number>) -> Self {
+        self.maximum = Some(maximum.into());
         self
     }
     /// Sets the optional `minItems` member.
     #[must_use]
     pub fn with_min_items(
         mut self,
-        min_items: impl ::core::convert::Into<NonNegativeIntegerDefault0>,
+        min_items: impl Into<NonNegativeIntegerDefault0>,
     ) -> Self {
-        self.min_items = ::core::option::Option::Some(min_items.into());
+        self.min_items = Some(min_items.into());
         self
     }
     /// Sets the optional `minLength` member.
     #[must_use]
     pub fn with_min_length(
         mut self,
-        min_length: impl ::core::convert::Into<NonNegativeIntegerDefault0>,
+        min_length: impl Into<NonNegativeIntegerDefault0>,
     ) -> Self {
-        self.min_length = ::core::option::Option::Some(min_length.into());
+        self.min_length = Some(min_length.into());
         self
     }
     /// Sets the optional `minProperties` member.
     #[must_use]
     pub fn with_min_properties(
         mut self,
-        min_properties: impl ::core::convert::Into<NonNegativeIntegerDefault0>,
+        min_properties: impl Into<NonNegativeIntegerDefault0>,
     ) -> Self {
-        self.min_properties = ::core::option::Option::Some(min_properties.into());
+        self.min_properties = Some(min_properties.into());
         self
     }
     /// Sets the optional `minimum` member.
     #[must_use]
-    pub fn with_minimum(
-        mut self,
-        minimum: impl ::core::convert::Into<::serde_json::Number>,
-    ) -> Self {
-        self.minimum = ::core::option::Option::Some(minimum.into());
+    pub fn with_minimum(mut self, minimum: impl Into<::serde_json::Number>) -> Self {
+        self.minimum = Some(minimum.into());
         self
     }
     /// Sets the optional `multipleOf` member.
     #[must_use]
     pub fn with_multiple_of(
         mut self,
-        multiple_of: impl ::core::convert::Into<::serde_json::Number>,
+        multiple_of: impl Into<::serde_json::Number>,
     ) -> Self {
-        self.multiple_of = ::core::option::Option::Some(multiple_of.into());
+        self.multiple_of = Some(multiple_of.into());
         self
     }
     /// Sets the optional `not` member.
     #[must_use]
-    pub fn with_not(
-        mut self,
-        not: impl ::core::convert::Into<CoreSchemaMetaSchema>,
-    ) -> Self {
-        self.not = ::core::option::Option::Some(::std::boxed::Box::new(not.into()));
+    pub fn with_not(mut self, not: impl Into<CoreSchemaMetaSchema>) -> Self {
+        self.not = Some(Box::new(not.into()));
         self
     }
     /// Sets the optional `oneOf` member.
     #[must_use]
-    pub fn with_one_of(
-        mut self,
-        one_of: impl ::core::convert::Into<SchemaArray>,
-    ) -> Self {
-        self.one_of = ::core::option::Option::Some(one_of.into());
+    pub fn with_one_of(mut self, one_of: impl Into<SchemaArray>) -> Self {
+        self.one_of = Some(one_of.into());
         self
     }
     /// Sets the optional `pattern` member.
     #[must_use]
-    pub fn with_pattern(
-        mut self,
-        pattern: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.pattern = ::core::option::Option::Some(pattern.into());
+    pub fn with_pattern(mut self, pattern: impl Into<String>) -> Self {
+        self.pattern = Some(pattern.into());
         self
     }
     /// Sets the optional `patternProperties` member.
     #[must_use]
     pub fn with_pattern_properties(
         mut self,
-        pattern_properties: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, CoreSchemaMetaSchema>,
+        pattern_properties: impl Into<
+            ::std::collections::BTreeMap<String, CoreSchemaMetaSchema>,
         >,
     ) -> Self {
-        self.pattern_properties = ::core::option::Option::Some(
-            pattern_properties.into(),
-        );
+        self.pattern_properties = Some(pattern_properties.into());
         self
     }
     /// Sets the optional `properties` member.
     #[must_use]
     pub fn with_properties(
         mut self,
-        properties: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, CoreSchemaMetaSchema>,
-        >,
+        properties: impl Into<::std::collections::BTreeMap<String, CoreSchemaMetaSchema>>,
     ) -> Self {
-        self.properties = ::core::option::Option::Some(properties.into());
+        self.properties = Some(properties.into());
         self
     }
     /// Sets the optional `propertyNames` member.
     #[must_use]
     pub fn with_property_names(
         mut self,
-        property_names: impl ::core::convert::Into<CoreSchemaMetaSchema>,
+        property_names: impl Into<CoreSchemaMetaSchema>,
     ) -> Self {
-        self.property_names = ::core::option::Option::Some(
-            ::std::boxed::Box::new(property_names.into()),
-        );
+        self.property_names = Some(Box::new(property_names.into()));
         self
     }
     /// Sets the optional `readOnly` member.
     #[must_use]
-    pub fn with_read_only(
-        mut self,
-        read_only: impl ::core::convert::Into<bool>,
-    ) -> Self {
-        self.read_only = ::core::option::Option::Some(read_only.into());
+    pub fn with_read_only(mut self, read_only: impl Into<bool>) -> Self {
+        self.read_only = Some(read_only.into());
         self
     }
     /// Sets the optional `required` member.
     #[must_use]
-    pub fn with_required(
-        mut self,
-        required: impl ::core::convert::Into<StringArray>,
-    ) -> Self {
-        self.required = ::core::option::Option::Some(required.into());
+    pub fn with_required(mut self, required: impl Into<StringArray>) -> Self {
+        self.required = Some(required.into());
         self
     }
     /// Sets the optional `then` member.
     #[must_use]
-    pub fn with_then(
-        mut self,
-        then: impl ::core::convert::Into<CoreSchemaMetaSchema>,
-    ) -> Self {
-        self.then = ::core::option::Option::Some(::std::boxed::Box::new(then.into()));
+    pub fn with_then(mut self, then: impl Into<CoreSchemaMetaSchema>) -> Self {
+        self.then = Some(Box::new(then.into()));
         self
     }
     /// Sets the optional `title` member.
     #[must_use]
-    pub fn with_title(
-        mut self,
-        title: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.title = ::core::option::Option::Some(title.into());
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
         self
     }
     /// Sets the optional `type` member.
     #[must_use]
     pub fn with_type(
         mut self,
-        r#type: impl ::core::convert::Into<CoreSchemaMetaSchemaObjectType>,
+        r#type: impl Into<CoreSchemaMetaSchemaObjectType>,
     ) -> Self {
-        self.r#type = ::core::option::Option::Some(r#type.into());
+        self.r#type = Some(r#type.into());
         self
     }
     /// Sets the optional `uniqueItems` member.
     #[must_use]
-    pub fn with_unique_items(
-        mut self,
-        unique_items: impl ::core::convert::Into<bool>,
-    ) -> Self {
-        self.unique_items = ::core::option::Option::Some(unique_items.into());
+    pub fn with_unique_items(mut self, unique_items: impl Into<bool>) -> Self {
+        self.unique_items = Some(unique_items.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -866,792 +704,337 @@ impl CoreSchemaMetaSchemaObject {
 impl<'de> ::serde::Deserialize<'de> for CoreSchemaMetaSchemaObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "$comment" => ::core::option::Option::Some(0usize),
-                "$id" => ::core::option::Option::Some(1usize),
-                "$ref" => ::core::option::Option::Some(2usize),
-                "$schema" => ::core::option::Option::Some(3usize),
-                "additionalItems" => ::core::option::Option::Some(4usize),
-                "additionalProperties" => ::core::option::Option::Some(5usize),
-                "allOf" => ::core::option::Option::Some(6usize),
-                "anyOf" => ::core::option::Option::Some(7usize),
-                "const" => ::core::option::Option::Some(8usize),
-                "contains" => ::core::option::Option::Some(9usize),
-                "contentEncoding" => ::core::option::Option::Some(10usize),
-                "contentMediaType" => ::core::option::Option::Some(11usize),
-                "default" => ::core::option::Option::Some(12usize),
-                "definitions" => ::core::option::Option::Some(13usize),
-                "dependencies" => ::core::option::Option::Some(14usize),
-                "description" => ::core::option::Option::Some(15usize),
-                "else" => ::core::option::Option::Some(16usize),
-                "enum" => ::core::option::Option::Some(17usize),
-                "examples" => ::core::option::Option::Some(18usize),
-                "exclusiveMaximum" => ::core::option::Option::Some(19usize),
-                "exclusiveMinimum" => ::core::option::Option::Some(20usize),
-                "format" => ::core::option::Option::Some(21usize),
-                "if" => ::core::option::Option::Some(22usize),
-                "items" => ::core::option::Option::Some(23usize),
-                "maxItems" => ::core::option::Option::Some(24usize),
-                "maxLength" => ::core::option::Option::Some(25usize),
-                "maxProperties" => ::core::option::Option::Some(26usize),
-                "maximum" => ::core::option::Option::Some(27usize),
-                "minItems" => ::core::option::Option::Some(28usize),
-                "minLength" => ::core::option::Option::Some(29usize),
-                "minProperties" => ::core::option::Option::Some(30usize),
-                "minimum" => ::core::option::Option::Some(31usize),
-                "multipleOf" => ::core::option::Option::Some(32usize),
-                "not" => ::core::option::Option::Some(33usize),
-                "oneOf" => ::core::option::Option::Some(34usize),
-                "pattern" => ::core::option::Option::Some(35usize),
-                "patternProperties" => ::core::option::Option::Some(36usize),
-                "properties" => ::core::option::Option::Some(37usize),
-                "propertyNames" => ::core::option::Option::Some(38usize),
-                "readOnly" => ::core::option::Option::Some(39usize),
-                "required" => ::core::option::Option::Some(40usize),
-                "then" => ::core::option::Option::Some(41usize),
-                "title" => ::core::option::Option::Some(42usize),
-                "type" => ::core::option::Option::Some(43usize),
-                "uniqueItems" => ::core::option::Option::Some(44usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for CoreSchemaMetaSchemaObject {
+    const NAME: &'static str = "CoreSchemaMetaSchemaObject";
+    const MEMBERS: &'static [&'static str] = &[
+        "$comment",
+        "$id",
+        "$ref",
+        "$schema",
+        "additionalItems",
+        "additionalProperties",
+        "allOf",
+        "anyOf",
+        "const",
+        "contains",
+        "contentEncoding",
+        "contentMediaType",
+        "default",
+        "definitions",
+        "dependencies",
+        "description",
+        "else",
+        "enum",
+        "examples",
+        "exclusiveMaximum",
+        "exclusiveMinimum",
+        "format",
+        "if",
+        "items",
+        "maxItems",
+        "maxLength",
+        "maxProperties",
+        "maximum",
+        "minItems",
+        "minLength",
+        "minProperties",
+        "minimum",
+        "multipleOf",
+        "not",
+        "oneOf",
+        "pattern",
+        "patternProperties",
+        "properties",
+        "propertyNames",
+        "readOnly",
+        "required",
+        "then",
+        "title",
+        "type",
+        "uniqueItems",
+    ];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<Box<CoreSchemaMetaSchema>>,
+        Option<Box<CoreSchemaMetaSchema>>,
+        Option<SchemaArray>,
+        Option<SchemaArray>,
+        Option<::mcpwire_support::Json>,
+        Option<Box<CoreSchemaMetaSchema>>,
+        Option<String>,
+        Option<String>,
+        Option<::mcpwire_support::Json>,
+        Option<::std::collections::BTreeMap<String, CoreSchemaMetaSchema>>,
+        Option<
+            ::std::collections::BTreeMap<
+                String,
+                CoreSchemaMetaSchemaObjectDependenciesValue,
+            >,
+        >,
+        Option<String>,
+        Option<Box<CoreSchemaMetaSchema>>,
+        Option<Vec<::mcpwire_support::Json>>,
+        Option<Vec<::mcpwire_support::Json>>,
+        Option<::serde_json::Number>,
+        Option<::serde_json::Number>,
+        Option<String>,
+        Option<Box<CoreSchemaMetaSchema>>,
+        Option<Box<CoreSchemaMetaSchemaObjectItems>>,
+        Option<NonNegativeInteger>,
+        Option<NonNegativeInteger>,
+        Option<NonNegativeInteger>,
+        Option<::serde_json::Number>,
+        Option<NonNegativeIntegerDefault0>,
+        Option<NonNegativeIntegerDefault0>,
+        Option<NonNegativeIntegerDefault0>,
+        Option<::serde_json::Number>,
+        Option<::serde_json::Number>,
+        Option<Box<CoreSchemaMetaSchema>>,
+        Option<SchemaArray>,
+        Option<String>,
+        Option<::std::collections::BTreeMap<String, CoreSchemaMetaSchema>>,
+        Option<::std::collections::BTreeMap<String, CoreSchemaMetaSchema>>,
+        Option<Box<CoreSchemaMetaSchema>>,
+        Option<bool>,
+        Option<StringArray>,
+        Option<Box<CoreSchemaMetaSchema>>,
+        Option<String>,
+        Option<CoreSchemaMetaSchemaObjectType>,
+        Option<bool>,
+    );
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+        )
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "$comment" => Some(0usize),
+            "$id" => Some(1usize),
+            "$ref" => Some(2usize),
+            "$schema" => Some(3usize),
+            "additionalItems" => Some(4usize),
+            "additionalProperties" => Some(5usize),
+            "allOf" => Some(6usize),
+            "anyOf" => Some(7usize),
+            "const" => Some(8usize),
+            "contains" => Some(9usize),
+            "contentEncoding" => Some(10usize),
+            "contentMediaType" => Some(11usize),
+            "default" => Some(12usize),
+            "definitions" => Some(13usize),
+            "dependencies" => Some(14usize),
+            "description" => Some(15usize),
+            "else" => Some(16usize),
+            "enum" => Some(17usize),
+            "examples" => Some(18usize),
+            "exclusiveMaximum" => Some(19usize),
+            "exclusiveMinimum" => Some(20usize),
+            "format" => Some(21usize),
+            "if" => Some(22usize),
+            "items" => Some(23usize),
+            "maxItems" => Some(24usize),
+            "maxLength" => Some(25usize),
+            "maxProperties" => Some(26usize),
+            "maximum" => Some(27usize),
+            "minItems" => Some(28usize),
+            "minLength" => Some(29usize),
+            "minProperties" => Some(30usize),
+            "minimum" => Some(31usize),
+            "multipleOf" => Some(32usize),
+            "not" => Some(33usize),
+            "oneOf" => Some(34usize),
+            "pattern" => Some(35usize),
+            "patternProperties" => Some(36usize),
+            "properties" => Some(37usize),
+            "propertyNames" => Some(38usize),
+            "readOnly" => Some(39usize),
+            "required" => Some(40usize),
+            "then" => Some(41usize),
+            "title" => Some(42usize),
+            "type" => Some(43usize),
+            "uniqueItems" => Some(44usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = CoreSchemaMetaSchemaObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (CoreSchemaMetaSchemaObject)")
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "$comment"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "$id"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "$ref"),
+            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "$schema"),
+            4usize => {
+                ::mcpwire_support::read_member(&mut slots.4, map, "additionalItems")
             }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<CoreSchemaMetaSchemaObject, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                let mut m6 = ::core::option::Option::None;
-                let mut m7 = ::core::option::Option::None;
-                let mut m8 = ::core::option::Option::None;
-                let mut m9 = ::core::option::Option::None;
-                let mut m10 = ::core::option::Option::None;
-                let mut m11 = ::core::option::Option::None;
-                let mut m12 = ::core::option::Option::None;
-                let mut m13 = ::core::option::Option::None;
-                let mut m14 = ::core::option::Option::None;
-                let mut m15 = ::core::option::Option::None;
-                let mut m16 = ::core::option::Option::None;
-                let mut m17 = ::core::option::Option::None;
-                let mut m18 = ::core::option::Option::None;
-                let mut m19 = ::core::option::Option::None;
-                let mut m20 = ::core::option::Option::None;
-                let mut m21 = ::core::option::Option::None;
-                let mut m22 = ::core::option::Option::None;
-                let mut m23 = ::core::option::Option::None;
-                let mut m24 = ::core::option::Option::None;
-                let mut m25 = ::core::option::Option::None;
-                let mut m26 = ::core::option::Option::None;
-                let mut m27 = ::core::option::Option::None;
-                let mut m28 = ::core::option::Option::None;
-                let mut m29 = ::core::option::Option::None;
-                let mut m30 = ::core::option::Option::None;
-                let mut m31 = ::core::option::Option::None;
-                let mut m32 = ::core::option::Option::None;
-                let mut m33 = ::core::option::Option::None;
-                let mut m34 = ::core::option::Option::None;
-                let mut m35 = ::core::option::Option::None;
-                let mut m36 = ::core::option::Option::None;
-                let mut m37 = ::core::option::Option::None;
-                let mut m38 = ::core::option::Option::None;
-                let mut m39 = ::core::option::Option::None;
-                let mut m40 = ::core::option::Option::None;
-                let mut m41 = ::core::option::Option::None;
-                let mut m42 = ::core::option::Option::None;
-                let mut m43 = ::core::option::Option::None;
-                let mut m44 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "$comment",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("$id"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("$ref"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("$schema"),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "additionalItems",
-                                    ),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::boxed::Box<CoreSchemaMetaSchema>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(5usize) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "additionalProperties",
-                                    ),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::boxed::Box<CoreSchemaMetaSchema>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(6usize) => {
-                            if m6.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("allOf"),
-                                );
-                            }
-                            m6 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<SchemaArray>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(7usize) => {
-                            if m7.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("anyOf"),
-                                );
-                            }
-                            m7 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<SchemaArray>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(8usize) => {
-                            if m8.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("const"),
-                                );
-                            }
-                            m8 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::mcpwire_support::Json>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(9usize) => {
-                            if m9.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "contains",
-                                    ),
-                                );
-                            }
-                            m9 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::boxed::Box<CoreSchemaMetaSchema>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(10usize) => {
-                            if m10.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "contentEncoding",
-                                    ),
-                                );
-                            }
-                            m10 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(11usize) => {
-                            if m11.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "contentMediaType",
-                                    ),
-                                );
-                            }
-                            m11 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(12usize) => {
-                            if m12.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("default"),
-                                );
-                            }
-                            m12 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::mcpwire_support::Json>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(13usize) => {
-                            if m13.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "definitions",
-                                    ),
-                                );
-                            }
-                            m13 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                CoreSchemaMetaSchema,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(14usize) => {
-                            if m14.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "dependencies",
-                                    ),
-                                );
-                            }
-                            m14 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                CoreSchemaMetaSchemaObjectDependenciesValue,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(15usize) => {
-                            if m15.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "description",
-                                    ),
-                                );
-                            }
-                            m15 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(16usize) => {
-                            if m16.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("else"),
-                                );
-                            }
-                            m16 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::boxed::Box<CoreSchemaMetaSchema>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(17usize) => {
-                            if m17.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("enum"),
-                                );
-                            }
-                            m17 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::std::vec::Vec<::mcpwire_support::Json>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(18usize) => {
-                            if m18.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "examples",
-                                    ),
-                                );
-                            }
-                            m18 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::std::vec::Vec<::mcpwire_support::Json>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(19usize) => {
-                            if m19.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "exclusiveMaximum",
-                                    ),
-                                );
-                            }
-                            m19 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Number>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(20usize) => {
-                            if m20.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "exclusiveMinimum",
-                                    ),
-                                );
-                            }
-                            m20 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Number>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(21usize) => {
-                            if m21.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("format"),
-                                );
-                            }
-                            m21 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(22usize) => {
-                            if m22.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("if"),
-                                );
-                            }
-                            m22 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::boxed::Box<CoreSchemaMetaSchema>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(23usize) => {
-                            if m23.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("items"),
-                                );
-                            }
-                            m23 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::boxed::Box<CoreSchemaMetaSchemaObjectItems>,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(24usize) => {
-                            if m24.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "maxItems",
-                                    ),
-                                );
-                            }
-                            m24 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NonNegativeInteger>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(25usize) => {
-                            if m25.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "maxLength",
-                                    ),
-                                );
-                            }
-                            m25 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NonNegativeInteger>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(26usize) => {
-                            if m26.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "maxProperties",
-                                    ),
-                                );
-                            }
-                            m26 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NonNegativeInteger>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(27usize) => {
-                            if m27.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("maximum"),
-                                );
-                            }
-                            m27 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Number>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(28usize) => {
-                            if m28.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "minItems",
-                                    ),
-                                );
-                            }
-                            m28 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NonNegativeIntegerDefault0>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(29usize) => {
-                            if m29.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "minLength",
-                                    ),
-                                );
-                            }
-                            m29 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NonNegativeIntegerDefault0>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(30usize) => {
-                            if m30.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "minProperties",
-                                    ),
-                                );
-                            }
-                            m30 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NonNegativeIntegerDefault0>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(31usize) => {
-                            if m31.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("minimum"),
-                                );
-                            }
-                            m31 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Number>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(32usize) => {
-                            if m32.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "multipleOf",
-                                    ),
-                                );
-                            }
-                            m32 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Number>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(33usize) => {
-                            if m33.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("not"),
-                                );
-                            }
-                            m33 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::boxed::Box<CoreSchemaMetaSchema>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(34usize) => {
-                            if m34.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("oneOf"),
-                                );
-                            }
-                            m34 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<SchemaArray>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(35usize) => {
-                            if m35.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("pattern"),
-                                );
-                            }
-                            m35 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(36usize) => {
-                            if m36.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "patternProperties",
-                                    ),
-                                );
-                            }
-                            m36 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                CoreSchemaMetaSchema,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(37usize) => {
-                            if m37.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "properties",
-                                    ),
-                                );
-                            }
-                            m37 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                CoreSchemaMetaSchema,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(38usize) => {
-                            if m38.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "propertyNames",
-                                    ),
-                                );
-                            }
-                            m38 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::boxed::Box<CoreSchemaMetaSchema>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(39usize) => {
-                            if m39.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "readOnly",
-                                    ),
-                                );
-                            }
-                            m39 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(40usize) => {
-                            if m40.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "required",
-                                    ),
-                                );
-                            }
-                            m40 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<StringArray>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(41usize) => {
-                            if m41.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("then"),
-                                );
-                            }
-                            m41 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::boxed::Box<CoreSchemaMetaSchema>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(42usize) => {
-                            if m42.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("title"),
-                                );
-                            }
-                            m42 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(43usize) => {
-                            if m43.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("type"),
-                                );
-                            }
-                            m43 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<CoreSchemaMetaSchemaObjectType>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m44.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "uniqueItems",
-                                    ),
-                                );
-                            }
-                            m44 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(CoreSchemaMetaSchemaObject {
-                    comment: m0.unwrap_or_default(),
-                    id: m1.unwrap_or_default(),
-                    r#ref: m2.unwrap_or_default(),
-                    schema: m3.unwrap_or_default(),
-                    additional_items: m4.unwrap_or_default(),
-                    additional_properties: m5.unwrap_or_default(),
-                    all_of: m6.unwrap_or_default(),
-                    any_of: m7.unwrap_or_default(),
-                    r#const: m8.unwrap_or_default(),
-                    contains: m9.unwrap_or_default(),
-                    content_encoding: m10.unwrap_or_default(),
-                    content_media_type: m11.unwrap_or_default(),
-                    default: m12.unwrap_or_default(),
-                    definitions: m13.unwrap_or_default(),
-                    dependencies: m14.unwrap_or_default(),
-                    description: m15.unwrap_or_default(),
-                    r#else: m16.unwrap_or_default(),
-                    r#enum: m17.unwrap_or_default(),
-                    examples: m18.unwrap_or_default(),
-                    exclusive_maximum: m19.unwrap_or_default(),
-                    exclusive_minimum: m20.unwrap_or_default(),
-                    format: m21.unwrap_or_default(),
-                    r#if: m22.unwrap_or_default(),
-                    items: m23.unwrap_or_default(),
-                    max_items: m24.unwrap_or_default(),
-                    max_length: m25.unwrap_or_default(),
-                    max_properties: m26.unwrap_or_default(),
-                    maximum: m27.unwrap_or_default(),
-                    min_items: m28.unwrap_or_default(),
-                    min_length: m29.unwrap_or_default(),
-                    min_properties: m30.unwrap_or_default(),
-                    minimum: m31.unwrap_or_default(),
-                    multiple_of: m32.unwrap_or_default(),
-                    not: m33.unwrap_or_default(),
-                    one_of: m34.unwrap_or_default(),
-                    pattern: m35.unwrap_or_default(),
-                    pattern_properties: m36.unwrap_or_default(),
-                    properties: m37.unwrap_or_default(),
-                    property_names: m38.unwrap_or_default(),
-                    read_only: m39.unwrap_or_default(),
-                    required: m40.unwrap_or_default(),
-                    then: m41.unwrap_or_default(),
-                    title: m42.unwrap_or_default(),
-                    r#type: m43.unwrap_or_default(),
-                    unique_items: m44.unwrap_or_default(),
-                    extra,
-                })
+            5usize => {
+                ::mcpwire_support::read_member(&mut slots.5, map, "additionalProperties")
             }
+            6usize => ::mcpwire_support::read_member(&mut slots.6, map, "allOf"),
+            7usize => ::mcpwire_support::read_member(&mut slots.7, map, "anyOf"),
+            8usize => ::mcpwire_support::read_member(&mut slots.8, map, "const"),
+            9usize => ::mcpwire_support::read_member(&mut slots.9, map, "contains"),
+            10usize => {
+                ::mcpwire_support::read_member(&mut slots.10, map, "contentEncoding")
+            }
+            11usize => {
+                ::mcpwire_support::read_member(&mut slots.11, map, "contentMediaType")
+            }
+            12usize => ::mcpwire_support::read_member(&mut slots.12, map, "default"),
+            13usize => ::mcpwire_support::read_member(&mut slots.13, map, "definitions"),
+            14usize => ::mcpwire_support::read_member(&mut slots.14, map, "dependencies"),
+            15usize => ::mcpwire_support::read_member(&mut slots.15, map, "description"),
+            16usize => ::mcpwire_support::read_member(&mut slots.16, map, "else"),
+            17usize => ::mcpwire_support::read_member(&mut slots.17, map, "enum"),
+            18usize => ::mcpwire_support::read_member(&mut slots.18, map, "examples"),
+            19usize => {
+                ::mcpwire_support::read_member(&mut slots.19, map, "exclusiveMaximum")
+            }
+            20usize => {
+                ::mcpwire_support::read_member(&mut slots.20, map, "exclusiveMinimum")
+            }
+            21usize => ::mcpwire_support::read_member(&mut slots.21, map, "format"),
+            22usize => ::mcpwire_support::read_member(&mut slots.22, map, "if"),
+            23usize => ::mcpwire_support::read_member(&mut slots.23, map, "items"),
+            24usize => ::mcpwire_support::read_member(&mut slots.24, map, "maxItems"),
+            25usize => ::mcpwire_support::read_member(&mut slots.25, map, "maxLength"),
+            26usize => {
+                ::mcpwire_support::read_member(&mut slots.26, map, "maxProperties")
+            }
+            27usize => ::mcpwire_support::read_member(&mut slots.27, map, "maximum"),
+            28usize => ::mcpwire_support::read_member(&mut slots.28, map, "minItems"),
+            29usize => ::mcpwire_support::read_member(&mut slots.29, map, "minLength"),
+            30usize => {
+                ::mcpwire_support::read_member(&mut slots.30, map, "minProperties")
+            }
+            31usize => ::mcpwire_support::read_member(&mut slots.31, map, "minimum"),
+            32usize => ::mcpwire_support::read_member(&mut slots.32, map, "multipleOf"),
+            33usize => ::mcpwire_support::read_member(&mut slots.33, map, "not"),
+            34usize => ::mcpwire_support::read_member(&mut slots.34, map, "oneOf"),
+            35usize => ::mcpwire_support::read_member(&mut slots.35, map, "pattern"),
+            36usize => {
+                ::mcpwire_support::read_member(&mut slots.36, map, "patternProperties")
+            }
+            37usize => ::mcpwire_support::read_member(&mut slots.37, map, "properties"),
+            38usize => {
+                ::mcpwire_support::read_member(&mut slots.38, map, "propertyNames")
+            }
+            39usize => ::mcpwire_support::read_member(&mut slots.39, map, "readOnly"),
+            40usize => ::mcpwire_support::read_member(&mut slots.40, map, "required"),
+            41usize => ::mcpwire_support::read_member(&mut slots.41, map, "then"),
+            42usize => ::mcpwire_support::read_member(&mut slots.42, map, "title"),
+            43usize => ::mcpwire_support::read_member(&mut slots.43, map, "type"),
+            _ => ::mcpwire_support::read_member(&mut slots.44, map, "uniqueItems"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            comment: slots.0,
+            id: slots.1,
+            r#ref: slots.2,
+            schema: slots.3,
+            additional_items: slots.4,
+            additional_properties: slots.5,
+            all_of: slots.6,
+            any_of: slots.7,
+            r#const: slots.8,
+            contains: slots.9,
+            content_encoding: slots.10,
+            content_media_type: slots.11,
+            default: slots.12,
+            definitions: slots.13,
+            dependencies: slots.14,
+            description: slots.15,
+            r#else: slots.16,
+            r#enum: slots.17,
+            examples: slots.18,
+            exclusive_maximum: slots.19,
+            exclusive_minimum: slots.20,
+            format: slots.21,
+            r#if: slots.22,
+            items: slots.23,
+            max_items: slots.24,
+            max_length: slots.25,
+            max_properties: slots.26,
+            maximum: slots.27,
+            min_items: slots.28,
+            min_length: slots.29,
+            min_properties: slots.30,
+            minimum: slots.31,
+            multiple_of: slots.32,
+            not: slots.33,
+            one_of: slots.34,
+            pattern: slots.35,
+            pattern_properties: slots.36,
+            properties: slots.37,
+            property_names: slots.38,
+            read_only: slots.39,
+            required: slots.40,
+            then: slots.41,
+            title: slots.42,
+            r#type: slots.43,
+            unique_items: slots.44,
+            extra,
+        })
     }
 }
 /// `CoreSchemaMetaSchemaObjectDependenciesValue` (JSON Schema).
@@ -1692,87 +1075,113 @@ impl ::core::convert::From<StringArray> for CoreSchemaMetaSchemaObjectDependenci
 impl<'de> ::serde::Deserialize<'de> for CoreSchemaMetaSchemaObjectDependenciesValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "CoreSchemaMetaSchemaObjectDependenciesValue",
-            one_of: false,
-            variants: &["CoreSchemaMetaSchema", "StringArray"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(_) => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<CoreSchemaMetaSchemaObjectDependenciesValue, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "CoreSchemaMetaSchemaObjectDependenciesValue",
+                one_of: false,
+                variants: &["CoreSchemaMetaSchema", "StringArray"],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_support::Shape::Array(_) => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<
+                CoreSchemaMetaSchemaObjectDependenciesValue,
+                ::serde_json::Error,
+            > {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            CoreSchemaMetaSchema,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "CoreSchemaMetaSchemaObjectDependenciesValue",
+                                "CoreSchemaMetaSchema",
+                                reason,
+                            )
+                            .map(
+                                CoreSchemaMetaSchemaObjectDependenciesValue::CoreSchemaMetaSchema,
+                            )
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_variant::<
+                            StringArray,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "CoreSchemaMetaSchemaObjectDependenciesValue",
+                                "StringArray",
+                                reason,
+                            )
+                            .map(
+                                CoreSchemaMetaSchemaObjectDependenciesValue::StringArray,
+                            )
+                    }
+                }
             }
-            ::mcpwire_support::Shape::Bool => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
-            }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "CoreSchemaMetaSchemaObjectDependenciesValue",
-                        &::std::format!(
-                            "{}, found {}",
-                            "expected an object or an array or a boolean", other
-                            .token_name()
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Array(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Bool => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "CoreSchemaMetaSchemaObjectDependenciesValue",
+                            &::std::format!(
+                                "{}, found {}",
+                                "expected an object or an array or a boolean", other
+                                .token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        CoreSchemaMetaSchema,
-                        D::Error,
-                    >(
-                            input,
-                            "CoreSchemaMetaSchemaObjectDependenciesValue",
-                            "CoreSchemaMetaSchema",
-                            reason,
-                        )
-                        .map(Self::CoreSchemaMetaSchema)
-                }
-                _ => {
-                    ::mcpwire_support::decode_variant::<
-                        StringArray,
-                        D::Error,
-                    >(
-                            input,
-                            "CoreSchemaMetaSchemaObjectDependenciesValue",
-                            "StringArray",
-                            reason,
-                        )
-                        .map(Self::StringArray)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `CoreSchemaMetaSchemaObjectItems` (JSON Schema).
@@ -1784,7 +1193,7 @@ impl<'de> ::serde::Deserialize<'de> for CoreSchemaMetaSchemaObjectDependenciesVa
 #[allow(clippy::enum_variant_names)]
 pub enum CoreSchemaMetaSchemaObjectItems {
     /// The `CoreSchemaMetaSchema` alternative.
-    CoreSchemaMetaSchema(::std::boxed::Box<CoreSchemaMetaSchema>),
+    CoreSchemaMetaSchema(Box<CoreSchemaMetaSchema>),
     /// The `SchemaArray` alternative.
     SchemaArray(SchemaArray),
 }
@@ -1800,7 +1209,7 @@ impl CoreSchemaMetaSchemaObjectItems {
 impl ::core::convert::From<CoreSchemaMetaSchema> for CoreSchemaMetaSchemaObjectItems {
     /// The `CoreSchemaMetaSchema` alternative.
     fn from(value: CoreSchemaMetaSchema) -> Self {
-        Self::CoreSchemaMetaSchema(::std::boxed::Box::new(value))
+        Self::CoreSchemaMetaSchema(Box::new(value))
     }
 }
 impl ::core::convert::From<SchemaArray> for CoreSchemaMetaSchemaObjectItems {
@@ -1812,82 +1221,108 @@ impl ::core::convert::From<SchemaArray> for CoreSchemaMetaSchemaObjectItems {
 impl<'de> ::serde::Deserialize<'de> for CoreSchemaMetaSchemaObjectItems {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "CoreSchemaMetaSchemaObjectItems",
-            one_of: false,
-            variants: &["CoreSchemaMetaSchema", "SchemaArray"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(_) => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<CoreSchemaMetaSchemaObjectItems, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "CoreSchemaMetaSchemaObjectItems",
+                one_of: false,
+                variants: &["CoreSchemaMetaSchema", "SchemaArray"],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_support::Shape::Array(_) => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<CoreSchemaMetaSchemaObjectItems, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            CoreSchemaMetaSchema,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "CoreSchemaMetaSchemaObjectItems",
+                                "CoreSchemaMetaSchema",
+                                reason,
+                            )
+                            .map(|v| CoreSchemaMetaSchemaObjectItems::CoreSchemaMetaSchema(
+                                Box::new(v),
+                            ))
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_variant::<
+                            SchemaArray,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "CoreSchemaMetaSchemaObjectItems",
+                                "SchemaArray",
+                                reason,
+                            )
+                            .map(CoreSchemaMetaSchemaObjectItems::SchemaArray)
+                    }
+                }
             }
-            ::mcpwire_support::Shape::Bool => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
-            }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "CoreSchemaMetaSchemaObjectItems",
-                        &::std::format!(
-                            "{}, found {}",
-                            "expected an object or an array or a boolean", other
-                            .token_name()
-                        ),
-                    ),
-                );
-            }
-        };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        CoreSchemaMetaSchema,
-                        D::Error,
-                    >(
-                            input,
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Array(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Bool => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
                             "CoreSchemaMetaSchemaObjectItems",
-                            "CoreSchemaMetaSchema",
-                            reason,
-                        )
-                        .map(|v| Self::CoreSchemaMetaSchema(::std::boxed::Box::new(v)))
+                            &::std::format!(
+                                "{}, found {}",
+                                "expected an object or an array or a boolean", other
+                                .token_name()
+                            ),
+                        ),
+                    );
                 }
-                _ => {
-                    ::mcpwire_support::decode_variant::<
-                        SchemaArray,
-                        D::Error,
-                    >(input, "CoreSchemaMetaSchemaObjectItems", "SchemaArray", reason)
-                        .map(Self::SchemaArray)
-                }
-            },
-        )
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
+        };
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `CoreSchemaMetaSchemaObjectType` (JSON Schema).
@@ -1901,7 +1336,7 @@ pub enum CoreSchemaMetaSchemaObjectType {
     /// The `SimpleTypes` alternative.
     SimpleTypes(SimpleTypes),
     /// The `Array` alternative.
-    Array(::std::vec::Vec<SimpleTypes>),
+    Array(Vec<SimpleTypes>),
 }
 impl CoreSchemaMetaSchemaObjectType {
     /// The name of the variant this value holds (the schema definition it decoded as).
@@ -1918,79 +1353,97 @@ impl ::core::convert::From<SimpleTypes> for CoreSchemaMetaSchemaObjectType {
         Self::SimpleTypes(value)
     }
 }
-impl ::core::convert::From<::std::vec::Vec<SimpleTypes>>
-for CoreSchemaMetaSchemaObjectType {
+impl ::core::convert::From<Vec<SimpleTypes>> for CoreSchemaMetaSchemaObjectType {
     /// The `Array` alternative.
-    fn from(value: ::std::vec::Vec<SimpleTypes>) -> Self {
+    fn from(value: Vec<SimpleTypes>) -> Self {
         Self::Array(value)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CoreSchemaMetaSchemaObjectType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "CoreSchemaMetaSchemaObjectType",
-            one_of: false,
-            variants: &["SimpleTypes", "Array"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Array(_) => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<CoreSchemaMetaSchemaObjectType, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "CoreSchemaMetaSchemaObjectType",
+                one_of: false,
+                variants: &["SimpleTypes", "Array"],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_support::Shape::String => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<CoreSchemaMetaSchemaObjectType, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            SimpleTypes,
+                            ::serde_json::Error,
+                        >(input, "CoreSchemaMetaSchemaObjectType", "SimpleTypes", reason)
+                            .map(CoreSchemaMetaSchemaObjectType::SimpleTypes)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_variant::<
+                            Vec<SimpleTypes>,
+                            ::serde_json::Error,
+                        >(input, "CoreSchemaMetaSchemaObjectType", "Array", reason)
+                            .map(CoreSchemaMetaSchemaObjectType::Array)
+                    }
+                }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "CoreSchemaMetaSchemaObjectType",
-                        &::std::format!(
-                            "{}, found {}", "expected an array or a string", other
-                            .token_name()
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Array(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::String => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "CoreSchemaMetaSchemaObjectType",
+                            &::std::format!(
+                                "{}, found {}", "expected an array or a string", other
+                                .token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        SimpleTypes,
-                        D::Error,
-                    >(input, "CoreSchemaMetaSchemaObjectType", "SimpleTypes", reason)
-                        .map(Self::SimpleTypes)
-                }
-                _ => {
-                    ::mcpwire_support::decode_variant::<
-                        ::std::vec::Vec<SimpleTypes>,
-                        D::Error,
-                    >(input, "CoreSchemaMetaSchemaObjectType", "Array", reason)
-                        .map(Self::Array)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `NonNegativeInteger` (JSON Schema).
@@ -2004,7 +1457,7 @@ pub type NonNegativeIntegerDefault0 = ::mcpwire_support::Integer;
 /// `SchemaArray` (JSON Schema).
 ///
 /// Schema: `#/definitions/schemaArray` in `draft07_metaschema.schema.json`.
-pub type SchemaArray = ::std::vec::Vec<CoreSchemaMetaSchema>;
+pub type SchemaArray = Vec<CoreSchemaMetaSchema>;
 /// `SimpleTypes` (JSON Schema).
 ///
 /// Schema: `#/definitions/simpleTypes` in `draft07_metaschema.schema.json`.
@@ -2050,7 +1503,7 @@ impl SimpleTypes {
 /// `StringArray` (JSON Schema).
 ///
 /// Schema: `#/definitions/stringArray` in `draft07_metaschema.schema.json`.
-pub type StringArray = ::std::vec::Vec<::std::string::String>;
+pub type StringArray = Vec<String>;
 /// Every definition of JSON Schema, sorted by name.
 pub const DEFINITIONS: &[&str] = &[
     "CoreSchemaMetaSchema",
@@ -2065,8 +1518,8 @@ pub const DEFINITIONS: &[&str] = &[
 pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "CoreSchemaMetaSchema" => visitor.visit::<CoreSchemaMetaSchema>(),
             "nonNegativeInteger" => visitor.visit::<NonNegativeInteger>(),
@@ -2074,7 +1527,7 @@ pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
             "schemaArray" => visitor.visit::<SchemaArray>(),
             "simpleTypes" => visitor.visit::<SimpleTypes>(),
             "stringArray" => visitor.visit::<StringArray>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -2085,20 +1538,13 @@ pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
@@ -2126,7 +1572,7 @@ pub mod strategies {
                         .extend([
                             core_schema_meta_schema_object_at(depth - 1)
                                 .prop_map(|v| super::CoreSchemaMetaSchema::CoreSchemaMetaSchemaObject(
-                                    ::std::boxed::Box::new(v),
+                                    Box::new(v),
                                 ))
                                 .boxed(),
                         ]);
@@ -2148,96 +1594,54 @@ pub mod strategies {
     ) -> BoxedStrategy<super::CoreSchemaMetaSchemaObject> {
         (
             (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::Some("uri-reference"),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::Some("uri-reference"),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::Some("uri"),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::string(Some("uri-reference"), None, None)),
+                s::optional(s::string(Some("uri-reference"), None, None)),
+                s::optional(s::string(Some("uri"), None, None)),
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
-                        core_schema_meta_schema_at(depth - 1)
-                            .prop_map(::std::boxed::Box::new)
-                            .boxed(),
+                        core_schema_meta_schema_at(depth - 1).prop_map(Box::new).boxed(),
                     )
                 },
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
-                        core_schema_meta_schema_at(depth - 1)
-                            .prop_map(::std::boxed::Box::new)
-                            .boxed(),
+                        core_schema_meta_schema_at(depth - 1).prop_map(Box::new).boxed(),
                     )
                 },
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(schema_array_at(depth - 1))
                 },
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(schema_array_at(depth - 1))
                 },
                 s::optional(s::json()),
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
-                        core_schema_meta_schema_at(depth - 1)
-                            .prop_map(::std::boxed::Box::new)
-                            .boxed(),
+                        core_schema_meta_schema_at(depth - 1).prop_map(Box::new).boxed(),
                     )
                 },
             ),
             (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::string(None, None, None)),
                 s::optional(s::json()),
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(s::map(core_schema_meta_schema_at(depth - 1)))
                 },
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
                         s::map(
@@ -2247,124 +1651,76 @@ pub mod strategies {
                         ),
                     )
                 },
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
-                        core_schema_meta_schema_at(depth - 1)
-                            .prop_map(::std::boxed::Box::new)
-                            .boxed(),
+                        core_schema_meta_schema_at(depth - 1).prop_map(Box::new).boxed(),
                     )
                 },
-                s::optional(
-                    s::vec(
-                        s::json(),
-                        ::core::option::Option::Some(1u64),
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::vec(
-                        s::json(),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::number(::core::option::Option::None, ::core::option::Option::None),
-                ),
+                s::optional(s::vec(s::json(), Some(1u64), None)),
+                s::optional(s::vec(s::json(), None, None)),
+                s::optional(s::number(None, None)),
             ),
             (
-                s::optional(
-                    s::number(::core::option::Option::None, ::core::option::Option::None),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::number(None, None)),
+                s::optional(s::string(None, None, None)),
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
-                        core_schema_meta_schema_at(depth - 1)
-                            .prop_map(::std::boxed::Box::new)
-                            .boxed(),
+                        core_schema_meta_schema_at(depth - 1).prop_map(Box::new).boxed(),
                     )
                 },
                 if depth <= 1 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
                         core_schema_meta_schema_object_items_at(depth - 1)
-                            .prop_map(::std::boxed::Box::new)
+                            .prop_map(Box::new)
                             .boxed(),
                     )
                 },
                 s::optional(non_negative_integer()),
                 s::optional(non_negative_integer()),
                 s::optional(non_negative_integer()),
-                s::optional(
-                    s::number(::core::option::Option::None, ::core::option::Option::None),
-                ),
+                s::optional(s::number(None, None)),
                 s::optional(non_negative_integer_default_0()),
                 s::optional(non_negative_integer_default_0()),
             ),
             (
                 s::optional(non_negative_integer_default_0()),
-                s::optional(
-                    s::number(::core::option::Option::None, ::core::option::Option::None),
-                ),
-                s::optional(
-                    s::number(::core::option::Option::None, ::core::option::Option::None),
-                ),
+                s::optional(s::number(None, None)),
+                s::optional(s::number(None, None)),
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
-                        core_schema_meta_schema_at(depth - 1)
-                            .prop_map(::std::boxed::Box::new)
-                            .boxed(),
+                        core_schema_meta_schema_at(depth - 1).prop_map(Box::new).boxed(),
                     )
                 },
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(schema_array_at(depth - 1))
                 },
-                s::optional(
-                    s::string(
-                        ::core::option::Option::Some("regex"),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(Some("regex"), None, None)),
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(s::map(core_schema_meta_schema_at(depth - 1)))
                 },
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(s::map(core_schema_meta_schema_at(depth - 1)))
                 },
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
-                        core_schema_meta_schema_at(depth - 1)
-                            .prop_map(::std::boxed::Box::new)
-                            .boxed(),
+                        core_schema_meta_schema_at(depth - 1).prop_map(Box::new).boxed(),
                     )
                 },
                 s::optional(s::boolean()),
@@ -2372,21 +1728,13 @@ pub mod strategies {
             (
                 s::optional(string_array()),
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
-                        core_schema_meta_schema_at(depth - 1)
-                            .prop_map(::std::boxed::Box::new)
-                            .boxed(),
+                        core_schema_meta_schema_at(depth - 1).prop_map(Box::new).boxed(),
                     )
                 },
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
                 s::optional(core_schema_meta_schema_object_type()),
                 s::optional(s::boolean()),
             ),
@@ -2499,7 +1847,7 @@ pub mod strategies {
                         .extend([
                             core_schema_meta_schema_at(depth - 1)
                                 .prop_map(|v| super::CoreSchemaMetaSchemaObjectItems::CoreSchemaMetaSchema(
-                                    ::std::boxed::Box::new(v),
+                                    Box::new(v),
                                 ))
                                 .boxed(),
                             schema_array_at(depth - 1)
@@ -2523,8 +1871,7 @@ pub mod strategies {
                 ::std::vec![
                     simple_types()
                     .prop_map(super::CoreSchemaMetaSchemaObjectType::SimpleTypes)
-                    .boxed(), s::vec(simple_types(), ::core::option::Option::None,
-                    ::core::option::Option::None)
+                    .boxed(), s::vec(simple_types(), None, None)
                     .prop_map(super::CoreSchemaMetaSchemaObjectType::Array).boxed()
                 ],
             ),
@@ -2533,17 +1880,13 @@ pub mod strategies {
     }
     /// Values of [`super::NonNegativeInteger`].
     pub fn non_negative_integer() -> BoxedStrategy<super::NonNegativeInteger> {
-        s::integer(::core::option::Option::Some(0i64), ::core::option::Option::None)
-            .prop_map(::mcpwire_support::Integer::from)
-            .boxed()
+        s::integer(Some(0i64), None).prop_map(::mcpwire_support::Integer::from).boxed()
     }
     /// Values of [`super::NonNegativeIntegerDefault0`].
     pub fn non_negative_integer_default_0() -> BoxedStrategy<
         super::NonNegativeIntegerDefault0,
     > {
-        s::integer(::core::option::Option::None, ::core::option::Option::None)
-            .prop_map(::mcpwire_support::Integer::from)
-            .boxed()
+        s::integer(None, None).prop_map(::mcpwire_support::Integer::from).boxed()
     }
     /// Values of [`super::SchemaArray`].
     pub fn schema_array() -> BoxedStrategy<super::SchemaArray> {
@@ -2551,11 +1894,7 @@ pub mod strategies {
     }
     /// Values of [`super::SchemaArray`], recursing at most `depth` levels.
     pub fn schema_array_at(depth: u32) -> BoxedStrategy<super::SchemaArray> {
-        s::vec(
-            core_schema_meta_schema_at(depth),
-            ::core::option::Option::Some(1u64),
-            ::core::option::Option::None,
-        )
+        s::vec(core_schema_meta_schema_at(depth), Some(1u64), None)
     }
     /// Values of [`super::SimpleTypes`].
     pub fn simple_types() -> BoxedStrategy<super::SimpleTypes> {
@@ -2570,20 +1909,12 @@ pub mod strategies {
     }
     /// Values of [`super::StringArray`].
     pub fn string_array() -> BoxedStrategy<super::StringArray> {
-        s::vec(
-            s::string(
-                ::core::option::Option::None,
-                ::core::option::Option::None,
-                ::core::option::Option::None,
-            ),
-            ::core::option::Option::None,
-            ::core::option::Option::None,
-        )
+        s::vec(s::string(None, None, None), None, None)
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "CoreSchemaMetaSchema" => s::sample(core_schema_meta_schema()),
                 "nonNegativeInteger" => s::sample(non_negative_integer()),
@@ -2593,7 +1924,7 @@ pub mod strategies {
                 "schemaArray" => s::sample(schema_array()),
                 "simpleTypes" => s::sample(simple_types()),
                 "stringArray" => s::sample(string_array()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

@@ -3,7 +3,7 @@
 /// `AnchorString` (JSON Schema).
 ///
 /// Schema: `#/$defs/anchorString` in `draft2020_12_metaschema.schema.json`.
-pub type AnchorString = ::std::string::String;
+pub type AnchorString = String;
 /// `ApplicatorVocabularyMetaSchema` (JSON Schema).
 ///
 /// Schema: `#/$defs/ApplicatorVocabularyMetaSchema` in `draft2020_12_metaschema.schema.json`.
@@ -44,74 +44,95 @@ impl ::core::convert::From<bool> for ApplicatorVocabularyMetaSchema {
 impl<'de> ::serde::Deserialize<'de> for ApplicatorVocabularyMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "ApplicatorVocabularyMetaSchema",
-            one_of: false,
-            variants: &["ApplicatorVocabularyMetaSchemaObject", "Boolean"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(_) => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<ApplicatorVocabularyMetaSchema, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "ApplicatorVocabularyMetaSchema",
+                one_of: false,
+                variants: &["ApplicatorVocabularyMetaSchemaObject", "Boolean"],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_support::Shape::Bool => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<ApplicatorVocabularyMetaSchema, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            ApplicatorVocabularyMetaSchemaObject,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "ApplicatorVocabularyMetaSchema",
+                                "ApplicatorVocabularyMetaSchemaObject",
+                                reason,
+                            )
+                            .map(
+                                ApplicatorVocabularyMetaSchema::ApplicatorVocabularyMetaSchemaObject,
+                            )
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_variant::<
+                            bool,
+                            ::serde_json::Error,
+                        >(input, "ApplicatorVocabularyMetaSchema", "Boolean", reason)
+                            .map(ApplicatorVocabularyMetaSchema::Boolean)
+                    }
+                }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "ApplicatorVocabularyMetaSchema",
-                        &::std::format!(
-                            "{}, found {}", "expected an object or a boolean", other
-                            .token_name()
-                        ),
-                    ),
-                );
-            }
-        };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        ApplicatorVocabularyMetaSchemaObject,
-                        D::Error,
-                    >(
-                            input,
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Bool => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
                             "ApplicatorVocabularyMetaSchema",
-                            "ApplicatorVocabularyMetaSchemaObject",
-                            reason,
-                        )
-                        .map(Self::ApplicatorVocabularyMetaSchemaObject)
+                            &::std::format!(
+                                "{}, found {}", "expected an object or a boolean", other
+                                .token_name()
+                            ),
+                        ),
+                    );
                 }
-                _ => {
-                    ::mcpwire_support::decode_variant::<
-                        bool,
-                        D::Error,
-                    >(input, "ApplicatorVocabularyMetaSchema", "Boolean", reason)
-                        .map(Self::Boolean)
-                }
-            },
-        )
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
+        };
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `ApplicatorVocabularyMetaSchemaObject` (JSON Schema).
@@ -119,129 +140,93 @@ impl<'de> ::serde::Deserialize<'de> for ApplicatorVocabularyMetaSchema {
 /// Schema: `#/$defs/ApplicatorVocabularyMetaSchema` in `draft2020_12_metaschema.schema.json`.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 pub struct ApplicatorVocabularyMetaSchemaObject {
-    /// `additionalProperties` member (optional).
+    /// Schema: `#/$defs/ApplicatorVocabularyMetaSchema/properties/additionalProperties`.
     #[serde(
         rename = "additionalProperties",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub additional_properties: ::core::option::Option<
-        CoreAndValidationSpecificationsMetaSchema,
-    >,
-    /// `allOf` member (optional).
-    #[serde(
-        rename = "allOf",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub all_of: ::core::option::Option<SchemaArray>,
-    /// `anyOf` member (optional).
-    #[serde(
-        rename = "anyOf",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub any_of: ::core::option::Option<SchemaArray>,
-    /// `contains` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub contains: ::core::option::Option<CoreAndValidationSpecificationsMetaSchema>,
-    /// `dependentSchemas` member (optional).
+    pub additional_properties: Option<CoreAndValidationSpecificationsMetaSchema>,
+    /// Schema: `#/$defs/ApplicatorVocabularyMetaSchema/properties/allOf`.
+    #[serde(rename = "allOf", default, skip_serializing_if = "Option::is_none")]
+    pub all_of: Option<SchemaArray>,
+    /// Schema: `#/$defs/ApplicatorVocabularyMetaSchema/properties/anyOf`.
+    #[serde(rename = "anyOf", default, skip_serializing_if = "Option::is_none")]
+    pub any_of: Option<SchemaArray>,
+    /// Schema: `#/$defs/ApplicatorVocabularyMetaSchema/properties/contains`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contains: Option<CoreAndValidationSpecificationsMetaSchema>,
+    /// Schema: `#/$defs/ApplicatorVocabularyMetaSchema/properties/dependentSchemas`.
     #[serde(
         rename = "dependentSchemas",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub dependent_schemas: ::core::option::Option<
-        ::std::collections::BTreeMap<
-            ::std::string::String,
-            CoreAndValidationSpecificationsMetaSchema,
-        >,
+    pub dependent_schemas: Option<
+        ::std::collections::BTreeMap<String, CoreAndValidationSpecificationsMetaSchema>,
     >,
-    /// `else` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub r#else: ::core::option::Option<CoreAndValidationSpecificationsMetaSchema>,
-    /// `if` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub r#if: ::core::option::Option<CoreAndValidationSpecificationsMetaSchema>,
-    /// `items` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub items: ::core::option::Option<CoreAndValidationSpecificationsMetaSchema>,
-    /// `not` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub not: ::core::option::Option<CoreAndValidationSpecificationsMetaSchema>,
-    /// `oneOf` member (optional).
-    #[serde(
-        rename = "oneOf",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub one_of: ::core::option::Option<SchemaArray>,
-    /// `patternProperties` member (optional).
+    /// Schema: `#/$defs/ApplicatorVocabularyMetaSchema/properties/else`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#else: Option<CoreAndValidationSpecificationsMetaSchema>,
+    /// Schema: `#/$defs/ApplicatorVocabularyMetaSchema/properties/if`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#if: Option<CoreAndValidationSpecificationsMetaSchema>,
+    /// Schema: `#/$defs/ApplicatorVocabularyMetaSchema/properties/items`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<CoreAndValidationSpecificationsMetaSchema>,
+    /// Schema: `#/$defs/ApplicatorVocabularyMetaSchema/properties/not`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not: Option<CoreAndValidationSpecificationsMetaSchema>,
+    /// Schema: `#/$defs/ApplicatorVocabularyMetaSchema/properties/oneOf`.
+    #[serde(rename = "oneOf", default, skip_serializing_if = "Option::is_none")]
+    pub one_of: Option<SchemaArray>,
+    /// Schema: `#/$defs/ApplicatorVocabularyMetaSchema/properties/patternProperties`.
     #[serde(
         rename = "patternProperties",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub pattern_properties: ::core::option::Option<
-        ::std::collections::BTreeMap<
-            ::std::string::String,
-            CoreAndValidationSpecificationsMetaSchema,
-        >,
+    pub pattern_properties: Option<
+        ::std::collections::BTreeMap<String, CoreAndValidationSpecificationsMetaSchema>,
     >,
-    /// `prefixItems` member (optional).
-    #[serde(
-        rename = "prefixItems",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub prefix_items: ::core::option::Option<SchemaArray>,
-    /// `properties` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<
-            ::std::string::String,
-            CoreAndValidationSpecificationsMetaSchema,
-        >,
+    /// Schema: `#/$defs/ApplicatorVocabularyMetaSchema/properties/prefixItems`.
+    #[serde(rename = "prefixItems", default, skip_serializing_if = "Option::is_none")]
+    pub prefix_items: Option<SchemaArray>,
+    /// Schema: `#/$defs/ApplicatorVocabularyMetaSchema/properties/properties`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub properties: Option<
+        ::std::collections::BTreeMap<String, CoreAndValidationSpecificationsMetaSchema>,
     >,
-    /// `propertyNames` member (optional).
-    #[serde(
-        rename = "propertyNames",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub property_names: ::core::option::Option<
-        CoreAndValidationSpecificationsMetaSchema,
-    >,
-    /// `then` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub then: ::core::option::Option<CoreAndValidationSpecificationsMetaSchema>,
+    /// Schema: `#/$defs/ApplicatorVocabularyMetaSchema/properties/propertyNames`.
+    #[serde(rename = "propertyNames", default, skip_serializing_if = "Option::is_none")]
+    pub property_names: Option<CoreAndValidationSpecificationsMetaSchema>,
+    /// Schema: `#/$defs/ApplicatorVocabularyMetaSchema/properties/then`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub then: Option<CoreAndValidationSpecificationsMetaSchema>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl ApplicatorVocabularyMetaSchemaObject {
     /// A value with every optional member absent.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self {
-            additional_properties: ::core::option::Option::None,
-            all_of: ::core::option::Option::None,
-            any_of: ::core::option::Option::None,
-            contains: ::core::option::Option::None,
-            dependent_schemas: ::core::option::Option::None,
-            r#else: ::core::option::Option::None,
-            r#if: ::core::option::Option::None,
-            items: ::core::option::Option::None,
-            not: ::core::option::Option::None,
-            one_of: ::core::option::Option::None,
-            pattern_properties: ::core::option::Option::None,
-            prefix_items: ::core::option::Option::None,
-            properties: ::core::option::Option::None,
-            property_names: ::core::option::Option::None,
-            then: ::core::option::Option::None,
+            additional_properties: None,
+            all_of: None,
+            any_of: None,
+            contains: None,
+            dependent_schemas: None,
+            r#else: None,
+            r#if: None,
+            items: None,
+            not: None,
+            one_of: None,
+            pattern_properties: None,
+            prefix_items: None,
+            properties: None,
+            property_names: None,
+            then: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
@@ -249,166 +234,146 @@ impl ApplicatorVocabularyMetaSchemaObject {
     #[must_use]
     pub fn with_additional_properties(
         mut self,
-        additional_properties: impl ::core::convert::Into<
-            CoreAndValidationSpecificationsMetaSchema,
-        >,
+        additional_properties: impl Into<CoreAndValidationSpecificationsMetaSchema>,
     ) -> Self {
-        self.additional_properties = ::core::option::Option::Some(
-            additional_properties.into(),
-        );
+        self.additional_properties = Some(additional_properties.into());
         self
     }
     /// Sets the optional `allOf` member.
     #[must_use]
-    pub fn with_all_of(
-        mut self,
-        all_of: impl ::core::convert::Into<SchemaArray>,
-    ) -> Self {
-        self.all_of = ::core::option::Option::Some(all_of.into());
+    pub fn with_all_of(mut self, all_of: impl Into<SchemaArray>) -> Self {
+        self.all_of = Some(all_of.into());
         self
     }
     /// Sets the optional `anyOf` member.
     #[must_use]
-    pub fn with_any_of(
-        mut self,
-        any_of: impl ::core::convert::Into<SchemaArray>,
-    ) -> Self {
-        self.any_of = ::core::option::Option::Some(any_of.into());
+    pub fn with_any_of(mut self, any_of: impl Into<SchemaArray>) -> Self {
+        self.any_of = Some(any_of.into());
         self
     }
     /// Sets the optional `contains` member.
     #[must_use]
     pub fn with_contains(
         mut self,
-        contains: impl ::core::convert::Into<CoreAndValidationSpecificationsMetaSchema>,
+        contains: impl Into<CoreAndValidationSpecificationsMetaSchema>,
     ) -> Self {
-        self.contains = ::core::option::Option::Some(contains.into());
+        self.contains = Some(contains.into());
         self
     }
     /// Sets the optional `dependentSchemas` member.
     #[must_use]
     pub fn with_dependent_schemas(
         mut self,
-        dependent_schemas: impl ::core::convert::Into<
+        dependent_schemas: impl Into<
             ::std::collections::BTreeMap<
-                ::std::string::String,
+                String,
                 CoreAndValidationSpecificationsMetaSchema,
             >,
         >,
     ) -> Self {
-        self.dependent_schemas = ::core::option::Option::Some(dependent_schemas.into());
+        self.dependent_schemas = Some(dependent_schemas.into());
         self
     }
     /// Sets the optional `else` member.
     #[must_use]
     pub fn with_else(
         mut self,
-        r#else: impl ::core::convert::Into<CoreAndValidationSpecificationsMetaSchema>,
+        r#else: impl Into<CoreAndValidationSpecificationsMetaSchema>,
     ) -> Self {
-        self.r#else = ::core::option::Option::Some(r#else.into());
+        self.r#else = Some(r#else.into());
         self
     }
     /// Sets the optional `if` member.
     #[must_use]
     pub fn with_if(
         mut self,
-        r#if: impl ::core::convert::Into<CoreAndValidationSpecificationsMetaSchema>,
+        r#if: impl Into<CoreAndValidationSpecificationsMetaSchema>,
     ) -> Self {
-        self.r#if = ::core::option::Option::Some(r#if.into());
+        self.r#if = Some(r#if.into());
         self
     }
     /// Sets the optional `items` member.
     #[must_use]
     pub fn with_items(
         mut self,
-        items: impl ::core::convert::Into<CoreAndValidationSpecificationsMetaSchema>,
+        items: impl Into<CoreAndValidationSpecificationsMetaSchema>,
     ) -> Self {
-        self.items = ::core::option::Option::Some(items.into());
+        self.items = Some(items.into());
         self
     }
     /// Sets the optional `not` member.
     #[must_use]
     pub fn with_not(
         mut self,
-        not: impl ::core::convert::Into<CoreAndValidationSpecificationsMetaSchema>,
+        not: impl Into<CoreAndValidationSpecificationsMetaSchema>,
     ) -> Self {
-        self.not = ::core::option::Option::Some(not.into());
+        self.not = Some(not.into());
         self
     }
     /// Sets the optional `oneOf` member.
     #[must_use]
-    pub fn with_one_of(
-        mut self,
-        one_of: impl ::core::convert::Into<SchemaArray>,
-    ) -> Self {
-        self.one_of = ::core::option::Option::Some(one_of.into());
+    pub fn with_one_of(mut self, one_of: impl Into<SchemaArray>) -> Self {
+        self.one_of = Some(one_of.into());
         self
     }
     /// Sets the optional `patternProperties` member.
     #[must_use]
     pub fn with_pattern_properties(
         mut self,
-        pattern_properties: impl ::core::convert::Into<
+        pattern_properties: impl Into<
             ::std::collections::BTreeMap<
-                ::std::string::String,
+                String,
                 CoreAndValidationSpecificationsMetaSchema,
             >,
         >,
     ) -> Self {
-        self.pattern_properties = ::core::option::Option::Some(
-            pattern_properties.into(),
-        );
+        self.pattern_properties = Some(pattern_properties.into());
         self
     }
     /// Sets the optional `prefixItems` member.
     #[must_use]
-    pub fn with_prefix_items(
-        mut self,
-        prefix_items: impl ::core::convert::Into<SchemaArray>,
-    ) -> Self {
-        self.prefix_items = ::core::option::Option::Some(prefix_items.into());
+    pub fn with_prefix_items(mut self, prefix_items: impl Into<SchemaArray>) -> Self {
+        self.prefix_items = Some(prefix_items.into());
         self
     }
     /// Sets the optional `properties` member.
     #[must_use]
     pub fn with_properties(
         mut self,
-        properties: impl ::core::convert::Into<
+        properties: impl Into<
             ::std::collections::BTreeMap<
-                ::std::string::String,
+                String,
                 CoreAndValidationSpecificationsMetaSchema,
             >,
         >,
     ) -> Self {
-        self.properties = ::core::option::Option::Some(properties.into());
+        self.properties = Some(properties.into());
         self
     }
     /// Sets the optional `propertyNames` member.
     #[must_use]
     pub fn with_property_names(
         mut self,
-        property_names: impl ::core::convert::Into<
-            CoreAndValidationSpecificationsMetaSchema,
-        >,
+        property_names: impl Into<CoreAndValidationSpecificationsMetaSchema>,
     ) -> Self {
-        self.property_names = ::core::option::Option::Some(property_names.into());
+        self.property_names = Some(property_names.into());
         self
     }
     /// Sets the optional `then` member.
     #[must_use]
     pub fn with_then(
         mut self,
-        then: impl ::core::convert::Into<CoreAndValidationSpecificationsMetaSchema>,
+        then: impl Into<CoreAndValidationSpecificationsMetaSchema>,
     ) -> Self {
-        self.then = ::core::option::Option::Some(then.into());
+        self.then = Some(then.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -417,307 +382,155 @@ impl ApplicatorVocabularyMetaSchemaObject {
 impl<'de> ::serde::Deserialize<'de> for ApplicatorVocabularyMetaSchemaObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "additionalProperties" => ::core::option::Option::Some(0usize),
-                "allOf" => ::core::option::Option::Some(1usize),
-                "anyOf" => ::core::option::Option::Some(2usize),
-                "contains" => ::core::option::Option::Some(3usize),
-                "dependentSchemas" => ::core::option::Option::Some(4usize),
-                "else" => ::core::option::Option::Some(5usize),
-                "if" => ::core::option::Option::Some(6usize),
-                "items" => ::core::option::Option::Some(7usize),
-                "not" => ::core::option::Option::Some(8usize),
-                "oneOf" => ::core::option::Option::Some(9usize),
-                "patternProperties" => ::core::option::Option::Some(10usize),
-                "prefixItems" => ::core::option::Option::Some(11usize),
-                "properties" => ::core::option::Option::Some(12usize),
-                "propertyNames" => ::core::option::Option::Some(13usize),
-                "then" => ::core::option::Option::Some(14usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for ApplicatorVocabularyMetaSchemaObject {
+    const NAME: &'static str = "ApplicatorVocabularyMetaSchemaObject";
+    const MEMBERS: &'static [&'static str] = &[
+        "additionalProperties",
+        "allOf",
+        "anyOf",
+        "contains",
+        "dependentSchemas",
+        "else",
+        "if",
+        "items",
+        "not",
+        "oneOf",
+        "patternProperties",
+        "prefixItems",
+        "properties",
+        "propertyNames",
+        "then",
+    ];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<CoreAndValidationSpecificationsMetaSchema>,
+        Option<SchemaArray>,
+        Option<SchemaArray>,
+        Option<CoreAndValidationSpecificationsMetaSchema>,
+        Option<
+            ::std::collections::BTreeMap<
+                String,
+                CoreAndValidationSpecificationsMetaSchema,
+            >,
+        >,
+        Option<CoreAndValidationSpecificationsMetaSchema>,
+        Option<CoreAndValidationSpecificationsMetaSchema>,
+        Option<CoreAndValidationSpecificationsMetaSchema>,
+        Option<CoreAndValidationSpecificationsMetaSchema>,
+        Option<SchemaArray>,
+        Option<
+            ::std::collections::BTreeMap<
+                String,
+                CoreAndValidationSpecificationsMetaSchema,
+            >,
+        >,
+        Option<SchemaArray>,
+        Option<
+            ::std::collections::BTreeMap<
+                String,
+                CoreAndValidationSpecificationsMetaSchema,
+            >,
+        >,
+        Option<CoreAndValidationSpecificationsMetaSchema>,
+        Option<CoreAndValidationSpecificationsMetaSchema>,
+    );
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+        )
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "additionalProperties" => Some(0usize),
+            "allOf" => Some(1usize),
+            "anyOf" => Some(2usize),
+            "contains" => Some(3usize),
+            "dependentSchemas" => Some(4usize),
+            "else" => Some(5usize),
+            "if" => Some(6usize),
+            "items" => Some(7usize),
+            "not" => Some(8usize),
+            "oneOf" => Some(9usize),
+            "patternProperties" => Some(10usize),
+            "prefixItems" => Some(11usize),
+            "properties" => Some(12usize),
+            "propertyNames" => Some(13usize),
+            "then" => Some(14usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ApplicatorVocabularyMetaSchemaObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ApplicatorVocabularyMetaSchemaObject)")
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => {
+                ::mcpwire_support::read_member(&mut slots.0, map, "additionalProperties")
             }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ApplicatorVocabularyMetaSchemaObject, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                let mut m6 = ::core::option::Option::None;
-                let mut m7 = ::core::option::Option::None;
-                let mut m8 = ::core::option::Option::None;
-                let mut m9 = ::core::option::Option::None;
-                let mut m10 = ::core::option::Option::None;
-                let mut m11 = ::core::option::Option::None;
-                let mut m12 = ::core::option::Option::None;
-                let mut m13 = ::core::option::Option::None;
-                let mut m14 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "additionalProperties",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<CoreAndValidationSpecificationsMetaSchema>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("allOf"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<SchemaArray>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("anyOf"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<SchemaArray>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "contains",
-                                    ),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<CoreAndValidationSpecificationsMetaSchema>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "dependentSchemas",
-                                    ),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                CoreAndValidationSpecificationsMetaSchema,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(5usize) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("else"),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<CoreAndValidationSpecificationsMetaSchema>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(6usize) => {
-                            if m6.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("if"),
-                                );
-                            }
-                            m6 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<CoreAndValidationSpecificationsMetaSchema>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(7usize) => {
-                            if m7.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("items"),
-                                );
-                            }
-                            m7 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<CoreAndValidationSpecificationsMetaSchema>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(8usize) => {
-                            if m8.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("not"),
-                                );
-                            }
-                            m8 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<CoreAndValidationSpecificationsMetaSchema>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(9usize) => {
-                            if m9.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("oneOf"),
-                                );
-                            }
-                            m9 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<SchemaArray>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(10usize) => {
-                            if m10.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "patternProperties",
-                                    ),
-                                );
-                            }
-                            m10 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                CoreAndValidationSpecificationsMetaSchema,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(11usize) => {
-                            if m11.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "prefixItems",
-                                    ),
-                                );
-                            }
-                            m11 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<SchemaArray>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(12usize) => {
-                            if m12.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "properties",
-                                    ),
-                                );
-                            }
-                            m12 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                CoreAndValidationSpecificationsMetaSchema,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(13usize) => {
-                            if m13.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "propertyNames",
-                                    ),
-                                );
-                            }
-                            m13 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<CoreAndValidationSpecificationsMetaSchema>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m14.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("then"),
-                                );
-                            }
-                            m14 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<CoreAndValidationSpecificationsMetaSchema>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ApplicatorVocabularyMetaSchemaObject {
-                    additional_properties: m0.unwrap_or_default(),
-                    all_of: m1.unwrap_or_default(),
-                    any_of: m2.unwrap_or_default(),
-                    contains: m3.unwrap_or_default(),
-                    dependent_schemas: m4.unwrap_or_default(),
-                    r#else: m5.unwrap_or_default(),
-                    r#if: m6.unwrap_or_default(),
-                    items: m7.unwrap_or_default(),
-                    not: m8.unwrap_or_default(),
-                    one_of: m9.unwrap_or_default(),
-                    pattern_properties: m10.unwrap_or_default(),
-                    prefix_items: m11.unwrap_or_default(),
-                    properties: m12.unwrap_or_default(),
-                    property_names: m13.unwrap_or_default(),
-                    then: m14.unwrap_or_default(),
-                    extra,
-                })
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "allOf"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "anyOf"),
+            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "contains"),
+            4usize => {
+                ::mcpwire_support::read_member(&mut slots.4, map, "dependentSchemas")
             }
+            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "else"),
+            6usize => ::mcpwire_support::read_member(&mut slots.6, map, "if"),
+            7usize => ::mcpwire_support::read_member(&mut slots.7, map, "items"),
+            8usize => ::mcpwire_support::read_member(&mut slots.8, map, "not"),
+            9usize => ::mcpwire_support::read_member(&mut slots.9, map, "oneOf"),
+            10usize => {
+                ::mcpwire_support::read_member(&mut slots.10, map, "patternProperties")
+            }
+            11usize => ::mcpwire_support::read_member(&mut slots.11, map, "prefixItems"),
+            12usize => ::mcpwire_support::read_member(&mut slots.12, map, "properties"),
+            13usize => {
+                ::mcpwire_support::read_member(&mut slots.13, map, "propertyNames")
+            }
+            _ => ::mcpwire_support::read_member(&mut slots.14, map, "then"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            additional_properties: slots.0,
+            all_of: slots.1,
+            any_of: slots.2,
+            contains: slots.3,
+            dependent_schemas: slots.4,
+            r#else: slots.5,
+            r#if: slots.6,
+            items: slots.7,
+            not: slots.8,
+            one_of: slots.9,
+            pattern_properties: slots.10,
+            prefix_items: slots.11,
+            properties: slots.12,
+            property_names: slots.13,
+            then: slots.14,
+            extra,
+        })
     }
 }
 /// `ContentVocabularyMetaSchema` (JSON Schema).
@@ -760,74 +573,95 @@ impl ::core::convert::From<bool> for ContentVocabularyMetaSchema {
 impl<'de> ::serde::Deserialize<'de> for ContentVocabularyMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "ContentVocabularyMetaSchema",
-            one_of: false,
-            variants: &["ContentVocabularyMetaSchemaObject", "Boolean"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(_) => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<ContentVocabularyMetaSchema, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "ContentVocabularyMetaSchema",
+                one_of: false,
+                variants: &["ContentVocabularyMetaSchemaObject", "Boolean"],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_support::Shape::Bool => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<ContentVocabularyMetaSchema, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            ContentVocabularyMetaSchemaObject,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "ContentVocabularyMetaSchema",
+                                "ContentVocabularyMetaSchemaObject",
+                                reason,
+                            )
+                            .map(
+                                ContentVocabularyMetaSchema::ContentVocabularyMetaSchemaObject,
+                            )
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_variant::<
+                            bool,
+                            ::serde_json::Error,
+                        >(input, "ContentVocabularyMetaSchema", "Boolean", reason)
+                            .map(ContentVocabularyMetaSchema::Boolean)
+                    }
+                }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "ContentVocabularyMetaSchema",
-                        &::std::format!(
-                            "{}, found {}", "expected an object or a boolean", other
-                            .token_name()
-                        ),
-                    ),
-                );
-            }
-        };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        ContentVocabularyMetaSchemaObject,
-                        D::Error,
-                    >(
-                            input,
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Bool => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
                             "ContentVocabularyMetaSchema",
-                            "ContentVocabularyMetaSchemaObject",
-                            reason,
-                        )
-                        .map(Self::ContentVocabularyMetaSchemaObject)
+                            &::std::format!(
+                                "{}, found {}", "expected an object or a boolean", other
+                                .token_name()
+                            ),
+                        ),
+                    );
                 }
-                _ => {
-                    ::mcpwire_support::decode_variant::<
-                        bool,
-                        D::Error,
-                    >(input, "ContentVocabularyMetaSchema", "Boolean", reason)
-                        .map(Self::Boolean)
-                }
-            },
-        )
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
+        };
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `ContentVocabularyMetaSchemaObject` (JSON Schema).
@@ -835,84 +669,68 @@ impl<'de> ::serde::Deserialize<'de> for ContentVocabularyMetaSchema {
 /// Schema: `#/$defs/ContentVocabularyMetaSchema` in `draft2020_12_metaschema.schema.json`.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 pub struct ContentVocabularyMetaSchemaObject {
-    /// `contentEncoding` member (optional).
+    /// Schema: `#/$defs/ContentVocabularyMetaSchema/properties/contentEncoding`.
     #[serde(
         rename = "contentEncoding",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub content_encoding: ::core::option::Option<::std::string::String>,
-    /// `contentMediaType` member (optional).
+    pub content_encoding: Option<String>,
+    /// Schema: `#/$defs/ContentVocabularyMetaSchema/properties/contentMediaType`.
     #[serde(
         rename = "contentMediaType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub content_media_type: ::core::option::Option<::std::string::String>,
-    /// `contentSchema` member (optional).
-    #[serde(
-        rename = "contentSchema",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub content_schema: ::core::option::Option<
-        CoreAndValidationSpecificationsMetaSchema,
-    >,
+    pub content_media_type: Option<String>,
+    /// Schema: `#/$defs/ContentVocabularyMetaSchema/properties/contentSchema`.
+    #[serde(rename = "contentSchema", default, skip_serializing_if = "Option::is_none")]
+    pub content_schema: Option<CoreAndValidationSpecificationsMetaSchema>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl ContentVocabularyMetaSchemaObject {
     /// A value with every optional member absent.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self {
-            content_encoding: ::core::option::Option::None,
-            content_media_type: ::core::option::Option::None,
-            content_schema: ::core::option::Option::None,
+            content_encoding: None,
+            content_media_type: None,
+            content_schema: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `contentEncoding` member.
     #[must_use]
-    pub fn with_content_encoding(
-        mut self,
-        content_encoding: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.content_encoding = ::core::option::Option::Some(content_encoding.into());
+    pub fn with_content_encoding(mut self, content_encoding: impl Into<String>) -> Self {
+        self.content_encoding = Some(content_encoding.into());
         self
     }
     /// Sets the optional `contentMediaType` member.
     #[must_use]
     pub fn with_content_media_type(
         mut self,
-        content_media_type: impl ::core::convert::Into<::std::string::String>,
+        content_media_type: impl Into<String>,
     ) -> Self {
-        self.content_media_type = ::core::option::Option::Some(
-            content_media_type.into(),
-        );
+        self.content_media_type = Some(content_media_type.into());
         self
     }
     /// Sets the optional `contentSchema` member.
     #[must_use]
     pub fn with_content_schema(
         mut self,
-        content_schema: impl ::core::convert::Into<
-            CoreAndValidationSpecificationsMetaSchema,
-        >,
+        content_schema: impl Into<CoreAndValidationSpecificationsMetaSchema>,
     ) -> Self {
-        self.content_schema = ::core::option::Option::Some(content_schema.into());
+        self.content_schema = Some(content_schema.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -921,94 +739,60 @@ impl ContentVocabularyMetaSchemaObject {
 impl<'de> ::serde::Deserialize<'de> for ContentVocabularyMetaSchemaObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "contentEncoding" => ::core::option::Option::Some(0usize),
-                "contentMediaType" => ::core::option::Option::Some(1usize),
-                "contentSchema" => ::core::option::Option::Some(2usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for ContentVocabularyMetaSchemaObject {
+    const NAME: &'static str = "ContentVocabularyMetaSchemaObject";
+    const MEMBERS: &'static [&'static str] = &[
+        "contentEncoding",
+        "contentMediaType",
+        "contentSchema",
+    ];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<String>,
+        Option<String>,
+        Option<CoreAndValidationSpecificationsMetaSchema>,
+    );
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "contentEncoding" => Some(0usize),
+            "contentMediaType" => Some(1usize),
+            "contentSchema" => Some(2usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ContentVocabularyMetaSchemaObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ContentVocabularyMetaSchemaObject)")
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => {
+                ::mcpwire_support::read_member(&mut slots.0, map, "contentEncoding")
             }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ContentVocabularyMetaSchemaObject, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "contentEncoding",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "contentMediaType",
-                                    ),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "contentSchema",
-                                    ),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<CoreAndValidationSpecificationsMetaSchema>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ContentVocabularyMetaSchemaObject {
-                    content_encoding: m0.unwrap_or_default(),
-                    content_media_type: m1.unwrap_or_default(),
-                    content_schema: m2.unwrap_or_default(),
-                    extra,
-                })
+            1usize => {
+                ::mcpwire_support::read_member(&mut slots.1, map, "contentMediaType")
             }
+            _ => ::mcpwire_support::read_member(&mut slots.2, map, "contentSchema"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            content_encoding: slots.0,
+            content_media_type: slots.1,
+            content_schema: slots.2,
+            extra,
+        })
     }
 }
 /// `CoreAndValidationSpecificationsMetaSchema` (JSON Schema).
@@ -1021,7 +805,7 @@ impl<'de> ::serde::Deserialize<'de> for ContentVocabularyMetaSchemaObject {
 pub enum CoreAndValidationSpecificationsMetaSchema {
     /// The `CoreAndValidationSpecificationsMetaSchemaObject` alternative.
     CoreAndValidationSpecificationsMetaSchemaObject(
-        ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchemaObject>,
+        Box<CoreAndValidationSpecificationsMetaSchemaObject>,
     ),
     /// The `Boolean` alternative.
     Boolean(bool),
@@ -1041,9 +825,7 @@ impl ::core::convert::From<CoreAndValidationSpecificationsMetaSchemaObject>
 for CoreAndValidationSpecificationsMetaSchema {
     /// The `CoreAndValidationSpecificationsMetaSchemaObject` alternative.
     fn from(value: CoreAndValidationSpecificationsMetaSchemaObject) -> Self {
-        Self::CoreAndValidationSpecificationsMetaSchemaObject(
-            ::std::boxed::Box::new(value),
-        )
+        Self::CoreAndValidationSpecificationsMetaSchemaObject(Box::new(value))
     }
 }
 impl ::core::convert::From<bool> for CoreAndValidationSpecificationsMetaSchema {
@@ -1055,81 +837,100 @@ impl ::core::convert::From<bool> for CoreAndValidationSpecificationsMetaSchema {
 impl<'de> ::serde::Deserialize<'de> for CoreAndValidationSpecificationsMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "CoreAndValidationSpecificationsMetaSchema",
-            one_of: false,
-            variants: &["CoreAndValidationSpecificationsMetaSchemaObject", "Boolean"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(_) => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<CoreAndValidationSpecificationsMetaSchema, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "CoreAndValidationSpecificationsMetaSchema",
+                one_of: false,
+                variants: &["CoreAndValidationSpecificationsMetaSchemaObject", "Boolean"],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_support::Shape::Bool => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<CoreAndValidationSpecificationsMetaSchema, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            CoreAndValidationSpecificationsMetaSchemaObject,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "CoreAndValidationSpecificationsMetaSchema",
+                                "CoreAndValidationSpecificationsMetaSchemaObject",
+                                reason,
+                            )
+                            .map(|v| CoreAndValidationSpecificationsMetaSchema::CoreAndValidationSpecificationsMetaSchemaObject(
+                                Box::new(v),
+                            ))
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_variant::<
+                            bool,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "CoreAndValidationSpecificationsMetaSchema",
+                                "Boolean",
+                                reason,
+                            )
+                            .map(CoreAndValidationSpecificationsMetaSchema::Boolean)
+                    }
+                }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "CoreAndValidationSpecificationsMetaSchema",
-                        &::std::format!(
-                            "{}, found {}", "expected an object or a boolean", other
-                            .token_name()
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Bool => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "CoreAndValidationSpecificationsMetaSchema",
+                            &::std::format!(
+                                "{}, found {}", "expected an object or a boolean", other
+                                .token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        CoreAndValidationSpecificationsMetaSchemaObject,
-                        D::Error,
-                    >(
-                            input,
-                            "CoreAndValidationSpecificationsMetaSchema",
-                            "CoreAndValidationSpecificationsMetaSchemaObject",
-                            reason,
-                        )
-                        .map(|v| Self::CoreAndValidationSpecificationsMetaSchemaObject(
-                            ::std::boxed::Box::new(v),
-                        ))
-                }
-                _ => {
-                    ::mcpwire_support::decode_variant::<
-                        bool,
-                        D::Error,
-                    >(
-                            input,
-                            "CoreAndValidationSpecificationsMetaSchema",
-                            "Boolean",
-                            reason,
-                        )
-                        .map(Self::Boolean)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `CoreAndValidationSpecificationsMetaSchemaObject` (JSON Schema).
@@ -1137,1097 +938,828 @@ impl<'de> ::serde::Deserialize<'de> for CoreAndValidationSpecificationsMetaSchem
 /// Schema: `#` in `draft2020_12_metaschema.schema.json`.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 pub struct CoreAndValidationSpecificationsMetaSchemaObject {
-    /// `$anchor` member (optional).
-    #[serde(
-        rename = "$anchor",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub anchor: ::core::option::Option<AnchorString>,
-    /// `$comment` member (optional).
-    #[serde(
-        rename = "$comment",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub comment: ::core::option::Option<::std::string::String>,
-    /// `$defs` member (optional).
-    #[serde(
-        rename = "$defs",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub defs: ::core::option::Option<
-        ::std::collections::BTreeMap<
-            ::std::string::String,
-            CoreAndValidationSpecificationsMetaSchema,
-        >,
+    /// Schema: `#/properties/$anchor`.
+    #[serde(rename = "$anchor", default, skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<AnchorString>,
+    /// Schema: `#/properties/$comment`.
+    #[serde(rename = "$comment", default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    /// Schema: `#/properties/$defs`.
+    #[serde(rename = "$defs", default, skip_serializing_if = "Option::is_none")]
+    pub defs: Option<
+        ::std::collections::BTreeMap<String, CoreAndValidationSpecificationsMetaSchema>,
     >,
-    /// `$dynamicAnchor` member (optional).
-    #[serde(
-        rename = "$dynamicAnchor",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub dynamic_anchor: ::core::option::Option<AnchorString>,
-    /// `$dynamicRef` member (optional).
-    #[serde(
-        rename = "$dynamicRef",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub dynamic_ref: ::core::option::Option<UriReferenceString>,
-    /// `$id` member (optional).
-    #[serde(
-        rename = "$id",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub id: ::core::option::Option<UriReferenceString>,
-    /// `$recursiveAnchor` member (optional).
+    /// Schema: `#/properties/$dynamicAnchor`.
+    #[serde(rename = "$dynamicAnchor", default, skip_serializing_if = "Option::is_none")]
+    pub dynamic_anchor: Option<AnchorString>,
+    /// Schema: `#/properties/$dynamicRef`.
+    #[serde(rename = "$dynamicRef", default, skip_serializing_if = "Option::is_none")]
+    pub dynamic_ref: Option<UriReferenceString>,
+    /// Schema: `#/properties/$id`.
+    #[serde(rename = "$id", default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<UriReferenceString>,
+    /// Schema: `#/properties/$recursiveAnchor`.
     #[serde(
         rename = "$recursiveAnchor",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub recursive_anchor: ::core::option::Option<AnchorString>,
-    /// `$recursiveRef` member (optional).
-    #[serde(
-        rename = "$recursiveRef",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub recursive_ref: ::core::option::Option<UriReferenceString>,
-    /// `$ref` member (optional).
-    #[serde(
-        rename = "$ref",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub r#ref: ::core::option::Option<UriReferenceString>,
-    /// `$schema` member (optional).
-    #[serde(
-        rename = "$schema",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub schema: ::core::option::Option<UriString>,
-    /// `$vocabulary` member (optional).
-    #[serde(
-        rename = "$vocabulary",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub vocabulary: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, bool>,
-    >,
-    /// `additionalProperties` member (optional).
+    pub recursive_anchor: Option<AnchorString>,
+    /// Schema: `#/properties/$recursiveRef`.
+    #[serde(rename = "$recursiveRef", default, skip_serializing_if = "Option::is_none")]
+    pub recursive_ref: Option<UriReferenceString>,
+    /// Schema: `#/properties/$ref`.
+    #[serde(rename = "$ref", default, skip_serializing_if = "Option::is_none")]
+    pub r#ref: Option<UriReferenceString>,
+    /// Schema: `#/properties/$schema`.
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<UriString>,
+    /// Schema: `#/properties/$vocabulary`.
+    #[serde(rename = "$vocabulary", default, skip_serializing_if = "Option::is_none")]
+    pub vocabulary: Option<::std::collections::BTreeMap<String, bool>>,
+    /// Schema: `#/properties/additionalProperties`.
     #[serde(
         rename = "additionalProperties",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub additional_properties: ::core::option::Option<
-        ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchema>,
-    >,
-    /// `allOf` member (optional).
-    #[serde(
-        rename = "allOf",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub all_of: ::core::option::Option<SchemaArray>,
-    /// `anyOf` member (optional).
-    #[serde(
-        rename = "anyOf",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub any_of: ::core::option::Option<SchemaArray>,
-    /// `const` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub r#const: ::core::option::Option<::mcpwire_support::Json>,
-    /// `contains` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub contains: ::core::option::Option<
-        ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchema>,
-    >,
-    /// `contentEncoding` member (optional).
+    pub additional_properties: Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
+    /// Schema: `#/properties/allOf`.
+    #[serde(rename = "allOf", default, skip_serializing_if = "Option::is_none")]
+    pub all_of: Option<SchemaArray>,
+    /// Schema: `#/properties/anyOf`.
+    #[serde(rename = "anyOf", default, skip_serializing_if = "Option::is_none")]
+    pub any_of: Option<SchemaArray>,
+    /// Schema: `#/properties/const`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#const: Option<::mcpwire_support::Json>,
+    /// Schema: `#/properties/contains`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contains: Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
+    /// Schema: `#/properties/contentEncoding`.
     #[serde(
         rename = "contentEncoding",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub content_encoding: ::core::option::Option<::std::string::String>,
-    /// `contentMediaType` member (optional).
+    pub content_encoding: Option<String>,
+    /// Schema: `#/properties/contentMediaType`.
     #[serde(
         rename = "contentMediaType",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub content_media_type: ::core::option::Option<::std::string::String>,
-    /// `contentSchema` member (optional).
-    #[serde(
-        rename = "contentSchema",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub content_schema: ::core::option::Option<
-        ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchema>,
+    pub content_media_type: Option<String>,
+    /// Schema: `#/properties/contentSchema`.
+    #[serde(rename = "contentSchema", default, skip_serializing_if = "Option::is_none")]
+    pub content_schema: Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
+    /// Schema: `#/properties/default`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<::mcpwire_support::Json>,
+    /// Schema: `#/properties/definitions`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub definitions: Option<
+        ::std::collections::BTreeMap<String, CoreAndValidationSpecificationsMetaSchema>,
     >,
-    /// `default` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub default: ::core::option::Option<::mcpwire_support::Json>,
-    /// `definitions` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub definitions: ::core::option::Option<
+    /// Schema: `#/properties/dependencies`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dependencies: Option<
         ::std::collections::BTreeMap<
-            ::std::string::String,
-            CoreAndValidationSpecificationsMetaSchema,
-        >,
-    >,
-    /// `dependencies` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub dependencies: ::core::option::Option<
-        ::std::collections::BTreeMap<
-            ::std::string::String,
+            String,
             CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue,
         >,
     >,
-    /// `dependentRequired` member (optional).
+    /// Schema: `#/properties/dependentRequired`.
     #[serde(
         rename = "dependentRequired",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub dependent_required: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, StringArray>,
-    >,
-    /// `dependentSchemas` member (optional).
+    pub dependent_required: Option<::std::collections::BTreeMap<String, StringArray>>,
+    /// Schema: `#/properties/dependentSchemas`.
     #[serde(
         rename = "dependentSchemas",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub dependent_schemas: ::core::option::Option<
-        ::std::collections::BTreeMap<
-            ::std::string::String,
-            CoreAndValidationSpecificationsMetaSchema,
-        >,
+    pub dependent_schemas: Option<
+        ::std::collections::BTreeMap<String, CoreAndValidationSpecificationsMetaSchema>,
     >,
-    /// `deprecated` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub deprecated: ::core::option::Option<bool>,
-    /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub description: ::core::option::Option<::std::string::String>,
-    /// `else` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub r#else: ::core::option::Option<
-        ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchema>,
-    >,
-    /// `enum` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub r#enum: ::core::option::Option<::std::vec::Vec<::mcpwire_support::Json>>,
-    /// `examples` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub examples: ::core::option::Option<::std::vec::Vec<::mcpwire_support::Json>>,
-    /// `exclusiveMaximum` member (optional).
+    /// Schema: `#/properties/deprecated`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<bool>,
+    /// Schema: `#/properties/description`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Schema: `#/properties/else`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#else: Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
+    /// Schema: `#/properties/enum`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#enum: Option<Vec<::mcpwire_support::Json>>,
+    /// Schema: `#/properties/examples`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub examples: Option<Vec<::mcpwire_support::Json>>,
+    /// Schema: `#/properties/exclusiveMaximum`.
     #[serde(
         rename = "exclusiveMaximum",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub exclusive_maximum: ::core::option::Option<::serde_json::Number>,
-    /// `exclusiveMinimum` member (optional).
+    pub exclusive_maximum: Option<::serde_json::Number>,
+    /// Schema: `#/properties/exclusiveMinimum`.
     #[serde(
         rename = "exclusiveMinimum",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub exclusive_minimum: ::core::option::Option<::serde_json::Number>,
-    /// `format` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub format: ::core::option::Option<::std::string::String>,
-    /// `if` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub r#if: ::core::option::Option<
-        ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchema>,
-    >,
-    /// `items` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub items: ::core::option::Option<
-        ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchema>,
-    >,
-    /// `maxContains` member (optional).
-    #[serde(
-        rename = "maxContains",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub max_contains: ::core::option::Option<NonNegativeInteger>,
-    /// `maxItems` member (optional).
-    #[serde(
-        rename = "maxItems",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub max_items: ::core::option::Option<NonNegativeInteger>,
-    /// `maxLength` member (optional).
-    #[serde(
-        rename = "maxLength",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub max_length: ::core::option::Option<NonNegativeInteger>,
-    /// `maxProperties` member (optional).
-    #[serde(
-        rename = "maxProperties",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub max_properties: ::core::option::Option<NonNegativeInteger>,
-    /// `maximum` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub maximum: ::core::option::Option<::serde_json::Number>,
-    /// `minContains` member (optional).
-    #[serde(
-        rename = "minContains",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub min_contains: ::core::option::Option<NonNegativeInteger>,
-    /// `minItems` member (optional).
-    #[serde(
-        rename = "minItems",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub min_items: ::core::option::Option<NonNegativeIntegerDefault0>,
-    /// `minLength` member (optional).
-    #[serde(
-        rename = "minLength",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub min_length: ::core::option::Option<NonNegativeIntegerDefault0>,
-    /// `minProperties` member (optional).
-    #[serde(
-        rename = "minProperties",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub min_properties: ::core::option::Option<NonNegativeIntegerDefault0>,
-    /// `minimum` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub minimum: ::core::option::Option<::serde_json::Number>,
-    /// `multipleOf` member (optional).
-    #[serde(
-        rename = "multipleOf",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub multiple_of: ::core::option::Option<::serde_json::Number>,
-    /// `not` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub not: ::core::option::Option<
-        ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchema>,
-    >,
-    /// `oneOf` member (optional).
-    #[serde(
-        rename = "oneOf",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub one_of: ::core::option::Option<SchemaArray>,
-    /// `pattern` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub pattern: ::core::option::Option<::std::string::String>,
-    /// `patternProperties` member (optional).
+    pub exclusive_minimum: Option<::serde_json::Number>,
+    /// Schema: `#/properties/format`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    /// Schema: `#/properties/if`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#if: Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
+    /// Schema: `#/properties/items`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
+    /// Schema: `#/properties/maxContains`.
+    #[serde(rename = "maxContains", default, skip_serializing_if = "Option::is_none")]
+    pub max_contains: Option<NonNegativeInteger>,
+    /// Schema: `#/properties/maxItems`.
+    #[serde(rename = "maxItems", default, skip_serializing_if = "Option::is_none")]
+    pub max_items: Option<NonNegativeInteger>,
+    /// Schema: `#/properties/maxLength`.
+    #[serde(rename = "maxLength", default, skip_serializing_if = "Option::is_none")]
+    pub max_length: Option<NonNegativeInteger>,
+    /// Schema: `#/properties/maxProperties`.
+    #[serde(rename = "maxProperties", default, skip_serializing_if = "Option::is_none")]
+    pub max_properties: Option<NonNegativeInteger>,
+    /// Schema: `#/properties/maximum`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maximum: Option<::serde_json::Number>,
+    /// Schema: `#/properties/minContains`.
+    #[serde(rename = "minContains", default, skip_serializing_if = "Option::is_none")]
+    pub min_contains: Option<NonNegativeInteger>,
+    /// Schema: `#/properties/minItems`.
+    #[serde(rename = "minItems", default, skip_serializing_if = "Option::is_none")]
+    pub min_items: Option<NonNegativeIntegerDefault0>,
+    /// Schema: `#/properties/minLength`.
+    #[serde(rename = "minLength", default, skip_serializing_if = "Option::is_none")]
+    pub min_length: Option<NonNegativeIntegerDefault0>,
+    /// Schema: `#/properties/minProperties`.
+    #[serde(rename = "minProperties", default, skip_serializing_if = "Option::is_none")]
+    pub min_properties: Option<NonNegativeIntegerDefault0>,
+    /// Schema: `#/properties/minimum`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimum: Option<::serde_json::Number>,
+    /// Schema: `#/properties/multipleOf`.
+    #[serde(rename = "multipleOf", default, skip_serializing_if = "Option::is_none")]
+    pub multiple_of: Option<::serde_json::Number>,
+    /// Schema: `#/properties/not`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not: Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
+    /// Schema: `#/properties/oneOf`.
+    #[serde(rename = "oneOf", default, skip_serializing_if = "Option::is_none")]
+    pub one_of: Option<SchemaArray>,
+    /// Schema: `#/properties/pattern`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    /// Schema: `#/properties/patternProperties`.
     #[serde(
         rename = "patternProperties",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub pattern_properties: ::core::option::Option<
-        ::std::collections::BTreeMap<
-            ::std::string::String,
-            CoreAndValidationSpecificationsMetaSchema,
-        >,
+    pub pattern_properties: Option<
+        ::std::collections::BTreeMap<String, CoreAndValidationSpecificationsMetaSchema>,
     >,
-    /// `prefixItems` member (optional).
-    #[serde(
-        rename = "prefixItems",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub prefix_items: ::core::option::Option<SchemaArray>,
-    /// `properties` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<
-            ::std::string::String,
-            CoreAndValidationSpecificationsMetaSchema,
-        >,
+    /// Schema: `#/properties/prefixItems`.
+    #[serde(rename = "prefixItems", default, skip_serializing_if = "Option::is_none")]
+    pub prefix_items: Option<SchemaArray>,
+    /// Schema: `#/properties/properties`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub properties: Option<
+        ::std::collections::BTreeMap<String, CoreAndValidationSpecificationsMetaSchema>,
     >,
-    /// `propertyNames` member (optional).
-    #[serde(
-        rename = "propertyNames",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub property_names: ::core::option::Option<
-        ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchema>,
-    >,
-    /// `readOnly` member (optional).
-    #[serde(
-        rename = "readOnly",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub read_only: ::core::option::Option<bool>,
-    /// `required` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub required: ::core::option::Option<StringArray>,
-    /// `then` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub then: ::core::option::Option<
-        ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchema>,
-    >,
-    /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub title: ::core::option::Option<::std::string::String>,
-    /// `type` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub r#type: ::core::option::Option<
-        CoreAndValidationSpecificationsMetaSchemaObjectType,
-    >,
-    /// `unevaluatedItems` member (optional).
+    /// Schema: `#/properties/propertyNames`.
+    #[serde(rename = "propertyNames", default, skip_serializing_if = "Option::is_none")]
+    pub property_names: Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
+    /// Schema: `#/properties/readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// Schema: `#/properties/required`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required: Option<StringArray>,
+    /// Schema: `#/properties/then`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub then: Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
+    /// Schema: `#/properties/title`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Schema: `#/properties/type`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#type: Option<CoreAndValidationSpecificationsMetaSchemaObjectType>,
+    /// Schema: `#/properties/unevaluatedItems`.
     #[serde(
         rename = "unevaluatedItems",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub unevaluated_items: ::core::option::Option<
-        ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchema>,
-    >,
-    /// `unevaluatedProperties` member (optional).
+    pub unevaluated_items: Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
+    /// Schema: `#/properties/unevaluatedProperties`.
     #[serde(
         rename = "unevaluatedProperties",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub unevaluated_properties: ::core::option::Option<
-        ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchema>,
-    >,
-    /// `uniqueItems` member (optional).
-    #[serde(
-        rename = "uniqueItems",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub unique_items: ::core::option::Option<bool>,
-    /// `writeOnly` member (optional).
-    #[serde(
-        rename = "writeOnly",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub write_only: ::core::option::Option<bool>,
+    pub unevaluated_properties: Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
+    /// Schema: `#/properties/uniqueItems`.
+    #[serde(rename = "uniqueItems", default, skip_serializing_if = "Option::is_none")]
+    pub unique_items: Option<bool>,
+    /// Schema: `#/properties/writeOnly`.
+    #[serde(rename = "writeOnly", default, skip_serializing_if = "Option::is_none")]
+    pub write_only: Option<bool>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl CoreAndValidationSpecificationsMetaSchemaObject {
     /// A value with every optional member absent.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self {
-            anchor: ::core::option::Option::None,
-            comment: ::core::option::Option::None,
-            defs: ::core::option::Option::None,
-            dynamic_anchor: ::core::option::Option::None,
-            dynamic_ref: ::core::option::Option::None,
-            id: ::core::option::Option::None,
-            recursive_anchor: ::core::option::Option::None,
-            recursive_ref: ::core::option::Option::None,
-            r#ref: ::core::option::Option::None,
-            schema: ::core::option::Option::None,
-            vocabulary: ::core::option::Option::None,
-            additional_properties: ::core::option::Option::None,
-            all_of: ::core::option::Option::None,
-            any_of: ::core::option::Option::None,
-            r#const: ::core::option::Option::None,
-            contains: ::core::option::Option::None,
-            content_encoding: ::core::option::Option::None,
-            content_media_type: ::core::option::Option::None,
-            content_schema: ::core::option::Option::None,
-            default: ::core::option::Option::None,
-            definitions: ::core::option::Option::None,
-            dependencies: ::core::option::Option::None,
-            dependent_required: ::core::option::Option::None,
-            dependent_schemas: ::core::option::Option::None,
-            deprecated: ::core::option::Option::None,
-            description: ::core::option::Option::None,
-            r#else: ::core::option::Option::None,
-            r#enum: ::core::option::Option::None,
-            examples: ::core::option::Option::None,
-            exclusive_maximum: ::core::option::Option::None,
-            exclusive_minimum: ::core::option::Option::None,
-            format: ::core::option::Option::None,
-            r#if: ::core::option::Option::None,
-            items: ::core::option::Option::None,
-            max_contains: ::core::option::Option::None,
-            max_items: ::core::option::Option::None,
-            max_length: ::core::option::Option::None,
-            max_properties: ::core::option::Option::None,
-            maximum: ::core::option::Option::None,
-            min_contains: ::core::option::Option::None,
-            min_items: ::core::option::Option::None,
-            min_length: ::core::option::Option::None,
-            min_properties: ::core::option::Option::None,
-            minimum: ::core::option::Option::None,
-            multiple_of: ::core::option::Option::None,
-            not: ::core::option::Option::None,
-            one_of: ::core::option::Option::None,
-            pattern: ::core::option::Option::None,
-            pattern_properties: ::core::option::Option::None,
-            prefix_items: ::core::option::Option::None,
-            properties: ::core::option::Option::None,
-            property_names: ::core::option::Option::None,
-            read_only: ::core::option::Option::None,
-            required: ::core::option::Option::None,
-            then: ::core::option::Option::None,
-            title: ::core::option::Option::None,
-            r#type: ::core::option::Option::None,
-            unevaluated_items: ::core::option::Option::None,
-            unevaluated_properties: ::core::option::Option::None,
-            unique_items: ::core::option::Option::None,
-            write_only: ::core::option::Option::None,
+            anchor: None,
+            comment: None,
+            defs: None,
+            dynamic_anchor: None,
+            dynamic_ref: None,
+            id: None,
+            recursive_anchor: None,
+            recursive_ref: None,
+            r#ref: None,
+            schema: None,
+            vocabulary: None,
+            additional_properties: None,
+            all_of: None,
+            any_of: None,
+            r#const: None,
+            contains: None,
+            content_encoding: None,
+            content_media_type: None,
+            content_schema: None,
+            default: None,
+            definitions: None,
+            dependencies: None,
+            dependent_required: None,
+            dependent_schemas: None,
+            deprecated: None,
+            description: None,
+            r#else: None,
+            r#enum: None,
+            examples: None,
+            exclusive_maximum: None,
+            exclusive_minimum: None,
+            format: None,
+            r#if: None,
+            items: None,
+            max_contains: None,
+            max_items: None,
+            max_length: None,
+            max_properties: None,
+            maximum: None,
+            min_contains: None,
+            min_items: None,
+            min_length: None,
+            min_properties: None,
+            minimum: None,
+            multiple_of: None,
+            not: None,
+            one_of: None,
+            pattern: None,
+            pattern_properties: None,
+            prefix_items: None,
+            properties: None,
+            property_names: None,
+            read_only: None,
+            required: None,
+            then: None,
+            title: None,
+            r#type: None,
+            unevaluated_items: None,
+            unevaluated_properties: None,
+            unique_items: None,
+            write_only: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `$anchor` member.
     #[must_use]
-    pub fn with_anchor(
-        mut self,
-        anchor: impl ::core::convert::Into<AnchorString>,
-    ) -> Self {
-        self.anchor = ::core::option::Option::Some(anchor.into());
+    pub fn with_anchor(mut self, anchor: impl Into<AnchorString>) -> Self {
+        self.anchor = Some(anchor.into());
         self
     }
     /// Sets the optional `$comment` member.
     #[must_use]
-    pub fn with_comment(
-        mut self,
-        comment: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.comment = ::core::option::Option::Some(comment.into());
+    pub fn with_comment(mut self, comment: impl Into<String>) -> Self {
+        self.comment = Some(comment.into());
         self
     }
     /// Sets the optional `$defs` member.
     #[must_use]
     pub fn with_defs(
         mut self,
-        defs: impl ::core::convert::Into<
+        defs: impl Into<
             ::std::collections::BTreeMap<
-                ::std::string::String,
+                String,
                 CoreAndValidationSpecificationsMetaSchema,
             >,
         >,
     ) -> Self {
-        self.defs = ::core::option::Option::Some(defs.into());
+        self.defs = Some(defs.into());
         self
     }
     /// Sets the optional `$dynamicAnchor` member.
     #[must_use]
     pub fn with_dynamic_anchor(
         mut self,
-        dynamic_anchor: impl ::core::convert::Into<AnchorString>,
+        dynamic_anchor: impl Into<AnchorString>,
     ) -> Self {
-        self.dynamic_anchor = ::core::option::Option::Some(dynamic_anchor.into());
+        self.dynamic_anchor = Some(dynamic_anchor.into());
         self
     }
     /// Sets the optional `$dynamicRef` member.
     #[must_use]
     pub fn with_dynamic_ref(
         mut self,
-        dynamic_ref: impl ::core::convert::Into<UriReferenceString>,
+        dynamic_ref: impl Into<UriReferenceString>,
     ) -> Self {
-        self.dynamic_ref = ::core::option::Option::Some(dynamic_ref.into());
+        self.dynamic_ref = Some(dynamic_ref.into());
         self
     }
     /// Sets the optional `$id` member.
     #[must_use]
-    pub fn with_id(
-        mut self,
-        id: impl ::core::convert::Into<UriReferenceString>,
-    ) -> Self {
-        self.id = ::core::option::Option::Some(id.into());
+    pub fn with_id(mut self, id: impl Into<UriReferenceString>) -> Self {
+        self.id = Some(id.into());
         self
     }
     /// Sets the optional `$recursiveAnchor` member.
     #[must_use]
     pub fn with_recursive_anchor(
         mut self,
-        recursive_anchor: impl ::core::convert::Into<AnchorString>,
+        recursive_anchor: impl Into<AnchorString>,
     ) -> Self {
-        self.recursive_anchor = ::core::option::Option::Some(recursive_anchor.into());
+        self.recursive_anchor = Some(recursive_anchor.into());
         self
     }
     /// Sets the optional `$recursiveRef` member.
     #[must_use]
     pub fn with_recursive_ref(
         mut self,
-        recursive_ref: impl ::core::convert::Into<UriReferenceString>,
+        recursive_ref: impl Into<UriReferenceString>,
     ) -> Self {
-        self.recursive_ref = ::core::option::Option::Some(recursive_ref.into());
+        self.recursive_ref = Some(recursive_ref.into());
         self
     }
     /// Sets the optional `$ref` member.
     #[must_use]
-    pub fn with_ref(
-        mut self,
-        r#ref: impl ::core::convert::Into<UriReferenceString>,
-    ) -> Self {
-        self.r#ref = ::core::option::Option::Some(r#ref.into());
+    pub fn with_ref(mut self, r#ref: impl Into<UriReferenceString>) -> Self {
+        self.r#ref = Some(r#ref.into());
         self
     }
     /// Sets the optional `$schema` member.
     #[must_use]
-    pub fn with_schema(mut self, schema: impl ::core::convert::Into<UriString>) -> Self {
-        self.schema = ::core::option::Option::Some(schema.into());
+    pub fn with_schema(mut self, schema: impl Into<UriString>) -> Self {
+        self.schema = Some(schema.into());
         self
     }
     /// Sets the optional `$vocabulary` member.
     #[must_use]
     pub fn with_vocabulary(
         mut self,
-        vocabulary: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, bool>,
-        >,
+        vocabulary: impl Into<::std::collections::BTreeMap<String, bool>>,
     ) -> Self {
-        self.vocabulary = ::core::option::Option::Some(vocabulary.into());
+        self.vocabulary = Some(vocabulary.into());
         self
     }
     /// Sets the optional `additionalProperties` member.
     #[must_use]
     pub fn with_additional_properties(
         mut self,
-        additional_properties: impl ::core::convert::Into<
-            CoreAndValidationSpecificationsMetaSchema,
-        >,
+        additional_properties: impl Into<CoreAndValidationSpecificationsMetaSchema>,
     ) -> Self {
-        self.additional_properties = ::core::option::Option::Some(
-            ::std::boxed::Box::new(additional_properties.into()),
-        );
+        self.additional_properties = Some(Box::new(additional_properties.into()));
         self
     }
     /// Sets the optional `allOf` member.
     #[must_use]
-    pub fn with_all_of(
-        mut self,
-        all_of: impl ::core::convert::Into<SchemaArray>,
-    ) -> Self {
-        self.all_of = ::core::option::Option::Some(all_of.into());
+    pub fn with_all_of(mut self, all_of: impl Into<SchemaArray>) -> Self {
+        self.all_of = Some(all_of.into());
         self
     }
     /// Sets the optional `anyOf` member.
     #[must_use]
-    pub fn with_any_of(
-        mut self,
-        any_of: impl ::core::convert::Into<SchemaArray>,
-    ) -> Self {
-        self.any_of = ::core::option::Option::Some(any_of.into());
+    pub fn with_any_of(mut self, any_of: impl Into<SchemaArray>) -> Self {
+        self.any_of = Some(any_of.into());
         self
     }
     /// Sets the optional `const` member.
     #[must_use]
-    pub fn with_const(
-        mut self,
-        r#const: impl ::core::convert::Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.r#const = ::core::option::Option::Some(r#const.into());
+    pub fn with_const(mut self, r#const: impl Into<::mcpwire_support::Json>) -> Self {
+        self.r#const = Some(r#const.into());
         self
     }
     /// Sets the optional `contains` member.
     #[must_use]
     pub fn with_contains(
         mut self,
-        contains: impl ::core::convert::Into<CoreAndValidationSpecificationsMetaSchema>,
+        contains: impl Into<CoreAndValidationSpecificationsMetaSchema>,
     ) -> Self {
-        self.contains = ::core::option::Option::Some(
-            ::std::boxed::Box::new(contains.into()),
-        );
+        self.contains = Some(Box::new(contains.into()));
         self
     }
     /// Sets the optional `contentEncoding` member.
     #[must_use]
-    pub fn with_content_encoding(
-        mut self,
-        content_encoding: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.content_encoding = ::core::option::Option::Some(content_encoding.into());
+    pub fn with_content_encoding(mut self, content_encoding: impl Into<String>) -> Self {
+        self.content_encoding = Some(content_encoding.into());
         self
     }
     /// Sets the optional `contentMediaType` member.
     #[must_use]
     pub fn with_content_media_type(
         mut self,
-        content_media_type: impl ::core::convert::Into<::std::string::String>,
+        content_media_type: impl Into<String>,
     ) -> Self {
-        self.content_media_type = ::core::option::Option::Some(
-            content_media_type.into(),
-        );
+        self.content_media_type = Some(content_media_type.into());
         self
     }
     /// Sets the optional `contentSchema` member.
     #[must_use]
     pub fn with_content_schema(
         mut self,
-        content_schema: impl ::core::convert::Into<
-            CoreAndValidationSpecificationsMetaSchema,
-        >,
+        content_schema: impl Into<CoreAndValidationSpecificationsMetaSchema>,
     ) -> Self {
-        self.content_schema = ::core::option::Option::Some(
-            ::std::boxed::Box::new(content_schema.into()),
-        );
+        self.content_schema = Some(Box::new(content_schema.into()));
         self
     }
     /// Sets the optional `default` member.
     #[must_use]
-    pub fn with_default(
-        mut self,
-        default: impl ::core::convert::Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.default = ::core::option::Option::Some(default.into());
+    pub fn with_default(mut self, default: impl Into<::mcpwire_support::Json>) -> Self {
+        self.default = Some(default.into());
         self
     }
     /// Sets the optional `definitions` member.
     #[must_use]
     pub fn with_definitions(
         mut self,
-        definitions: impl ::core::convert::Into<
+        definitions: impl Into<
             ::std::collections::BTreeMap<
-                ::std::string::String,
+                String,
                 CoreAndValidationSpecificationsMetaSchema,
             >,
         >,
     ) -> Self {
-        self.definitions = ::core::option::Option::Some(definitions.into());
+        self.definitions = Some(definitions.into());
         self
     }
     /// Sets the optional `dependencies` member.
     #[must_use]
     pub fn with_dependencies(
         mut self,
-        dependencies: impl ::core::convert::Into<
+        dependencies: impl Into<
             ::std::collections::BTreeMap<
-                ::std::string::String,
+                String,
                 CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue,
             >,
         >,
     ) -> Self {
-        self.dependencies = ::core::option::Option::Some(dependencies.into());
+        self.dependencies = Some(dependencies.into());
         self
     }
     /// Sets the optional `dependentRequired` member.
     #[must_use]
     pub fn with_dependent_required(
         mut self,
-        dependent_required: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, StringArray>,
-        >,
+        dependent_required: impl Into<::std::collections::BTreeMap<String, StringArray>>,
     ) -> Self {
-        self.dependent_required = ::core::option::Option::Some(
-            dependent_required.into(),
-        );
+        self.dependent_required = Some(dependent_required.into());
         self
     }
     /// Sets the optional `dependentSchemas` member.
     #[must_use]
     pub fn with_dependent_schemas(
         mut self,
-        dependent_schemas: impl ::core::convert::Into<
+        dependent_schemas: impl Into<
             ::std::collections::BTreeMap<
-                ::std::string::String,
+                String,
                 CoreAndValidationSpecificationsMetaSchema,
             >,
         >,
     ) -> Self {
-        self.dependent_schemas = ::core::option::Option::Some(dependent_schemas.into());
+        self.dependent_schemas = Some(dependent_schemas.into());
         self
     }
     /// Sets the optional `deprecated` member.
     #[must_use]
-    pub fn with_deprecated(
-        mut self,
-        deprecated: impl ::core::convert::Into<bool>,
-    ) -> Self {
-        self.deprecated = ::core::option::Option::Some(deprecated.into());
+    pub fn with_deprecated(mut self, deprecated: impl Into<bool>) -> Self {
+        self.deprecated = Some(deprecated.into());
         self
     }
     /// Sets the optional `description` member.
     #[must_use]
-    pub fn with_description(
-        mut self,
-        description: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.description = ::core::option::Option::Some(description.into());
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
         self
     }
     /// Sets the optional `else` member.
     #[must_use]
     pub fn with_else(
         mut self,
-        r#else: impl ::core::convert::Into<CoreAndValidationSpecificationsMetaSchema>,
+        r#else: impl Into<CoreAndValidationSpecificationsMetaSchema>,
     ) -> Self {
-        self.r#else = ::core::option::Option::Some(
-            ::std::boxed::Box::new(r#else.into()),
-        );
+        self.r#else = Some(Box::new(r#else.into()));
         self
     }
     /// Sets the optional `enum` member.
     #[must_use]
-    pub fn with_enum(
-        mut self,
-        r#enum: impl ::core::convert::Into<::std::vec::Vec<::mcpwire_support::Json>>,
-    ) -> Self {
-        self.r#enum = ::core::option::Option::Some(r#enum.into());
+    pub fn with_enum(mut self, r#enum: impl Into<Vec<::mcpwire_support::Json>>) -> Self {
+        self.r#enum = Some(r#enum.into());
         self
     }
     /// Sets the optional `examples` member.
     #[must_use]
     pub fn with_examples(
         mut self,
-        examples: impl ::core::convert::Into<::std::vec::Vec<::mcpwire_support::Json>>,
+        examples: impl Into<Vec<::mcpwire_support::Json>>,
     ) -> Self {
-        self.examples = ::core::option::Option::Some(examples.into());
+        self.examples = Some(examples.into());
         self
     }
     /// Sets the optional `exclusiveMaximum` member.
     #[must_use]
     pub fn with_exclusive_maximum(
         mut self,
-        exclusive_maximum: impl ::core::convert::Into<::serde_json::Number>,
+        exclusive_maximum: impl Into<::serde_json::Number>,
     ) -> Self {
-        self.exclusive_maximum = ::core::option::Option::Some(exclusive_maximum.into());
+        self.exclusive_maximum = Some(exclusive_maximum.into());
         self
     }
     /// Sets the optional `exclusiveMinimum` member.
     #[must_use]
     pub fn with_exclusive_minimum(
         mut self,
-        exclusive_minimum: impl ::core::convert::Into<::serde_json::Number>,
+        exclusive_minimum: impl Into<::serde_json::Number>,
     ) -> Self {
-        self.exclusive_minimum = ::core::option::Option::Some(exclusive_minimum.into());
+        self.exclusive_minimum = Some(exclusive_minimum.into());
         self
     }
     /// Sets the optional `format` member.
     #[must_use]
-    pub fn with_format(
-        mut self,
-        format: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.format = ::core::option::Option::Some(format.into());
+    pub fn with_format(mut self, format: impl Into<String>) -> Self {
+        self.format = Some(format.into());
         self
     }
     /// Sets the optional `if` member.
     #[must_use]
     pub fn with_if(
         mut self,
-        r#if: impl ::core::convert::Into<CoreAndValidationSpecificationsMetaSchema>,
+        r#if: impl Into<CoreAndValidationSpecificationsMetaSchema>,
     ) -> Self {
-        self.r#if = ::core::option::Option::Some(::std::boxed::Box::new(r#if.into()));
+        self.r#if = Some(Box::new(r#if.into()));
         self
     }
     /// Sets the optional `items` member.
     #[must_use]
     pub fn with_items(
         mut self,
-        items: impl ::core::convert::Into<CoreAndValidationSpecificationsMetaSchema>,
+        items: impl Into<CoreAndValidationSpecificationsMetaSchema>,
     ) -> Self {
-        self.items = ::core::option::Option::Some(::std::boxed::Box::new(items.into()));
+        self.items = Some(Box::new(items.into()));
         self
     }
     /// Sets the optional `maxContains` member.
     #[must_use]
     pub fn with_max_contains(
         mut self,
-        max_contains: impl ::core::convert::Into<NonNegativeInteger>,
+        max_contains: impl Into<NonNegativeInteger>,
     ) -> Self {
-        self.max_contains = ::core::option::Option::Some(max_contains.into());
+        self.max_contains = Some(max_contains.into());
         self
     }
     /// Sets the optional `maxItems` member.
     #[must_use]
-    pub fn with_max_items(
-        mut self,
-        max_items: impl ::core::convert::Into<NonNegativeInteger>,
-    ) -> Self {
-        self.max_items = ::core::option::Option::Some(max_items.into());
+    pub fn with_max_items(mut self, max_items: impl Into<NonNegativeInteger>) -> Self {
+        self.max_items = Some(max_items.into());
         self
     }
     /// Sets the optional `maxLength` member.
     #[must_use]
-    pub fn with_max_length(
-        mut self,
-        max_length: impl ::core::convert::Into<NonNegativeInteger>,
-    ) -> Self {
-        self.max_length = ::core::option::Option::Some(max_length.into());
+    pub fn with_max_length(mut self, max_length: impl Into<NonNegativeInteger>) -> Self {
+        self.max_length = Some(max_length.into());
         self
     }
     /// Sets the optional `maxProperties` member.
     #[must_use]
     pub fn with_max_properties(
         mut self,
-        max_properties: impl ::core::convert::Into<NonNegativeInteger>,
+        max_properties: impl Into<NonNegativeInteger>,
     ) -> Self {
-        self.max_properties = ::core::option::Option::Some(max_properties.into());
+        self.max_properties = Some(max_properties.into());
         self
     }
     /// Sets the optional `maximum` member.
     #[must_use]
-    pub fn with_maximum(
-        mut self,
-        maximum: impl ::core::convert::Into<::serde_json::Number>,
-    ) -> Self {
-        self.maximum = ::core::option::Option::Some(maximum.into());
+    pub fn with_maximum(mut self, maximum: impl Into<::serde_json::Number>) -> Self {
+        self.maximum = Some(maximum.into());
         self
     }
     /// Sets the optional `minContains` member.
     #[must_use]
     pub fn with_min_contains(
         mut self,
-        min_contains: impl ::core::convert::Into<NonNegativeInteger>,
+        min_contains: impl Into<NonNegativeInteger>,
     ) -> Self {
-        self.min_contains = ::core::option::Option::Some(min_contains.into());
+        self.min_contains = Some(min_contains.into());
         self
     }
     /// Sets the optional `minItems` member.
     #[must_use]
     pub fn with_min_items(
         mut self,
-        min_items: impl ::core::convert::Into<NonNegativeIntegerDefault0>,
+        min_items: impl Into<NonNegativeIntegerDefault0>,
     ) -> Self {
-        self.min_items = ::core::option::Option::Some(min_items.into());
+        self.min_items = Some(min_items.into());
         self
     }
     /// Sets the optional `minLength` member.
     #[must_use]
     pub fn with_min_length(
         mut self,
-        min_length: impl ::core::convert::Into<NonNegativeIntegerDefault0>,
+        min_length: impl Into<NonNegativeIntegerDefault0>,
     ) -> Self {
-        self.min_length = ::core::option::Option::Some(min_length.into());
+        self.min_length = Some(min_length.into());
         self
     }
     /// Sets the optional `minProperties` member.
     #[must_use]
     pub fn with_min_properties(
         mut self,
-        min_properties: impl ::core::convert::Into<NonNegativeIntegerDefault0>,
+        min_properties: impl Into<NonNegativeIntegerDefault0>,
     ) -> Self {
-        self.min_properties = ::core::option::Option::Some(min_properties.into());
+        self.min_properties = Some(min_properties.into());
         self
     }
     /// Sets the optional `minimum` member.
     #[must_use]
-    pub fn with_minimum(
-        mut self,
-        minimum: impl ::core::convert::Into<::serde_json::Number>,
-    ) -> Self {
-        self.minimum = ::core::option::Option::Some(minimum.into());
+    pub fn with_minimum(mut self, minimum: impl Into<::serde_json::Number>) -> Self {
+        self.minimum = Some(minimum.into());
         self
     }
     /// Sets the optional `multipleOf` member.
     #[must_use]
     pub fn with_multiple_of(
         mut self,
-        multiple_of: impl ::core::convert::Into<::serde_json::Number>,
+        multiple_of: impl Into<::serde_json::Number>,
     ) -> Self {
-        self.multiple_of = ::core::option::Option::Some(multiple_of.into());
+        self.multiple_of = Some(multiple_of.into());
         self
     }
     /// Sets the optional `not` member.
     #[must_use]
     pub fn with_not(
         mut self,
-        not: impl ::core::convert::Into<CoreAndValidationSpecificationsMetaSchema>,
+        not: impl Into<CoreAndValidationSpecificationsMetaSchema>,
     ) -> Self {
-        self.not = ::core::option::Option::Some(::std::boxed::Box::new(not.into()));
+        self.not = Some(Box::new(not.into()));
         self
     }
     /// Sets the optional `oneOf` member.
     #[must_use]
-    pub fn with_one_of(
-        mut self,
-        one_of: impl ::core::convert::Into<SchemaArray>,
-    ) -> Self {
-        self.one_of = ::core::option::Option::Some(one_of.into());
+    pub fn with_one_of(mut self, one_of: impl Into<SchemaArray>) -> Self {
+        self.one_of = Some(one_of.into());
         self
     }
     /// Sets the optional `pattern` member.
     #[must_use]
-    pub fn with_pattern(
-        mut self,
-        pattern: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.pattern = ::core::option::Option::Some(pattern.into());
+    pub fn with_pattern(mut self, pattern: impl Into<String>) -> Self {
+        self.pattern = Some(pattern.into());
         self
     }
     /// Sets the optional `patternProperties` member.
     #[must_use]
     pub fn with_pattern_properties(
         mut self,
-        pattern_properties: impl ::core::convert::Into<
+        pattern_properties: impl Into<
             ::std::collections::BTreeMap<
-                ::std::string::String,
+                String,
                 CoreAndValidationSpecificationsMetaSchema,
             >,
         >,
     ) -> Self {
-        self.pattern_properties = ::core::option::Option::Some(
-            pattern_properties.into(),
-        );
+        self.pattern_properties = Some(pattern_properties.into());
         self
     }
     /// Sets the optional `prefixItems` member.
     #[must_use]
-    pub fn with_prefix_items(
-        mut self,
-        prefix_items: impl ::core::convert::Into<SchemaArray>,
-    ) -> Self {
-        self.prefix_items = ::core::option::Option::Some(prefix_items.into());
+    pub fn with_prefix_items(mut self, prefix_items: impl Into<SchemaArray>) -> Self {
+        self.prefix_items = Some(prefix_items.into());
         self
     }
     /// Sets the optional `properties` member.
     #[must_use]
     pub fn with_properties(
         mut self,
-        properties: impl ::core::convert::Into<
+        properties: impl Into<
             ::std::collections::BTreeMap<
-                ::std::string::String,
+                String,
                 CoreAndValidationSpecificationsMetaSchema,
             >,
         >,
     ) -> Self {
-        self.properties = ::core::option::Option::Some(properties.into());
+        self.properties = Some(properties.into());
         self
     }
     /// Sets the optional `propertyNames` member.
     #[must_use]
     pub fn with_property_names(
         mut self,
-        property_names: impl ::core::convert::Into<
-            CoreAndValidationSpecificationsMetaSchema,
-        >,
+        property_names: impl Into<CoreAndValidationSpecificationsMetaSchema>,
     ) -> Self {
-        self.property_names = ::core::option::Option::Some(
-            ::std::boxed::Box::new(property_names.into()),
-        );
+        self.property_names = Some(Box::new(property_names.into()));
         self
     }
     /// Sets the optional `readOnly` member.
     #[must_use]
-    pub fn with_read_only(
-        mut self,
-        read_only: impl ::core::convert::Into<bool>,
-    ) -> Self {
-        self.read_only = ::core::option::Option::Some(read_only.into());
+    pub fn with_read_only(mut self, read_only: impl Into<bool>) -> Self {
+        self.read_only = Some(read_only.into());
         self
     }
     /// Sets the optional `required` member.
     #[must_use]
-    pub fn with_required(
-        mut self,
-        required: impl ::core::convert::Into<StringArray>,
-    ) -> Self {
-        self.required = ::core::option::Option::Some(required.into());
+    pub fn with_required(mut self, required: impl Into<StringArray>) -> Self {
+        self.required = Some(required.into());
         self
     }
     /// Sets the optional `then` member.
     #[must_use]
     pub fn with_then(
         mut self,
-        then: impl ::core::convert::Into<CoreAndValidationSpecificationsMetaSchema>,
+        then: impl Into<CoreAndValidationSpecificationsMetaSchema>,
     ) -> Self {
-        self.then = ::core::option::Option::Some(::std::boxed::Box::new(then.into()));
+        self.then = Some(Box::new(then.into()));
         self
     }
     /// Sets the optional `title` member.
     #[must_use]
-    pub fn with_title(
-        mut self,
-        title: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.title = ::core::option::Option::Some(title.into());
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
         self
     }
     /// Sets the optional `type` member.
     #[must_use]
     pub fn with_type(
         mut self,
-        r#type: impl ::core::convert::Into<
-            CoreAndValidationSpecificationsMetaSchemaObjectType,
-        >,
+        r#type: impl Into<CoreAndValidationSpecificationsMetaSchemaObjectType>,
     ) -> Self {
-        self.r#type = ::core::option::Option::Some(r#type.into());
+        self.r#type = Some(r#type.into());
         self
     }
     /// Sets the optional `unevaluatedItems` member.
     #[must_use]
     pub fn with_unevaluated_items(
         mut self,
-        unevaluated_items: impl ::core::convert::Into<
-            CoreAndValidationSpecificationsMetaSchema,
-        >,
+        unevaluated_items: impl Into<CoreAndValidationSpecificationsMetaSchema>,
     ) -> Self {
-        self.unevaluated_items = ::core::option::Option::Some(
-            ::std::boxed::Box::new(unevaluated_items.into()),
-        );
+        self.unevaluated_items = Some(Box::new(unevaluated_items.into()));
         self
     }
     /// Sets the optional `unevaluatedProperties` member.
     #[must_use]
     pub fn with_unevaluated_properties(
         mut self,
-        unevaluated_properties: impl ::core::convert::Into<
-            CoreAndValidationSpecificationsMetaSchema,
-        >,
+        unevaluated_properties: impl Into<CoreAndValidationSpecificationsMetaSchema>,
     ) -> Self {
-        self.unevaluated_properties = ::core::option::Option::Some(
-            ::std::boxed::Box::new(unevaluated_properties.into()),
-        );
+        self.unevaluated_properties = Some(Box::new(unevaluated_properties.into()));
         self
     }
     /// Sets the optional `uniqueItems` member.
     #[must_use]
-    pub fn with_unique_items(
-        mut self,
-        unique_items: impl ::core::convert::Into<bool>,
-    ) -> Self {
-        self.unique_items = ::core::option::Option::Some(unique_items.into());
+    pub fn with_unique_items(mut self, unique_items: impl Into<bool>) -> Self {
+        self.unique_items = Some(unique_items.into());
         self
     }
     /// Sets the optional `writeOnly` member.
     #[must_use]
-    pub fn with_write_only(
-        mut self,
-        write_only: impl ::core::convert::Into<bool>,
-    ) -> Self {
-        self.write_only = ::core::option::Option::Some(write_only.into());
+    pub fn with_write_only(mut self, write_only: impl Into<bool>) -> Self {
+        self.write_only = Some(write_only.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -2236,1113 +1768,477 @@ impl CoreAndValidationSpecificationsMetaSchemaObject {
 impl<'de> ::serde::Deserialize<'de> for CoreAndValidationSpecificationsMetaSchemaObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "$anchor" => ::core::option::Option::Some(0usize),
-                "$comment" => ::core::option::Option::Some(1usize),
-                "$defs" => ::core::option::Option::Some(2usize),
-                "$dynamicAnchor" => ::core::option::Option::Some(3usize),
-                "$dynamicRef" => ::core::option::Option::Some(4usize),
-                "$id" => ::core::option::Option::Some(5usize),
-                "$recursiveAnchor" => ::core::option::Option::Some(6usize),
-                "$recursiveRef" => ::core::option::Option::Some(7usize),
-                "$ref" => ::core::option::Option::Some(8usize),
-                "$schema" => ::core::option::Option::Some(9usize),
-                "$vocabulary" => ::core::option::Option::Some(10usize),
-                "additionalProperties" => ::core::option::Option::Some(11usize),
-                "allOf" => ::core::option::Option::Some(12usize),
-                "anyOf" => ::core::option::Option::Some(13usize),
-                "const" => ::core::option::Option::Some(14usize),
-                "contains" => ::core::option::Option::Some(15usize),
-                "contentEncoding" => ::core::option::Option::Some(16usize),
-                "contentMediaType" => ::core::option::Option::Some(17usize),
-                "contentSchema" => ::core::option::Option::Some(18usize),
-                "default" => ::core::option::Option::Some(19usize),
-                "definitions" => ::core::option::Option::Some(20usize),
-                "dependencies" => ::core::option::Option::Some(21usize),
-                "dependentRequired" => ::core::option::Option::Some(22usize),
-                "dependentSchemas" => ::core::option::Option::Some(23usize),
-                "deprecated" => ::core::option::Option::Some(24usize),
-                "description" => ::core::option::Option::Some(25usize),
-                "else" => ::core::option::Option::Some(26usize),
-                "enum" => ::core::option::Option::Some(27usize),
-                "examples" => ::core::option::Option::Some(28usize),
-                "exclusiveMaximum" => ::core::option::Option::Some(29usize),
-                "exclusiveMinimum" => ::core::option::Option::Some(30usize),
-                "format" => ::core::option::Option::Some(31usize),
-                "if" => ::core::option::Option::Some(32usize),
-                "items" => ::core::option::Option::Some(33usize),
-                "maxContains" => ::core::option::Option::Some(34usize),
-                "maxItems" => ::core::option::Option::Some(35usize),
-                "maxLength" => ::core::option::Option::Some(36usize),
-                "maxProperties" => ::core::option::Option::Some(37usize),
-                "maximum" => ::core::option::Option::Some(38usize),
-                "minContains" => ::core::option::Option::Some(39usize),
-                "minItems" => ::core::option::Option::Some(40usize),
-                "minLength" => ::core::option::Option::Some(41usize),
-                "minProperties" => ::core::option::Option::Some(42usize),
-                "minimum" => ::core::option::Option::Some(43usize),
-                "multipleOf" => ::core::option::Option::Some(44usize),
-                "not" => ::core::option::Option::Some(45usize),
-                "oneOf" => ::core::option::Option::Some(46usize),
-                "pattern" => ::core::option::Option::Some(47usize),
-                "patternProperties" => ::core::option::Option::Some(48usize),
-                "prefixItems" => ::core::option::Option::Some(49usize),
-                "properties" => ::core::option::Option::Some(50usize),
-                "propertyNames" => ::core::option::Option::Some(51usize),
-                "readOnly" => ::core::option::Option::Some(52usize),
-                "required" => ::core::option::Option::Some(53usize),
-                "then" => ::core::option::Option::Some(54usize),
-                "title" => ::core::option::Option::Some(55usize),
-                "type" => ::core::option::Option::Some(56usize),
-                "unevaluatedItems" => ::core::option::Option::Some(57usize),
-                "unevaluatedProperties" => ::core::option::Option::Some(58usize),
-                "uniqueItems" => ::core::option::Option::Some(59usize),
-                "writeOnly" => ::core::option::Option::Some(60usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de>
+for CoreAndValidationSpecificationsMetaSchemaObject {
+    const NAME: &'static str = "CoreAndValidationSpecificationsMetaSchemaObject";
+    const MEMBERS: &'static [&'static str] = &[
+        "$anchor",
+        "$comment",
+        "$defs",
+        "$dynamicAnchor",
+        "$dynamicRef",
+        "$id",
+        "$recursiveAnchor",
+        "$recursiveRef",
+        "$ref",
+        "$schema",
+        "$vocabulary",
+        "additionalProperties",
+        "allOf",
+        "anyOf",
+        "const",
+        "contains",
+        "contentEncoding",
+        "contentMediaType",
+        "contentSchema",
+        "default",
+        "definitions",
+        "dependencies",
+        "dependentRequired",
+        "dependentSchemas",
+        "deprecated",
+        "description",
+        "else",
+        "enum",
+        "examples",
+        "exclusiveMaximum",
+        "exclusiveMinimum",
+        "format",
+        "if",
+        "items",
+        "maxContains",
+        "maxItems",
+        "maxLength",
+        "maxProperties",
+        "maximum",
+        "minContains",
+        "minItems",
+        "minLength",
+        "minProperties",
+        "minimum",
+        "multipleOf",
+        "not",
+        "oneOf",
+        "pattern",
+        "patternProperties",
+        "prefixItems",
+        "properties",
+        "propertyNames",
+        "readOnly",
+        "required",
+        "then",
+        "title",
+        "type",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "uniqueItems",
+        "writeOnly",
+    ];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<AnchorString>,
+        Option<String>,
+        Option<
+            ::std::collections::BTreeMap<
+                String,
+                CoreAndValidationSpecificationsMetaSchema,
+            >,
+        >,
+        Option<AnchorString>,
+        Option<UriReferenceString>,
+        Option<UriReferenceString>,
+        Option<AnchorString>,
+        Option<UriReferenceString>,
+        Option<UriReferenceString>,
+        Option<UriString>,
+        Option<::std::collections::BTreeMap<String, bool>>,
+        Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
+        Option<SchemaArray>,
+        Option<SchemaArray>,
+        Option<::mcpwire_support::Json>,
+        Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
+        Option<String>,
+        Option<String>,
+        Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
+        Option<::mcpwire_support::Json>,
+        Option<
+            ::std::collections::BTreeMap<
+                String,
+                CoreAndValidationSpecificationsMetaSchema,
+            >,
+        >,
+        Option<
+            ::std::collections::BTreeMap<
+                String,
+                CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue,
+            >,
+        >,
+        Option<::std::collections::BTreeMap<String, StringArray>>,
+        Option<
+            ::std::collections::BTreeMap<
+                String,
+                CoreAndValidationSpecificationsMetaSchema,
+            >,
+        >,
+        Option<bool>,
+        Option<String>,
+        Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
+        Option<Vec<::mcpwire_support::Json>>,
+        Option<Vec<::mcpwire_support::Json>>,
+        Option<::serde_json::Number>,
+        Option<::serde_json::Number>,
+        Option<String>,
+        Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
+        Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
+        Option<NonNegativeInteger>,
+        Option<NonNegativeInteger>,
+        Option<NonNegativeInteger>,
+        Option<NonNegativeInteger>,
+        Option<::serde_json::Number>,
+        Option<NonNegativeInteger>,
+        Option<NonNegativeIntegerDefault0>,
+        Option<NonNegativeIntegerDefault0>,
+        Option<NonNegativeIntegerDefault0>,
+        Option<::serde_json::Number>,
+        Option<::serde_json::Number>,
+        Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
+        Option<SchemaArray>,
+        Option<String>,
+        Option<
+            ::std::collections::BTreeMap<
+                String,
+                CoreAndValidationSpecificationsMetaSchema,
+            >,
+        >,
+        Option<SchemaArray>,
+        Option<
+            ::std::collections::BTreeMap<
+                String,
+                CoreAndValidationSpecificationsMetaSchema,
+            >,
+        >,
+        Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
+        Option<bool>,
+        Option<StringArray>,
+        Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
+        Option<String>,
+        Option<CoreAndValidationSpecificationsMetaSchemaObjectType>,
+        Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
+        Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
+        Option<bool>,
+        Option<bool>,
+    );
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+        )
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "$anchor" => Some(0usize),
+            "$comment" => Some(1usize),
+            "$defs" => Some(2usize),
+            "$dynamicAnchor" => Some(3usize),
+            "$dynamicRef" => Some(4usize),
+            "$id" => Some(5usize),
+            "$recursiveAnchor" => Some(6usize),
+            "$recursiveRef" => Some(7usize),
+            "$ref" => Some(8usize),
+            "$schema" => Some(9usize),
+            "$vocabulary" => Some(10usize),
+            "additionalProperties" => Some(11usize),
+            "allOf" => Some(12usize),
+            "anyOf" => Some(13usize),
+            "const" => Some(14usize),
+            "contains" => Some(15usize),
+            "contentEncoding" => Some(16usize),
+            "contentMediaType" => Some(17usize),
+            "contentSchema" => Some(18usize),
+            "default" => Some(19usize),
+            "definitions" => Some(20usize),
+            "dependencies" => Some(21usize),
+            "dependentRequired" => Some(22usize),
+            "dependentSchemas" => Some(23usize),
+            "deprecated" => Some(24usize),
+            "description" => Some(25usize),
+            "else" => Some(26usize),
+            "enum" => Some(27usize),
+            "examples" => Some(28usize),
+            "exclusiveMaximum" => Some(29usize),
+            "exclusiveMinimum" => Some(30usize),
+            "format" => Some(31usize),
+            "if" => Some(32usize),
+            "items" => Some(33usize),
+            "maxContains" => Some(34usize),
+            "maxItems" => Some(35usize),
+            "maxLength" => Some(36usize),
+            "maxProperties" => Some(37usize),
+            "maximum" => Some(38usize),
+            "minContains" => Some(39usize),
+            "minItems" => Some(40usize),
+            "minLength" => Some(41usize),
+            "minProperties" => Some(42usize),
+            "minimum" => Some(43usize),
+            "multipleOf" => Some(44usize),
+            "not" => Some(45usize),
+            "oneOf" => Some(46usize),
+            "pattern" => Some(47usize),
+            "patternProperties" => Some(48usize),
+            "prefixItems" => Some(49usize),
+            "properties" => Some(50usize),
+            "propertyNames" => Some(51usize),
+            "readOnly" => Some(52usize),
+            "required" => Some(53usize),
+            "then" => Some(54usize),
+            "title" => Some(55usize),
+            "type" => Some(56usize),
+            "unevaluatedItems" => Some(57usize),
+            "unevaluatedProperties" => Some(58usize),
+            "uniqueItems" => Some(59usize),
+            "writeOnly" => Some(60usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = CoreAndValidationSpecificationsMetaSchemaObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str(
-                    "an object (CoreAndValidationSpecificationsMetaSchemaObject)",
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "$anchor"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "$comment"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "$defs"),
+            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "$dynamicAnchor"),
+            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "$dynamicRef"),
+            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "$id"),
+            6usize => {
+                ::mcpwire_support::read_member(&mut slots.6, map, "$recursiveAnchor")
+            }
+            7usize => ::mcpwire_support::read_member(&mut slots.7, map, "$recursiveRef"),
+            8usize => ::mcpwire_support::read_member(&mut slots.8, map, "$ref"),
+            9usize => ::mcpwire_support::read_member(&mut slots.9, map, "$schema"),
+            10usize => ::mcpwire_support::read_member(&mut slots.10, map, "$vocabulary"),
+            11usize => {
+                ::mcpwire_support::read_member(
+                    &mut slots.11,
+                    map,
+                    "additionalProperties",
                 )
             }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<
-                CoreAndValidationSpecificationsMetaSchemaObject,
-                A::Error,
-            > {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                let mut m6 = ::core::option::Option::None;
-                let mut m7 = ::core::option::Option::None;
-                let mut m8 = ::core::option::Option::None;
-                let mut m9 = ::core::option::Option::None;
-                let mut m10 = ::core::option::Option::None;
-                let mut m11 = ::core::option::Option::None;
-                let mut m12 = ::core::option::Option::None;
-                let mut m13 = ::core::option::Option::None;
-                let mut m14 = ::core::option::Option::None;
-                let mut m15 = ::core::option::Option::None;
-                let mut m16 = ::core::option::Option::None;
-                let mut m17 = ::core::option::Option::None;
-                let mut m18 = ::core::option::Option::None;
-                let mut m19 = ::core::option::Option::None;
-                let mut m20 = ::core::option::Option::None;
-                let mut m21 = ::core::option::Option::None;
-                let mut m22 = ::core::option::Option::None;
-                let mut m23 = ::core::option::Option::None;
-                let mut m24 = ::core::option::Option::None;
-                let mut m25 = ::core::option::Option::None;
-                let mut m26 = ::core::option::Option::None;
-                let mut m27 = ::core::option::Option::None;
-                let mut m28 = ::core::option::Option::None;
-                let mut m29 = ::core::option::Option::None;
-                let mut m30 = ::core::option::Option::None;
-                let mut m31 = ::core::option::Option::None;
-                let mut m32 = ::core::option::Option::None;
-                let mut m33 = ::core::option::Option::None;
-                let mut m34 = ::core::option::Option::None;
-                let mut m35 = ::core::option::Option::None;
-                let mut m36 = ::core::option::Option::None;
-                let mut m37 = ::core::option::Option::None;
-                let mut m38 = ::core::option::Option::None;
-                let mut m39 = ::core::option::Option::None;
-                let mut m40 = ::core::option::Option::None;
-                let mut m41 = ::core::option::Option::None;
-                let mut m42 = ::core::option::Option::None;
-                let mut m43 = ::core::option::Option::None;
-                let mut m44 = ::core::option::Option::None;
-                let mut m45 = ::core::option::Option::None;
-                let mut m46 = ::core::option::Option::None;
-                let mut m47 = ::core::option::Option::None;
-                let mut m48 = ::core::option::Option::None;
-                let mut m49 = ::core::option::Option::None;
-                let mut m50 = ::core::option::Option::None;
-                let mut m51 = ::core::option::Option::None;
-                let mut m52 = ::core::option::Option::None;
-                let mut m53 = ::core::option::Option::None;
-                let mut m54 = ::core::option::Option::None;
-                let mut m55 = ::core::option::Option::None;
-                let mut m56 = ::core::option::Option::None;
-                let mut m57 = ::core::option::Option::None;
-                let mut m58 = ::core::option::Option::None;
-                let mut m59 = ::core::option::Option::None;
-                let mut m60 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("$anchor"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<AnchorString>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "$comment",
-                                    ),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("$defs"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                CoreAndValidationSpecificationsMetaSchema,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "$dynamicAnchor",
-                                    ),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<AnchorString>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "$dynamicRef",
-                                    ),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<UriReferenceString>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(5usize) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("$id"),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<UriReferenceString>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(6usize) => {
-                            if m6.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "$recursiveAnchor",
-                                    ),
-                                );
-                            }
-                            m6 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<AnchorString>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(7usize) => {
-                            if m7.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "$recursiveRef",
-                                    ),
-                                );
-                            }
-                            m7 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<UriReferenceString>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(8usize) => {
-                            if m8.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("$ref"),
-                                );
-                            }
-                            m8 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<UriReferenceString>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(9usize) => {
-                            if m9.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("$schema"),
-                                );
-                            }
-                            m9 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<UriString>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(10usize) => {
-                            if m10.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "$vocabulary",
-                                    ),
-                                );
-                            }
-                            m10 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<::std::string::String, bool>,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(11usize) => {
-                            if m11.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "additionalProperties",
-                                    ),
-                                );
-                            }
-                            m11 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchema>,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(12usize) => {
-                            if m12.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("allOf"),
-                                );
-                            }
-                            m12 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<SchemaArray>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(13usize) => {
-                            if m13.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("anyOf"),
-                                );
-                            }
-                            m13 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<SchemaArray>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(14usize) => {
-                            if m14.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("const"),
-                                );
-                            }
-                            m14 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::mcpwire_support::Json>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(15usize) => {
-                            if m15.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "contains",
-                                    ),
-                                );
-                            }
-                            m15 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchema>,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(16usize) => {
-                            if m16.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "contentEncoding",
-                                    ),
-                                );
-                            }
-                            m16 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(17usize) => {
-                            if m17.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "contentMediaType",
-                                    ),
-                                );
-                            }
-                            m17 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(18usize) => {
-                            if m18.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "contentSchema",
-                                    ),
-                                );
-                            }
-                            m18 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchema>,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(19usize) => {
-                            if m19.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("default"),
-                                );
-                            }
-                            m19 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::mcpwire_support::Json>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(20usize) => {
-                            if m20.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "definitions",
-                                    ),
-                                );
-                            }
-                            m20 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                CoreAndValidationSpecificationsMetaSchema,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(21usize) => {
-                            if m21.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "dependencies",
-                                    ),
-                                );
-                            }
-                            m21 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(22usize) => {
-                            if m22.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "dependentRequired",
-                                    ),
-                                );
-                            }
-                            m22 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                StringArray,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(23usize) => {
-                            if m23.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "dependentSchemas",
-                                    ),
-                                );
-                            }
-                            m23 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                CoreAndValidationSpecificationsMetaSchema,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(24usize) => {
-                            if m24.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "deprecated",
-                                    ),
-                                );
-                            }
-                            m24 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(25usize) => {
-                            if m25.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "description",
-                                    ),
-                                );
-                            }
-                            m25 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(26usize) => {
-                            if m26.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("else"),
-                                );
-                            }
-                            m26 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchema>,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(27usize) => {
-                            if m27.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("enum"),
-                                );
-                            }
-                            m27 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::std::vec::Vec<::mcpwire_support::Json>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(28usize) => {
-                            if m28.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "examples",
-                                    ),
-                                );
-                            }
-                            m28 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::std::vec::Vec<::mcpwire_support::Json>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(29usize) => {
-                            if m29.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "exclusiveMaximum",
-                                    ),
-                                );
-                            }
-                            m29 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Number>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(30usize) => {
-                            if m30.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "exclusiveMinimum",
-                                    ),
-                                );
-                            }
-                            m30 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Number>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(31usize) => {
-                            if m31.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("format"),
-                                );
-                            }
-                            m31 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(32usize) => {
-                            if m32.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("if"),
-                                );
-                            }
-                            m32 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchema>,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(33usize) => {
-                            if m33.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("items"),
-                                );
-                            }
-                            m33 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchema>,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(34usize) => {
-                            if m34.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "maxContains",
-                                    ),
-                                );
-                            }
-                            m34 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NonNegativeInteger>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(35usize) => {
-                            if m35.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "maxItems",
-                                    ),
-                                );
-                            }
-                            m35 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NonNegativeInteger>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(36usize) => {
-                            if m36.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "maxLength",
-                                    ),
-                                );
-                            }
-                            m36 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NonNegativeInteger>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(37usize) => {
-                            if m37.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "maxProperties",
-                                    ),
-                                );
-                            }
-                            m37 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NonNegativeInteger>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(38usize) => {
-                            if m38.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("maximum"),
-                                );
-                            }
-                            m38 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Number>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(39usize) => {
-                            if m39.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "minContains",
-                                    ),
-                                );
-                            }
-                            m39 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NonNegativeInteger>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(40usize) => {
-                            if m40.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "minItems",
-                                    ),
-                                );
-                            }
-                            m40 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NonNegativeIntegerDefault0>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(41usize) => {
-                            if m41.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "minLength",
-                                    ),
-                                );
-                            }
-                            m41 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NonNegativeIntegerDefault0>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(42usize) => {
-                            if m42.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "minProperties",
-                                    ),
-                                );
-                            }
-                            m42 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NonNegativeIntegerDefault0>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(43usize) => {
-                            if m43.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("minimum"),
-                                );
-                            }
-                            m43 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Number>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(44usize) => {
-                            if m44.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "multipleOf",
-                                    ),
-                                );
-                            }
-                            m44 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Number>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(45usize) => {
-                            if m45.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("not"),
-                                );
-                            }
-                            m45 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchema>,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(46usize) => {
-                            if m46.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("oneOf"),
-                                );
-                            }
-                            m46 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<SchemaArray>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(47usize) => {
-                            if m47.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("pattern"),
-                                );
-                            }
-                            m47 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(48usize) => {
-                            if m48.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "patternProperties",
-                                    ),
-                                );
-                            }
-                            m48 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                CoreAndValidationSpecificationsMetaSchema,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(49usize) => {
-                            if m49.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "prefixItems",
-                                    ),
-                                );
-                            }
-                            m49 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<SchemaArray>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(50usize) => {
-                            if m50.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "properties",
-                                    ),
-                                );
-                            }
-                            m50 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                CoreAndValidationSpecificationsMetaSchema,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(51usize) => {
-                            if m51.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "propertyNames",
-                                    ),
-                                );
-                            }
-                            m51 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchema>,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(52usize) => {
-                            if m52.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "readOnly",
-                                    ),
-                                );
-                            }
-                            m52 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(53usize) => {
-                            if m53.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "required",
-                                    ),
-                                );
-                            }
-                            m53 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<StringArray>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(54usize) => {
-                            if m54.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("then"),
-                                );
-                            }
-                            m54 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchema>,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(55usize) => {
-                            if m55.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("title"),
-                                );
-                            }
-                            m55 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(56usize) => {
-                            if m56.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("type"),
-                                );
-                            }
-                            m56 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            CoreAndValidationSpecificationsMetaSchemaObjectType,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(57usize) => {
-                            if m57.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "unevaluatedItems",
-                                    ),
-                                );
-                            }
-                            m57 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchema>,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(58usize) => {
-                            if m58.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "unevaluatedProperties",
-                                    ),
-                                );
-                            }
-                            m58 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::boxed::Box<CoreAndValidationSpecificationsMetaSchema>,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(59usize) => {
-                            if m59.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "uniqueItems",
-                                    ),
-                                );
-                            }
-                            m59 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m60.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "writeOnly",
-                                    ),
-                                );
-                            }
-                            m60 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(CoreAndValidationSpecificationsMetaSchemaObject {
-                    anchor: m0.unwrap_or_default(),
-                    comment: m1.unwrap_or_default(),
-                    defs: m2.unwrap_or_default(),
-                    dynamic_anchor: m3.unwrap_or_default(),
-                    dynamic_ref: m4.unwrap_or_default(),
-                    id: m5.unwrap_or_default(),
-                    recursive_anchor: m6.unwrap_or_default(),
-                    recursive_ref: m7.unwrap_or_default(),
-                    r#ref: m8.unwrap_or_default(),
-                    schema: m9.unwrap_or_default(),
-                    vocabulary: m10.unwrap_or_default(),
-                    additional_properties: m11.unwrap_or_default(),
-                    all_of: m12.unwrap_or_default(),
-                    any_of: m13.unwrap_or_default(),
-                    r#const: m14.unwrap_or_default(),
-                    contains: m15.unwrap_or_default(),
-                    content_encoding: m16.unwrap_or_default(),
-                    content_media_type: m17.unwrap_or_default(),
-                    content_schema: m18.unwrap_or_default(),
-                    default: m19.unwrap_or_default(),
-                    definitions: m20.unwrap_or_default(),
-                    dependencies: m21.unwrap_or_default(),
-                    dependent_required: m22.unwrap_or_default(),
-                    dependent_schemas: m23.unwrap_or_default(),
-                    deprecated: m24.unwrap_or_default(),
-                    description: m25.unwrap_or_default(),
-                    r#else: m26.unwrap_or_default(),
-                    r#enum: m27.unwrap_or_default(),
-                    examples: m28.unwrap_or_default(),
-                    exclusive_maximum: m29.unwrap_or_default(),
-                    exclusive_minimum: m30.unwrap_or_default(),
-                    format: m31.unwrap_or_default(),
-                    r#if: m32.unwrap_or_default(),
-                    items: m33.unwrap_or_default(),
-                    max_contains: m34.unwrap_or_default(),
-                    max_items: m35.unwrap_or_default(),
-                    max_length: m36.unwrap_or_default(),
-                    max_properties: m37.unwrap_or_default(),
-                    maximum: m38.unwrap_or_default(),
-                    min_contains: m39.unwrap_or_default(),
-                    min_items: m40.unwrap_or_default(),
-                    min_length: m41.unwrap_or_default(),
-                    min_properties: m42.unwrap_or_default(),
-                    minimum: m43.unwrap_or_default(),
-                    multiple_of: m44.unwrap_or_default(),
-                    not: m45.unwrap_or_default(),
-                    one_of: m46.unwrap_or_default(),
-                    pattern: m47.unwrap_or_default(),
-                    pattern_properties: m48.unwrap_or_default(),
-                    prefix_items: m49.unwrap_or_default(),
-                    properties: m50.unwrap_or_default(),
-                    property_names: m51.unwrap_or_default(),
-                    read_only: m52.unwrap_or_default(),
-                    required: m53.unwrap_or_default(),
-                    then: m54.unwrap_or_default(),
-                    title: m55.unwrap_or_default(),
-                    r#type: m56.unwrap_or_default(),
-                    unevaluated_items: m57.unwrap_or_default(),
-                    unevaluated_properties: m58.unwrap_or_default(),
-                    unique_items: m59.unwrap_or_default(),
-                    write_only: m60.unwrap_or_default(),
-                    extra,
-                })
+            12usize => ::mcpwire_support::read_member(&mut slots.12, map, "allOf"),
+            13usize => ::mcpwire_support::read_member(&mut slots.13, map, "anyOf"),
+            14usize => ::mcpwire_support::read_member(&mut slots.14, map, "const"),
+            15usize => ::mcpwire_support::read_member(&mut slots.15, map, "contains"),
+            16usize => {
+                ::mcpwire_support::read_member(&mut slots.16, map, "contentEncoding")
             }
+            17usize => {
+                ::mcpwire_support::read_member(&mut slots.17, map, "contentMediaType")
+            }
+            18usize => {
+                ::mcpwire_support::read_member(&mut slots.18, map, "contentSchema")
+            }
+            19usize => ::mcpwire_support::read_member(&mut slots.19, map, "default"),
+            20usize => ::mcpwire_support::read_member(&mut slots.20, map, "definitions"),
+            21usize => ::mcpwire_support::read_member(&mut slots.21, map, "dependencies"),
+            22usize => {
+                ::mcpwire_support::read_member(&mut slots.22, map, "dependentRequired")
+            }
+            23usize => {
+                ::mcpwire_support::read_member(&mut slots.23, map, "dependentSchemas")
+            }
+            24usize => ::mcpwire_support::read_member(&mut slots.24, map, "deprecated"),
+            25usize => ::mcpwire_support::read_member(&mut slots.25, map, "description"),
+            26usize => ::mcpwire_support::read_member(&mut slots.26, map, "else"),
+            27usize => ::mcpwire_support::read_member(&mut slots.27, map, "enum"),
+            28usize => ::mcpwire_support::read_member(&mut slots.28, map, "examples"),
+            29usize => {
+                ::mcpwire_support::read_member(&mut slots.29, map, "exclusiveMaximum")
+            }
+            30usize => {
+                ::mcpwire_support::read_member(&mut slots.30, map, "exclusiveMinimum")
+            }
+            31usize => ::mcpwire_support::read_member(&mut slots.31, map, "format"),
+            32usize => ::mcpwire_support::read_member(&mut slots.32, map, "if"),
+            33usize => ::mcpwire_support::read_member(&mut slots.33, map, "items"),
+            34usize => ::mcpwire_support::read_member(&mut slots.34, map, "maxContains"),
+            35usize => ::mcpwire_support::read_member(&mut slots.35, map, "maxItems"),
+            36usize => ::mcpwire_support::read_member(&mut slots.36, map, "maxLength"),
+            37usize => {
+                ::mcpwire_support::read_member(&mut slots.37, map, "maxProperties")
+            }
+            38usize => ::mcpwire_support::read_member(&mut slots.38, map, "maximum"),
+            39usize => ::mcpwire_support::read_member(&mut slots.39, map, "minContains"),
+            40usize => ::mcpwire_support::read_member(&mut slots.40, map, "minItems"),
+            41usize => ::mcpwire_support::read_member(&mut slots.41, map, "minLength"),
+            42usize => {
+                ::mcpwire_support::read_member(&mut slots.42, map, "minProperties")
+            }
+            43usize => ::mcpwire_support::read_member(&mut slots.43, map, "minimum"),
+            44usize => ::mcpwire_support::read_member(&mut slots.44, map, "multipleOf"),
+            45usize => ::mcpwire_support::read_member(&mut slots.45, map, "not"),
+            46usize => ::mcpwire_support::read_member(&mut slots.46, map, "oneOf"),
+            47usize => ::mcpwire_support::read_member(&mut slots.47, map, "pattern"),
+            48usize => {
+                ::mcpwire_support::read_member(&mut slots.48, map, "patternProperties")
+            }
+            49usize => ::mcpwire_support::read_member(&mut slots.49, map, "prefixItems"),
+            50usize => ::mcpwire_support::read_member(&mut slots.50, map, "properties"),
+            51usize => {
+                ::mcpwire_support::read_member(&mut slots.51, map, "propertyNames")
+            }
+            52usize => ::mcpwire_support::read_member(&mut slots.52, map, "readOnly"),
+            53usize => ::mcpwire_support::read_member(&mut slots.53, map, "required"),
+            54usize => ::mcpwire_support::read_member(&mut slots.54, map, "then"),
+            55usize => ::mcpwire_support::read_member(&mut slots.55, map, "title"),
+            56usize => ::mcpwire_support::read_member(&mut slots.56, map, "type"),
+            57usize => {
+                ::mcpwire_support::read_member(&mut slots.57, map, "unevaluatedItems")
+            }
+            58usize => {
+                ::mcpwire_support::read_member(
+                    &mut slots.58,
+                    map,
+                    "unevaluatedProperties",
+                )
+            }
+            59usize => ::mcpwire_support::read_member(&mut slots.59, map, "uniqueItems"),
+            _ => ::mcpwire_support::read_member(&mut slots.60, map, "writeOnly"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            anchor: slots.0,
+            comment: slots.1,
+            defs: slots.2,
+            dynamic_anchor: slots.3,
+            dynamic_ref: slots.4,
+            id: slots.5,
+            recursive_anchor: slots.6,
+            recursive_ref: slots.7,
+            r#ref: slots.8,
+            schema: slots.9,
+            vocabulary: slots.10,
+            additional_properties: slots.11,
+            all_of: slots.12,
+            any_of: slots.13,
+            r#const: slots.14,
+            contains: slots.15,
+            content_encoding: slots.16,
+            content_media_type: slots.17,
+            content_schema: slots.18,
+            default: slots.19,
+            definitions: slots.20,
+            dependencies: slots.21,
+            dependent_required: slots.22,
+            dependent_schemas: slots.23,
+            deprecated: slots.24,
+            description: slots.25,
+            r#else: slots.26,
+            r#enum: slots.27,
+            examples: slots.28,
+            exclusive_maximum: slots.29,
+            exclusive_minimum: slots.30,
+            format: slots.31,
+            r#if: slots.32,
+            items: slots.33,
+            max_contains: slots.34,
+            max_items: slots.35,
+            max_length: slots.36,
+            max_properties: slots.37,
+            maximum: slots.38,
+            min_contains: slots.39,
+            min_items: slots.40,
+            min_length: slots.41,
+            min_properties: slots.42,
+            minimum: slots.43,
+            multiple_of: slots.44,
+            not: slots.45,
+            one_of: slots.46,
+            pattern: slots.47,
+            pattern_properties: slots.48,
+            prefix_items: slots.49,
+            properties: slots.50,
+            property_names: slots.51,
+            read_only: slots.52,
+            required: slots.53,
+            then: slots.54,
+            title: slots.55,
+            r#type: slots.56,
+            unevaluated_items: slots.57,
+            unevaluated_properties: slots.58,
+            unique_items: slots.59,
+            write_only: slots.60,
+            extra,
+        })
     }
 }
 /// `CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue` (JSON Schema).
@@ -3387,87 +2283,116 @@ impl<'de> ::serde::Deserialize<'de>
 for CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue",
-            one_of: false,
-            variants: &["CoreAndValidationSpecificationsMetaSchema", "StringArray"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(_) => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<
+            CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue,
+            ::serde_json::Error,
+        > {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue",
+                one_of: false,
+                variants: &["CoreAndValidationSpecificationsMetaSchema", "StringArray"],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_support::Shape::Array(_) => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<
+                CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue,
+                ::serde_json::Error,
+            > {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            CoreAndValidationSpecificationsMetaSchema,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue",
+                                "CoreAndValidationSpecificationsMetaSchema",
+                                reason,
+                            )
+                            .map(
+                                CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue::CoreAndValidationSpecificationsMetaSchema,
+                            )
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_variant::<
+                            StringArray,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue",
+                                "StringArray",
+                                reason,
+                            )
+                            .map(
+                                CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue::StringArray,
+                            )
+                    }
+                }
             }
-            ::mcpwire_support::Shape::Bool => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
-            }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue",
-                        &::std::format!(
-                            "{}, found {}",
-                            "expected an object or an array or a boolean", other
-                            .token_name()
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Array(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Bool => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue",
+                            &::std::format!(
+                                "{}, found {}",
+                                "expected an object or an array or a boolean", other
+                                .token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        CoreAndValidationSpecificationsMetaSchema,
-                        D::Error,
-                    >(
-                            input,
-                            "CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue",
-                            "CoreAndValidationSpecificationsMetaSchema",
-                            reason,
-                        )
-                        .map(Self::CoreAndValidationSpecificationsMetaSchema)
-                }
-                _ => {
-                    ::mcpwire_support::decode_variant::<
-                        StringArray,
-                        D::Error,
-                    >(
-                            input,
-                            "CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue",
-                            "StringArray",
-                            reason,
-                        )
-                        .map(Self::StringArray)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `CoreAndValidationSpecificationsMetaSchemaObjectType` (JSON Schema).
@@ -3481,7 +2406,7 @@ pub enum CoreAndValidationSpecificationsMetaSchemaObjectType {
     /// The `SimpleTypes` alternative.
     SimpleTypes(SimpleTypes),
     /// The `Array` alternative.
-    Array(::std::vec::Vec<SimpleTypes>),
+    Array(Vec<SimpleTypes>),
 }
 impl CoreAndValidationSpecificationsMetaSchemaObjectType {
     /// The name of the variant this value holds (the schema definition it decoded as).
@@ -3499,10 +2424,10 @@ for CoreAndValidationSpecificationsMetaSchemaObjectType {
         Self::SimpleTypes(value)
     }
 }
-impl ::core::convert::From<::std::vec::Vec<SimpleTypes>>
+impl ::core::convert::From<Vec<SimpleTypes>>
 for CoreAndValidationSpecificationsMetaSchemaObjectType {
     /// The `Array` alternative.
-    fn from(value: ::std::vec::Vec<SimpleTypes>) -> Self {
+    fn from(value: Vec<SimpleTypes>) -> Self {
         Self::Array(value)
     }
 }
@@ -3510,79 +2435,108 @@ impl<'de> ::serde::Deserialize<'de>
 for CoreAndValidationSpecificationsMetaSchemaObjectType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "CoreAndValidationSpecificationsMetaSchemaObjectType",
-            one_of: false,
-            variants: &["SimpleTypes", "Array"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Array(_) => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<
+            CoreAndValidationSpecificationsMetaSchemaObjectType,
+            ::serde_json::Error,
+        > {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "CoreAndValidationSpecificationsMetaSchemaObjectType",
+                one_of: false,
+                variants: &["SimpleTypes", "Array"],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_support::Shape::String => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<
+                CoreAndValidationSpecificationsMetaSchemaObjectType,
+                ::serde_json::Error,
+            > {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            SimpleTypes,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "CoreAndValidationSpecificationsMetaSchemaObjectType",
+                                "SimpleTypes",
+                                reason,
+                            )
+                            .map(
+                                CoreAndValidationSpecificationsMetaSchemaObjectType::SimpleTypes,
+                            )
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_variant::<
+                            Vec<SimpleTypes>,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "CoreAndValidationSpecificationsMetaSchemaObjectType",
+                                "Array",
+                                reason,
+                            )
+                            .map(
+                                CoreAndValidationSpecificationsMetaSchemaObjectType::Array,
+                            )
+                    }
+                }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "CoreAndValidationSpecificationsMetaSchemaObjectType",
-                        &::std::format!(
-                            "{}, found {}", "expected an array or a string", other
-                            .token_name()
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Array(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::String => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "CoreAndValidationSpecificationsMetaSchemaObjectType",
+                            &::std::format!(
+                                "{}, found {}", "expected an array or a string", other
+                                .token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        SimpleTypes,
-                        D::Error,
-                    >(
-                            input,
-                            "CoreAndValidationSpecificationsMetaSchemaObjectType",
-                            "SimpleTypes",
-                            reason,
-                        )
-                        .map(Self::SimpleTypes)
-                }
-                _ => {
-                    ::mcpwire_support::decode_variant::<
-                        ::std::vec::Vec<SimpleTypes>,
-                        D::Error,
-                    >(
-                            input,
-                            "CoreAndValidationSpecificationsMetaSchemaObjectType",
-                            "Array",
-                            reason,
-                        )
-                        .map(Self::Array)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `CoreVocabularyMetaSchema` (JSON Schema).
@@ -3622,74 +2576,95 @@ impl ::core::convert::From<bool> for CoreVocabularyMetaSchema {
 impl<'de> ::serde::Deserialize<'de> for CoreVocabularyMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "CoreVocabularyMetaSchema",
-            one_of: false,
-            variants: &["CoreVocabularyMetaSchemaObject", "Boolean"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(_) => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<CoreVocabularyMetaSchema, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "CoreVocabularyMetaSchema",
+                one_of: false,
+                variants: &["CoreVocabularyMetaSchemaObject", "Boolean"],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_support::Shape::Bool => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<CoreVocabularyMetaSchema, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            CoreVocabularyMetaSchemaObject,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "CoreVocabularyMetaSchema",
+                                "CoreVocabularyMetaSchemaObject",
+                                reason,
+                            )
+                            .map(
+                                CoreVocabularyMetaSchema::CoreVocabularyMetaSchemaObject,
+                            )
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_variant::<
+                            bool,
+                            ::serde_json::Error,
+                        >(input, "CoreVocabularyMetaSchema", "Boolean", reason)
+                            .map(CoreVocabularyMetaSchema::Boolean)
+                    }
+                }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "CoreVocabularyMetaSchema",
-                        &::std::format!(
-                            "{}, found {}", "expected an object or a boolean", other
-                            .token_name()
-                        ),
-                    ),
-                );
-            }
-        };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        CoreVocabularyMetaSchemaObject,
-                        D::Error,
-                    >(
-                            input,
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Bool => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
                             "CoreVocabularyMetaSchema",
-                            "CoreVocabularyMetaSchemaObject",
-                            reason,
-                        )
-                        .map(Self::CoreVocabularyMetaSchemaObject)
+                            &::std::format!(
+                                "{}, found {}", "expected an object or a boolean", other
+                                .token_name()
+                            ),
+                        ),
+                    );
                 }
-                _ => {
-                    ::mcpwire_support::decode_variant::<
-                        bool,
-                        D::Error,
-                    >(input, "CoreVocabularyMetaSchema", "Boolean", reason)
-                        .map(Self::Boolean)
-                }
-            },
-        )
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
+        };
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `CoreVocabularyMetaSchemaObject` (JSON Schema).
@@ -3697,191 +2672,133 @@ impl<'de> ::serde::Deserialize<'de> for CoreVocabularyMetaSchema {
 /// Schema: `#/$defs/CoreVocabularyMetaSchema` in `draft2020_12_metaschema.schema.json`.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 pub struct CoreVocabularyMetaSchemaObject {
-    /// `$anchor` member (optional).
-    #[serde(
-        rename = "$anchor",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub anchor: ::core::option::Option<AnchorString>,
-    /// `$comment` member (optional).
-    #[serde(
-        rename = "$comment",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub comment: ::core::option::Option<::std::string::String>,
-    /// `$defs` member (optional).
-    #[serde(
-        rename = "$defs",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub defs: ::core::option::Option<
-        ::std::collections::BTreeMap<
-            ::std::string::String,
-            CoreAndValidationSpecificationsMetaSchema,
-        >,
+    /// Schema: `#/$defs/CoreVocabularyMetaSchema/properties/$anchor`.
+    #[serde(rename = "$anchor", default, skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<AnchorString>,
+    /// Schema: `#/$defs/CoreVocabularyMetaSchema/properties/$comment`.
+    #[serde(rename = "$comment", default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    /// Schema: `#/$defs/CoreVocabularyMetaSchema/properties/$defs`.
+    #[serde(rename = "$defs", default, skip_serializing_if = "Option::is_none")]
+    pub defs: Option<
+        ::std::collections::BTreeMap<String, CoreAndValidationSpecificationsMetaSchema>,
     >,
-    /// `$dynamicAnchor` member (optional).
-    #[serde(
-        rename = "$dynamicAnchor",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub dynamic_anchor: ::core::option::Option<AnchorString>,
-    /// `$dynamicRef` member (optional).
-    #[serde(
-        rename = "$dynamicRef",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub dynamic_ref: ::core::option::Option<UriReferenceString>,
-    /// `$id` member (optional).
-    #[serde(
-        rename = "$id",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub id: ::core::option::Option<UriReferenceString>,
-    /// `$ref` member (optional).
-    #[serde(
-        rename = "$ref",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub r#ref: ::core::option::Option<UriReferenceString>,
-    /// `$schema` member (optional).
-    #[serde(
-        rename = "$schema",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub schema: ::core::option::Option<UriString>,
-    /// `$vocabulary` member (optional).
-    #[serde(
-        rename = "$vocabulary",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub vocabulary: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, bool>,
-    >,
+    /// Schema: `#/$defs/CoreVocabularyMetaSchema/properties/$dynamicAnchor`.
+    #[serde(rename = "$dynamicAnchor", default, skip_serializing_if = "Option::is_none")]
+    pub dynamic_anchor: Option<AnchorString>,
+    /// Schema: `#/$defs/CoreVocabularyMetaSchema/properties/$dynamicRef`.
+    #[serde(rename = "$dynamicRef", default, skip_serializing_if = "Option::is_none")]
+    pub dynamic_ref: Option<UriReferenceString>,
+    /// Schema: `#/$defs/CoreVocabularyMetaSchema/properties/$id`.
+    #[serde(rename = "$id", default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<UriReferenceString>,
+    /// Schema: `#/$defs/CoreVocabularyMetaSchema/properties/$ref`.
+    #[serde(rename = "$ref", default, skip_serializing_if = "Option::is_none")]
+    pub r#ref: Option<UriReferenceString>,
+    /// Schema: `#/$defs/CoreVocabularyMetaSchema/properties/$schema`.
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<UriString>,
+    /// Schema: `#/$defs/CoreVocabularyMetaSchema/properties/$vocabulary`.
+    #[serde(rename = "$vocabulary", default, skip_serializing_if = "Option::is_none")]
+    pub vocabulary: Option<::std::collections::BTreeMap<String, bool>>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl CoreVocabularyMetaSchemaObject {
     /// A value with every optional member absent.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self {
-            anchor: ::core::option::Option::None,
-            comment: ::core::option::Option::None,
-            defs: ::core::option::Option::None,
-            dynamic_anchor: ::core::option::Option::None,
-            dynamic_ref: ::core::option::Option::None,
-            id: ::core::option::Option::None,
-            r#ref: ::core::option::Option::None,
-            schema: ::core::option::Option::None,
-            vocabulary: ::core::option::Option::None,
+            anchor: None,
+            comment: None,
+            defs: None,
+            dynamic_anchor: None,
+            dynamic_ref: None,
+            id: None,
+            r#ref: None,
+            schema: None,
+            vocabulary: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `$anchor` member.
     #[must_use]
-    pub fn with_anchor(
-        mut self,
-        anchor: impl ::core::convert::Into<AnchorString>,
-    ) -> Self {
-        self.anchor = ::core::option::Option::Some(anchor.into());
+    pub fn with_anchor(mut self, anchor: impl Into<AnchorString>) -> Self {
+        self.anchor = Some(anchor.into());
         self
     }
     /// Sets the optional `$comment` member.
     #[must_use]
-    pub fn with_comment(
-        mut self,
-        comment: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.comment = ::core::option::Option::Some(comment.into());
+    pub fn with_comment(mut self, comment: impl Into<String>) -> Self {
+        self.comment = Some(comment.into());
         self
     }
     /// Sets the optional `$defs` member.
     #[must_use]
     pub fn with_defs(
         mut self,
-        defs: impl ::core::convert::Into<
+        defs: impl Into<
             ::std::collections::BTreeMap<
-                ::std::string::String,
+                String,
                 CoreAndValidationSpecificationsMetaSchema,
             >,
         >,
     ) -> Self {
-        self.defs = ::core::option::Option::Some(defs.into());
+        self.defs = Some(defs.into());
         self
     }
     /// Sets the optional `$dynamicAnchor` member.
     #[must_use]
     pub fn with_dynamic_anchor(
         mut self,
-        dynamic_anchor: impl ::core::convert::Into<AnchorString>,
+        dynamic_anchor: impl Into<AnchorString>,
     ) -> Self {
-        self.dynamic_anchor = ::core::option::Option::Some(dynamic_anchor.into());
+        self.dynamic_anchor = Some(dynamic_anchor.into());
         self
     }
     /// Sets the optional `$dynamicRef` member.
     #[must_use]
     pub fn with_dynamic_ref(
         mut self,
-        dynamic_ref: impl ::core::convert::Into<UriReferenceString>,
+        dynamic_ref: impl Into<UriReferenceString>,
     ) -> Self {
-        self.dynamic_ref = ::core::option::Option::Some(dynamic_ref.into());
+        self.dynamic_ref = Some(dynamic_ref.into());
         self
     }
     /// Sets the optional `$id` member.
     #[must_use]
-    pub fn with_id(
-        mut self,
-        id: impl ::core::convert::Into<UriReferenceString>,
-    ) -> Self {
-        self.id = ::core::option::Option::Some(id.into());
+    pub fn with_id(mut self, id: impl Into<UriReferenceString>) -> Self {
+        self.id = Some(id.into());
         self
     }
     /// Sets the optional `$ref` member.
     #[must_use]
-    pub fn with_ref(
-        mut self,
-        r#ref: impl ::core::convert::Into<UriReferenceString>,
-    ) -> Self {
-        self.r#ref = ::core::option::Option::Some(r#ref.into());
+    pub fn with_ref(mut self, r#ref: impl Into<UriReferenceString>) -> Self {
+        self.r#ref = Some(r#ref.into());
         self
     }
     /// Sets the optional `$schema` member.
     #[must_use]
-    pub fn with_schema(mut self, schema: impl ::core::convert::Into<UriString>) -> Self {
-        self.schema = ::core::option::Option::Some(schema.into());
+    pub fn with_schema(mut self, schema: impl Into<UriString>) -> Self {
+        self.schema = Some(schema.into());
         self
     }
     /// Sets the optional `$vocabulary` member.
     #[must_use]
     pub fn with_vocabulary(
         mut self,
-        vocabulary: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, bool>,
-        >,
+        vocabulary: impl Into<::std::collections::BTreeMap<String, bool>>,
     ) -> Self {
-        self.vocabulary = ::core::option::Option::Some(vocabulary.into());
+        self.vocabulary = Some(vocabulary.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -3890,192 +2807,91 @@ impl CoreVocabularyMetaSchemaObject {
 impl<'de> ::serde::Deserialize<'de> for CoreVocabularyMetaSchemaObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "$anchor" => ::core::option::Option::Some(0usize),
-                "$comment" => ::core::option::Option::Some(1usize),
-                "$defs" => ::core::option::Option::Some(2usize),
-                "$dynamicAnchor" => ::core::option::Option::Some(3usize),
-                "$dynamicRef" => ::core::option::Option::Some(4usize),
-                "$id" => ::core::option::Option::Some(5usize),
-                "$ref" => ::core::option::Option::Some(6usize),
-                "$schema" => ::core::option::Option::Some(7usize),
-                "$vocabulary" => ::core::option::Option::Some(8usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for CoreVocabularyMetaSchemaObject {
+    const NAME: &'static str = "CoreVocabularyMetaSchemaObject";
+    const MEMBERS: &'static [&'static str] = &[
+        "$anchor",
+        "$comment",
+        "$defs",
+        "$dynamicAnchor",
+        "$dynamicRef",
+        "$id",
+        "$ref",
+        "$schema",
+        "$vocabulary",
+    ];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<AnchorString>,
+        Option<String>,
+        Option<
+            ::std::collections::BTreeMap<
+                String,
+                CoreAndValidationSpecificationsMetaSchema,
+            >,
+        >,
+        Option<AnchorString>,
+        Option<UriReferenceString>,
+        Option<UriReferenceString>,
+        Option<UriReferenceString>,
+        Option<UriString>,
+        Option<::std::collections::BTreeMap<String, bool>>,
+    );
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None, None, None, None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "$anchor" => Some(0usize),
+            "$comment" => Some(1usize),
+            "$defs" => Some(2usize),
+            "$dynamicAnchor" => Some(3usize),
+            "$dynamicRef" => Some(4usize),
+            "$id" => Some(5usize),
+            "$ref" => Some(6usize),
+            "$schema" => Some(7usize),
+            "$vocabulary" => Some(8usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = CoreVocabularyMetaSchemaObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (CoreVocabularyMetaSchemaObject)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<CoreVocabularyMetaSchemaObject, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                let mut m6 = ::core::option::Option::None;
-                let mut m7 = ::core::option::Option::None;
-                let mut m8 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("$anchor"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<AnchorString>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "$comment",
-                                    ),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("$defs"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                CoreAndValidationSpecificationsMetaSchema,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "$dynamicAnchor",
-                                    ),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<AnchorString>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "$dynamicRef",
-                                    ),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<UriReferenceString>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(5usize) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("$id"),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<UriReferenceString>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(6usize) => {
-                            if m6.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("$ref"),
-                                );
-                            }
-                            m6 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<UriReferenceString>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(7usize) => {
-                            if m7.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("$schema"),
-                                );
-                            }
-                            m7 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<UriString>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m8.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "$vocabulary",
-                                    ),
-                                );
-                            }
-                            m8 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<::std::string::String, bool>,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(CoreVocabularyMetaSchemaObject {
-                    anchor: m0.unwrap_or_default(),
-                    comment: m1.unwrap_or_default(),
-                    defs: m2.unwrap_or_default(),
-                    dynamic_anchor: m3.unwrap_or_default(),
-                    dynamic_ref: m4.unwrap_or_default(),
-                    id: m5.unwrap_or_default(),
-                    r#ref: m6.unwrap_or_default(),
-                    schema: m7.unwrap_or_default(),
-                    vocabulary: m8.unwrap_or_default(),
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "$anchor"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "$comment"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "$defs"),
+            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "$dynamicAnchor"),
+            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "$dynamicRef"),
+            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "$id"),
+            6usize => ::mcpwire_support::read_member(&mut slots.6, map, "$ref"),
+            7usize => ::mcpwire_support::read_member(&mut slots.7, map, "$schema"),
+            _ => ::mcpwire_support::read_member(&mut slots.8, map, "$vocabulary"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            anchor: slots.0,
+            comment: slots.1,
+            defs: slots.2,
+            dynamic_anchor: slots.3,
+            dynamic_ref: slots.4,
+            id: slots.5,
+            r#ref: slots.6,
+            schema: slots.7,
+            vocabulary: slots.8,
+            extra,
+        })
     }
 }
 /// `FormatVocabularyMetaSchemaForAnnotationResults` (JSON Schema).
@@ -4120,82 +2936,109 @@ impl ::core::convert::From<bool> for FormatVocabularyMetaSchemaForAnnotationResu
 impl<'de> ::serde::Deserialize<'de> for FormatVocabularyMetaSchemaForAnnotationResults {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "FormatVocabularyMetaSchemaForAnnotationResults",
-            one_of: false,
-            variants: &[
-                "FormatVocabularyMetaSchemaForAnnotationResultsObject",
-                "Boolean",
-            ],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(_) => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<
+            FormatVocabularyMetaSchemaForAnnotationResults,
+            ::serde_json::Error,
+        > {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "FormatVocabularyMetaSchemaForAnnotationResults",
+                one_of: false,
+                variants: &[
+                    "FormatVocabularyMetaSchemaForAnnotationResultsObject",
+                    "Boolean",
+                ],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_support::Shape::Bool => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<
+                FormatVocabularyMetaSchemaForAnnotationResults,
+                ::serde_json::Error,
+            > {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            FormatVocabularyMetaSchemaForAnnotationResultsObject,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "FormatVocabularyMetaSchemaForAnnotationResults",
+                                "FormatVocabularyMetaSchemaForAnnotationResultsObject",
+                                reason,
+                            )
+                            .map(
+                                FormatVocabularyMetaSchemaForAnnotationResults::FormatVocabularyMetaSchemaForAnnotationResultsObject,
+                            )
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_variant::<
+                            bool,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "FormatVocabularyMetaSchemaForAnnotationResults",
+                                "Boolean",
+                                reason,
+                            )
+                            .map(FormatVocabularyMetaSchemaForAnnotationResults::Boolean)
+                    }
+                }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "FormatVocabularyMetaSchemaForAnnotationResults",
-                        &::std::format!(
-                            "{}, found {}", "expected an object or a boolean", other
-                            .token_name()
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Bool => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "FormatVocabularyMetaSchemaForAnnotationResults",
+                            &::std::format!(
+                                "{}, found {}", "expected an object or a boolean", other
+                                .token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        FormatVocabularyMetaSchemaForAnnotationResultsObject,
-                        D::Error,
-                    >(
-                            input,
-                            "FormatVocabularyMetaSchemaForAnnotationResults",
-                            "FormatVocabularyMetaSchemaForAnnotationResultsObject",
-                            reason,
-                        )
-                        .map(Self::FormatVocabularyMetaSchemaForAnnotationResultsObject)
-                }
-                _ => {
-                    ::mcpwire_support::decode_variant::<
-                        bool,
-                        D::Error,
-                    >(
-                            input,
-                            "FormatVocabularyMetaSchemaForAnnotationResults",
-                            "Boolean",
-                            reason,
-                        )
-                        .map(Self::Boolean)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `FormatVocabularyMetaSchemaForAnnotationResultsObject` (JSON Schema).
@@ -4203,40 +3046,34 @@ impl<'de> ::serde::Deserialize<'de> for FormatVocabularyMetaSchemaForAnnotationR
 /// Schema: `#/$defs/FormatVocabularyMetaSchemaForAnnotationResults` in `draft2020_12_metaschema.schema.json`.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 pub struct FormatVocabularyMetaSchemaForAnnotationResultsObject {
-    /// `format` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub format: ::core::option::Option<::std::string::String>,
+    /// Schema: `#/$defs/FormatVocabularyMetaSchemaForAnnotationResults/properties/format`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl FormatVocabularyMetaSchemaForAnnotationResultsObject {
     /// A value with every optional member absent.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self {
-            format: ::core::option::Option::None,
+            format: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `format` member.
     #[must_use]
-    pub fn with_format(
-        mut self,
-        format: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.format = ::core::option::Option::Some(format.into());
+    pub fn with_format(mut self, format: impl Into<String>) -> Self {
+        self.format = Some(format.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -4246,62 +3083,38 @@ impl<'de> ::serde::Deserialize<'de>
 for FormatVocabularyMetaSchemaForAnnotationResultsObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "format" => ::core::option::Option::Some(0usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de>
+for FormatVocabularyMetaSchemaForAnnotationResultsObject {
+    const NAME: &'static str = "FormatVocabularyMetaSchemaForAnnotationResultsObject";
+    const MEMBERS: &'static [&'static str] = &["format"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<String>,);
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (None,)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "format" => Some(0usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = FormatVocabularyMetaSchemaForAnnotationResultsObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str(
-                    "an object (FormatVocabularyMetaSchemaForAnnotationResultsObject)",
-                )
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<
-                FormatVocabularyMetaSchemaForAnnotationResultsObject,
-                A::Error,
-            > {
-                let mut m0 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("format"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(FormatVocabularyMetaSchemaForAnnotationResultsObject {
-                    format: m0.unwrap_or_default(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Members)
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        _index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        ::mcpwire_support::read_member(&mut slots.0, map, "format")
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self { format: slots.0, extra })
     }
 }
 /// `MetaDataVocabularyMetaSchema` (JSON Schema).
@@ -4344,74 +3157,95 @@ impl ::core::convert::From<bool> for MetaDataVocabularyMetaSchema {
 impl<'de> ::serde::Deserialize<'de> for MetaDataVocabularyMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "MetaDataVocabularyMetaSchema",
-            one_of: false,
-            variants: &["MetaDataVocabularyMetaSchemaObject", "Boolean"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(_) => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<MetaDataVocabularyMetaSchema, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "MetaDataVocabularyMetaSchema",
+                one_of: false,
+                variants: &["MetaDataVocabularyMetaSchemaObject", "Boolean"],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_support::Shape::Bool => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<MetaDataVocabularyMetaSchema, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            MetaDataVocabularyMetaSchemaObject,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "MetaDataVocabularyMetaSchema",
+                                "MetaDataVocabularyMetaSchemaObject",
+                                reason,
+                            )
+                            .map(
+                                MetaDataVocabularyMetaSchema::MetaDataVocabularyMetaSchemaObject,
+                            )
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_variant::<
+                            bool,
+                            ::serde_json::Error,
+                        >(input, "MetaDataVocabularyMetaSchema", "Boolean", reason)
+                            .map(MetaDataVocabularyMetaSchema::Boolean)
+                    }
+                }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "MetaDataVocabularyMetaSchema",
-                        &::std::format!(
-                            "{}, found {}", "expected an object or a boolean", other
-                            .token_name()
-                        ),
-                    ),
-                );
-            }
-        };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        MetaDataVocabularyMetaSchemaObject,
-                        D::Error,
-                    >(
-                            input,
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Bool => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
                             "MetaDataVocabularyMetaSchema",
-                            "MetaDataVocabularyMetaSchemaObject",
-                            reason,
-                        )
-                        .map(Self::MetaDataVocabularyMetaSchemaObject)
+                            &::std::format!(
+                                "{}, found {}", "expected an object or a boolean", other
+                                .token_name()
+                            ),
+                        ),
+                    );
                 }
-                _ => {
-                    ::mcpwire_support::decode_variant::<
-                        bool,
-                        D::Error,
-                    >(input, "MetaDataVocabularyMetaSchema", "Boolean", reason)
-                        .map(Self::Boolean)
-                }
-            },
-        )
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
+        };
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `MetaDataVocabularyMetaSchemaObject` (JSON Schema).
@@ -4419,126 +3253,97 @@ impl<'de> ::serde::Deserialize<'de> for MetaDataVocabularyMetaSchema {
 /// Schema: `#/$defs/MetaDataVocabularyMetaSchema` in `draft2020_12_metaschema.schema.json`.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 pub struct MetaDataVocabularyMetaSchemaObject {
-    /// `default` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub default: ::core::option::Option<::mcpwire_support::Json>,
-    /// `deprecated` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub deprecated: ::core::option::Option<bool>,
-    /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub description: ::core::option::Option<::std::string::String>,
-    /// `examples` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub examples: ::core::option::Option<::std::vec::Vec<::mcpwire_support::Json>>,
-    /// `readOnly` member (optional).
-    #[serde(
-        rename = "readOnly",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub read_only: ::core::option::Option<bool>,
-    /// `title` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub title: ::core::option::Option<::std::string::String>,
-    /// `writeOnly` member (optional).
-    #[serde(
-        rename = "writeOnly",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub write_only: ::core::option::Option<bool>,
+    /// Schema: `#/$defs/MetaDataVocabularyMetaSchema/properties/default`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<::mcpwire_support::Json>,
+    /// Schema: `#/$defs/MetaDataVocabularyMetaSchema/properties/deprecated`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<bool>,
+    /// Schema: `#/$defs/MetaDataVocabularyMetaSchema/properties/description`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Schema: `#/$defs/MetaDataVocabularyMetaSchema/properties/examples`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub examples: Option<Vec<::mcpwire_support::Json>>,
+    /// Schema: `#/$defs/MetaDataVocabularyMetaSchema/properties/readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// Schema: `#/$defs/MetaDataVocabularyMetaSchema/properties/title`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Schema: `#/$defs/MetaDataVocabularyMetaSchema/properties/writeOnly`.
+    #[serde(rename = "writeOnly", default, skip_serializing_if = "Option::is_none")]
+    pub write_only: Option<bool>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl MetaDataVocabularyMetaSchemaObject {
     /// A value with every optional member absent.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self {
-            default: ::core::option::Option::None,
-            deprecated: ::core::option::Option::None,
-            description: ::core::option::Option::None,
-            examples: ::core::option::Option::None,
-            read_only: ::core::option::Option::None,
-            title: ::core::option::Option::None,
-            write_only: ::core::option::Option::None,
+            default: None,
+            deprecated: None,
+            description: None,
+            examples: None,
+            read_only: None,
+            title: None,
+            write_only: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `default` member.
     #[must_use]
-    pub fn with_default(
-        mut self,
-        default: impl ::core::convert::Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.default = ::core::option::Option::Some(default.into());
+    pub fn with_default(mut self, default: impl Into<::mcpwire_support::Json>) -> Self {
+        self.default = Some(default.into());
         self
     }
     /// Sets the optional `deprecated` member.
     #[must_use]
-    pub fn with_deprecated(
-        mut self,
-        deprecated: impl ::core::convert::Into<bool>,
-    ) -> Self {
-        self.deprecated = ::core::option::Option::Some(deprecated.into());
+    pub fn with_deprecated(mut self, deprecated: impl Into<bool>) -> Self {
+        self.deprecated = Some(deprecated.into());
         self
     }
     /// Sets the optional `description` member.
     #[must_use]
-    pub fn with_description(
-        mut self,
-        description: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.description = ::core::option::Option::Some(description.into());
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
         self
     }
     /// Sets the optional `examples` member.
     #[must_use]
     pub fn with_examples(
         mut self,
-        examples: impl ::core::convert::Into<::std::vec::Vec<::mcpwire_support::Json>>,
+        examples: impl Into<Vec<::mcpwire_support::Json>>,
     ) -> Self {
-        self.examples = ::core::option::Option::Some(examples.into());
+        self.examples = Some(examples.into());
         self
     }
     /// Sets the optional `readOnly` member.
     #[must_use]
-    pub fn with_read_only(
-        mut self,
-        read_only: impl ::core::convert::Into<bool>,
-    ) -> Self {
-        self.read_only = ::core::option::Option::Some(read_only.into());
+    pub fn with_read_only(mut self, read_only: impl Into<bool>) -> Self {
+        self.read_only = Some(read_only.into());
         self
     }
     /// Sets the optional `title` member.
     #[must_use]
-    pub fn with_title(
-        mut self,
-        title: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.title = ::core::option::Option::Some(title.into());
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
         self
     }
     /// Sets the optional `writeOnly` member.
     #[must_use]
-    pub fn with_write_only(
-        mut self,
-        write_only: impl ::core::convert::Into<bool>,
-    ) -> Self {
-        self.write_only = ::core::option::Option::Some(write_only.into());
+    pub fn with_write_only(mut self, write_only: impl Into<bool>) -> Self {
+        self.write_only = Some(write_only.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -4547,152 +3352,76 @@ impl MetaDataVocabularyMetaSchemaObject {
 impl<'de> ::serde::Deserialize<'de> for MetaDataVocabularyMetaSchemaObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "default" => ::core::option::Option::Some(0usize),
-                "deprecated" => ::core::option::Option::Some(1usize),
-                "description" => ::core::option::Option::Some(2usize),
-                "examples" => ::core::option::Option::Some(3usize),
-                "readOnly" => ::core::option::Option::Some(4usize),
-                "title" => ::core::option::Option::Some(5usize),
-                "writeOnly" => ::core::option::Option::Some(6usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for MetaDataVocabularyMetaSchemaObject {
+    const NAME: &'static str = "MetaDataVocabularyMetaSchemaObject";
+    const MEMBERS: &'static [&'static str] = &[
+        "default",
+        "deprecated",
+        "description",
+        "examples",
+        "readOnly",
+        "title",
+        "writeOnly",
+    ];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<::mcpwire_support::Json>,
+        Option<bool>,
+        Option<String>,
+        Option<Vec<::mcpwire_support::Json>>,
+        Option<bool>,
+        Option<String>,
+        Option<bool>,
+    );
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None, None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "default" => Some(0usize),
+            "deprecated" => Some(1usize),
+            "description" => Some(2usize),
+            "examples" => Some(3usize),
+            "readOnly" => Some(4usize),
+            "title" => Some(5usize),
+            "writeOnly" => Some(6usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = MetaDataVocabularyMetaSchemaObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (MetaDataVocabularyMetaSchemaObject)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<MetaDataVocabularyMetaSchemaObject, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                let mut m6 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("default"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::mcpwire_support::Json>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "deprecated",
-                                    ),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "description",
-                                    ),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "examples",
-                                    ),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::std::vec::Vec<::mcpwire_support::Json>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "readOnly",
-                                    ),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(5usize) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("title"),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m6.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "writeOnly",
-                                    ),
-                                );
-                            }
-                            m6 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(MetaDataVocabularyMetaSchemaObject {
-                    default: m0.unwrap_or_default(),
-                    deprecated: m1.unwrap_or_default(),
-                    description: m2.unwrap_or_default(),
-                    examples: m3.unwrap_or_default(),
-                    read_only: m4.unwrap_or_default(),
-                    title: m5.unwrap_or_default(),
-                    write_only: m6.unwrap_or_default(),
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "default"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "deprecated"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "description"),
+            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "examples"),
+            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "readOnly"),
+            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "title"),
+            _ => ::mcpwire_support::read_member(&mut slots.6, map, "writeOnly"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            default: slots.0,
+            deprecated: slots.1,
+            description: slots.2,
+            examples: slots.3,
+            read_only: slots.4,
+            title: slots.5,
+            write_only: slots.6,
+            extra,
+        })
     }
 }
 /// `NonNegativeInteger` (JSON Schema).
@@ -4706,7 +3435,7 @@ pub type NonNegativeIntegerDefault0 = NonNegativeInteger;
 /// `SchemaArray` (JSON Schema).
 ///
 /// Schema: `#/$defs/schemaArray` in `draft2020_12_metaschema.schema.json`.
-pub type SchemaArray = ::std::vec::Vec<CoreAndValidationSpecificationsMetaSchema>;
+pub type SchemaArray = Vec<CoreAndValidationSpecificationsMetaSchema>;
 /// `SimpleTypes` (JSON Schema).
 ///
 /// Schema: `#/$defs/simpleTypes` in `draft2020_12_metaschema.schema.json`.
@@ -4752,7 +3481,7 @@ impl SimpleTypes {
 /// `StringArray` (JSON Schema).
 ///
 /// Schema: `#/$defs/stringArray` in `draft2020_12_metaschema.schema.json`.
-pub type StringArray = ::std::vec::Vec<::std::string::String>;
+pub type StringArray = Vec<String>;
 /// `UnevaluatedApplicatorVocabularyMetaSchema` (JSON Schema).
 ///
 /// Schema: `#/$defs/UnevaluatedApplicatorVocabularyMetaSchema` in `draft2020_12_metaschema.schema.json`.
@@ -4795,79 +3524,100 @@ impl ::core::convert::From<bool> for UnevaluatedApplicatorVocabularyMetaSchema {
 impl<'de> ::serde::Deserialize<'de> for UnevaluatedApplicatorVocabularyMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "UnevaluatedApplicatorVocabularyMetaSchema",
-            one_of: false,
-            variants: &["UnevaluatedApplicatorVocabularyMetaSchemaObject", "Boolean"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(_) => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<UnevaluatedApplicatorVocabularyMetaSchema, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "UnevaluatedApplicatorVocabularyMetaSchema",
+                one_of: false,
+                variants: &["UnevaluatedApplicatorVocabularyMetaSchemaObject", "Boolean"],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_support::Shape::Bool => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<UnevaluatedApplicatorVocabularyMetaSchema, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            UnevaluatedApplicatorVocabularyMetaSchemaObject,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "UnevaluatedApplicatorVocabularyMetaSchema",
+                                "UnevaluatedApplicatorVocabularyMetaSchemaObject",
+                                reason,
+                            )
+                            .map(
+                                UnevaluatedApplicatorVocabularyMetaSchema::UnevaluatedApplicatorVocabularyMetaSchemaObject,
+                            )
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_variant::<
+                            bool,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "UnevaluatedApplicatorVocabularyMetaSchema",
+                                "Boolean",
+                                reason,
+                            )
+                            .map(UnevaluatedApplicatorVocabularyMetaSchema::Boolean)
+                    }
+                }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "UnevaluatedApplicatorVocabularyMetaSchema",
-                        &::std::format!(
-                            "{}, found {}", "expected an object or a boolean", other
-                            .token_name()
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Bool => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "UnevaluatedApplicatorVocabularyMetaSchema",
+                            &::std::format!(
+                                "{}, found {}", "expected an object or a boolean", other
+                                .token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        UnevaluatedApplicatorVocabularyMetaSchemaObject,
-                        D::Error,
-                    >(
-                            input,
-                            "UnevaluatedApplicatorVocabularyMetaSchema",
-                            "UnevaluatedApplicatorVocabularyMetaSchemaObject",
-                            reason,
-                        )
-                        .map(Self::UnevaluatedApplicatorVocabularyMetaSchemaObject)
-                }
-                _ => {
-                    ::mcpwire_support::decode_variant::<
-                        bool,
-                        D::Error,
-                    >(
-                            input,
-                            "UnevaluatedApplicatorVocabularyMetaSchema",
-                            "Boolean",
-                            reason,
-                        )
-                        .map(Self::Boolean)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `UnevaluatedApplicatorVocabularyMetaSchemaObject` (JSON Schema).
@@ -4875,38 +3625,31 @@ impl<'de> ::serde::Deserialize<'de> for UnevaluatedApplicatorVocabularyMetaSchem
 /// Schema: `#/$defs/UnevaluatedApplicatorVocabularyMetaSchema` in `draft2020_12_metaschema.schema.json`.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 pub struct UnevaluatedApplicatorVocabularyMetaSchemaObject {
-    /// `unevaluatedItems` member (optional).
+    /// Schema: `#/$defs/UnevaluatedApplicatorVocabularyMetaSchema/properties/unevaluatedItems`.
     #[serde(
         rename = "unevaluatedItems",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub unevaluated_items: ::core::option::Option<
-        CoreAndValidationSpecificationsMetaSchema,
-    >,
-    /// `unevaluatedProperties` member (optional).
+    pub unevaluated_items: Option<CoreAndValidationSpecificationsMetaSchema>,
+    /// Schema: `#/$defs/UnevaluatedApplicatorVocabularyMetaSchema/properties/unevaluatedProperties`.
     #[serde(
         rename = "unevaluatedProperties",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub unevaluated_properties: ::core::option::Option<
-        CoreAndValidationSpecificationsMetaSchema,
-    >,
+    pub unevaluated_properties: Option<CoreAndValidationSpecificationsMetaSchema>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl UnevaluatedApplicatorVocabularyMetaSchemaObject {
     /// A value with every optional member absent.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self {
-            unevaluated_items: ::core::option::Option::None,
-            unevaluated_properties: ::core::option::Option::None,
+            unevaluated_items: None,
+            unevaluated_properties: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
@@ -4914,32 +3657,26 @@ impl UnevaluatedApplicatorVocabularyMetaSchemaObject {
     #[must_use]
     pub fn with_unevaluated_items(
         mut self,
-        unevaluated_items: impl ::core::convert::Into<
-            CoreAndValidationSpecificationsMetaSchema,
-        >,
+        unevaluated_items: impl Into<CoreAndValidationSpecificationsMetaSchema>,
     ) -> Self {
-        self.unevaluated_items = ::core::option::Option::Some(unevaluated_items.into());
+        self.unevaluated_items = Some(unevaluated_items.into());
         self
     }
     /// Sets the optional `unevaluatedProperties` member.
     #[must_use]
     pub fn with_unevaluated_properties(
         mut self,
-        unevaluated_properties: impl ::core::convert::Into<
-            CoreAndValidationSpecificationsMetaSchema,
-        >,
+        unevaluated_properties: impl Into<CoreAndValidationSpecificationsMetaSchema>,
     ) -> Self {
-        self.unevaluated_properties = ::core::option::Option::Some(
-            unevaluated_properties.into(),
-        );
+        self.unevaluated_properties = Some(unevaluated_properties.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -4948,93 +3685,70 @@ impl UnevaluatedApplicatorVocabularyMetaSchemaObject {
 impl<'de> ::serde::Deserialize<'de> for UnevaluatedApplicatorVocabularyMetaSchemaObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "unevaluatedItems" => ::core::option::Option::Some(0usize),
-                "unevaluatedProperties" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de>
+for UnevaluatedApplicatorVocabularyMetaSchemaObject {
+    const NAME: &'static str = "UnevaluatedApplicatorVocabularyMetaSchemaObject";
+    const MEMBERS: &'static [&'static str] = &[
+        "unevaluatedItems",
+        "unevaluatedProperties",
+    ];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<CoreAndValidationSpecificationsMetaSchema>,
+        Option<CoreAndValidationSpecificationsMetaSchema>,
+    );
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "unevaluatedItems" => Some(0usize),
+            "unevaluatedProperties" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = UnevaluatedApplicatorVocabularyMetaSchemaObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str(
-                    "an object (UnevaluatedApplicatorVocabularyMetaSchemaObject)",
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => {
+                ::mcpwire_support::read_member(&mut slots.0, map, "unevaluatedItems")
+            }
+            _ => {
+                ::mcpwire_support::read_member(
+                    &mut slots.1,
+                    map,
+                    "unevaluatedProperties",
                 )
             }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<
-                UnevaluatedApplicatorVocabularyMetaSchemaObject,
-                A::Error,
-            > {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "unevaluatedItems",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<CoreAndValidationSpecificationsMetaSchema>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "unevaluatedProperties",
-                                    ),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<CoreAndValidationSpecificationsMetaSchema>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(UnevaluatedApplicatorVocabularyMetaSchemaObject {
-                    unevaluated_items: m0.unwrap_or_default(),
-                    unevaluated_properties: m1.unwrap_or_default(),
-                    extra,
-                })
-            }
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            unevaluated_items: slots.0,
+            unevaluated_properties: slots.1,
+            extra,
+        })
     }
 }
 /// `UriReferenceString` (JSON Schema).
 ///
 /// Schema: `#/$defs/uriReferenceString` in `draft2020_12_metaschema.schema.json`.
-pub type UriReferenceString = ::std::string::String;
+pub type UriReferenceString = String;
 /// `UriString` (JSON Schema).
 ///
 /// Schema: `#/$defs/uriString` in `draft2020_12_metaschema.schema.json`.
-pub type UriString = ::std::string::String;
+pub type UriString = String;
 /// `ValidationVocabularyMetaSchema` (JSON Schema).
 ///
 /// Schema: `#/$defs/ValidationVocabularyMetaSchema` in `draft2020_12_metaschema.schema.json`.
@@ -5075,74 +3789,95 @@ impl ::core::convert::From<bool> for ValidationVocabularyMetaSchema {
 impl<'de> ::serde::Deserialize<'de> for ValidationVocabularyMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "ValidationVocabularyMetaSchema",
-            one_of: false,
-            variants: &["ValidationVocabularyMetaSchemaObject", "Boolean"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(_) => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<ValidationVocabularyMetaSchema, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "ValidationVocabularyMetaSchema",
+                one_of: false,
+                variants: &["ValidationVocabularyMetaSchemaObject", "Boolean"],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_support::Shape::Bool => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<ValidationVocabularyMetaSchema, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            ValidationVocabularyMetaSchemaObject,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "ValidationVocabularyMetaSchema",
+                                "ValidationVocabularyMetaSchemaObject",
+                                reason,
+                            )
+                            .map(
+                                ValidationVocabularyMetaSchema::ValidationVocabularyMetaSchemaObject,
+                            )
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_variant::<
+                            bool,
+                            ::serde_json::Error,
+                        >(input, "ValidationVocabularyMetaSchema", "Boolean", reason)
+                            .map(ValidationVocabularyMetaSchema::Boolean)
+                    }
+                }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "ValidationVocabularyMetaSchema",
-                        &::std::format!(
-                            "{}, found {}", "expected an object or a boolean", other
-                            .token_name()
-                        ),
-                    ),
-                );
-            }
-        };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        ValidationVocabularyMetaSchemaObject,
-                        D::Error,
-                    >(
-                            input,
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Bool => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
                             "ValidationVocabularyMetaSchema",
-                            "ValidationVocabularyMetaSchemaObject",
-                            reason,
-                        )
-                        .map(Self::ValidationVocabularyMetaSchemaObject)
+                            &::std::format!(
+                                "{}, found {}", "expected an object or a boolean", other
+                                .token_name()
+                            ),
+                        ),
+                    );
                 }
-                _ => {
-                    ::mcpwire_support::decode_variant::<
-                        bool,
-                        D::Error,
-                    >(input, "ValidationVocabularyMetaSchema", "Boolean", reason)
-                        .map(Self::Boolean)
-                }
-            },
-        )
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
+        };
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `ValidationVocabularyMetaSchemaObject` (JSON Schema).
@@ -5150,345 +3885,269 @@ impl<'de> ::serde::Deserialize<'de> for ValidationVocabularyMetaSchema {
 /// Schema: `#/$defs/ValidationVocabularyMetaSchema` in `draft2020_12_metaschema.schema.json`.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 pub struct ValidationVocabularyMetaSchemaObject {
-    /// `const` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub r#const: ::core::option::Option<::mcpwire_support::Json>,
-    /// `dependentRequired` member (optional).
+    /// Schema: `#/$defs/ValidationVocabularyMetaSchema/properties/const`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#const: Option<::mcpwire_support::Json>,
+    /// Schema: `#/$defs/ValidationVocabularyMetaSchema/properties/dependentRequired`.
     #[serde(
         rename = "dependentRequired",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub dependent_required: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, StringArray>,
-    >,
-    /// `enum` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub r#enum: ::core::option::Option<::std::vec::Vec<::mcpwire_support::Json>>,
-    /// `exclusiveMaximum` member (optional).
+    pub dependent_required: Option<::std::collections::BTreeMap<String, StringArray>>,
+    /// Schema: `#/$defs/ValidationVocabularyMetaSchema/properties/enum`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#enum: Option<Vec<::mcpwire_support::Json>>,
+    /// Schema: `#/$defs/ValidationVocabularyMetaSchema/properties/exclusiveMaximum`.
     #[serde(
         rename = "exclusiveMaximum",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub exclusive_maximum: ::core::option::Option<::serde_json::Number>,
-    /// `exclusiveMinimum` member (optional).
+    pub exclusive_maximum: Option<::serde_json::Number>,
+    /// Schema: `#/$defs/ValidationVocabularyMetaSchema/properties/exclusiveMinimum`.
     #[serde(
         rename = "exclusiveMinimum",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub exclusive_minimum: ::core::option::Option<::serde_json::Number>,
-    /// `maxContains` member (optional).
-    #[serde(
-        rename = "maxContains",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub max_contains: ::core::option::Option<NonNegativeInteger>,
-    /// `maxItems` member (optional).
-    #[serde(
-        rename = "maxItems",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub max_items: ::core::option::Option<NonNegativeInteger>,
-    /// `maxLength` member (optional).
-    #[serde(
-        rename = "maxLength",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub max_length: ::core::option::Option<NonNegativeInteger>,
-    /// `maxProperties` member (optional).
-    #[serde(
-        rename = "maxProperties",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub max_properties: ::core::option::Option<NonNegativeInteger>,
-    /// `maximum` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub maximum: ::core::option::Option<::serde_json::Number>,
-    /// `minContains` member (optional).
-    #[serde(
-        rename = "minContains",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub min_contains: ::core::option::Option<NonNegativeInteger>,
-    /// `minItems` member (optional).
-    #[serde(
-        rename = "minItems",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub min_items: ::core::option::Option<NonNegativeIntegerDefault0>,
-    /// `minLength` member (optional).
-    #[serde(
-        rename = "minLength",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub min_length: ::core::option::Option<NonNegativeIntegerDefault0>,
-    /// `minProperties` member (optional).
-    #[serde(
-        rename = "minProperties",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub min_properties: ::core::option::Option<NonNegativeIntegerDefault0>,
-    /// `minimum` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub minimum: ::core::option::Option<::serde_json::Number>,
-    /// `multipleOf` member (optional).
-    #[serde(
-        rename = "multipleOf",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub multiple_of: ::core::option::Option<::serde_json::Number>,
-    /// `pattern` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub pattern: ::core::option::Option<::std::string::String>,
-    /// `required` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub required: ::core::option::Option<StringArray>,
-    /// `type` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub r#type: ::core::option::Option<ValidationVocabularyMetaSchemaObjectType>,
-    /// `uniqueItems` member (optional).
-    #[serde(
-        rename = "uniqueItems",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub unique_items: ::core::option::Option<bool>,
+    pub exclusive_minimum: Option<::serde_json::Number>,
+    /// Schema: `#/$defs/ValidationVocabularyMetaSchema/properties/maxContains`.
+    #[serde(rename = "maxContains", default, skip_serializing_if = "Option::is_none")]
+    pub max_contains: Option<NonNegativeInteger>,
+    /// Schema: `#/$defs/ValidationVocabularyMetaSchema/properties/maxItems`.
+    #[serde(rename = "maxItems", default, skip_serializing_if = "Option::is_none")]
+    pub max_items: Option<NonNegativeInteger>,
+    /// Schema: `#/$defs/ValidationVocabularyMetaSchema/properties/maxLength`.
+    #[serde(rename = "maxLength", default, skip_serializing_if = "Option::is_none")]
+    pub max_length: Option<NonNegativeInteger>,
+    /// Schema: `#/$defs/ValidationVocabularyMetaSchema/properties/maxProperties`.
+    #[serde(rename = "maxProperties", default, skip_serializing_if = "Option::is_none")]
+    pub max_properties: Option<NonNegativeInteger>,
+    /// Schema: `#/$defs/ValidationVocabularyMetaSchema/properties/maximum`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maximum: Option<::serde_json::Number>,
+    /// Schema: `#/$defs/ValidationVocabularyMetaSchema/properties/minContains`.
+    #[serde(rename = "minContains", default, skip_serializing_if = "Option::is_none")]
+    pub min_contains: Option<NonNegativeInteger>,
+    /// Schema: `#/$defs/ValidationVocabularyMetaSchema/properties/minItems`.
+    #[serde(rename = "minItems", default, skip_serializing_if = "Option::is_none")]
+    pub min_items: Option<NonNegativeIntegerDefault0>,
+    /// Schema: `#/$defs/ValidationVocabularyMetaSchema/properties/minLength`.
+    #[serde(rename = "minLength", default, skip_serializing_if = "Option::is_none")]
+    pub min_length: Option<NonNegativeIntegerDefault0>,
+    /// Schema: `#/$defs/ValidationVocabularyMetaSchema/properties/minProperties`.
+    #[serde(rename = "minProperties", default, skip_serializing_if = "Option::is_none")]
+    pub min_properties: Option<NonNegativeIntegerDefault0>,
+    /// Schema: `#/$defs/ValidationVocabularyMetaSchema/properties/minimum`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimum: Option<::serde_json::Number>,
+    /// Schema: `#/$defs/ValidationVocabularyMetaSchema/properties/multipleOf`.
+    #[serde(rename = "multipleOf", default, skip_serializing_if = "Option::is_none")]
+    pub multiple_of: Option<::serde_json::Number>,
+    /// Schema: `#/$defs/ValidationVocabularyMetaSchema/properties/pattern`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    /// Schema: `#/$defs/ValidationVocabularyMetaSchema/properties/required`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required: Option<StringArray>,
+    /// Schema: `#/$defs/ValidationVocabularyMetaSchema/properties/type`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#type: Option<ValidationVocabularyMetaSchemaObjectType>,
+    /// Schema: `#/$defs/ValidationVocabularyMetaSchema/properties/uniqueItems`.
+    #[serde(rename = "uniqueItems", default, skip_serializing_if = "Option::is_none")]
+    pub unique_items: Option<bool>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl ValidationVocabularyMetaSchemaObject {
     /// A value with every optional member absent.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self {
-            r#const: ::core::option::Option::None,
-            dependent_required: ::core::option::Option::None,
-            r#enum: ::core::option::Option::None,
-            exclusive_maximum: ::core::option::Option::None,
-            exclusive_minimum: ::core::option::Option::None,
-            max_contains: ::core::option::Option::None,
-            max_items: ::core::option::Option::None,
-            max_length: ::core::option::Option::None,
-            max_properties: ::core::option::Option::None,
-            maximum: ::core::option::Option::None,
-            min_contains: ::core::option::Option::None,
-            min_items: ::core::option::Option::None,
-            min_length: ::core::option::Option::None,
-            min_properties: ::core::option::Option::None,
-            minimum: ::core::option::Option::None,
-            multiple_of: ::core::option::Option::None,
-            pattern: ::core::option::Option::None,
-            required: ::core::option::Option::None,
-            r#type: ::core::option::Option::None,
-            unique_items: ::core::option::Option::None,
+            r#const: None,
+            dependent_required: None,
+            r#enum: None,
+            exclusive_maximum: None,
+            exclusive_minimum: None,
+            max_contains: None,
+            max_items: None,
+            max_length: None,
+            max_properties: None,
+            maximum: None,
+            min_contains: None,
+            min_items: None,
+            min_length: None,
+            min_properties: None,
+            minimum: None,
+            multiple_of: None,
+            pattern: None,
+            required: None,
+            r#type: None,
+            unique_items: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `const` member.
     #[must_use]
-    pub fn with_const(
-        mut self,
-        r#const: impl ::core::convert::Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.r#const = ::core::option::Option::Some(r#const.into());
+    pub fn with_const(mut self, r#const: impl Into<::mcpwire_support::Json>) -> Self {
+        self.r#const = Some(r#const.into());
         self
     }
     /// Sets the optional `dependentRequired` member.
     #[must_use]
     pub fn with_dependent_required(
         mut self,
-        dependent_required: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, StringArray>,
-        >,
+        dependent_required: impl Into<::std::collections::BTreeMap<String, StringArray>>,
     ) -> Self {
-        self.dependent_required = ::core::option::Option::Some(
-            dependent_required.into(),
-        );
+        self.dependent_required = Some(dependent_required.into());
         self
     }
     /// Sets the optional `enum` member.
     #[must_use]
-    pub fn with_enum(
-        mut self,
-        r#enum: impl ::core::convert::Into<::std::vec::Vec<::mcpwire_support::Json>>,
-    ) -> Self {
-        self.r#enum = ::core::option::Option::Some(r#enum.into());
+    pub fn with_enum(mut self, r#enum: impl Into<Vec<::mcpwire_support::Json>>) -> Self {
+        self.r#enum = Some(r#enum.into());
         self
     }
     /// Sets the optional `exclusiveMaximum` member.
     #[must_use]
     pub fn with_exclusive_maximum(
         mut self,
-        exclusive_maximum: impl ::core::convert::Into<::serde_json::Number>,
+        exclusive_maximum: impl Into<::serde_json::Number>,
     ) -> Self {
-        self.exclusive_maximum = ::core::option::Option::Some(exclusive_maximum.into());
+        self.exclusive_maximum = Some(exclusive_maximum.into());
         self
     }
     /// Sets the optional `exclusiveMinimum` member.
     #[must_use]
     pub fn with_exclusive_minimum(
         mut self,
-        exclusive_minimum: impl ::core::convert::Into<::serde_json::Number>,
+        exclusive_minimum: impl Into<::serde_json::Number>,
     ) -> Self {
-        self.exclusive_minimum = ::core::option::Option::Some(exclusive_minimum.into());
+        self.exclusive_minimum = Some(exclusive_minimum.into());
         self
     }
     /// Sets the optional `maxContains` member.
     #[must_use]
     pub fn with_max_contains(
         mut self,
-        max_contains: impl ::core::convert::Into<NonNegativeInteger>,
+        max_contains: impl Into<NonNegativeInteger>,
     ) -> Self {
-        self.max_contains = ::core::option::Option::Some(max_contains.into());
+        self.max_contains = Some(max_contains.into());
         self
     }
     /// Sets the optional `maxItems` member.
     #[must_use]
-    pub fn with_max_items(
-        mut self,
-        max_items: impl ::core::convert::Into<NonNegativeInteger>,
-    ) -> Self {
-        self.max_items = ::core::option::Option::Some(max_items.into());
+    pub fn with_max_items(mut self, max_items: impl Into<NonNegativeInteger>) -> Self {
+        self.max_items = Some(max_items.into());
         self
     }
     /// Sets the optional `maxLength` member.
     #[must_use]
-    pub fn with_max_length(
-        mut self,
-        max_length: impl ::core::convert::Into<NonNegativeInteger>,
-    ) -> Self {
-        self.max_length = ::core::option::Option::Some(max_length.into());
+    pub fn with_max_length(mut self, max_length: impl Into<NonNegativeInteger>) -> Self {
+        self.max_length = Some(max_length.into());
         self
     }
     /// Sets the optional `maxProperties` member.
     #[must_use]
     pub fn with_max_properties(
         mut self,
-        max_properties: impl ::core::convert::Into<NonNegativeInteger>,
+        max_properties: impl Into<NonNegativeInteger>,
     ) -> Self {
-        self.max_properties = ::core::option::Option::Some(max_properties.into());
+        self.max_properties = Some(max_properties.into());
         self
     }
     /// Sets the optional `maximum` member.
     #[must_use]
-    pub fn with_maximum(
-        mut self,
-        maximum: impl ::core::convert::Into<::serde_json::Number>,
-    ) -> Self {
-        self.maximum = ::core::option::Option::Some(maximum.into());
+    pub fn with_maximum(mut self, maximum: impl Into<::serde_json::Number>) -> Self {
+        self.maximum = Some(maximum.into());
         self
     }
     /// Sets the optional `minContains` member.
     #[must_use]
     pub fn with_min_contains(
         mut self,
-        min_contains: impl ::core::convert::Into<NonNegativeInteger>,
+        min_contains: impl Into<NonNegativeInteger>,
     ) -> Self {
-        self.min_contains = ::core::option::Option::Some(min_contains.into());
+        self.min_contains = Some(min_contains.into());
         self
     }
     /// Sets the optional `minItems` member.
     #[must_use]
     pub fn with_min_items(
         mut self,
-        min_items: impl ::core::convert::Into<NonNegativeIntegerDefault0>,
+        min_items: impl Into<NonNegativeIntegerDefault0>,
     ) -> Self {
-        self.min_items = ::core::option::Option::Some(min_items.into());
+        self.min_items = Some(min_items.into());
         self
     }
     /// Sets the optional `minLength` member.
     #[must_use]
     pub fn with_min_length(
         mut self,
-        min_length: impl ::core::convert::Into<NonNegativeIntegerDefault0>,
+        min_length: impl Into<NonNegativeIntegerDefault0>,
     ) -> Self {
-        self.min_length = ::core::option::Option::Some(min_length.into());
+        self.min_length = Some(min_length.into());
         self
     }
     /// Sets the optional `minProperties` member.
     #[must_use]
     pub fn with_min_properties(
         mut self,
-        min_properties: impl ::core::convert::Into<NonNegativeIntegerDefault0>,
+        min_properties: impl Into<NonNegativeIntegerDefault0>,
     ) -> Self {
-        self.min_properties = ::core::option::Option::Some(min_properties.into());
+        self.min_properties = Some(min_properties.into());
         self
     }
     /// Sets the optional `minimum` member.
     #[must_use]
-    pub fn with_minimum(
-        mut self,
-        minimum: impl ::core::convert::Into<::serde_json::Number>,
-    ) -> Self {
-        self.minimum = ::core::option::Option::Some(minimum.into());
+    pub fn with_minimum(mut self, minimum: impl Into<::serde_json::Number>) -> Self {
+        self.minimum = Some(minimum.into());
         self
     }
     /// Sets the optional `multipleOf` member.
     #[must_use]
     pub fn with_multiple_of(
         mut self,
-        multiple_of: impl ::core::convert::Into<::serde_json::Number>,
+        multiple_of: impl Into<::serde_json::Number>,
     ) -> Self {
-        self.multiple_of = ::core::option::Option::Some(multiple_of.into());
+        self.multiple_of = Some(multiple_of.into());
         self
     }
     /// Sets the optional `pattern` member.
     #[must_use]
-    pub fn with_pattern(
-        mut self,
-        pattern: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.pattern = ::core::option::Option::Some(pattern.into());
+    pub fn with_pattern(mut self, pattern: impl Into<String>) -> Self {
+        self.pattern = Some(pattern.into());
         self
     }
     /// Sets the optional `required` member.
     #[must_use]
-    pub fn with_required(
-        mut self,
-        required: impl ::core::convert::Into<StringArray>,
-    ) -> Self {
-        self.required = ::core::option::Option::Some(required.into());
+    pub fn with_required(mut self, required: impl Into<StringArray>) -> Self {
+        self.required = Some(required.into());
         self
     }
     /// Sets the optional `type` member.
     #[must_use]
     pub fn with_type(
         mut self,
-        r#type: impl ::core::convert::Into<ValidationVocabularyMetaSchemaObjectType>,
+        r#type: impl Into<ValidationVocabularyMetaSchemaObjectType>,
     ) -> Self {
-        self.r#type = ::core::option::Option::Some(r#type.into());
+        self.r#type = Some(r#type.into());
         self
     }
     /// Sets the optional `uniqueItems` member.
     #[must_use]
-    pub fn with_unique_items(
-        mut self,
-        unique_items: impl ::core::convert::Into<bool>,
-    ) -> Self {
-        self.unique_items = ::core::option::Option::Some(unique_items.into());
+    pub fn with_unique_items(mut self, unique_items: impl Into<bool>) -> Self {
+        self.unique_items = Some(unique_items.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -5497,376 +4156,170 @@ impl ValidationVocabularyMetaSchemaObject {
 impl<'de> ::serde::Deserialize<'de> for ValidationVocabularyMetaSchemaObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "const" => ::core::option::Option::Some(0usize),
-                "dependentRequired" => ::core::option::Option::Some(1usize),
-                "enum" => ::core::option::Option::Some(2usize),
-                "exclusiveMaximum" => ::core::option::Option::Some(3usize),
-                "exclusiveMinimum" => ::core::option::Option::Some(4usize),
-                "maxContains" => ::core::option::Option::Some(5usize),
-                "maxItems" => ::core::option::Option::Some(6usize),
-                "maxLength" => ::core::option::Option::Some(7usize),
-                "maxProperties" => ::core::option::Option::Some(8usize),
-                "maximum" => ::core::option::Option::Some(9usize),
-                "minContains" => ::core::option::Option::Some(10usize),
-                "minItems" => ::core::option::Option::Some(11usize),
-                "minLength" => ::core::option::Option::Some(12usize),
-                "minProperties" => ::core::option::Option::Some(13usize),
-                "minimum" => ::core::option::Option::Some(14usize),
-                "multipleOf" => ::core::option::Option::Some(15usize),
-                "pattern" => ::core::option::Option::Some(16usize),
-                "required" => ::core::option::Option::Some(17usize),
-                "type" => ::core::option::Option::Some(18usize),
-                "uniqueItems" => ::core::option::Option::Some(19usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for ValidationVocabularyMetaSchemaObject {
+    const NAME: &'static str = "ValidationVocabularyMetaSchemaObject";
+    const MEMBERS: &'static [&'static str] = &[
+        "const",
+        "dependentRequired",
+        "enum",
+        "exclusiveMaximum",
+        "exclusiveMinimum",
+        "maxContains",
+        "maxItems",
+        "maxLength",
+        "maxProperties",
+        "maximum",
+        "minContains",
+        "minItems",
+        "minLength",
+        "minProperties",
+        "minimum",
+        "multipleOf",
+        "pattern",
+        "required",
+        "type",
+        "uniqueItems",
+    ];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<::mcpwire_support::Json>,
+        Option<::std::collections::BTreeMap<String, StringArray>>,
+        Option<Vec<::mcpwire_support::Json>>,
+        Option<::serde_json::Number>,
+        Option<::serde_json::Number>,
+        Option<NonNegativeInteger>,
+        Option<NonNegativeInteger>,
+        Option<NonNegativeInteger>,
+        Option<NonNegativeInteger>,
+        Option<::serde_json::Number>,
+        Option<NonNegativeInteger>,
+        Option<NonNegativeIntegerDefault0>,
+        Option<NonNegativeIntegerDefault0>,
+        Option<NonNegativeIntegerDefault0>,
+        Option<::serde_json::Number>,
+        Option<::serde_json::Number>,
+        Option<String>,
+        Option<StringArray>,
+        Option<ValidationVocabularyMetaSchemaObjectType>,
+        Option<bool>,
+    );
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+        )
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "const" => Some(0usize),
+            "dependentRequired" => Some(1usize),
+            "enum" => Some(2usize),
+            "exclusiveMaximum" => Some(3usize),
+            "exclusiveMinimum" => Some(4usize),
+            "maxContains" => Some(5usize),
+            "maxItems" => Some(6usize),
+            "maxLength" => Some(7usize),
+            "maxProperties" => Some(8usize),
+            "maximum" => Some(9usize),
+            "minContains" => Some(10usize),
+            "minItems" => Some(11usize),
+            "minLength" => Some(12usize),
+            "minProperties" => Some(13usize),
+            "minimum" => Some(14usize),
+            "multipleOf" => Some(15usize),
+            "pattern" => Some(16usize),
+            "required" => Some(17usize),
+            "type" => Some(18usize),
+            "uniqueItems" => Some(19usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ValidationVocabularyMetaSchemaObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ValidationVocabularyMetaSchemaObject)")
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "const"),
+            1usize => {
+                ::mcpwire_support::read_member(&mut slots.1, map, "dependentRequired")
             }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ValidationVocabularyMetaSchemaObject, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                let mut m6 = ::core::option::Option::None;
-                let mut m7 = ::core::option::Option::None;
-                let mut m8 = ::core::option::Option::None;
-                let mut m9 = ::core::option::Option::None;
-                let mut m10 = ::core::option::Option::None;
-                let mut m11 = ::core::option::Option::None;
-                let mut m12 = ::core::option::Option::None;
-                let mut m13 = ::core::option::Option::None;
-                let mut m14 = ::core::option::Option::None;
-                let mut m15 = ::core::option::Option::None;
-                let mut m16 = ::core::option::Option::None;
-                let mut m17 = ::core::option::Option::None;
-                let mut m18 = ::core::option::Option::None;
-                let mut m19 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("const"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::mcpwire_support::Json>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "dependentRequired",
-                                    ),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                StringArray,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("enum"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::std::vec::Vec<::mcpwire_support::Json>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "exclusiveMaximum",
-                                    ),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Number>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "exclusiveMinimum",
-                                    ),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Number>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(5usize) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "maxContains",
-                                    ),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NonNegativeInteger>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(6usize) => {
-                            if m6.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "maxItems",
-                                    ),
-                                );
-                            }
-                            m6 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NonNegativeInteger>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(7usize) => {
-                            if m7.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "maxLength",
-                                    ),
-                                );
-                            }
-                            m7 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NonNegativeInteger>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(8usize) => {
-                            if m8.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "maxProperties",
-                                    ),
-                                );
-                            }
-                            m8 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NonNegativeInteger>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(9usize) => {
-                            if m9.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("maximum"),
-                                );
-                            }
-                            m9 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Number>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(10usize) => {
-                            if m10.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "minContains",
-                                    ),
-                                );
-                            }
-                            m10 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NonNegativeInteger>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(11usize) => {
-                            if m11.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "minItems",
-                                    ),
-                                );
-                            }
-                            m11 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NonNegativeIntegerDefault0>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(12usize) => {
-                            if m12.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "minLength",
-                                    ),
-                                );
-                            }
-                            m12 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NonNegativeIntegerDefault0>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(13usize) => {
-                            if m13.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "minProperties",
-                                    ),
-                                );
-                            }
-                            m13 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NonNegativeIntegerDefault0>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(14usize) => {
-                            if m14.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("minimum"),
-                                );
-                            }
-                            m14 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Number>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(15usize) => {
-                            if m15.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "multipleOf",
-                                    ),
-                                );
-                            }
-                            m15 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Number>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(16usize) => {
-                            if m16.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("pattern"),
-                                );
-                            }
-                            m16 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(17usize) => {
-                            if m17.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "required",
-                                    ),
-                                );
-                            }
-                            m17 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<StringArray>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(18usize) => {
-                            if m18.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("type"),
-                                );
-                            }
-                            m18 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<ValidationVocabularyMetaSchemaObjectType>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m19.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "uniqueItems",
-                                    ),
-                                );
-                            }
-                            m19 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ValidationVocabularyMetaSchemaObject {
-                    r#const: m0.unwrap_or_default(),
-                    dependent_required: m1.unwrap_or_default(),
-                    r#enum: m2.unwrap_or_default(),
-                    exclusive_maximum: m3.unwrap_or_default(),
-                    exclusive_minimum: m4.unwrap_or_default(),
-                    max_contains: m5.unwrap_or_default(),
-                    max_items: m6.unwrap_or_default(),
-                    max_length: m7.unwrap_or_default(),
-                    max_properties: m8.unwrap_or_default(),
-                    maximum: m9.unwrap_or_default(),
-                    min_contains: m10.unwrap_or_default(),
-                    min_items: m11.unwrap_or_default(),
-                    min_length: m12.unwrap_or_default(),
-                    min_properties: m13.unwrap_or_default(),
-                    minimum: m14.unwrap_or_default(),
-                    multiple_of: m15.unwrap_or_default(),
-                    pattern: m16.unwrap_or_default(),
-                    required: m17.unwrap_or_default(),
-                    r#type: m18.unwrap_or_default(),
-                    unique_items: m19.unwrap_or_default(),
-                    extra,
-                })
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "enum"),
+            3usize => {
+                ::mcpwire_support::read_member(&mut slots.3, map, "exclusiveMaximum")
             }
+            4usize => {
+                ::mcpwire_support::read_member(&mut slots.4, map, "exclusiveMinimum")
+            }
+            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "maxContains"),
+            6usize => ::mcpwire_support::read_member(&mut slots.6, map, "maxItems"),
+            7usize => ::mcpwire_support::read_member(&mut slots.7, map, "maxLength"),
+            8usize => ::mcpwire_support::read_member(&mut slots.8, map, "maxProperties"),
+            9usize => ::mcpwire_support::read_member(&mut slots.9, map, "maximum"),
+            10usize => ::mcpwire_support::read_member(&mut slots.10, map, "minContains"),
+            11usize => ::mcpwire_support::read_member(&mut slots.11, map, "minItems"),
+            12usize => ::mcpwire_support::read_member(&mut slots.12, map, "minLength"),
+            13usize => {
+                ::mcpwire_support::read_member(&mut slots.13, map, "minProperties")
+            }
+            14usize => ::mcpwire_support::read_member(&mut slots.14, map, "minimum"),
+            15usize => ::mcpwire_support::read_member(&mut slots.15, map, "multipleOf"),
+            16usize => ::mcpwire_support::read_member(&mut slots.16, map, "pattern"),
+            17usize => ::mcpwire_support::read_member(&mut slots.17, map, "required"),
+            18usize => ::mcpwire_support::read_member(&mut slots.18, map, "type"),
+            _ => ::mcpwire_support::read_member(&mut slots.19, map, "uniqueItems"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            r#const: slots.0,
+            dependent_required: slots.1,
+            r#enum: slots.2,
+            exclusive_maximum: slots.3,
+            exclusive_minimum: slots.4,
+            max_contains: slots.5,
+            max_items: slots.6,
+            max_length: slots.7,
+            max_properties: slots.8,
+            maximum: slots.9,
+            min_contains: slots.10,
+            min_items: slots.11,
+            min_length: slots.12,
+            min_properties: slots.13,
+            minimum: slots.14,
+            multiple_of: slots.15,
+            pattern: slots.16,
+            required: slots.17,
+            r#type: slots.18,
+            unique_items: slots.19,
+            extra,
+        })
     }
 }
 /// `ValidationVocabularyMetaSchemaObjectType` (JSON Schema).
@@ -5880,7 +4333,7 @@ pub enum ValidationVocabularyMetaSchemaObjectType {
     /// The `SimpleTypes` alternative.
     SimpleTypes(SimpleTypes),
     /// The `Array` alternative.
-    Array(::std::vec::Vec<SimpleTypes>),
+    Array(Vec<SimpleTypes>),
 }
 impl ValidationVocabularyMetaSchemaObjectType {
     /// The name of the variant this value holds (the schema definition it decoded as).
@@ -5897,84 +4350,108 @@ impl ::core::convert::From<SimpleTypes> for ValidationVocabularyMetaSchemaObject
         Self::SimpleTypes(value)
     }
 }
-impl ::core::convert::From<::std::vec::Vec<SimpleTypes>>
+impl ::core::convert::From<Vec<SimpleTypes>>
 for ValidationVocabularyMetaSchemaObjectType {
     /// The `Array` alternative.
-    fn from(value: ::std::vec::Vec<SimpleTypes>) -> Self {
+    fn from(value: Vec<SimpleTypes>) -> Self {
         Self::Array(value)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ValidationVocabularyMetaSchemaObjectType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "ValidationVocabularyMetaSchemaObjectType",
-            one_of: false,
-            variants: &["SimpleTypes", "Array"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Array(_) => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<ValidationVocabularyMetaSchemaObjectType, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "ValidationVocabularyMetaSchemaObjectType",
+                one_of: false,
+                variants: &["SimpleTypes", "Array"],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_support::Shape::String => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<ValidationVocabularyMetaSchemaObjectType, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            SimpleTypes,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "ValidationVocabularyMetaSchemaObjectType",
+                                "SimpleTypes",
+                                reason,
+                            )
+                            .map(ValidationVocabularyMetaSchemaObjectType::SimpleTypes)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_variant::<
+                            Vec<SimpleTypes>,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "ValidationVocabularyMetaSchemaObjectType",
+                                "Array",
+                                reason,
+                            )
+                            .map(ValidationVocabularyMetaSchemaObjectType::Array)
+                    }
+                }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "ValidationVocabularyMetaSchemaObjectType",
-                        &::std::format!(
-                            "{}, found {}", "expected an array or a string", other
-                            .token_name()
-                        ),
-                    ),
-                );
-            }
-        };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        SimpleTypes,
-                        D::Error,
-                    >(
-                            input,
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Array(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::String => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
                             "ValidationVocabularyMetaSchemaObjectType",
-                            "SimpleTypes",
-                            reason,
-                        )
-                        .map(Self::SimpleTypes)
+                            &::std::format!(
+                                "{}, found {}", "expected an array or a string", other
+                                .token_name()
+                            ),
+                        ),
+                    );
                 }
-                _ => {
-                    ::mcpwire_support::decode_variant::<
-                        ::std::vec::Vec<SimpleTypes>,
-                        D::Error,
-                    >(input, "ValidationVocabularyMetaSchemaObjectType", "Array", reason)
-                        .map(Self::Array)
-                }
-            },
-        )
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
+        };
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// Every definition of JSON Schema, sorted by name.
@@ -6001,8 +4478,8 @@ pub const DEFINITIONS: &[&str] = &[
 pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "ApplicatorVocabularyMetaSchema" => {
                 visitor.visit::<ApplicatorVocabularyMetaSchema>()
@@ -6034,7 +4511,7 @@ pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
             "stringArray" => visitor.visit::<StringArray>(),
             "uriReferenceString" => visitor.visit::<UriReferenceString>(),
             "uriString" => visitor.visit::<UriString>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -6045,20 +4522,13 @@ pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
@@ -6070,11 +4540,7 @@ pub mod strategies {
     use ::mcpwire_support::strategy as s;
     /// Values of [`super::AnchorString`].
     pub fn anchor_string() -> BoxedStrategy<super::AnchorString> {
-        s::string(
-            ::core::option::Option::None,
-            ::core::option::Option::None,
-            ::core::option::Option::None,
-        )
+        s::string(None, None, None)
     }
     /// Values of [`super::ApplicatorVocabularyMetaSchema`].
     pub fn applicator_vocabulary_meta_schema() -> BoxedStrategy<
@@ -6161,20 +4627,8 @@ pub mod strategies {
     > {
         (
             (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::string(None, None, None)),
                 s::optional(core_and_validation_specifications_meta_schema()),
             ),
         )
@@ -6210,7 +4664,7 @@ pub mod strategies {
                                     depth - 1,
                                 )
                                 .prop_map(|v| super::CoreAndValidationSpecificationsMetaSchema::CoreAndValidationSpecificationsMetaSchemaObject(
-                                    ::std::boxed::Box::new(v),
+                                    Box::new(v),
                                 ))
                                 .boxed(),
                         ]);
@@ -6233,15 +4687,9 @@ pub mod strategies {
         (
             (
                 s::optional(anchor_string()),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
                         s::map(
@@ -6260,54 +4708,42 @@ pub mod strategies {
             (
                 s::optional(s::map(s::boolean())),
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
                         core_and_validation_specifications_meta_schema_at(depth - 1)
-                            .prop_map(::std::boxed::Box::new)
+                            .prop_map(Box::new)
                             .boxed(),
                     )
                 },
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(schema_array_at(depth - 1))
                 },
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(schema_array_at(depth - 1))
                 },
                 s::optional(s::json()),
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
                         core_and_validation_specifications_meta_schema_at(depth - 1)
-                            .prop_map(::std::boxed::Box::new)
+                            .prop_map(Box::new)
                             .boxed(),
                     )
                 },
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::string(None, None, None)),
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
                         core_and_validation_specifications_meta_schema_at(depth - 1)
-                            .prop_map(::std::boxed::Box::new)
+                            .prop_map(Box::new)
                             .boxed(),
                     )
                 },
@@ -6315,7 +4751,7 @@ pub mod strategies {
             ),
             (
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
                         s::map(
@@ -6324,7 +4760,7 @@ pub mod strategies {
                     )
                 },
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
                         s::map(
@@ -6336,7 +4772,7 @@ pub mod strategies {
                 },
                 s::optional(s::map(string_array())),
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
                         s::map(
@@ -6345,66 +4781,38 @@ pub mod strategies {
                     )
                 },
                 s::optional(s::boolean()),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
                         core_and_validation_specifications_meta_schema_at(depth - 1)
-                            .prop_map(::std::boxed::Box::new)
+                            .prop_map(Box::new)
                             .boxed(),
                     )
                 },
-                s::optional(
-                    s::vec(
-                        s::json(),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::vec(
-                        s::json(),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::number(::core::option::Option::None, ::core::option::Option::None),
-                ),
+                s::optional(s::vec(s::json(), None, None)),
+                s::optional(s::vec(s::json(), None, None)),
+                s::optional(s::number(None, None)),
             ),
             (
-                s::optional(
-                    s::number(::core::option::Option::None, ::core::option::Option::None),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::number(None, None)),
+                s::optional(s::string(None, None, None)),
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
                         core_and_validation_specifications_meta_schema_at(depth - 1)
-                            .prop_map(::std::boxed::Box::new)
+                            .prop_map(Box::new)
                             .boxed(),
                     )
                 },
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
                         core_and_validation_specifications_meta_schema_at(depth - 1)
-                            .prop_map(::std::boxed::Box::new)
+                            .prop_map(Box::new)
                             .boxed(),
                     )
                 },
@@ -6412,44 +4820,32 @@ pub mod strategies {
                 s::optional(non_negative_integer()),
                 s::optional(non_negative_integer()),
                 s::optional(non_negative_integer()),
-                s::optional(
-                    s::number(::core::option::Option::None, ::core::option::Option::None),
-                ),
+                s::optional(s::number(None, None)),
                 s::optional(non_negative_integer()),
             ),
             (
                 s::optional(non_negative_integer_default_0()),
                 s::optional(non_negative_integer_default_0()),
                 s::optional(non_negative_integer_default_0()),
-                s::optional(
-                    s::number(::core::option::Option::None, ::core::option::Option::None),
-                ),
-                s::optional(
-                    s::number(::core::option::Option::None, ::core::option::Option::None),
-                ),
+                s::optional(s::number(None, None)),
+                s::optional(s::number(None, None)),
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
                         core_and_validation_specifications_meta_schema_at(depth - 1)
-                            .prop_map(::std::boxed::Box::new)
+                            .prop_map(Box::new)
                             .boxed(),
                     )
                 },
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(schema_array_at(depth - 1))
                 },
-                s::optional(
-                    s::string(
-                        ::core::option::Option::Some("regex"),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(Some("regex"), None, None)),
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
                         s::map(
@@ -6458,14 +4854,14 @@ pub mod strategies {
                     )
                 },
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(schema_array_at(depth - 1))
                 },
             ),
             (
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
                         s::map(
@@ -6474,50 +4870,44 @@ pub mod strategies {
                     )
                 },
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
                         core_and_validation_specifications_meta_schema_at(depth - 1)
-                            .prop_map(::std::boxed::Box::new)
+                            .prop_map(Box::new)
                             .boxed(),
                     )
                 },
                 s::optional(s::boolean()),
                 s::optional(string_array()),
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
                         core_and_validation_specifications_meta_schema_at(depth - 1)
-                            .prop_map(::std::boxed::Box::new)
+                            .prop_map(Box::new)
                             .boxed(),
                     )
                 },
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
                 s::optional(
                     core_and_validation_specifications_meta_schema_object_type(),
                 ),
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
                         core_and_validation_specifications_meta_schema_at(depth - 1)
-                            .prop_map(::std::boxed::Box::new)
+                            .prop_map(Box::new)
                             .boxed(),
                     )
                 },
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
                     s::optional(
                         core_and_validation_specifications_meta_schema_at(depth - 1)
-                            .prop_map(::std::boxed::Box::new)
+                            .prop_map(Box::new)
                             .boxed(),
                     )
                 },
@@ -6646,8 +5036,7 @@ pub mod strategies {
                 ::std::vec![
                     simple_types()
                     .prop_map(super::CoreAndValidationSpecificationsMetaSchemaObjectType::SimpleTypes)
-                    .boxed(), s::vec(simple_types(), ::core::option::Option::None,
-                    ::core::option::Option::None)
+                    .boxed(), s::vec(simple_types(), None, None)
                     .prop_map(super::CoreAndValidationSpecificationsMetaSchemaObjectType::Array)
                     .boxed()
                 ],
@@ -6678,13 +5067,7 @@ pub mod strategies {
         (
             (
                 s::optional(anchor_string()),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
                 s::optional(s::map(core_and_validation_specifications_meta_schema())),
                 s::optional(anchor_string()),
                 s::optional(uri_reference_string()),
@@ -6729,17 +5112,7 @@ pub mod strategies {
     pub fn format_vocabulary_meta_schema_for_annotation_results_object() -> BoxedStrategy<
         super::FormatVocabularyMetaSchemaForAnnotationResultsObject,
     > {
-        (
-            (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-            ),
-        )
+        ((s::optional(s::string(None, None, None)),),)
             .prop_map(|((f0,),)| super::FormatVocabularyMetaSchemaForAnnotationResultsObject {
                 format: f0,
                 extra: ::std::collections::BTreeMap::new(),
@@ -6770,28 +5143,10 @@ pub mod strategies {
             (
                 s::optional(s::json()),
                 s::optional(s::boolean()),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::vec(
-                        s::json(),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::vec(s::json(), None, None)),
                 s::optional(s::boolean()),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
                 s::optional(s::boolean()),
             ),
         )
@@ -6809,9 +5164,7 @@ pub mod strategies {
     }
     /// Values of [`super::NonNegativeInteger`].
     pub fn non_negative_integer() -> BoxedStrategy<super::NonNegativeInteger> {
-        s::integer(::core::option::Option::Some(0i64), ::core::option::Option::None)
-            .prop_map(::mcpwire_support::Integer::from)
-            .boxed()
+        s::integer(Some(0i64), None).prop_map(::mcpwire_support::Integer::from).boxed()
     }
     /// Values of [`super::NonNegativeIntegerDefault0`].
     pub fn non_negative_integer_default_0() -> BoxedStrategy<
@@ -6827,8 +5180,8 @@ pub mod strategies {
     pub fn schema_array_at(depth: u32) -> BoxedStrategy<super::SchemaArray> {
         s::vec(
             core_and_validation_specifications_meta_schema_at(depth),
-            ::core::option::Option::Some(1u64),
-            ::core::option::Option::None,
+            Some(1u64),
+            None,
         )
     }
     /// Values of [`super::SimpleTypes`].
@@ -6844,15 +5197,7 @@ pub mod strategies {
     }
     /// Values of [`super::StringArray`].
     pub fn string_array() -> BoxedStrategy<super::StringArray> {
-        s::vec(
-            s::string(
-                ::core::option::Option::None,
-                ::core::option::Option::None,
-                ::core::option::Option::None,
-            ),
-            ::core::option::Option::None,
-            ::core::option::Option::None,
-        )
+        s::vec(s::string(None, None, None), None, None)
     }
     /// Values of [`super::UnevaluatedApplicatorVocabularyMetaSchema`].
     pub fn unevaluated_applicator_vocabulary_meta_schema() -> BoxedStrategy<
@@ -6890,19 +5235,11 @@ pub mod strategies {
     }
     /// Values of [`super::UriReferenceString`].
     pub fn uri_reference_string() -> BoxedStrategy<super::UriReferenceString> {
-        s::string(
-            ::core::option::Option::Some("uri-reference"),
-            ::core::option::Option::None,
-            ::core::option::Option::None,
-        )
+        s::string(Some("uri-reference"), None, None)
     }
     /// Values of [`super::UriString`].
     pub fn uri_string() -> BoxedStrategy<super::UriString> {
-        s::string(
-            ::core::option::Option::Some("uri"),
-            ::core::option::Option::None,
-            ::core::option::Option::None,
-        )
+        s::string(Some("uri"), None, None)
     }
     /// Values of [`super::ValidationVocabularyMetaSchema`].
     pub fn validation_vocabulary_meta_schema() -> BoxedStrategy<
@@ -6928,45 +5265,23 @@ pub mod strategies {
             (
                 s::optional(s::json()),
                 s::optional(s::map(string_array())),
-                s::optional(
-                    s::vec(
-                        s::json(),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::number(::core::option::Option::None, ::core::option::Option::None),
-                ),
-                s::optional(
-                    s::number(::core::option::Option::None, ::core::option::Option::None),
-                ),
+                s::optional(s::vec(s::json(), None, None)),
+                s::optional(s::number(None, None)),
+                s::optional(s::number(None, None)),
                 s::optional(non_negative_integer()),
                 s::optional(non_negative_integer()),
                 s::optional(non_negative_integer()),
                 s::optional(non_negative_integer()),
-                s::optional(
-                    s::number(::core::option::Option::None, ::core::option::Option::None),
-                ),
+                s::optional(s::number(None, None)),
             ),
             (
                 s::optional(non_negative_integer()),
                 s::optional(non_negative_integer_default_0()),
                 s::optional(non_negative_integer_default_0()),
                 s::optional(non_negative_integer_default_0()),
-                s::optional(
-                    s::number(::core::option::Option::None, ::core::option::Option::None),
-                ),
-                s::optional(
-                    s::number(::core::option::Option::None, ::core::option::Option::None),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::Some("regex"),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::number(None, None)),
+                s::optional(s::number(None, None)),
+                s::optional(s::string(Some("regex"), None, None)),
                 s::optional(string_array()),
                 s::optional(validation_vocabulary_meta_schema_object_type()),
                 s::optional(s::boolean()),
@@ -7011,8 +5326,7 @@ pub mod strategies {
                 ::std::vec![
                     simple_types()
                     .prop_map(super::ValidationVocabularyMetaSchemaObjectType::SimpleTypes)
-                    .boxed(), s::vec(simple_types(), ::core::option::Option::None,
-                    ::core::option::Option::None)
+                    .boxed(), s::vec(simple_types(), None, None)
                     .prop_map(super::ValidationVocabularyMetaSchemaObjectType::Array)
                     .boxed()
                 ],
@@ -7022,8 +5336,8 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "ApplicatorVocabularyMetaSchema" => {
                     s::sample(applicator_vocabulary_meta_schema())
@@ -7057,7 +5371,7 @@ pub mod strategies {
                 "stringArray" => s::sample(string_array()),
                 "uriReferenceString" => s::sample(uri_reference_string()),
                 "uriString" => s::sample(uri_string()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

@@ -11,7 +11,7 @@ pub enum Expr {
     /// The `ExprVariant0` alternative.
     ExprVariant0(ExprVariant0),
     /// The `ExprVariant1` alternative.
-    ExprVariant1(::std::boxed::Box<ExprVariant1>),
+    ExprVariant1(Box<ExprVariant1>),
 }
 impl Expr {
     /// The name of the variant this value holds (the schema definition it decoded as).
@@ -31,87 +31,106 @@ impl ::core::convert::From<ExprVariant0> for Expr {
 impl ::core::convert::From<ExprVariant1> for Expr {
     /// The `ExprVariant1` alternative.
     fn from(value: ExprVariant1) -> Self {
-        Self::ExprVariant1(::std::boxed::Box::new(value))
+        Self::ExprVariant1(Box::new(value))
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Expr {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "Expr",
-            one_of: true,
-            variants: &["ExprVariant0", "ExprVariant1"],
-        };
-        let shape = ::mcpwire_support::Shape::capture_object(deserializer, &["op"])?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(map) => {
-                if map.contains_key("num") {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "member `num` is present",
-                        &[1usize],
-                    )
-                } else if map.contains_key("left") || map.contains_key("op")
-                    || map.contains_key("right")
-                {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "member `left` or `op` or `right` is present",
-                        &[0usize],
-                    )
-                } else {
-                    ::mcpwire_support::Choice::none(
-                        "none of the distinguishing members [\"num\", \"left\", \"op\", \"right\"] is present",
-                        &[0usize, 1usize],
-                    )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &::mcpwire_support::Shape<'_>,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<Expr, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "Expr",
+                one_of: true,
+                variants: &["ExprVariant0", "ExprVariant1"],
+            };
+            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("num")
+                    }
+                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("left") && map.contains_key("op")
+                            && map.contains_key("right") && map.str_in("op", &["+", "*"])
+                    }
+                    _ => true,
                 }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "Expr",
-                        &::std::format!(
-                            "{}, found {}", "expected an object", other.token_name()
+            fn variant(
+                index: usize,
+                input: &::mcpwire_support::Shape<'_>,
+                reason: &str,
+            ) -> Result<Expr, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_object_variant::<
+                            ExprVariant0,
+                            ::serde_json::Error,
+                        >(input, "Expr", "ExprVariant0", reason)
+                            .map(Expr::ExprVariant0)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_object_variant::<
+                            ExprVariant1,
+                            ::serde_json::Error,
+                        >(input, "Expr", "ExprVariant1", reason)
+                            .map(|v| Expr::ExprVariant1(Box::new(v)))
+                    }
+                }
+            }
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(map) => {
+                    if map.contains_key("num") {
+                        ::mcpwire_support::Choice::variant(
+                            0usize,
+                            "member `num` is present",
+                            &[1usize],
+                        )
+                    } else if map.contains_key("left") || map.contains_key("op")
+                        || map.contains_key("right")
+                    {
+                        ::mcpwire_support::Choice::variant(
+                            1usize,
+                            "member `left` or `op` or `right` is present",
+                            &[0usize],
+                        )
+                    } else {
+                        ::mcpwire_support::Choice::none(
+                            "none of the distinguishing members [\"num\", \"left\", \"op\", \"right\"] is present",
+                            &[0usize, 1usize],
+                        )
+                    }
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "Expr",
+                            &::std::format!(
+                                "{}, found {}", "expected an object", other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &["op"])?;
+            decode(&shape, &shape)
         };
-        ::mcpwire_support::decode_union(
-            &shape,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_support::Shape<'_>| match (index, shape) {
-                (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("num")
-                }
-                (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("left") && map.contains_key("op")
-                        && map.contains_key("right") && map.str_in("op", &["+", "*"])
-                }
-                _ => true,
-            },
-            |index: usize, input: &::mcpwire_support::Shape<'_>, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_object_variant::<
-                        ExprVariant0,
-                        D::Error,
-                    >(input, "Expr", "ExprVariant0", reason)
-                        .map(Self::ExprVariant0)
-                }
-                _ => {
-                    ::mcpwire_support::decode_object_variant::<
-                        ExprVariant1,
-                        D::Error,
-                    >(input, "Expr", "ExprVariant1", reason)
-                        .map(|v| Self::ExprVariant1(::std::boxed::Box::new(v)))
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `ExprVariant0` (JSON Schema).
@@ -120,73 +139,51 @@ impl<'de> ::serde::Deserialize<'de> for Expr {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExprVariant0 {
-    /// `num` member (required).
+    /// Schema: `#/oneOf/0/properties/num`.
     pub num: ::serde_json::Number,
 }
 impl ExprVariant0 {
     /// A value with the required `num` and every optional member absent.
-    pub fn new(num: impl ::core::convert::Into<::serde_json::Number>) -> Self {
+    pub fn new(num: impl Into<::serde_json::Number>) -> Self {
         Self { num: num.into() }
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ExprVariant0 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["num"];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "num" => ::core::option::Option::Some(0usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for ExprVariant0 {
+    const NAME: &'static str = "ExprVariant0";
+    const MEMBERS: &'static [&'static str] = &["num"];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (Option<::serde_json::Number>,);
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None,)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "num" => Some(0usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ExprVariant0;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ExprVariant0)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ExprVariant0, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("num"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::serde_json::Number>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ExprVariant0 {
-                    num: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "num",
-                        ))?,
-                })
-            }
-        }
-        deserializer.deserialize_map(Members)
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        _index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        ::mcpwire_support::read_member(&mut slots.0, map, "num")
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            num: ::mcpwire_support::required_member(slots.0, "num")?,
+        })
     }
 }
 /// `ExprVariant1` (JSON Schema).
@@ -195,117 +192,71 @@ impl<'de> ::serde::Deserialize<'de> for ExprVariant0 {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExprVariant1 {
-    /// `left` member (required).
-    pub left: ::std::boxed::Box<Expr>,
-    /// `op` member (required).
+    /// Schema: `#/oneOf/1/properties/left`.
+    pub left: Box<Expr>,
+    /// Schema: `#/oneOf/1/properties/op`.
     pub op: ExprVariant1Op,
-    /// `right` member (required).
-    pub right: ::std::boxed::Box<Expr>,
+    /// Schema: `#/oneOf/1/properties/right`.
+    pub right: Box<Expr>,
 }
 impl ExprVariant1 {
     /// A value with the required `op`, `left`, `right` and every optional member absent.
     pub fn new(
-        op: impl ::core::convert::Into<ExprVariant1Op>,
-        left: impl ::core::convert::Into<Expr>,
-        right: impl ::core::convert::Into<Expr>,
+        op: impl Into<ExprVariant1Op>,
+        left: impl Into<Expr>,
+        right: impl Into<Expr>,
     ) -> Self {
         Self {
-            left: ::std::boxed::Box::new(left.into()),
+            left: Box::new(left.into()),
             op: op.into(),
-            right: ::std::boxed::Box::new(right.into()),
+            right: Box::new(right.into()),
         }
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ExprVariant1 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["left", "op", "right"];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "left" => ::core::option::Option::Some(0usize),
-                "op" => ::core::option::Option::Some(1usize),
-                "right" => ::core::option::Option::Some(2usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for ExprVariant1 {
+    const NAME: &'static str = "ExprVariant1";
+    const MEMBERS: &'static [&'static str] = &["left", "op", "right"];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (Option<Box<Expr>>, Option<ExprVariant1Op>, Option<Box<Expr>>);
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "left" => Some(0usize),
+            "op" => Some(1usize),
+            "right" => Some(2usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ExprVariant1;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ExprVariant1)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ExprVariant1, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("left"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::std::boxed::Box<Expr>>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("op"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<ExprVariant1Op>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("right"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::std::boxed::Box<Expr>>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ExprVariant1 {
-                    left: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "left",
-                        ))?,
-                    op: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "op",
-                        ))?,
-                    right: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "right",
-                        ))?,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "left"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "op"),
+            _ => ::mcpwire_support::read_member(&mut slots.2, map, "right"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            left: ::mcpwire_support::required_member(slots.0, "left")?,
+            op: ::mcpwire_support::required_member(slots.1, "op")?,
+            right: ::mcpwire_support::required_member(slots.2, "right")?,
+        })
     }
 }
 /// `ExprVariant1Op` (JSON Schema).
@@ -337,11 +288,11 @@ pub const DEFINITIONS: &[&str] = &["Expr"];
 pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "Expr" => visitor.visit::<Expr>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -352,20 +303,13 @@ pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
@@ -390,9 +334,7 @@ pub mod strategies {
                     alternatives
                         .extend([
                             expr_variant_1_at(depth - 1)
-                                .prop_map(|v| super::Expr::ExprVariant1(
-                                    ::std::boxed::Box::new(v),
-                                ))
+                                .prop_map(|v| super::Expr::ExprVariant1(Box::new(v)))
                                 .boxed(),
                         ]);
                 }
@@ -403,7 +345,7 @@ pub mod strategies {
     }
     /// Values of [`super::ExprVariant0`].
     pub fn expr_variant_0() -> BoxedStrategy<super::ExprVariant0> {
-        ((s::number(::core::option::Option::None, ::core::option::Option::None),),)
+        ((s::number(None, None),),)
             .prop_map(|((f0,),)| super::ExprVariant0 { num: f0 })
             .boxed()
     }
@@ -415,9 +357,9 @@ pub mod strategies {
     pub fn expr_variant_1_at(depth: u32) -> BoxedStrategy<super::ExprVariant1> {
         (
             (
-                expr_at(depth - 1).prop_map(::std::boxed::Box::new).boxed(),
+                expr_at(depth - 1).prop_map(Box::new).boxed(),
                 expr_variant_1_op(),
-                expr_at(depth - 1).prop_map(::std::boxed::Box::new).boxed(),
+                expr_at(depth - 1).prop_map(Box::new).boxed(),
             ),
         )
             .prop_map(|((f0, f1, f2),)| super::ExprVariant1 {
@@ -433,11 +375,11 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "Expr" => s::sample(expr()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

@@ -5,31 +5,28 @@
 /// Schema: `#/$defs/Add` in `jsonrpc_service.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct Add {
-    /// `id` member (required).
+    /// Schema: `#/$defs/Add/properties/id`.
     pub id: Id,
-    /// `jsonrpc` member (required).
+    /// Schema: `#/$defs/Add/properties/jsonrpc`.
     pub jsonrpc: Jsonrpc2_0,
-    /// `method` member (required).
+    /// Schema: `#/$defs/Add/properties/method`.
     pub method: MethodAdd,
-    /// `params` member (required).
+    /// Schema: `#/$defs/Add/properties/params`.
     pub params: (::serde_json::Number, ::serde_json::Number),
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl Add {
     /// A value with the required `id`, `params` and every optional member absent.
     pub fn new(
-        id: impl ::core::convert::Into<Id>,
-        params: impl ::core::convert::Into<(::serde_json::Number, ::serde_json::Number)>,
+        id: impl Into<Id>,
+        params: impl Into<(::serde_json::Number, ::serde_json::Number)>,
     ) -> Self {
         Self {
             id: id.into(),
-            jsonrpc: ::core::default::Default::default(),
-            method: ::core::default::Default::default(),
+            jsonrpc: Default::default(),
+            method: Default::default(),
             params: params.into(),
             extra: ::std::collections::BTreeMap::new(),
         }
@@ -38,8 +35,8 @@ impl Add {
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -48,107 +45,56 @@ impl Add {
 impl<'de> ::serde::Deserialize<'de> for Add {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "id" => ::core::option::Option::Some(0usize),
-                "jsonrpc" => ::core::option::Option::Some(1usize),
-                "method" => ::core::option::Option::Some(2usize),
-                "params" => ::core::option::Option::Some(3usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for Add {
+    const NAME: &'static str = "Add";
+    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<Id>,
+        Option<Jsonrpc2_0>,
+        Option<MethodAdd>,
+        Option<(::serde_json::Number, ::serde_json::Number)>,
+    );
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "id" => Some(0usize),
+            "jsonrpc" => Some(1usize),
+            "method" => Some(2usize),
+            "params" => Some(3usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Add;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Add)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Add, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(map.next_value::<Id>()?);
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("jsonrpc"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<Jsonrpc2_0>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<MethodAdd>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<
-                                        (::serde_json::Number, ::serde_json::Number),
-                                    >()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Add {
-                    id: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "id",
-                        ))?,
-                    jsonrpc: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "jsonrpc",
-                        ))?,
-                    method: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "method",
-                        ))?,
-                    params: m3
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "params",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "id"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "jsonrpc"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "method"),
+            _ => ::mcpwire_support::read_member(&mut slots.3, map, "params"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            id: ::mcpwire_support::required_member(slots.0, "id")?,
+            jsonrpc: ::mcpwire_support::required_member(slots.1, "jsonrpc")?,
+            method: ::mcpwire_support::required_member(slots.2, "method")?,
+            params: ::mcpwire_support::required_member(slots.3, "params")?,
+            extra,
+        })
     }
 }
 /// `CalcRequest` (JSON Schema).
@@ -188,104 +134,123 @@ impl ::core::convert::From<Neg> for CalcRequest {
 impl<'de> ::serde::Deserialize<'de> for CalcRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "CalcRequest",
-            one_of: true,
-            variants: &["Add", "Neg"],
-        };
-        let shape = ::mcpwire_support::Shape::capture_object(
-            deserializer,
-            &["jsonrpc", "method"],
-        )?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(map) => {
-                match map.str_member("method").as_deref() {
-                    ::core::option::Option::Some(found) => {
-                        match found {
-                            "add" => {
-                                ::mcpwire_support::Choice::variant(
-                                    0usize,
-                                    "member `method` is \"add\"",
-                                    &[],
-                                )
-                            }
-                            "neg" => {
-                                ::mcpwire_support::Choice::variant(
-                                    1usize,
-                                    "member `method` is \"neg\"",
-                                    &[],
-                                )
-                            }
-                            found => {
-                                ::mcpwire_support::Choice::none(
-                                    ::std::format!(
-                                        "member `method` has a value no variant admits: {}", found
-                                    ),
-                                    &[],
-                                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &::mcpwire_support::Shape<'_>,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<CalcRequest, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "CalcRequest",
+                one_of: true,
+                variants: &["Add", "Neg"],
+            };
+            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("id") && map.contains_key("jsonrpc")
+                            && map.contains_key("method") && map.contains_key("params")
+                            && map.str_in("jsonrpc", &["2.0"])
+                            && map.str_in("method", &["add"])
+                    }
+                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("id") && map.contains_key("jsonrpc")
+                            && map.contains_key("method") && map.contains_key("params")
+                            && map.has_nested("params", "x")
+                            && map.str_in("jsonrpc", &["2.0"])
+                            && map.str_in("method", &["neg"])
+                    }
+                    _ => true,
+                }
+            }
+            fn variant(
+                index: usize,
+                input: &::mcpwire_support::Shape<'_>,
+                reason: &str,
+            ) -> Result<CalcRequest, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_object_variant::<
+                            Add,
+                            ::serde_json::Error,
+                        >(input, "CalcRequest", "Add", reason)
+                            .map(CalcRequest::Add)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_object_variant::<
+                            Neg,
+                            ::serde_json::Error,
+                        >(input, "CalcRequest", "Neg", reason)
+                            .map(CalcRequest::Neg)
+                    }
+                }
+            }
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(map) => {
+                    match map.str_member("method").as_deref() {
+                        Some(found) => {
+                            match found {
+                                "add" => {
+                                    ::mcpwire_support::Choice::variant(
+                                        0usize,
+                                        "member `method` is \"add\"",
+                                        &[],
+                                    )
+                                }
+                                "neg" => {
+                                    ::mcpwire_support::Choice::variant(
+                                        1usize,
+                                        "member `method` is \"neg\"",
+                                        &[],
+                                    )
+                                }
+                                found => {
+                                    ::mcpwire_support::Choice::none(
+                                        ::std::format!(
+                                            "member `method` has a value no variant admits: {}", found
+                                        ),
+                                        &[],
+                                    )
+                                }
                             }
                         }
-                    }
-                    ::core::option::Option::None => {
-                        ::mcpwire_support::Choice::none(
-                            "member `method` is missing or not a string",
-                            &[],
-                        )
+                        None => {
+                            ::mcpwire_support::Choice::none(
+                                "member `method` is missing or not a string",
+                                &[],
+                            )
+                        }
                     }
                 }
-            }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "CalcRequest",
-                        &::std::format!(
-                            "{}, found {}", "expected an object", other.token_name()
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "CalcRequest",
+                            &::std::format!(
+                                "{}, found {}", "expected an object", other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let shape = ::mcpwire_support::Shape::capture_object(
+                deserializer,
+                &["jsonrpc", "method"],
+            )?;
+            decode(&shape, &shape)
         };
-        ::mcpwire_support::decode_union(
-            &shape,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_support::Shape<'_>| match (index, shape) {
-                (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("method") && map.contains_key("params")
-                        && map.str_in("jsonrpc", &["2.0"])
-                        && map.str_in("method", &["add"])
-                }
-                (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("method") && map.contains_key("params")
-                        && map.has_nested("params", "x")
-                        && map.str_in("jsonrpc", &["2.0"])
-                        && map.str_in("method", &["neg"])
-                }
-                _ => true,
-            },
-            |index: usize, input: &::mcpwire_support::Shape<'_>, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_object_variant::<
-                        Add,
-                        D::Error,
-                    >(input, "CalcRequest", "Add", reason)
-                        .map(Self::Add)
-                }
-                _ => {
-                    ::mcpwire_support::decode_object_variant::<
-                        Neg,
-                        D::Error,
-                    >(input, "CalcRequest", "Neg", reason)
-                        .map(Self::Neg)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `Id` (JSON Schema).
@@ -297,7 +262,7 @@ impl<'de> ::serde::Deserialize<'de> for CalcRequest {
 #[allow(clippy::enum_variant_names)]
 pub enum Id {
     /// The `String` alternative.
-    String(::std::string::String),
+    String(String),
     /// The `Integer` alternative.
     Integer(::mcpwire_support::Integer),
 }
@@ -310,9 +275,9 @@ impl Id {
         }
     }
 }
-impl ::core::convert::From<::std::string::String> for Id {
+impl ::core::convert::From<String> for Id {
     /// The `String` alternative.
-    fn from(value: ::std::string::String) -> Self {
+    fn from(value: String) -> Self {
         Self::String(value)
     }
 }
@@ -325,69 +290,88 @@ impl ::core::convert::From<::mcpwire_support::Integer> for Id {
 impl<'de> ::serde::Deserialize<'de> for Id {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "Id",
-            one_of: false,
-            variants: &["String", "Integer"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::String => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<Id, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "Id",
+                one_of: false,
+                variants: &["String", "Integer"],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_support::Shape::Integer => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<Id, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            String,
+                            ::serde_json::Error,
+                        >(input, "Id", "String", reason)
+                            .map(Id::String)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_variant::<
+                            ::mcpwire_support::Integer,
+                            ::serde_json::Error,
+                        >(input, "Id", "Integer", reason)
+                            .map(Id::Integer)
+                    }
+                }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "Id",
-                        &::std::format!(
-                            "{}, found {}", "expected a string or an integer", other
-                            .token_name()
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::String => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Integer => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "Id",
+                            &::std::format!(
+                                "{}, found {}", "expected a string or an integer", other
+                                .token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        ::std::string::String,
-                        D::Error,
-                    >(input, "Id", "String", reason)
-                        .map(Self::String)
-                }
-                _ => {
-                    ::mcpwire_support::decode_variant::<
-                        ::mcpwire_support::Integer,
-                        D::Error,
-                    >(input, "Id", "Integer", reason)
-                        .map(Self::Integer)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `Jsonrpc2_0` (JSON Schema).
@@ -403,14 +387,14 @@ impl ::serde::Serialize for Jsonrpc2_0 {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Jsonrpc2_0 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -427,14 +411,14 @@ impl ::serde::Serialize for MethodAdd {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for MethodAdd {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -451,14 +435,14 @@ impl ::serde::Serialize for MethodNeg {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for MethodNeg {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -467,31 +451,25 @@ impl<'de> ::serde::Deserialize<'de> for MethodNeg {
 /// Schema: `#/$defs/Neg` in `jsonrpc_service.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct Neg {
-    /// `id` member (required).
+    /// Schema: `#/$defs/Neg/properties/id`.
     pub id: Id,
-    /// `jsonrpc` member (required).
+    /// Schema: `#/$defs/Neg/properties/jsonrpc`.
     pub jsonrpc: Jsonrpc2_0,
-    /// `method` member (required).
+    /// Schema: `#/$defs/Neg/properties/method`.
     pub method: MethodNeg,
-    /// `params` member (required).
+    /// Schema: `#/$defs/Neg/properties/params`.
     pub params: NegParams,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl Neg {
     /// A value with the required `id`, `params` and every optional member absent.
-    pub fn new(
-        id: impl ::core::convert::Into<Id>,
-        params: impl ::core::convert::Into<NegParams>,
-    ) -> Self {
+    pub fn new(id: impl Into<Id>, params: impl Into<NegParams>) -> Self {
         Self {
             id: id.into(),
-            jsonrpc: ::core::default::Default::default(),
-            method: ::core::default::Default::default(),
+            jsonrpc: Default::default(),
+            method: Default::default(),
             params: params.into(),
             extra: ::std::collections::BTreeMap::new(),
         }
@@ -500,8 +478,8 @@ impl Neg {
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -510,104 +488,51 @@ impl Neg {
 impl<'de> ::serde::Deserialize<'de> for Neg {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "id" => ::core::option::Option::Some(0usize),
-                "jsonrpc" => ::core::option::Option::Some(1usize),
-                "method" => ::core::option::Option::Some(2usize),
-                "params" => ::core::option::Option::Some(3usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for Neg {
+    const NAME: &'static str = "Neg";
+    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<Id>, Option<Jsonrpc2_0>, Option<MethodNeg>, Option<NegParams>);
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "id" => Some(0usize),
+            "jsonrpc" => Some(1usize),
+            "method" => Some(2usize),
+            "params" => Some(3usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Neg;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Neg)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Neg, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(map.next_value::<Id>()?);
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("jsonrpc"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<Jsonrpc2_0>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<MethodNeg>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                map.next_value::<NegParams>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Neg {
-                    id: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "id",
-                        ))?,
-                    jsonrpc: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "jsonrpc",
-                        ))?,
-                    method: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "method",
-                        ))?,
-                    params: m3
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "params",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "id"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "jsonrpc"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "method"),
+            _ => ::mcpwire_support::read_member(&mut slots.3, map, "params"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            id: ::mcpwire_support::required_member(slots.0, "id")?,
+            jsonrpc: ::mcpwire_support::required_member(slots.1, "jsonrpc")?,
+            method: ::mcpwire_support::required_member(slots.2, "method")?,
+            params: ::mcpwire_support::required_member(slots.3, "params")?,
+            extra,
+        })
     }
 }
 /// `NegParams` (JSON Schema).
@@ -615,18 +540,15 @@ impl<'de> ::serde::Deserialize<'de> for Neg {
 /// Schema: `#/$defs/Neg/properties/params` in `jsonrpc_service.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct NegParams {
-    /// `x` member (required).
+    /// Schema: `#/$defs/Neg/properties/params/properties/x`.
     pub x: ::serde_json::Number,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl NegParams {
     /// A value with the required `x` and every optional member absent.
-    pub fn new(x: impl ::core::convert::Into<::serde_json::Number>) -> Self {
+    pub fn new(x: impl Into<::serde_json::Number>) -> Self {
         Self {
             x: x.into(),
             extra: ::std::collections::BTreeMap::new(),
@@ -636,8 +558,8 @@ impl NegParams {
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -646,58 +568,40 @@ impl NegParams {
 impl<'de> ::serde::Deserialize<'de> for NegParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "x" => ::core::option::Option::Some(0usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for NegParams {
+    const NAME: &'static str = "NegParams";
+    const MEMBERS: &'static [&'static str] = &["x"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<::serde_json::Number>,);
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (None,)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "x" => Some(0usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = NegParams;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (NegParams)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<NegParams, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("x"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::serde_json::Number>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(NegParams {
-                    x: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "x",
-                        ))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Members)
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        _index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        ::mcpwire_support::read_member(&mut slots.0, map, "x")
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            x: ::mcpwire_support::required_member(slots.0, "x")?,
+            extra,
+        })
     }
 }
 /// Every definition of JSON Schema, sorted by name.
@@ -707,14 +611,14 @@ pub const DEFINITIONS: &[&str] = &["Add", "CalcRequest", "Id", "Neg"];
 pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "Add" => visitor.visit::<Add>(),
             "CalcRequest" => visitor.visit::<CalcRequest>(),
             "Id" => visitor.visit::<Id>(),
             "Neg" => visitor.visit::<Neg>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -725,20 +629,13 @@ pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
@@ -755,14 +652,7 @@ pub mod strategies {
                 id(),
                 jsonrpc_2_0(),
                 method_add(),
-                (
-                    s::number(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                    s::number(::core::option::Option::None, ::core::option::Option::None),
-                )
-                    .boxed(),
+                (s::number(None, None), s::number(None, None)).boxed(),
             ),
         )
             .prop_map(|((f0, f1, f2, f3),)| super::Add {
@@ -791,12 +681,9 @@ pub mod strategies {
         s::unambiguous(
             s::one_of(
                 ::std::vec![
-                    s::string(::core::option::Option::None, ::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::Id::String).boxed(),
-                    s::integer(::core::option::Option::None,
-                    ::core::option::Option::None)
-                    .prop_map(::mcpwire_support::Integer::from).boxed()
-                    .prop_map(super::Id::Integer).boxed()
+                    s::string(None, None, None).prop_map(super::Id::String).boxed(),
+                    s::integer(None, None).prop_map(::mcpwire_support::Integer::from)
+                    .boxed().prop_map(super::Id::Integer).boxed()
                 ],
             ),
             super::Id::variant_name,
@@ -828,7 +715,7 @@ pub mod strategies {
     }
     /// Values of [`super::NegParams`].
     pub fn neg_params() -> BoxedStrategy<super::NegParams> {
-        ((s::number(::core::option::Option::None, ::core::option::Option::None),),)
+        ((s::number(None, None),),)
             .prop_map(|((f0,),)| super::NegParams {
                 x: f0,
                 extra: ::std::collections::BTreeMap::new(),
@@ -837,14 +724,14 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "Add" => s::sample(add()),
                 "CalcRequest" => s::sample(calc_request()),
                 "Id" => s::sample(id()),
                 "Neg" => s::sample(neg()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

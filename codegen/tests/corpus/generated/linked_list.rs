@@ -9,25 +9,19 @@ pub type List = Node;
 /// Schema: `#/$defs/Node` in `linked_list.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct Node {
-    /// `next` member (required).
-    pub next: ::std::boxed::Box<NodeNext>,
-    /// `value` member (required).
-    pub value: ::std::string::String,
+    /// Schema: `#/$defs/Node/properties/next`.
+    pub next: Box<NodeNext>,
+    /// Schema: `#/$defs/Node/properties/value`.
+    pub value: String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl Node {
     /// A value with the required `value`, `next` and every optional member absent.
-    pub fn new(
-        value: impl ::core::convert::Into<::std::string::String>,
-        next: impl ::core::convert::Into<NodeNext>,
-    ) -> Self {
+    pub fn new(value: impl Into<String>, next: impl Into<NodeNext>) -> Self {
         Self {
-            next: ::std::boxed::Box::new(next.into()),
+            next: Box::new(next.into()),
             value: value.into(),
             extra: ::std::collections::BTreeMap::new(),
         }
@@ -36,8 +30,8 @@ impl Node {
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -46,74 +40,45 @@ impl Node {
 impl<'de> ::serde::Deserialize<'de> for Node {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "next" => ::core::option::Option::Some(0usize),
-                "value" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for Node {
+    const NAME: &'static str = "Node";
+    const MEMBERS: &'static [&'static str] = &["next", "value"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<Box<NodeNext>>, Option<String>);
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "next" => Some(0usize),
+            "value" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Node;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Node)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Node, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("next"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::std::boxed::Box<NodeNext>>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("value"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Node {
-                    next: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "next",
-                        ))?,
-                    value: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "value",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "next"),
+            _ => ::mcpwire_support::read_member(&mut slots.1, map, "value"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            next: ::mcpwire_support::required_member(slots.0, "next")?,
+            value: ::mcpwire_support::required_member(slots.1, "value")?,
+            extra,
+        })
     }
 }
 /// `NodeNext` (JSON Schema).
@@ -125,7 +90,7 @@ impl<'de> ::serde::Deserialize<'de> for Node {
 #[allow(clippy::enum_variant_names)]
 pub enum NodeNext {
     /// The `Node` alternative.
-    Node(::std::boxed::Box<Node>),
+    Node(Box<Node>),
     /// The `Null` alternative.
     Null,
 }
@@ -141,79 +106,98 @@ impl NodeNext {
 impl ::core::convert::From<Node> for NodeNext {
     /// The `Node` alternative.
     fn from(value: Node) -> Self {
-        Self::Node(::std::boxed::Box::new(value))
+        Self::Node(Box::new(value))
     }
 }
 impl<'de> ::serde::Deserialize<'de> for NodeNext {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "NodeNext",
-            one_of: false,
-            variants: &["Node", "Null"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(_) => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<NodeNext, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "NodeNext",
+                one_of: false,
+                variants: &["Node", "Null"],
+            };
+            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("next") && map.contains_key("value")
+                    }
+                    _ => true,
+                }
             }
-            ::mcpwire_support::Shape::Null => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<NodeNext, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            Node,
+                            ::serde_json::Error,
+                        >(input, "NodeNext", "Node", reason)
+                            .map(|v| NodeNext::Node(Box::new(v)))
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_null::<
+                            ::serde_json::Error,
+                        >(input, "NodeNext", "Null", reason)
+                            .map(|()| NodeNext::Null)
+                    }
+                }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "NodeNext",
-                        &::std::format!(
-                            "{}, found {}", "expected an object or null", other
-                            .token_name()
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Null => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "NodeNext",
+                            &::std::format!(
+                                "{}, found {}", "expected an object or null", other
+                                .token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_support::Shape<'_>| match (index, shape) {
-                (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("next") && map.contains_key("value")
-                }
-                _ => true,
-            },
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        Node,
-                        D::Error,
-                    >(input, "NodeNext", "Node", reason)
-                        .map(|v| Self::Node(::std::boxed::Box::new(v)))
-                }
-                _ => {
-                    ::mcpwire_support::decode_null::<
-                        D::Error,
-                    >(input, "NodeNext", "Null", reason)
-                        .map(|()| Self::Null)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// Every definition of JSON Schema, sorted by name.
@@ -223,12 +207,12 @@ pub const DEFINITIONS: &[&str] = &["List", "Node"];
 pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "List" => visitor.visit::<List>(),
             "Node" => visitor.visit::<Node>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -239,20 +223,13 @@ pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
@@ -274,12 +251,8 @@ pub mod strategies {
     pub fn node_at(depth: u32) -> BoxedStrategy<super::Node> {
         (
             (
-                node_next_at(depth - 1).prop_map(::std::boxed::Box::new).boxed(),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                node_next_at(depth - 1).prop_map(Box::new).boxed(),
+                s::string(None, None, None),
             ),
         )
             .prop_map(|((f0, f1),)| super::Node {
@@ -302,9 +275,7 @@ pub mod strategies {
                     alternatives
                         .extend([
                             node_at(depth - 1)
-                                .prop_map(|v| super::NodeNext::Node(
-                                    ::std::boxed::Box::new(v),
-                                ))
+                                .prop_map(|v| super::NodeNext::Node(Box::new(v)))
                                 .boxed(),
                         ]);
                 }
@@ -315,12 +286,12 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "List" => s::sample(list()),
                 "Node" => s::sample(node()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

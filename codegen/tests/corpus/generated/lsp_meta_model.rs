@@ -6,94 +6,61 @@
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct AndType {
-    /// `items` member (required).
-    pub items: ::std::vec::Vec<Type>,
-    /// `kind` member (required).
+    /// Schema: `#/definitions/AndType/properties/items`.
+    pub items: Vec<Type>,
+    /// Schema: `#/definitions/AndType/properties/kind`.
     pub kind: KindAnd,
 }
 impl AndType {
     /// A value with the required `items` and every optional member absent.
-    pub fn new(items: impl ::core::convert::Into<::std::vec::Vec<Type>>) -> Self {
+    pub fn new(items: impl Into<Vec<Type>>) -> Self {
         Self {
             items: items.into(),
-            kind: ::core::default::Default::default(),
+            kind: Default::default(),
         }
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AndType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["items", "kind"];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "items" => ::core::option::Option::Some(0usize),
-                "kind" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for AndType {
+    const NAME: &'static str = "AndType";
+    const MEMBERS: &'static [&'static str] = &["items", "kind"];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (Option<Vec<Type>>, Option<KindAnd>);
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "items" => Some(0usize),
+            "kind" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = AndType;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (AndType)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<AndType, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("items"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::std::vec::Vec<Type>>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("kind"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<KindAnd>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(AndType {
-                    items: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "items",
-                        ))?,
-                    kind: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "kind",
-                        ))?,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "items"),
+            _ => ::mcpwire_support::read_member(&mut slots.1, map, "kind"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            items: ::mcpwire_support::required_member(slots.0, "items")?,
+            kind: ::mcpwire_support::required_member(slots.1, "kind")?,
+        })
     }
 }
 /// `ArrayType` (JSON Schema).
@@ -102,94 +69,61 @@ impl<'de> ::serde::Deserialize<'de> for AndType {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ArrayType {
-    /// `element` member (required).
-    pub element: ::std::boxed::Box<Type>,
-    /// `kind` member (required).
+    /// Schema: `#/definitions/ArrayType/properties/element`.
+    pub element: Box<Type>,
+    /// Schema: `#/definitions/ArrayType/properties/kind`.
     pub kind: KindArray,
 }
 impl ArrayType {
     /// A value with the required `element` and every optional member absent.
-    pub fn new(element: impl ::core::convert::Into<Type>) -> Self {
+    pub fn new(element: impl Into<Type>) -> Self {
         Self {
-            element: ::std::boxed::Box::new(element.into()),
-            kind: ::core::default::Default::default(),
+            element: Box::new(element.into()),
+            kind: Default::default(),
         }
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ArrayType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["element", "kind"];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "element" => ::core::option::Option::Some(0usize),
-                "kind" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for ArrayType {
+    const NAME: &'static str = "ArrayType";
+    const MEMBERS: &'static [&'static str] = &["element", "kind"];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (Option<Box<Type>>, Option<KindArray>);
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "element" => Some(0usize),
+            "kind" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ArrayType;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ArrayType)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ArrayType, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("element"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::std::boxed::Box<Type>>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("kind"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<KindArray>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ArrayType {
-                    element: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "element",
-                        ))?,
-                    kind: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "kind",
-                        ))?,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "element"),
+            _ => ::mcpwire_support::read_member(&mut slots.1, map, "kind"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            element: ::mcpwire_support::required_member(slots.0, "element")?,
+            kind: ::mcpwire_support::required_member(slots.1, "kind")?,
+        })
     }
 }
 /// `BaseType` (JSON Schema).
@@ -198,16 +132,16 @@ impl<'de> ::serde::Deserialize<'de> for ArrayType {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct BaseType {
-    /// `kind` member (required).
+    /// Schema: `#/definitions/BaseType/properties/kind`.
     pub kind: KindBase,
-    /// `name` member (required).
+    /// Schema: `#/definitions/BaseType/properties/name`.
     pub name: BaseTypes,
 }
 impl BaseType {
     /// A value with the required `name` and every optional member absent.
-    pub fn new(name: impl ::core::convert::Into<BaseTypes>) -> Self {
+    pub fn new(name: impl Into<BaseTypes>) -> Self {
         Self {
-            kind: ::core::default::Default::default(),
+            kind: Default::default(),
             name: name.into(),
         }
     }
@@ -215,77 +149,44 @@ impl BaseType {
 impl<'de> ::serde::Deserialize<'de> for BaseType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["kind", "name"];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "kind" => ::core::option::Option::Some(0usize),
-                "name" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for BaseType {
+    const NAME: &'static str = "BaseType";
+    const MEMBERS: &'static [&'static str] = &["kind", "name"];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (Option<KindBase>, Option<BaseTypes>);
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "kind" => Some(0usize),
+            "name" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = BaseType;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (BaseType)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<BaseType, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("kind"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<KindBase>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<BaseTypes>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(BaseType {
-                    kind: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "kind",
-                        ))?,
-                    name: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "name",
-                        ))?,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "kind"),
+            _ => ::mcpwire_support::read_member(&mut slots.1, map, "name"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            kind: ::mcpwire_support::required_member(slots.0, "kind")?,
+            name: ::mcpwire_support::required_member(slots.1, "name")?,
+        })
     }
 }
 /// `BaseTypes` (JSON Schema).
@@ -344,16 +245,16 @@ impl BaseTypes {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct BooleanLiteralType {
-    /// `kind` member (required).
+    /// Schema: `#/definitions/BooleanLiteralType/properties/kind`.
     pub kind: KindBooleanLiteral,
-    /// `value` member (required).
+    /// Schema: `#/definitions/BooleanLiteralType/properties/value`.
     pub value: bool,
 }
 impl BooleanLiteralType {
     /// A value with the required `value` and every optional member absent.
-    pub fn new(value: impl ::core::convert::Into<bool>) -> Self {
+    pub fn new(value: impl Into<bool>) -> Self {
         Self {
-            kind: ::core::default::Default::default(),
+            kind: Default::default(),
             value: value.into(),
         }
     }
@@ -361,75 +262,44 @@ impl BooleanLiteralType {
 impl<'de> ::serde::Deserialize<'de> for BooleanLiteralType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["kind", "value"];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "kind" => ::core::option::Option::Some(0usize),
-                "value" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for BooleanLiteralType {
+    const NAME: &'static str = "BooleanLiteralType";
+    const MEMBERS: &'static [&'static str] = &["kind", "value"];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (Option<KindBooleanLiteral>, Option<bool>);
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "kind" => Some(0usize),
+            "value" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = BooleanLiteralType;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (BooleanLiteralType)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<BooleanLiteralType, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("kind"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<KindBooleanLiteral>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("value"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(map.next_value::<bool>()?);
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(BooleanLiteralType {
-                    kind: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "kind",
-                        ))?,
-                    value: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "value",
-                        ))?,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "kind"),
+            _ => ::mcpwire_support::read_member(&mut slots.1, map, "value"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            kind: ::mcpwire_support::required_member(slots.0, "kind")?,
+            value: ::mcpwire_support::required_member(slots.1, "value")?,
+        })
     }
 }
 /// `Enumeration` (JSON Schema).
@@ -438,308 +308,178 @@ impl<'de> ::serde::Deserialize<'de> for BooleanLiteralType {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Enumeration {
-    /// `deprecated` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub deprecated: ::core::option::Option<::std::string::String>,
-    /// `documentation` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub documentation: ::core::option::Option<::std::string::String>,
-    /// `name` member (required).
-    pub name: ::std::string::String,
-    /// `proposed` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub proposed: ::core::option::Option<bool>,
-    /// `since` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub since: ::core::option::Option<::std::string::String>,
-    /// `sinceTags` member (optional).
-    #[serde(
-        rename = "sinceTags",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub since_tags: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    /// `supportsCustomValues` member (optional).
+    /// Schema: `#/definitions/Enumeration/properties/deprecated`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<String>,
+    /// Schema: `#/definitions/Enumeration/properties/documentation`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub documentation: Option<String>,
+    /// Schema: `#/definitions/Enumeration/properties/name`.
+    pub name: String,
+    /// Schema: `#/definitions/Enumeration/properties/proposed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proposed: Option<bool>,
+    /// Schema: `#/definitions/Enumeration/properties/since`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
+    /// Schema: `#/definitions/Enumeration/properties/sinceTags`.
+    #[serde(rename = "sinceTags", default, skip_serializing_if = "Option::is_none")]
+    pub since_tags: Option<Vec<String>>,
+    /// Schema: `#/definitions/Enumeration/properties/supportsCustomValues`.
     #[serde(
         rename = "supportsCustomValues",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub supports_custom_values: ::core::option::Option<bool>,
-    /// `type` member (required).
+    pub supports_custom_values: Option<bool>,
+    /// Schema: `#/definitions/Enumeration/properties/type`.
     pub r#type: EnumerationType,
-    /// `values` member (required).
-    pub values: ::std::vec::Vec<EnumerationEntry>,
+    /// Schema: `#/definitions/Enumeration/properties/values`.
+    pub values: Vec<EnumerationEntry>,
 }
 impl Enumeration {
     /// A value with the required `name`, `type`, `values` and every optional member absent.
     pub fn new(
-        name: impl ::core::convert::Into<::std::string::String>,
-        r#type: impl ::core::convert::Into<EnumerationType>,
-        values: impl ::core::convert::Into<::std::vec::Vec<EnumerationEntry>>,
+        name: impl Into<String>,
+        r#type: impl Into<EnumerationType>,
+        values: impl Into<Vec<EnumerationEntry>>,
     ) -> Self {
         Self {
-            deprecated: ::core::option::Option::None,
-            documentation: ::core::option::Option::None,
+            deprecated: None,
+            documentation: None,
             name: name.into(),
-            proposed: ::core::option::Option::None,
-            since: ::core::option::Option::None,
-            since_tags: ::core::option::Option::None,
-            supports_custom_values: ::core::option::Option::None,
+            proposed: None,
+            since: None,
+            since_tags: None,
+            supports_custom_values: None,
             r#type: r#type.into(),
             values: values.into(),
         }
     }
     /// Sets the optional `deprecated` member.
     #[must_use]
-    pub fn with_deprecated(
-        mut self,
-        deprecated: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.deprecated = ::core::option::Option::Some(deprecated.into());
+    pub fn with_deprecated(mut self, deprecated: impl Into<String>) -> Self {
+        self.deprecated = Some(deprecated.into());
         self
     }
     /// Sets the optional `documentation` member.
     #[must_use]
-    pub fn with_documentation(
-        mut self,
-        documentation: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.documentation = ::core::option::Option::Some(documentation.into());
+    pub fn with_documentation(mut self, documentation: impl Into<String>) -> Self {
+        self.documentation = Some(documentation.into());
         self
     }
     /// Sets the optional `proposed` member.
     #[must_use]
-    pub fn with_proposed(mut self, proposed: impl ::core::convert::Into<bool>) -> Self {
-        self.proposed = ::core::option::Option::Some(proposed.into());
+    pub fn with_proposed(mut self, proposed: impl Into<bool>) -> Self {
+        self.proposed = Some(proposed.into());
         self
     }
     /// Sets the optional `since` member.
     #[must_use]
-    pub fn with_since(
-        mut self,
-        since: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.since = ::core::option::Option::Some(since.into());
+    pub fn with_since(mut self, since: impl Into<String>) -> Self {
+        self.since = Some(since.into());
         self
     }
     /// Sets the optional `sinceTags` member.
     #[must_use]
-    pub fn with_since_tags(
-        mut self,
-        since_tags: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
-    ) -> Self {
-        self.since_tags = ::core::option::Option::Some(since_tags.into());
+    pub fn with_since_tags(mut self, since_tags: impl Into<Vec<String>>) -> Self {
+        self.since_tags = Some(since_tags.into());
         self
     }
     /// Sets the optional `supportsCustomValues` member.
     #[must_use]
     pub fn with_supports_custom_values(
         mut self,
-        supports_custom_values: impl ::core::convert::Into<bool>,
+        supports_custom_values: impl Into<bool>,
     ) -> Self {
-        self.supports_custom_values = ::core::option::Option::Some(
-            supports_custom_values.into(),
-        );
+        self.supports_custom_values = Some(supports_custom_values.into());
         self
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Enumeration {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "deprecated",
-            "documentation",
-            "name",
-            "proposed",
-            "since",
-            "sinceTags",
-            "supportsCustomValues",
-            "type",
-            "values",
-        ];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "deprecated" => ::core::option::Option::Some(0usize),
-                "documentation" => ::core::option::Option::Some(1usize),
-                "name" => ::core::option::Option::Some(2usize),
-                "proposed" => ::core::option::Option::Some(3usize),
-                "since" => ::core::option::Option::Some(4usize),
-                "sinceTags" => ::core::option::Option::Some(5usize),
-                "supportsCustomValues" => ::core::option::Option::Some(6usize),
-                "type" => ::core::option::Option::Some(7usize),
-                "values" => ::core::option::Option::Some(8usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for Enumeration {
+    const NAME: &'static str = "Enumeration";
+    const MEMBERS: &'static [&'static str] = &[
+        "deprecated",
+        "documentation",
+        "name",
+        "proposed",
+        "since",
+        "sinceTags",
+        "supportsCustomValues",
+        "type",
+        "values",
+    ];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<bool>,
+        Option<String>,
+        Option<Vec<String>>,
+        Option<bool>,
+        Option<EnumerationType>,
+        Option<Vec<EnumerationEntry>>,
+    );
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None, None, None, None, None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "deprecated" => Some(0usize),
+            "documentation" => Some(1usize),
+            "name" => Some(2usize),
+            "proposed" => Some(3usize),
+            "since" => Some(4usize),
+            "sinceTags" => Some(5usize),
+            "supportsCustomValues" => Some(6usize),
+            "type" => Some(7usize),
+            "values" => Some(8usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Enumeration;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Enumeration)")
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "deprecated"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "documentation"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "name"),
+            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "proposed"),
+            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "since"),
+            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "sinceTags"),
+            6usize => {
+                ::mcpwire_support::read_member(&mut slots.6, map, "supportsCustomValues")
             }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Enumeration, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                let mut m6 = ::core::option::Option::None;
-                let mut m7 = ::core::option::Option::None;
-                let mut m8 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "deprecated",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "documentation",
-                                    ),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "proposed",
-                                    ),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("since"),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(5usize) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "sinceTags",
-                                    ),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::vec::Vec<::std::string::String>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(6usize) => {
-                            if m6.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "supportsCustomValues",
-                                    ),
-                                );
-                            }
-                            m6 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(7usize) => {
-                            if m7.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("type"),
-                                );
-                            }
-                            m7 = ::core::option::Option::Some(
-                                map.next_value::<EnumerationType>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m8.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("values"),
-                                );
-                            }
-                            m8 = ::core::option::Option::Some(
-                                map.next_value::<::std::vec::Vec<EnumerationEntry>>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Enumeration {
-                    deprecated: m0.unwrap_or_default(),
-                    documentation: m1.unwrap_or_default(),
-                    name: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "name",
-                        ))?,
-                    proposed: m3.unwrap_or_default(),
-                    since: m4.unwrap_or_default(),
-                    since_tags: m5.unwrap_or_default(),
-                    supports_custom_values: m6.unwrap_or_default(),
-                    r#type: m7
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "type",
-                        ))?,
-                    values: m8
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "values",
-                        ))?,
-                })
-            }
+            7usize => ::mcpwire_support::read_member(&mut slots.7, map, "type"),
+            _ => ::mcpwire_support::read_member(&mut slots.8, map, "values"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            deprecated: slots.0,
+            documentation: slots.1,
+            name: ::mcpwire_support::required_member(slots.2, "name")?,
+            proposed: slots.3,
+            since: slots.4,
+            since_tags: slots.5,
+            supports_custom_values: slots.6,
+            r#type: ::mcpwire_support::required_member(slots.7, "type")?,
+            values: ::mcpwire_support::required_member(slots.8, "values")?,
+        })
     }
 }
 /// `EnumerationEntry` (JSON Schema).
@@ -748,252 +488,145 @@ impl<'de> ::serde::Deserialize<'de> for Enumeration {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct EnumerationEntry {
-    /// `deprecated` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub deprecated: ::core::option::Option<::std::string::String>,
-    /// `documentation` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub documentation: ::core::option::Option<::std::string::String>,
-    /// `name` member (required).
-    pub name: ::std::string::String,
-    /// `proposed` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub proposed: ::core::option::Option<bool>,
-    /// `since` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub since: ::core::option::Option<::std::string::String>,
-    /// `sinceTags` member (optional).
-    #[serde(
-        rename = "sinceTags",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub since_tags: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    /// `value` member (required).
+    /// Schema: `#/definitions/EnumerationEntry/properties/deprecated`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<String>,
+    /// Schema: `#/definitions/EnumerationEntry/properties/documentation`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub documentation: Option<String>,
+    /// Schema: `#/definitions/EnumerationEntry/properties/name`.
+    pub name: String,
+    /// Schema: `#/definitions/EnumerationEntry/properties/proposed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proposed: Option<bool>,
+    /// Schema: `#/definitions/EnumerationEntry/properties/since`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
+    /// Schema: `#/definitions/EnumerationEntry/properties/sinceTags`.
+    #[serde(rename = "sinceTags", default, skip_serializing_if = "Option::is_none")]
+    pub since_tags: Option<Vec<String>>,
+    /// Schema: `#/definitions/EnumerationEntry/properties/value`.
     pub value: EnumerationEntryValue,
 }
 impl EnumerationEntry {
     /// A value with the required `name`, `value` and every optional member absent.
     pub fn new(
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<EnumerationEntryValue>,
+        name: impl Into<String>,
+        value: impl Into<EnumerationEntryValue>,
     ) -> Self {
         Self {
-            deprecated: ::core::option::Option::None,
-            documentation: ::core::option::Option::None,
+            deprecated: None,
+            documentation: None,
             name: name.into(),
-            proposed: ::core::option::Option::None,
-            since: ::core::option::Option::None,
-            since_tags: ::core::option::Option::None,
+            proposed: None,
+            since: None,
+            since_tags: None,
             value: value.into(),
         }
     }
     /// Sets the optional `deprecated` member.
     #[must_use]
-    pub fn with_deprecated(
-        mut self,
-        deprecated: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.deprecated = ::core::option::Option::Some(deprecated.into());
+    pub fn with_deprecated(mut self, deprecated: impl Into<String>) -> Self {
+        self.deprecated = Some(deprecated.into());
         self
     }
     /// Sets the optional `documentation` member.
     #[must_use]
-    pub fn with_documentation(
-        mut self,
-        documentation: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.documentation = ::core::option::Option::Some(documentation.into());
+    pub fn with_documentation(mut self, documentation: impl Into<String>) -> Self {
+        self.documentation = Some(documentation.into());
         self
     }
     /// Sets the optional `proposed` member.
     #[must_use]
-    pub fn with_proposed(mut self, proposed: impl ::core::convert::Into<bool>) -> Self {
-        self.proposed = ::core::option::Option::Some(proposed.into());
+    pub fn with_proposed(mut self, proposed: impl Into<bool>) -> Self {
+        self.proposed = Some(proposed.into());
         self
     }
     /// Sets the optional `since` member.
     #[must_use]
-    pub fn with_since(
-        mut self,
-        since: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.since = ::core::option::Option::Some(since.into());
+    pub fn with_since(mut self, since: impl Into<String>) -> Self {
+        self.since = Some(since.into());
         self
     }
     /// Sets the optional `sinceTags` member.
     #[must_use]
-    pub fn with_since_tags(
-        mut self,
-        since_tags: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
-    ) -> Self {
-        self.since_tags = ::core::option::Option::Some(since_tags.into());
+    pub fn with_since_tags(mut self, since_tags: impl Into<Vec<String>>) -> Self {
+        self.since_tags = Some(since_tags.into());
         self
     }
 }
 impl<'de> ::serde::Deserialize<'de> for EnumerationEntry {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "deprecated",
-            "documentation",
-            "name",
-            "proposed",
-            "since",
-            "sinceTags",
-            "value",
-        ];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "deprecated" => ::core::option::Option::Some(0usize),
-                "documentation" => ::core::option::Option::Some(1usize),
-                "name" => ::core::option::Option::Some(2usize),
-                "proposed" => ::core::option::Option::Some(3usize),
-                "since" => ::core::option::Option::Some(4usize),
-                "sinceTags" => ::core::option::Option::Some(5usize),
-                "value" => ::core::option::Option::Some(6usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for EnumerationEntry {
+    const NAME: &'static str = "EnumerationEntry";
+    const MEMBERS: &'static [&'static str] = &[
+        "deprecated",
+        "documentation",
+        "name",
+        "proposed",
+        "since",
+        "sinceTags",
+        "value",
+    ];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<bool>,
+        Option<String>,
+        Option<Vec<String>>,
+        Option<EnumerationEntryValue>,
+    );
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None, None, None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "deprecated" => Some(0usize),
+            "documentation" => Some(1usize),
+            "name" => Some(2usize),
+            "proposed" => Some(3usize),
+            "since" => Some(4usize),
+            "sinceTags" => Some(5usize),
+            "value" => Some(6usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = EnumerationEntry;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (EnumerationEntry)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<EnumerationEntry, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                let mut m6 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "deprecated",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "documentation",
-                                    ),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "proposed",
-                                    ),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("since"),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(5usize) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "sinceTags",
-                                    ),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::vec::Vec<::std::string::String>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m6.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("value"),
-                                );
-                            }
-                            m6 = ::core::option::Option::Some(
-                                map.next_value::<EnumerationEntryValue>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(EnumerationEntry {
-                    deprecated: m0.unwrap_or_default(),
-                    documentation: m1.unwrap_or_default(),
-                    name: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "name",
-                        ))?,
-                    proposed: m3.unwrap_or_default(),
-                    since: m4.unwrap_or_default(),
-                    since_tags: m5.unwrap_or_default(),
-                    value: m6
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "value",
-                        ))?,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "deprecated"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "documentation"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "name"),
+            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "proposed"),
+            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "since"),
+            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "sinceTags"),
+            _ => ::mcpwire_support::read_member(&mut slots.6, map, "value"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            deprecated: slots.0,
+            documentation: slots.1,
+            name: ::mcpwire_support::required_member(slots.2, "name")?,
+            proposed: slots.3,
+            since: slots.4,
+            since_tags: slots.5,
+            value: ::mcpwire_support::required_member(slots.6, "value")?,
+        })
     }
 }
 /// `EnumerationEntryValue` (JSON Schema).
@@ -1005,7 +638,7 @@ impl<'de> ::serde::Deserialize<'de> for EnumerationEntry {
 #[allow(clippy::enum_variant_names)]
 pub enum EnumerationEntryValue {
     /// The `String` alternative.
-    String(::std::string::String),
+    String(String),
     /// The `Number` alternative.
     Number(::serde_json::Number),
 }
@@ -1018,9 +651,9 @@ impl EnumerationEntryValue {
         }
     }
 }
-impl ::core::convert::From<::std::string::String> for EnumerationEntryValue {
+impl ::core::convert::From<String> for EnumerationEntryValue {
     /// The `String` alternative.
-    fn from(value: ::std::string::String) -> Self {
+    fn from(value: String) -> Self {
         Self::String(value)
     }
 }
@@ -1033,77 +666,96 @@ impl ::core::convert::From<::serde_json::Number> for EnumerationEntryValue {
 impl<'de> ::serde::Deserialize<'de> for EnumerationEntryValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "EnumerationEntryValue",
-            one_of: false,
-            variants: &["String", "Number"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::String => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<EnumerationEntryValue, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "EnumerationEntryValue",
+                one_of: false,
+                variants: &["String", "Number"],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_support::Shape::Integer => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<EnumerationEntryValue, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            String,
+                            ::serde_json::Error,
+                        >(input, "EnumerationEntryValue", "String", reason)
+                            .map(EnumerationEntryValue::String)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_variant::<
+                            ::serde_json::Number,
+                            ::serde_json::Error,
+                        >(input, "EnumerationEntryValue", "Number", reason)
+                            .map(EnumerationEntryValue::Number)
+                    }
+                }
             }
-            ::mcpwire_support::Shape::Number => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
-            }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "EnumerationEntryValue",
-                        &::std::format!(
-                            "{}, found {}",
-                            "expected a string or an integer or a number", other
-                            .token_name()
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::String => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Integer => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Number => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "EnumerationEntryValue",
+                            &::std::format!(
+                                "{}, found {}",
+                                "expected a string or an integer or a number", other
+                                .token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        ::std::string::String,
-                        D::Error,
-                    >(input, "EnumerationEntryValue", "String", reason)
-                        .map(Self::String)
-                }
-                _ => {
-                    ::mcpwire_support::decode_variant::<
-                        ::serde_json::Number,
-                        D::Error,
-                    >(input, "EnumerationEntryValue", "Number", reason)
-                        .map(Self::Number)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `EnumerationType` (JSON Schema).
@@ -1112,16 +764,16 @@ impl<'de> ::serde::Deserialize<'de> for EnumerationEntryValue {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct EnumerationType {
-    /// `kind` member (required).
+    /// Schema: `#/definitions/EnumerationType/properties/kind`.
     pub kind: KindBase,
-    /// `name` member (required).
+    /// Schema: `#/definitions/EnumerationType/properties/name`.
     pub name: EnumerationTypeName,
 }
 impl EnumerationType {
     /// A value with the required `name` and every optional member absent.
-    pub fn new(name: impl ::core::convert::Into<EnumerationTypeName>) -> Self {
+    pub fn new(name: impl Into<EnumerationTypeName>) -> Self {
         Self {
-            kind: ::core::default::Default::default(),
+            kind: Default::default(),
             name: name.into(),
         }
     }
@@ -1129,77 +781,44 @@ impl EnumerationType {
 impl<'de> ::serde::Deserialize<'de> for EnumerationType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["kind", "name"];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "kind" => ::core::option::Option::Some(0usize),
-                "name" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for EnumerationType {
+    const NAME: &'static str = "EnumerationType";
+    const MEMBERS: &'static [&'static str] = &["kind", "name"];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (Option<KindBase>, Option<EnumerationTypeName>);
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "kind" => Some(0usize),
+            "name" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = EnumerationType;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (EnumerationType)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<EnumerationType, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("kind"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<KindBase>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<EnumerationTypeName>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(EnumerationType {
-                    kind: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "kind",
-                        ))?,
-                    name: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "name",
-                        ))?,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "kind"),
+            _ => ::mcpwire_support::read_member(&mut slots.1, map, "name"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            kind: ::mcpwire_support::required_member(slots.0, "kind")?,
+            name: ::mcpwire_support::required_member(slots.1, "name")?,
+        })
     }
 }
 /// `EnumerationTypeName` (JSON Schema).
@@ -1234,16 +853,16 @@ impl EnumerationTypeName {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct IntegerLiteralType {
-    /// `kind` member (required).
+    /// Schema: `#/definitions/IntegerLiteralType/properties/kind`.
     pub kind: KindIntegerLiteral,
-    /// `value` member (required).
+    /// Schema: `#/definitions/IntegerLiteralType/properties/value`.
     pub value: ::serde_json::Number,
 }
 impl IntegerLiteralType {
     /// A value with the required `value` and every optional member absent.
-    pub fn new(value: impl ::core::convert::Into<::serde_json::Number>) -> Self {
+    pub fn new(value: impl Into<::serde_json::Number>) -> Self {
         Self {
-            kind: ::core::default::Default::default(),
+            kind: Default::default(),
             value: value.into(),
         }
     }
@@ -1251,77 +870,44 @@ impl IntegerLiteralType {
 impl<'de> ::serde::Deserialize<'de> for IntegerLiteralType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["kind", "value"];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "kind" => ::core::option::Option::Some(0usize),
-                "value" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for IntegerLiteralType {
+    const NAME: &'static str = "IntegerLiteralType";
+    const MEMBERS: &'static [&'static str] = &["kind", "value"];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (Option<KindIntegerLiteral>, Option<::serde_json::Number>);
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "kind" => Some(0usize),
+            "value" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = IntegerLiteralType;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (IntegerLiteralType)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<IntegerLiteralType, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("kind"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<KindIntegerLiteral>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("value"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<::serde_json::Number>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(IntegerLiteralType {
-                    kind: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "kind",
-                        ))?,
-                    value: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "value",
-                        ))?,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "kind"),
+            _ => ::mcpwire_support::read_member(&mut slots.1, map, "value"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            kind: ::mcpwire_support::required_member(slots.0, "kind")?,
+            value: ::mcpwire_support::required_member(slots.1, "value")?,
+        })
     }
 }
 /// `KindAnd` (JSON Schema).
@@ -1337,14 +923,14 @@ impl ::serde::Serialize for KindAnd {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for KindAnd {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -1361,14 +947,14 @@ impl ::serde::Serialize for KindArray {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for KindArray {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -1385,14 +971,14 @@ impl ::serde::Serialize for KindBase {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for KindBase {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -1409,14 +995,14 @@ impl ::serde::Serialize for KindBooleanLiteral {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for KindBooleanLiteral {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -1433,14 +1019,14 @@ impl ::serde::Serialize for KindIntegerLiteral {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for KindIntegerLiteral {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -1457,14 +1043,14 @@ impl ::serde::Serialize for KindLiteral {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for KindLiteral {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -1481,14 +1067,14 @@ impl ::serde::Serialize for KindMap {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for KindMap {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -1505,14 +1091,14 @@ impl ::serde::Serialize for KindOr {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for KindOr {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -1529,14 +1115,14 @@ impl ::serde::Serialize for KindReference {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for KindReference {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -1553,14 +1139,14 @@ impl ::serde::Serialize for KindStringLiteral {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for KindStringLiteral {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -1577,14 +1163,14 @@ impl ::serde::Serialize for KindTuple {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for KindTuple {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -1625,101 +1211,123 @@ impl ::core::convert::From<ReferenceType> for MapKeyType {
 impl<'de> ::serde::Deserialize<'de> for MapKeyType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "MapKeyType",
-            one_of: false,
-            variants: &["MapKeyTypeVariant0", "ReferenceType"],
-        };
-        let shape = ::mcpwire_support::Shape::capture_object(
-            deserializer,
-            &["kind", "name"],
-        )?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(map) => {
-                match map.str_member("kind").as_deref() {
-                    ::core::option::Option::Some(found) => {
-                        match found {
-                            "base" => {
-                                ::mcpwire_support::Choice::variant(
-                                    0usize,
-                                    "member `kind` is \"base\"",
-                                    &[],
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &::mcpwire_support::Shape<'_>,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<MapKeyType, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "MapKeyType",
+                one_of: false,
+                variants: &["MapKeyTypeVariant0", "ReferenceType"],
+            };
+            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("kind") && map.contains_key("name")
+                            && map.str_in("kind", &["base"])
+                            && map
+                                .str_in(
+                                    "name",
+                                    &["URI", "DocumentUri", "string", "integer"],
                                 )
-                            }
-                            "reference" => {
-                                ::mcpwire_support::Choice::variant(
-                                    1usize,
-                                    "member `kind` is \"reference\"",
-                                    &[],
-                                )
-                            }
-                            found => {
-                                ::mcpwire_support::Choice::none(
-                                    ::std::format!(
-                                        "member `kind` has a value no variant admits: {}", found
-                                    ),
-                                    &[],
-                                )
+                    }
+                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("kind") && map.contains_key("name")
+                            && map.str_in("kind", &["reference"])
+                    }
+                    _ => true,
+                }
+            }
+            fn variant(
+                index: usize,
+                input: &::mcpwire_support::Shape<'_>,
+                reason: &str,
+            ) -> Result<MapKeyType, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_object_variant::<
+                            MapKeyTypeVariant0,
+                            ::serde_json::Error,
+                        >(input, "MapKeyType", "MapKeyTypeVariant0", reason)
+                            .map(MapKeyType::MapKeyTypeVariant0)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_object_variant::<
+                            ReferenceType,
+                            ::serde_json::Error,
+                        >(input, "MapKeyType", "ReferenceType", reason)
+                            .map(MapKeyType::ReferenceType)
+                    }
+                }
+            }
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(map) => {
+                    match map.str_member("kind").as_deref() {
+                        Some(found) => {
+                            match found {
+                                "base" => {
+                                    ::mcpwire_support::Choice::variant(
+                                        0usize,
+                                        "member `kind` is \"base\"",
+                                        &[],
+                                    )
+                                }
+                                "reference" => {
+                                    ::mcpwire_support::Choice::variant(
+                                        1usize,
+                                        "member `kind` is \"reference\"",
+                                        &[],
+                                    )
+                                }
+                                found => {
+                                    ::mcpwire_support::Choice::none(
+                                        ::std::format!(
+                                            "member `kind` has a value no variant admits: {}", found
+                                        ),
+                                        &[],
+                                    )
+                                }
                             }
                         }
-                    }
-                    ::core::option::Option::None => {
-                        ::mcpwire_support::Choice::none(
-                            "member `kind` is missing or not a string",
-                            &[],
-                        )
+                        None => {
+                            ::mcpwire_support::Choice::none(
+                                "member `kind` is missing or not a string",
+                                &[],
+                            )
+                        }
                     }
                 }
-            }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "MapKeyType",
-                        &::std::format!(
-                            "{}, found {}", "expected an object", other.token_name()
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "MapKeyType",
+                            &::std::format!(
+                                "{}, found {}", "expected an object", other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let shape = ::mcpwire_support::Shape::capture_object(
+                deserializer,
+                &["kind", "name"],
+            )?;
+            decode(&shape, &shape)
         };
-        ::mcpwire_support::decode_union(
-            &shape,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_support::Shape<'_>| match (index, shape) {
-                (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("kind") && map.contains_key("name")
-                        && map.str_in("kind", &["base"])
-                        && map
-                            .str_in("name", &["URI", "DocumentUri", "string", "integer"])
-                }
-                (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("kind") && map.contains_key("name")
-                        && map.str_in("kind", &["reference"])
-                }
-                _ => true,
-            },
-            |index: usize, input: &::mcpwire_support::Shape<'_>, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_object_variant::<
-                        MapKeyTypeVariant0,
-                        D::Error,
-                    >(input, "MapKeyType", "MapKeyTypeVariant0", reason)
-                        .map(Self::MapKeyTypeVariant0)
-                }
-                _ => {
-                    ::mcpwire_support::decode_object_variant::<
-                        ReferenceType,
-                        D::Error,
-                    >(input, "MapKeyType", "ReferenceType", reason)
-                        .map(Self::ReferenceType)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `MapKeyTypeVariant0` (JSON Schema).
@@ -1728,16 +1336,16 @@ impl<'de> ::serde::Deserialize<'de> for MapKeyType {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct MapKeyTypeVariant0 {
-    /// `kind` member (required).
+    /// Schema: `#/definitions/MapKeyType/anyOf/0/properties/kind`.
     pub kind: KindBase,
-    /// `name` member (required).
+    /// Schema: `#/definitions/MapKeyType/anyOf/0/properties/name`.
     pub name: MapKeyTypeVariant0Name,
 }
 impl MapKeyTypeVariant0 {
     /// A value with the required `name` and every optional member absent.
-    pub fn new(name: impl ::core::convert::Into<MapKeyTypeVariant0Name>) -> Self {
+    pub fn new(name: impl Into<MapKeyTypeVariant0Name>) -> Self {
         Self {
-            kind: ::core::default::Default::default(),
+            kind: Default::default(),
             name: name.into(),
         }
     }
@@ -1745,77 +1353,44 @@ impl MapKeyTypeVariant0 {
 impl<'de> ::serde::Deserialize<'de> for MapKeyTypeVariant0 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["kind", "name"];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "kind" => ::core::option::Option::Some(0usize),
-                "name" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for MapKeyTypeVariant0 {
+    const NAME: &'static str = "MapKeyTypeVariant0";
+    const MEMBERS: &'static [&'static str] = &["kind", "name"];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (Option<KindBase>, Option<MapKeyTypeVariant0Name>);
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "kind" => Some(0usize),
+            "name" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = MapKeyTypeVariant0;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (MapKeyTypeVariant0)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<MapKeyTypeVariant0, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("kind"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<KindBase>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<MapKeyTypeVariant0Name>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(MapKeyTypeVariant0 {
-                    kind: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "kind",
-                        ))?,
-                    name: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "name",
-                        ))?,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "kind"),
+            _ => ::mcpwire_support::read_member(&mut slots.1, map, "name"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            kind: ::mcpwire_support::required_member(slots.0, "kind")?,
+            name: ::mcpwire_support::required_member(slots.1, "name")?,
+        })
     }
 }
 /// `MapKeyTypeVariant0Name` (JSON Schema).
@@ -1854,116 +1429,67 @@ impl MapKeyTypeVariant0Name {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct MapType {
-    /// `key` member (required).
+    /// Schema: `#/definitions/MapType/properties/key`.
     pub key: MapKeyType,
-    /// `kind` member (required).
+    /// Schema: `#/definitions/MapType/properties/kind`.
     pub kind: KindMap,
-    /// `value` member (required).
-    pub value: ::std::boxed::Box<Type>,
+    /// Schema: `#/definitions/MapType/properties/value`.
+    pub value: Box<Type>,
 }
 impl MapType {
     /// A value with the required `key`, `value` and every optional member absent.
-    pub fn new(
-        key: impl ::core::convert::Into<MapKeyType>,
-        value: impl ::core::convert::Into<Type>,
-    ) -> Self {
+    pub fn new(key: impl Into<MapKeyType>, value: impl Into<Type>) -> Self {
         Self {
             key: key.into(),
-            kind: ::core::default::Default::default(),
-            value: ::std::boxed::Box::new(value.into()),
+            kind: Default::default(),
+            value: Box::new(value.into()),
         }
     }
 }
 impl<'de> ::serde::Deserialize<'de> for MapType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["key", "kind", "value"];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "key" => ::core::option::Option::Some(0usize),
-                "kind" => ::core::option::Option::Some(1usize),
-                "value" => ::core::option::Option::Some(2usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for MapType {
+    const NAME: &'static str = "MapType";
+    const MEMBERS: &'static [&'static str] = &["key", "kind", "value"];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (Option<MapKeyType>, Option<KindMap>, Option<Box<Type>>);
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "key" => Some(0usize),
+            "kind" => Some(1usize),
+            "value" => Some(2usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = MapType;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (MapType)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<MapType, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("key"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<MapKeyType>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("kind"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<KindMap>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("value"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::std::boxed::Box<Type>>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(MapType {
-                    key: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "key",
-                        ))?,
-                    kind: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "kind",
-                        ))?,
-                    value: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "value",
-                        ))?,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "key"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "kind"),
+            _ => ::mcpwire_support::read_member(&mut slots.2, map, "value"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            key: ::mcpwire_support::required_member(slots.0, "key")?,
+            kind: ::mcpwire_support::required_member(slots.1, "kind")?,
+            value: ::mcpwire_support::required_member(slots.2, "value")?,
+        })
     }
 }
 /// `MessageDirection` (JSON Schema).
@@ -1998,73 +1524,51 @@ impl MessageDirection {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct MetaData {
-    /// `version` member (required).
-    pub version: ::std::string::String,
+    /// Schema: `#/definitions/MetaData/properties/version`.
+    pub version: String,
 }
 impl MetaData {
     /// A value with the required `version` and every optional member absent.
-    pub fn new(version: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(version: impl Into<String>) -> Self {
         Self { version: version.into() }
     }
 }
 impl<'de> ::serde::Deserialize<'de> for MetaData {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["version"];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "version" => ::core::option::Option::Some(0usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for MetaData {
+    const NAME: &'static str = "MetaData";
+    const MEMBERS: &'static [&'static str] = &["version"];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (Option<String>,);
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None,)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "version" => Some(0usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = MetaData;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (MetaData)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<MetaData, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("version"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(MetaData {
-                    version: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "version",
-                        ))?,
-                })
-            }
-        }
-        deserializer.deserialize_map(Members)
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        _index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        ::mcpwire_support::read_member(&mut slots.0, map, "version")
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            version: ::mcpwire_support::required_member(slots.0, "version")?,
+        })
     }
 }
 /// `MetaModel` (JSON Schema).
@@ -2073,30 +1577,30 @@ impl<'de> ::serde::Deserialize<'de> for MetaData {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct MetaModel {
-    /// `enumerations` member (required).
-    pub enumerations: ::std::vec::Vec<Enumeration>,
-    /// `metaData` member (required).
+    /// Schema: `#/definitions/MetaModel/properties/enumerations`.
+    pub enumerations: Vec<Enumeration>,
+    /// Schema: `#/definitions/MetaModel/properties/metaData`.
     #[serde(rename = "metaData")]
     pub meta_data: MetaData,
-    /// `notifications` member (required).
-    pub notifications: ::std::vec::Vec<Notification>,
-    /// `requests` member (required).
-    pub requests: ::std::vec::Vec<Request>,
-    /// `structures` member (required).
-    pub structures: ::std::vec::Vec<Structure>,
-    /// `typeAliases` member (required).
+    /// Schema: `#/definitions/MetaModel/properties/notifications`.
+    pub notifications: Vec<Notification>,
+    /// Schema: `#/definitions/MetaModel/properties/requests`.
+    pub requests: Vec<Request>,
+    /// Schema: `#/definitions/MetaModel/properties/structures`.
+    pub structures: Vec<Structure>,
+    /// Schema: `#/definitions/MetaModel/properties/typeAliases`.
     #[serde(rename = "typeAliases")]
-    pub type_aliases: ::std::vec::Vec<TypeAlias>,
+    pub type_aliases: Vec<TypeAlias>,
 }
 impl MetaModel {
     /// A value with the required `metaData`, `requests`, `notifications`, `structures`, `enumerations`, `typeAliases` and every optional member absent.
     pub fn new(
-        meta_data: impl ::core::convert::Into<MetaData>,
-        requests: impl ::core::convert::Into<::std::vec::Vec<Request>>,
-        notifications: impl ::core::convert::Into<::std::vec::Vec<Notification>>,
-        structures: impl ::core::convert::Into<::std::vec::Vec<Structure>>,
-        enumerations: impl ::core::convert::Into<::std::vec::Vec<Enumeration>>,
-        type_aliases: impl ::core::convert::Into<::std::vec::Vec<TypeAlias>>,
+        meta_data: impl Into<MetaData>,
+        requests: impl Into<Vec<Request>>,
+        notifications: impl Into<Vec<Notification>>,
+        structures: impl Into<Vec<Structure>>,
+        enumerations: impl Into<Vec<Enumeration>>,
+        type_aliases: impl Into<Vec<TypeAlias>>,
     ) -> Self {
         Self {
             enumerations: enumerations.into(),
@@ -2111,160 +1615,70 @@ impl MetaModel {
 impl<'de> ::serde::Deserialize<'de> for MetaModel {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "enumerations",
-            "metaData",
-            "notifications",
-            "requests",
-            "structures",
-            "typeAliases",
-        ];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "enumerations" => ::core::option::Option::Some(0usize),
-                "metaData" => ::core::option::Option::Some(1usize),
-                "notifications" => ::core::option::Option::Some(2usize),
-                "requests" => ::core::option::Option::Some(3usize),
-                "structures" => ::core::option::Option::Some(4usize),
-                "typeAliases" => ::core::option::Option::Some(5usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for MetaModel {
+    const NAME: &'static str = "MetaModel";
+    const MEMBERS: &'static [&'static str] = &[
+        "enumerations",
+        "metaData",
+        "notifications",
+        "requests",
+        "structures",
+        "typeAliases",
+    ];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (
+        Option<Vec<Enumeration>>,
+        Option<MetaData>,
+        Option<Vec<Notification>>,
+        Option<Vec<Request>>,
+        Option<Vec<Structure>>,
+        Option<Vec<TypeAlias>>,
+    );
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None, None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "enumerations" => Some(0usize),
+            "metaData" => Some(1usize),
+            "notifications" => Some(2usize),
+            "requests" => Some(3usize),
+            "structures" => Some(4usize),
+            "typeAliases" => Some(5usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = MetaModel;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (MetaModel)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<MetaModel, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "enumerations",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::std::vec::Vec<Enumeration>>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "metaData",
-                                    ),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<MetaData>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "notifications",
-                                    ),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::std::vec::Vec<Notification>>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "requests",
-                                    ),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                map.next_value::<::std::vec::Vec<Request>>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "structures",
-                                    ),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                map.next_value::<::std::vec::Vec<Structure>>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "typeAliases",
-                                    ),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                map.next_value::<::std::vec::Vec<TypeAlias>>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(MetaModel {
-                    enumerations: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "enumerations",
-                        ))?,
-                    meta_data: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "metaData",
-                        ))?,
-                    notifications: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "notifications",
-                        ))?,
-                    requests: m3
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "requests",
-                        ))?,
-                    structures: m4
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "structures",
-                        ))?,
-                    type_aliases: m5
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "typeAliases",
-                        ))?,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "enumerations"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "metaData"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "notifications"),
+            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "requests"),
+            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "structures"),
+            _ => ::mcpwire_support::read_member(&mut slots.5, map, "typeAliases"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            enumerations: ::mcpwire_support::required_member(slots.0, "enumerations")?,
+            meta_data: ::mcpwire_support::required_member(slots.1, "metaData")?,
+            notifications: ::mcpwire_support::required_member(slots.2, "notifications")?,
+            requests: ::mcpwire_support::required_member(slots.3, "requests")?,
+            structures: ::mcpwire_support::required_member(slots.4, "structures")?,
+            type_aliases: ::mcpwire_support::required_member(slots.5, "typeAliases")?,
+        })
     }
 }
 /// `Notification` (JSON Schema).
@@ -2273,461 +1687,277 @@ impl<'de> ::serde::Deserialize<'de> for MetaModel {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Notification {
-    /// `clientCapability` member (optional).
+    /// Schema: `#/definitions/Notification/properties/clientCapability`.
     #[serde(
         rename = "clientCapability",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub client_capability: ::core::option::Option<::std::string::String>,
-    /// `deprecated` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub deprecated: ::core::option::Option<::std::string::String>,
-    /// `documentation` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub documentation: ::core::option::Option<::std::string::String>,
-    /// `messageDirection` member (required).
+    pub client_capability: Option<String>,
+    /// Schema: `#/definitions/Notification/properties/deprecated`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<String>,
+    /// Schema: `#/definitions/Notification/properties/documentation`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub documentation: Option<String>,
+    /// Schema: `#/definitions/Notification/properties/messageDirection`.
     #[serde(rename = "messageDirection")]
     pub message_direction: MessageDirection,
-    /// `method` member (required).
-    pub method: ::std::string::String,
-    /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub params: ::core::option::Option<NotificationParams>,
-    /// `proposed` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub proposed: ::core::option::Option<bool>,
-    /// `registrationMethod` member (optional).
+    /// Schema: `#/definitions/Notification/properties/method`.
+    pub method: String,
+    /// Schema: `#/definitions/Notification/properties/params`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params: Option<NotificationParams>,
+    /// Schema: `#/definitions/Notification/properties/proposed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proposed: Option<bool>,
+    /// Schema: `#/definitions/Notification/properties/registrationMethod`.
     #[serde(
         rename = "registrationMethod",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub registration_method: ::core::option::Option<::std::string::String>,
-    /// `registrationOptions` member (optional).
+    pub registration_method: Option<String>,
+    /// Schema: `#/definitions/Notification/properties/registrationOptions`.
     #[serde(
         rename = "registrationOptions",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub registration_options: ::core::option::Option<Type>,
-    /// `serverCapability` member (optional).
+    pub registration_options: Option<Type>,
+    /// Schema: `#/definitions/Notification/properties/serverCapability`.
     #[serde(
         rename = "serverCapability",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub server_capability: ::core::option::Option<::std::string::String>,
-    /// `since` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub since: ::core::option::Option<::std::string::String>,
-    /// `sinceTags` member (optional).
-    #[serde(
-        rename = "sinceTags",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub since_tags: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    /// `typeName` member (optional).
-    #[serde(
-        rename = "typeName",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub type_name: ::core::option::Option<::std::string::String>,
+    pub server_capability: Option<String>,
+    /// Schema: `#/definitions/Notification/properties/since`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
+    /// Schema: `#/definitions/Notification/properties/sinceTags`.
+    #[serde(rename = "sinceTags", default, skip_serializing_if = "Option::is_none")]
+    pub since_tags: Option<Vec<String>>,
+    /// Schema: `#/definitions/Notification/properties/typeName`.
+    #[serde(rename = "typeName", default, skip_serializing_if = "Option::is_none")]
+    pub type_name: Option<String>,
 }
 impl Notification {
     /// A value with the required `method`, `messageDirection` and every optional member absent.
     pub fn new(
-        method: impl ::core::convert::Into<::std::string::String>,
-        message_direction: impl ::core::convert::Into<MessageDirection>,
+        method: impl Into<String>,
+        message_direction: impl Into<MessageDirection>,
     ) -> Self {
         Self {
-            client_capability: ::core::option::Option::None,
-            deprecated: ::core::option::Option::None,
-            documentation: ::core::option::Option::None,
+            client_capability: None,
+            deprecated: None,
+            documentation: None,
             message_direction: message_direction.into(),
             method: method.into(),
-            params: ::core::option::Option::None,
-            proposed: ::core::option::Option::None,
-            registration_method: ::core::option::Option::None,
-            registration_options: ::core::option::Option::None,
-            server_capability: ::core::option::Option::None,
-            since: ::core::option::Option::None,
-            since_tags: ::core::option::Option::None,
-            type_name: ::core::option::Option::None,
+            params: None,
+            proposed: None,
+            registration_method: None,
+            registration_options: None,
+            server_capability: None,
+            since: None,
+            since_tags: None,
+            type_name: None,
         }
     }
     /// Sets the optional `clientCapability` member.
     #[must_use]
     pub fn with_client_capability(
         mut self,
-        client_capability: impl ::core::convert::Into<::std::string::String>,
+        client_capability: impl Into<String>,
     ) -> Self {
-        self.client_capability = ::core::option::Option::Some(client_capability.into());
+        self.client_capability = Some(client_capability.into());
         self
     }
     /// Sets the optional `deprecated` member.
     #[must_use]
-    pub fn with_deprecated(
-        mut self,
-        deprecated: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.deprecated = ::core::option::Option::Some(deprecated.into());
+    pub fn with_deprecated(mut self, deprecated: impl Into<String>) -> Self {
+        self.deprecated = Some(deprecated.into());
         self
     }
     /// Sets the optional `documentation` member.
     #[must_use]
-    pub fn with_documentation(
-        mut self,
-        documentation: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.documentation = ::core::option::Option::Some(documentation.into());
+    pub fn with_documentation(mut self, documentation: impl Into<String>) -> Self {
+        self.documentation = Some(documentation.into());
         self
     }
     /// Sets the optional `params` member.
     #[must_use]
-    pub fn with_params(
-        mut self,
-        params: impl ::core::convert::Into<NotificationParams>,
-    ) -> Self {
-        self.params = ::core::option::Option::Some(params.into());
+    pub fn with_params(mut self, params: impl Into<NotificationParams>) -> Self {
+        self.params = Some(params.into());
         self
     }
     /// Sets the optional `proposed` member.
     #[must_use]
-    pub fn with_proposed(mut self, proposed: impl ::core::convert::Into<bool>) -> Self {
-        self.proposed = ::core::option::Option::Some(proposed.into());
+    pub fn with_proposed(mut self, proposed: impl Into<bool>) -> Self {
+        self.proposed = Some(proposed.into());
         self
     }
     /// Sets the optional `registrationMethod` member.
     #[must_use]
     pub fn with_registration_method(
         mut self,
-        registration_method: impl ::core::convert::Into<::std::string::String>,
+        registration_method: impl Into<String>,
     ) -> Self {
-        self.registration_method = ::core::option::Option::Some(
-            registration_method.into(),
-        );
+        self.registration_method = Some(registration_method.into());
         self
     }
     /// Sets the optional `registrationOptions` member.
     #[must_use]
     pub fn with_registration_options(
         mut self,
-        registration_options: impl ::core::convert::Into<Type>,
+        registration_options: impl Into<Type>,
     ) -> Self {
-        self.registration_options = ::core::option::Option::Some(
-            registration_options.into(),
-        );
+        self.registration_options = Some(registration_options.into());
         self
     }
     /// Sets the optional `serverCapability` member.
     #[must_use]
     pub fn with_server_capability(
         mut self,
-        server_capability: impl ::core::convert::Into<::std::string::String>,
+        server_capability: impl Into<String>,
     ) -> Self {
-        self.server_capability = ::core::option::Option::Some(server_capability.into());
+        self.server_capability = Some(server_capability.into());
         self
     }
     /// Sets the optional `since` member.
     #[must_use]
-    pub fn with_since(
-        mut self,
-        since: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.since = ::core::option::Option::Some(since.into());
+    pub fn with_since(mut self, since: impl Into<String>) -> Self {
+        self.since = Some(since.into());
         self
     }
     /// Sets the optional `sinceTags` member.
     #[must_use]
-    pub fn with_since_tags(
-        mut self,
-        since_tags: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
-    ) -> Self {
-        self.since_tags = ::core::option::Option::Some(since_tags.into());
+    pub fn with_since_tags(mut self, since_tags: impl Into<Vec<String>>) -> Self {
+        self.since_tags = Some(since_tags.into());
         self
     }
     /// Sets the optional `typeName` member.
     #[must_use]
-    pub fn with_type_name(
-        mut self,
-        type_name: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.type_name = ::core::option::Option::Some(type_name.into());
+    pub fn with_type_name(mut self, type_name: impl Into<String>) -> Self {
+        self.type_name = Some(type_name.into());
         self
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Notification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "clientCapability",
-            "deprecated",
-            "documentation",
-            "messageDirection",
-            "method",
-            "params",
-            "proposed",
-            "registrationMethod",
-            "registrationOptions",
-            "serverCapability",
-            "since",
-            "sinceTags",
-            "typeName",
-        ];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "clientCapability" => ::core::option::Option::Some(0usize),
-                "deprecated" => ::core::option::Option::Some(1usize),
-                "documentation" => ::core::option::Option::Some(2usize),
-                "messageDirection" => ::core::option::Option::Some(3usize),
-                "method" => ::core::option::Option::Some(4usize),
-                "params" => ::core::option::Option::Some(5usize),
-                "proposed" => ::core::option::Option::Some(6usize),
-                "registrationMethod" => ::core::option::Option::Some(7usize),
-                "registrationOptions" => ::core::option::Option::Some(8usize),
-                "serverCapability" => ::core::option::Option::Some(9usize),
-                "since" => ::core::option::Option::Some(10usize),
-                "sinceTags" => ::core::option::Option::Some(11usize),
-                "typeName" => ::core::option::Option::Some(12usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for Notification {
+    const NAME: &'static str = "Notification";
+    const MEMBERS: &'static [&'static str] = &[
+        "clientCapability",
+        "deprecated",
+        "documentation",
+        "messageDirection",
+        "method",
+        "params",
+        "proposed",
+        "registrationMethod",
+        "registrationOptions",
+        "serverCapability",
+        "since",
+        "sinceTags",
+        "typeName",
+    ];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<MessageDirection>,
+        Option<String>,
+        Option<NotificationParams>,
+        Option<bool>,
+        Option<String>,
+        Option<Type>,
+        Option<String>,
+        Option<String>,
+        Option<Vec<String>>,
+        Option<String>,
+    );
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None, None, None, None, None, None, None, None, None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "clientCapability" => Some(0usize),
+            "deprecated" => Some(1usize),
+            "documentation" => Some(2usize),
+            "messageDirection" => Some(3usize),
+            "method" => Some(4usize),
+            "params" => Some(5usize),
+            "proposed" => Some(6usize),
+            "registrationMethod" => Some(7usize),
+            "registrationOptions" => Some(8usize),
+            "serverCapability" => Some(9usize),
+            "since" => Some(10usize),
+            "sinceTags" => Some(11usize),
+            "typeName" => Some(12usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Notification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Notification)")
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => {
+                ::mcpwire_support::read_member(&mut slots.0, map, "clientCapability")
             }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Notification, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                let mut m6 = ::core::option::Option::None;
-                let mut m7 = ::core::option::Option::None;
-                let mut m8 = ::core::option::Option::None;
-                let mut m9 = ::core::option::Option::None;
-                let mut m10 = ::core::option::Option::None;
-                let mut m11 = ::core::option::Option::None;
-                let mut m12 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "clientCapability",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "deprecated",
-                                    ),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "documentation",
-                                    ),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "messageDirection",
-                                    ),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                map.next_value::<MessageDirection>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(5usize) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<NotificationParams>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(6usize) => {
-                            if m6.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "proposed",
-                                    ),
-                                );
-                            }
-                            m6 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(7usize) => {
-                            if m7.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "registrationMethod",
-                                    ),
-                                );
-                            }
-                            m7 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(8usize) => {
-                            if m8.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "registrationOptions",
-                                    ),
-                                );
-                            }
-                            m8 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<Type>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(9usize) => {
-                            if m9.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "serverCapability",
-                                    ),
-                                );
-                            }
-                            m9 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(10usize) => {
-                            if m10.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("since"),
-                                );
-                            }
-                            m10 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(11usize) => {
-                            if m11.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "sinceTags",
-                                    ),
-                                );
-                            }
-                            m11 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::vec::Vec<::std::string::String>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m12.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "typeName",
-                                    ),
-                                );
-                            }
-                            m12 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Notification {
-                    client_capability: m0.unwrap_or_default(),
-                    deprecated: m1.unwrap_or_default(),
-                    documentation: m2.unwrap_or_default(),
-                    message_direction: m3
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "messageDirection",
-                        ))?,
-                    method: m4
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "method",
-                        ))?,
-                    params: m5.unwrap_or_default(),
-                    proposed: m6.unwrap_or_default(),
-                    registration_method: m7.unwrap_or_default(),
-                    registration_options: m8.unwrap_or_default(),
-                    server_capability: m9.unwrap_or_default(),
-                    since: m10.unwrap_or_default(),
-                    since_tags: m11.unwrap_or_default(),
-                    type_name: m12.unwrap_or_default(),
-                })
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "deprecated"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "documentation"),
+            3usize => {
+                ::mcpwire_support::read_member(&mut slots.3, map, "messageDirection")
             }
+            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "method"),
+            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "params"),
+            6usize => ::mcpwire_support::read_member(&mut slots.6, map, "proposed"),
+            7usize => {
+                ::mcpwire_support::read_member(&mut slots.7, map, "registrationMethod")
+            }
+            8usize => {
+                ::mcpwire_support::read_member(&mut slots.8, map, "registrationOptions")
+            }
+            9usize => {
+                ::mcpwire_support::read_member(&mut slots.9, map, "serverCapability")
+            }
+            10usize => ::mcpwire_support::read_member(&mut slots.10, map, "since"),
+            11usize => ::mcpwire_support::read_member(&mut slots.11, map, "sinceTags"),
+            _ => ::mcpwire_support::read_member(&mut slots.12, map, "typeName"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            client_capability: slots.0,
+            deprecated: slots.1,
+            documentation: slots.2,
+            message_direction: ::mcpwire_support::required_member(
+                slots.3,
+                "messageDirection",
+            )?,
+            method: ::mcpwire_support::required_member(slots.4, "method")?,
+            params: slots.5,
+            proposed: slots.6,
+            registration_method: slots.7,
+            registration_options: slots.8,
+            server_capability: slots.9,
+            since: slots.10,
+            since_tags: slots.11,
+            type_name: slots.12,
+        })
     }
 }
 /// `NotificationParams` (JSON Schema).
@@ -2741,7 +1971,7 @@ pub enum NotificationParams {
     /// The `Type` alternative.
     Type(Type),
     /// The `Array` alternative.
-    Array(::std::vec::Vec<Type>),
+    Array(Vec<Type>),
 }
 impl NotificationParams {
     /// The name of the variant this value holds (the schema definition it decoded as).
@@ -2758,100 +1988,119 @@ impl ::core::convert::From<Type> for NotificationParams {
         Self::Type(value)
     }
 }
-impl ::core::convert::From<::std::vec::Vec<Type>> for NotificationParams {
+impl ::core::convert::From<Vec<Type>> for NotificationParams {
     /// The `Array` alternative.
-    fn from(value: ::std::vec::Vec<Type>) -> Self {
+    fn from(value: Vec<Type>) -> Self {
         Self::Array(value)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for NotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "NotificationParams",
-            one_of: false,
-            variants: &["Type", "Array"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(_) => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<NotificationParams, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "NotificationParams",
+                one_of: false,
+                variants: &["Type", "Array"],
+            };
+            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("kind")
+                            && map
+                                .str_in(
+                                    "kind",
+                                    &[
+                                        "base",
+                                        "reference",
+                                        "array",
+                                        "map",
+                                        "and",
+                                        "or",
+                                        "tuple",
+                                        "literal",
+                                        "stringLiteral",
+                                        "integerLiteral",
+                                        "booleanLiteral",
+                                    ],
+                                )
+                    }
+                    _ => true,
+                }
             }
-            ::mcpwire_support::Shape::Array(_) => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<NotificationParams, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            Type,
+                            ::serde_json::Error,
+                        >(input, "NotificationParams", "Type", reason)
+                            .map(NotificationParams::Type)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_variant::<
+                            Vec<Type>,
+                            ::serde_json::Error,
+                        >(input, "NotificationParams", "Array", reason)
+                            .map(NotificationParams::Array)
+                    }
+                }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "NotificationParams",
-                        &::std::format!(
-                            "{}, found {}", "expected an object or an array", other
-                            .token_name()
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Array(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "NotificationParams",
+                            &::std::format!(
+                                "{}, found {}", "expected an object or an array", other
+                                .token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_support::Shape<'_>| match (index, shape) {
-                (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("kind")
-                        && map
-                            .str_in(
-                                "kind",
-                                &[
-                                    "base",
-                                    "reference",
-                                    "array",
-                                    "map",
-                                    "and",
-                                    "or",
-                                    "tuple",
-                                    "literal",
-                                    "stringLiteral",
-                                    "integerLiteral",
-                                    "booleanLiteral",
-                                ],
-                            )
-                }
-                _ => true,
-            },
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        Type,
-                        D::Error,
-                    >(input, "NotificationParams", "Type", reason)
-                        .map(Self::Type)
-                }
-                _ => {
-                    ::mcpwire_support::decode_variant::<
-                        ::std::vec::Vec<Type>,
-                        D::Error,
-                    >(input, "NotificationParams", "Array", reason)
-                        .map(Self::Array)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `OrType` (JSON Schema).
@@ -2860,94 +2109,61 @@ impl<'de> ::serde::Deserialize<'de> for NotificationParams {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct OrType {
-    /// `items` member (required).
-    pub items: ::std::vec::Vec<Type>,
-    /// `kind` member (required).
+    /// Schema: `#/definitions/OrType/properties/items`.
+    pub items: Vec<Type>,
+    /// Schema: `#/definitions/OrType/properties/kind`.
     pub kind: KindOr,
 }
 impl OrType {
     /// A value with the required `items` and every optional member absent.
-    pub fn new(items: impl ::core::convert::Into<::std::vec::Vec<Type>>) -> Self {
+    pub fn new(items: impl Into<Vec<Type>>) -> Self {
         Self {
             items: items.into(),
-            kind: ::core::default::Default::default(),
+            kind: Default::default(),
         }
     }
 }
 impl<'de> ::serde::Deserialize<'de> for OrType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["items", "kind"];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "items" => ::core::option::Option::Some(0usize),
-                "kind" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for OrType {
+    const NAME: &'static str = "OrType";
+    const MEMBERS: &'static [&'static str] = &["items", "kind"];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (Option<Vec<Type>>, Option<KindOr>);
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "items" => Some(0usize),
+            "kind" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = OrType;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (OrType)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<OrType, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("items"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::std::vec::Vec<Type>>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("kind"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<KindOr>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(OrType {
-                    items: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "items",
-                        ))?,
-                    kind: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "kind",
-                        ))?,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "items"),
+            _ => ::mcpwire_support::read_member(&mut slots.1, map, "kind"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            items: ::mcpwire_support::required_member(slots.0, "items")?,
+            kind: ::mcpwire_support::required_member(slots.1, "kind")?,
+        })
     }
 }
 /// `Property` (JSON Schema).
@@ -2956,276 +2172,157 @@ impl<'de> ::serde::Deserialize<'de> for OrType {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Property {
-    /// `deprecated` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub deprecated: ::core::option::Option<::std::string::String>,
-    /// `documentation` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub documentation: ::core::option::Option<::std::string::String>,
-    /// `name` member (required).
-    pub name: ::std::string::String,
-    /// `optional` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub optional: ::core::option::Option<bool>,
-    /// `proposed` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub proposed: ::core::option::Option<bool>,
-    /// `since` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub since: ::core::option::Option<::std::string::String>,
-    /// `sinceTags` member (optional).
-    #[serde(
-        rename = "sinceTags",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub since_tags: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    /// `type` member (required).
+    /// Schema: `#/definitions/Property/properties/deprecated`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<String>,
+    /// Schema: `#/definitions/Property/properties/documentation`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub documentation: Option<String>,
+    /// Schema: `#/definitions/Property/properties/name`.
+    pub name: String,
+    /// Schema: `#/definitions/Property/properties/optional`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub optional: Option<bool>,
+    /// Schema: `#/definitions/Property/properties/proposed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proposed: Option<bool>,
+    /// Schema: `#/definitions/Property/properties/since`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
+    /// Schema: `#/definitions/Property/properties/sinceTags`.
+    #[serde(rename = "sinceTags", default, skip_serializing_if = "Option::is_none")]
+    pub since_tags: Option<Vec<String>>,
+    /// Schema: `#/definitions/Property/properties/type`.
     pub r#type: Type,
 }
 impl Property {
     /// A value with the required `name`, `type` and every optional member absent.
-    pub fn new(
-        name: impl ::core::convert::Into<::std::string::String>,
-        r#type: impl ::core::convert::Into<Type>,
-    ) -> Self {
+    pub fn new(name: impl Into<String>, r#type: impl Into<Type>) -> Self {
         Self {
-            deprecated: ::core::option::Option::None,
-            documentation: ::core::option::Option::None,
+            deprecated: None,
+            documentation: None,
             name: name.into(),
-            optional: ::core::option::Option::None,
-            proposed: ::core::option::Option::None,
-            since: ::core::option::Option::None,
-            since_tags: ::core::option::Option::None,
+            optional: None,
+            proposed: None,
+            since: None,
+            since_tags: None,
             r#type: r#type.into(),
         }
     }
     /// Sets the optional `deprecated` member.
     #[must_use]
-    pub fn with_deprecated(
-        mut self,
-        deprecated: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.deprecated = ::core::option::Option::Some(deprecated.into());
+    pub fn with_deprecated(mut self, deprecated: impl Into<String>) -> Self {
+        self.deprecated = Some(deprecated.into());
         self
     }
     /// Sets the optional `documentation` member.
     #[must_use]
-    pub fn with_documentation(
-        mut self,
-        documentation: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.documentation = ::core::option::Option::Some(documentation.into());
+    pub fn with_documentation(mut self, documentation: impl Into<String>) -> Self {
+        self.documentation = Some(documentation.into());
         self
     }
     /// Sets the optional `optional` member.
     #[must_use]
-    pub fn with_optional(mut self, optional: impl ::core::convert::Into<bool>) -> Self {
-        self.optional = ::core::option::Option::Some(optional.into());
+    pub fn with_optional(mut self, optional: impl Into<bool>) -> Self {
+        self.optional = Some(optional.into());
         self
     }
     /// Sets the optional `proposed` member.
     #[must_use]
-    pub fn with_proposed(mut self, proposed: impl ::core::convert::Into<bool>) -> Self {
-        self.proposed = ::core::option::Option::Some(proposed.into());
+    pub fn with_proposed(mut self, proposed: impl Into<bool>) -> Self {
+        self.proposed = Some(proposed.into());
         self
     }
     /// Sets the optional `since` member.
     #[must_use]
-    pub fn with_since(
-        mut self,
-        since: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.since = ::core::option::Option::Some(since.into());
+    pub fn with_since(mut self, since: impl Into<String>) -> Self {
+        self.since = Some(since.into());
         self
     }
     /// Sets the optional `sinceTags` member.
     #[must_use]
-    pub fn with_since_tags(
-        mut self,
-        since_tags: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
-    ) -> Self {
-        self.since_tags = ::core::option::Option::Some(since_tags.into());
+    pub fn with_since_tags(mut self, since_tags: impl Into<Vec<String>>) -> Self {
+        self.since_tags = Some(since_tags.into());
         self
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Property {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "deprecated",
-            "documentation",
-            "name",
-            "optional",
-            "proposed",
-            "since",
-            "sinceTags",
-            "type",
-        ];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "deprecated" => ::core::option::Option::Some(0usize),
-                "documentation" => ::core::option::Option::Some(1usize),
-                "name" => ::core::option::Option::Some(2usize),
-                "optional" => ::core::option::Option::Some(3usize),
-                "proposed" => ::core::option::Option::Some(4usize),
-                "since" => ::core::option::Option::Some(5usize),
-                "sinceTags" => ::core::option::Option::Some(6usize),
-                "type" => ::core::option::Option::Some(7usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for Property {
+    const NAME: &'static str = "Property";
+    const MEMBERS: &'static [&'static str] = &[
+        "deprecated",
+        "documentation",
+        "name",
+        "optional",
+        "proposed",
+        "since",
+        "sinceTags",
+        "type",
+    ];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<bool>,
+        Option<bool>,
+        Option<String>,
+        Option<Vec<String>>,
+        Option<Type>,
+    );
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None, None, None, None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "deprecated" => Some(0usize),
+            "documentation" => Some(1usize),
+            "name" => Some(2usize),
+            "optional" => Some(3usize),
+            "proposed" => Some(4usize),
+            "since" => Some(5usize),
+            "sinceTags" => Some(6usize),
+            "type" => Some(7usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Property;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Property)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Property, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                let mut m6 = ::core::option::Option::None;
-                let mut m7 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "deprecated",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "documentation",
-                                    ),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "optional",
-                                    ),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "proposed",
-                                    ),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(5usize) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("since"),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(6usize) => {
-                            if m6.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "sinceTags",
-                                    ),
-                                );
-                            }
-                            m6 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::vec::Vec<::std::string::String>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m7.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("type"),
-                                );
-                            }
-                            m7 = ::core::option::Option::Some(map.next_value::<Type>()?);
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Property {
-                    deprecated: m0.unwrap_or_default(),
-                    documentation: m1.unwrap_or_default(),
-                    name: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "name",
-                        ))?,
-                    optional: m3.unwrap_or_default(),
-                    proposed: m4.unwrap_or_default(),
-                    since: m5.unwrap_or_default(),
-                    since_tags: m6.unwrap_or_default(),
-                    r#type: m7
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "type",
-                        ))?,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "deprecated"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "documentation"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "name"),
+            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "optional"),
+            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "proposed"),
+            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "since"),
+            6usize => ::mcpwire_support::read_member(&mut slots.6, map, "sinceTags"),
+            _ => ::mcpwire_support::read_member(&mut slots.7, map, "type"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            deprecated: slots.0,
+            documentation: slots.1,
+            name: ::mcpwire_support::required_member(slots.2, "name")?,
+            optional: slots.3,
+            proposed: slots.4,
+            since: slots.5,
+            since_tags: slots.6,
+            r#type: ::mcpwire_support::required_member(slots.7, "type")?,
+        })
     }
 }
 /// `ReferenceType` (JSON Schema).
@@ -3234,16 +2331,16 @@ impl<'de> ::serde::Deserialize<'de> for Property {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReferenceType {
-    /// `kind` member (required).
+    /// Schema: `#/definitions/ReferenceType/properties/kind`.
     pub kind: KindReference,
-    /// `name` member (required).
-    pub name: ::std::string::String,
+    /// Schema: `#/definitions/ReferenceType/properties/name`.
+    pub name: String,
 }
 impl ReferenceType {
     /// A value with the required `name` and every optional member absent.
-    pub fn new(name: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(name: impl Into<String>) -> Self {
         Self {
-            kind: ::core::default::Default::default(),
+            kind: Default::default(),
             name: name.into(),
         }
     }
@@ -3251,77 +2348,44 @@ impl ReferenceType {
 impl<'de> ::serde::Deserialize<'de> for ReferenceType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["kind", "name"];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "kind" => ::core::option::Option::Some(0usize),
-                "name" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for ReferenceType {
+    const NAME: &'static str = "ReferenceType";
+    const MEMBERS: &'static [&'static str] = &["kind", "name"];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (Option<KindReference>, Option<String>);
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "kind" => Some(0usize),
+            "name" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ReferenceType;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ReferenceType)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ReferenceType, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("kind"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<KindReference>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ReferenceType {
-                    kind: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "kind",
-                        ))?,
-                    name: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "name",
-                        ))?,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "kind"),
+            _ => ::mcpwire_support::read_member(&mut slots.1, map, "name"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            kind: ::mcpwire_support::required_member(slots.0, "kind")?,
+            name: ::mcpwire_support::required_member(slots.1, "name")?,
+        })
     }
 }
 /// `Request` (JSON Schema).
@@ -3330,548 +2394,333 @@ impl<'de> ::serde::Deserialize<'de> for ReferenceType {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Request {
-    /// `clientCapability` member (optional).
+    /// Schema: `#/definitions/Request/properties/clientCapability`.
     #[serde(
         rename = "clientCapability",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub client_capability: ::core::option::Option<::std::string::String>,
-    /// `deprecated` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub deprecated: ::core::option::Option<::std::string::String>,
-    /// `documentation` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub documentation: ::core::option::Option<::std::string::String>,
-    /// `errorData` member (optional).
-    #[serde(
-        rename = "errorData",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub error_data: ::core::option::Option<Type>,
-    /// `messageDirection` member (required).
+    pub client_capability: Option<String>,
+    /// Schema: `#/definitions/Request/properties/deprecated`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<String>,
+    /// Schema: `#/definitions/Request/properties/documentation`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub documentation: Option<String>,
+    /// Schema: `#/definitions/Request/properties/errorData`.
+    #[serde(rename = "errorData", default, skip_serializing_if = "Option::is_none")]
+    pub error_data: Option<Type>,
+    /// Schema: `#/definitions/Request/properties/messageDirection`.
     #[serde(rename = "messageDirection")]
     pub message_direction: MessageDirection,
-    /// `method` member (required).
-    pub method: ::std::string::String,
-    /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub params: ::core::option::Option<RequestParams>,
-    /// `partialResult` member (optional).
-    #[serde(
-        rename = "partialResult",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub partial_result: ::core::option::Option<Type>,
-    /// `proposed` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub proposed: ::core::option::Option<bool>,
-    /// `registrationMethod` member (optional).
+    /// Schema: `#/definitions/Request/properties/method`.
+    pub method: String,
+    /// Schema: `#/definitions/Request/properties/params`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params: Option<RequestParams>,
+    /// Schema: `#/definitions/Request/properties/partialResult`.
+    #[serde(rename = "partialResult", default, skip_serializing_if = "Option::is_none")]
+    pub partial_result: Option<Type>,
+    /// Schema: `#/definitions/Request/properties/proposed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proposed: Option<bool>,
+    /// Schema: `#/definitions/Request/properties/registrationMethod`.
     #[serde(
         rename = "registrationMethod",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub registration_method: ::core::option::Option<::std::string::String>,
-    /// `registrationOptions` member (optional).
+    pub registration_method: Option<String>,
+    /// Schema: `#/definitions/Request/properties/registrationOptions`.
     #[serde(
         rename = "registrationOptions",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub registration_options: ::core::option::Option<Type>,
-    /// `result` member (required).
+    pub registration_options: Option<Type>,
+    /// Schema: `#/definitions/Request/properties/result`.
     pub result: Type,
-    /// `serverCapability` member (optional).
+    /// Schema: `#/definitions/Request/properties/serverCapability`.
     #[serde(
         rename = "serverCapability",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub server_capability: ::core::option::Option<::std::string::String>,
-    /// `since` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub since: ::core::option::Option<::std::string::String>,
-    /// `sinceTags` member (optional).
-    #[serde(
-        rename = "sinceTags",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub since_tags: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    /// `typeName` member (optional).
-    #[serde(
-        rename = "typeName",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub type_name: ::core::option::Option<::std::string::String>,
+    pub server_capability: Option<String>,
+    /// Schema: `#/definitions/Request/properties/since`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
+    /// Schema: `#/definitions/Request/properties/sinceTags`.
+    #[serde(rename = "sinceTags", default, skip_serializing_if = "Option::is_none")]
+    pub since_tags: Option<Vec<String>>,
+    /// Schema: `#/definitions/Request/properties/typeName`.
+    #[serde(rename = "typeName", default, skip_serializing_if = "Option::is_none")]
+    pub type_name: Option<String>,
 }
 impl Request {
     /// A value with the required `method`, `result`, `messageDirection` and every optional member absent.
     pub fn new(
-        method: impl ::core::convert::Into<::std::string::String>,
-        result: impl ::core::convert::Into<Type>,
-        message_direction: impl ::core::convert::Into<MessageDirection>,
+        method: impl Into<String>,
+        result: impl Into<Type>,
+        message_direction: impl Into<MessageDirection>,
     ) -> Self {
         Self {
-            client_capability: ::core::option::Option::None,
-            deprecated: ::core::option::Option::None,
-            documentation: ::core::option::Option::None,
-            error_data: ::core::option::Option::None,
+            client_capability: None,
+            deprecated: None,
+            documentation: None,
+            error_data: None,
             message_direction: message_direction.into(),
             method: method.into(),
-            params: ::core::option::Option::None,
-            partial_result: ::core::option::Option::None,
-            proposed: ::core::option::Option::None,
-            registration_method: ::core::option::Option::None,
-            registration_options: ::core::option::Option::None,
+            params: None,
+            partial_result: None,
+            proposed: None,
+            registration_method: None,
+            registration_options: None,
             result: result.into(),
-            server_capability: ::core::option::Option::None,
-            since: ::core::option::Option::None,
-            since_tags: ::core::option::Option::None,
-            type_name: ::core::option::Option::None,
+            server_capability: None,
+            since: None,
+            since_tags: None,
+            type_name: None,
         }
     }
     /// Sets the optional `clientCapability` member.
     #[must_use]
     pub fn with_client_capability(
         mut self,
-        client_capability: impl ::core::convert::Into<::std::string::String>,
+        client_capability: impl Into<String>,
     ) -> Self {
-        self.client_capability = ::core::option::Option::Some(client_capability.into());
+        self.client_capability = Some(client_capability.into());
         self
     }
     /// Sets the optional `deprecated` member.
     #[must_use]
-    pub fn with_deprecated(
-        mut self,
-        deprecated: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.deprecated = ::core::option::Option::Some(deprecated.into());
+    pub fn with_deprecated(mut self, deprecated: impl Into<String>) -> Self {
+        self.deprecated = Some(deprecated.into());
         self
     }
     /// Sets the optional `documentation` member.
     #[must_use]
-    pub fn with_documentation(
-        mut self,
-        documentation: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.documentation = ::core::option::Option::Some(documentation.into());
+    pub fn with_documentation(mut self, documentation: impl Into<String>) -> Self {
+        self.documentation = Some(documentation.into());
         self
     }
     /// Sets the optional `errorData` member.
     #[must_use]
-    pub fn with_error_data(
-        mut self,
-        error_data: impl ::core::convert::Into<Type>,
-    ) -> Self {
-        self.error_data = ::core::option::Option::Some(error_data.into());
+    pub fn with_error_data(mut self, error_data: impl Into<Type>) -> Self {
+        self.error_data = Some(error_data.into());
         self
     }
     /// Sets the optional `params` member.
     #[must_use]
-    pub fn with_params(
-        mut self,
-        params: impl ::core::convert::Into<RequestParams>,
-    ) -> Self {
-        self.params = ::core::option::Option::Some(params.into());
+    pub fn with_params(mut self, params: impl Into<RequestParams>) -> Self {
+        self.params = Some(params.into());
         self
     }
     /// Sets the optional `partialResult` member.
     #[must_use]
-    pub fn with_partial_result(
-        mut self,
-        partial_result: impl ::core::convert::Into<Type>,
-    ) -> Self {
-        self.partial_result = ::core::option::Option::Some(partial_result.into());
+    pub fn with_partial_result(mut self, partial_result: impl Into<Type>) -> Self {
+        self.partial_result = Some(partial_result.into());
         self
     }
     /// Sets the optional `proposed` member.
     #[must_use]
-    pub fn with_proposed(mut self, proposed: impl ::core::convert::Into<bool>) -> Self {
-        self.proposed = ::core::option::Option::Some(proposed.into());
+    pub fn with_proposed(mut self, proposed: impl Into<bool>) -> Self {
+        self.proposed = Some(proposed.into());
         self
     }
     /// Sets the optional `registrationMethod` member.
     #[must_use]
     pub fn with_registration_method(
         mut self,
-        registration_method: impl ::core::convert::Into<::std::string::String>,
+        registration_method: impl Into<String>,
     ) -> Self {
-        self.registration_method = ::core::option::Option::Some(
-            registration_method.into(),
-        );
+        self.registration_method = Some(registration_method.into());
         self
     }
     /// Sets the optional `registrationOptions` member.
     #[must_use]
     pub fn with_registration_options(
         mut self,
-        registration_options: impl ::core::convert::Into<Type>,
+        registration_options: impl Into<Type>,
     ) -> Self {
-        self.registration_options = ::core::option::Option::Some(
-            registration_options.into(),
-        );
+        self.registration_options = Some(registration_options.into());
         self
     }
     /// Sets the optional `serverCapability` member.
     #[must_use]
     pub fn with_server_capability(
         mut self,
-        server_capability: impl ::core::convert::Into<::std::string::String>,
+        server_capability: impl Into<String>,
     ) -> Self {
-        self.server_capability = ::core::option::Option::Some(server_capability.into());
+        self.server_capability = Some(server_capability.into());
         self
     }
     /// Sets the optional `since` member.
     #[must_use]
-    pub fn with_since(
-        mut self,
-        since: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.since = ::core::option::Option::Some(since.into());
+    pub fn with_since(mut self, since: impl Into<String>) -> Self {
+        self.since = Some(since.into());
         self
     }
     /// Sets the optional `sinceTags` member.
     #[must_use]
-    pub fn with_since_tags(
-        mut self,
-        since_tags: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
-    ) -> Self {
-        self.since_tags = ::core::option::Option::Some(since_tags.into());
+    pub fn with_since_tags(mut self, since_tags: impl Into<Vec<String>>) -> Self {
+        self.since_tags = Some(since_tags.into());
         self
     }
     /// Sets the optional `typeName` member.
     #[must_use]
-    pub fn with_type_name(
-        mut self,
-        type_name: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.type_name = ::core::option::Option::Some(type_name.into());
+    pub fn with_type_name(mut self, type_name: impl Into<String>) -> Self {
+        self.type_name = Some(type_name.into());
         self
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Request {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "clientCapability",
-            "deprecated",
-            "documentation",
-            "errorData",
-            "messageDirection",
-            "method",
-            "params",
-            "partialResult",
-            "proposed",
-            "registrationMethod",
-            "registrationOptions",
-            "result",
-            "serverCapability",
-            "since",
-            "sinceTags",
-            "typeName",
-        ];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "clientCapability" => ::core::option::Option::Some(0usize),
-                "deprecated" => ::core::option::Option::Some(1usize),
-                "documentation" => ::core::option::Option::Some(2usize),
-                "errorData" => ::core::option::Option::Some(3usize),
-                "messageDirection" => ::core::option::Option::Some(4usize),
-                "method" => ::core::option::Option::Some(5usize),
-                "params" => ::core::option::Option::Some(6usize),
-                "partialResult" => ::core::option::Option::Some(7usize),
-                "proposed" => ::core::option::Option::Some(8usize),
-                "registrationMethod" => ::core::option::Option::Some(9usize),
-                "registrationOptions" => ::core::option::Option::Some(10usize),
-                "result" => ::core::option::Option::Some(11usize),
-                "serverCapability" => ::core::option::Option::Some(12usize),
-                "since" => ::core::option::Option::Some(13usize),
-                "sinceTags" => ::core::option::Option::Some(14usize),
-                "typeName" => ::core::option::Option::Some(15usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for Request {
+    const NAME: &'static str = "Request";
+    const MEMBERS: &'static [&'static str] = &[
+        "clientCapability",
+        "deprecated",
+        "documentation",
+        "errorData",
+        "messageDirection",
+        "method",
+        "params",
+        "partialResult",
+        "proposed",
+        "registrationMethod",
+        "registrationOptions",
+        "result",
+        "serverCapability",
+        "since",
+        "sinceTags",
+        "typeName",
+    ];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<Type>,
+        Option<MessageDirection>,
+        Option<String>,
+        Option<RequestParams>,
+        Option<Type>,
+        Option<bool>,
+        Option<String>,
+        Option<Type>,
+        Option<Type>,
+        Option<String>,
+        Option<String>,
+        Option<Vec<String>>,
+        Option<String>,
+    );
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+        )
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "clientCapability" => Some(0usize),
+            "deprecated" => Some(1usize),
+            "documentation" => Some(2usize),
+            "errorData" => Some(3usize),
+            "messageDirection" => Some(4usize),
+            "method" => Some(5usize),
+            "params" => Some(6usize),
+            "partialResult" => Some(7usize),
+            "proposed" => Some(8usize),
+            "registrationMethod" => Some(9usize),
+            "registrationOptions" => Some(10usize),
+            "result" => Some(11usize),
+            "serverCapability" => Some(12usize),
+            "since" => Some(13usize),
+            "sinceTags" => Some(14usize),
+            "typeName" => Some(15usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Request;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Request)")
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => {
+                ::mcpwire_support::read_member(&mut slots.0, map, "clientCapability")
             }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Request, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                let mut m6 = ::core::option::Option::None;
-                let mut m7 = ::core::option::Option::None;
-                let mut m8 = ::core::option::Option::None;
-                let mut m9 = ::core::option::Option::None;
-                let mut m10 = ::core::option::Option::None;
-                let mut m11 = ::core::option::Option::None;
-                let mut m12 = ::core::option::Option::None;
-                let mut m13 = ::core::option::Option::None;
-                let mut m14 = ::core::option::Option::None;
-                let mut m15 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "clientCapability",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "deprecated",
-                                    ),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "documentation",
-                                    ),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "errorData",
-                                    ),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<Type>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "messageDirection",
-                                    ),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                map.next_value::<MessageDirection>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(5usize) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(6usize) => {
-                            if m6.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
-                                );
-                            }
-                            m6 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<RequestParams>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(7usize) => {
-                            if m7.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "partialResult",
-                                    ),
-                                );
-                            }
-                            m7 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<Type>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(8usize) => {
-                            if m8.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "proposed",
-                                    ),
-                                );
-                            }
-                            m8 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(9usize) => {
-                            if m9.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "registrationMethod",
-                                    ),
-                                );
-                            }
-                            m9 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(10usize) => {
-                            if m10.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "registrationOptions",
-                                    ),
-                                );
-                            }
-                            m10 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<Type>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(11usize) => {
-                            if m11.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("result"),
-                                );
-                            }
-                            m11 = ::core::option::Option::Some(
-                                map.next_value::<Type>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(12usize) => {
-                            if m12.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "serverCapability",
-                                    ),
-                                );
-                            }
-                            m12 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(13usize) => {
-                            if m13.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("since"),
-                                );
-                            }
-                            m13 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(14usize) => {
-                            if m14.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "sinceTags",
-                                    ),
-                                );
-                            }
-                            m14 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::vec::Vec<::std::string::String>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m15.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "typeName",
-                                    ),
-                                );
-                            }
-                            m15 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Request {
-                    client_capability: m0.unwrap_or_default(),
-                    deprecated: m1.unwrap_or_default(),
-                    documentation: m2.unwrap_or_default(),
-                    error_data: m3.unwrap_or_default(),
-                    message_direction: m4
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "messageDirection",
-                        ))?,
-                    method: m5
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "method",
-                        ))?,
-                    params: m6.unwrap_or_default(),
-                    partial_result: m7.unwrap_or_default(),
-                    proposed: m8.unwrap_or_default(),
-                    registration_method: m9.unwrap_or_default(),
-                    registration_options: m10.unwrap_or_default(),
-                    result: m11
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "result",
-                        ))?,
-                    server_capability: m12.unwrap_or_default(),
-                    since: m13.unwrap_or_default(),
-                    since_tags: m14.unwrap_or_default(),
-                    type_name: m15.unwrap_or_default(),
-                })
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "deprecated"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "documentation"),
+            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "errorData"),
+            4usize => {
+                ::mcpwire_support::read_member(&mut slots.4, map, "messageDirection")
             }
+            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "method"),
+            6usize => ::mcpwire_support::read_member(&mut slots.6, map, "params"),
+            7usize => ::mcpwire_support::read_member(&mut slots.7, map, "partialResult"),
+            8usize => ::mcpwire_support::read_member(&mut slots.8, map, "proposed"),
+            9usize => {
+                ::mcpwire_support::read_member(&mut slots.9, map, "registrationMethod")
+            }
+            10usize => {
+                ::mcpwire_support::read_member(&mut slots.10, map, "registrationOptions")
+            }
+            11usize => ::mcpwire_support::read_member(&mut slots.11, map, "result"),
+            12usize => {
+                ::mcpwire_support::read_member(&mut slots.12, map, "serverCapability")
+            }
+            13usize => ::mcpwire_support::read_member(&mut slots.13, map, "since"),
+            14usize => ::mcpwire_support::read_member(&mut slots.14, map, "sinceTags"),
+            _ => ::mcpwire_support::read_member(&mut slots.15, map, "typeName"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            client_capability: slots.0,
+            deprecated: slots.1,
+            documentation: slots.2,
+            error_data: slots.3,
+            message_direction: ::mcpwire_support::required_member(
+                slots.4,
+                "messageDirection",
+            )?,
+            method: ::mcpwire_support::required_member(slots.5, "method")?,
+            params: slots.6,
+            partial_result: slots.7,
+            proposed: slots.8,
+            registration_method: slots.9,
+            registration_options: slots.10,
+            result: ::mcpwire_support::required_member(slots.11, "result")?,
+            server_capability: slots.12,
+            since: slots.13,
+            since_tags: slots.14,
+            type_name: slots.15,
+        })
     }
 }
 /// `RequestParams` (JSON Schema).
@@ -3885,7 +2734,7 @@ pub enum RequestParams {
     /// The `Type` alternative.
     Type(Type),
     /// The `Array` alternative.
-    Array(::std::vec::Vec<Type>),
+    Array(Vec<Type>),
 }
 impl RequestParams {
     /// The name of the variant this value holds (the schema definition it decoded as).
@@ -3902,100 +2751,119 @@ impl ::core::convert::From<Type> for RequestParams {
         Self::Type(value)
     }
 }
-impl ::core::convert::From<::std::vec::Vec<Type>> for RequestParams {
+impl ::core::convert::From<Vec<Type>> for RequestParams {
     /// The `Array` alternative.
-    fn from(value: ::std::vec::Vec<Type>) -> Self {
+    fn from(value: Vec<Type>) -> Self {
         Self::Array(value)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for RequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "RequestParams",
-            one_of: false,
-            variants: &["Type", "Array"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(_) => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<RequestParams, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "RequestParams",
+                one_of: false,
+                variants: &["Type", "Array"],
+            };
+            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("kind")
+                            && map
+                                .str_in(
+                                    "kind",
+                                    &[
+                                        "base",
+                                        "reference",
+                                        "array",
+                                        "map",
+                                        "and",
+                                        "or",
+                                        "tuple",
+                                        "literal",
+                                        "stringLiteral",
+                                        "integerLiteral",
+                                        "booleanLiteral",
+                                    ],
+                                )
+                    }
+                    _ => true,
+                }
             }
-            ::mcpwire_support::Shape::Array(_) => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<RequestParams, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            Type,
+                            ::serde_json::Error,
+                        >(input, "RequestParams", "Type", reason)
+                            .map(RequestParams::Type)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_variant::<
+                            Vec<Type>,
+                            ::serde_json::Error,
+                        >(input, "RequestParams", "Array", reason)
+                            .map(RequestParams::Array)
+                    }
+                }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "RequestParams",
-                        &::std::format!(
-                            "{}, found {}", "expected an object or an array", other
-                            .token_name()
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Array(_) => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "RequestParams",
+                            &::std::format!(
+                                "{}, found {}", "expected an object or an array", other
+                                .token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_support::Shape<'_>| match (index, shape) {
-                (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("kind")
-                        && map
-                            .str_in(
-                                "kind",
-                                &[
-                                    "base",
-                                    "reference",
-                                    "array",
-                                    "map",
-                                    "and",
-                                    "or",
-                                    "tuple",
-                                    "literal",
-                                    "stringLiteral",
-                                    "integerLiteral",
-                                    "booleanLiteral",
-                                ],
-                            )
-                }
-                _ => true,
-            },
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        Type,
-                        D::Error,
-                    >(input, "RequestParams", "Type", reason)
-                        .map(Self::Type)
-                }
-                _ => {
-                    ::mcpwire_support::decode_variant::<
-                        ::std::vec::Vec<Type>,
-                        D::Error,
-                    >(input, "RequestParams", "Array", reason)
-                        .map(Self::Array)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `StringLiteralType` (JSON Schema).
@@ -4004,16 +2872,16 @@ impl<'de> ::serde::Deserialize<'de> for RequestParams {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct StringLiteralType {
-    /// `kind` member (required).
+    /// Schema: `#/definitions/StringLiteralType/properties/kind`.
     pub kind: KindStringLiteral,
-    /// `value` member (required).
-    pub value: ::std::string::String,
+    /// Schema: `#/definitions/StringLiteralType/properties/value`.
+    pub value: String,
 }
 impl StringLiteralType {
     /// A value with the required `value` and every optional member absent.
-    pub fn new(value: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(value: impl Into<String>) -> Self {
         Self {
-            kind: ::core::default::Default::default(),
+            kind: Default::default(),
             value: value.into(),
         }
     }
@@ -4021,77 +2889,44 @@ impl StringLiteralType {
 impl<'de> ::serde::Deserialize<'de> for StringLiteralType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["kind", "value"];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "kind" => ::core::option::Option::Some(0usize),
-                "value" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for StringLiteralType {
+    const NAME: &'static str = "StringLiteralType";
+    const MEMBERS: &'static [&'static str] = &["kind", "value"];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (Option<KindStringLiteral>, Option<String>);
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "kind" => Some(0usize),
+            "value" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = StringLiteralType;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (StringLiteralType)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<StringLiteralType, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("kind"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<KindStringLiteral>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("value"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(StringLiteralType {
-                    kind: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "kind",
-                        ))?,
-                    value: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "value",
-                        ))?,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "kind"),
+            _ => ::mcpwire_support::read_member(&mut slots.1, map, "value"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            kind: ::mcpwire_support::required_member(slots.0, "kind")?,
+            value: ::mcpwire_support::required_member(slots.1, "value")?,
+        })
     }
 }
 /// `Structure` (JSON Schema).
@@ -4100,312 +2935,172 @@ impl<'de> ::serde::Deserialize<'de> for StringLiteralType {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Structure {
-    /// `deprecated` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub deprecated: ::core::option::Option<::std::string::String>,
-    /// `documentation` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub documentation: ::core::option::Option<::std::string::String>,
-    /// `extends` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub extends: ::core::option::Option<::std::vec::Vec<Type>>,
-    /// `mixins` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub mixins: ::core::option::Option<::std::vec::Vec<Type>>,
-    /// `name` member (required).
-    pub name: ::std::string::String,
-    /// `properties` member (required).
-    pub properties: ::std::vec::Vec<Property>,
-    /// `proposed` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub proposed: ::core::option::Option<bool>,
-    /// `since` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub since: ::core::option::Option<::std::string::String>,
-    /// `sinceTags` member (optional).
-    #[serde(
-        rename = "sinceTags",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub since_tags: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    /// Schema: `#/definitions/Structure/properties/deprecated`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<String>,
+    /// Schema: `#/definitions/Structure/properties/documentation`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub documentation: Option<String>,
+    /// Schema: `#/definitions/Structure/properties/extends`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extends: Option<Vec<Type>>,
+    /// Schema: `#/definitions/Structure/properties/mixins`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mixins: Option<Vec<Type>>,
+    /// Schema: `#/definitions/Structure/properties/name`.
+    pub name: String,
+    /// Schema: `#/definitions/Structure/properties/properties`.
+    pub properties: Vec<Property>,
+    /// Schema: `#/definitions/Structure/properties/proposed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proposed: Option<bool>,
+    /// Schema: `#/definitions/Structure/properties/since`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
+    /// Schema: `#/definitions/Structure/properties/sinceTags`.
+    #[serde(rename = "sinceTags", default, skip_serializing_if = "Option::is_none")]
+    pub since_tags: Option<Vec<String>>,
 }
 impl Structure {
     /// A value with the required `name`, `properties` and every optional member absent.
-    pub fn new(
-        name: impl ::core::convert::Into<::std::string::String>,
-        properties: impl ::core::convert::Into<::std::vec::Vec<Property>>,
-    ) -> Self {
+    pub fn new(name: impl Into<String>, properties: impl Into<Vec<Property>>) -> Self {
         Self {
-            deprecated: ::core::option::Option::None,
-            documentation: ::core::option::Option::None,
-            extends: ::core::option::Option::None,
-            mixins: ::core::option::Option::None,
+            deprecated: None,
+            documentation: None,
+            extends: None,
+            mixins: None,
             name: name.into(),
             properties: properties.into(),
-            proposed: ::core::option::Option::None,
-            since: ::core::option::Option::None,
-            since_tags: ::core::option::Option::None,
+            proposed: None,
+            since: None,
+            since_tags: None,
         }
     }
     /// Sets the optional `deprecated` member.
     #[must_use]
-    pub fn with_deprecated(
-        mut self,
-        deprecated: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.deprecated = ::core::option::Option::Some(deprecated.into());
+    pub fn with_deprecated(mut self, deprecated: impl Into<String>) -> Self {
+        self.deprecated = Some(deprecated.into());
         self
     }
     /// Sets the optional `documentation` member.
     #[must_use]
-    pub fn with_documentation(
-        mut self,
-        documentation: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.documentation = ::core::option::Option::Some(documentation.into());
+    pub fn with_documentation(mut self, documentation: impl Into<String>) -> Self {
+        self.documentation = Some(documentation.into());
         self
     }
     /// Sets the optional `extends` member.
     #[must_use]
-    pub fn with_extends(
-        mut self,
-        extends: impl ::core::convert::Into<::std::vec::Vec<Type>>,
-    ) -> Self {
-        self.extends = ::core::option::Option::Some(extends.into());
+    pub fn with_extends(mut self, extends: impl Into<Vec<Type>>) -> Self {
+        self.extends = Some(extends.into());
         self
     }
     /// Sets the optional `mixins` member.
     #[must_use]
-    pub fn with_mixins(
-        mut self,
-        mixins: impl ::core::convert::Into<::std::vec::Vec<Type>>,
-    ) -> Self {
-        self.mixins = ::core::option::Option::Some(mixins.into());
+    pub fn with_mixins(mut self, mixins: impl Into<Vec<Type>>) -> Self {
+        self.mixins = Some(mixins.into());
         self
     }
     /// Sets the optional `proposed` member.
     #[must_use]
-    pub fn with_proposed(mut self, proposed: impl ::core::convert::Into<bool>) -> Self {
-        self.proposed = ::core::option::Option::Some(proposed.into());
+    pub fn with_proposed(mut self, proposed: impl Into<bool>) -> Self {
+        self.proposed = Some(proposed.into());
         self
     }
     /// Sets the optional `since` member.
     #[must_use]
-    pub fn with_since(
-        mut self,
-        since: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.since = ::core::option::Option::Some(since.into());
+    pub fn with_since(mut self, since: impl Into<String>) -> Self {
+        self.since = Some(since.into());
         self
     }
     /// Sets the optional `sinceTags` member.
     #[must_use]
-    pub fn with_since_tags(
-        mut self,
-        since_tags: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
-    ) -> Self {
-        self.since_tags = ::core::option::Option::Some(since_tags.into());
+    pub fn with_since_tags(mut self, since_tags: impl Into<Vec<String>>) -> Self {
+        self.since_tags = Some(since_tags.into());
         self
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Structure {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "deprecated",
-            "documentation",
-            "extends",
-            "mixins",
-            "name",
-            "properties",
-            "proposed",
-            "since",
-            "sinceTags",
-        ];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "deprecated" => ::core::option::Option::Some(0usize),
-                "documentation" => ::core::option::Option::Some(1usize),
-                "extends" => ::core::option::Option::Some(2usize),
-                "mixins" => ::core::option::Option::Some(3usize),
-                "name" => ::core::option::Option::Some(4usize),
-                "properties" => ::core::option::Option::Some(5usize),
-                "proposed" => ::core::option::Option::Some(6usize),
-                "since" => ::core::option::Option::Some(7usize),
-                "sinceTags" => ::core::option::Option::Some(8usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for Structure {
+    const NAME: &'static str = "Structure";
+    const MEMBERS: &'static [&'static str] = &[
+        "deprecated",
+        "documentation",
+        "extends",
+        "mixins",
+        "name",
+        "properties",
+        "proposed",
+        "since",
+        "sinceTags",
+    ];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (
+        Option<String>,
+        Option<String>,
+        Option<Vec<Type>>,
+        Option<Vec<Type>>,
+        Option<String>,
+        Option<Vec<Property>>,
+        Option<bool>,
+        Option<String>,
+        Option<Vec<String>>,
+    );
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None, None, None, None, None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "deprecated" => Some(0usize),
+            "documentation" => Some(1usize),
+            "extends" => Some(2usize),
+            "mixins" => Some(3usize),
+            "name" => Some(4usize),
+            "properties" => Some(5usize),
+            "proposed" => Some(6usize),
+            "since" => Some(7usize),
+            "sinceTags" => Some(8usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Structure;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Structure)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Structure, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                let mut m6 = ::core::option::Option::None;
-                let mut m7 = ::core::option::Option::None;
-                let mut m8 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "deprecated",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "documentation",
-                                    ),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("extends"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::vec::Vec<Type>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("mixins"),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::vec::Vec<Type>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(5usize) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "properties",
-                                    ),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                map.next_value::<::std::vec::Vec<Property>>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(6usize) => {
-                            if m6.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "proposed",
-                                    ),
-                                );
-                            }
-                            m6 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(7usize) => {
-                            if m7.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("since"),
-                                );
-                            }
-                            m7 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m8.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "sinceTags",
-                                    ),
-                                );
-                            }
-                            m8 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::vec::Vec<::std::string::String>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Structure {
-                    deprecated: m0.unwrap_or_default(),
-                    documentation: m1.unwrap_or_default(),
-                    extends: m2.unwrap_or_default(),
-                    mixins: m3.unwrap_or_default(),
-                    name: m4
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "name",
-                        ))?,
-                    properties: m5
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "properties",
-                        ))?,
-                    proposed: m6.unwrap_or_default(),
-                    since: m7.unwrap_or_default(),
-                    since_tags: m8.unwrap_or_default(),
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "deprecated"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "documentation"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "extends"),
+            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "mixins"),
+            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "name"),
+            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "properties"),
+            6usize => ::mcpwire_support::read_member(&mut slots.6, map, "proposed"),
+            7usize => ::mcpwire_support::read_member(&mut slots.7, map, "since"),
+            _ => ::mcpwire_support::read_member(&mut slots.8, map, "sinceTags"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            deprecated: slots.0,
+            documentation: slots.1,
+            extends: slots.2,
+            mixins: slots.3,
+            name: ::mcpwire_support::required_member(slots.4, "name")?,
+            properties: ::mcpwire_support::required_member(slots.5, "properties")?,
+            proposed: slots.6,
+            since: slots.7,
+            since_tags: slots.8,
+        })
     }
 }
 /// `StructureLiteral` (JSON Schema).
@@ -4414,233 +3109,134 @@ impl<'de> ::serde::Deserialize<'de> for Structure {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct StructureLiteral {
-    /// `deprecated` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub deprecated: ::core::option::Option<::std::string::String>,
-    /// `documentation` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub documentation: ::core::option::Option<::std::string::String>,
-    /// `properties` member (required).
-    pub properties: ::std::vec::Vec<Property>,
-    /// `proposed` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub proposed: ::core::option::Option<bool>,
-    /// `since` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub since: ::core::option::Option<::std::string::String>,
-    /// `sinceTags` member (optional).
-    #[serde(
-        rename = "sinceTags",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub since_tags: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    /// Schema: `#/definitions/StructureLiteral/properties/deprecated`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<String>,
+    /// Schema: `#/definitions/StructureLiteral/properties/documentation`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub documentation: Option<String>,
+    /// Schema: `#/definitions/StructureLiteral/properties/properties`.
+    pub properties: Vec<Property>,
+    /// Schema: `#/definitions/StructureLiteral/properties/proposed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proposed: Option<bool>,
+    /// Schema: `#/definitions/StructureLiteral/properties/since`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
+    /// Schema: `#/definitions/StructureLiteral/properties/sinceTags`.
+    #[serde(rename = "sinceTags", default, skip_serializing_if = "Option::is_none")]
+    pub since_tags: Option<Vec<String>>,
 }
 impl StructureLiteral {
     /// A value with the required `properties` and every optional member absent.
-    pub fn new(
-        properties: impl ::core::convert::Into<::std::vec::Vec<Property>>,
-    ) -> Self {
+    pub fn new(properties: impl Into<Vec<Property>>) -> Self {
         Self {
-            deprecated: ::core::option::Option::None,
-            documentation: ::core::option::Option::None,
+            deprecated: None,
+            documentation: None,
             properties: properties.into(),
-            proposed: ::core::option::Option::None,
-            since: ::core::option::Option::None,
-            since_tags: ::core::option::Option::None,
+            proposed: None,
+            since: None,
+            since_tags: None,
         }
     }
     /// Sets the optional `deprecated` member.
     #[must_use]
-    pub fn with_deprecated(
-        mut self,
-        deprecated: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.deprecated = ::core::option::Option::Some(deprecated.into());
+    pub fn with_deprecated(mut self, deprecated: impl Into<String>) -> Self {
+        self.deprecated = Some(deprecated.into());
         self
     }
     /// Sets the optional `documentation` member.
     #[must_use]
-    pub fn with_documentation(
-        mut self,
-        documentation: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.documentation = ::core::option::Option::Some(documentation.into());
+    pub fn with_documentation(mut self, documentation: impl Into<String>) -> Self {
+        self.documentation = Some(documentation.into());
         self
     }
     /// Sets the optional `proposed` member.
     #[must_use]
-    pub fn with_proposed(mut self, proposed: impl ::core::convert::Into<bool>) -> Self {
-        self.proposed = ::core::option::Option::Some(proposed.into());
+    pub fn with_proposed(mut self, proposed: impl Into<bool>) -> Self {
+        self.proposed = Some(proposed.into());
         self
     }
     /// Sets the optional `since` member.
     #[must_use]
-    pub fn with_since(
-        mut self,
-        since: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.since = ::core::option::Option::Some(since.into());
+    pub fn with_since(mut self, since: impl Into<String>) -> Self {
+        self.since = Some(since.into());
         self
     }
     /// Sets the optional `sinceTags` member.
     #[must_use]
-    pub fn with_since_tags(
-        mut self,
-        since_tags: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
-    ) -> Self {
-        self.since_tags = ::core::option::Option::Some(since_tags.into());
+    pub fn with_since_tags(mut self, since_tags: impl Into<Vec<String>>) -> Self {
+        self.since_tags = Some(since_tags.into());
         self
     }
 }
 impl<'de> ::serde::Deserialize<'de> for StructureLiteral {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "deprecated",
-            "documentation",
-            "properties",
-            "proposed",
-            "since",
-            "sinceTags",
-        ];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "deprecated" => ::core::option::Option::Some(0usize),
-                "documentation" => ::core::option::Option::Some(1usize),
-                "properties" => ::core::option::Option::Some(2usize),
-                "proposed" => ::core::option::Option::Some(3usize),
-                "since" => ::core::option::Option::Some(4usize),
-                "sinceTags" => ::core::option::Option::Some(5usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for StructureLiteral {
+    const NAME: &'static str = "StructureLiteral";
+    const MEMBERS: &'static [&'static str] = &[
+        "deprecated",
+        "documentation",
+        "properties",
+        "proposed",
+        "since",
+        "sinceTags",
+    ];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (
+        Option<String>,
+        Option<String>,
+        Option<Vec<Property>>,
+        Option<bool>,
+        Option<String>,
+        Option<Vec<String>>,
+    );
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None, None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "deprecated" => Some(0usize),
+            "documentation" => Some(1usize),
+            "properties" => Some(2usize),
+            "proposed" => Some(3usize),
+            "since" => Some(4usize),
+            "sinceTags" => Some(5usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = StructureLiteral;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (StructureLiteral)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<StructureLiteral, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "deprecated",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "documentation",
-                                    ),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "properties",
-                                    ),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::std::vec::Vec<Property>>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "proposed",
-                                    ),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("since"),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "sinceTags",
-                                    ),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::vec::Vec<::std::string::String>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(StructureLiteral {
-                    deprecated: m0.unwrap_or_default(),
-                    documentation: m1.unwrap_or_default(),
-                    properties: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "properties",
-                        ))?,
-                    proposed: m3.unwrap_or_default(),
-                    since: m4.unwrap_or_default(),
-                    since_tags: m5.unwrap_or_default(),
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "deprecated"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "documentation"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "properties"),
+            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "proposed"),
+            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "since"),
+            _ => ::mcpwire_support::read_member(&mut slots.5, map, "sinceTags"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            deprecated: slots.0,
+            documentation: slots.1,
+            properties: ::mcpwire_support::required_member(slots.2, "properties")?,
+            proposed: slots.3,
+            since: slots.4,
+            since_tags: slots.5,
+        })
     }
 }
 /// `StructureLiteralType` (JSON Schema).
@@ -4649,16 +3245,16 @@ impl<'de> ::serde::Deserialize<'de> for StructureLiteral {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct StructureLiteralType {
-    /// `kind` member (required).
+    /// Schema: `#/definitions/StructureLiteralType/properties/kind`.
     pub kind: KindLiteral,
-    /// `value` member (required).
+    /// Schema: `#/definitions/StructureLiteralType/properties/value`.
     pub value: StructureLiteral,
 }
 impl StructureLiteralType {
     /// A value with the required `value` and every optional member absent.
-    pub fn new(value: impl ::core::convert::Into<StructureLiteral>) -> Self {
+    pub fn new(value: impl Into<StructureLiteral>) -> Self {
         Self {
-            kind: ::core::default::Default::default(),
+            kind: Default::default(),
             value: value.into(),
         }
     }
@@ -4666,77 +3262,44 @@ impl StructureLiteralType {
 impl<'de> ::serde::Deserialize<'de> for StructureLiteralType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["kind", "value"];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "kind" => ::core::option::Option::Some(0usize),
-                "value" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for StructureLiteralType {
+    const NAME: &'static str = "StructureLiteralType";
+    const MEMBERS: &'static [&'static str] = &["kind", "value"];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (Option<KindLiteral>, Option<StructureLiteral>);
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "kind" => Some(0usize),
+            "value" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = StructureLiteralType;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (StructureLiteralType)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<StructureLiteralType, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("kind"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<KindLiteral>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("value"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<StructureLiteral>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(StructureLiteralType {
-                    kind: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "kind",
-                        ))?,
-                    value: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "value",
-                        ))?,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "kind"),
+            _ => ::mcpwire_support::read_member(&mut slots.1, map, "value"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            kind: ::mcpwire_support::required_member(slots.0, "kind")?,
+            value: ::mcpwire_support::required_member(slots.1, "value")?,
+        })
     }
 }
 /// `TupleType` (JSON Schema).
@@ -4745,94 +3308,61 @@ impl<'de> ::serde::Deserialize<'de> for StructureLiteralType {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct TupleType {
-    /// `items` member (required).
-    pub items: ::std::vec::Vec<Type>,
-    /// `kind` member (required).
+    /// Schema: `#/definitions/TupleType/properties/items`.
+    pub items: Vec<Type>,
+    /// Schema: `#/definitions/TupleType/properties/kind`.
     pub kind: KindTuple,
 }
 impl TupleType {
     /// A value with the required `items` and every optional member absent.
-    pub fn new(items: impl ::core::convert::Into<::std::vec::Vec<Type>>) -> Self {
+    pub fn new(items: impl Into<Vec<Type>>) -> Self {
         Self {
             items: items.into(),
-            kind: ::core::default::Default::default(),
+            kind: Default::default(),
         }
     }
 }
 impl<'de> ::serde::Deserialize<'de> for TupleType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["items", "kind"];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "items" => ::core::option::Option::Some(0usize),
-                "kind" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for TupleType {
+    const NAME: &'static str = "TupleType";
+    const MEMBERS: &'static [&'static str] = &["items", "kind"];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (Option<Vec<Type>>, Option<KindTuple>);
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "items" => Some(0usize),
+            "kind" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = TupleType;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (TupleType)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<TupleType, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("items"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::std::vec::Vec<Type>>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("kind"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<KindTuple>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(TupleType {
-                    items: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "items",
-                        ))?,
-                    kind: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "kind",
-                        ))?,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "items"),
+            _ => ::mcpwire_support::read_member(&mut slots.1, map, "kind"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            items: ::mcpwire_support::required_member(slots.0, "items")?,
+            kind: ::mcpwire_support::required_member(slots.1, "kind")?,
+        })
     }
 }
 /// `Type` (JSON Schema).
@@ -4848,9 +3378,9 @@ pub enum Type {
     /// The `ReferenceType` alternative.
     ReferenceType(ReferenceType),
     /// The `ArrayType` alternative.
-    ArrayType(::std::boxed::Box<ArrayType>),
+    ArrayType(Box<ArrayType>),
     /// The `MapType` alternative.
-    MapType(::std::boxed::Box<MapType>),
+    MapType(Box<MapType>),
     /// The `AndType` alternative.
     AndType(AndType),
     /// The `OrType` alternative.
@@ -4899,13 +3429,13 @@ impl ::core::convert::From<ReferenceType> for Type {
 impl ::core::convert::From<ArrayType> for Type {
     /// The `ArrayType` alternative.
     fn from(value: ArrayType) -> Self {
-        Self::ArrayType(::std::boxed::Box::new(value))
+        Self::ArrayType(Box::new(value))
     }
 }
 impl ::core::convert::From<MapType> for Type {
     /// The `MapType` alternative.
     fn from(value: MapType) -> Self {
-        Self::MapType(::std::boxed::Box::new(value))
+        Self::MapType(Box::new(value))
     }
 }
 impl ::core::convert::From<AndType> for Type {
@@ -4953,289 +3483,308 @@ impl ::core::convert::From<BooleanLiteralType> for Type {
 impl<'de> ::serde::Deserialize<'de> for Type {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "Type",
-            one_of: false,
-            variants: &[
-                "BaseType",
-                "ReferenceType",
-                "ArrayType",
-                "MapType",
-                "AndType",
-                "OrType",
-                "TupleType",
-                "StructureLiteralType",
-                "StringLiteralType",
-                "IntegerLiteralType",
-                "BooleanLiteralType",
-            ],
-        };
-        let shape = ::mcpwire_support::Shape::capture_object(
-            deserializer,
-            &["kind", "name"],
-        )?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(map) => {
-                match map.str_member("kind").as_deref() {
-                    ::core::option::Option::Some(found) => {
-                        match found {
-                            "base" => {
-                                ::mcpwire_support::Choice::variant(
-                                    0usize,
-                                    "member `kind` is \"base\"",
-                                    &[],
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &::mcpwire_support::Shape<'_>,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<Type, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "Type",
+                one_of: false,
+                variants: &[
+                    "BaseType",
+                    "ReferenceType",
+                    "ArrayType",
+                    "MapType",
+                    "AndType",
+                    "OrType",
+                    "TupleType",
+                    "StructureLiteralType",
+                    "StringLiteralType",
+                    "IntegerLiteralType",
+                    "BooleanLiteralType",
+                ],
+            };
+            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("kind") && map.contains_key("name")
+                            && map.str_in("kind", &["base"])
+                            && map
+                                .str_in(
+                                    "name",
+                                    &[
+                                        "URI",
+                                        "DocumentUri",
+                                        "integer",
+                                        "uinteger",
+                                        "decimal",
+                                        "RegExp",
+                                        "string",
+                                        "boolean",
+                                        "null",
+                                    ],
                                 )
-                            }
-                            "reference" => {
-                                ::mcpwire_support::Choice::variant(
-                                    1usize,
-                                    "member `kind` is \"reference\"",
-                                    &[],
-                                )
-                            }
-                            "array" => {
-                                ::mcpwire_support::Choice::variant(
-                                    2usize,
-                                    "member `kind` is \"array\"",
-                                    &[],
-                                )
-                            }
-                            "map" => {
-                                ::mcpwire_support::Choice::variant(
-                                    3usize,
-                                    "member `kind` is \"map\"",
-                                    &[],
-                                )
-                            }
-                            "and" => {
-                                ::mcpwire_support::Choice::variant(
-                                    4usize,
-                                    "member `kind` is \"and\"",
-                                    &[],
-                                )
-                            }
-                            "or" => {
-                                ::mcpwire_support::Choice::variant(
-                                    5usize,
-                                    "member `kind` is \"or\"",
-                                    &[],
-                                )
-                            }
-                            "tuple" => {
-                                ::mcpwire_support::Choice::variant(
-                                    6usize,
-                                    "member `kind` is \"tuple\"",
-                                    &[],
-                                )
-                            }
-                            "literal" => {
-                                ::mcpwire_support::Choice::variant(
-                                    7usize,
-                                    "member `kind` is \"literal\"",
-                                    &[],
-                                )
-                            }
-                            "stringLiteral" => {
-                                ::mcpwire_support::Choice::variant(
-                                    8usize,
-                                    "member `kind` is \"stringLiteral\"",
-                                    &[],
-                                )
-                            }
-                            "integerLiteral" => {
-                                ::mcpwire_support::Choice::variant(
-                                    9usize,
-                                    "member `kind` is \"integerLiteral\"",
-                                    &[],
-                                )
-                            }
-                            "booleanLiteral" => {
-                                ::mcpwire_support::Choice::variant(
-                                    10usize,
-                                    "member `kind` is \"booleanLiteral\"",
-                                    &[],
-                                )
-                            }
-                            found => {
-                                ::mcpwire_support::Choice::none(
-                                    ::std::format!(
-                                        "member `kind` has a value no variant admits: {}", found
-                                    ),
-                                    &[],
-                                )
+                    }
+                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("kind") && map.contains_key("name")
+                            && map.str_in("kind", &["reference"])
+                    }
+                    (2usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("element") && map.contains_key("kind")
+                            && map.str_in("kind", &["array"])
+                    }
+                    (3usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("key") && map.contains_key("kind")
+                            && map.contains_key("value") && map.str_in("kind", &["map"])
+                    }
+                    (4usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("items") && map.contains_key("kind")
+                            && map.str_in("kind", &["and"])
+                    }
+                    (5usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("items") && map.contains_key("kind")
+                            && map.str_in("kind", &["or"])
+                    }
+                    (6usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("items") && map.contains_key("kind")
+                            && map.str_in("kind", &["tuple"])
+                    }
+                    (7usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("kind") && map.contains_key("value")
+                            && map.has_nested("value", "properties")
+                            && map.str_in("kind", &["literal"])
+                    }
+                    (8usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("kind") && map.contains_key("value")
+                            && map.str_in("kind", &["stringLiteral"])
+                    }
+                    (9usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("kind") && map.contains_key("value")
+                            && map.str_in("kind", &["integerLiteral"])
+                    }
+                    (10usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("kind") && map.contains_key("value")
+                            && map.str_in("kind", &["booleanLiteral"])
+                    }
+                    _ => true,
+                }
+            }
+            fn variant(
+                index: usize,
+                input: &::mcpwire_support::Shape<'_>,
+                reason: &str,
+            ) -> Result<Type, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_object_variant::<
+                            BaseType,
+                            ::serde_json::Error,
+                        >(input, "Type", "BaseType", reason)
+                            .map(Type::BaseType)
+                    }
+                    1usize => {
+                        ::mcpwire_support::decode_object_variant::<
+                            ReferenceType,
+                            ::serde_json::Error,
+                        >(input, "Type", "ReferenceType", reason)
+                            .map(Type::ReferenceType)
+                    }
+                    2usize => {
+                        ::mcpwire_support::decode_object_variant::<
+                            ArrayType,
+                            ::serde_json::Error,
+                        >(input, "Type", "ArrayType", reason)
+                            .map(|v| Type::ArrayType(Box::new(v)))
+                    }
+                    3usize => {
+                        ::mcpwire_support::decode_object_variant::<
+                            MapType,
+                            ::serde_json::Error,
+                        >(input, "Type", "MapType", reason)
+                            .map(|v| Type::MapType(Box::new(v)))
+                    }
+                    4usize => {
+                        ::mcpwire_support::decode_object_variant::<
+                            AndType,
+                            ::serde_json::Error,
+                        >(input, "Type", "AndType", reason)
+                            .map(Type::AndType)
+                    }
+                    5usize => {
+                        ::mcpwire_support::decode_object_variant::<
+                            OrType,
+                            ::serde_json::Error,
+                        >(input, "Type", "OrType", reason)
+                            .map(Type::OrType)
+                    }
+                    6usize => {
+                        ::mcpwire_support::decode_object_variant::<
+                            TupleType,
+                            ::serde_json::Error,
+                        >(input, "Type", "TupleType", reason)
+                            .map(Type::TupleType)
+                    }
+                    7usize => {
+                        ::mcpwire_support::decode_object_variant::<
+                            StructureLiteralType,
+                            ::serde_json::Error,
+                        >(input, "Type", "StructureLiteralType", reason)
+                            .map(Type::StructureLiteralType)
+                    }
+                    8usize => {
+                        ::mcpwire_support::decode_object_variant::<
+                            StringLiteralType,
+                            ::serde_json::Error,
+                        >(input, "Type", "StringLiteralType", reason)
+                            .map(Type::StringLiteralType)
+                    }
+                    9usize => {
+                        ::mcpwire_support::decode_object_variant::<
+                            IntegerLiteralType,
+                            ::serde_json::Error,
+                        >(input, "Type", "IntegerLiteralType", reason)
+                            .map(Type::IntegerLiteralType)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_object_variant::<
+                            BooleanLiteralType,
+                            ::serde_json::Error,
+                        >(input, "Type", "BooleanLiteralType", reason)
+                            .map(Type::BooleanLiteralType)
+                    }
+                }
+            }
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(map) => {
+                    match map.str_member("kind").as_deref() {
+                        Some(found) => {
+                            match found {
+                                "base" => {
+                                    ::mcpwire_support::Choice::variant(
+                                        0usize,
+                                        "member `kind` is \"base\"",
+                                        &[],
+                                    )
+                                }
+                                "reference" => {
+                                    ::mcpwire_support::Choice::variant(
+                                        1usize,
+                                        "member `kind` is \"reference\"",
+                                        &[],
+                                    )
+                                }
+                                "array" => {
+                                    ::mcpwire_support::Choice::variant(
+                                        2usize,
+                                        "member `kind` is \"array\"",
+                                        &[],
+                                    )
+                                }
+                                "map" => {
+                                    ::mcpwire_support::Choice::variant(
+                                        3usize,
+                                        "member `kind` is \"map\"",
+                                        &[],
+                                    )
+                                }
+                                "and" => {
+                                    ::mcpwire_support::Choice::variant(
+                                        4usize,
+                                        "member `kind` is \"and\"",
+                                        &[],
+                                    )
+                                }
+                                "or" => {
+                                    ::mcpwire_support::Choice::variant(
+                                        5usize,
+                                        "member `kind` is \"or\"",
+                                        &[],
+                                    )
+                                }
+                                "tuple" => {
+                                    ::mcpwire_support::Choice::variant(
+                                        6usize,
+                                        "member `kind` is \"tuple\"",
+                                        &[],
+                                    )
+                                }
+                                "literal" => {
+                                    ::mcpwire_support::Choice::variant(
+                                        7usize,
+                                        "member `kind` is \"literal\"",
+                                        &[],
+                                    )
+                                }
+                                "stringLiteral" => {
+                                    ::mcpwire_support::Choice::variant(
+                                        8usize,
+                                        "member `kind` is \"stringLiteral\"",
+                                        &[],
+                                    )
+                                }
+                                "integerLiteral" => {
+                                    ::mcpwire_support::Choice::variant(
+                                        9usize,
+                                        "member `kind` is \"integerLiteral\"",
+                                        &[],
+                                    )
+                                }
+                                "booleanLiteral" => {
+                                    ::mcpwire_support::Choice::variant(
+                                        10usize,
+                                        "member `kind` is \"booleanLiteral\"",
+                                        &[],
+                                    )
+                                }
+                                found => {
+                                    ::mcpwire_support::Choice::none(
+                                        ::std::format!(
+                                            "member `kind` has a value no variant admits: {}", found
+                                        ),
+                                        &[],
+                                    )
+                                }
                             }
                         }
-                    }
-                    ::core::option::Option::None => {
-                        ::mcpwire_support::Choice::none(
-                            "member `kind` is missing or not a string",
-                            &[],
-                        )
-                    }
-                }
-            }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "Type",
-                        &::std::format!(
-                            "{}, found {}", "expected an object", other.token_name()
-                        ),
-                    ),
-                );
-            }
-        };
-        ::mcpwire_support::decode_union(
-            &shape,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_support::Shape<'_>| match (index, shape) {
-                (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("kind") && map.contains_key("name")
-                        && map.str_in("kind", &["base"])
-                        && map
-                            .str_in(
-                                "name",
-                                &[
-                                    "URI",
-                                    "DocumentUri",
-                                    "integer",
-                                    "uinteger",
-                                    "decimal",
-                                    "RegExp",
-                                    "string",
-                                    "boolean",
-                                    "null",
-                                ],
+                        None => {
+                            ::mcpwire_support::Choice::none(
+                                "member `kind` is missing or not a string",
+                                &[],
                             )
+                        }
+                    }
                 }
-                (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("kind") && map.contains_key("name")
-                        && map.str_in("kind", &["reference"])
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "Type",
+                            &::std::format!(
+                                "{}, found {}", "expected an object", other.token_name()
+                            ),
+                        ),
+                    );
                 }
-                (2usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("element") && map.contains_key("kind")
-                        && map.str_in("kind", &["array"])
-                }
-                (3usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("key") && map.contains_key("kind")
-                        && map.contains_key("value") && map.str_in("kind", &["map"])
-                }
-                (4usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("items") && map.contains_key("kind")
-                        && map.str_in("kind", &["and"])
-                }
-                (5usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("items") && map.contains_key("kind")
-                        && map.str_in("kind", &["or"])
-                }
-                (6usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("items") && map.contains_key("kind")
-                        && map.str_in("kind", &["tuple"])
-                }
-                (7usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("kind") && map.contains_key("value")
-                        && map.has_nested("value", "properties")
-                        && map.str_in("kind", &["literal"])
-                }
-                (8usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("kind") && map.contains_key("value")
-                        && map.str_in("kind", &["stringLiteral"])
-                }
-                (9usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("kind") && map.contains_key("value")
-                        && map.str_in("kind", &["integerLiteral"])
-                }
-                (10usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("kind") && map.contains_key("value")
-                        && map.str_in("kind", &["booleanLiteral"])
-                }
-                _ => true,
-            },
-            |index: usize, input: &::mcpwire_support::Shape<'_>, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_object_variant::<
-                        BaseType,
-                        D::Error,
-                    >(input, "Type", "BaseType", reason)
-                        .map(Self::BaseType)
-                }
-                1usize => {
-                    ::mcpwire_support::decode_object_variant::<
-                        ReferenceType,
-                        D::Error,
-                    >(input, "Type", "ReferenceType", reason)
-                        .map(Self::ReferenceType)
-                }
-                2usize => {
-                    ::mcpwire_support::decode_object_variant::<
-                        ArrayType,
-                        D::Error,
-                    >(input, "Type", "ArrayType", reason)
-                        .map(|v| Self::ArrayType(::std::boxed::Box::new(v)))
-                }
-                3usize => {
-                    ::mcpwire_support::decode_object_variant::<
-                        MapType,
-                        D::Error,
-                    >(input, "Type", "MapType", reason)
-                        .map(|v| Self::MapType(::std::boxed::Box::new(v)))
-                }
-                4usize => {
-                    ::mcpwire_support::decode_object_variant::<
-                        AndType,
-                        D::Error,
-                    >(input, "Type", "AndType", reason)
-                        .map(Self::AndType)
-                }
-                5usize => {
-                    ::mcpwire_support::decode_object_variant::<
-                        OrType,
-                        D::Error,
-                    >(input, "Type", "OrType", reason)
-                        .map(Self::OrType)
-                }
-                6usize => {
-                    ::mcpwire_support::decode_object_variant::<
-                        TupleType,
-                        D::Error,
-                    >(input, "Type", "TupleType", reason)
-                        .map(Self::TupleType)
-                }
-                7usize => {
-                    ::mcpwire_support::decode_object_variant::<
-                        StructureLiteralType,
-                        D::Error,
-                    >(input, "Type", "StructureLiteralType", reason)
-                        .map(Self::StructureLiteralType)
-                }
-                8usize => {
-                    ::mcpwire_support::decode_object_variant::<
-                        StringLiteralType,
-                        D::Error,
-                    >(input, "Type", "StringLiteralType", reason)
-                        .map(Self::StringLiteralType)
-                }
-                9usize => {
-                    ::mcpwire_support::decode_object_variant::<
-                        IntegerLiteralType,
-                        D::Error,
-                    >(input, "Type", "IntegerLiteralType", reason)
-                        .map(Self::IntegerLiteralType)
-                }
-                _ => {
-                    ::mcpwire_support::decode_object_variant::<
-                        BooleanLiteralType,
-                        D::Error,
-                    >(input, "Type", "BooleanLiteralType", reason)
-                        .map(Self::BooleanLiteralType)
-                }
-            },
-        )
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let shape = ::mcpwire_support::Shape::capture_object(
+                deserializer,
+                &["kind", "name"],
+            )?;
+            decode(&shape, &shape)
+        };
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `TypeAlias` (JSON Schema).
@@ -5244,250 +3793,142 @@ impl<'de> ::serde::Deserialize<'de> for Type {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct TypeAlias {
-    /// `deprecated` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub deprecated: ::core::option::Option<::std::string::String>,
-    /// `documentation` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub documentation: ::core::option::Option<::std::string::String>,
-    /// `name` member (required).
-    pub name: ::std::string::String,
-    /// `proposed` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub proposed: ::core::option::Option<bool>,
-    /// `since` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub since: ::core::option::Option<::std::string::String>,
-    /// `sinceTags` member (optional).
-    #[serde(
-        rename = "sinceTags",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub since_tags: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    /// `type` member (required).
+    /// Schema: `#/definitions/TypeAlias/properties/deprecated`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<String>,
+    /// Schema: `#/definitions/TypeAlias/properties/documentation`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub documentation: Option<String>,
+    /// Schema: `#/definitions/TypeAlias/properties/name`.
+    pub name: String,
+    /// Schema: `#/definitions/TypeAlias/properties/proposed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proposed: Option<bool>,
+    /// Schema: `#/definitions/TypeAlias/properties/since`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
+    /// Schema: `#/definitions/TypeAlias/properties/sinceTags`.
+    #[serde(rename = "sinceTags", default, skip_serializing_if = "Option::is_none")]
+    pub since_tags: Option<Vec<String>>,
+    /// Schema: `#/definitions/TypeAlias/properties/type`.
     pub r#type: Type,
 }
 impl TypeAlias {
     /// A value with the required `name`, `type` and every optional member absent.
-    pub fn new(
-        name: impl ::core::convert::Into<::std::string::String>,
-        r#type: impl ::core::convert::Into<Type>,
-    ) -> Self {
+    pub fn new(name: impl Into<String>, r#type: impl Into<Type>) -> Self {
         Self {
-            deprecated: ::core::option::Option::None,
-            documentation: ::core::option::Option::None,
+            deprecated: None,
+            documentation: None,
             name: name.into(),
-            proposed: ::core::option::Option::None,
-            since: ::core::option::Option::None,
-            since_tags: ::core::option::Option::None,
+            proposed: None,
+            since: None,
+            since_tags: None,
             r#type: r#type.into(),
         }
     }
     /// Sets the optional `deprecated` member.
     #[must_use]
-    pub fn with_deprecated(
-        mut self,
-        deprecated: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.deprecated = ::core::option::Option::Some(deprecated.into());
+    pub fn with_deprecated(mut self, deprecated: impl Into<String>) -> Self {
+        self.deprecated = Some(deprecated.into());
         self
     }
     /// Sets the optional `documentation` member.
     #[must_use]
-    pub fn with_documentation(
-        mut self,
-        documentation: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.documentation = ::core::option::Option::Some(documentation.into());
+    pub fn with_documentation(mut self, documentation: impl Into<String>) -> Self {
+        self.documentation = Some(documentation.into());
         self
     }
     /// Sets the optional `proposed` member.
     #[must_use]
-    pub fn with_proposed(mut self, proposed: impl ::core::convert::Into<bool>) -> Self {
-        self.proposed = ::core::option::Option::Some(proposed.into());
+    pub fn with_proposed(mut self, proposed: impl Into<bool>) -> Self {
+        self.proposed = Some(proposed.into());
         self
     }
     /// Sets the optional `since` member.
     #[must_use]
-    pub fn with_since(
-        mut self,
-        since: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.since = ::core::option::Option::Some(since.into());
+    pub fn with_since(mut self, since: impl Into<String>) -> Self {
+        self.since = Some(since.into());
         self
     }
     /// Sets the optional `sinceTags` member.
     #[must_use]
-    pub fn with_since_tags(
-        mut self,
-        since_tags: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
-    ) -> Self {
-        self.since_tags = ::core::option::Option::Some(since_tags.into());
+    pub fn with_since_tags(mut self, since_tags: impl Into<Vec<String>>) -> Self {
+        self.since_tags = Some(since_tags.into());
         self
     }
 }
 impl<'de> ::serde::Deserialize<'de> for TypeAlias {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &[
-            "deprecated",
-            "documentation",
-            "name",
-            "proposed",
-            "since",
-            "sinceTags",
-            "type",
-        ];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "deprecated" => ::core::option::Option::Some(0usize),
-                "documentation" => ::core::option::Option::Some(1usize),
-                "name" => ::core::option::Option::Some(2usize),
-                "proposed" => ::core::option::Option::Some(3usize),
-                "since" => ::core::option::Option::Some(4usize),
-                "sinceTags" => ::core::option::Option::Some(5usize),
-                "type" => ::core::option::Option::Some(6usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for TypeAlias {
+    const NAME: &'static str = "TypeAlias";
+    const MEMBERS: &'static [&'static str] = &[
+        "deprecated",
+        "documentation",
+        "name",
+        "proposed",
+        "since",
+        "sinceTags",
+        "type",
+    ];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<bool>,
+        Option<String>,
+        Option<Vec<String>>,
+        Option<Type>,
+    );
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None, None, None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "deprecated" => Some(0usize),
+            "documentation" => Some(1usize),
+            "name" => Some(2usize),
+            "proposed" => Some(3usize),
+            "since" => Some(4usize),
+            "sinceTags" => Some(5usize),
+            "type" => Some(6usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = TypeAlias;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (TypeAlias)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<TypeAlias, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                let mut m6 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "deprecated",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "documentation",
-                                    ),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "proposed",
-                                    ),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("since"),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(5usize) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "sinceTags",
-                                    ),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::vec::Vec<::std::string::String>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m6.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("type"),
-                                );
-                            }
-                            m6 = ::core::option::Option::Some(map.next_value::<Type>()?);
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(TypeAlias {
-                    deprecated: m0.unwrap_or_default(),
-                    documentation: m1.unwrap_or_default(),
-                    name: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "name",
-                        ))?,
-                    proposed: m3.unwrap_or_default(),
-                    since: m4.unwrap_or_default(),
-                    since_tags: m5.unwrap_or_default(),
-                    r#type: m6
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "type",
-                        ))?,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "deprecated"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "documentation"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "name"),
+            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "proposed"),
+            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "since"),
+            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "sinceTags"),
+            _ => ::mcpwire_support::read_member(&mut slots.6, map, "type"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            deprecated: slots.0,
+            documentation: slots.1,
+            name: ::mcpwire_support::required_member(slots.2, "name")?,
+            proposed: slots.3,
+            since: slots.4,
+            since_tags: slots.5,
+            r#type: ::mcpwire_support::required_member(slots.6, "type")?,
+        })
     }
 }
 /// `TypeKind` (JSON Schema).
@@ -5583,8 +4024,8 @@ pub const DEFINITIONS: &[&str] = &[
 pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "AndType" => visitor.visit::<AndType>(),
             "ArrayType" => visitor.visit::<ArrayType>(),
@@ -5613,7 +4054,7 @@ pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
             "Type" => visitor.visit::<Type>(),
             "TypeAlias" => visitor.visit::<TypeAlias>(),
             "TypeKind" => visitor.visit::<TypeKind>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -5624,20 +4065,13 @@ pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
@@ -5656,13 +4090,9 @@ pub mod strategies {
         (
             (
                 if depth == 0 {
-                    Just(::std::vec::Vec::new()).boxed()
+                    Just(Vec::new()).boxed()
                 } else {
-                    s::vec(
-                        type_at(depth - 1),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    )
+                    s::vec(type_at(depth - 1), None, None)
                 },
                 kind_and(),
             ),
@@ -5679,7 +4109,7 @@ pub mod strategies {
     }
     /// Values of [`super::ArrayType`], recursing at most `depth` levels.
     pub fn array_type_at(depth: u32) -> BoxedStrategy<super::ArrayType> {
-        ((type_at(depth - 1).prop_map(::std::boxed::Box::new).boxed(), kind_array()),)
+        ((type_at(depth - 1).prop_map(Box::new).boxed(), kind_array()),)
             .prop_map(|((f0, f1),)| super::ArrayType {
                 element: f0,
                 kind: f1,
@@ -5720,51 +4150,15 @@ pub mod strategies {
     pub fn enumeration() -> BoxedStrategy<super::Enumeration> {
         (
             (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::string(None, None, None)),
+                s::string(None, None, None),
                 s::optional(s::boolean()),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::vec(
-                        s::string(
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                        ),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::vec(s::string(None, None, None), None, None)),
                 s::optional(s::boolean()),
                 enumeration_type(),
-                s::vec(
-                    enumeration_entry(),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                s::vec(enumeration_entry(), None, None),
             ),
         )
             .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8),)| super::Enumeration {
@@ -5784,44 +4178,12 @@ pub mod strategies {
     pub fn enumeration_entry() -> BoxedStrategy<super::EnumerationEntry> {
         (
             (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::string(None, None, None)),
+                s::string(None, None, None),
                 s::optional(s::boolean()),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::vec(
-                        s::string(
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                        ),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::vec(s::string(None, None, None), None, None)),
                 enumeration_entry_value(),
             ),
         )
@@ -5841,11 +4203,10 @@ pub mod strategies {
         s::unambiguous(
             s::one_of(
                 ::std::vec![
-                    s::string(::core::option::Option::None, ::core::option::Option::None,
-                    ::core::option::Option::None)
+                    s::string(None, None, None)
                     .prop_map(super::EnumerationEntryValue::String).boxed(),
-                    s::number(::core::option::Option::None, ::core::option::Option::None)
-                    .prop_map(super::EnumerationEntryValue::Number).boxed()
+                    s::number(None, None).prop_map(super::EnumerationEntryValue::Number)
+                    .boxed()
                 ],
             ),
             super::EnumerationEntryValue::variant_name,
@@ -5871,12 +4232,7 @@ pub mod strategies {
     }
     /// Values of [`super::IntegerLiteralType`].
     pub fn integer_literal_type() -> BoxedStrategy<super::IntegerLiteralType> {
-        (
-            (
-                kind_integer_literal(),
-                s::number(::core::option::Option::None, ::core::option::Option::None),
-            ),
-        )
+        ((kind_integer_literal(), s::number(None, None)),)
             .prop_map(|((f0, f1),)| super::IntegerLiteralType {
                 kind: f0,
                 value: f1,
@@ -5968,13 +4324,7 @@ pub mod strategies {
     }
     /// Values of [`super::MapType`], recursing at most `depth` levels.
     pub fn map_type_at(depth: u32) -> BoxedStrategy<super::MapType> {
-        (
-            (
-                map_key_type(),
-                kind_map(),
-                type_at(depth - 1).prop_map(::std::boxed::Box::new).boxed(),
-            ),
-        )
+        ((map_key_type(), kind_map(), type_at(depth - 1).prop_map(Box::new).boxed()),)
             .prop_map(|((f0, f1, f2),)| super::MapType {
                 key: f0,
                 kind: f1,
@@ -5993,15 +4343,7 @@ pub mod strategies {
     }
     /// Values of [`super::MetaData`].
     pub fn meta_data() -> BoxedStrategy<super::MetaData> {
-        (
-            (
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-            ),
-        )
+        ((s::string(None, None, None),),)
             .prop_map(|((f0,),)| super::MetaData { version: f0 })
             .boxed()
     }
@@ -6009,32 +4351,12 @@ pub mod strategies {
     pub fn meta_model() -> BoxedStrategy<super::MetaModel> {
         (
             (
-                s::vec(
-                    enumeration(),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                s::vec(enumeration(), None, None),
                 meta_data(),
-                s::vec(
-                    notification(),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-                s::vec(
-                    request(),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-                s::vec(
-                    structure(),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-                s::vec(
-                    type_alias(),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                s::vec(notification(), None, None),
+                s::vec(request(), None, None),
+                s::vec(structure(), None, None),
+                s::vec(type_alias(), None, None),
             ),
         )
             .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::MetaModel {
@@ -6051,77 +4373,21 @@ pub mod strategies {
     pub fn notification() -> BoxedStrategy<super::Notification> {
         (
             (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::string(None, None, None)),
                 message_direction(),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                s::string(None, None, None),
                 s::optional(notification_params()),
                 s::optional(s::boolean()),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
                 s::optional(r#type()),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
             ),
             (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::vec(
-                        s::string(
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                        ),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::vec(s::string(None, None, None), None, None)),
+                s::optional(s::string(None, None, None)),
             ),
         )
             .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8, f9), (f10, f11, f12))| super::Notification {
@@ -6147,8 +4413,7 @@ pub mod strategies {
             s::one_of(
                 ::std::vec![
                     r#type().prop_map(super::NotificationParams::Type).boxed(),
-                    s::vec(r#type(), ::core::option::Option::None,
-                    ::core::option::Option::None)
+                    s::vec(r#type(), None, None)
                     .prop_map(super::NotificationParams::Array).boxed()
                 ],
             ),
@@ -6164,13 +4429,9 @@ pub mod strategies {
         (
             (
                 if depth == 0 {
-                    Just(::std::vec::Vec::new()).boxed()
+                    Just(Vec::new()).boxed()
                 } else {
-                    s::vec(
-                        type_at(depth - 1),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    )
+                    s::vec(type_at(depth - 1), None, None)
                 },
                 kind_or(),
             ),
@@ -6189,45 +4450,13 @@ pub mod strategies {
     pub fn property_at(depth: u32) -> BoxedStrategy<super::Property> {
         (
             (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::string(None, None, None)),
+                s::string(None, None, None),
                 s::optional(s::boolean()),
                 s::optional(s::boolean()),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::vec(
-                        s::string(
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                        ),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::vec(s::string(None, None, None), None, None)),
                 type_at(depth - 1),
             ),
         )
@@ -6245,16 +4474,7 @@ pub mod strategies {
     }
     /// Values of [`super::ReferenceType`].
     pub fn reference_type() -> BoxedStrategy<super::ReferenceType> {
-        (
-            (
-                kind_reference(),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-            ),
-        )
+        ((kind_reference(), s::string(None, None, None)),)
             .prop_map(|((f0, f1),)| super::ReferenceType {
                 kind: f0,
                 name: f1,
@@ -6265,80 +4485,24 @@ pub mod strategies {
     pub fn request() -> BoxedStrategy<super::Request> {
         (
             (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::string(None, None, None)),
                 s::optional(r#type()),
                 message_direction(),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                s::string(None, None, None),
                 s::optional(request_params()),
                 s::optional(r#type()),
                 s::optional(s::boolean()),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
             ),
             (
                 s::optional(r#type()),
                 r#type(),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::vec(
-                        s::string(
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                        ),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::vec(s::string(None, None, None), None, None)),
+                s::optional(s::string(None, None, None)),
             ),
         )
             .prop_map(|
@@ -6372,8 +4536,7 @@ pub mod strategies {
             s::one_of(
                 ::std::vec![
                     r#type().prop_map(super::RequestParams::Type).boxed(),
-                    s::vec(r#type(), ::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::RequestParams::Array)
+                    s::vec(r#type(), None, None).prop_map(super::RequestParams::Array)
                     .boxed()
                 ],
             ),
@@ -6382,16 +4545,7 @@ pub mod strategies {
     }
     /// Values of [`super::StringLiteralType`].
     pub fn string_literal_type() -> BoxedStrategy<super::StringLiteralType> {
-        (
-            (
-                kind_string_literal(),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-            ),
-        )
+        ((kind_string_literal(), s::string(None, None, None)),)
             .prop_map(|((f0, f1),)| super::StringLiteralType {
                 kind: f0,
                 value: f1,
@@ -6402,63 +4556,15 @@ pub mod strategies {
     pub fn structure() -> BoxedStrategy<super::Structure> {
         (
             (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::vec(
-                        r#type(),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::vec(
-                        r#type(),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-                s::vec(
-                    property(),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::vec(r#type(), None, None)),
+                s::optional(s::vec(r#type(), None, None)),
+                s::string(None, None, None),
+                s::vec(property(), None, None),
                 s::optional(s::boolean()),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::vec(
-                        s::string(
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                        ),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::vec(s::string(None, None, None), None, None)),
             ),
         )
             .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8),)| super::Structure {
@@ -6482,48 +4588,16 @@ pub mod strategies {
     pub fn structure_literal_at(depth: u32) -> BoxedStrategy<super::StructureLiteral> {
         (
             (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::string(None, None, None)),
                 if depth <= 1 {
-                    Just(::std::vec::Vec::new()).boxed()
+                    Just(Vec::new()).boxed()
                 } else {
-                    s::vec(
-                        property_at(depth - 1),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    )
+                    s::vec(property_at(depth - 1), None, None)
                 },
                 s::optional(s::boolean()),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::vec(
-                        s::string(
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                        ),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::vec(s::string(None, None, None), None, None)),
             ),
         )
             .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::StructureLiteral {
@@ -6560,13 +4634,9 @@ pub mod strategies {
         (
             (
                 if depth == 0 {
-                    Just(::std::vec::Vec::new()).boxed()
+                    Just(Vec::new()).boxed()
                 } else {
-                    s::vec(
-                        type_at(depth - 1),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    )
+                    s::vec(type_at(depth - 1), None, None)
                 },
                 kind_tuple(),
             ),
@@ -6609,14 +4679,10 @@ pub mod strategies {
                     alternatives
                         .extend([
                             array_type_at(depth - 1)
-                                .prop_map(|v| super::Type::ArrayType(
-                                    ::std::boxed::Box::new(v),
-                                ))
+                                .prop_map(|v| super::Type::ArrayType(Box::new(v)))
                                 .boxed(),
                             map_type_at(depth - 1)
-                                .prop_map(|v| super::Type::MapType(
-                                    ::std::boxed::Box::new(v),
-                                ))
+                                .prop_map(|v| super::Type::MapType(Box::new(v)))
                                 .boxed(),
                             structure_literal_type_at(depth - 1)
                                 .prop_map(super::Type::StructureLiteralType)
@@ -6632,44 +4698,12 @@ pub mod strategies {
     pub fn type_alias() -> BoxedStrategy<super::TypeAlias> {
         (
             (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::string(None, None, None)),
+                s::string(None, None, None),
                 s::optional(s::boolean()),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::vec(
-                        s::string(
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                        ),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::vec(s::string(None, None, None), None, None)),
                 r#type(),
             ),
         )
@@ -6698,8 +4732,8 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "AndType" => s::sample(and_type()),
                 "ArrayType" => s::sample(array_type()),
@@ -6728,7 +4762,7 @@ pub mod strategies {
                 "Type" => s::sample(r#type()),
                 "TypeAlias" => s::sample(type_alias()),
                 "TypeKind" => s::sample(type_kind()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

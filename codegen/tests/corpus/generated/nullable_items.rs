@@ -5,27 +5,20 @@
 /// Schema: `#` in `nullable_items.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct Samples {
-    /// `tags` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub tags: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, SamplesTagsValue>,
-    >,
-    /// `values` member (required).
-    pub values: ::std::vec::Vec<SamplesValuesItem>,
+    /// Schema: `#/properties/tags`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<::std::collections::BTreeMap<String, SamplesTagsValue>>,
+    /// Schema: `#/properties/values`.
+    pub values: Vec<SamplesValuesItem>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl Samples {
     /// A value with the required `values` and every optional member absent.
-    pub fn new(
-        values: impl ::core::convert::Into<::std::vec::Vec<SamplesValuesItem>>,
-    ) -> Self {
+    pub fn new(values: impl Into<Vec<SamplesValuesItem>>) -> Self {
         Self {
-            tags: ::core::option::Option::None,
+            tags: None,
             values: values.into(),
             extra: ::std::collections::BTreeMap::new(),
         }
@@ -34,19 +27,17 @@ impl Samples {
     #[must_use]
     pub fn with_tags(
         mut self,
-        tags: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, SamplesTagsValue>,
-        >,
+        tags: impl Into<::std::collections::BTreeMap<String, SamplesTagsValue>>,
     ) -> Self {
-        self.tags = ::core::option::Option::Some(tags.into());
+        self.tags = Some(tags.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -55,79 +46,48 @@ impl Samples {
 impl<'de> ::serde::Deserialize<'de> for Samples {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "tags" => ::core::option::Option::Some(0usize),
-                "values" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for Samples {
+    const NAME: &'static str = "Samples";
+    const MEMBERS: &'static [&'static str] = &["tags", "values"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<::std::collections::BTreeMap<String, SamplesTagsValue>>,
+        Option<Vec<SamplesValuesItem>>,
+    );
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "tags" => Some(0usize),
+            "values" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Samples;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Samples)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Samples, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("tags"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                SamplesTagsValue,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("values"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<::std::vec::Vec<SamplesValuesItem>>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Samples {
-                    tags: m0.unwrap_or_default(),
-                    values: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "values",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "tags"),
+            _ => ::mcpwire_support::read_member(&mut slots.1, map, "values"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            tags: slots.0,
+            values: ::mcpwire_support::required_member(slots.1, "values")?,
+            extra,
+        })
     }
 }
 /// `SamplesTagsValue` (JSON Schema).
@@ -139,7 +99,7 @@ impl<'de> ::serde::Deserialize<'de> for Samples {
 #[allow(clippy::enum_variant_names)]
 pub enum SamplesTagsValue {
     /// The `String` alternative.
-    String(::std::string::String),
+    String(String),
     /// The `Null` alternative.
     Null,
 }
@@ -152,77 +112,96 @@ impl SamplesTagsValue {
         }
     }
 }
-impl ::core::convert::From<::std::string::String> for SamplesTagsValue {
+impl ::core::convert::From<String> for SamplesTagsValue {
     /// The `String` alternative.
-    fn from(value: ::std::string::String) -> Self {
+    fn from(value: String) -> Self {
         Self::String(value)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SamplesTagsValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "SamplesTagsValue",
-            one_of: false,
-            variants: &["String", "Null"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::String => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<SamplesTagsValue, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "SamplesTagsValue",
+                one_of: false,
+                variants: &["String", "Null"],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_support::Shape::Null => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<SamplesTagsValue, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            String,
+                            ::serde_json::Error,
+                        >(input, "SamplesTagsValue", "String", reason)
+                            .map(SamplesTagsValue::String)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_null::<
+                            ::serde_json::Error,
+                        >(input, "SamplesTagsValue", "Null", reason)
+                            .map(|()| SamplesTagsValue::Null)
+                    }
+                }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "SamplesTagsValue",
-                        &::std::format!(
-                            "{}, found {}", "expected a string or null", other
-                            .token_name()
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::String => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Null => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "SamplesTagsValue",
+                            &::std::format!(
+                                "{}, found {}", "expected a string or null", other
+                                .token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        ::std::string::String,
-                        D::Error,
-                    >(input, "SamplesTagsValue", "String", reason)
-                        .map(Self::String)
-                }
-                _ => {
-                    ::mcpwire_support::decode_null::<
-                        D::Error,
-                    >(input, "SamplesTagsValue", "Null", reason)
-                        .map(|()| Self::Null)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `SamplesValuesItem` (JSON Schema).
@@ -256,75 +235,94 @@ impl ::core::convert::From<::serde_json::Number> for SamplesValuesItem {
 impl<'de> ::serde::Deserialize<'de> for SamplesValuesItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "SamplesValuesItem",
-            one_of: false,
-            variants: &["Number", "Null"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Integer => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<SamplesValuesItem, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "SamplesValuesItem",
+                one_of: false,
+                variants: &["Number", "Null"],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_support::Shape::Number => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<SamplesValuesItem, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            ::serde_json::Number,
+                            ::serde_json::Error,
+                        >(input, "SamplesValuesItem", "Number", reason)
+                            .map(SamplesValuesItem::Number)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_null::<
+                            ::serde_json::Error,
+                        >(input, "SamplesValuesItem", "Null", reason)
+                            .map(|()| SamplesValuesItem::Null)
+                    }
+                }
             }
-            ::mcpwire_support::Shape::Null => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
-            }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "SamplesValuesItem",
-                        &::std::format!(
-                            "{}, found {}", "expected an integer or a number or null",
-                            other.token_name()
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Integer => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Number => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Null => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "SamplesValuesItem",
+                            &::std::format!(
+                                "{}, found {}", "expected an integer or a number or null",
+                                other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        ::serde_json::Number,
-                        D::Error,
-                    >(input, "SamplesValuesItem", "Number", reason)
-                        .map(Self::Number)
-                }
-                _ => {
-                    ::mcpwire_support::decode_null::<
-                        D::Error,
-                    >(input, "SamplesValuesItem", "Null", reason)
-                        .map(|()| Self::Null)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// Every definition of JSON Schema, sorted by name.
@@ -334,11 +332,11 @@ pub const DEFINITIONS: &[&str] = &["Samples"];
 pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "Samples" => visitor.visit::<Samples>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -349,20 +347,13 @@ pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
@@ -377,11 +368,7 @@ pub mod strategies {
         (
             (
                 s::optional(s::map(samples_tags_value())),
-                s::vec(
-                    samples_values_item(),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                s::vec(samples_values_item(), None, None),
             ),
         )
             .prop_map(|((f0, f1),)| super::Samples {
@@ -396,10 +383,8 @@ pub mod strategies {
         s::unambiguous(
             s::one_of(
                 ::std::vec![
-                    s::string(::core::option::Option::None, ::core::option::Option::None,
-                    ::core::option::Option::None)
-                    .prop_map(super::SamplesTagsValue::String).boxed(),
-                    Just(super::SamplesTagsValue::Null).boxed()
+                    s::string(None, None, None).prop_map(super::SamplesTagsValue::String)
+                    .boxed(), Just(super::SamplesTagsValue::Null).boxed()
                 ],
             ),
             super::SamplesTagsValue::variant_name,
@@ -410,9 +395,8 @@ pub mod strategies {
         s::unambiguous(
             s::one_of(
                 ::std::vec![
-                    s::number(::core::option::Option::None, ::core::option::Option::None)
-                    .prop_map(super::SamplesValuesItem::Number).boxed(),
-                    Just(super::SamplesValuesItem::Null).boxed()
+                    s::number(None, None).prop_map(super::SamplesValuesItem::Number)
+                    .boxed(), Just(super::SamplesValuesItem::Null).boxed()
                 ],
             ),
             super::SamplesValuesItem::variant_name,
@@ -420,11 +404,11 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "Samples" => s::sample(samples()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

@@ -5,66 +5,54 @@
 /// Schema: `#/definitions/contactObject` in `openrpc_meta.schema.json`.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 pub struct ContactObject {
-    /// `email` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub email: ::core::option::Option<::std::string::String>,
-    /// `name` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub name: ::core::option::Option<::std::string::String>,
-    /// `url` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub url: ::core::option::Option<::std::string::String>,
+    /// Schema: `#/definitions/contactObject/properties/email`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// Schema: `#/definitions/contactObject/properties/name`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Schema: `#/definitions/contactObject/properties/url`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        SpecificationExtension,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, SpecificationExtension>,
 }
 impl ContactObject {
     /// A value with every optional member absent.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self {
-            email: ::core::option::Option::None,
-            name: ::core::option::Option::None,
-            url: ::core::option::Option::None,
+            email: None,
+            name: None,
+            url: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `email` member.
     #[must_use]
-    pub fn with_email(
-        mut self,
-        email: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.email = ::core::option::Option::Some(email.into());
+    pub fn with_email(mut self, email: impl Into<String>) -> Self {
+        self.email = Some(email.into());
         self
     }
     /// Sets the optional `name` member.
     #[must_use]
-    pub fn with_name(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.name = ::core::option::Option::Some(name.into());
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
         self
     }
     /// Sets the optional `url` member.
     #[must_use]
-    pub fn with_url(
-        mut self,
-        url: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.url = ::core::option::Option::Some(url.into());
+    pub fn with_url(mut self, url: impl Into<String>) -> Self {
+        self.url = Some(url.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<SpecificationExtension>,
+        name: impl Into<String>,
+        value: impl Into<SpecificationExtension>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -73,87 +61,48 @@ impl ContactObject {
 impl<'de> ::serde::Deserialize<'de> for ContactObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "email" => ::core::option::Option::Some(0usize),
-                "name" => ::core::option::Option::Some(1usize),
-                "url" => ::core::option::Option::Some(2usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for ContactObject {
+    const NAME: &'static str = "ContactObject";
+    const MEMBERS: &'static [&'static str] = &["email", "name", "url"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<String>, Option<String>, Option<String>);
+    type Extra = SpecificationExtension;
+    fn empty() -> Self::Slots {
+        (None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "email" => Some(0usize),
+            "name" => Some(1usize),
+            "url" => Some(2usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ContactObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ContactObject)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ContactObject, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("email"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("url"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<SpecificationExtension>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ContactObject {
-                    email: m0.unwrap_or_default(),
-                    name: m1.unwrap_or_default(),
-                    url: m2.unwrap_or_default(),
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "email"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "name"),
+            _ => ::mcpwire_support::read_member(&mut slots.2, map, "url"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            email: slots.0,
+            name: slots.1,
+            url: slots.2,
+            extra,
+        })
     }
 }
 /// `ContentDescriptorObject` (JSON Schema).
@@ -161,84 +110,69 @@ impl<'de> ::serde::Deserialize<'de> for ContactObject {
 /// Schema: `#/definitions/contentDescriptorObject` in `openrpc_meta.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct ContentDescriptorObject {
-    /// `deprecated` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub deprecated: ::core::option::Option<bool>,
-    /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub description: ::core::option::Option<::std::string::String>,
-    /// `name` member (required).
-    pub name: ::std::string::String,
-    /// `required` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub required: ::core::option::Option<bool>,
-    /// `schema` member (required).
+    /// Schema: `#/definitions/contentDescriptorObject/properties/deprecated`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<bool>,
+    /// Schema: `#/definitions/contentDescriptorObject/properties/description`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Schema: `#/definitions/contentDescriptorObject/properties/name`.
+    pub name: String,
+    /// Schema: `#/definitions/contentDescriptorObject/properties/required`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required: Option<bool>,
+    /// Schema: `#/definitions/contentDescriptorObject/properties/schema`.
     pub schema: JSONSchema,
-    /// `summary` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub summary: ::core::option::Option<::std::string::String>,
+    /// Schema: `#/definitions/contentDescriptorObject/properties/summary`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        SpecificationExtension,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, SpecificationExtension>,
 }
 impl ContentDescriptorObject {
     /// A value with the required `name`, `schema` and every optional member absent.
-    pub fn new(
-        name: impl ::core::convert::Into<::std::string::String>,
-        schema: impl ::core::convert::Into<JSONSchema>,
-    ) -> Self {
+    pub fn new(name: impl Into<String>, schema: impl Into<JSONSchema>) -> Self {
         Self {
-            deprecated: ::core::option::Option::None,
-            description: ::core::option::Option::None,
+            deprecated: None,
+            description: None,
             name: name.into(),
-            required: ::core::option::Option::None,
+            required: None,
             schema: schema.into(),
-            summary: ::core::option::Option::None,
+            summary: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `deprecated` member.
     #[must_use]
-    pub fn with_deprecated(
-        mut self,
-        deprecated: impl ::core::convert::Into<bool>,
-    ) -> Self {
-        self.deprecated = ::core::option::Option::Some(deprecated.into());
+    pub fn with_deprecated(mut self, deprecated: impl Into<bool>) -> Self {
+        self.deprecated = Some(deprecated.into());
         self
     }
     /// Sets the optional `description` member.
     #[must_use]
-    pub fn with_description(
-        mut self,
-        description: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.description = ::core::option::Option::Some(description.into());
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
         self
     }
     /// Sets the optional `required` member.
     #[must_use]
-    pub fn with_required(mut self, required: impl ::core::convert::Into<bool>) -> Self {
-        self.required = ::core::option::Option::Some(required.into());
+    pub fn with_required(mut self, required: impl Into<bool>) -> Self {
+        self.required = Some(required.into());
         self
     }
     /// Sets the optional `summary` member.
     #[must_use]
-    pub fn with_summary(
-        mut self,
-        summary: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.summary = ::core::option::Option::Some(summary.into());
+    pub fn with_summary(mut self, summary: impl Into<String>) -> Self {
+        self.summary = Some(summary.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<SpecificationExtension>,
+        name: impl Into<String>,
+        value: impl Into<SpecificationExtension>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -247,136 +181,71 @@ impl ContentDescriptorObject {
 impl<'de> ::serde::Deserialize<'de> for ContentDescriptorObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "deprecated" => ::core::option::Option::Some(0usize),
-                "description" => ::core::option::Option::Some(1usize),
-                "name" => ::core::option::Option::Some(2usize),
-                "required" => ::core::option::Option::Some(3usize),
-                "schema" => ::core::option::Option::Some(4usize),
-                "summary" => ::core::option::Option::Some(5usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for ContentDescriptorObject {
+    const NAME: &'static str = "ContentDescriptorObject";
+    const MEMBERS: &'static [&'static str] = &[
+        "deprecated",
+        "description",
+        "name",
+        "required",
+        "schema",
+        "summary",
+    ];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<bool>,
+        Option<String>,
+        Option<String>,
+        Option<bool>,
+        Option<JSONSchema>,
+        Option<String>,
+    );
+    type Extra = SpecificationExtension;
+    fn empty() -> Self::Slots {
+        (None, None, None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "deprecated" => Some(0usize),
+            "description" => Some(1usize),
+            "name" => Some(2usize),
+            "required" => Some(3usize),
+            "schema" => Some(4usize),
+            "summary" => Some(5usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ContentDescriptorObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ContentDescriptorObject)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ContentDescriptorObject, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "deprecated",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "description",
-                                    ),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "required",
-                                    ),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("schema"),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                map.next_value::<JSONSchema>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("summary"),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<SpecificationExtension>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ContentDescriptorObject {
-                    deprecated: m0.unwrap_or_default(),
-                    description: m1.unwrap_or_default(),
-                    name: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "name",
-                        ))?,
-                    required: m3.unwrap_or_default(),
-                    schema: m4
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "schema",
-                        ))?,
-                    summary: m5.unwrap_or_default(),
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "deprecated"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "description"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "name"),
+            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "required"),
+            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "schema"),
+            _ => ::mcpwire_support::read_member(&mut slots.5, map, "summary"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            deprecated: slots.0,
+            description: slots.1,
+            name: ::mcpwire_support::required_member(slots.2, "name")?,
+            required: slots.3,
+            schema: ::mcpwire_support::required_member(slots.4, "schema")?,
+            summary: slots.5,
+            extra,
+        })
     }
 }
 /// `ErrorObject` (JSON Schema).
@@ -385,125 +254,81 @@ impl<'de> ::serde::Deserialize<'de> for ContentDescriptorObject {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ErrorObject {
-    /// `code` member (required).
+    /// Schema: `#/definitions/errorObject/properties/code`.
     pub code: ::mcpwire_support::Integer,
-    /// `data` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub data: ::core::option::Option<::mcpwire_support::Json>,
-    /// `message` member (required).
-    pub message: ::std::string::String,
+    /// Schema: `#/definitions/errorObject/properties/data`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<::mcpwire_support::Json>,
+    /// Schema: `#/definitions/errorObject/properties/message`.
+    pub message: String,
 }
 impl ErrorObject {
     /// A value with the required `code`, `message` and every optional member absent.
     pub fn new(
-        code: impl ::core::convert::Into<::mcpwire_support::Integer>,
-        message: impl ::core::convert::Into<::std::string::String>,
+        code: impl Into<::mcpwire_support::Integer>,
+        message: impl Into<String>,
     ) -> Self {
         Self {
             code: code.into(),
-            data: ::core::option::Option::None,
+            data: None,
             message: message.into(),
         }
     }
     /// Sets the optional `data` member.
     #[must_use]
-    pub fn with_data(
-        mut self,
-        data: impl ::core::convert::Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.data = ::core::option::Option::Some(data.into());
+    pub fn with_data(mut self, data: impl Into<::mcpwire_support::Json>) -> Self {
+        self.data = Some(data.into());
         self
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["code", "data", "message"];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "code" => ::core::option::Option::Some(0usize),
-                "data" => ::core::option::Option::Some(1usize),
-                "message" => ::core::option::Option::Some(2usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for ErrorObject {
+    const NAME: &'static str = "ErrorObject";
+    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (
+        Option<::mcpwire_support::Integer>,
+        Option<::mcpwire_support::Json>,
+        Option<String>,
+    );
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "code" => Some(0usize),
+            "data" => Some(1usize),
+            "message" => Some(2usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ErrorObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ErrorObject)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ErrorObject, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("code"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::mcpwire_support::Integer>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::mcpwire_support::Json>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("message"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ErrorObject {
-                    code: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "code",
-                        ))?,
-                    data: m1.unwrap_or_default(),
-                    message: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "message",
-                        ))?,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "code"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "data"),
+            _ => ::mcpwire_support::read_member(&mut slots.2, map, "message"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            code: ::mcpwire_support::required_member(slots.0, "code")?,
+            data: slots.1,
+            message: ::mcpwire_support::required_member(slots.2, "message")?,
+        })
     }
 }
 /// `ExampleObject` (JSON Schema).
@@ -511,61 +336,52 @@ impl<'de> ::serde::Deserialize<'de> for ErrorObject {
 /// Schema: `#/definitions/exampleObject` in `openrpc_meta.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct ExampleObject {
-    /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub description: ::core::option::Option<::std::string::String>,
-    /// `name` member (required).
-    pub name: ::std::string::String,
-    /// `summary` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub summary: ::core::option::Option<::std::string::String>,
-    /// `value` member (required).
+    /// Schema: `#/definitions/exampleObject/properties/description`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Schema: `#/definitions/exampleObject/properties/name`.
+    pub name: String,
+    /// Schema: `#/definitions/exampleObject/properties/summary`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    /// Schema: `#/definitions/exampleObject/properties/value`.
     pub value: ::mcpwire_support::Json,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        SpecificationExtension,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, SpecificationExtension>,
 }
 impl ExampleObject {
     /// A value with the required `name`, `value` and every optional member absent.
     pub fn new(
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         Self {
-            description: ::core::option::Option::None,
+            description: None,
             name: name.into(),
-            summary: ::core::option::Option::None,
+            summary: None,
             value: value.into(),
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `description` member.
     #[must_use]
-    pub fn with_description(
-        mut self,
-        description: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.description = ::core::option::Option::Some(description.into());
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
         self
     }
     /// Sets the optional `summary` member.
     #[must_use]
-    pub fn with_summary(
-        mut self,
-        summary: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.summary = ::core::option::Option::Some(summary.into());
+    pub fn with_summary(mut self, summary: impl Into<String>) -> Self {
+        self.summary = Some(summary.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<SpecificationExtension>,
+        name: impl Into<String>,
+        value: impl Into<SpecificationExtension>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -574,106 +390,61 @@ impl ExampleObject {
 impl<'de> ::serde::Deserialize<'de> for ExampleObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "description" => ::core::option::Option::Some(0usize),
-                "name" => ::core::option::Option::Some(1usize),
-                "summary" => ::core::option::Option::Some(2usize),
-                "value" => ::core::option::Option::Some(3usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for ExampleObject {
+    const NAME: &'static str = "ExampleObject";
+    const MEMBERS: &'static [&'static str] = &[
+        "description",
+        "name",
+        "summary",
+        "value",
+    ];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<::mcpwire_support::Json>,
+    );
+    type Extra = SpecificationExtension;
+    fn empty() -> Self::Slots {
+        (None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "description" => Some(0usize),
+            "name" => Some(1usize),
+            "summary" => Some(2usize),
+            "value" => Some(3usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ExampleObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ExampleObject)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ExampleObject, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "description",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("summary"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("value"),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                map.next_value::<::mcpwire_support::Json>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<SpecificationExtension>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ExampleObject {
-                    description: m0.unwrap_or_default(),
-                    name: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "name",
-                        ))?,
-                    summary: m2.unwrap_or_default(),
-                    value: m3
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "value",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "description"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "name"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "summary"),
+            _ => ::mcpwire_support::read_member(&mut slots.3, map, "value"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            description: slots.0,
+            name: ::mcpwire_support::required_member(slots.1, "name")?,
+            summary: slots.2,
+            value: ::mcpwire_support::required_member(slots.3, "value")?,
+            extra,
+        })
     }
 }
 /// `ExamplePairingObject` (JSON Schema).
@@ -681,63 +452,52 @@ impl<'de> ::serde::Deserialize<'de> for ExampleObject {
 /// Schema: `#/definitions/examplePairingObject` in `openrpc_meta.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct ExamplePairingObject {
-    /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub description: ::core::option::Option<::std::string::String>,
-    /// `name` member (required).
-    pub name: ::std::string::String,
-    /// `params` member (required).
-    pub params: ::std::vec::Vec<ExamplePairingObjectParamsItem>,
-    /// `result` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub result: ::core::option::Option<ExamplePairingObjectResult>,
+    /// Schema: `#/definitions/examplePairingObject/properties/description`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Schema: `#/definitions/examplePairingObject/properties/name`.
+    pub name: String,
+    /// Schema: `#/definitions/examplePairingObject/properties/params`.
+    pub params: Vec<ExamplePairingObjectParamsItem>,
+    /// Schema: `#/definitions/examplePairingObject/properties/result`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<ExamplePairingObjectResult>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl ExamplePairingObject {
     /// A value with the required `name`, `params` and every optional member absent.
     pub fn new(
-        name: impl ::core::convert::Into<::std::string::String>,
-        params: impl ::core::convert::Into<
-            ::std::vec::Vec<ExamplePairingObjectParamsItem>,
-        >,
+        name: impl Into<String>,
+        params: impl Into<Vec<ExamplePairingObjectParamsItem>>,
     ) -> Self {
         Self {
-            description: ::core::option::Option::None,
+            description: None,
             name: name.into(),
             params: params.into(),
-            result: ::core::option::Option::None,
+            result: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `description` member.
     #[must_use]
-    pub fn with_description(
-        mut self,
-        description: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.description = ::core::option::Option::Some(description.into());
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
         self
     }
     /// Sets the optional `result` member.
     #[must_use]
-    pub fn with_result(
-        mut self,
-        result: impl ::core::convert::Into<ExamplePairingObjectResult>,
-    ) -> Self {
-        self.result = ::core::option::Option::Some(result.into());
+    pub fn with_result(mut self, result: impl Into<ExamplePairingObjectResult>) -> Self {
+        self.result = Some(result.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -746,109 +506,61 @@ impl ExamplePairingObject {
 impl<'de> ::serde::Deserialize<'de> for ExamplePairingObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "description" => ::core::option::Option::Some(0usize),
-                "name" => ::core::option::Option::Some(1usize),
-                "params" => ::core::option::Option::Some(2usize),
-                "result" => ::core::option::Option::Some(3usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for ExamplePairingObject {
+    const NAME: &'static str = "ExamplePairingObject";
+    const MEMBERS: &'static [&'static str] = &[
+        "description",
+        "name",
+        "params",
+        "result",
+    ];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<String>,
+        Option<String>,
+        Option<Vec<ExamplePairingObjectParamsItem>>,
+        Option<ExamplePairingObjectResult>,
+    );
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "description" => Some(0usize),
+            "name" => Some(1usize),
+            "params" => Some(2usize),
+            "result" => Some(3usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ExamplePairingObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ExamplePairingObject)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ExamplePairingObject, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "description",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<
-                                        ::std::vec::Vec<ExamplePairingObjectParamsItem>,
-                                    >()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("result"),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<ExamplePairingObjectResult>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ExamplePairingObject {
-                    description: m0.unwrap_or_default(),
-                    name: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "name",
-                        ))?,
-                    params: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "params",
-                        ))?,
-                    result: m3.unwrap_or_default(),
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "description"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "name"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "params"),
+            _ => ::mcpwire_support::read_member(&mut slots.3, map, "result"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            description: slots.0,
+            name: ::mcpwire_support::required_member(slots.1, "name")?,
+            params: ::mcpwire_support::required_member(slots.2, "params")?,
+            result: slots.3,
+            extra,
+        })
     }
 }
 /// `ExamplePairingObjectParamsItem` (JSON Schema).
@@ -888,78 +600,107 @@ impl ::core::convert::From<ReferenceObject> for ExamplePairingObjectParamsItem {
 impl<'de> ::serde::Deserialize<'de> for ExamplePairingObjectParamsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "ExamplePairingObjectParamsItem",
-            one_of: true,
-            variants: &["ExampleObject", "ReferenceObject"],
-        };
-        let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(map) => {
-                if map.contains_key("name") || map.contains_key("value") {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "member `name` or `value` is present",
-                        &[1usize],
-                    )
-                } else if map.contains_key("$ref") {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "member `$ref` is present",
-                        &[0usize],
-                    )
-                } else {
-                    ::mcpwire_support::Choice::none(
-                        "none of the distinguishing members [\"name\", \"value\", \"$ref\"] is present",
-                        &[0usize, 1usize],
-                    )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &::mcpwire_support::Shape<'_>,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<ExamplePairingObjectParamsItem, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "ExamplePairingObjectParamsItem",
+                one_of: true,
+                variants: &["ExampleObject", "ReferenceObject"],
+            };
+            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("name") && map.contains_key("value")
+                    }
+                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("$ref")
+                    }
+                    _ => true,
                 }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "ExamplePairingObjectParamsItem",
-                        &::std::format!(
-                            "{}, found {}", "expected an object", other.token_name()
+            fn variant(
+                index: usize,
+                input: &::mcpwire_support::Shape<'_>,
+                reason: &str,
+            ) -> Result<ExamplePairingObjectParamsItem, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_object_variant::<
+                            ExampleObject,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "ExamplePairingObjectParamsItem",
+                                "ExampleObject",
+                                reason,
+                            )
+                            .map(ExamplePairingObjectParamsItem::ExampleObject)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_object_variant::<
+                            ReferenceObject,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "ExamplePairingObjectParamsItem",
+                                "ReferenceObject",
+                                reason,
+                            )
+                            .map(ExamplePairingObjectParamsItem::ReferenceObject)
+                    }
+                }
+            }
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(map) => {
+                    if map.contains_key("name") || map.contains_key("value") {
+                        ::mcpwire_support::Choice::variant(
+                            0usize,
+                            "member `name` or `value` is present",
+                            &[1usize],
+                        )
+                    } else if map.contains_key("$ref") {
+                        ::mcpwire_support::Choice::variant(
+                            1usize,
+                            "member `$ref` is present",
+                            &[0usize],
+                        )
+                    } else {
+                        ::mcpwire_support::Choice::none(
+                            "none of the distinguishing members [\"name\", \"value\", \"$ref\"] is present",
+                            &[0usize, 1usize],
+                        )
+                    }
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "ExamplePairingObjectParamsItem",
+                            &::std::format!(
+                                "{}, found {}", "expected an object", other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
+            decode(&shape, &shape)
         };
-        ::mcpwire_support::decode_union(
-            &shape,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_support::Shape<'_>| match (index, shape) {
-                (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("name") && map.contains_key("value")
-                }
-                (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("$ref")
-                }
-                _ => true,
-            },
-            |index: usize, input: &::mcpwire_support::Shape<'_>, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_object_variant::<
-                        ExampleObject,
-                        D::Error,
-                    >(input, "ExamplePairingObjectParamsItem", "ExampleObject", reason)
-                        .map(Self::ExampleObject)
-                }
-                _ => {
-                    ::mcpwire_support::decode_object_variant::<
-                        ReferenceObject,
-                        D::Error,
-                    >(input, "ExamplePairingObjectParamsItem", "ReferenceObject", reason)
-                        .map(Self::ReferenceObject)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `ExamplePairingObjectResult` (JSON Schema).
@@ -999,78 +740,97 @@ impl ::core::convert::From<ReferenceObject> for ExamplePairingObjectResult {
 impl<'de> ::serde::Deserialize<'de> for ExamplePairingObjectResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "ExamplePairingObjectResult",
-            one_of: true,
-            variants: &["ExampleObject", "ReferenceObject"],
-        };
-        let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(map) => {
-                if map.contains_key("name") || map.contains_key("value") {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "member `name` or `value` is present",
-                        &[1usize],
-                    )
-                } else if map.contains_key("$ref") {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "member `$ref` is present",
-                        &[0usize],
-                    )
-                } else {
-                    ::mcpwire_support::Choice::none(
-                        "none of the distinguishing members [\"name\", \"value\", \"$ref\"] is present",
-                        &[0usize, 1usize],
-                    )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &::mcpwire_support::Shape<'_>,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<ExamplePairingObjectResult, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "ExamplePairingObjectResult",
+                one_of: true,
+                variants: &["ExampleObject", "ReferenceObject"],
+            };
+            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("name") && map.contains_key("value")
+                    }
+                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("$ref")
+                    }
+                    _ => true,
                 }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "ExamplePairingObjectResult",
-                        &::std::format!(
-                            "{}, found {}", "expected an object", other.token_name()
+            fn variant(
+                index: usize,
+                input: &::mcpwire_support::Shape<'_>,
+                reason: &str,
+            ) -> Result<ExamplePairingObjectResult, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_object_variant::<
+                            ExampleObject,
+                            ::serde_json::Error,
+                        >(input, "ExamplePairingObjectResult", "ExampleObject", reason)
+                            .map(ExamplePairingObjectResult::ExampleObject)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_object_variant::<
+                            ReferenceObject,
+                            ::serde_json::Error,
+                        >(input, "ExamplePairingObjectResult", "ReferenceObject", reason)
+                            .map(ExamplePairingObjectResult::ReferenceObject)
+                    }
+                }
+            }
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(map) => {
+                    if map.contains_key("name") || map.contains_key("value") {
+                        ::mcpwire_support::Choice::variant(
+                            0usize,
+                            "member `name` or `value` is present",
+                            &[1usize],
+                        )
+                    } else if map.contains_key("$ref") {
+                        ::mcpwire_support::Choice::variant(
+                            1usize,
+                            "member `$ref` is present",
+                            &[0usize],
+                        )
+                    } else {
+                        ::mcpwire_support::Choice::none(
+                            "none of the distinguishing members [\"name\", \"value\", \"$ref\"] is present",
+                            &[0usize, 1usize],
+                        )
+                    }
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "ExamplePairingObjectResult",
+                            &::std::format!(
+                                "{}, found {}", "expected an object", other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
+            decode(&shape, &shape)
         };
-        ::mcpwire_support::decode_union(
-            &shape,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_support::Shape<'_>| match (index, shape) {
-                (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("name") && map.contains_key("value")
-                }
-                (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("$ref")
-                }
-                _ => true,
-            },
-            |index: usize, input: &::mcpwire_support::Shape<'_>, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_object_variant::<
-                        ExampleObject,
-                        D::Error,
-                    >(input, "ExamplePairingObjectResult", "ExampleObject", reason)
-                        .map(Self::ExampleObject)
-                }
-                _ => {
-                    ::mcpwire_support::decode_object_variant::<
-                        ReferenceObject,
-                        D::Error,
-                    >(input, "ExamplePairingObjectResult", "ReferenceObject", reason)
-                        .map(Self::ReferenceObject)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `ExternalDocumentationObject` (JSON Schema).
@@ -1078,42 +838,36 @@ impl<'de> ::serde::Deserialize<'de> for ExamplePairingObjectResult {
 /// Schema: `#/definitions/externalDocumentationObject` in `openrpc_meta.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct ExternalDocumentationObject {
-    /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub description: ::core::option::Option<::std::string::String>,
-    /// `url` member (required).
-    pub url: ::std::string::String,
+    /// Schema: `#/definitions/externalDocumentationObject/properties/description`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Schema: `#/definitions/externalDocumentationObject/properties/url`.
+    pub url: String,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        SpecificationExtension,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, SpecificationExtension>,
 }
 impl ExternalDocumentationObject {
     /// A value with the required `url` and every optional member absent.
-    pub fn new(url: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(url: impl Into<String>) -> Self {
         Self {
-            description: ::core::option::Option::None,
+            description: None,
             url: url.into(),
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `description` member.
     #[must_use]
-    pub fn with_description(
-        mut self,
-        description: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.description = ::core::option::Option::Some(description.into());
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<SpecificationExtension>,
+        name: impl Into<String>,
+        value: impl Into<SpecificationExtension>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1122,75 +876,45 @@ impl ExternalDocumentationObject {
 impl<'de> ::serde::Deserialize<'de> for ExternalDocumentationObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "description" => ::core::option::Option::Some(0usize),
-                "url" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for ExternalDocumentationObject {
+    const NAME: &'static str = "ExternalDocumentationObject";
+    const MEMBERS: &'static [&'static str] = &["description", "url"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<String>, Option<String>);
+    type Extra = SpecificationExtension;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "description" => Some(0usize),
+            "url" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ExternalDocumentationObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ExternalDocumentationObject)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ExternalDocumentationObject, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "description",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("url"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<SpecificationExtension>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ExternalDocumentationObject {
-                    description: m0.unwrap_or_default(),
-                    url: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "url",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "description"),
+            _ => ::mcpwire_support::read_member(&mut slots.1, map, "url"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            description: slots.0,
+            url: ::mcpwire_support::required_member(slots.1, "url")?,
+            extra,
+        })
     }
 }
 /// `InfoObject` (JSON Schema).
@@ -1198,44 +922,34 @@ impl<'de> ::serde::Deserialize<'de> for ExternalDocumentationObject {
 /// Schema: `#/definitions/infoObject` in `openrpc_meta.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct InfoObject {
-    /// `contact` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub contact: ::core::option::Option<ContactObject>,
-    /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub description: ::core::option::Option<::std::string::String>,
-    /// `license` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub license: ::core::option::Option<LicenseObject>,
-    /// `termsOfService` member (optional).
-    #[serde(
-        rename = "termsOfService",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub terms_of_service: ::core::option::Option<::std::string::String>,
-    /// `title` member (required).
-    pub title: ::std::string::String,
-    /// `version` member (required).
-    pub version: ::std::string::String,
+    /// Schema: `#/definitions/infoObject/properties/contact`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contact: Option<ContactObject>,
+    /// Schema: `#/definitions/infoObject/properties/description`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Schema: `#/definitions/infoObject/properties/license`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub license: Option<LicenseObject>,
+    /// Schema: `#/definitions/infoObject/properties/termsOfService`.
+    #[serde(rename = "termsOfService", default, skip_serializing_if = "Option::is_none")]
+    pub terms_of_service: Option<String>,
+    /// Schema: `#/definitions/infoObject/properties/title`.
+    pub title: String,
+    /// Schema: `#/definitions/infoObject/properties/version`.
+    pub version: String,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        SpecificationExtension,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, SpecificationExtension>,
 }
 impl InfoObject {
     /// A value with the required `title`, `version` and every optional member absent.
-    pub fn new(
-        title: impl ::core::convert::Into<::std::string::String>,
-        version: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
+    pub fn new(title: impl Into<String>, version: impl Into<String>) -> Self {
         Self {
-            contact: ::core::option::Option::None,
-            description: ::core::option::Option::None,
-            license: ::core::option::Option::None,
-            terms_of_service: ::core::option::Option::None,
+            contact: None,
+            description: None,
+            license: None,
+            terms_of_service: None,
             title: title.into(),
             version: version.into(),
             extra: ::std::collections::BTreeMap::new(),
@@ -1243,46 +957,34 @@ impl InfoObject {
     }
     /// Sets the optional `contact` member.
     #[must_use]
-    pub fn with_contact(
-        mut self,
-        contact: impl ::core::convert::Into<ContactObject>,
-    ) -> Self {
-        self.contact = ::core::option::Option::Some(contact.into());
+    pub fn with_contact(mut self, contact: impl Into<ContactObject>) -> Self {
+        self.contact = Some(contact.into());
         self
     }
     /// Sets the optional `description` member.
     #[must_use]
-    pub fn with_description(
-        mut self,
-        description: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.description = ::core::option::Option::Some(description.into());
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
         self
     }
     /// Sets the optional `license` member.
     #[must_use]
-    pub fn with_license(
-        mut self,
-        license: impl ::core::convert::Into<LicenseObject>,
-    ) -> Self {
-        self.license = ::core::option::Option::Some(license.into());
+    pub fn with_license(mut self, license: impl Into<LicenseObject>) -> Self {
+        self.license = Some(license.into());
         self
     }
     /// Sets the optional `termsOfService` member.
     #[must_use]
-    pub fn with_terms_of_service(
-        mut self,
-        terms_of_service: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.terms_of_service = ::core::option::Option::Some(terms_of_service.into());
+    pub fn with_terms_of_service(mut self, terms_of_service: impl Into<String>) -> Self {
+        self.terms_of_service = Some(terms_of_service.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<SpecificationExtension>,
+        name: impl Into<String>,
+        value: impl Into<SpecificationExtension>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1291,138 +993,71 @@ impl InfoObject {
 impl<'de> ::serde::Deserialize<'de> for InfoObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "contact" => ::core::option::Option::Some(0usize),
-                "description" => ::core::option::Option::Some(1usize),
-                "license" => ::core::option::Option::Some(2usize),
-                "termsOfService" => ::core::option::Option::Some(3usize),
-                "title" => ::core::option::Option::Some(4usize),
-                "version" => ::core::option::Option::Some(5usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for InfoObject {
+    const NAME: &'static str = "InfoObject";
+    const MEMBERS: &'static [&'static str] = &[
+        "contact",
+        "description",
+        "license",
+        "termsOfService",
+        "title",
+        "version",
+    ];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<ContactObject>,
+        Option<String>,
+        Option<LicenseObject>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+    );
+    type Extra = SpecificationExtension;
+    fn empty() -> Self::Slots {
+        (None, None, None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "contact" => Some(0usize),
+            "description" => Some(1usize),
+            "license" => Some(2usize),
+            "termsOfService" => Some(3usize),
+            "title" => Some(4usize),
+            "version" => Some(5usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = InfoObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (InfoObject)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<InfoObject, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("contact"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<ContactObject>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "description",
-                                    ),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("license"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<LicenseObject>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "termsOfService",
-                                    ),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("title"),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("version"),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<SpecificationExtension>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(InfoObject {
-                    contact: m0.unwrap_or_default(),
-                    description: m1.unwrap_or_default(),
-                    license: m2.unwrap_or_default(),
-                    terms_of_service: m3.unwrap_or_default(),
-                    title: m4
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "title",
-                        ))?,
-                    version: m5
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "version",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "contact"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "description"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "license"),
+            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "termsOfService"),
+            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "title"),
+            _ => ::mcpwire_support::read_member(&mut slots.5, map, "version"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            contact: slots.0,
+            description: slots.1,
+            license: slots.2,
+            terms_of_service: slots.3,
+            title: ::mcpwire_support::required_member(slots.4, "title")?,
+            version: ::mcpwire_support::required_member(slots.5, "version")?,
+            extra,
+        })
     }
 }
 /// `JSONSchema` (JSON Schema).
@@ -1434,53 +1069,44 @@ pub type JSONSchema = ::mcpwire_support::Json;
 /// Schema: `#/definitions/licenseObject` in `openrpc_meta.schema.json`.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 pub struct LicenseObject {
-    /// `name` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub name: ::core::option::Option<::std::string::String>,
-    /// `url` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub url: ::core::option::Option<::std::string::String>,
+    /// Schema: `#/definitions/licenseObject/properties/name`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Schema: `#/definitions/licenseObject/properties/url`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        SpecificationExtension,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, SpecificationExtension>,
 }
 impl LicenseObject {
     /// A value with every optional member absent.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self {
-            name: ::core::option::Option::None,
-            url: ::core::option::Option::None,
+            name: None,
+            url: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `name` member.
     #[must_use]
-    pub fn with_name(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.name = ::core::option::Option::Some(name.into());
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
         self
     }
     /// Sets the optional `url` member.
     #[must_use]
-    pub fn with_url(
-        mut self,
-        url: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.url = ::core::option::Option::Some(url.into());
+    pub fn with_url(mut self, url: impl Into<String>) -> Self {
+        self.url = Some(url.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<SpecificationExtension>,
+        name: impl Into<String>,
+        value: impl Into<SpecificationExtension>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1489,72 +1115,45 @@ impl LicenseObject {
 impl<'de> ::serde::Deserialize<'de> for LicenseObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "name" => ::core::option::Option::Some(0usize),
-                "url" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for LicenseObject {
+    const NAME: &'static str = "LicenseObject";
+    const MEMBERS: &'static [&'static str] = &["name", "url"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<String>, Option<String>);
+    type Extra = SpecificationExtension;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "name" => Some(0usize),
+            "url" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = LicenseObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (LicenseObject)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<LicenseObject, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("url"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<SpecificationExtension>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(LicenseObject {
-                    name: m0.unwrap_or_default(),
-                    url: m1.unwrap_or_default(),
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "name"),
+            _ => ::mcpwire_support::read_member(&mut slots.1, map, "url"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            name: slots.0,
+            url: slots.1,
+            extra,
+        })
     }
 }
 /// `LinkObject` (JSON Schema).
@@ -1562,105 +1161,84 @@ impl<'de> ::serde::Deserialize<'de> for LicenseObject {
 /// Schema: `#/definitions/linkObject` in `openrpc_meta.schema.json`.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 pub struct LinkObject {
-    /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub description: ::core::option::Option<::std::string::String>,
-    /// `method` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub method: ::core::option::Option<::std::string::String>,
-    /// `name` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub name: ::core::option::Option<::std::string::String>,
-    /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub params: ::core::option::Option<::mcpwire_support::Json>,
-    /// `server` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub server: ::core::option::Option<ServerObject>,
-    /// `summary` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub summary: ::core::option::Option<::std::string::String>,
+    /// Schema: `#/definitions/linkObject/properties/description`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Schema: `#/definitions/linkObject/properties/method`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// Schema: `#/definitions/linkObject/properties/name`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Schema: `#/definitions/linkObject/properties/params`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params: Option<::mcpwire_support::Json>,
+    /// Schema: `#/definitions/linkObject/properties/server`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<ServerObject>,
+    /// Schema: `#/definitions/linkObject/properties/summary`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        SpecificationExtension,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, SpecificationExtension>,
 }
 impl LinkObject {
     /// A value with every optional member absent.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self {
-            description: ::core::option::Option::None,
-            method: ::core::option::Option::None,
-            name: ::core::option::Option::None,
-            params: ::core::option::Option::None,
-            server: ::core::option::Option::None,
-            summary: ::core::option::Option::None,
+            description: None,
+            method: None,
+            name: None,
+            params: None,
+            server: None,
+            summary: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `description` member.
     #[must_use]
-    pub fn with_description(
-        mut self,
-        description: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.description = ::core::option::Option::Some(description.into());
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
         self
     }
     /// Sets the optional `method` member.
     #[must_use]
-    pub fn with_method(
-        mut self,
-        method: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.method = ::core::option::Option::Some(method.into());
+    pub fn with_method(mut self, method: impl Into<String>) -> Self {
+        self.method = Some(method.into());
         self
     }
     /// Sets the optional `name` member.
     #[must_use]
-    pub fn with_name(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.name = ::core::option::Option::Some(name.into());
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
         self
     }
     /// Sets the optional `params` member.
     #[must_use]
-    pub fn with_params(
-        mut self,
-        params: impl ::core::convert::Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.params = ::core::option::Option::Some(params.into());
+    pub fn with_params(mut self, params: impl Into<::mcpwire_support::Json>) -> Self {
+        self.params = Some(params.into());
         self
     }
     /// Sets the optional `server` member.
     #[must_use]
-    pub fn with_server(
-        mut self,
-        server: impl ::core::convert::Into<ServerObject>,
-    ) -> Self {
-        self.server = ::core::option::Option::Some(server.into());
+    pub fn with_server(mut self, server: impl Into<ServerObject>) -> Self {
+        self.server = Some(server.into());
         self
     }
     /// Sets the optional `summary` member.
     #[must_use]
-    pub fn with_summary(
-        mut self,
-        summary: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.summary = ::core::option::Option::Some(summary.into());
+    pub fn with_summary(mut self, summary: impl Into<String>) -> Self {
+        self.summary = Some(summary.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<SpecificationExtension>,
+        name: impl Into<String>,
+        value: impl Into<SpecificationExtension>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1669,134 +1247,71 @@ impl LinkObject {
 impl<'de> ::serde::Deserialize<'de> for LinkObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "description" => ::core::option::Option::Some(0usize),
-                "method" => ::core::option::Option::Some(1usize),
-                "name" => ::core::option::Option::Some(2usize),
-                "params" => ::core::option::Option::Some(3usize),
-                "server" => ::core::option::Option::Some(4usize),
-                "summary" => ::core::option::Option::Some(5usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for LinkObject {
+    const NAME: &'static str = "LinkObject";
+    const MEMBERS: &'static [&'static str] = &[
+        "description",
+        "method",
+        "name",
+        "params",
+        "server",
+        "summary",
+    ];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<::mcpwire_support::Json>,
+        Option<ServerObject>,
+        Option<String>,
+    );
+    type Extra = SpecificationExtension;
+    fn empty() -> Self::Slots {
+        (None, None, None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "description" => Some(0usize),
+            "method" => Some(1usize),
+            "name" => Some(2usize),
+            "params" => Some(3usize),
+            "server" => Some(4usize),
+            "summary" => Some(5usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = LinkObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (LinkObject)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<LinkObject, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "description",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::mcpwire_support::Json>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("server"),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<ServerObject>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("summary"),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<SpecificationExtension>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(LinkObject {
-                    description: m0.unwrap_or_default(),
-                    method: m1.unwrap_or_default(),
-                    name: m2.unwrap_or_default(),
-                    params: m3.unwrap_or_default(),
-                    server: m4.unwrap_or_default(),
-                    summary: m5.unwrap_or_default(),
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "description"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "method"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "name"),
+            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "params"),
+            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "server"),
+            _ => ::mcpwire_support::read_member(&mut slots.5, map, "summary"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            description: slots.0,
+            method: slots.1,
+            name: slots.2,
+            params: slots.3,
+            server: slots.4,
+            summary: slots.5,
+            extra,
+        })
     }
 }
 /// `MethodObject` (JSON Schema).
@@ -1804,186 +1319,154 @@ impl<'de> ::serde::Deserialize<'de> for LinkObject {
 /// Schema: `#/definitions/methodObject` in `openrpc_meta.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct MethodObject {
-    /// `deprecated` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub deprecated: ::core::option::Option<bool>,
-    /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub description: ::core::option::Option<::std::string::String>,
-    /// `errors` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub errors: ::core::option::Option<::std::vec::Vec<MethodObjectErrorsItem>>,
-    /// `examples` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub examples: ::core::option::Option<::std::vec::Vec<MethodObjectExamplesItem>>,
-    /// `externalDocs` member (optional).
-    #[serde(
-        rename = "externalDocs",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub external_docs: ::core::option::Option<ExternalDocumentationObject>,
-    /// `links` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub links: ::core::option::Option<::std::vec::Vec<MethodObjectLinksItem>>,
-    /// `name` member (required).
-    pub name: ::std::string::String,
-    /// `paramStructure` member (optional).
-    #[serde(
-        rename = "paramStructure",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub param_structure: ::core::option::Option<MethodObjectParamStructure>,
-    /// `params` member (required).
-    pub params: ::std::vec::Vec<MethodObjectParamsItem>,
-    /// `result` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub result: ::core::option::Option<MethodObjectResult>,
-    /// `servers` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub servers: ::core::option::Option<::std::vec::Vec<ServerObject>>,
-    /// `summary` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub summary: ::core::option::Option<::std::string::String>,
-    /// `tags` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub tags: ::core::option::Option<::std::vec::Vec<MethodObjectTagsItem>>,
+    /// Schema: `#/definitions/methodObject/properties/deprecated`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<bool>,
+    /// Schema: `#/definitions/methodObject/properties/description`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Schema: `#/definitions/methodObject/properties/errors`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub errors: Option<Vec<MethodObjectErrorsItem>>,
+    /// Schema: `#/definitions/methodObject/properties/examples`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub examples: Option<Vec<MethodObjectExamplesItem>>,
+    /// Schema: `#/definitions/methodObject/properties/externalDocs`.
+    #[serde(rename = "externalDocs", default, skip_serializing_if = "Option::is_none")]
+    pub external_docs: Option<ExternalDocumentationObject>,
+    /// Schema: `#/definitions/methodObject/properties/links`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<Vec<MethodObjectLinksItem>>,
+    /// Schema: `#/definitions/methodObject/properties/name`.
+    pub name: String,
+    /// Schema: `#/definitions/methodObject/properties/paramStructure`.
+    #[serde(rename = "paramStructure", default, skip_serializing_if = "Option::is_none")]
+    pub param_structure: Option<MethodObjectParamStructure>,
+    /// Schema: `#/definitions/methodObject/properties/params`.
+    pub params: Vec<MethodObjectParamsItem>,
+    /// Schema: `#/definitions/methodObject/properties/result`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<MethodObjectResult>,
+    /// Schema: `#/definitions/methodObject/properties/servers`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub servers: Option<Vec<ServerObject>>,
+    /// Schema: `#/definitions/methodObject/properties/summary`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    /// Schema: `#/definitions/methodObject/properties/tags`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<MethodObjectTagsItem>>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        SpecificationExtension,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, SpecificationExtension>,
 }
 impl MethodObject {
     /// A value with the required `name`, `params` and every optional member absent.
     pub fn new(
-        name: impl ::core::convert::Into<::std::string::String>,
-        params: impl ::core::convert::Into<::std::vec::Vec<MethodObjectParamsItem>>,
+        name: impl Into<String>,
+        params: impl Into<Vec<MethodObjectParamsItem>>,
     ) -> Self {
         Self {
-            deprecated: ::core::option::Option::None,
-            description: ::core::option::Option::None,
-            errors: ::core::option::Option::None,
-            examples: ::core::option::Option::None,
-            external_docs: ::core::option::Option::None,
-            links: ::core::option::Option::None,
+            deprecated: None,
+            description: None,
+            errors: None,
+            examples: None,
+            external_docs: None,
+            links: None,
             name: name.into(),
-            param_structure: ::core::option::Option::None,
+            param_structure: None,
             params: params.into(),
-            result: ::core::option::Option::None,
-            servers: ::core::option::Option::None,
-            summary: ::core::option::Option::None,
-            tags: ::core::option::Option::None,
+            result: None,
+            servers: None,
+            summary: None,
+            tags: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `deprecated` member.
     #[must_use]
-    pub fn with_deprecated(
-        mut self,
-        deprecated: impl ::core::convert::Into<bool>,
-    ) -> Self {
-        self.deprecated = ::core::option::Option::Some(deprecated.into());
+    pub fn with_deprecated(mut self, deprecated: impl Into<bool>) -> Self {
+        self.deprecated = Some(deprecated.into());
         self
     }
     /// Sets the optional `description` member.
     #[must_use]
-    pub fn with_description(
-        mut self,
-        description: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.description = ::core::option::Option::Some(description.into());
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
         self
     }
     /// Sets the optional `errors` member.
     #[must_use]
     pub fn with_errors(
         mut self,
-        errors: impl ::core::convert::Into<::std::vec::Vec<MethodObjectErrorsItem>>,
+        errors: impl Into<Vec<MethodObjectErrorsItem>>,
     ) -> Self {
-        self.errors = ::core::option::Option::Some(errors.into());
+        self.errors = Some(errors.into());
         self
     }
     /// Sets the optional `examples` member.
     #[must_use]
     pub fn with_examples(
         mut self,
-        examples: impl ::core::convert::Into<::std::vec::Vec<MethodObjectExamplesItem>>,
+        examples: impl Into<Vec<MethodObjectExamplesItem>>,
     ) -> Self {
-        self.examples = ::core::option::Option::Some(examples.into());
+        self.examples = Some(examples.into());
         self
     }
     /// Sets the optional `externalDocs` member.
     #[must_use]
     pub fn with_external_docs(
         mut self,
-        external_docs: impl ::core::convert::Into<ExternalDocumentationObject>,
+        external_docs: impl Into<ExternalDocumentationObject>,
     ) -> Self {
-        self.external_docs = ::core::option::Option::Some(external_docs.into());
+        self.external_docs = Some(external_docs.into());
         self
     }
     /// Sets the optional `links` member.
     #[must_use]
-    pub fn with_links(
-        mut self,
-        links: impl ::core::convert::Into<::std::vec::Vec<MethodObjectLinksItem>>,
-    ) -> Self {
-        self.links = ::core::option::Option::Some(links.into());
+    pub fn with_links(mut self, links: impl Into<Vec<MethodObjectLinksItem>>) -> Self {
+        self.links = Some(links.into());
         self
     }
     /// Sets the optional `paramStructure` member.
     #[must_use]
     pub fn with_param_structure(
         mut self,
-        param_structure: impl ::core::convert::Into<MethodObjectParamStructure>,
+        param_structure: impl Into<MethodObjectParamStructure>,
     ) -> Self {
-        self.param_structure = ::core::option::Option::Some(param_structure.into());
+        self.param_structure = Some(param_structure.into());
         self
     }
     /// Sets the optional `result` member.
     #[must_use]
-    pub fn with_result(
-        mut self,
-        result: impl ::core::convert::Into<MethodObjectResult>,
-    ) -> Self {
-        self.result = ::core::option::Option::Some(result.into());
+    pub fn with_result(mut self, result: impl Into<MethodObjectResult>) -> Self {
+        self.result = Some(result.into());
         self
     }
     /// Sets the optional `servers` member.
     #[must_use]
-    pub fn with_servers(
-        mut self,
-        servers: impl ::core::convert::Into<::std::vec::Vec<ServerObject>>,
-    ) -> Self {
-        self.servers = ::core::option::Option::Some(servers.into());
+    pub fn with_servers(mut self, servers: impl Into<Vec<ServerObject>>) -> Self {
+        self.servers = Some(servers.into());
         self
     }
     /// Sets the optional `summary` member.
     #[must_use]
-    pub fn with_summary(
-        mut self,
-        summary: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.summary = ::core::option::Option::Some(summary.into());
+    pub fn with_summary(mut self, summary: impl Into<String>) -> Self {
+        self.summary = Some(summary.into());
         self
     }
     /// Sets the optional `tags` member.
     #[must_use]
-    pub fn with_tags(
-        mut self,
-        tags: impl ::core::convert::Into<::std::vec::Vec<MethodObjectTagsItem>>,
-    ) -> Self {
-        self.tags = ::core::option::Option::Some(tags.into());
+    pub fn with_tags(mut self, tags: impl Into<Vec<MethodObjectTagsItem>>) -> Self {
+        self.tags = Some(tags.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<SpecificationExtension>,
+        name: impl Into<String>,
+        value: impl Into<SpecificationExtension>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1992,248 +1475,106 @@ impl MethodObject {
 impl<'de> ::serde::Deserialize<'de> for MethodObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "deprecated" => ::core::option::Option::Some(0usize),
-                "description" => ::core::option::Option::Some(1usize),
-                "errors" => ::core::option::Option::Some(2usize),
-                "examples" => ::core::option::Option::Some(3usize),
-                "externalDocs" => ::core::option::Option::Some(4usize),
-                "links" => ::core::option::Option::Some(5usize),
-                "name" => ::core::option::Option::Some(6usize),
-                "paramStructure" => ::core::option::Option::Some(7usize),
-                "params" => ::core::option::Option::Some(8usize),
-                "result" => ::core::option::Option::Some(9usize),
-                "servers" => ::core::option::Option::Some(10usize),
-                "summary" => ::core::option::Option::Some(11usize),
-                "tags" => ::core::option::Option::Some(12usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for MethodObject {
+    const NAME: &'static str = "MethodObject";
+    const MEMBERS: &'static [&'static str] = &[
+        "deprecated",
+        "description",
+        "errors",
+        "examples",
+        "externalDocs",
+        "links",
+        "name",
+        "paramStructure",
+        "params",
+        "result",
+        "servers",
+        "summary",
+        "tags",
+    ];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<bool>,
+        Option<String>,
+        Option<Vec<MethodObjectErrorsItem>>,
+        Option<Vec<MethodObjectExamplesItem>>,
+        Option<ExternalDocumentationObject>,
+        Option<Vec<MethodObjectLinksItem>>,
+        Option<String>,
+        Option<MethodObjectParamStructure>,
+        Option<Vec<MethodObjectParamsItem>>,
+        Option<MethodObjectResult>,
+        Option<Vec<ServerObject>>,
+        Option<String>,
+        Option<Vec<MethodObjectTagsItem>>,
+    );
+    type Extra = SpecificationExtension;
+    fn empty() -> Self::Slots {
+        (None, None, None, None, None, None, None, None, None, None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "deprecated" => Some(0usize),
+            "description" => Some(1usize),
+            "errors" => Some(2usize),
+            "examples" => Some(3usize),
+            "externalDocs" => Some(4usize),
+            "links" => Some(5usize),
+            "name" => Some(6usize),
+            "paramStructure" => Some(7usize),
+            "params" => Some(8usize),
+            "result" => Some(9usize),
+            "servers" => Some(10usize),
+            "summary" => Some(11usize),
+            "tags" => Some(12usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = MethodObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (MethodObject)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<MethodObject, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                let mut m6 = ::core::option::Option::None;
-                let mut m7 = ::core::option::Option::None;
-                let mut m8 = ::core::option::Option::None;
-                let mut m9 = ::core::option::Option::None;
-                let mut m10 = ::core::option::Option::None;
-                let mut m11 = ::core::option::Option::None;
-                let mut m12 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "deprecated",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "description",
-                                    ),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("errors"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::vec::Vec<MethodObjectErrorsItem>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "examples",
-                                    ),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<::std::vec::Vec<MethodObjectExamplesItem>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "externalDocs",
-                                    ),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<ExternalDocumentationObject>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(5usize) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("links"),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::vec::Vec<MethodObjectLinksItem>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(6usize) => {
-                            if m6.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
-                                );
-                            }
-                            m6 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(7usize) => {
-                            if m7.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "paramStructure",
-                                    ),
-                                );
-                            }
-                            m7 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<MethodObjectParamStructure>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(8usize) => {
-                            if m8.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
-                                );
-                            }
-                            m8 = ::core::option::Option::Some(
-                                map.next_value::<::std::vec::Vec<MethodObjectParamsItem>>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(9usize) => {
-                            if m9.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("result"),
-                                );
-                            }
-                            m9 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<MethodObjectResult>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(10usize) => {
-                            if m10.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("servers"),
-                                );
-                            }
-                            m10 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::vec::Vec<ServerObject>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(11usize) => {
-                            if m11.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("summary"),
-                                );
-                            }
-                            m11 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m12.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("tags"),
-                                );
-                            }
-                            m12 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::vec::Vec<MethodObjectTagsItem>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<SpecificationExtension>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(MethodObject {
-                    deprecated: m0.unwrap_or_default(),
-                    description: m1.unwrap_or_default(),
-                    errors: m2.unwrap_or_default(),
-                    examples: m3.unwrap_or_default(),
-                    external_docs: m4.unwrap_or_default(),
-                    links: m5.unwrap_or_default(),
-                    name: m6
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "name",
-                        ))?,
-                    param_structure: m7.unwrap_or_default(),
-                    params: m8
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "params",
-                        ))?,
-                    result: m9.unwrap_or_default(),
-                    servers: m10.unwrap_or_default(),
-                    summary: m11.unwrap_or_default(),
-                    tags: m12.unwrap_or_default(),
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "deprecated"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "description"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "errors"),
+            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "examples"),
+            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "externalDocs"),
+            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "links"),
+            6usize => ::mcpwire_support::read_member(&mut slots.6, map, "name"),
+            7usize => ::mcpwire_support::read_member(&mut slots.7, map, "paramStructure"),
+            8usize => ::mcpwire_support::read_member(&mut slots.8, map, "params"),
+            9usize => ::mcpwire_support::read_member(&mut slots.9, map, "result"),
+            10usize => ::mcpwire_support::read_member(&mut slots.10, map, "servers"),
+            11usize => ::mcpwire_support::read_member(&mut slots.11, map, "summary"),
+            _ => ::mcpwire_support::read_member(&mut slots.12, map, "tags"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            deprecated: slots.0,
+            description: slots.1,
+            errors: slots.2,
+            examples: slots.3,
+            external_docs: slots.4,
+            links: slots.5,
+            name: ::mcpwire_support::required_member(slots.6, "name")?,
+            param_structure: slots.7,
+            params: ::mcpwire_support::required_member(slots.8, "params")?,
+            result: slots.9,
+            servers: slots.10,
+            summary: slots.11,
+            tags: slots.12,
+            extra,
+        })
     }
 }
 /// `MethodObjectErrorsItem` (JSON Schema).
@@ -2273,81 +1614,100 @@ impl ::core::convert::From<ReferenceObject> for MethodObjectErrorsItem {
 impl<'de> ::serde::Deserialize<'de> for MethodObjectErrorsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "MethodObjectErrorsItem",
-            one_of: true,
-            variants: &["ErrorObject", "ReferenceObject"],
-        };
-        let shape = ::mcpwire_support::Shape::capture_object(
-            deserializer,
-            &["message"],
-        )?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(map) => {
-                if map.contains_key("code") || map.contains_key("message") {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "member `code` or `message` is present",
-                        &[1usize],
-                    )
-                } else if map.contains_key("$ref") {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "member `$ref` is present",
-                        &[0usize],
-                    )
-                } else {
-                    ::mcpwire_support::Choice::none(
-                        "none of the distinguishing members [\"code\", \"message\", \"$ref\"] is present",
-                        &[0usize, 1usize],
-                    )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &::mcpwire_support::Shape<'_>,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<MethodObjectErrorsItem, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "MethodObjectErrorsItem",
+                one_of: true,
+                variants: &["ErrorObject", "ReferenceObject"],
+            };
+            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("code") && map.contains_key("message")
+                    }
+                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("$ref")
+                    }
+                    _ => true,
                 }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "MethodObjectErrorsItem",
-                        &::std::format!(
-                            "{}, found {}", "expected an object", other.token_name()
+            fn variant(
+                index: usize,
+                input: &::mcpwire_support::Shape<'_>,
+                reason: &str,
+            ) -> Result<MethodObjectErrorsItem, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_object_variant::<
+                            ErrorObject,
+                            ::serde_json::Error,
+                        >(input, "MethodObjectErrorsItem", "ErrorObject", reason)
+                            .map(MethodObjectErrorsItem::ErrorObject)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_object_variant::<
+                            ReferenceObject,
+                            ::serde_json::Error,
+                        >(input, "MethodObjectErrorsItem", "ReferenceObject", reason)
+                            .map(MethodObjectErrorsItem::ReferenceObject)
+                    }
+                }
+            }
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(map) => {
+                    if map.contains_key("code") || map.contains_key("message") {
+                        ::mcpwire_support::Choice::variant(
+                            0usize,
+                            "member `code` or `message` is present",
+                            &[1usize],
+                        )
+                    } else if map.contains_key("$ref") {
+                        ::mcpwire_support::Choice::variant(
+                            1usize,
+                            "member `$ref` is present",
+                            &[0usize],
+                        )
+                    } else {
+                        ::mcpwire_support::Choice::none(
+                            "none of the distinguishing members [\"code\", \"message\", \"$ref\"] is present",
+                            &[0usize, 1usize],
+                        )
+                    }
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "MethodObjectErrorsItem",
+                            &::std::format!(
+                                "{}, found {}", "expected an object", other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let shape = ::mcpwire_support::Shape::capture_object(
+                deserializer,
+                &["message"],
+            )?;
+            decode(&shape, &shape)
         };
-        ::mcpwire_support::decode_union(
-            &shape,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_support::Shape<'_>| match (index, shape) {
-                (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("code") && map.contains_key("message")
-                }
-                (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("$ref")
-                }
-                _ => true,
-            },
-            |index: usize, input: &::mcpwire_support::Shape<'_>, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_object_variant::<
-                        ErrorObject,
-                        D::Error,
-                    >(input, "MethodObjectErrorsItem", "ErrorObject", reason)
-                        .map(Self::ErrorObject)
-                }
-                _ => {
-                    ::mcpwire_support::decode_object_variant::<
-                        ReferenceObject,
-                        D::Error,
-                    >(input, "MethodObjectErrorsItem", "ReferenceObject", reason)
-                        .map(Self::ReferenceObject)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `MethodObjectExamplesItem` (JSON Schema).
@@ -2387,81 +1747,105 @@ impl ::core::convert::From<ReferenceObject> for MethodObjectExamplesItem {
 impl<'de> ::serde::Deserialize<'de> for MethodObjectExamplesItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "MethodObjectExamplesItem",
-            one_of: true,
-            variants: &["ExamplePairingObject", "ReferenceObject"],
-        };
-        let shape = ::mcpwire_support::Shape::capture_object(
-            deserializer,
-            &["description", "name"],
-        )?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(map) => {
-                if map.contains_key("name") || map.contains_key("params") {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "member `name` or `params` is present",
-                        &[1usize],
-                    )
-                } else if map.contains_key("$ref") {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "member `$ref` is present",
-                        &[0usize],
-                    )
-                } else {
-                    ::mcpwire_support::Choice::none(
-                        "none of the distinguishing members [\"name\", \"params\", \"$ref\"] is present",
-                        &[0usize, 1usize],
-                    )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &::mcpwire_support::Shape<'_>,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<MethodObjectExamplesItem, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "MethodObjectExamplesItem",
+                one_of: true,
+                variants: &["ExamplePairingObject", "ReferenceObject"],
+            };
+            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("name") && map.contains_key("params")
+                    }
+                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("$ref")
+                    }
+                    _ => true,
                 }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "MethodObjectExamplesItem",
-                        &::std::format!(
-                            "{}, found {}", "expected an object", other.token_name()
+            fn variant(
+                index: usize,
+                input: &::mcpwire_support::Shape<'_>,
+                reason: &str,
+            ) -> Result<MethodObjectExamplesItem, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_object_variant::<
+                            ExamplePairingObject,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "MethodObjectExamplesItem",
+                                "ExamplePairingObject",
+                                reason,
+                            )
+                            .map(MethodObjectExamplesItem::ExamplePairingObject)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_object_variant::<
+                            ReferenceObject,
+                            ::serde_json::Error,
+                        >(input, "MethodObjectExamplesItem", "ReferenceObject", reason)
+                            .map(MethodObjectExamplesItem::ReferenceObject)
+                    }
+                }
+            }
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(map) => {
+                    if map.contains_key("name") || map.contains_key("params") {
+                        ::mcpwire_support::Choice::variant(
+                            0usize,
+                            "member `name` or `params` is present",
+                            &[1usize],
+                        )
+                    } else if map.contains_key("$ref") {
+                        ::mcpwire_support::Choice::variant(
+                            1usize,
+                            "member `$ref` is present",
+                            &[0usize],
+                        )
+                    } else {
+                        ::mcpwire_support::Choice::none(
+                            "none of the distinguishing members [\"name\", \"params\", \"$ref\"] is present",
+                            &[0usize, 1usize],
+                        )
+                    }
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "MethodObjectExamplesItem",
+                            &::std::format!(
+                                "{}, found {}", "expected an object", other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let shape = ::mcpwire_support::Shape::capture_object(
+                deserializer,
+                &["description", "name"],
+            )?;
+            decode(&shape, &shape)
         };
-        ::mcpwire_support::decode_union(
-            &shape,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_support::Shape<'_>| match (index, shape) {
-                (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("name") && map.contains_key("params")
-                }
-                (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("$ref")
-                }
-                _ => true,
-            },
-            |index: usize, input: &::mcpwire_support::Shape<'_>, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_object_variant::<
-                        ExamplePairingObject,
-                        D::Error,
-                    >(input, "MethodObjectExamplesItem", "ExamplePairingObject", reason)
-                        .map(Self::ExamplePairingObject)
-                }
-                _ => {
-                    ::mcpwire_support::decode_object_variant::<
-                        ReferenceObject,
-                        D::Error,
-                    >(input, "MethodObjectExamplesItem", "ReferenceObject", reason)
-                        .map(Self::ReferenceObject)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `MethodObjectLinksItem` (JSON Schema).
@@ -2501,70 +1885,89 @@ impl ::core::convert::From<ReferenceObject> for MethodObjectLinksItem {
 impl<'de> ::serde::Deserialize<'de> for MethodObjectLinksItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "MethodObjectLinksItem",
-            one_of: true,
-            variants: &["LinkObject", "ReferenceObject"],
-        };
-        let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(map) => {
-                if map.contains_key("$ref") {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "member `$ref` is present",
-                        &[0usize],
-                    )
-                } else {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "no other variant's distinguishing members are present",
-                        &[1usize],
-                    )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &::mcpwire_support::Shape<'_>,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<MethodObjectLinksItem, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "MethodObjectLinksItem",
+                one_of: true,
+                variants: &["LinkObject", "ReferenceObject"],
+            };
+            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
+                match (index, shape) {
+                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("$ref")
+                    }
+                    _ => true,
                 }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "MethodObjectLinksItem",
-                        &::std::format!(
-                            "{}, found {}", "expected an object", other.token_name()
+            fn variant(
+                index: usize,
+                input: &::mcpwire_support::Shape<'_>,
+                reason: &str,
+            ) -> Result<MethodObjectLinksItem, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_object_variant::<
+                            LinkObject,
+                            ::serde_json::Error,
+                        >(input, "MethodObjectLinksItem", "LinkObject", reason)
+                            .map(MethodObjectLinksItem::LinkObject)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_object_variant::<
+                            ReferenceObject,
+                            ::serde_json::Error,
+                        >(input, "MethodObjectLinksItem", "ReferenceObject", reason)
+                            .map(MethodObjectLinksItem::ReferenceObject)
+                    }
+                }
+            }
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(map) => {
+                    if map.contains_key("$ref") {
+                        ::mcpwire_support::Choice::variant(
+                            1usize,
+                            "member `$ref` is present",
+                            &[0usize],
+                        )
+                    } else {
+                        ::mcpwire_support::Choice::variant(
+                            0usize,
+                            "no other variant's distinguishing members are present",
+                            &[1usize],
+                        )
+                    }
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "MethodObjectLinksItem",
+                            &::std::format!(
+                                "{}, found {}", "expected an object", other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
+            decode(&shape, &shape)
         };
-        ::mcpwire_support::decode_union(
-            &shape,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_support::Shape<'_>| match (index, shape) {
-                (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("$ref")
-                }
-                _ => true,
-            },
-            |index: usize, input: &::mcpwire_support::Shape<'_>, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_object_variant::<
-                        LinkObject,
-                        D::Error,
-                    >(input, "MethodObjectLinksItem", "LinkObject", reason)
-                        .map(Self::LinkObject)
-                }
-                _ => {
-                    ::mcpwire_support::decode_object_variant::<
-                        ReferenceObject,
-                        D::Error,
-                    >(input, "MethodObjectLinksItem", "ReferenceObject", reason)
-                        .map(Self::ReferenceObject)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `MethodObjectParamStructure` (JSON Schema).
@@ -2630,78 +2033,102 @@ impl ::core::convert::From<ReferenceObject> for MethodObjectParamsItem {
 impl<'de> ::serde::Deserialize<'de> for MethodObjectParamsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "MethodObjectParamsItem",
-            one_of: true,
-            variants: &["ContentDescriptorObject", "ReferenceObject"],
-        };
-        let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(map) => {
-                if map.contains_key("name") || map.contains_key("schema") {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "member `name` or `schema` is present",
-                        &[1usize],
-                    )
-                } else if map.contains_key("$ref") {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "member `$ref` is present",
-                        &[0usize],
-                    )
-                } else {
-                    ::mcpwire_support::Choice::none(
-                        "none of the distinguishing members [\"name\", \"schema\", \"$ref\"] is present",
-                        &[0usize, 1usize],
-                    )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &::mcpwire_support::Shape<'_>,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<MethodObjectParamsItem, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "MethodObjectParamsItem",
+                one_of: true,
+                variants: &["ContentDescriptorObject", "ReferenceObject"],
+            };
+            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("name") && map.contains_key("schema")
+                    }
+                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("$ref")
+                    }
+                    _ => true,
                 }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "MethodObjectParamsItem",
-                        &::std::format!(
-                            "{}, found {}", "expected an object", other.token_name()
+            fn variant(
+                index: usize,
+                input: &::mcpwire_support::Shape<'_>,
+                reason: &str,
+            ) -> Result<MethodObjectParamsItem, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_object_variant::<
+                            ContentDescriptorObject,
+                            ::serde_json::Error,
+                        >(
+                                input,
+                                "MethodObjectParamsItem",
+                                "ContentDescriptorObject",
+                                reason,
+                            )
+                            .map(MethodObjectParamsItem::ContentDescriptorObject)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_object_variant::<
+                            ReferenceObject,
+                            ::serde_json::Error,
+                        >(input, "MethodObjectParamsItem", "ReferenceObject", reason)
+                            .map(MethodObjectParamsItem::ReferenceObject)
+                    }
+                }
+            }
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(map) => {
+                    if map.contains_key("name") || map.contains_key("schema") {
+                        ::mcpwire_support::Choice::variant(
+                            0usize,
+                            "member `name` or `schema` is present",
+                            &[1usize],
+                        )
+                    } else if map.contains_key("$ref") {
+                        ::mcpwire_support::Choice::variant(
+                            1usize,
+                            "member `$ref` is present",
+                            &[0usize],
+                        )
+                    } else {
+                        ::mcpwire_support::Choice::none(
+                            "none of the distinguishing members [\"name\", \"schema\", \"$ref\"] is present",
+                            &[0usize, 1usize],
+                        )
+                    }
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "MethodObjectParamsItem",
+                            &::std::format!(
+                                "{}, found {}", "expected an object", other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
+            decode(&shape, &shape)
         };
-        ::mcpwire_support::decode_union(
-            &shape,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_support::Shape<'_>| match (index, shape) {
-                (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("name") && map.contains_key("schema")
-                }
-                (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("$ref")
-                }
-                _ => true,
-            },
-            |index: usize, input: &::mcpwire_support::Shape<'_>, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_object_variant::<
-                        ContentDescriptorObject,
-                        D::Error,
-                    >(input, "MethodObjectParamsItem", "ContentDescriptorObject", reason)
-                        .map(Self::ContentDescriptorObject)
-                }
-                _ => {
-                    ::mcpwire_support::decode_object_variant::<
-                        ReferenceObject,
-                        D::Error,
-                    >(input, "MethodObjectParamsItem", "ReferenceObject", reason)
-                        .map(Self::ReferenceObject)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `MethodObjectResult` (JSON Schema).
@@ -2741,78 +2168,97 @@ impl ::core::convert::From<ReferenceObject> for MethodObjectResult {
 impl<'de> ::serde::Deserialize<'de> for MethodObjectResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "MethodObjectResult",
-            one_of: true,
-            variants: &["ContentDescriptorObject", "ReferenceObject"],
-        };
-        let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(map) => {
-                if map.contains_key("name") || map.contains_key("schema") {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "member `name` or `schema` is present",
-                        &[1usize],
-                    )
-                } else if map.contains_key("$ref") {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "member `$ref` is present",
-                        &[0usize],
-                    )
-                } else {
-                    ::mcpwire_support::Choice::none(
-                        "none of the distinguishing members [\"name\", \"schema\", \"$ref\"] is present",
-                        &[0usize, 1usize],
-                    )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &::mcpwire_support::Shape<'_>,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<MethodObjectResult, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "MethodObjectResult",
+                one_of: true,
+                variants: &["ContentDescriptorObject", "ReferenceObject"],
+            };
+            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("name") && map.contains_key("schema")
+                    }
+                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("$ref")
+                    }
+                    _ => true,
                 }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "MethodObjectResult",
-                        &::std::format!(
-                            "{}, found {}", "expected an object", other.token_name()
+            fn variant(
+                index: usize,
+                input: &::mcpwire_support::Shape<'_>,
+                reason: &str,
+            ) -> Result<MethodObjectResult, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_object_variant::<
+                            ContentDescriptorObject,
+                            ::serde_json::Error,
+                        >(input, "MethodObjectResult", "ContentDescriptorObject", reason)
+                            .map(MethodObjectResult::ContentDescriptorObject)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_object_variant::<
+                            ReferenceObject,
+                            ::serde_json::Error,
+                        >(input, "MethodObjectResult", "ReferenceObject", reason)
+                            .map(MethodObjectResult::ReferenceObject)
+                    }
+                }
+            }
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(map) => {
+                    if map.contains_key("name") || map.contains_key("schema") {
+                        ::mcpwire_support::Choice::variant(
+                            0usize,
+                            "member `name` or `schema` is present",
+                            &[1usize],
+                        )
+                    } else if map.contains_key("$ref") {
+                        ::mcpwire_support::Choice::variant(
+                            1usize,
+                            "member `$ref` is present",
+                            &[0usize],
+                        )
+                    } else {
+                        ::mcpwire_support::Choice::none(
+                            "none of the distinguishing members [\"name\", \"schema\", \"$ref\"] is present",
+                            &[0usize, 1usize],
+                        )
+                    }
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "MethodObjectResult",
+                            &::std::format!(
+                                "{}, found {}", "expected an object", other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
+            decode(&shape, &shape)
         };
-        ::mcpwire_support::decode_union(
-            &shape,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_support::Shape<'_>| match (index, shape) {
-                (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("name") && map.contains_key("schema")
-                }
-                (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("$ref")
-                }
-                _ => true,
-            },
-            |index: usize, input: &::mcpwire_support::Shape<'_>, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_object_variant::<
-                        ContentDescriptorObject,
-                        D::Error,
-                    >(input, "MethodObjectResult", "ContentDescriptorObject", reason)
-                        .map(Self::ContentDescriptorObject)
-                }
-                _ => {
-                    ::mcpwire_support::decode_object_variant::<
-                        ReferenceObject,
-                        D::Error,
-                    >(input, "MethodObjectResult", "ReferenceObject", reason)
-                        .map(Self::ReferenceObject)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `MethodObjectTagsItem` (JSON Schema).
@@ -2852,78 +2298,97 @@ impl ::core::convert::From<ReferenceObject> for MethodObjectTagsItem {
 impl<'de> ::serde::Deserialize<'de> for MethodObjectTagsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "MethodObjectTagsItem",
-            one_of: true,
-            variants: &["TagObject", "ReferenceObject"],
-        };
-        let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(map) => {
-                if map.contains_key("name") {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "member `name` is present",
-                        &[1usize],
-                    )
-                } else if map.contains_key("$ref") {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "member `$ref` is present",
-                        &[0usize],
-                    )
-                } else {
-                    ::mcpwire_support::Choice::none(
-                        "none of the distinguishing members [\"name\", \"$ref\"] is present",
-                        &[0usize, 1usize],
-                    )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &::mcpwire_support::Shape<'_>,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<MethodObjectTagsItem, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "MethodObjectTagsItem",
+                one_of: true,
+                variants: &["TagObject", "ReferenceObject"],
+            };
+            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("name")
+                    }
+                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("$ref")
+                    }
+                    _ => true,
                 }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "MethodObjectTagsItem",
-                        &::std::format!(
-                            "{}, found {}", "expected an object", other.token_name()
+            fn variant(
+                index: usize,
+                input: &::mcpwire_support::Shape<'_>,
+                reason: &str,
+            ) -> Result<MethodObjectTagsItem, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_object_variant::<
+                            TagObject,
+                            ::serde_json::Error,
+                        >(input, "MethodObjectTagsItem", "TagObject", reason)
+                            .map(MethodObjectTagsItem::TagObject)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_object_variant::<
+                            ReferenceObject,
+                            ::serde_json::Error,
+                        >(input, "MethodObjectTagsItem", "ReferenceObject", reason)
+                            .map(MethodObjectTagsItem::ReferenceObject)
+                    }
+                }
+            }
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(map) => {
+                    if map.contains_key("name") {
+                        ::mcpwire_support::Choice::variant(
+                            0usize,
+                            "member `name` is present",
+                            &[1usize],
+                        )
+                    } else if map.contains_key("$ref") {
+                        ::mcpwire_support::Choice::variant(
+                            1usize,
+                            "member `$ref` is present",
+                            &[0usize],
+                        )
+                    } else {
+                        ::mcpwire_support::Choice::none(
+                            "none of the distinguishing members [\"name\", \"$ref\"] is present",
+                            &[0usize, 1usize],
+                        )
+                    }
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "MethodObjectTagsItem",
+                            &::std::format!(
+                                "{}, found {}", "expected an object", other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
+            decode(&shape, &shape)
         };
-        ::mcpwire_support::decode_union(
-            &shape,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_support::Shape<'_>| match (index, shape) {
-                (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("name")
-                }
-                (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("$ref")
-                }
-                _ => true,
-            },
-            |index: usize, input: &::mcpwire_support::Shape<'_>, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_object_variant::<
-                        TagObject,
-                        D::Error,
-                    >(input, "MethodObjectTagsItem", "TagObject", reason)
-                        .map(Self::TagObject)
-                }
-                _ => {
-                    ::mcpwire_support::decode_object_variant::<
-                        ReferenceObject,
-                        D::Error,
-                    >(input, "MethodObjectTagsItem", "ReferenceObject", reason)
-                        .map(Self::ReferenceObject)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `OpenrpcDocument` (JSON Schema).
@@ -2931,99 +2396,82 @@ impl<'de> ::serde::Deserialize<'de> for MethodObjectTagsItem {
 /// Schema: `#` in `openrpc_meta.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct OpenrpcDocument {
-    /// `$schema` member (optional).
-    #[serde(
-        rename = "$schema",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub schema: ::core::option::Option<::std::string::String>,
-    /// `components` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub components: ::core::option::Option<OpenrpcDocumentComponents>,
-    /// `externalDocs` member (optional).
-    #[serde(
-        rename = "externalDocs",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub external_docs: ::core::option::Option<ExternalDocumentationObject>,
-    /// `info` member (required).
+    /// Schema: `#/properties/$schema`.
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
+    /// Schema: `#/properties/components`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub components: Option<OpenrpcDocumentComponents>,
+    /// Schema: `#/properties/externalDocs`.
+    #[serde(rename = "externalDocs", default, skip_serializing_if = "Option::is_none")]
+    pub external_docs: Option<ExternalDocumentationObject>,
+    /// Schema: `#/properties/info`.
     pub info: InfoObject,
-    /// `methods` member (required).
-    pub methods: ::std::vec::Vec<OpenrpcDocumentMethodsItem>,
-    /// `openrpc` member (required).
+    /// Schema: `#/properties/methods`.
+    pub methods: Vec<OpenrpcDocumentMethodsItem>,
+    /// Schema: `#/properties/openrpc`.
     pub openrpc: OpenrpcDocumentOpenrpc,
-    /// `servers` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub servers: ::core::option::Option<::std::vec::Vec<ServerObject>>,
+    /// Schema: `#/properties/servers`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub servers: Option<Vec<ServerObject>>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        SpecificationExtension,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, SpecificationExtension>,
 }
 impl OpenrpcDocument {
     /// A value with the required `info`, `methods`, `openrpc` and every optional member absent.
     pub fn new(
-        info: impl ::core::convert::Into<InfoObject>,
-        methods: impl ::core::convert::Into<::std::vec::Vec<OpenrpcDocumentMethodsItem>>,
-        openrpc: impl ::core::convert::Into<OpenrpcDocumentOpenrpc>,
+        info: impl Into<InfoObject>,
+        methods: impl Into<Vec<OpenrpcDocumentMethodsItem>>,
+        openrpc: impl Into<OpenrpcDocumentOpenrpc>,
     ) -> Self {
         Self {
-            schema: ::core::option::Option::None,
-            components: ::core::option::Option::None,
-            external_docs: ::core::option::Option::None,
+            schema: None,
+            components: None,
+            external_docs: None,
             info: info.into(),
             methods: methods.into(),
             openrpc: openrpc.into(),
-            servers: ::core::option::Option::None,
+            servers: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `$schema` member.
     #[must_use]
-    pub fn with_schema(
-        mut self,
-        schema: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.schema = ::core::option::Option::Some(schema.into());
+    pub fn with_schema(mut self, schema: impl Into<String>) -> Self {
+        self.schema = Some(schema.into());
         self
     }
     /// Sets the optional `components` member.
     #[must_use]
     pub fn with_components(
         mut self,
-        components: impl ::core::convert::Into<OpenrpcDocumentComponents>,
+        components: impl Into<OpenrpcDocumentComponents>,
     ) -> Self {
-        self.components = ::core::option::Option::Some(components.into());
+        self.components = Some(components.into());
         self
     }
     /// Sets the optional `externalDocs` member.
     #[must_use]
     pub fn with_external_docs(
         mut self,
-        external_docs: impl ::core::convert::Into<ExternalDocumentationObject>,
+        external_docs: impl Into<ExternalDocumentationObject>,
     ) -> Self {
-        self.external_docs = ::core::option::Option::Some(external_docs.into());
+        self.external_docs = Some(external_docs.into());
         self
     }
     /// Sets the optional `servers` member.
     #[must_use]
-    pub fn with_servers(
-        mut self,
-        servers: impl ::core::convert::Into<::std::vec::Vec<ServerObject>>,
-    ) -> Self {
-        self.servers = ::core::option::Option::Some(servers.into());
+    pub fn with_servers(mut self, servers: impl Into<Vec<ServerObject>>) -> Self {
+        self.servers = Some(servers.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<SpecificationExtension>,
+        name: impl Into<String>,
+        value: impl Into<SpecificationExtension>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -3032,157 +2480,76 @@ impl OpenrpcDocument {
 impl<'de> ::serde::Deserialize<'de> for OpenrpcDocument {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "$schema" => ::core::option::Option::Some(0usize),
-                "components" => ::core::option::Option::Some(1usize),
-                "externalDocs" => ::core::option::Option::Some(2usize),
-                "info" => ::core::option::Option::Some(3usize),
-                "methods" => ::core::option::Option::Some(4usize),
-                "openrpc" => ::core::option::Option::Some(5usize),
-                "servers" => ::core::option::Option::Some(6usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for OpenrpcDocument {
+    const NAME: &'static str = "OpenrpcDocument";
+    const MEMBERS: &'static [&'static str] = &[
+        "$schema",
+        "components",
+        "externalDocs",
+        "info",
+        "methods",
+        "openrpc",
+        "servers",
+    ];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<String>,
+        Option<OpenrpcDocumentComponents>,
+        Option<ExternalDocumentationObject>,
+        Option<InfoObject>,
+        Option<Vec<OpenrpcDocumentMethodsItem>>,
+        Option<OpenrpcDocumentOpenrpc>,
+        Option<Vec<ServerObject>>,
+    );
+    type Extra = SpecificationExtension;
+    fn empty() -> Self::Slots {
+        (None, None, None, None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "$schema" => Some(0usize),
+            "components" => Some(1usize),
+            "externalDocs" => Some(2usize),
+            "info" => Some(3usize),
+            "methods" => Some(4usize),
+            "openrpc" => Some(5usize),
+            "servers" => Some(6usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = OpenrpcDocument;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (OpenrpcDocument)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<OpenrpcDocument, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                let mut m6 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("$schema"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "components",
-                                    ),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<OpenrpcDocumentComponents>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "externalDocs",
-                                    ),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<ExternalDocumentationObject>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("info"),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                map.next_value::<InfoObject>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("methods"),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<
-                                        ::std::vec::Vec<OpenrpcDocumentMethodsItem>,
-                                    >()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(5usize) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("openrpc"),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                map.next_value::<OpenrpcDocumentOpenrpc>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m6.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("servers"),
-                                );
-                            }
-                            m6 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::vec::Vec<ServerObject>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<SpecificationExtension>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(OpenrpcDocument {
-                    schema: m0.unwrap_or_default(),
-                    components: m1.unwrap_or_default(),
-                    external_docs: m2.unwrap_or_default(),
-                    info: m3
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "info",
-                        ))?,
-                    methods: m4
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "methods",
-                        ))?,
-                    openrpc: m5
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "openrpc",
-                        ))?,
-                    servers: m6.unwrap_or_default(),
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "$schema"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "components"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "externalDocs"),
+            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "info"),
+            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "methods"),
+            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "openrpc"),
+            _ => ::mcpwire_support::read_member(&mut slots.6, map, "servers"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            schema: slots.0,
+            components: slots.1,
+            external_docs: slots.2,
+            info: ::mcpwire_support::required_member(slots.3, "info")?,
+            methods: ::mcpwire_support::required_member(slots.4, "methods")?,
+            openrpc: ::mcpwire_support::required_member(slots.5, "openrpc")?,
+            servers: slots.6,
+            extra,
+        })
     }
 }
 /// `OpenrpcDocumentComponents` (JSON Schema).
@@ -3190,68 +2557,55 @@ impl<'de> ::serde::Deserialize<'de> for OpenrpcDocument {
 /// Schema: `#/properties/components` in `openrpc_meta.schema.json`.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 pub struct OpenrpcDocumentComponents {
-    /// `contentDescriptors` member (optional).
+    /// Schema: `#/properties/components/properties/contentDescriptors`.
     #[serde(
         rename = "contentDescriptors",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub content_descriptors: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ContentDescriptorObject>,
+    pub content_descriptors: Option<
+        ::std::collections::BTreeMap<String, ContentDescriptorObject>,
     >,
-    /// `errors` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub errors: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ErrorObject>,
-    >,
-    /// `examplePairings` member (optional).
+    /// Schema: `#/properties/components/properties/errors`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub errors: Option<::std::collections::BTreeMap<String, ErrorObject>>,
+    /// Schema: `#/properties/components/properties/examplePairings`.
     #[serde(
         rename = "examplePairings",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub example_pairings: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ExamplePairingObject>,
+    pub example_pairings: Option<
+        ::std::collections::BTreeMap<String, ExamplePairingObject>,
     >,
-    /// `examples` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub examples: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ExampleObject>,
-    >,
-    /// `links` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub links: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, LinkObject>,
-    >,
-    /// `schemas` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub schemas: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, JSONSchema>,
-    >,
-    /// `tags` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub tags: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, TagObject>,
-    >,
+    /// Schema: `#/properties/components/properties/examples`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub examples: Option<::std::collections::BTreeMap<String, ExampleObject>>,
+    /// Schema: `#/properties/components/properties/links`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<::std::collections::BTreeMap<String, LinkObject>>,
+    /// Schema: `#/properties/components/properties/schemas`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schemas: Option<::std::collections::BTreeMap<String, JSONSchema>>,
+    /// Schema: `#/properties/components/properties/tags`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<::std::collections::BTreeMap<String, TagObject>>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl OpenrpcDocumentComponents {
     /// A value with every optional member absent.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self {
-            content_descriptors: ::core::option::Option::None,
-            errors: ::core::option::Option::None,
-            example_pairings: ::core::option::Option::None,
-            examples: ::core::option::Option::None,
-            links: ::core::option::Option::None,
-            schemas: ::core::option::Option::None,
-            tags: ::core::option::Option::None,
+            content_descriptors: None,
+            errors: None,
+            example_pairings: None,
+            examples: None,
+            links: None,
+            schemas: None,
+            tags: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
@@ -3259,87 +2613,75 @@ impl OpenrpcDocumentComponents {
     #[must_use]
     pub fn with_content_descriptors(
         mut self,
-        content_descriptors: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ContentDescriptorObject>,
+        content_descriptors: impl Into<
+            ::std::collections::BTreeMap<String, ContentDescriptorObject>,
         >,
     ) -> Self {
-        self.content_descriptors = ::core::option::Option::Some(
-            content_descriptors.into(),
-        );
+        self.content_descriptors = Some(content_descriptors.into());
         self
     }
     /// Sets the optional `errors` member.
     #[must_use]
     pub fn with_errors(
         mut self,
-        errors: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ErrorObject>,
-        >,
+        errors: impl Into<::std::collections::BTreeMap<String, ErrorObject>>,
     ) -> Self {
-        self.errors = ::core::option::Option::Some(errors.into());
+        self.errors = Some(errors.into());
         self
     }
     /// Sets the optional `examplePairings` member.
     #[must_use]
     pub fn with_example_pairings(
         mut self,
-        example_pairings: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ExamplePairingObject>,
+        example_pairings: impl Into<
+            ::std::collections::BTreeMap<String, ExamplePairingObject>,
         >,
     ) -> Self {
-        self.example_pairings = ::core::option::Option::Some(example_pairings.into());
+        self.example_pairings = Some(example_pairings.into());
         self
     }
     /// Sets the optional `examples` member.
     #[must_use]
     pub fn with_examples(
         mut self,
-        examples: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ExampleObject>,
-        >,
+        examples: impl Into<::std::collections::BTreeMap<String, ExampleObject>>,
     ) -> Self {
-        self.examples = ::core::option::Option::Some(examples.into());
+        self.examples = Some(examples.into());
         self
     }
     /// Sets the optional `links` member.
     #[must_use]
     pub fn with_links(
         mut self,
-        links: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, LinkObject>,
-        >,
+        links: impl Into<::std::collections::BTreeMap<String, LinkObject>>,
     ) -> Self {
-        self.links = ::core::option::Option::Some(links.into());
+        self.links = Some(links.into());
         self
     }
     /// Sets the optional `schemas` member.
     #[must_use]
     pub fn with_schemas(
         mut self,
-        schemas: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, JSONSchema>,
-        >,
+        schemas: impl Into<::std::collections::BTreeMap<String, JSONSchema>>,
     ) -> Self {
-        self.schemas = ::core::option::Option::Some(schemas.into());
+        self.schemas = Some(schemas.into());
         self
     }
     /// Sets the optional `tags` member.
     #[must_use]
     pub fn with_tags(
         mut self,
-        tags: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, TagObject>,
-        >,
+        tags: impl Into<::std::collections::BTreeMap<String, TagObject>>,
     ) -> Self {
-        self.tags = ::core::option::Option::Some(tags.into());
+        self.tags = Some(tags.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -3348,195 +2690,80 @@ impl OpenrpcDocumentComponents {
 impl<'de> ::serde::Deserialize<'de> for OpenrpcDocumentComponents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "contentDescriptors" => ::core::option::Option::Some(0usize),
-                "errors" => ::core::option::Option::Some(1usize),
-                "examplePairings" => ::core::option::Option::Some(2usize),
-                "examples" => ::core::option::Option::Some(3usize),
-                "links" => ::core::option::Option::Some(4usize),
-                "schemas" => ::core::option::Option::Some(5usize),
-                "tags" => ::core::option::Option::Some(6usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for OpenrpcDocumentComponents {
+    const NAME: &'static str = "OpenrpcDocumentComponents";
+    const MEMBERS: &'static [&'static str] = &[
+        "contentDescriptors",
+        "errors",
+        "examplePairings",
+        "examples",
+        "links",
+        "schemas",
+        "tags",
+    ];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<::std::collections::BTreeMap<String, ContentDescriptorObject>>,
+        Option<::std::collections::BTreeMap<String, ErrorObject>>,
+        Option<::std::collections::BTreeMap<String, ExamplePairingObject>>,
+        Option<::std::collections::BTreeMap<String, ExampleObject>>,
+        Option<::std::collections::BTreeMap<String, LinkObject>>,
+        Option<::std::collections::BTreeMap<String, JSONSchema>>,
+        Option<::std::collections::BTreeMap<String, TagObject>>,
+    );
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None, None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "contentDescriptors" => Some(0usize),
+            "errors" => Some(1usize),
+            "examplePairings" => Some(2usize),
+            "examples" => Some(3usize),
+            "links" => Some(4usize),
+            "schemas" => Some(5usize),
+            "tags" => Some(6usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = OpenrpcDocumentComponents;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (OpenrpcDocumentComponents)")
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => {
+                ::mcpwire_support::read_member(&mut slots.0, map, "contentDescriptors")
             }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<OpenrpcDocumentComponents, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                let mut m6 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "contentDescriptors",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ContentDescriptorObject,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("errors"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ErrorObject,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "examplePairings",
-                                    ),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ExamplePairingObject,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "examples",
-                                    ),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ExampleObject,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("links"),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                LinkObject,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(5usize) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("schemas"),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                JSONSchema,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m6.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("tags"),
-                                );
-                            }
-                            m6 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                TagObject,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(OpenrpcDocumentComponents {
-                    content_descriptors: m0.unwrap_or_default(),
-                    errors: m1.unwrap_or_default(),
-                    example_pairings: m2.unwrap_or_default(),
-                    examples: m3.unwrap_or_default(),
-                    links: m4.unwrap_or_default(),
-                    schemas: m5.unwrap_or_default(),
-                    tags: m6.unwrap_or_default(),
-                    extra,
-                })
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "errors"),
+            2usize => {
+                ::mcpwire_support::read_member(&mut slots.2, map, "examplePairings")
             }
+            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "examples"),
+            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "links"),
+            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "schemas"),
+            _ => ::mcpwire_support::read_member(&mut slots.6, map, "tags"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            content_descriptors: slots.0,
+            errors: slots.1,
+            example_pairings: slots.2,
+            examples: slots.3,
+            links: slots.4,
+            schemas: slots.5,
+            tags: slots.6,
+            extra,
+        })
     }
 }
 /// `OpenrpcDocumentMethodsItem` (JSON Schema).
@@ -3576,83 +2803,102 @@ impl ::core::convert::From<ReferenceObject> for OpenrpcDocumentMethodsItem {
 impl<'de> ::serde::Deserialize<'de> for OpenrpcDocumentMethodsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "OpenrpcDocumentMethodsItem",
-            one_of: true,
-            variants: &["MethodObject", "ReferenceObject"],
-        };
-        let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Object(map) => {
-                if map.contains_key("name") || map.contains_key("params") {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "member `name` or `params` is present",
-                        &[1usize],
-                    )
-                } else if map.contains_key("$ref") {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "member `$ref` is present",
-                        &[0usize],
-                    )
-                } else {
-                    ::mcpwire_support::Choice::none(
-                        "none of the distinguishing members [\"name\", \"params\", \"$ref\"] is present",
-                        &[0usize, 1usize],
-                    )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &::mcpwire_support::Shape<'_>,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<OpenrpcDocumentMethodsItem, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "OpenrpcDocumentMethodsItem",
+                one_of: true,
+                variants: &["MethodObject", "ReferenceObject"],
+            };
+            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("name") && map.contains_key("params")
+                            && map
+                                .str_in(
+                                    "paramStructure",
+                                    &["by-position", "by-name", "either"],
+                                )
+                    }
+                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
+                        map.contains_key("$ref")
+                    }
+                    _ => true,
                 }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "OpenrpcDocumentMethodsItem",
-                        &::std::format!(
-                            "{}, found {}", "expected an object", other.token_name()
+            fn variant(
+                index: usize,
+                input: &::mcpwire_support::Shape<'_>,
+                reason: &str,
+            ) -> Result<OpenrpcDocumentMethodsItem, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_object_variant::<
+                            MethodObject,
+                            ::serde_json::Error,
+                        >(input, "OpenrpcDocumentMethodsItem", "MethodObject", reason)
+                            .map(OpenrpcDocumentMethodsItem::MethodObject)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_object_variant::<
+                            ReferenceObject,
+                            ::serde_json::Error,
+                        >(input, "OpenrpcDocumentMethodsItem", "ReferenceObject", reason)
+                            .map(OpenrpcDocumentMethodsItem::ReferenceObject)
+                    }
+                }
+            }
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Object(map) => {
+                    if map.contains_key("name") || map.contains_key("params") {
+                        ::mcpwire_support::Choice::variant(
+                            0usize,
+                            "member `name` or `params` is present",
+                            &[1usize],
+                        )
+                    } else if map.contains_key("$ref") {
+                        ::mcpwire_support::Choice::variant(
+                            1usize,
+                            "member `$ref` is present",
+                            &[0usize],
+                        )
+                    } else {
+                        ::mcpwire_support::Choice::none(
+                            "none of the distinguishing members [\"name\", \"params\", \"$ref\"] is present",
+                            &[0usize, 1usize],
+                        )
+                    }
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "OpenrpcDocumentMethodsItem",
+                            &::std::format!(
+                                "{}, found {}", "expected an object", other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
+            decode(&shape, &shape)
         };
-        ::mcpwire_support::decode_union(
-            &shape,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_support::Shape<'_>| match (index, shape) {
-                (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("name") && map.contains_key("params")
-                        && map
-                            .str_in(
-                                "paramStructure",
-                                &["by-position", "by-name", "either"],
-                            )
-                }
-                (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                    map.contains_key("$ref")
-                }
-                _ => true,
-            },
-            |index: usize, input: &::mcpwire_support::Shape<'_>, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_object_variant::<
-                        MethodObject,
-                        D::Error,
-                    >(input, "OpenrpcDocumentMethodsItem", "MethodObject", reason)
-                        .map(Self::MethodObject)
-                }
-                _ => {
-                    ::mcpwire_support::decode_object_variant::<
-                        ReferenceObject,
-                        D::Error,
-                    >(input, "OpenrpcDocumentMethodsItem", "ReferenceObject", reason)
-                        .map(Self::ReferenceObject)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `OpenrpcDocumentOpenrpc` (JSON Schema).
@@ -3779,74 +3025,52 @@ impl OpenrpcDocumentOpenrpc {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReferenceObject {
-    /// `$ref` member (required).
+    /// Schema: `#/definitions/referenceObject/properties/$ref`.
     #[serde(rename = "$ref")]
     pub r#ref: ::mcpwire_support::Json,
 }
 impl ReferenceObject {
     /// A value with the required `$ref` and every optional member absent.
-    pub fn new(r#ref: impl ::core::convert::Into<::mcpwire_support::Json>) -> Self {
+    pub fn new(r#ref: impl Into<::mcpwire_support::Json>) -> Self {
         Self { r#ref: r#ref.into() }
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ReferenceObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["$ref"];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "$ref" => ::core::option::Option::Some(0usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for ReferenceObject {
+    const NAME: &'static str = "ReferenceObject";
+    const MEMBERS: &'static [&'static str] = &["$ref"];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (Option<::mcpwire_support::Json>,);
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None,)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "$ref" => Some(0usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ReferenceObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ReferenceObject)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ReferenceObject, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("$ref"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::mcpwire_support::Json>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ReferenceObject {
-                    r#ref: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "$ref",
-                        ))?,
-                })
-            }
-        }
-        deserializer.deserialize_map(Members)
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        _index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        ::mcpwire_support::read_member(&mut slots.0, map, "$ref")
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            r#ref: ::mcpwire_support::required_member(slots.0, "$ref")?,
+        })
     }
 }
 /// `ServerObject` (JSON Schema).
@@ -3854,88 +3078,73 @@ impl<'de> ::serde::Deserialize<'de> for ReferenceObject {
 /// Schema: `#/definitions/serverObject` in `openrpc_meta.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct ServerObject {
-    /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub description: ::core::option::Option<::std::string::String>,
-    /// `name` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub name: ::core::option::Option<::std::string::String>,
-    /// `summary` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub summary: ::core::option::Option<::std::string::String>,
-    /// `url` member (required).
-    pub url: ::std::string::String,
-    /// `variables` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub variables: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ServerObjectVariablesValue>,
+    /// Schema: `#/definitions/serverObject/properties/description`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Schema: `#/definitions/serverObject/properties/name`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Schema: `#/definitions/serverObject/properties/summary`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    /// Schema: `#/definitions/serverObject/properties/url`.
+    pub url: String,
+    /// Schema: `#/definitions/serverObject/properties/variables`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variables: Option<
+        ::std::collections::BTreeMap<String, ServerObjectVariablesValue>,
     >,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        SpecificationExtension,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, SpecificationExtension>,
 }
 impl ServerObject {
     /// A value with the required `url` and every optional member absent.
-    pub fn new(url: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(url: impl Into<String>) -> Self {
         Self {
-            description: ::core::option::Option::None,
-            name: ::core::option::Option::None,
-            summary: ::core::option::Option::None,
+            description: None,
+            name: None,
+            summary: None,
             url: url.into(),
-            variables: ::core::option::Option::None,
+            variables: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `description` member.
     #[must_use]
-    pub fn with_description(
-        mut self,
-        description: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.description = ::core::option::Option::Some(description.into());
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
         self
     }
     /// Sets the optional `name` member.
     #[must_use]
-    pub fn with_name(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.name = ::core::option::Option::Some(name.into());
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
         self
     }
     /// Sets the optional `summary` member.
     #[must_use]
-    pub fn with_summary(
-        mut self,
-        summary: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.summary = ::core::option::Option::Some(summary.into());
+    pub fn with_summary(mut self, summary: impl Into<String>) -> Self {
+        self.summary = Some(summary.into());
         self
     }
     /// Sets the optional `variables` member.
     #[must_use]
     pub fn with_variables(
         mut self,
-        variables: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ServerObjectVariablesValue,
-            >,
+        variables: impl Into<
+            ::std::collections::BTreeMap<String, ServerObjectVariablesValue>,
         >,
     ) -> Self {
-        self.variables = ::core::option::Option::Some(variables.into());
+        self.variables = Some(variables.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<SpecificationExtension>,
+        name: impl Into<String>,
+        value: impl Into<SpecificationExtension>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -3944,128 +3153,66 @@ impl ServerObject {
 impl<'de> ::serde::Deserialize<'de> for ServerObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "description" => ::core::option::Option::Some(0usize),
-                "name" => ::core::option::Option::Some(1usize),
-                "summary" => ::core::option::Option::Some(2usize),
-                "url" => ::core::option::Option::Some(3usize),
-                "variables" => ::core::option::Option::Some(4usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for ServerObject {
+    const NAME: &'static str = "ServerObject";
+    const MEMBERS: &'static [&'static str] = &[
+        "description",
+        "name",
+        "summary",
+        "url",
+        "variables",
+    ];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<::std::collections::BTreeMap<String, ServerObjectVariablesValue>>,
+    );
+    type Extra = SpecificationExtension;
+    fn empty() -> Self::Slots {
+        (None, None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "description" => Some(0usize),
+            "name" => Some(1usize),
+            "summary" => Some(2usize),
+            "url" => Some(3usize),
+            "variables" => Some(4usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ServerObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ServerObject)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ServerObject, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "description",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("summary"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("url"),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "variables",
-                                    ),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ServerObjectVariablesValue,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<SpecificationExtension>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ServerObject {
-                    description: m0.unwrap_or_default(),
-                    name: m1.unwrap_or_default(),
-                    summary: m2.unwrap_or_default(),
-                    url: m3
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "url",
-                        ))?,
-                    variables: m4.unwrap_or_default(),
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "description"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "name"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "summary"),
+            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "url"),
+            _ => ::mcpwire_support::read_member(&mut slots.4, map, "variables"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            description: slots.0,
+            name: slots.1,
+            summary: slots.2,
+            url: ::mcpwire_support::required_member(slots.3, "url")?,
+            variables: slots.4,
+            extra,
+        })
     }
 }
 /// `ServerObjectVariablesValue` (JSON Schema).
@@ -4073,55 +3220,46 @@ impl<'de> ::serde::Deserialize<'de> for ServerObject {
 /// Schema: `#/definitions/serverObject/properties/variables/additionalProperties` in `openrpc_meta.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct ServerObjectVariablesValue {
-    /// `default` member (required).
-    pub default: ::std::string::String,
-    /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub description: ::core::option::Option<::std::string::String>,
-    /// `enum` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub r#enum: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    /// Schema: `#/definitions/serverObject/properties/variables/additionalProperties/properties/default`.
+    pub default: String,
+    /// Schema: `#/definitions/serverObject/properties/variables/additionalProperties/properties/description`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Schema: `#/definitions/serverObject/properties/variables/additionalProperties/properties/enum`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#enum: Option<Vec<String>>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl ServerObjectVariablesValue {
     /// A value with the required `default` and every optional member absent.
-    pub fn new(default: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(default: impl Into<String>) -> Self {
         Self {
             default: default.into(),
-            description: ::core::option::Option::None,
-            r#enum: ::core::option::Option::None,
+            description: None,
+            r#enum: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `description` member.
     #[must_use]
-    pub fn with_description(
-        mut self,
-        description: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.description = ::core::option::Option::Some(description.into());
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
         self
     }
     /// Sets the optional `enum` member.
     #[must_use]
-    pub fn with_enum(
-        mut self,
-        r#enum: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
-    ) -> Self {
-        self.r#enum = ::core::option::Option::Some(r#enum.into());
+    pub fn with_enum(mut self, r#enum: impl Into<Vec<String>>) -> Self {
+        self.r#enum = Some(r#enum.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -4130,90 +3268,48 @@ impl ServerObjectVariablesValue {
 impl<'de> ::serde::Deserialize<'de> for ServerObjectVariablesValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "default" => ::core::option::Option::Some(0usize),
-                "description" => ::core::option::Option::Some(1usize),
-                "enum" => ::core::option::Option::Some(2usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for ServerObjectVariablesValue {
+    const NAME: &'static str = "ServerObjectVariablesValue";
+    const MEMBERS: &'static [&'static str] = &["default", "description", "enum"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<String>, Option<String>, Option<Vec<String>>);
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "default" => Some(0usize),
+            "description" => Some(1usize),
+            "enum" => Some(2usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ServerObjectVariablesValue;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ServerObjectVariablesValue)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ServerObjectVariablesValue, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("default"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "description",
-                                    ),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("enum"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::vec::Vec<::std::string::String>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ServerObjectVariablesValue {
-                    default: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "default",
-                        ))?,
-                    description: m1.unwrap_or_default(),
-                    r#enum: m2.unwrap_or_default(),
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "default"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "description"),
+            _ => ::mcpwire_support::read_member(&mut slots.2, map, "enum"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            default: ::mcpwire_support::required_member(slots.0, "default")?,
+            description: slots.1,
+            r#enum: slots.2,
+            extra,
+        })
     }
 }
 /// `SpecificationExtension` (JSON Schema).
@@ -4225,59 +3321,49 @@ pub type SpecificationExtension = ::mcpwire_support::Json;
 /// Schema: `#/definitions/tagObject` in `openrpc_meta.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct TagObject {
-    /// `description` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub description: ::core::option::Option<::std::string::String>,
-    /// `externalDocs` member (optional).
-    #[serde(
-        rename = "externalDocs",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub external_docs: ::core::option::Option<ExternalDocumentationObject>,
-    /// `name` member (required).
-    pub name: ::std::string::String,
+    /// Schema: `#/definitions/tagObject/properties/description`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Schema: `#/definitions/tagObject/properties/externalDocs`.
+    #[serde(rename = "externalDocs", default, skip_serializing_if = "Option::is_none")]
+    pub external_docs: Option<ExternalDocumentationObject>,
+    /// Schema: `#/definitions/tagObject/properties/name`.
+    pub name: String,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        SpecificationExtension,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, SpecificationExtension>,
 }
 impl TagObject {
     /// A value with the required `name` and every optional member absent.
-    pub fn new(name: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(name: impl Into<String>) -> Self {
         Self {
-            description: ::core::option::Option::None,
-            external_docs: ::core::option::Option::None,
+            description: None,
+            external_docs: None,
             name: name.into(),
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `description` member.
     #[must_use]
-    pub fn with_description(
-        mut self,
-        description: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.description = ::core::option::Option::Some(description.into());
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
         self
     }
     /// Sets the optional `externalDocs` member.
     #[must_use]
     pub fn with_external_docs(
         mut self,
-        external_docs: impl ::core::convert::Into<ExternalDocumentationObject>,
+        external_docs: impl Into<ExternalDocumentationObject>,
     ) -> Self {
-        self.external_docs = ::core::option::Option::Some(external_docs.into());
+        self.external_docs = Some(external_docs.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<SpecificationExtension>,
+        name: impl Into<String>,
+        value: impl Into<SpecificationExtension>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -4286,92 +3372,48 @@ impl TagObject {
 impl<'de> ::serde::Deserialize<'de> for TagObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "description" => ::core::option::Option::Some(0usize),
-                "externalDocs" => ::core::option::Option::Some(1usize),
-                "name" => ::core::option::Option::Some(2usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for TagObject {
+    const NAME: &'static str = "TagObject";
+    const MEMBERS: &'static [&'static str] = &["description", "externalDocs", "name"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<String>, Option<ExternalDocumentationObject>, Option<String>);
+    type Extra = SpecificationExtension;
+    fn empty() -> Self::Slots {
+        (None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "description" => Some(0usize),
+            "externalDocs" => Some(1usize),
+            "name" => Some(2usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = TagObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (TagObject)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<TagObject, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "description",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "externalDocs",
-                                    ),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<ExternalDocumentationObject>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<SpecificationExtension>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(TagObject {
-                    description: m0.unwrap_or_default(),
-                    external_docs: m1.unwrap_or_default(),
-                    name: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "name",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "description"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "externalDocs"),
+            _ => ::mcpwire_support::read_member(&mut slots.2, map, "name"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            description: slots.0,
+            external_docs: slots.1,
+            name: ::mcpwire_support::required_member(slots.2, "name")?,
+            extra,
+        })
     }
 }
 /// Every definition of JSON Schema, sorted by name.
@@ -4398,8 +3440,8 @@ pub const DEFINITIONS: &[&str] = &[
 pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "JSONSchema" => visitor.visit::<JSONSchema>(),
             "contactObject" => visitor.visit::<ContactObject>(),
@@ -4419,7 +3461,7 @@ pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
             "serverObject" => visitor.visit::<ServerObject>(),
             "specificationExtension" => visitor.visit::<SpecificationExtension>(),
             "tagObject" => visitor.visit::<TagObject>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -4430,20 +3472,13 @@ pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
@@ -4457,27 +3492,9 @@ pub mod strategies {
     pub fn contact_object() -> BoxedStrategy<super::ContactObject> {
         (
             (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::string(None, None, None)),
                 s::extra(specification_extension(), &["email", "name", "url"]),
             ),
         )
@@ -4494,27 +3511,11 @@ pub mod strategies {
         (
             (
                 s::optional(s::boolean()),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(1u64),
-                    ::core::option::Option::None,
-                ),
+                s::optional(s::string(None, None, None)),
+                s::string(None, Some(1u64), None),
                 s::optional(s::boolean()),
                 jsonschema(),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
                 s::extra(
                     specification_extension(),
                     &[
@@ -4543,15 +3544,11 @@ pub mod strategies {
     pub fn error_object() -> BoxedStrategy<super::ErrorObject> {
         (
             (
-                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                s::integer(None, None)
                     .prop_map(::mcpwire_support::Integer::from)
                     .boxed(),
                 s::optional(s::json()),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                s::string(None, None, None),
             ),
         )
             .prop_map(|((f0, f1, f2),)| super::ErrorObject {
@@ -4565,25 +3562,9 @@ pub mod strategies {
     pub fn example_object() -> BoxedStrategy<super::ExampleObject> {
         (
             (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(1u64),
-                    ::core::option::Option::None,
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
+                s::string(None, Some(1u64), None),
+                s::optional(s::string(None, None, None)),
                 s::json(),
                 s::extra(
                     specification_extension(),
@@ -4604,23 +3585,9 @@ pub mod strategies {
     pub fn example_pairing_object() -> BoxedStrategy<super::ExamplePairingObject> {
         (
             (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(1u64),
-                    ::core::option::Option::None,
-                ),
-                s::vec(
-                    example_pairing_object_params_item(),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                s::optional(s::string(None, None, None)),
+                s::string(None, Some(1u64), None),
+                s::vec(example_pairing_object_params_item(), None, None),
                 s::optional(example_pairing_object_result()),
             ),
         )
@@ -4672,18 +3639,8 @@ pub mod strategies {
     > {
         (
             (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::string(
-                    ::core::option::Option::Some("uri"),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                s::optional(s::string(None, None, None)),
+                s::string(Some("uri"), None, None),
                 s::extra(specification_extension(), &["description", "url"]),
             ),
         )
@@ -4699,31 +3656,11 @@ pub mod strategies {
         (
             (
                 s::optional(contact_object()),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
                 s::optional(license_object()),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::Some("uri"),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                s::optional(s::string(Some("uri"), None, None)),
+                s::string(None, None, None),
+                s::string(None, None, None),
                 s::extra(
                     specification_extension(),
                     &[
@@ -4756,20 +3693,8 @@ pub mod strategies {
     pub fn license_object() -> BoxedStrategy<super::LicenseObject> {
         (
             (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::string(None, None, None)),
                 s::extra(specification_extension(), &["name", "url"]),
             ),
         )
@@ -4784,36 +3709,12 @@ pub mod strategies {
     pub fn link_object() -> BoxedStrategy<super::LinkObject> {
         (
             (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::Some(1u64),
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::string(None, Some(1u64), None)),
                 s::optional(s::json()),
                 s::optional(server_object()),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
                 s::extra(
                     specification_extension(),
                     &["description", "method", "name", "params", "server", "summary"],
@@ -4836,70 +3737,20 @@ pub mod strategies {
         (
             (
                 s::optional(s::boolean()),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::vec(
-                        method_object_errors_item(),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::vec(
-                        method_object_examples_item(),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::vec(method_object_errors_item(), None, None)),
+                s::optional(s::vec(method_object_examples_item(), None, None)),
                 s::optional(external_documentation_object()),
-                s::optional(
-                    s::vec(
-                        method_object_links_item(),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(1u64),
-                    ::core::option::Option::None,
-                ),
+                s::optional(s::vec(method_object_links_item(), None, None)),
+                s::string(None, Some(1u64), None),
                 s::optional(method_object_param_structure()),
-                s::vec(
-                    method_object_params_item(),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                s::vec(method_object_params_item(), None, None),
                 s::optional(method_object_result()),
             ),
             (
-                s::optional(
-                    s::vec(
-                        server_object(),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::vec(
-                        method_object_tags_item(),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::vec(server_object(), None, None)),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::vec(method_object_tags_item(), None, None)),
                 s::extra(
                     specification_extension(),
                     &[
@@ -5037,29 +3888,13 @@ pub mod strategies {
     pub fn openrpc_document() -> BoxedStrategy<super::OpenrpcDocument> {
         (
             (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
                 s::optional(openrpc_document_components()),
                 s::optional(external_documentation_object()),
                 info_object(),
-                s::vec(
-                    openrpc_document_methods_item(),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                s::vec(openrpc_document_methods_item(), None, None),
                 openrpc_document_openrpc(),
-                s::optional(
-                    s::vec(
-                        server_object(),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::vec(server_object(), None, None)),
                 s::extra(
                     specification_extension(),
                     &[
@@ -5174,32 +4009,10 @@ pub mod strategies {
     pub fn server_object() -> BoxedStrategy<super::ServerObject> {
         (
             (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::string(
-                    ::core::option::Option::Some("uri"),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::string(None, None, None)),
+                s::string(Some("uri"), None, None),
                 s::optional(s::map(server_object_variables_value())),
                 s::extra(
                     specification_extension(),
@@ -5223,29 +4036,9 @@ pub mod strategies {
     > {
         (
             (
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::vec(
-                        s::string(
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                        ),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::string(None, None, None),
+                s::optional(s::string(None, None, None)),
+                s::optional(s::vec(s::string(None, None, None), None, None)),
             ),
         )
             .prop_map(|((f0, f1, f2),)| super::ServerObjectVariablesValue {
@@ -5264,19 +4057,9 @@ pub mod strategies {
     pub fn tag_object() -> BoxedStrategy<super::TagObject> {
         (
             (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
                 s::optional(external_documentation_object()),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(1u64),
-                    ::core::option::Option::None,
-                ),
+                s::string(None, Some(1u64), None),
                 s::extra(
                     specification_extension(),
                     &["description", "externalDocs", "name"],
@@ -5293,8 +4076,8 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "JSONSchema" => s::sample(jsonschema()),
                 "contactObject" => s::sample(contact_object()),
@@ -5314,7 +4097,7 @@ pub mod strategies {
                 "serverObject" => s::sample(server_object()),
                 "specificationExtension" => s::sample(specification_extension()),
                 "tagObject" => s::sample(tag_object()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

@@ -3,10 +3,7 @@
 /// `Scores` (JSON Schema).
 ///
 /// Schema: `#` in `pattern_properties.schema.json`.
-pub type Scores = ::std::collections::BTreeMap<
-    ::std::string::String,
-    ::mcpwire_support::Integer,
->;
+pub type Scores = ::std::collections::BTreeMap<String, ::mcpwire_support::Integer>;
 /// Every definition of JSON Schema, sorted by name.
 pub const DEFINITIONS: &[&str] = &["Scores"];
 /// Calls `visitor` with the type of the definition named `name` (see
@@ -14,11 +11,11 @@ pub const DEFINITIONS: &[&str] = &["Scores"];
 pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "Scores" => visitor.visit::<Scores>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -29,20 +26,13 @@ pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
@@ -54,19 +44,15 @@ pub mod strategies {
     use ::mcpwire_support::strategy as s;
     /// Values of [`super::Scores`].
     pub fn scores() -> BoxedStrategy<super::Scores> {
-        s::map(
-            s::integer(::core::option::Option::None, ::core::option::Option::None)
-                .prop_map(::mcpwire_support::Integer::from)
-                .boxed(),
-        )
+        s::map(s::integer(None, None).prop_map(::mcpwire_support::Integer::from).boxed())
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "Scores" => s::sample(scores()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

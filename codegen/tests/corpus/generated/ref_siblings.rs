@@ -5,18 +5,15 @@
 /// Schema: `#/$defs/Base` in `ref_siblings.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct Base {
-    /// `name` member (required).
-    pub name: ::std::string::String,
+    /// Schema: `#/$defs/Base/properties/name`.
+    pub name: String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl Base {
     /// A value with the required `name` and every optional member absent.
-    pub fn new(name: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
             extra: ::std::collections::BTreeMap::new(),
@@ -26,8 +23,8 @@ impl Base {
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -36,58 +33,40 @@ impl Base {
 impl<'de> ::serde::Deserialize<'de> for Base {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "name" => ::core::option::Option::Some(0usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for Base {
+    const NAME: &'static str = "Base";
+    const MEMBERS: &'static [&'static str] = &["name"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<String>,);
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (None,)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "name" => Some(0usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Base;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Base)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Base, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Base {
-                    name: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "name",
-                        ))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Members)
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        _index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        ::mcpwire_support::read_member(&mut slots.0, map, "name")
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            name: ::mcpwire_support::required_member(slots.0, "name")?,
+            extra,
+        })
     }
 }
 /// `Labeled` (JSON Schema).
@@ -95,23 +74,17 @@ impl<'de> ::serde::Deserialize<'de> for Base {
 /// Schema: `#` in `ref_siblings.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct Labeled {
-    /// `label` member (required).
-    pub label: ::std::string::String,
-    /// `name` member (required).
-    pub name: ::std::string::String,
+    /// Schema: `#/properties/label`.
+    pub label: String,
+    /// Schema: `#/properties/name`.
+    pub name: String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl Labeled {
     /// A value with the required `label`, `name` and every optional member absent.
-    pub fn new(
-        label: impl ::core::convert::Into<::std::string::String>,
-        name: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
+    pub fn new(label: impl Into<String>, name: impl Into<String>) -> Self {
         Self {
             label: label.into(),
             name: name.into(),
@@ -122,8 +95,8 @@ impl Labeled {
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -132,74 +105,45 @@ impl Labeled {
 impl<'de> ::serde::Deserialize<'de> for Labeled {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "label" => ::core::option::Option::Some(0usize),
-                "name" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for Labeled {
+    const NAME: &'static str = "Labeled";
+    const MEMBERS: &'static [&'static str] = &["label", "name"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<String>, Option<String>);
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "label" => Some(0usize),
+            "name" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Labeled;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Labeled)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Labeled, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("label"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Labeled {
-                    label: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "label",
-                        ))?,
-                    name: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "name",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "label"),
+            _ => ::mcpwire_support::read_member(&mut slots.1, map, "name"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            label: ::mcpwire_support::required_member(slots.0, "label")?,
+            name: ::mcpwire_support::required_member(slots.1, "name")?,
+            extra,
+        })
     }
 }
 /// Every definition of JSON Schema, sorted by name.
@@ -209,12 +153,12 @@ pub const DEFINITIONS: &[&str] = &["Base", "Labeled"];
 pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "Base" => visitor.visit::<Base>(),
             "Labeled" => visitor.visit::<Labeled>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -225,20 +169,13 @@ pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
@@ -250,15 +187,7 @@ pub mod strategies {
     use ::mcpwire_support::strategy as s;
     /// Values of [`super::Base`].
     pub fn base() -> BoxedStrategy<super::Base> {
-        (
-            (
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-            ),
-        )
+        ((s::string(None, None, None),),)
             .prop_map(|((f0,),)| super::Base {
                 name: f0,
                 extra: ::std::collections::BTreeMap::new(),
@@ -267,20 +196,7 @@ pub mod strategies {
     }
     /// Values of [`super::Labeled`].
     pub fn labeled() -> BoxedStrategy<super::Labeled> {
-        (
-            (
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-            ),
-        )
+        ((s::string(None, None, None), s::string(None, None, None)),)
             .prop_map(|((f0, f1),)| super::Labeled {
                 label: f0,
                 name: f1,
@@ -290,12 +206,12 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "Base" => s::sample(base()),
                 "Labeled" => s::sample(labeled()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

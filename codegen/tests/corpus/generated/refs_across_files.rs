@@ -5,48 +5,39 @@
 /// Schema: `#` in `refs_across_files.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct Envelope {
-    /// `id` member (required).
+    /// Schema: `#/properties/id`.
     pub id: Id,
-    /// `point` member (required).
+    /// Schema: `#/properties/point`.
     pub point: Point,
-    /// `tags` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub tags: ::core::option::Option<::std::vec::Vec<Tag>>,
+    /// Schema: `#/properties/tags`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<Tag>>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl Envelope {
     /// A value with the required `id`, `point` and every optional member absent.
-    pub fn new(
-        id: impl ::core::convert::Into<Id>,
-        point: impl ::core::convert::Into<Point>,
-    ) -> Self {
+    pub fn new(id: impl Into<Id>, point: impl Into<Point>) -> Self {
         Self {
             id: id.into(),
             point: point.into(),
-            tags: ::core::option::Option::None,
+            tags: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `tags` member.
     #[must_use]
-    pub fn with_tags(
-        mut self,
-        tags: impl ::core::convert::Into<::std::vec::Vec<Tag>>,
-    ) -> Self {
-        self.tags = ::core::option::Option::Some(tags.into());
+    pub fn with_tags(mut self, tags: impl Into<Vec<Tag>>) -> Self {
+        self.tags = Some(tags.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -55,87 +46,48 @@ impl Envelope {
 impl<'de> ::serde::Deserialize<'de> for Envelope {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "id" => ::core::option::Option::Some(0usize),
-                "point" => ::core::option::Option::Some(1usize),
-                "tags" => ::core::option::Option::Some(2usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for Envelope {
+    const NAME: &'static str = "Envelope";
+    const MEMBERS: &'static [&'static str] = &["id", "point", "tags"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<Id>, Option<Point>, Option<Vec<Tag>>);
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "id" => Some(0usize),
+            "point" => Some(1usize),
+            "tags" => Some(2usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Envelope;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Envelope)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Envelope, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(map.next_value::<Id>()?);
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("point"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<Point>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("tags"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::vec::Vec<Tag>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Envelope {
-                    id: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "id",
-                        ))?,
-                    point: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "point",
-                        ))?,
-                    tags: m2.unwrap_or_default(),
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "id"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "point"),
+            _ => ::mcpwire_support::read_member(&mut slots.2, map, "tags"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            id: ::mcpwire_support::required_member(slots.0, "id")?,
+            point: ::mcpwire_support::required_member(slots.1, "point")?,
+            tags: slots.2,
+            extra,
+        })
     }
 }
 /// `Id` (JSON Schema).
@@ -147,7 +99,7 @@ impl<'de> ::serde::Deserialize<'de> for Envelope {
 #[allow(clippy::enum_variant_names)]
 pub enum Id {
     /// The `String` alternative.
-    String(::std::string::String),
+    String(String),
     /// The `Integer` alternative.
     Integer(::mcpwire_support::Integer),
 }
@@ -160,9 +112,9 @@ impl Id {
         }
     }
 }
-impl ::core::convert::From<::std::string::String> for Id {
+impl ::core::convert::From<String> for Id {
     /// The `String` alternative.
-    fn from(value: ::std::string::String) -> Self {
+    fn from(value: String) -> Self {
         Self::String(value)
     }
 }
@@ -175,69 +127,88 @@ impl ::core::convert::From<::mcpwire_support::Integer> for Id {
 impl<'de> ::serde::Deserialize<'de> for Id {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "Id",
-            one_of: false,
-            variants: &["String", "Integer"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::String => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<Id, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "Id",
+                one_of: false,
+                variants: &["String", "Integer"],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_support::Shape::Integer => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<Id, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            String,
+                            ::serde_json::Error,
+                        >(input, "Id", "String", reason)
+                            .map(Id::String)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_variant::<
+                            ::mcpwire_support::Integer,
+                            ::serde_json::Error,
+                        >(input, "Id", "Integer", reason)
+                            .map(Id::Integer)
+                    }
+                }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "Id",
-                        &::std::format!(
-                            "{}, found {}", "expected a string or an integer", other
-                            .token_name()
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::String => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Integer => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "Id",
+                            &::std::format!(
+                                "{}, found {}", "expected a string or an integer", other
+                                .token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        ::std::string::String,
-                        D::Error,
-                    >(input, "Id", "String", reason)
-                        .map(Self::String)
-                }
-                _ => {
-                    ::mcpwire_support::decode_variant::<
-                        ::mcpwire_support::Integer,
-                        D::Error,
-                    >(input, "Id", "Integer", reason)
-                        .map(Self::Integer)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `Point` (JSON Schema).
@@ -245,28 +216,25 @@ impl<'de> ::serde::Deserialize<'de> for Id {
 /// Schema: `#/$defs/Point` in `refs_across_files.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct Point {
-    /// `next` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub next: ::core::option::Option<::std::boxed::Box<Point>>,
-    /// `x` member (required).
+    /// Schema: `#/$defs/Point/properties/next`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<Box<Point>>,
+    /// Schema: `#/$defs/Point/properties/x`.
     pub x: ::serde_json::Number,
-    /// `y` member (required).
+    /// Schema: `#/$defs/Point/properties/y`.
     pub y: ::serde_json::Number,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl Point {
     /// A value with the required `x`, `y` and every optional member absent.
     pub fn new(
-        x: impl ::core::convert::Into<::serde_json::Number>,
-        y: impl ::core::convert::Into<::serde_json::Number>,
+        x: impl Into<::serde_json::Number>,
+        y: impl Into<::serde_json::Number>,
     ) -> Self {
         Self {
-            next: ::core::option::Option::None,
+            next: None,
             x: x.into(),
             y: y.into(),
             extra: ::std::collections::BTreeMap::new(),
@@ -274,16 +242,16 @@ impl Point {
     }
     /// Sets the optional `next` member.
     #[must_use]
-    pub fn with_next(mut self, next: impl ::core::convert::Into<Point>) -> Self {
-        self.next = ::core::option::Option::Some(::std::boxed::Box::new(next.into()));
+    pub fn with_next(mut self, next: impl Into<Point>) -> Self {
+        self.next = Some(Box::new(next.into()));
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -292,89 +260,52 @@ impl Point {
 impl<'de> ::serde::Deserialize<'de> for Point {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "next" => ::core::option::Option::Some(0usize),
-                "x" => ::core::option::Option::Some(1usize),
-                "y" => ::core::option::Option::Some(2usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for Point {
+    const NAME: &'static str = "Point";
+    const MEMBERS: &'static [&'static str] = &["next", "x", "y"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<Box<Point>>,
+        Option<::serde_json::Number>,
+        Option<::serde_json::Number>,
+    );
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "next" => Some(0usize),
+            "x" => Some(1usize),
+            "y" => Some(2usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Point;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Point)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Point, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("next"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::boxed::Box<Point>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("x"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<::serde_json::Number>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("y"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::serde_json::Number>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Point {
-                    next: m0.unwrap_or_default(),
-                    x: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "x",
-                        ))?,
-                    y: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "y",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "next"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "x"),
+            _ => ::mcpwire_support::read_member(&mut slots.2, map, "y"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            next: slots.0,
+            x: ::mcpwire_support::required_member(slots.1, "x")?,
+            y: ::mcpwire_support::required_member(slots.2, "y")?,
+            extra,
+        })
     }
 }
 /// `Tag` (JSON Schema).
@@ -406,14 +337,14 @@ pub const DEFINITIONS: &[&str] = &["Envelope", "Id", "Point", "Tag"];
 pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "Envelope" => visitor.visit::<Envelope>(),
             "Id" => visitor.visit::<Id>(),
             "Point" => visitor.visit::<Point>(),
             "Tag" => visitor.visit::<Tag>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -424,20 +355,13 @@ pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
@@ -449,19 +373,7 @@ pub mod strategies {
     use ::mcpwire_support::strategy as s;
     /// Values of [`super::Envelope`].
     pub fn envelope() -> BoxedStrategy<super::Envelope> {
-        (
-            (
-                id(),
-                point(),
-                s::optional(
-                    s::vec(
-                        tag(),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-            ),
-        )
+        ((id(), point(), s::optional(s::vec(tag(), None, None))),)
             .prop_map(|((f0, f1, f2),)| super::Envelope {
                 id: f0,
                 point: f1,
@@ -475,12 +387,9 @@ pub mod strategies {
         s::unambiguous(
             s::one_of(
                 ::std::vec![
-                    s::string(::core::option::Option::None, ::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::Id::String).boxed(),
-                    s::integer(::core::option::Option::None,
-                    ::core::option::Option::None)
-                    .prop_map(::mcpwire_support::Integer::from).boxed()
-                    .prop_map(super::Id::Integer).boxed()
+                    s::string(None, None, None).prop_map(super::Id::String).boxed(),
+                    s::integer(None, None).prop_map(::mcpwire_support::Integer::from)
+                    .boxed().prop_map(super::Id::Integer).boxed()
                 ],
             ),
             super::Id::variant_name,
@@ -495,14 +404,12 @@ pub mod strategies {
         (
             (
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
-                    s::optional(
-                        point_at(depth - 1).prop_map(::std::boxed::Box::new).boxed(),
-                    )
+                    s::optional(point_at(depth - 1).prop_map(Box::new).boxed())
                 },
-                s::number(::core::option::Option::None, ::core::option::Option::None),
-                s::number(::core::option::Option::None, ::core::option::Option::None),
+                s::number(None, None),
+                s::number(None, None),
             ),
         )
             .prop_map(|((f0, f1, f2),)| super::Point {
@@ -519,14 +426,14 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "Envelope" => s::sample(envelope()),
                 "Id" => s::sample(id()),
                 "Point" => s::sample(point()),
                 "Tag" => s::sample(tag()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

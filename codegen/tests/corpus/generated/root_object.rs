@@ -5,22 +5,19 @@
 /// Schema: `#/$defs/Line` in `root_object.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct Line {
-    /// `qty` member (required).
+    /// Schema: `#/$defs/Line/properties/qty`.
     pub qty: ::mcpwire_support::Integer,
-    /// `sku` member (required).
-    pub sku: ::std::string::String,
+    /// Schema: `#/$defs/Line/properties/sku`.
+    pub sku: String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl Line {
     /// A value with the required `sku`, `qty` and every optional member absent.
     pub fn new(
-        sku: impl ::core::convert::Into<::std::string::String>,
-        qty: impl ::core::convert::Into<::mcpwire_support::Integer>,
+        sku: impl Into<String>,
+        qty: impl Into<::mcpwire_support::Integer>,
     ) -> Self {
         Self {
             qty: qty.into(),
@@ -32,8 +29,8 @@ impl Line {
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -42,74 +39,45 @@ impl Line {
 impl<'de> ::serde::Deserialize<'de> for Line {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "qty" => ::core::option::Option::Some(0usize),
-                "sku" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for Line {
+    const NAME: &'static str = "Line";
+    const MEMBERS: &'static [&'static str] = &["qty", "sku"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<::mcpwire_support::Integer>, Option<String>);
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "qty" => Some(0usize),
+            "sku" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Line;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Line)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Line, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("qty"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::mcpwire_support::Integer>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("sku"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Line {
-                    qty: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "qty",
-                        ))?,
-                    sku: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "sku",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "qty"),
+            _ => ::mcpwire_support::read_member(&mut slots.1, map, "sku"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            qty: ::mcpwire_support::required_member(slots.0, "qty")?,
+            sku: ::mcpwire_support::required_member(slots.1, "sku")?,
+            extra,
+        })
     }
 }
 /// `Order` (JSON Schema).
@@ -117,48 +85,39 @@ impl<'de> ::serde::Deserialize<'de> for Line {
 /// Schema: `#` in `root_object.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct Order {
-    /// `id` member (required).
-    pub id: ::std::string::String,
-    /// `lines` member (required).
-    pub lines: ::std::vec::Vec<Line>,
-    /// `note` member (optional, may be null).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub note: ::core::option::Option<::core::option::Option<::std::string::String>>,
+    /// Schema: `#/properties/id`.
+    pub id: String,
+    /// Schema: `#/properties/lines`.
+    pub lines: Vec<Line>,
+    /// Schema: `#/properties/note`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<Option<String>>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl Order {
     /// A value with the required `id`, `lines` and every optional member absent.
-    pub fn new(
-        id: impl ::core::convert::Into<::std::string::String>,
-        lines: impl ::core::convert::Into<::std::vec::Vec<Line>>,
-    ) -> Self {
+    pub fn new(id: impl Into<String>, lines: impl Into<Vec<Line>>) -> Self {
         Self {
             id: id.into(),
             lines: lines.into(),
-            note: ::core::option::Option::None,
+            note: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `note` member.
     #[must_use]
-    pub fn with_note(
-        mut self,
-        note: ::core::option::Option<::std::string::String>,
-    ) -> Self {
-        self.note = ::core::option::Option::Some(note);
+    pub fn with_note(mut self, note: Option<String>) -> Self {
+        self.note = Some(note);
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -167,92 +126,48 @@ impl Order {
 impl<'de> ::serde::Deserialize<'de> for Order {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "id" => ::core::option::Option::Some(0usize),
-                "lines" => ::core::option::Option::Some(1usize),
-                "note" => ::core::option::Option::Some(2usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for Order {
+    const NAME: &'static str = "Order";
+    const MEMBERS: &'static [&'static str] = &["id", "lines", "note"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<String>, Option<Vec<Line>>, Option<Option<String>>);
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "id" => Some(0usize),
+            "lines" => Some(1usize),
+            "note" => Some(2usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Order;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Order)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Order, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("lines"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<::std::vec::Vec<Line>>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("note"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::core::option::Option<::std::string::String>,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Order {
-                    id: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "id",
-                        ))?,
-                    lines: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "lines",
-                        ))?,
-                    note: m2.unwrap_or_default(),
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "id"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "lines"),
+            _ => ::mcpwire_support::read_member(&mut slots.2, map, "note"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            id: ::mcpwire_support::required_member(slots.0, "id")?,
+            lines: ::mcpwire_support::required_member(slots.1, "lines")?,
+            note: slots.2,
+            extra,
+        })
     }
 }
 /// Every definition of JSON Schema, sorted by name.
@@ -262,12 +177,12 @@ pub const DEFINITIONS: &[&str] = &["Line", "Order"];
 pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "Line" => visitor.visit::<Line>(),
             "Order" => visitor.visit::<Order>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -278,20 +193,13 @@ pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
@@ -305,17 +213,10 @@ pub mod strategies {
     pub fn line() -> BoxedStrategy<super::Line> {
         (
             (
-                s::integer(
-                        ::core::option::Option::Some(1i64),
-                        ::core::option::Option::None,
-                    )
+                s::integer(Some(1i64), None)
                     .prop_map(::mcpwire_support::Integer::from)
                     .boxed(),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                s::string(None, None, None),
             ),
         )
             .prop_map(|((f0, f1),)| super::Line {
@@ -329,25 +230,9 @@ pub mod strategies {
     pub fn order() -> BoxedStrategy<super::Order> {
         (
             (
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-                s::vec(
-                    line(),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-                s::optional(
-                    s::optional(
-                        s::string(
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                        ),
-                    ),
-                ),
+                s::string(None, None, None),
+                s::vec(line(), None, None),
+                s::optional(s::optional(s::string(None, None, None))),
             ),
         )
             .prop_map(|((f0, f1, f2),)| super::Order {
@@ -360,12 +245,12 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "Line" => s::sample(line()),
                 "Order" => s::sample(order()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

@@ -5,22 +5,19 @@
 /// Schema: `#` in `tree.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct Tree {
-    /// `children` member (required).
-    pub children: ::std::vec::Vec<Tree>,
-    /// `value` member (required).
+    /// Schema: `#/properties/children`.
+    pub children: Vec<Tree>,
+    /// Schema: `#/properties/value`.
     pub value: ::mcpwire_support::Integer,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl Tree {
     /// A value with the required `value`, `children` and every optional member absent.
     pub fn new(
-        value: impl ::core::convert::Into<::mcpwire_support::Integer>,
-        children: impl ::core::convert::Into<::std::vec::Vec<Tree>>,
+        value: impl Into<::mcpwire_support::Integer>,
+        children: impl Into<Vec<Tree>>,
     ) -> Self {
         Self {
             children: children.into(),
@@ -32,8 +29,8 @@ impl Tree {
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -42,76 +39,45 @@ impl Tree {
 impl<'de> ::serde::Deserialize<'de> for Tree {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "children" => ::core::option::Option::Some(0usize),
-                "value" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for Tree {
+    const NAME: &'static str = "Tree";
+    const MEMBERS: &'static [&'static str] = &["children", "value"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<Vec<Tree>>, Option<::mcpwire_support::Integer>);
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "children" => Some(0usize),
+            "value" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Tree;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Tree)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Tree, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field(
-                                        "children",
-                                    ),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::std::vec::Vec<Tree>>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("value"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<::mcpwire_support::Integer>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Tree {
-                    children: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "children",
-                        ))?,
-                    value: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "value",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "children"),
+            _ => ::mcpwire_support::read_member(&mut slots.1, map, "value"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            children: ::mcpwire_support::required_member(slots.0, "children")?,
+            value: ::mcpwire_support::required_member(slots.1, "value")?,
+            extra,
+        })
     }
 }
 /// Every definition of JSON Schema, sorted by name.
@@ -121,11 +87,11 @@ pub const DEFINITIONS: &[&str] = &["Tree"];
 pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "Tree" => visitor.visit::<Tree>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -136,20 +102,13 @@ pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
@@ -168,17 +127,11 @@ pub mod strategies {
         (
             (
                 if depth == 0 {
-                    Just(::std::vec::Vec::new()).boxed()
+                    Just(Vec::new()).boxed()
                 } else {
-                    s::vec(
-                        tree_at(depth - 1),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    )
+                    s::vec(tree_at(depth - 1), None, None)
                 },
-                s::integer(::core::option::Option::None, ::core::option::Option::None)
-                    .prop_map(::mcpwire_support::Integer::from)
-                    .boxed(),
+                s::integer(None, None).prop_map(::mcpwire_support::Integer::from).boxed(),
             ),
         )
             .prop_map(|((f0, f1),)| super::Tree {
@@ -190,11 +143,11 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "Tree" => s::sample(tree()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

@@ -13,7 +13,7 @@ pub type Point = (::serde_json::Number, ::serde_json::Number, PointItem2);
 #[allow(clippy::enum_variant_names)]
 pub enum PointItem2 {
     /// The `String` alternative.
-    String(::std::string::String),
+    String(String),
     /// The `Null` alternative.
     Null,
 }
@@ -26,77 +26,96 @@ impl PointItem2 {
         }
     }
 }
-impl ::core::convert::From<::std::string::String> for PointItem2 {
+impl ::core::convert::From<String> for PointItem2 {
     /// The `String` alternative.
-    fn from(value: ::std::string::String) -> Self {
+    fn from(value: String) -> Self {
         Self::String(value)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for PointItem2 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "PointItem2",
-            one_of: false,
-            variants: &["String", "Null"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::String => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<PointItem2, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "PointItem2",
+                one_of: false,
+                variants: &["String", "Null"],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_support::Shape::Null => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<PointItem2, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            String,
+                            ::serde_json::Error,
+                        >(input, "PointItem2", "String", reason)
+                            .map(PointItem2::String)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_null::<
+                            ::serde_json::Error,
+                        >(input, "PointItem2", "Null", reason)
+                            .map(|()| PointItem2::Null)
+                    }
+                }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "PointItem2",
-                        &::std::format!(
-                            "{}, found {}", "expected a string or null", other
-                            .token_name()
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::String => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Null => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "PointItem2",
+                            &::std::format!(
+                                "{}, found {}", "expected a string or null", other
+                                .token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        ::std::string::String,
-                        D::Error,
-                    >(input, "PointItem2", "String", reason)
-                        .map(Self::String)
-                }
-                _ => {
-                    ::mcpwire_support::decode_null::<
-                        D::Error,
-                    >(input, "PointItem2", "Null", reason)
-                        .map(|()| Self::Null)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// Every definition of JSON Schema, sorted by name.
@@ -106,11 +125,11 @@ pub const DEFINITIONS: &[&str] = &["Point"];
 pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "Point" => visitor.visit::<Point>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -121,20 +140,13 @@ pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
@@ -146,20 +158,14 @@ pub mod strategies {
     use ::mcpwire_support::strategy as s;
     /// Values of [`super::Point`].
     pub fn point() -> BoxedStrategy<super::Point> {
-        (
-            s::number(::core::option::Option::None, ::core::option::Option::None),
-            s::number(::core::option::Option::None, ::core::option::Option::None),
-            point_item_2(),
-        )
-            .boxed()
+        (s::number(None, None), s::number(None, None), point_item_2()).boxed()
     }
     /// Values of [`super::PointItem2`].
     pub fn point_item_2() -> BoxedStrategy<super::PointItem2> {
         s::unambiguous(
             s::one_of(
                 ::std::vec![
-                    s::string(::core::option::Option::None, ::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::PointItem2::String)
+                    s::string(None, None, None).prop_map(super::PointItem2::String)
                     .boxed(), Just(super::PointItem2::Null).boxed()
                 ],
             ),
@@ -168,11 +174,11 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "Point" => s::sample(point()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

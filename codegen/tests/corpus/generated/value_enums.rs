@@ -13,14 +13,14 @@ impl ::serde::Serialize for Level1 {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Level1 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_support::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -37,14 +37,14 @@ impl ::serde::Serialize for Level2 {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Level2 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_support::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -61,14 +61,14 @@ impl ::serde::Serialize for Level3 {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Level3 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_support::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -85,14 +85,14 @@ impl ::serde::Serialize for Mixed1 {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Mixed1 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_support::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -109,14 +109,14 @@ impl ::serde::Serialize for MixedTrue {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_bool(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for MixedTrue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_support::expect_bool(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -133,14 +133,14 @@ impl ::serde::Serialize for MixedTwo {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for MixedTwo {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -157,14 +157,14 @@ impl ::serde::Serialize for Ratio0_5 {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_f64(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Ratio0_5 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_support::expect_number(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -173,65 +173,56 @@ impl<'de> ::serde::Deserialize<'de> for Ratio0_5 {
 /// Schema: `#` in `value_enums.schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 pub struct Settings {
-    /// `level` member (required).
+    /// Schema: `#/properties/level`.
     pub level: SettingsLevel,
-    /// `mixed` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub mixed: ::core::option::Option<SettingsMixed>,
-    /// `ratio` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub ratio: ::core::option::Option<Ratio0_5>,
-    /// `strict` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub strict: ::core::option::Option<StrictTrue>,
+    /// Schema: `#/properties/mixed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mixed: Option<SettingsMixed>,
+    /// Schema: `#/properties/ratio`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratio: Option<Ratio0_5>,
+    /// Schema: `#/properties/strict`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strict: Option<StrictTrue>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_support::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_support::Json>,
 }
 impl Settings {
     /// A value with the required `level` and every optional member absent.
-    pub fn new(level: impl ::core::convert::Into<SettingsLevel>) -> Self {
+    pub fn new(level: impl Into<SettingsLevel>) -> Self {
         Self {
             level: level.into(),
-            mixed: ::core::option::Option::None,
-            ratio: ::core::option::Option::None,
-            strict: ::core::option::Option::None,
+            mixed: None,
+            ratio: None,
+            strict: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `mixed` member.
     #[must_use]
-    pub fn with_mixed(
-        mut self,
-        mixed: impl ::core::convert::Into<SettingsMixed>,
-    ) -> Self {
-        self.mixed = ::core::option::Option::Some(mixed.into());
+    pub fn with_mixed(mut self, mixed: impl Into<SettingsMixed>) -> Self {
+        self.mixed = Some(mixed.into());
         self
     }
     /// Sets the optional `ratio` member.
     #[must_use]
-    pub fn with_ratio(mut self, ratio: impl ::core::convert::Into<Ratio0_5>) -> Self {
-        self.ratio = ::core::option::Option::Some(ratio.into());
+    pub fn with_ratio(mut self, ratio: impl Into<Ratio0_5>) -> Self {
+        self.ratio = Some(ratio.into());
         self
     }
     /// Sets the optional `strict` member.
     #[must_use]
-    pub fn with_strict(
-        mut self,
-        strict: impl ::core::convert::Into<StrictTrue>,
-    ) -> Self {
-        self.strict = ::core::option::Option::Some(strict.into());
+    pub fn with_strict(mut self, strict: impl Into<StrictTrue>) -> Self {
+        self.strict = Some(strict.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_support::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_support::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -240,101 +231,56 @@ impl Settings {
 impl<'de> ::serde::Deserialize<'de> for Settings {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "level" => ::core::option::Option::Some(0usize),
-                "mixed" => ::core::option::Option::Some(1usize),
-                "ratio" => ::core::option::Option::Some(2usize),
-                "strict" => ::core::option::Option::Some(3usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_support::ObjectTable<'de> for Settings {
+    const NAME: &'static str = "Settings";
+    const MEMBERS: &'static [&'static str] = &["level", "mixed", "ratio", "strict"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<SettingsLevel>,
+        Option<SettingsMixed>,
+        Option<Ratio0_5>,
+        Option<StrictTrue>,
+    );
+    type Extra = ::mcpwire_support::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "level" => Some(0usize),
+            "mixed" => Some(1usize),
+            "ratio" => Some(2usize),
+            "strict" => Some(3usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Settings;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Settings)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Settings, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("level"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<SettingsLevel>()?,
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("mixed"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<SettingsMixed>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("ratio"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<Ratio0_5>()?),
-                            );
-                        }
-                        ::mcpwire_support::Member::Declared(_) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("strict"),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<StrictTrue>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_support::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Settings {
-                    level: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "level",
-                        ))?,
-                    mixed: m1.unwrap_or_default(),
-                    ratio: m2.unwrap_or_default(),
-                    strict: m3.unwrap_or_default(),
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "level"),
+            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "mixed"),
+            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "ratio"),
+            _ => ::mcpwire_support::read_member(&mut slots.3, map, "strict"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            level: ::mcpwire_support::required_member(slots.0, "level")?,
+            mixed: slots.1,
+            ratio: slots.2,
+            strict: slots.3,
+            extra,
+        })
     }
 }
 /// `SettingsLevel` (JSON Schema).
@@ -383,68 +329,87 @@ impl ::core::convert::From<Level3> for SettingsLevel {
 impl<'de> ::serde::Deserialize<'de> for SettingsLevel {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "SettingsLevel",
-            one_of: false,
-            variants: &["Level1", "Level2", "Level3"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::Integer => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[1usize, 2usize],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<SettingsLevel, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "SettingsLevel",
+                one_of: false,
+                variants: &["Level1", "Level2", "Level3"],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "SettingsLevel",
-                        &::std::format!(
-                            "{}, found {}", "expected an integer", other.token_name()
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<SettingsLevel, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            Level1,
+                            ::serde_json::Error,
+                        >(input, "SettingsLevel", "Level1", reason)
+                            .map(SettingsLevel::Level1)
+                    }
+                    1usize => {
+                        ::mcpwire_support::decode_variant::<
+                            Level2,
+                            ::serde_json::Error,
+                        >(input, "SettingsLevel", "Level2", reason)
+                            .map(SettingsLevel::Level2)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_variant::<
+                            Level3,
+                            ::serde_json::Error,
+                        >(input, "SettingsLevel", "Level3", reason)
+                            .map(SettingsLevel::Level3)
+                    }
+                }
+            }
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::Integer => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[1usize, 2usize],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "SettingsLevel",
+                            &::std::format!(
+                                "{}, found {}", "expected an integer", other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        Level1,
-                        D::Error,
-                    >(input, "SettingsLevel", "Level1", reason)
-                        .map(Self::Level1)
-                }
-                1usize => {
-                    ::mcpwire_support::decode_variant::<
-                        Level2,
-                        D::Error,
-                    >(input, "SettingsLevel", "Level2", reason)
-                        .map(Self::Level2)
-                }
-                _ => {
-                    ::mcpwire_support::decode_variant::<
-                        Level3,
-                        D::Error,
-                    >(input, "SettingsLevel", "Level3", reason)
-                        .map(Self::Level3)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `SettingsMixed` (JSON Schema).
@@ -496,97 +461,116 @@ impl ::core::convert::From<MixedTrue> for SettingsMixed {
 impl<'de> ::serde::Deserialize<'de> for SettingsMixed {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-            name: "SettingsMixed",
-            one_of: false,
-            variants: &["Mixed1", "MixedTwo", "MixedTrue", "Null"],
-        };
-        let raw = <::mcpwire_support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_support::Choice = match &shape {
-            ::mcpwire_support::Shape::String => {
-                ::mcpwire_support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_support::Shape<'_>,
+        ) -> Result<SettingsMixed, ::serde_json::Error> {
+            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
+                name: "SettingsMixed",
+                one_of: false,
+                variants: &["Mixed1", "MixedTwo", "MixedTrue", "Null"],
+            };
+            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_support::Shape::Integer => {
-                ::mcpwire_support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<SettingsMixed, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_support::decode_variant::<
+                            Mixed1,
+                            ::serde_json::Error,
+                        >(input, "SettingsMixed", "Mixed1", reason)
+                            .map(SettingsMixed::Mixed1)
+                    }
+                    1usize => {
+                        ::mcpwire_support::decode_variant::<
+                            MixedTwo,
+                            ::serde_json::Error,
+                        >(input, "SettingsMixed", "MixedTwo", reason)
+                            .map(SettingsMixed::MixedTwo)
+                    }
+                    2usize => {
+                        ::mcpwire_support::decode_variant::<
+                            MixedTrue,
+                            ::serde_json::Error,
+                        >(input, "SettingsMixed", "MixedTrue", reason)
+                            .map(SettingsMixed::MixedTrue)
+                    }
+                    _ => {
+                        ::mcpwire_support::decode_null::<
+                            ::serde_json::Error,
+                        >(input, "SettingsMixed", "Null", reason)
+                            .map(|()| SettingsMixed::Null)
+                    }
+                }
             }
-            ::mcpwire_support::Shape::Bool => {
-                ::mcpwire_support::Choice::variant(
-                    2usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
-            }
-            ::mcpwire_support::Shape::Null => {
-                ::mcpwire_support::Choice::variant(
-                    3usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
-            }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_support::no_variant::<
-                        D::Error,
-                    >(
-                        "SettingsMixed",
-                        &::std::format!(
-                            "{}, found {}",
-                            "expected a string or an integer or a boolean or null", other
-                            .token_name()
+            let choice: ::mcpwire_support::Choice = match shape {
+                ::mcpwire_support::Shape::String => {
+                    ::mcpwire_support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Integer => {
+                    ::mcpwire_support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Bool => {
+                    ::mcpwire_support::Choice::variant(
+                        2usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_support::Shape::Null => {
+                    ::mcpwire_support::Choice::variant(
+                        3usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "SettingsMixed",
+                            &::std::format!(
+                                "{}, found {}",
+                                "expected a string or an integer or a boolean or null",
+                                other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_support::decode_variant::<
-                        Mixed1,
-                        D::Error,
-                    >(input, "SettingsMixed", "Mixed1", reason)
-                        .map(Self::Mixed1)
-                }
-                1usize => {
-                    ::mcpwire_support::decode_variant::<
-                        MixedTwo,
-                        D::Error,
-                    >(input, "SettingsMixed", "MixedTwo", reason)
-                        .map(Self::MixedTwo)
-                }
-                2usize => {
-                    ::mcpwire_support::decode_variant::<
-                        MixedTrue,
-                        D::Error,
-                    >(input, "SettingsMixed", "MixedTrue", reason)
-                        .map(Self::MixedTrue)
-                }
-                _ => {
-                    ::mcpwire_support::decode_null::<
-                        D::Error,
-                    >(input, "SettingsMixed", "Null", reason)
-                        .map(|()| Self::Null)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 /// `StrictTrue` (JSON Schema).
@@ -602,14 +586,14 @@ impl ::serde::Serialize for StrictTrue {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_bool(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for StrictTrue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_support::expect_bool(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -620,11 +604,11 @@ pub const DEFINITIONS: &[&str] = &["Settings"];
 pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "Settings" => visitor.visit::<Settings>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -635,20 +619,13 @@ pub fn visit_definition<V: ::mcpwire_support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_support::RoundtripText(text))
 }
 /** Proptest strategies for every type of JSON Schema: one function per type (the type name in
@@ -738,11 +715,11 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "Settings" => s::sample(settings()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

@@ -7,85 +7,57 @@
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Closed {
-    /// `id` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub id: ::core::option::Option<::std::string::String>,
+    /// Schema: `#/$defs/Closed/properties/id`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
 }
 impl Closed {
     /// A value with every optional member absent.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
-        Self {
-            id: ::core::option::Option::None,
-        }
+        Self { id: None }
     }
     /// Sets the optional `id` member.
     #[must_use]
-    pub fn with_id(
-        mut self,
-        id: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.id = ::core::option::Option::Some(id.into());
+    pub fn with_id(mut self, id: impl Into<String>) -> Self {
+        self.id = Some(id.into());
         self
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Closed {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const MEMBERS: &[&str] = &["id"];
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "id" => ::core::option::Option::Some(0usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Closed {
+    const NAME: &'static str = "Closed";
+    const MEMBERS: &'static [&'static str] = &["id"];
+    const KEEPS_UNDECLARED: bool = false;
+    type Slots = (Option<String>,);
+    type Extra = ::serde::de::IgnoredAny;
+    fn empty() -> Self::Slots {
+        (None,)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "id" => Some(0usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Closed;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Closed)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Closed, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            return ::core::result::Result::Err(
-                                <A::Error as ::serde::de::Error>::unknown_field(
-                                    &member,
-                                    MEMBERS,
-                                ),
-                            );
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Closed {
-                    id: m0.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_map(Members)
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        _index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "id")
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self { id: slots.0 })
     }
 }
 /// `Ignored` (test schema).
@@ -94,40 +66,34 @@ impl<'de> ::serde::Deserialize<'de> for Closed {
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Ignored {
-    /// `id` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub id: ::core::option::Option<::std::string::String>,
+    /// Schema: `#/$defs/Ignored/properties/id`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl Ignored {
     /// A value with every optional member absent.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self {
-            id: ::core::option::Option::None,
+            id: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `id` member.
     #[must_use]
-    pub fn with_id(
-        mut self,
-        id: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.id = ::core::option::Option::Some(id.into());
+    pub fn with_id(mut self, id: impl Into<String>) -> Self {
+        self.id = Some(id.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -136,84 +102,58 @@ impl Ignored {
 impl<'de> ::serde::Deserialize<'de> for Ignored {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "id" => ::core::option::Option::Some(0usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Ignored {
+    const NAME: &'static str = "Ignored";
+    const MEMBERS: &'static [&'static str] = &["id"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<String>,);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None,)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "id" => Some(0usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Ignored;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Ignored)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Ignored, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Ignored {
-                    id: m0.unwrap_or_default(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Members)
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        _index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "id")
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self { id: slots.0, extra })
     }
 }
 /// `Labels` (test schema).
 ///
 /// Schema: `#/$defs/Labels` in `tests/snapshots/additional_properties/schema.json`.
-pub type Labels = ::std::collections::BTreeMap<
-    ::std::string::String,
-    ::std::string::String,
->;
+pub type Labels = ::std::collections::BTreeMap<String, String>;
 /// `Open` (test schema).
 ///
 /// Schema: `#/$defs/Open` in `tests/snapshots/additional_properties/schema.json`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Open {
-    /// `id` member (required).
-    pub id: ::std::string::String,
+    /// Schema: `#/$defs/Open/properties/id`.
+    pub id: String,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl Open {
     /// A value with the required `id` and every optional member absent.
-    pub fn new(id: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(id: impl Into<String>) -> Self {
         Self {
             id: id.into(),
             extra: ::std::collections::BTreeMap::new(),
@@ -223,8 +163,8 @@ impl Open {
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -233,58 +173,40 @@ impl Open {
 impl<'de> ::serde::Deserialize<'de> for Open {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "id" => ::core::option::Option::Some(0usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Open {
+    const NAME: &'static str = "Open";
+    const MEMBERS: &'static [&'static str] = &["id"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<String>,);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None,)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "id" => Some(0usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Open;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Open)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Open, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Open {
-                    id: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "id",
-                        ))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Members)
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        _index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "id")
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
+            extra,
+        })
     }
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
@@ -331,14 +253,14 @@ impl ::serde::Serialize for ErrorCode {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(self.code())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
@@ -361,14 +283,14 @@ pub const DEFINITIONS: &[&str] = &["Closed", "Ignored", "Labels", "Open"];
 pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "Closed" => visitor.visit::<Closed>(),
             "Ignored" => visitor.visit::<Ignored>(),
             "Labels" => visitor.visit::<Labels>(),
             "Open" => visitor.visit::<Open>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -379,32 +301,25 @@ pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
 }
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]
-pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
-    ::core::option::Option::Some(
+pub fn json_schema(name: &str) -> Option<::schemars::Schema> {
+    Some(
         match name {
             "Closed" => ::schemars::schema_for!(Closed),
             "Ignored" => ::schemars::schema_for!(Ignored),
             "Labels" => ::schemars::schema_for!(Labels),
             "Open" => ::schemars::schema_for!(Open),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -417,33 +332,13 @@ pub mod strategies {
     use ::mcpwire_types::support::strategy as s;
     /// Values of [`super::Closed`].
     pub fn closed() -> BoxedStrategy<super::Closed> {
-        (
-            (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-            ),
-        )
+        ((s::optional(s::string(None, None, None)),),)
             .prop_map(|((f0,),)| super::Closed { id: f0 })
             .boxed()
     }
     /// Values of [`super::Ignored`].
     pub fn ignored() -> BoxedStrategy<super::Ignored> {
-        (
-            (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-            ),
-        )
+        ((s::optional(s::string(None, None, None)),),)
             .prop_map(|((f0,),)| super::Ignored {
                 id: f0,
                 extra: ::std::collections::BTreeMap::new(),
@@ -452,39 +347,24 @@ pub mod strategies {
     }
     /// Values of [`super::Labels`].
     pub fn labels() -> BoxedStrategy<super::Labels> {
-        s::map(
-            s::string(
-                ::core::option::Option::None,
-                ::core::option::Option::None,
-                ::core::option::Option::None,
-            ),
-        )
+        s::map(s::string(None, None, None))
     }
     /// Values of [`super::Open`].
     pub fn open() -> BoxedStrategy<super::Open> {
-        (
-            (
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-                s::extra(s::json(), &["id"]),
-            ),
-        )
+        ((s::string(None, None, None), s::extra(s::json(), &["id"])),)
             .prop_map(|((f0, f1),)| super::Open { id: f0, extra: f1 })
             .boxed()
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "Closed" => s::sample(closed()),
                 "Ignored" => s::sample(ignored()),
                 "Labels" => s::sample(labels()),
                 "Open" => s::sample(open()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

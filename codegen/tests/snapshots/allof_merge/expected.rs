@@ -13,14 +13,14 @@ impl ::serde::Serialize for CodeMinus32042 {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CodeMinus32042 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -45,27 +45,24 @@ impl ::schemars::JsonSchema for CodeMinus32042 {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ElicitationRequired {
-    /// `code` member (required).
+    /// Schema: `#/$defs/ElicitationRequired/properties/code`.
     pub code: CodeMinus32042,
-    /// `data` member (required).
+    /// Schema: `#/$defs/ElicitationRequired/properties/data`.
     pub data: ElicitationRequiredData,
-    /// `message` member (required).
-    pub message: ::std::string::String,
+    /// Schema: `#/$defs/ElicitationRequired/properties/message`.
+    pub message: String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl ElicitationRequired {
     /// A value with the required `message`, `data` and every optional member absent.
     pub fn new(
-        message: impl ::core::convert::Into<::std::string::String>,
-        data: impl ::core::convert::Into<ElicitationRequiredData>,
+        message: impl Into<String>,
+        data: impl Into<ElicitationRequiredData>,
     ) -> Self {
         Self {
-            code: ::core::default::Default::default(),
+            code: Default::default(),
             data: data.into(),
             message: message.into(),
             extra: ::std::collections::BTreeMap::new(),
@@ -75,8 +72,8 @@ impl ElicitationRequired {
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -85,90 +82,52 @@ impl ElicitationRequired {
 impl<'de> ::serde::Deserialize<'de> for ElicitationRequired {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "code" => ::core::option::Option::Some(0usize),
-                "data" => ::core::option::Option::Some(1usize),
-                "message" => ::core::option::Option::Some(2usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitationRequired {
+    const NAME: &'static str = "ElicitationRequired";
+    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<CodeMinus32042>,
+        Option<ElicitationRequiredData>,
+        Option<String>,
+    );
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "code" => Some(0usize),
+            "data" => Some(1usize),
+            "message" => Some(2usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ElicitationRequired;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ElicitationRequired)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ElicitationRequired, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("code"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<CodeMinus32042>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<ElicitationRequiredData>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("message"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ElicitationRequired {
-                    code: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "code",
-                        ))?,
-                    data: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "data",
-                        ))?,
-                    message: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "message",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
+            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
+            data: ::mcpwire_types::support::required_member(slots.1, "data")?,
+            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
+            extra,
+        })
     }
 }
 /// `ElicitationRequiredData` (test schema).
@@ -177,18 +136,15 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationRequired {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ElicitationRequiredData {
-    /// `url` member (required).
-    pub url: ::std::string::String,
+    /// Schema: `#/$defs/ElicitationRequired/properties/data/properties/url`.
+    pub url: String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl ElicitationRequiredData {
     /// A value with the required `url` and every optional member absent.
-    pub fn new(url: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(url: impl Into<String>) -> Self {
         Self {
             url: url.into(),
             extra: ::std::collections::BTreeMap::new(),
@@ -198,8 +154,8 @@ impl ElicitationRequiredData {
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -208,58 +164,40 @@ impl ElicitationRequiredData {
 impl<'de> ::serde::Deserialize<'de> for ElicitationRequiredData {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "url" => ::core::option::Option::Some(0usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitationRequiredData {
+    const NAME: &'static str = "ElicitationRequiredData";
+    const MEMBERS: &'static [&'static str] = &["url"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<String>,);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None,)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "url" => Some(0usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ElicitationRequiredData;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ElicitationRequiredData)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ElicitationRequiredData, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("url"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ElicitationRequiredData {
-                    url: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "url",
-                        ))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Members)
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        _index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "url")
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            url: ::mcpwire_types::support::required_member(slots.0, "url")?,
+            extra,
+        })
     }
 }
 /// `Error` (test schema).
@@ -268,48 +206,42 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationRequiredData {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Error {
-    /// `code` member (required).
+    /// Schema: `#/$defs/Error/properties/code`.
     pub code: ::mcpwire_types::support::Integer,
-    /// `data` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub data: ::core::option::Option<::mcpwire_types::Json>,
-    /// `message` member (required).
-    pub message: ::std::string::String,
+    /// Schema: `#/$defs/Error/properties/data`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<::mcpwire_types::Json>,
+    /// Schema: `#/$defs/Error/properties/message`.
+    pub message: String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl Error {
     /// A value with the required `code`, `message` and every optional member absent.
     pub fn new(
-        code: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
-        message: impl ::core::convert::Into<::std::string::String>,
+        code: impl Into<::mcpwire_types::support::Integer>,
+        message: impl Into<String>,
     ) -> Self {
         Self {
             code: code.into(),
-            data: ::core::option::Option::None,
+            data: None,
             message: message.into(),
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `data` member.
     #[must_use]
-    pub fn with_data(
-        mut self,
-        data: impl ::core::convert::Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.data = ::core::option::Option::Some(data.into());
+    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
+        self.data = Some(data.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -318,89 +250,52 @@ impl Error {
 impl<'de> ::serde::Deserialize<'de> for Error {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "code" => ::core::option::Option::Some(0usize),
-                "data" => ::core::option::Option::Some(1usize),
-                "message" => ::core::option::Option::Some(2usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Error {
+    const NAME: &'static str = "Error";
+    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<::mcpwire_types::support::Integer>,
+        Option<::mcpwire_types::Json>,
+        Option<String>,
+    );
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "code" => Some(0usize),
+            "data" => Some(1usize),
+            "message" => Some(2usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Error;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Error)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Error, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("code"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::mcpwire_types::support::Integer>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::mcpwire_types::Json>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("message"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Error {
-                    code: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "code",
-                        ))?,
-                    data: m1.unwrap_or_default(),
-                    message: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "message",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
+            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
+            data: slots.1,
+            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
+            extra,
+        })
     }
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
@@ -451,14 +346,14 @@ impl ::serde::Serialize for ErrorCode {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(self.code())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
@@ -481,12 +376,12 @@ pub const DEFINITIONS: &[&str] = &["ElicitationRequired", "Error"];
 pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "ElicitationRequired" => visitor.visit::<ElicitationRequired>(),
             "Error" => visitor.visit::<Error>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -497,30 +392,23 @@ pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
 }
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]
-pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
-    ::core::option::Option::Some(
+pub fn json_schema(name: &str) -> Option<::schemars::Schema> {
+    Some(
         match name {
             "ElicitationRequired" => ::schemars::schema_for!(ElicitationRequired),
             "Error" => ::schemars::schema_for!(Error),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -537,17 +425,7 @@ pub mod strategies {
     }
     /// Values of [`super::ElicitationRequired`].
     pub fn elicitation_required() -> BoxedStrategy<super::ElicitationRequired> {
-        (
-            (
-                code_minus_32042(),
-                elicitation_required_data(),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-            ),
-        )
+        ((code_minus_32042(), elicitation_required_data(), s::string(None, None, None)),)
             .prop_map(|((f0, f1, f2),)| super::ElicitationRequired {
                 code: f0,
                 data: f1,
@@ -558,15 +436,7 @@ pub mod strategies {
     }
     /// Values of [`super::ElicitationRequiredData`].
     pub fn elicitation_required_data() -> BoxedStrategy<super::ElicitationRequiredData> {
-        (
-            (
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-            ),
-        )
+        ((s::string(None, None, None),),)
             .prop_map(|((f0,),)| super::ElicitationRequiredData {
                 url: f0,
                 extra: ::std::collections::BTreeMap::new(),
@@ -577,15 +447,11 @@ pub mod strategies {
     pub fn error() -> BoxedStrategy<super::Error> {
         (
             (
-                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                s::integer(None, None)
                     .prop_map(::mcpwire_types::support::Integer::from)
                     .boxed(),
                 s::optional(s::json()),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                s::string(None, None, None),
             ),
         )
             .prop_map(|((f0, f1, f2),)| super::Error {
@@ -598,12 +464,12 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "ElicitationRequired" => s::sample(elicitation_required()),
                 "Error" => s::sample(error()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

@@ -36,102 +36,121 @@ impl ::core::convert::From<ImageContent> for Content {
 impl<'de> ::serde::Deserialize<'de> for Content {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-            name: "Content",
-            one_of: false,
-            variants: &["TextContent", "ImageContent"],
-        };
-        let shape = ::mcpwire_types::support::Shape::capture_object(
-            deserializer,
-            &["data", "text", "type"],
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::Object(map) => {
-                match map.str_member("type").as_deref() {
-                    ::core::option::Option::Some(found) => {
-                        match found {
-                            "text" => {
-                                ::mcpwire_types::support::Choice::variant(
-                                    0usize,
-                                    "member `type` is \"text\"",
-                                    &[],
-                                )
-                            }
-                            "image" => {
-                                ::mcpwire_types::support::Choice::variant(
-                                    1usize,
-                                    "member `type` is \"image\"",
-                                    &[],
-                                )
-                            }
-                            found => {
-                                ::mcpwire_types::support::Choice::none(
-                                    ::std::format!(
-                                        "member `type` has a value no variant admits: {}", found
-                                    ),
-                                    &[],
-                                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &::mcpwire_types::support::Shape<'_>,
+            shape: &::mcpwire_types::support::Shape<'_>,
+        ) -> Result<Content, ::serde_json::Error> {
+            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+                name: "Content",
+                one_of: false,
+                variants: &["TextContent", "ImageContent"],
+            };
+            fn viable(
+                index: usize,
+                shape: &::mcpwire_types::support::Shape<'_>,
+            ) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                        map.contains_key("text") && map.contains_key("type")
+                            && map.str_in("type", &["text"])
+                    }
+                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                        map.contains_key("data") && map.contains_key("type")
+                            && map.str_in("type", &["image"])
+                    }
+                    _ => true,
+                }
+            }
+            fn variant(
+                index: usize,
+                input: &::mcpwire_types::support::Shape<'_>,
+                reason: &str,
+            ) -> Result<Content, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_types::support::decode_object_variant::<
+                            TextContent,
+                            ::serde_json::Error,
+                        >(input, "Content", "TextContent", reason)
+                            .map(Content::TextContent)
+                    }
+                    _ => {
+                        ::mcpwire_types::support::decode_object_variant::<
+                            ImageContent,
+                            ::serde_json::Error,
+                        >(input, "Content", "ImageContent", reason)
+                            .map(Content::ImageContent)
+                    }
+                }
+            }
+            let choice: ::mcpwire_types::support::Choice = match shape {
+                ::mcpwire_types::support::Shape::Object(map) => {
+                    match map.str_member("type").as_deref() {
+                        Some(found) => {
+                            match found {
+                                "text" => {
+                                    ::mcpwire_types::support::Choice::variant(
+                                        0usize,
+                                        "member `type` is \"text\"",
+                                        &[],
+                                    )
+                                }
+                                "image" => {
+                                    ::mcpwire_types::support::Choice::variant(
+                                        1usize,
+                                        "member `type` is \"image\"",
+                                        &[],
+                                    )
+                                }
+                                found => {
+                                    ::mcpwire_types::support::Choice::none(
+                                        ::std::format!(
+                                            "member `type` has a value no variant admits: {}", found
+                                        ),
+                                        &[],
+                                    )
+                                }
                             }
                         }
-                    }
-                    ::core::option::Option::None => {
-                        ::mcpwire_types::support::Choice::none(
-                            "member `type` is missing or not a string",
-                            &[],
-                        )
+                        None => {
+                            ::mcpwire_types::support::Choice::none(
+                                "member `type` is missing or not a string",
+                                &[],
+                            )
+                        }
                     }
                 }
-            }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
-                        D::Error,
-                    >(
-                        "Content",
-                        &::std::format!(
-                            "{}, found {}", "expected an object", other.token_name()
+                other => {
+                    return Err(
+                        ::mcpwire_types::support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "Content",
+                            &::std::format!(
+                                "{}, found {}", "expected an object", other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
-        };
-        ::mcpwire_types::support::decode_union(
-            &shape,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
-                index,
+                    );
+                }
+            };
+            ::mcpwire_types::support::decode_union(
+                input,
                 shape,
-            ) {
-                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                    map.contains_key("text") && map.contains_key("type")
-                        && map.str_in("type", &["text"])
-                }
-                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                    map.contains_key("data") && map.contains_key("type")
-                        && map.str_in("type", &["image"])
-                }
-                _ => true,
-            },
-            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_types::support::decode_object_variant::<
-                        TextContent,
-                        D::Error,
-                    >(input, "Content", "TextContent", reason)
-                        .map(Self::TextContent)
-                }
-                _ => {
-                    ::mcpwire_types::support::decode_object_variant::<
-                        ImageContent,
-                        D::Error,
-                    >(input, "Content", "ImageContent", reason)
-                        .map(Self::ImageContent)
-                }
-            },
-        )
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let shape = ::mcpwire_types::support::Shape::capture_object(
+                deserializer,
+                &["data", "text", "type"],
+            )?;
+            decode(&shape, &shape)
+        };
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 #[cfg(feature = "schemars")]
@@ -157,23 +176,20 @@ impl ::schemars::JsonSchema for Content {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ImageContent {
-    /// `data` member (required).
-    pub data: ::std::string::String,
-    /// `type` member (required).
+    /// Schema: `#/$defs/ImageContent/properties/data`.
+    pub data: String,
+    /// Schema: `#/$defs/ImageContent/properties/type`.
     pub r#type: TypeImage,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl ImageContent {
     /// A value with the required `data` and every optional member absent.
-    pub fn new(data: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(data: impl Into<String>) -> Self {
         Self {
             data: data.into(),
-            r#type: ::core::default::Default::default(),
+            r#type: Default::default(),
             extra: ::std::collections::BTreeMap::new(),
         }
     }
@@ -181,8 +197,8 @@ impl ImageContent {
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -191,74 +207,45 @@ impl ImageContent {
 impl<'de> ::serde::Deserialize<'de> for ImageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "data" => ::core::option::Option::Some(0usize),
-                "type" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ImageContent {
+    const NAME: &'static str = "ImageContent";
+    const MEMBERS: &'static [&'static str] = &["data", "type"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<String>, Option<TypeImage>);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "data" => Some(0usize),
+            "type" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ImageContent;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ImageContent)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ImageContent, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("type"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<TypeImage>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ImageContent {
-                    data: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "data",
-                        ))?,
-                    r#type: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "type",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "data"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "type"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            data: ::mcpwire_types::support::required_member(slots.0, "data")?,
+            r#type: ::mcpwire_types::support::required_member(slots.1, "type")?,
+            extra,
+        })
     }
 }
 /// `TextContent` (test schema).
@@ -267,23 +254,20 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct TextContent {
-    /// `text` member (required).
-    pub text: ::std::string::String,
-    /// `type` member (required).
+    /// Schema: `#/$defs/TextContent/properties/text`.
+    pub text: String,
+    /// Schema: `#/$defs/TextContent/properties/type`.
     pub r#type: TypeText,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl TextContent {
     /// A value with the required `text` and every optional member absent.
-    pub fn new(text: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(text: impl Into<String>) -> Self {
         Self {
             text: text.into(),
-            r#type: ::core::default::Default::default(),
+            r#type: Default::default(),
             extra: ::std::collections::BTreeMap::new(),
         }
     }
@@ -291,8 +275,8 @@ impl TextContent {
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -301,74 +285,45 @@ impl TextContent {
 impl<'de> ::serde::Deserialize<'de> for TextContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "text" => ::core::option::Option::Some(0usize),
-                "type" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TextContent {
+    const NAME: &'static str = "TextContent";
+    const MEMBERS: &'static [&'static str] = &["text", "type"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<String>, Option<TypeText>);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "text" => Some(0usize),
+            "type" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = TextContent;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (TextContent)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<TextContent, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("text"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("type"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<TypeText>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(TextContent {
-                    text: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "text",
-                        ))?,
-                    r#type: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "type",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "text"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "type"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            text: ::mcpwire_types::support::required_member(slots.0, "text")?,
+            r#type: ::mcpwire_types::support::required_member(slots.1, "type")?,
+            extra,
+        })
     }
 }
 /// `TypeImage` (test schema).
@@ -384,14 +339,14 @@ impl ::serde::Serialize for TypeImage {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for TypeImage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -423,14 +378,14 @@ impl ::serde::Serialize for TypeText {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for TypeText {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -493,14 +448,14 @@ impl ::serde::Serialize for ErrorCode {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(self.code())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
@@ -523,13 +478,13 @@ pub const DEFINITIONS: &[&str] = &["Content", "ImageContent", "TextContent"];
 pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "Content" => visitor.visit::<Content>(),
             "ImageContent" => visitor.visit::<ImageContent>(),
             "TextContent" => visitor.visit::<TextContent>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -540,31 +495,24 @@ pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
 }
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]
-pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
-    ::core::option::Option::Some(
+pub fn json_schema(name: &str) -> Option<::schemars::Schema> {
+    Some(
         match name {
             "Content" => ::schemars::schema_for!(Content),
             "ImageContent" => ::schemars::schema_for!(ImageContent),
             "TextContent" => ::schemars::schema_for!(TextContent),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -589,16 +537,7 @@ pub mod strategies {
     }
     /// Values of [`super::ImageContent`].
     pub fn image_content() -> BoxedStrategy<super::ImageContent> {
-        (
-            (
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-                type_image(),
-            ),
-        )
+        ((s::string(None, None, None), type_image()),)
             .prop_map(|((f0, f1),)| super::ImageContent {
                 data: f0,
                 r#type: f1,
@@ -608,16 +547,7 @@ pub mod strategies {
     }
     /// Values of [`super::TextContent`].
     pub fn text_content() -> BoxedStrategy<super::TextContent> {
-        (
-            (
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-                type_text(),
-            ),
-        )
+        ((s::string(None, None, None), type_text()),)
             .prop_map(|((f0, f1),)| super::TextContent {
                 text: f0,
                 r#type: f1,
@@ -635,13 +565,13 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "Content" => s::sample(content()),
                 "ImageContent" => s::sample(image_content()),
                 "TextContent" => s::sample(text_content()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

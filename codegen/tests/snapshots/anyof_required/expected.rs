@@ -48,91 +48,110 @@ impl<'de> ::serde::Deserialize<'de> for AnyResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-            name: "AnyResult",
-            one_of: false,
-            variants: &["Result", "ListResult", "CountResult"],
-        };
-        let shape = ::mcpwire_types::support::Shape::capture_object(
-            deserializer,
-            &["next"],
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::Object(map) => {
-                if map.contains_key("items") {
-                    ::mcpwire_types::support::Choice::variant(
-                        1usize,
-                        "member `items` is present",
-                        &[0usize, 2usize],
-                    )
-                } else if map.contains_key("total") {
-                    ::mcpwire_types::support::Choice::variant(
-                        2usize,
-                        "member `total` is present",
-                        &[0usize, 1usize],
-                    )
-                } else {
-                    ::mcpwire_types::support::Choice::variant(
-                        0usize,
-                        "no other variant's distinguishing members are present",
-                        &[1usize, 2usize],
-                    )
+        fn decode(
+            input: &::mcpwire_types::support::Shape<'_>,
+            shape: &::mcpwire_types::support::Shape<'_>,
+        ) -> ::core::result::Result<AnyResult, ::serde_json::Error> {
+            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+                name: "AnyResult",
+                one_of: false,
+                variants: &["Result", "ListResult", "CountResult"],
+            };
+            fn viable(
+                index: usize,
+                shape: &::mcpwire_types::support::Shape<'_>,
+            ) -> bool {
+                match (index, shape) {
+                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                        map.contains_key("items")
+                    }
+                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                        map.contains_key("total")
+                    }
+                    _ => true,
                 }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
-                        D::Error,
-                    >(
-                        "AnyResult",
-                        &::std::format!(
-                            "{}, found {}", "expected an object", other.token_name()
+            fn variant(
+                index: usize,
+                input: &::mcpwire_types::support::Shape<'_>,
+                reason: &str,
+            ) -> ::core::result::Result<AnyResult, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_types::support::decode_object_variant::<
+                            Result,
+                            ::serde_json::Error,
+                        >(input, "AnyResult", "Result", reason)
+                            .map(AnyResult::Result)
+                    }
+                    1usize => {
+                        ::mcpwire_types::support::decode_object_variant::<
+                            ListResult,
+                            ::serde_json::Error,
+                        >(input, "AnyResult", "ListResult", reason)
+                            .map(AnyResult::ListResult)
+                    }
+                    _ => {
+                        ::mcpwire_types::support::decode_object_variant::<
+                            CountResult,
+                            ::serde_json::Error,
+                        >(input, "AnyResult", "CountResult", reason)
+                            .map(AnyResult::CountResult)
+                    }
+                }
+            }
+            let choice: ::mcpwire_types::support::Choice = match shape {
+                ::mcpwire_types::support::Shape::Object(map) => {
+                    if map.contains_key("items") {
+                        ::mcpwire_types::support::Choice::variant(
+                            1usize,
+                            "member `items` is present",
+                            &[0usize, 2usize],
+                        )
+                    } else if map.contains_key("total") {
+                        ::mcpwire_types::support::Choice::variant(
+                            2usize,
+                            "member `total` is present",
+                            &[0usize, 1usize],
+                        )
+                    } else {
+                        ::mcpwire_types::support::Choice::variant(
+                            0usize,
+                            "no other variant's distinguishing members are present",
+                            &[1usize, 2usize],
+                        )
+                    }
+                }
+                other => {
+                    return ::core::result::Result::Err(
+                        ::mcpwire_types::support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "AnyResult",
+                            &::std::format!(
+                                "{}, found {}", "expected an object", other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
-        };
-        ::mcpwire_types::support::decode_union(
-            &shape,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
-                index,
+                    );
+                }
+            };
+            ::mcpwire_types::support::decode_union(
+                input,
                 shape,
-            ) {
-                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                    map.contains_key("items")
-                }
-                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                    map.contains_key("total")
-                }
-                _ => true,
-            },
-            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_types::support::decode_object_variant::<
-                        Result,
-                        D::Error,
-                    >(input, "AnyResult", "Result", reason)
-                        .map(Self::Result)
-                }
-                1usize => {
-                    ::mcpwire_types::support::decode_object_variant::<
-                        ListResult,
-                        D::Error,
-                    >(input, "AnyResult", "ListResult", reason)
-                        .map(Self::ListResult)
-                }
-                _ => {
-                    ::mcpwire_types::support::decode_object_variant::<
-                        CountResult,
-                        D::Error,
-                    >(input, "AnyResult", "CountResult", reason)
-                        .map(Self::CountResult)
-                }
-            },
-        )
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let shape = ::mcpwire_types::support::Shape::capture_object(
+                deserializer,
+                &["next"],
+            )?;
+            decode(&shape, &shape)
+        };
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 #[cfg(feature = "schemars")]
@@ -158,20 +177,15 @@ impl ::schemars::JsonSchema for AnyResult {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CountResult {
-    /// `total` member (required).
+    /// Schema: `#/$defs/CountResult/properties/total`.
     pub total: ::mcpwire_types::support::Integer,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl CountResult {
     /// A value with the required `total` and every optional member absent.
-    pub fn new(
-        total: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
+    pub fn new(total: impl Into<::mcpwire_types::support::Integer>) -> Self {
         Self {
             total: total.into(),
             extra: ::std::collections::BTreeMap::new(),
@@ -181,8 +195,8 @@ impl CountResult {
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -192,57 +206,39 @@ impl<'de> ::serde::Deserialize<'de> for CountResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "total" => ::core::option::Option::Some(0usize),
-                _ => ::core::option::Option::None,
-            }
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CountResult {
+    const NAME: &'static str = "CountResult";
+    const MEMBERS: &'static [&'static str] = &["total"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<::mcpwire_types::support::Integer>,);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None,)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "total" => Some(0usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = CountResult;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (CountResult)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<CountResult, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("total"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::mcpwire_types::support::Integer>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(CountResult {
-                    total: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "total",
-                        ))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Members)
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        _index: usize,
+        map: &mut A,
+    ) -> ::core::result::Result<(), A::Error> {
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "total")
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> ::core::result::Result<Self, E> {
+        ::core::result::Result::Ok(Self {
+            total: ::mcpwire_types::support::required_member(slots.0, "total")?,
+            extra,
+        })
     }
 }
 /// `ListResult` (test schema).
@@ -251,44 +247,36 @@ impl<'de> ::serde::Deserialize<'de> for CountResult {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListResult {
-    /// `items` member (required).
-    pub items: ::std::vec::Vec<::std::string::String>,
-    /// `next` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub next: ::core::option::Option<::std::string::String>,
+    /// Schema: `#/$defs/ListResult/properties/items`.
+    pub items: Vec<String>,
+    /// Schema: `#/$defs/ListResult/properties/next`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl ListResult {
     /// A value with the required `items` and every optional member absent.
-    pub fn new(
-        items: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
-    ) -> Self {
+    pub fn new(items: impl Into<Vec<String>>) -> Self {
         Self {
             items: items.into(),
-            next: ::core::option::Option::None,
+            next: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `next` member.
     #[must_use]
-    pub fn with_next(
-        mut self,
-        next: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.next = ::core::option::Option::Some(next.into());
+    pub fn with_next(mut self, next: impl Into<String>) -> Self {
+        self.next = Some(next.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -298,72 +286,44 @@ impl<'de> ::serde::Deserialize<'de> for ListResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "items" => ::core::option::Option::Some(0usize),
-                "next" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResult {
+    const NAME: &'static str = "ListResult";
+    const MEMBERS: &'static [&'static str] = &["items", "next"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<Vec<String>>, Option<String>);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "items" => Some(0usize),
+            "next" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ListResult;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ListResult)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ListResult, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("items"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::std::vec::Vec<::std::string::String>>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("next"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ListResult {
-                    items: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "items",
-                        ))?,
-                    next: m1.unwrap_or_default(),
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> ::core::result::Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "items"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "next"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> ::core::result::Result<Self, E> {
+        ::core::result::Result::Ok(Self {
+            items: ::mcpwire_types::support::required_member(slots.0, "items")?,
+            next: slots.1,
+            extra,
+        })
     }
 }
 /// `OneResult` (test schema).
@@ -412,91 +372,110 @@ impl<'de> ::serde::Deserialize<'de> for OneResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-            name: "OneResult",
-            one_of: true,
-            variants: &["Result", "ListResult", "CountResult"],
-        };
-        let shape = ::mcpwire_types::support::Shape::capture_object(
-            deserializer,
-            &["next"],
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::Object(map) => {
-                if map.contains_key("items") {
-                    ::mcpwire_types::support::Choice::variant(
-                        1usize,
-                        "member `items` is present",
-                        &[0usize, 2usize],
-                    )
-                } else if map.contains_key("total") {
-                    ::mcpwire_types::support::Choice::variant(
-                        2usize,
-                        "member `total` is present",
-                        &[0usize, 1usize],
-                    )
-                } else {
-                    ::mcpwire_types::support::Choice::variant(
-                        0usize,
-                        "no other variant's distinguishing members are present",
-                        &[1usize, 2usize],
-                    )
+        fn decode(
+            input: &::mcpwire_types::support::Shape<'_>,
+            shape: &::mcpwire_types::support::Shape<'_>,
+        ) -> ::core::result::Result<OneResult, ::serde_json::Error> {
+            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+                name: "OneResult",
+                one_of: true,
+                variants: &["Result", "ListResult", "CountResult"],
+            };
+            fn viable(
+                index: usize,
+                shape: &::mcpwire_types::support::Shape<'_>,
+            ) -> bool {
+                match (index, shape) {
+                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                        map.contains_key("items")
+                    }
+                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                        map.contains_key("total")
+                    }
+                    _ => true,
                 }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
-                        D::Error,
-                    >(
-                        "OneResult",
-                        &::std::format!(
-                            "{}, found {}", "expected an object", other.token_name()
+            fn variant(
+                index: usize,
+                input: &::mcpwire_types::support::Shape<'_>,
+                reason: &str,
+            ) -> ::core::result::Result<OneResult, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_types::support::decode_object_variant::<
+                            Result,
+                            ::serde_json::Error,
+                        >(input, "OneResult", "Result", reason)
+                            .map(OneResult::Result)
+                    }
+                    1usize => {
+                        ::mcpwire_types::support::decode_object_variant::<
+                            ListResult,
+                            ::serde_json::Error,
+                        >(input, "OneResult", "ListResult", reason)
+                            .map(OneResult::ListResult)
+                    }
+                    _ => {
+                        ::mcpwire_types::support::decode_object_variant::<
+                            CountResult,
+                            ::serde_json::Error,
+                        >(input, "OneResult", "CountResult", reason)
+                            .map(OneResult::CountResult)
+                    }
+                }
+            }
+            let choice: ::mcpwire_types::support::Choice = match shape {
+                ::mcpwire_types::support::Shape::Object(map) => {
+                    if map.contains_key("items") {
+                        ::mcpwire_types::support::Choice::variant(
+                            1usize,
+                            "member `items` is present",
+                            &[0usize, 2usize],
+                        )
+                    } else if map.contains_key("total") {
+                        ::mcpwire_types::support::Choice::variant(
+                            2usize,
+                            "member `total` is present",
+                            &[0usize, 1usize],
+                        )
+                    } else {
+                        ::mcpwire_types::support::Choice::variant(
+                            0usize,
+                            "no other variant's distinguishing members are present",
+                            &[1usize, 2usize],
+                        )
+                    }
+                }
+                other => {
+                    return ::core::result::Result::Err(
+                        ::mcpwire_types::support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "OneResult",
+                            &::std::format!(
+                                "{}, found {}", "expected an object", other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
-        };
-        ::mcpwire_types::support::decode_union(
-            &shape,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
-                index,
+                    );
+                }
+            };
+            ::mcpwire_types::support::decode_union(
+                input,
                 shape,
-            ) {
-                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                    map.contains_key("items")
-                }
-                (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                    map.contains_key("total")
-                }
-                _ => true,
-            },
-            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_types::support::decode_object_variant::<
-                        Result,
-                        D::Error,
-                    >(input, "OneResult", "Result", reason)
-                        .map(Self::Result)
-                }
-                1usize => {
-                    ::mcpwire_types::support::decode_object_variant::<
-                        ListResult,
-                        D::Error,
-                    >(input, "OneResult", "ListResult", reason)
-                        .map(Self::ListResult)
-                }
-                _ => {
-                    ::mcpwire_types::support::decode_object_variant::<
-                        CountResult,
-                        D::Error,
-                    >(input, "OneResult", "CountResult", reason)
-                        .map(Self::CountResult)
-                }
-            },
-        )
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let shape = ::mcpwire_types::support::Shape::capture_object(
+                deserializer,
+                &["next"],
+            )?;
+            decode(&shape, &shape)
+        };
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 #[cfg(feature = "schemars")]
@@ -522,44 +501,34 @@ impl ::schemars::JsonSchema for OneResult {
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Result {
-    /// `_meta` member (optional).
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
+    /// Schema: `#/$defs/Result/properties/_meta`.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<::mcpwire_types::JsonObject>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl Result {
     /// A value with every optional member absent.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self {
-            meta: ::core::option::Option::None,
+            meta: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `_meta` member.
     #[must_use]
-    pub fn with_meta(
-        mut self,
-        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.meta = ::core::option::Option::Some(meta.into());
+    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
+        self.meta = Some(meta.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -569,56 +538,36 @@ impl<'de> ::serde::Deserialize<'de> for Result {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "_meta" => ::core::option::Option::Some(0usize),
-                _ => ::core::option::Option::None,
-            }
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Result {
+    const NAME: &'static str = "Result";
+    const MEMBERS: &'static [&'static str] = &["_meta"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<::mcpwire_types::JsonObject>,);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None,)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "_meta" => Some(0usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Result;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Result)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Result, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::mcpwire_types::JsonObject>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Result {
-                    meta: m0.unwrap_or_default(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Members)
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        _index: usize,
+        map: &mut A,
+    ) -> ::core::result::Result<(), A::Error> {
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> ::core::result::Result<Self, E> {
+        ::core::result::Result::Ok(Self { meta: slots.0, extra })
     }
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
@@ -701,15 +650,15 @@ pub const DEFINITIONS: &[&str] = &[
 pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "AnyResult" => visitor.visit::<AnyResult>(),
             "CountResult" => visitor.visit::<CountResult>(),
             "ListResult" => visitor.visit::<ListResult>(),
             "OneResult" => visitor.visit::<OneResult>(),
             "Result" => visitor.visit::<Result>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -720,9 +669,7 @@ pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<::core::result::Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
@@ -731,22 +678,20 @@ pub fn roundtrip(
 pub fn roundtrip_text(
     name: &str,
     text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+) -> Option<::core::result::Result<String, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
 }
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]
-pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
-    ::core::option::Option::Some(
+pub fn json_schema(name: &str) -> Option<::schemars::Schema> {
+    Some(
         match name {
             "AnyResult" => ::schemars::schema_for!(AnyResult),
             "CountResult" => ::schemars::schema_for!(CountResult),
             "ListResult" => ::schemars::schema_for!(ListResult),
             "OneResult" => ::schemars::schema_for!(OneResult),
             "Result" => ::schemars::schema_for!(Result),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -774,7 +719,7 @@ pub mod strategies {
     pub fn count_result() -> BoxedStrategy<super::CountResult> {
         (
             (
-                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                s::integer(None, None)
                     .prop_map(::mcpwire_types::support::Integer::from)
                     .boxed(),
             ),
@@ -789,22 +734,8 @@ pub mod strategies {
     pub fn list_result() -> BoxedStrategy<super::ListResult> {
         (
             (
-                s::vec(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::vec(s::string(None, None, None), None, None),
+                s::optional(s::string(None, None, None)),
             ),
         )
             .prop_map(|((f0, f1),)| super::ListResult {
@@ -838,15 +769,15 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "AnyResult" => s::sample(any_result()),
                 "CountResult" => s::sample(count_result()),
                 "ListResult" => s::sample(list_result()),
                 "OneResult" => s::sample(one_result()),
                 "Result" => s::sample(result()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

@@ -6,42 +6,36 @@
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Call {
-    /// `id` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub id: ::core::option::Option<::mcpwire_types::support::Integer>,
-    /// `method` member (required).
-    pub method: ::std::string::String,
+    /// Schema: `#/$defs/Call/properties/id`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<::mcpwire_types::support::Integer>,
+    /// Schema: `#/$defs/Call/properties/method`.
+    pub method: String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl Call {
     /// A value with the required `method` and every optional member absent.
-    pub fn new(method: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(method: impl Into<String>) -> Self {
         Self {
-            id: ::core::option::Option::None,
+            id: None,
             method: method.into(),
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `id` member.
     #[must_use]
-    pub fn with_id(
-        mut self,
-        id: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.id = ::core::option::Option::Some(id.into());
+    pub fn with_id(mut self, id: impl Into<::mcpwire_types::support::Integer>) -> Self {
+        self.id = Some(id.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -50,73 +44,45 @@ impl Call {
 impl<'de> ::serde::Deserialize<'de> for Call {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "id" => ::core::option::Option::Some(0usize),
-                "method" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Call {
+    const NAME: &'static str = "Call";
+    const MEMBERS: &'static [&'static str] = &["id", "method"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<::mcpwire_types::support::Integer>, Option<String>);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "id" => Some(0usize),
+            "method" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Call;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Call)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Call, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::mcpwire_types::support::Integer>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Call {
-                    id: m0.unwrap_or_default(),
-                    method: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "method",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            id: slots.0,
+            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
+            extra,
+        })
     }
 }
 /// `Message` (test schema).
@@ -131,9 +97,9 @@ pub enum Message {
     /// The `Reply` alternative.
     Reply(Reply),
     /// The `Array` alternative.
-    Array(::std::vec::Vec<Call>),
+    Array(Vec<Call>),
     /// The `Array2` alternative.
-    Array2(::std::vec::Vec<Reply>),
+    Array2(Vec<Reply>),
 }
 impl Message {
     /// The name of the variant this value holds (the schema definition it decoded as).
@@ -158,146 +124,165 @@ impl ::core::convert::From<Reply> for Message {
         Self::Reply(value)
     }
 }
-impl ::core::convert::From<::std::vec::Vec<Call>> for Message {
+impl ::core::convert::From<Vec<Call>> for Message {
     /// The `Array` alternative.
-    fn from(value: ::std::vec::Vec<Call>) -> Self {
+    fn from(value: Vec<Call>) -> Self {
         Self::Array(value)
     }
 }
-impl ::core::convert::From<::std::vec::Vec<Reply>> for Message {
+impl ::core::convert::From<Vec<Reply>> for Message {
     /// The `Array2` alternative.
-    fn from(value: ::std::vec::Vec<Reply>) -> Self {
+    fn from(value: Vec<Reply>) -> Self {
         Self::Array2(value)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Message {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-            name: "Message",
-            one_of: false,
-            variants: &["Call", "Reply", "Array", "Array2"],
-        };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::Object(map) => {
-                if map.contains_key("method") {
-                    ::mcpwire_types::support::Choice::variant(
-                        0usize,
-                        "member `method` is present",
-                        &[1usize],
-                    )
-                } else if map.contains_key("result") {
-                    ::mcpwire_types::support::Choice::variant(
-                        1usize,
-                        "member `result` is present",
-                        &[0usize],
-                    )
-                } else {
-                    ::mcpwire_types::support::Choice::none(
-                        "none of the distinguishing members [\"method\", \"result\"] is present",
-                        &[0usize, 1usize],
-                    )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_types::support::Shape<'_>,
+        ) -> Result<Message, ::serde_json::Error> {
+            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+                name: "Message",
+                one_of: false,
+                variants: &["Call", "Reply", "Array", "Array2"],
+            };
+            fn viable(
+                index: usize,
+                shape: &::mcpwire_types::support::Shape<'_>,
+            ) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                        map.contains_key("method")
+                    }
+                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                        map.contains_key("id") && map.contains_key("result")
+                    }
+                    _ => true,
                 }
             }
-            ::mcpwire_types::support::Shape::Array(items) => {
-                match items.first_object() {
-                    ::core::option::Option::Some(map) => {
-                        if map.contains_key("method") {
-                            ::mcpwire_types::support::Choice::variant(
-                                2usize,
-                                "member `method` is present",
-                                &[3usize],
-                            )
-                        } else if map.contains_key("result") {
-                            ::mcpwire_types::support::Choice::variant(
-                                3usize,
-                                "member `result` is present",
-                                &[2usize],
-                            )
-                        } else {
-                            ::mcpwire_types::support::Choice::none(
-                                "none of the distinguishing members [\"method\", \"result\"] is present",
-                                &[2usize, 3usize],
-                            )
-                        }
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<Message, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_types::support::decode_variant::<
+                            Call,
+                            ::serde_json::Error,
+                        >(input, "Message", "Call", reason)
+                            .map(Message::Call)
                     }
-                    ::core::option::Option::None => {
+                    1usize => {
+                        ::mcpwire_types::support::decode_variant::<
+                            Reply,
+                            ::serde_json::Error,
+                        >(input, "Message", "Reply", reason)
+                            .map(Message::Reply)
+                    }
+                    2usize => {
+                        ::mcpwire_types::support::decode_variant::<
+                            Vec<Call>,
+                            ::serde_json::Error,
+                        >(input, "Message", "Array", reason)
+                            .map(Message::Array)
+                    }
+                    _ => {
+                        ::mcpwire_types::support::decode_variant::<
+                            Vec<Reply>,
+                            ::serde_json::Error,
+                        >(input, "Message", "Array2", reason)
+                            .map(Message::Array2)
+                    }
+                }
+            }
+            let choice: ::mcpwire_types::support::Choice = match shape {
+                ::mcpwire_types::support::Shape::Object(map) => {
+                    if map.contains_key("method") {
                         ::mcpwire_types::support::Choice::variant(
-                            2usize,
-                            "an empty array or a non-object first item takes the first array variant",
-                            &[3usize],
+                            0usize,
+                            "member `method` is present",
+                            &[1usize],
+                        )
+                    } else if map.contains_key("result") {
+                        ::mcpwire_types::support::Choice::variant(
+                            1usize,
+                            "member `result` is present",
+                            &[0usize],
+                        )
+                    } else {
+                        ::mcpwire_types::support::Choice::none(
+                            "none of the distinguishing members [\"method\", \"result\"] is present",
+                            &[0usize, 1usize],
                         )
                     }
                 }
-            }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
-                        D::Error,
-                    >(
-                        "Message",
-                        &::std::format!(
-                            "{}, found {}", "expected an object or an array", other
-                            .token_name()
+                ::mcpwire_types::support::Shape::Array(items) => {
+                    match items.first_object() {
+                        Some(map) => {
+                            if map.contains_key("method") {
+                                ::mcpwire_types::support::Choice::variant(
+                                    2usize,
+                                    "member `method` is present",
+                                    &[3usize],
+                                )
+                            } else if map.contains_key("result") {
+                                ::mcpwire_types::support::Choice::variant(
+                                    3usize,
+                                    "member `result` is present",
+                                    &[2usize],
+                                )
+                            } else {
+                                ::mcpwire_types::support::Choice::none(
+                                    "none of the distinguishing members [\"method\", \"result\"] is present",
+                                    &[2usize, 3usize],
+                                )
+                            }
+                        }
+                        None => {
+                            ::mcpwire_types::support::Choice::variant(
+                                2usize,
+                                "an empty array or a non-object first item takes the first array variant",
+                                &[3usize],
+                            )
+                        }
+                    }
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_types::support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "Message",
+                            &::std::format!(
+                                "{}, found {}", "expected an object or an array", other
+                                .token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
-        };
-        ::mcpwire_types::support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
-                index,
+                    );
+                }
+            };
+            ::mcpwire_types::support::decode_union(
+                input,
                 shape,
-            ) {
-                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                    map.contains_key("method")
-                }
-                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                    map.contains_key("id") && map.contains_key("result")
-                }
-                _ => true,
-            },
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_types::support::decode_variant::<
-                        Call,
-                        D::Error,
-                    >(input, "Message", "Call", reason)
-                        .map(Self::Call)
-                }
-                1usize => {
-                    ::mcpwire_types::support::decode_variant::<
-                        Reply,
-                        D::Error,
-                    >(input, "Message", "Reply", reason)
-                        .map(Self::Reply)
-                }
-                2usize => {
-                    ::mcpwire_types::support::decode_variant::<
-                        ::std::vec::Vec<Call>,
-                        D::Error,
-                    >(input, "Message", "Array", reason)
-                        .map(Self::Array)
-                }
-                _ => {
-                    ::mcpwire_types::support::decode_variant::<
-                        ::std::vec::Vec<Reply>,
-                        D::Error,
-                    >(input, "Message", "Array2", reason)
-                        .map(Self::Array2)
-                }
-            },
-        )
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_types::support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
+        };
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 #[cfg(feature = "schemars")]
@@ -312,8 +297,8 @@ impl ::schemars::JsonSchema for Message {
         ::mcpwire_types::support::any_of_schema(
             ::std::vec![
                 generator.subschema_for:: < Call > (), generator.subschema_for:: < Reply
-                > (), generator.subschema_for:: < ::std::vec::Vec < Call > > (),
-                generator.subschema_for:: < ::std::vec::Vec < Reply > > ()
+                > (), generator.subschema_for:: < Vec < Call > > (), generator
+                .subschema_for:: < Vec < Reply > > ()
             ],
         )
     }
@@ -324,22 +309,19 @@ impl ::schemars::JsonSchema for Message {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Reply {
-    /// `id` member (required).
+    /// Schema: `#/$defs/Reply/properties/id`.
     pub id: ::mcpwire_types::support::Integer,
-    /// `result` member (required).
+    /// Schema: `#/$defs/Reply/properties/result`.
     pub result: ::mcpwire_types::Json,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl Reply {
     /// A value with the required `result`, `id` and every optional member absent.
     pub fn new(
-        result: impl ::core::convert::Into<::mcpwire_types::Json>,
-        id: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+        result: impl Into<::mcpwire_types::Json>,
+        id: impl Into<::mcpwire_types::support::Integer>,
     ) -> Self {
         Self {
             id: id.into(),
@@ -351,8 +333,8 @@ impl Reply {
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -361,74 +343,48 @@ impl Reply {
 impl<'de> ::serde::Deserialize<'de> for Reply {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "id" => ::core::option::Option::Some(0usize),
-                "result" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Reply {
+    const NAME: &'static str = "Reply";
+    const MEMBERS: &'static [&'static str] = &["id", "result"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<::mcpwire_types::support::Integer>,
+        Option<::mcpwire_types::Json>,
+    );
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "id" => Some(0usize),
+            "result" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Reply;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Reply)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Reply, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::mcpwire_types::support::Integer>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("result"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<::mcpwire_types::Json>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Reply {
-                    id: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "id",
-                        ))?,
-                    result: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "result",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "result"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
+            result: ::mcpwire_types::support::required_member(slots.1, "result")?,
+            extra,
+        })
     }
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
@@ -475,14 +431,14 @@ impl ::serde::Serialize for ErrorCode {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(self.code())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
@@ -505,13 +461,13 @@ pub const DEFINITIONS: &[&str] = &["Call", "Message", "Reply"];
 pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "Call" => visitor.visit::<Call>(),
             "Message" => visitor.visit::<Message>(),
             "Reply" => visitor.visit::<Reply>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -522,31 +478,24 @@ pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
 }
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]
-pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
-    ::core::option::Option::Some(
+pub fn json_schema(name: &str) -> Option<::schemars::Schema> {
+    Some(
         match name {
             "Call" => ::schemars::schema_for!(Call),
             "Message" => ::schemars::schema_for!(Message),
             "Reply" => ::schemars::schema_for!(Reply),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -562,18 +511,11 @@ pub mod strategies {
         (
             (
                 s::optional(
-                    s::integer(
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                        )
+                    s::integer(None, None)
                         .prop_map(::mcpwire_types::support::Integer::from)
                         .boxed(),
                 ),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                s::string(None, None, None),
             ),
         )
             .prop_map(|((f0, f1),)| super::Call {
@@ -589,10 +531,8 @@ pub mod strategies {
             s::one_of(
                 ::std::vec![
                     call().prop_map(super::Message::Call).boxed(), reply()
-                    .prop_map(super::Message::Reply).boxed(), s::vec(call(),
-                    ::core::option::Option::None, ::core::option::Option::None)
-                    .prop_map(super::Message::Array).boxed(), s::vec(reply(),
-                    ::core::option::Option::None, ::core::option::Option::None)
+                    .prop_map(super::Message::Reply).boxed(), s::vec(call(), None, None)
+                    .prop_map(super::Message::Array).boxed(), s::vec(reply(), None, None)
                     .prop_map(super::Message::Array2).boxed()
                 ],
             ),
@@ -603,7 +543,7 @@ pub mod strategies {
     pub fn reply() -> BoxedStrategy<super::Reply> {
         (
             (
-                s::integer(::core::option::Option::None, ::core::option::Option::None)
+                s::integer(None, None)
                     .prop_map(::mcpwire_types::support::Integer::from)
                     .boxed(),
                 s::json(),
@@ -618,13 +558,13 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "Call" => s::sample(call()),
                 "Message" => s::sample(message()),
                 "Reply" => s::sample(reply()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

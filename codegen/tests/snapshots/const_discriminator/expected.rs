@@ -13,14 +13,14 @@ impl ::serde::Serialize for CodeMinus32042 {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CodeMinus32042 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -52,14 +52,14 @@ impl ::serde::Serialize for Jsonrpc2_0 {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Jsonrpc2_0 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -91,14 +91,14 @@ impl ::serde::Serialize for MethodPing {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for MethodPing {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -123,46 +123,40 @@ impl ::schemars::JsonSchema for MethodPing {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PingRequest {
-    /// `code` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub code: ::core::option::Option<CodeMinus32042>,
-    /// `jsonrpc` member (required).
+    /// Schema: `#/definitions/PingRequest/properties/code`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<CodeMinus32042>,
+    /// Schema: `#/definitions/PingRequest/properties/jsonrpc`.
     pub jsonrpc: Jsonrpc2_0,
-    /// `method` member (required).
+    /// Schema: `#/definitions/PingRequest/properties/method`.
     pub method: MethodPing,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl PingRequest {
     /// A value with every optional member absent.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self {
-            code: ::core::option::Option::None,
-            jsonrpc: ::core::default::Default::default(),
-            method: ::core::default::Default::default(),
+            code: None,
+            jsonrpc: Default::default(),
+            method: Default::default(),
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `code` member.
     #[must_use]
-    pub fn with_code(
-        mut self,
-        code: impl ::core::convert::Into<CodeMinus32042>,
-    ) -> Self {
-        self.code = ::core::option::Option::Some(code.into());
+    pub fn with_code(mut self, code: impl Into<CodeMinus32042>) -> Self {
+        self.code = Some(code.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -171,89 +165,48 @@ impl PingRequest {
 impl<'de> ::serde::Deserialize<'de> for PingRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "code" => ::core::option::Option::Some(0usize),
-                "jsonrpc" => ::core::option::Option::Some(1usize),
-                "method" => ::core::option::Option::Some(2usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequest {
+    const NAME: &'static str = "PingRequest";
+    const MEMBERS: &'static [&'static str] = &["code", "jsonrpc", "method"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<CodeMinus32042>, Option<Jsonrpc2_0>, Option<MethodPing>);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "code" => Some(0usize),
+            "jsonrpc" => Some(1usize),
+            "method" => Some(2usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = PingRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (PingRequest)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<PingRequest, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("code"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<CodeMinus32042>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("jsonrpc"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<Jsonrpc2_0>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<MethodPing>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(PingRequest {
-                    code: m0.unwrap_or_default(),
-                    jsonrpc: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "jsonrpc",
-                        ))?,
-                    method: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "method",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
+            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            code: slots.0,
+            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
+            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
+            extra,
+        })
     }
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
@@ -304,14 +257,14 @@ impl ::serde::Serialize for ErrorCode {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(self.code())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
@@ -334,11 +287,11 @@ pub const DEFINITIONS: &[&str] = &["PingRequest"];
 pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "PingRequest" => visitor.visit::<PingRequest>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -349,29 +302,22 @@ pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
 }
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]
-pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
-    ::core::option::Option::Some(
+pub fn json_schema(name: &str) -> Option<::schemars::Schema> {
+    Some(
         match name {
             "PingRequest" => ::schemars::schema_for!(PingRequest),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -407,11 +353,11 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "PingRequest" => s::sample(ping_request()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

@@ -39,106 +39,126 @@ impl ::core::convert::From<ListToolsRequest> for ClientRequest {
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-            name: "ClientRequest",
-            one_of: false,
-            variants: &["PingRequest", "ListToolsRequest"],
-        };
-        let shape = ::mcpwire_types::support::Shape::capture_object(
-            deserializer,
-            &["method"],
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::Object(map) => {
-                match map.str_member("method").as_deref() {
-                    ::core::option::Option::Some(found) => {
-                        match found {
-                            "ping" => {
-                                ::mcpwire_types::support::Choice::variant(
-                                    0usize,
-                                    "member `method` is \"ping\"",
-                                    &[],
-                                )
-                            }
-                            "tools/list" => {
-                                ::mcpwire_types::support::Choice::variant(
-                                    1usize,
-                                    "member `method` is \"tools/list\"",
-                                    &[],
-                                )
-                            }
-                            _ => {
-                                ::mcpwire_types::support::Choice::variant(
-                                    ::mcpwire_types::support::UNKNOWN_METHOD,
-                                    "its method is not one this version defines",
-                                    &[],
-                                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &::mcpwire_types::support::Shape<'_>,
+            shape: &::mcpwire_types::support::Shape<'_>,
+        ) -> Result<ClientRequest, ::serde_json::Error> {
+            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+                name: "ClientRequest",
+                one_of: false,
+                variants: &["PingRequest", "ListToolsRequest"],
+            };
+            fn viable(
+                index: usize,
+                shape: &::mcpwire_types::support::Shape<'_>,
+            ) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                        map.contains_key("method") && map.str_in("method", &["ping"])
+                    }
+                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                        map.contains_key("method")
+                            && map.str_in("method", &["tools/list"])
+                    }
+                    _ => true,
+                }
+            }
+            fn variant(
+                index: usize,
+                input: &::mcpwire_types::support::Shape<'_>,
+                reason: &str,
+            ) -> Result<ClientRequest, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_types::support::decode_object_variant::<
+                            PingRequest,
+                            ::serde_json::Error,
+                        >(input, "ClientRequest", "PingRequest", reason)
+                            .map(ClientRequest::PingRequest)
+                    }
+                    1usize => {
+                        ::mcpwire_types::support::decode_object_variant::<
+                            ListToolsRequest,
+                            ::serde_json::Error,
+                        >(input, "ClientRequest", "ListToolsRequest", reason)
+                            .map(ClientRequest::ListToolsRequest)
+                    }
+                    _ => {
+                        ::mcpwire_types::support::decode_object_variant::<
+                            ::mcpwire_types::support::UnknownMethod,
+                            ::serde_json::Error,
+                        >(input, "ClientRequest", "Unknown", reason)
+                            .map(ClientRequest::Unknown)
+                    }
+                }
+            }
+            let choice: ::mcpwire_types::support::Choice = match shape {
+                ::mcpwire_types::support::Shape::Object(map) => {
+                    match map.str_member("method").as_deref() {
+                        Some(found) => {
+                            match found {
+                                "ping" => {
+                                    ::mcpwire_types::support::Choice::variant(
+                                        0usize,
+                                        "member `method` is \"ping\"",
+                                        &[],
+                                    )
+                                }
+                                "tools/list" => {
+                                    ::mcpwire_types::support::Choice::variant(
+                                        1usize,
+                                        "member `method` is \"tools/list\"",
+                                        &[],
+                                    )
+                                }
+                                _ => {
+                                    ::mcpwire_types::support::Choice::variant(
+                                        ::mcpwire_types::support::UNKNOWN_METHOD,
+                                        "its method is not one this version defines",
+                                        &[],
+                                    )
+                                }
                             }
                         }
-                    }
-                    ::core::option::Option::None => {
-                        ::mcpwire_types::support::Choice::none(
-                            "member `method` is missing or not a string",
-                            &[],
-                        )
+                        None => {
+                            ::mcpwire_types::support::Choice::none(
+                                "member `method` is missing or not a string",
+                                &[],
+                            )
+                        }
                     }
                 }
-            }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
-                        D::Error,
-                    >(
-                        "ClientRequest",
-                        &::std::format!(
-                            "{}, found {}", "expected an object", other.token_name()
+                other => {
+                    return Err(
+                        ::mcpwire_types::support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "ClientRequest",
+                            &::std::format!(
+                                "{}, found {}", "expected an object", other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
-        };
-        ::mcpwire_types::support::decode_union(
-            &shape,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
-                index,
+                    );
+                }
+            };
+            ::mcpwire_types::support::decode_union(
+                input,
                 shape,
-            ) {
-                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                    map.contains_key("method") && map.str_in("method", &["ping"])
-                }
-                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                    map.contains_key("method") && map.str_in("method", &["tools/list"])
-                }
-                _ => true,
-            },
-            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_types::support::decode_object_variant::<
-                        PingRequest,
-                        D::Error,
-                    >(input, "ClientRequest", "PingRequest", reason)
-                        .map(Self::PingRequest)
-                }
-                1usize => {
-                    ::mcpwire_types::support::decode_object_variant::<
-                        ListToolsRequest,
-                        D::Error,
-                    >(input, "ClientRequest", "ListToolsRequest", reason)
-                        .map(Self::ListToolsRequest)
-                }
-                _ => {
-                    ::mcpwire_types::support::decode_object_variant::<
-                        ::mcpwire_types::support::UnknownMethod,
-                        D::Error,
-                    >(input, "ClientRequest", "Unknown", reason)
-                        .map(Self::Unknown)
-                }
-            },
-        )
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let shape = ::mcpwire_types::support::Shape::capture_object(
+                deserializer,
+                &["method"],
+            )?;
+            decode(&shape, &shape)
+        };
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 #[cfg(feature = "schemars")]
@@ -165,43 +185,37 @@ impl ::schemars::JsonSchema for ClientRequest {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListToolsRequest {
-    /// `method` member (required).
+    /// Schema: `#/$defs/ListToolsRequest/properties/method`.
     pub method: MethodToolsList,
-    /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub params: ::core::option::Option<ListToolsRequestParams>,
+    /// Schema: `#/$defs/ListToolsRequest/properties/params`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params: Option<ListToolsRequestParams>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl ListToolsRequest {
     /// A value with every optional member absent.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self {
-            method: ::core::default::Default::default(),
-            params: ::core::option::Option::None,
+            method: Default::default(),
+            params: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `params` member.
     #[must_use]
-    pub fn with_params(
-        mut self,
-        params: impl ::core::convert::Into<ListToolsRequestParams>,
-    ) -> Self {
-        self.params = ::core::option::Option::Some(params.into());
+    pub fn with_params(mut self, params: impl Into<ListToolsRequestParams>) -> Self {
+        self.params = Some(params.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -210,73 +224,45 @@ impl ListToolsRequest {
 impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "method" => ::core::option::Option::Some(0usize),
-                "params" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsRequest {
+    const NAME: &'static str = "ListToolsRequest";
+    const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<MethodToolsList>, Option<ListToolsRequestParams>);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "method" => Some(0usize),
+            "params" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ListToolsRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ListToolsRequest)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ListToolsRequest, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<MethodToolsList>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<ListToolsRequestParams>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ListToolsRequest {
-                    method: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "method",
-                        ))?,
-                    params: m1.unwrap_or_default(),
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
+            params: slots.1,
+            extra,
+        })
     }
 }
 /// `ListToolsRequestParams` (test schema).
@@ -285,40 +271,34 @@ impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ListToolsRequestParams {
-    /// `cursor` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub cursor: ::core::option::Option<::std::string::String>,
+    /// Schema: `#/$defs/ListToolsRequest/properties/params/properties/cursor`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl ListToolsRequestParams {
     /// A value with every optional member absent.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self {
-            cursor: ::core::option::Option::None,
+            cursor: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `cursor` member.
     #[must_use]
-    pub fn with_cursor(
-        mut self,
-        cursor: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.cursor = ::core::option::Option::Some(cursor.into());
+    pub fn with_cursor(mut self, cursor: impl Into<String>) -> Self {
+        self.cursor = Some(cursor.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -327,57 +307,37 @@ impl ListToolsRequestParams {
 impl<'de> ::serde::Deserialize<'de> for ListToolsRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "cursor" => ::core::option::Option::Some(0usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsRequestParams {
+    const NAME: &'static str = "ListToolsRequestParams";
+    const MEMBERS: &'static [&'static str] = &["cursor"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<String>,);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None,)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "cursor" => Some(0usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ListToolsRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ListToolsRequestParams)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ListToolsRequestParams, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("cursor"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ListToolsRequestParams {
-                    cursor: m0.unwrap_or_default(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Members)
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        _index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self { cursor: slots.0, extra })
     }
 }
 /// `MethodPing` (test schema).
@@ -393,14 +353,14 @@ impl ::serde::Serialize for MethodPing {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for MethodPing {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -432,14 +392,14 @@ impl ::serde::Serialize for MethodToolsList {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for MethodToolsList {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -464,21 +424,18 @@ impl ::schemars::JsonSchema for MethodToolsList {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PingRequest {
-    /// `method` member (required).
+    /// Schema: `#/$defs/PingRequest/properties/method`.
     pub method: MethodPing,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl PingRequest {
     /// A value with every optional member absent.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self {
-            method: ::core::default::Default::default(),
+            method: Default::default(),
             extra: ::std::collections::BTreeMap::new(),
         }
     }
@@ -486,8 +443,8 @@ impl PingRequest {
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -496,58 +453,40 @@ impl PingRequest {
 impl<'de> ::serde::Deserialize<'de> for PingRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "method" => ::core::option::Option::Some(0usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequest {
+    const NAME: &'static str = "PingRequest";
+    const MEMBERS: &'static [&'static str] = &["method"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<MethodPing>,);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None,)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "method" => Some(0usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = PingRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (PingRequest)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<PingRequest, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<MethodPing>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(PingRequest {
-                    method: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "method",
-                        ))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Members)
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        _index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "method")
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
+            extra,
+        })
     }
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
@@ -594,14 +533,14 @@ impl ::serde::Serialize for ErrorCode {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(self.code())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
@@ -624,13 +563,13 @@ pub const DEFINITIONS: &[&str] = &["ClientRequest", "ListToolsRequest", "PingReq
 pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "ClientRequest" => visitor.visit::<ClientRequest>(),
             "ListToolsRequest" => visitor.visit::<ListToolsRequest>(),
             "PingRequest" => visitor.visit::<PingRequest>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -641,31 +580,24 @@ pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
 }
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]
-pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
-    ::core::option::Option::Some(
+pub fn json_schema(name: &str) -> Option<::schemars::Schema> {
+    Some(
         match name {
             "ClientRequest" => ::schemars::schema_for!(ClientRequest),
             "ListToolsRequest" => ::schemars::schema_for!(ListToolsRequest),
             "PingRequest" => ::schemars::schema_for!(PingRequest),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -701,17 +633,7 @@ pub mod strategies {
     }
     /// Values of [`super::ListToolsRequestParams`].
     pub fn list_tools_request_params() -> BoxedStrategy<super::ListToolsRequestParams> {
-        (
-            (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-            ),
-        )
+        ((s::optional(s::string(None, None, None)),),)
             .prop_map(|((f0,),)| super::ListToolsRequestParams {
                 cursor: f0,
                 extra: ::std::collections::BTreeMap::new(),
@@ -737,13 +659,13 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "ClientRequest" => s::sample(client_request()),
                 "ListToolsRequest" => s::sample(list_tools_request()),
                 "PingRequest" => s::sample(ping_request()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

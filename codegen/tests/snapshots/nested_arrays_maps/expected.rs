@@ -6,43 +6,31 @@
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Grid {
-    /// `byName` member (optional).
-    #[serde(
-        rename = "byName",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub by_name: ::core::option::Option<
-        ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::std::vec::Vec<::mcpwire_types::support::Integer>,
-        >,
+    /// Schema: `#/$defs/Grid/properties/byName`.
+    #[serde(rename = "byName", default, skip_serializing_if = "Option::is_none")]
+    pub by_name: Option<
+        ::std::collections::BTreeMap<String, Vec<::mcpwire_types::support::Integer>>,
     >,
-    /// `origin` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub origin: ::core::option::Option<Point>,
-    /// `rows` member (required).
-    pub rows: ::std::vec::Vec<::std::vec::Vec<Point>>,
-    /// `tags` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub tags: ::core::option::Option<::std::vec::Vec<GridTagsItem>>,
+    /// Schema: `#/$defs/Grid/properties/origin`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Point>,
+    /// Schema: `#/$defs/Grid/properties/rows`.
+    pub rows: Vec<Vec<Point>>,
+    /// Schema: `#/$defs/Grid/properties/tags`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<GridTagsItem>>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl Grid {
     /// A value with the required `rows` and every optional member absent.
-    pub fn new(
-        rows: impl ::core::convert::Into<::std::vec::Vec<::std::vec::Vec<Point>>>,
-    ) -> Self {
+    pub fn new(rows: impl Into<Vec<Vec<Point>>>) -> Self {
         Self {
-            by_name: ::core::option::Option::None,
-            origin: ::core::option::Option::None,
+            by_name: None,
+            origin: None,
             rows: rows.into(),
-            tags: ::core::option::Option::None,
+            tags: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
@@ -50,37 +38,31 @@ impl Grid {
     #[must_use]
     pub fn with_by_name(
         mut self,
-        by_name: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::std::vec::Vec<::mcpwire_types::support::Integer>,
-            >,
+        by_name: impl Into<
+            ::std::collections::BTreeMap<String, Vec<::mcpwire_types::support::Integer>>,
         >,
     ) -> Self {
-        self.by_name = ::core::option::Option::Some(by_name.into());
+        self.by_name = Some(by_name.into());
         self
     }
     /// Sets the optional `origin` member.
     #[must_use]
-    pub fn with_origin(mut self, origin: impl ::core::convert::Into<Point>) -> Self {
-        self.origin = ::core::option::Option::Some(origin.into());
+    pub fn with_origin(mut self, origin: impl Into<Point>) -> Self {
+        self.origin = Some(origin.into());
         self
     }
     /// Sets the optional `tags` member.
     #[must_use]
-    pub fn with_tags(
-        mut self,
-        tags: impl ::core::convert::Into<::std::vec::Vec<GridTagsItem>>,
-    ) -> Self {
-        self.tags = ::core::option::Option::Some(tags.into());
+    pub fn with_tags(mut self, tags: impl Into<Vec<GridTagsItem>>) -> Self {
+        self.tags = Some(tags.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -89,107 +71,58 @@ impl Grid {
 impl<'de> ::serde::Deserialize<'de> for Grid {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "byName" => ::core::option::Option::Some(0usize),
-                "origin" => ::core::option::Option::Some(1usize),
-                "rows" => ::core::option::Option::Some(2usize),
-                "tags" => ::core::option::Option::Some(3usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Grid {
+    const NAME: &'static str = "Grid";
+    const MEMBERS: &'static [&'static str] = &["byName", "origin", "rows", "tags"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<
+            ::std::collections::BTreeMap<String, Vec<::mcpwire_types::support::Integer>>,
+        >,
+        Option<Point>,
+        Option<Vec<Vec<Point>>>,
+        Option<Vec<GridTagsItem>>,
+    );
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "byName" => Some(0usize),
+            "origin" => Some(1usize),
+            "rows" => Some(2usize),
+            "tags" => Some(3usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Grid;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Grid)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Grid, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("byName"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::std::vec::Vec<::mcpwire_types::support::Integer>,
-                                            >,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("origin"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<Point>()?),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("rows"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::std::vec::Vec<::std::vec::Vec<Point>>>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("tags"),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::vec::Vec<GridTagsItem>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Grid {
-                    by_name: m0.unwrap_or_default(),
-                    origin: m1.unwrap_or_default(),
-                    rows: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "rows",
-                        ))?,
-                    tags: m3.unwrap_or_default(),
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "byName"),
+            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "origin"),
+            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "rows"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "tags"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            by_name: slots.0,
+            origin: slots.1,
+            rows: ::mcpwire_types::support::required_member(slots.2, "rows")?,
+            tags: slots.3,
+            extra,
+        })
     }
 }
 /// `GridTagsItem` (test schema).
@@ -198,18 +131,15 @@ impl<'de> ::serde::Deserialize<'de> for Grid {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct GridTagsItem {
-    /// `key` member (required).
-    pub key: ::std::string::String,
+    /// Schema: `#/$defs/Grid/properties/tags/items/properties/key`.
+    pub key: String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl GridTagsItem {
     /// A value with the required `key` and every optional member absent.
-    pub fn new(key: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(key: impl Into<String>) -> Self {
         Self {
             key: key.into(),
             extra: ::std::collections::BTreeMap::new(),
@@ -219,8 +149,8 @@ impl GridTagsItem {
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -229,58 +159,40 @@ impl GridTagsItem {
 impl<'de> ::serde::Deserialize<'de> for GridTagsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "key" => ::core::option::Option::Some(0usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GridTagsItem {
+    const NAME: &'static str = "GridTagsItem";
+    const MEMBERS: &'static [&'static str] = &["key"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<String>,);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None,)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "key" => Some(0usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = GridTagsItem;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (GridTagsItem)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<GridTagsItem, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("key"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(GridTagsItem {
-                    key: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "key",
-                        ))?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Members)
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        _index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "key")
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            key: ::mcpwire_types::support::required_member(slots.0, "key")?,
+            extra,
+        })
     }
 }
 /// `Point` (test schema).
@@ -289,22 +201,19 @@ impl<'de> ::serde::Deserialize<'de> for GridTagsItem {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Point {
-    /// `x` member (required).
+    /// Schema: `#/$defs/Point/properties/x`.
     pub x: ::serde_json::Number,
-    /// `y` member (required).
+    /// Schema: `#/$defs/Point/properties/y`.
     pub y: ::serde_json::Number,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl Point {
     /// A value with the required `x`, `y` and every optional member absent.
     pub fn new(
-        x: impl ::core::convert::Into<::serde_json::Number>,
-        y: impl ::core::convert::Into<::serde_json::Number>,
+        x: impl Into<::serde_json::Number>,
+        y: impl Into<::serde_json::Number>,
     ) -> Self {
         Self {
             x: x.into(),
@@ -316,8 +225,8 @@ impl Point {
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -326,74 +235,45 @@ impl Point {
 impl<'de> ::serde::Deserialize<'de> for Point {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "x" => ::core::option::Option::Some(0usize),
-                "y" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Point {
+    const NAME: &'static str = "Point";
+    const MEMBERS: &'static [&'static str] = &["x", "y"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<::serde_json::Number>, Option<::serde_json::Number>);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "x" => Some(0usize),
+            "y" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Point;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Point)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Point, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("x"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::serde_json::Number>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("y"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<::serde_json::Number>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Point {
-                    x: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "x",
-                        ))?,
-                    y: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "y",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "x"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "y"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            x: ::mcpwire_types::support::required_member(slots.0, "x")?,
+            y: ::mcpwire_types::support::required_member(slots.1, "y")?,
+            extra,
+        })
     }
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
@@ -440,14 +320,14 @@ impl ::serde::Serialize for ErrorCode {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(self.code())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
@@ -470,12 +350,12 @@ pub const DEFINITIONS: &[&str] = &["Grid", "Point"];
 pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "Grid" => visitor.visit::<Grid>(),
             "Point" => visitor.visit::<Point>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -486,30 +366,23 @@ pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
 }
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]
-pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
-    ::core::option::Option::Some(
+pub fn json_schema(name: &str) -> Option<::schemars::Schema> {
+    Some(
         match name {
             "Grid" => ::schemars::schema_for!(Grid),
             "Point" => ::schemars::schema_for!(Point),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -527,34 +400,17 @@ pub mod strategies {
                 s::optional(
                     s::map(
                         s::vec(
-                            s::integer(
-                                    ::core::option::Option::None,
-                                    ::core::option::Option::None,
-                                )
+                            s::integer(None, None)
                                 .prop_map(::mcpwire_types::support::Integer::from)
                                 .boxed(),
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
+                            None,
+                            None,
                         ),
                     ),
                 ),
                 s::optional(point()),
-                s::vec(
-                    s::vec(
-                        point(),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-                s::optional(
-                    s::vec(
-                        grid_tags_item(),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::vec(s::vec(point(), None, None), None, None),
+                s::optional(s::vec(grid_tags_item(), None, None)),
             ),
         )
             .prop_map(|((f0, f1, f2, f3),)| super::Grid {
@@ -568,15 +424,7 @@ pub mod strategies {
     }
     /// Values of [`super::GridTagsItem`].
     pub fn grid_tags_item() -> BoxedStrategy<super::GridTagsItem> {
-        (
-            (
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-            ),
-        )
+        ((s::string(None, None, None),),)
             .prop_map(|((f0,),)| super::GridTagsItem {
                 key: f0,
                 extra: ::std::collections::BTreeMap::new(),
@@ -585,12 +433,7 @@ pub mod strategies {
     }
     /// Values of [`super::Point`].
     pub fn point() -> BoxedStrategy<super::Point> {
-        (
-            (
-                s::number(::core::option::Option::None, ::core::option::Option::None),
-                s::number(::core::option::Option::None, ::core::option::Option::None),
-            ),
-        )
+        ((s::number(None, None), s::number(None, None)),)
             .prop_map(|((f0, f1),)| super::Point {
                 x: f0,
                 y: f1,
@@ -600,12 +443,12 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "Grid" => s::sample(grid()),
                 "Point" => s::sample(point()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

@@ -6,37 +6,34 @@
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct MyType {
-    /// `x` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub x: ::core::option::Option<MyType2>,
+    /// Schema: `#/$defs/MyType/properties/x`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x: Option<MyType2>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl MyType {
     /// A value with every optional member absent.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self {
-            x: ::core::option::Option::None,
+            x: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `x` member.
     #[must_use]
-    pub fn with_x(mut self, x: impl ::core::convert::Into<MyType2>) -> Self {
-        self.x = ::core::option::Option::Some(x.into());
+    pub fn with_x(mut self, x: impl Into<MyType2>) -> Self {
+        self.x = Some(x.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -45,55 +42,37 @@ impl MyType {
 impl<'de> ::serde::Deserialize<'de> for MyType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "x" => ::core::option::Option::Some(0usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for MyType {
+    const NAME: &'static str = "MyType";
+    const MEMBERS: &'static [&'static str] = &["x"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<MyType2>,);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None,)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "x" => Some(0usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = MyType;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (MyType)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<MyType, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("x"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<MyType2>()?),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(MyType {
-                    x: m0.unwrap_or_default(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Members)
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        _index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        ::mcpwire_types::support::read_member(&mut slots.0, map, "x")
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self { x: slots.0, extra })
     }
 }
 /// `MyType2` (test schema).
@@ -102,100 +81,80 @@ impl<'de> ::serde::Deserialize<'de> for MyType {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct MyType2 {
-    /// `2nd` member (optional).
-    #[serde(
-        rename = "2nd",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub field_2_nd: ::core::option::Option<bool>,
-    /// `crate` member (optional).
-    #[serde(
-        rename = "crate",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub crate_: ::core::option::Option<::mcpwire_types::support::Integer>,
-    /// `extra` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub extra: ::core::option::Option<::std::string::String>,
-    /// `mode` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub mode: ::core::option::Option<MyType2Mode>,
-    /// `self` member (required).
+    /// Schema: `#/$defs/my-type/properties/2nd`.
+    #[serde(rename = "2nd", default, skip_serializing_if = "Option::is_none")]
+    pub field_2_nd: Option<bool>,
+    /// Schema: `#/$defs/my-type/properties/crate`.
+    #[serde(rename = "crate", default, skip_serializing_if = "Option::is_none")]
+    pub crate_: Option<::mcpwire_types::support::Integer>,
+    /// Schema: `#/$defs/my-type/properties/extra`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extra: Option<String>,
+    /// Schema: `#/$defs/my-type/properties/mode`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<MyType2Mode>,
+    /// Schema: `#/$defs/my-type/properties/self`.
     #[serde(rename = "self")]
-    pub self_: ::std::string::String,
-    /// `type` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub r#type: ::core::option::Option<::std::string::String>,
+    pub self_: String,
+    /// Schema: `#/$defs/my-type/properties/type`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#type: Option<String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra2: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra2: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl MyType2 {
     /// A value with the required `self` and every optional member absent.
-    pub fn new(self_: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(self_: impl Into<String>) -> Self {
         Self {
-            field_2_nd: ::core::option::Option::None,
-            crate_: ::core::option::Option::None,
-            extra: ::core::option::Option::None,
-            mode: ::core::option::Option::None,
+            field_2_nd: None,
+            crate_: None,
+            extra: None,
+            mode: None,
             self_: self_.into(),
-            r#type: ::core::option::Option::None,
+            r#type: None,
             extra2: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `2nd` member.
     #[must_use]
-    pub fn with_field_2_nd(
-        mut self,
-        field_2_nd: impl ::core::convert::Into<bool>,
-    ) -> Self {
-        self.field_2_nd = ::core::option::Option::Some(field_2_nd.into());
+    pub fn with_field_2_nd(mut self, field_2_nd: impl Into<bool>) -> Self {
+        self.field_2_nd = Some(field_2_nd.into());
         self
     }
     /// Sets the optional `crate` member.
     #[must_use]
     pub fn with_crate_(
         mut self,
-        crate_: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+        crate_: impl Into<::mcpwire_types::support::Integer>,
     ) -> Self {
-        self.crate_ = ::core::option::Option::Some(crate_.into());
+        self.crate_ = Some(crate_.into());
         self
     }
     /// Sets the optional `extra` member.
     #[must_use]
-    pub fn with_extra(
-        mut self,
-        extra: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.extra = ::core::option::Option::Some(extra.into());
+    pub fn with_extra(mut self, extra: impl Into<String>) -> Self {
+        self.extra = Some(extra.into());
         self
     }
     /// Sets the optional `mode` member.
     #[must_use]
-    pub fn with_mode(mut self, mode: impl ::core::convert::Into<MyType2Mode>) -> Self {
-        self.mode = ::core::option::Option::Some(mode.into());
+    pub fn with_mode(mut self, mode: impl Into<MyType2Mode>) -> Self {
+        self.mode = Some(mode.into());
         self
     }
     /// Sets the optional `type` member.
     #[must_use]
-    pub fn with_type(
-        mut self,
-        r#type: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.r#type = ::core::option::Option::Some(r#type.into());
+    pub fn with_type(mut self, r#type: impl Into<String>) -> Self {
+        self.r#type = Some(r#type.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra2.insert(name.into(), value.into());
         self
@@ -204,131 +163,71 @@ impl MyType2 {
 impl<'de> ::serde::Deserialize<'de> for MyType2 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "2nd" => ::core::option::Option::Some(0usize),
-                "crate" => ::core::option::Option::Some(1usize),
-                "extra" => ::core::option::Option::Some(2usize),
-                "mode" => ::core::option::Option::Some(3usize),
-                "self" => ::core::option::Option::Some(4usize),
-                "type" => ::core::option::Option::Some(5usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for MyType2 {
+    const NAME: &'static str = "MyType2";
+    const MEMBERS: &'static [&'static str] = &[
+        "2nd",
+        "crate",
+        "extra",
+        "mode",
+        "self",
+        "type",
+    ];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<bool>,
+        Option<::mcpwire_types::support::Integer>,
+        Option<String>,
+        Option<MyType2Mode>,
+        Option<String>,
+        Option<String>,
+    );
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "2nd" => Some(0usize),
+            "crate" => Some(1usize),
+            "extra" => Some(2usize),
+            "mode" => Some(3usize),
+            "self" => Some(4usize),
+            "type" => Some(5usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = MyType2;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (MyType2)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<MyType2, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                let mut extra2 = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("2nd"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("crate"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::mcpwire_types::support::Integer>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("extra"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("mode"),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<MyType2Mode>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("self"),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("type"),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra2.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(MyType2 {
-                    field_2_nd: m0.unwrap_or_default(),
-                    crate_: m1.unwrap_or_default(),
-                    extra: m2.unwrap_or_default(),
-                    mode: m3.unwrap_or_default(),
-                    self_: m4
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "self",
-                        ))?,
-                    r#type: m5.unwrap_or_default(),
-                    extra2,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "2nd"),
+            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "crate"),
+            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "extra"),
+            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "mode"),
+            4usize => ::mcpwire_types::support::read_member(&mut slots.4, map, "self"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.5, map, "type"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            field_2_nd: slots.0,
+            crate_: slots.1,
+            extra: slots.2,
+            mode: slots.3,
+            self_: ::mcpwire_types::support::required_member(slots.4, "self")?,
+            r#type: slots.5,
+            extra2: extra,
+        })
     }
 }
 /// `MyType2Mode` (test schema).
@@ -376,7 +275,7 @@ pub enum SelfValue {
     /// The `MyType2` alternative.
     MyType2(MyType2),
     /// The `String` alternative.
-    String(::std::string::String),
+    String(String),
 }
 impl SelfValue {
     /// The name of the variant this value holds (the schema definition it decoded as).
@@ -393,87 +292,106 @@ impl ::core::convert::From<MyType2> for SelfValue {
         Self::MyType2(value)
     }
 }
-impl ::core::convert::From<::std::string::String> for SelfValue {
+impl ::core::convert::From<String> for SelfValue {
     /// The `String` alternative.
-    fn from(value: ::std::string::String) -> Self {
+    fn from(value: String) -> Self {
         Self::String(value)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SelfValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-            name: "SelfValue",
-            one_of: false,
-            variants: &["MyType2", "String"],
-        };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::Object(_) => {
-                ::mcpwire_types::support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_types::support::Shape<'_>,
+        ) -> Result<SelfValue, ::serde_json::Error> {
+            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+                name: "SelfValue",
+                one_of: false,
+                variants: &["MyType2", "String"],
+            };
+            fn viable(
+                index: usize,
+                shape: &::mcpwire_types::support::Shape<'_>,
+            ) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                        map.contains_key("self")
+                            && map.str_in("mode", &["Self", "self", "a-b", "A B"])
+                    }
+                    _ => true,
+                }
             }
-            ::mcpwire_types::support::Shape::String => {
-                ::mcpwire_types::support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<SelfValue, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_types::support::decode_variant::<
+                            MyType2,
+                            ::serde_json::Error,
+                        >(input, "SelfValue", "MyType2", reason)
+                            .map(SelfValue::MyType2)
+                    }
+                    _ => {
+                        ::mcpwire_types::support::decode_variant::<
+                            String,
+                            ::serde_json::Error,
+                        >(input, "SelfValue", "String", reason)
+                            .map(SelfValue::String)
+                    }
+                }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
-                        D::Error,
-                    >(
-                        "SelfValue",
-                        &::std::format!(
-                            "{}, found {}", "expected an object or a string", other
-                            .token_name()
+            let choice: ::mcpwire_types::support::Choice = match shape {
+                ::mcpwire_types::support::Shape::Object(_) => {
+                    ::mcpwire_types::support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_types::support::Shape::String => {
+                    ::mcpwire_types::support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_types::support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "SelfValue",
+                            &::std::format!(
+                                "{}, found {}", "expected an object or a string", other
+                                .token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
-        };
-        ::mcpwire_types::support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
-                index,
+                    );
+                }
+            };
+            ::mcpwire_types::support::decode_union(
+                input,
                 shape,
-            ) {
-                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                    map.contains_key("self")
-                        && map.str_in("mode", &["Self", "self", "a-b", "A B"])
-                }
-                _ => true,
-            },
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_types::support::decode_variant::<
-                        MyType2,
-                        D::Error,
-                    >(input, "SelfValue", "MyType2", reason)
-                        .map(Self::MyType2)
-                }
-                _ => {
-                    ::mcpwire_types::support::decode_variant::<
-                        ::std::string::String,
-                        D::Error,
-                    >(input, "SelfValue", "String", reason)
-                        .map(Self::String)
-                }
-            },
-        )
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_types::support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
+        };
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 #[cfg(feature = "schemars")]
@@ -488,7 +406,7 @@ impl ::schemars::JsonSchema for SelfValue {
         ::mcpwire_types::support::any_of_schema(
             ::std::vec![
                 generator.subschema_for:: < MyType2 > (), generator.subschema_for:: <
-                ::std::string::String > ()
+                String > ()
             ],
         )
     }
@@ -496,7 +414,7 @@ impl ::schemars::JsonSchema for SelfValue {
 /// `V2Fa` (test schema).
 ///
 /// Schema: `#/$defs/2fa` in `tests/snapshots/odd_names/schema.json`.
-pub type V2Fa = ::std::string::String;
+pub type V2Fa = String;
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorCode {
@@ -541,14 +459,14 @@ impl ::serde::Serialize for ErrorCode {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(self.code())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
@@ -571,15 +489,15 @@ pub const DEFINITIONS: &[&str] = &["2fa", "MyType", "Self", "my-type", "ünïcod
 pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "2fa" => visitor.visit::<V2Fa>(),
             "MyType" => visitor.visit::<MyType>(),
             "Self" => visitor.visit::<SelfValue>(),
             "my-type" => visitor.visit::<MyType2>(),
             "ünïcode" => visitor.visit::<NCode>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -590,33 +508,26 @@ pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
 }
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]
-pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
-    ::core::option::Option::Some(
+pub fn json_schema(name: &str) -> Option<::schemars::Schema> {
+    Some(
         match name {
             "2fa" => ::schemars::schema_for!(V2Fa),
             "MyType" => ::schemars::schema_for!(MyType),
             "Self" => ::schemars::schema_for!(SelfValue),
             "my-type" => ::schemars::schema_for!(MyType2),
             "ünïcode" => ::schemars::schema_for!(NCode),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -642,33 +553,14 @@ pub mod strategies {
             (
                 s::optional(s::boolean()),
                 s::optional(
-                    s::integer(
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                        )
+                    s::integer(None, None)
                         .prop_map(::mcpwire_types::support::Integer::from)
                         .boxed(),
                 ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::optional(s::string(None, None, None)),
                 s::optional(my_type_2_mode()),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
+                s::string(None, None, None),
+                s::optional(s::string(None, None, None)),
             ),
         )
             .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::MyType2 {
@@ -693,9 +585,7 @@ pub mod strategies {
     }
     /// Values of [`super::NCode`].
     pub fn ncode() -> BoxedStrategy<super::NCode> {
-        s::integer(::core::option::Option::None, ::core::option::Option::None)
-            .prop_map(::mcpwire_types::support::Integer::from)
-            .boxed()
+        s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from).boxed()
     }
     /// Values of [`super::SelfValue`].
     pub fn self_value() -> BoxedStrategy<super::SelfValue> {
@@ -703,8 +593,7 @@ pub mod strategies {
             s::one_of(
                 ::std::vec![
                     my_type_2().prop_map(super::SelfValue::MyType2).boxed(),
-                    s::string(::core::option::Option::None, ::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::SelfValue::String)
+                    s::string(None, None, None).prop_map(super::SelfValue::String)
                     .boxed()
                 ],
             ),
@@ -713,23 +602,19 @@ pub mod strategies {
     }
     /// Values of [`super::V2Fa`].
     pub fn v_2_fa() -> BoxedStrategy<super::V2Fa> {
-        s::string(
-            ::core::option::Option::None,
-            ::core::option::Option::None,
-            ::core::option::Option::None,
-        )
+        s::string(None, None, None)
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "2fa" => s::sample(v_2_fa()),
                 "MyType" => s::sample(my_type()),
                 "Self" => s::sample(self_value()),
                 "my-type" => s::sample(my_type_2()),
                 "ünïcode" => s::sample(ncode()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

@@ -3,7 +3,7 @@
 /// `JSONObject` (test schema).
 ///
 /// Schema: `#/$defs/JSONObject` in `tests/snapshots/recursive/schema.json`.
-pub type JSONObject = ::std::collections::BTreeMap<::std::string::String, JSONValue>;
+pub type JSONObject = ::std::collections::BTreeMap<String, JSONValue>;
 /// `JSONValue` (test schema).
 ///
 /// Schema: `#/$defs/JSONValue/anyOf` in `tests/snapshots/recursive/schema.json`.
@@ -14,9 +14,9 @@ pub enum JSONValue {
     /// The `JSONObject` alternative.
     JSONObject(JSONObject),
     /// The `Array` alternative.
-    Array(::std::vec::Vec<JSONValue>),
+    Array(Vec<JSONValue>),
     /// The `String` alternative.
-    String(::std::string::String),
+    String(String),
     /// The `Integer` alternative.
     Integer(::mcpwire_types::support::Integer),
     /// The `Boolean` alternative.
@@ -40,15 +40,15 @@ impl ::core::convert::From<JSONObject> for JSONValue {
         Self::JSONObject(value)
     }
 }
-impl ::core::convert::From<::std::vec::Vec<JSONValue>> for JSONValue {
+impl ::core::convert::From<Vec<JSONValue>> for JSONValue {
     /// The `Array` alternative.
-    fn from(value: ::std::vec::Vec<JSONValue>) -> Self {
+    fn from(value: Vec<JSONValue>) -> Self {
         Self::Array(value)
     }
 }
-impl ::core::convert::From<::std::string::String> for JSONValue {
+impl ::core::convert::From<String> for JSONValue {
     /// The `String` alternative.
-    fn from(value: ::std::string::String) -> Self {
+    fn from(value: String) -> Self {
         Self::String(value)
     }
 }
@@ -67,112 +67,131 @@ impl ::core::convert::From<bool> for JSONValue {
 impl<'de> ::serde::Deserialize<'de> for JSONValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-            name: "JSONValue",
-            one_of: false,
-            variants: &["JSONObject", "Array", "String", "Integer", "Boolean"],
-        };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::Object(_) => {
-                ::mcpwire_types::support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_types::support::Shape<'_>,
+        ) -> Result<JSONValue, ::serde_json::Error> {
+            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+                name: "JSONValue",
+                one_of: false,
+                variants: &["JSONObject", "Array", "String", "Integer", "Boolean"],
+            };
+            fn viable(_: usize, _: &::mcpwire_types::support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_types::support::Shape::Array(_) => {
-                ::mcpwire_types::support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<JSONValue, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_types::support::decode_variant::<
+                            JSONObject,
+                            ::serde_json::Error,
+                        >(input, "JSONValue", "JSONObject", reason)
+                            .map(JSONValue::JSONObject)
+                    }
+                    1usize => {
+                        ::mcpwire_types::support::decode_variant::<
+                            Vec<JSONValue>,
+                            ::serde_json::Error,
+                        >(input, "JSONValue", "Array", reason)
+                            .map(JSONValue::Array)
+                    }
+                    2usize => {
+                        ::mcpwire_types::support::decode_variant::<
+                            String,
+                            ::serde_json::Error,
+                        >(input, "JSONValue", "String", reason)
+                            .map(JSONValue::String)
+                    }
+                    3usize => {
+                        ::mcpwire_types::support::decode_variant::<
+                            ::mcpwire_types::support::Integer,
+                            ::serde_json::Error,
+                        >(input, "JSONValue", "Integer", reason)
+                            .map(JSONValue::Integer)
+                    }
+                    _ => {
+                        ::mcpwire_types::support::decode_variant::<
+                            bool,
+                            ::serde_json::Error,
+                        >(input, "JSONValue", "Boolean", reason)
+                            .map(JSONValue::Boolean)
+                    }
+                }
             }
-            ::mcpwire_types::support::Shape::String => {
-                ::mcpwire_types::support::Choice::variant(
-                    2usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
-            }
-            ::mcpwire_types::support::Shape::Integer => {
-                ::mcpwire_types::support::Choice::variant(
-                    3usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
-            }
-            ::mcpwire_types::support::Shape::Bool => {
-                ::mcpwire_types::support::Choice::variant(
-                    4usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
-            }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
-                        D::Error,
-                    >(
-                        "JSONValue",
-                        &::std::format!(
-                            "{}, found {}",
-                            "expected an object or an array or a string or an integer or a boolean",
-                            other.token_name()
+            let choice: ::mcpwire_types::support::Choice = match shape {
+                ::mcpwire_types::support::Shape::Object(_) => {
+                    ::mcpwire_types::support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_types::support::Shape::Array(_) => {
+                    ::mcpwire_types::support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_types::support::Shape::String => {
+                    ::mcpwire_types::support::Choice::variant(
+                        2usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_types::support::Shape::Integer => {
+                    ::mcpwire_types::support::Choice::variant(
+                        3usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_types::support::Shape::Bool => {
+                    ::mcpwire_types::support::Choice::variant(
+                        4usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_types::support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "JSONValue",
+                            &::std::format!(
+                                "{}, found {}",
+                                "expected an object or an array or a string or an integer or a boolean",
+                                other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_types::support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_types::support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_types::support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_types::support::decode_variant::<
-                        JSONObject,
-                        D::Error,
-                    >(input, "JSONValue", "JSONObject", reason)
-                        .map(Self::JSONObject)
-                }
-                1usize => {
-                    ::mcpwire_types::support::decode_variant::<
-                        ::std::vec::Vec<JSONValue>,
-                        D::Error,
-                    >(input, "JSONValue", "Array", reason)
-                        .map(Self::Array)
-                }
-                2usize => {
-                    ::mcpwire_types::support::decode_variant::<
-                        ::std::string::String,
-                        D::Error,
-                    >(input, "JSONValue", "String", reason)
-                        .map(Self::String)
-                }
-                3usize => {
-                    ::mcpwire_types::support::decode_variant::<
-                        ::mcpwire_types::support::Integer,
-                        D::Error,
-                    >(input, "JSONValue", "Integer", reason)
-                        .map(Self::Integer)
-                }
-                _ => {
-                    ::mcpwire_types::support::decode_variant::<
-                        bool,
-                        D::Error,
-                    >(input, "JSONValue", "Boolean", reason)
-                        .map(Self::Boolean)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 #[cfg(feature = "schemars")]
@@ -187,10 +206,9 @@ impl ::schemars::JsonSchema for JSONValue {
         ::mcpwire_types::support::any_of_schema(
             ::std::vec![
                 generator.subschema_for:: < JSONObject > (), generator.subschema_for:: <
-                ::std::vec::Vec < JSONValue > > (), generator.subschema_for:: <
-                ::std::string::String > (), generator.subschema_for:: <
-                ::mcpwire_types::support::Integer > (), generator.subschema_for:: < bool
-                > ()
+                Vec < JSONValue > > (), generator.subschema_for:: < String > (),
+                generator.subschema_for:: < ::mcpwire_types::support::Integer > (),
+                generator.subschema_for:: < bool > ()
             ],
         )
     }
@@ -201,39 +219,36 @@ impl ::schemars::JsonSchema for JSONValue {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Node {
-    /// `label` member (required).
-    pub label: ::std::string::String,
-    /// `next` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub next: ::core::option::Option<::std::boxed::Box<Node>>,
+    /// Schema: `#/$defs/Node/properties/label`.
+    pub label: String,
+    /// Schema: `#/$defs/Node/properties/next`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<Box<Node>>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl Node {
     /// A value with the required `label` and every optional member absent.
-    pub fn new(label: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(label: impl Into<String>) -> Self {
         Self {
             label: label.into(),
-            next: ::core::option::Option::None,
+            next: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `next` member.
     #[must_use]
-    pub fn with_next(mut self, next: impl ::core::convert::Into<Node>) -> Self {
-        self.next = ::core::option::Option::Some(::std::boxed::Box::new(next.into()));
+    pub fn with_next(mut self, next: impl Into<Node>) -> Self {
+        self.next = Some(Box::new(next.into()));
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -242,73 +257,45 @@ impl Node {
 impl<'de> ::serde::Deserialize<'de> for Node {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "label" => ::core::option::Option::Some(0usize),
-                "next" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Node {
+    const NAME: &'static str = "Node";
+    const MEMBERS: &'static [&'static str] = &["label", "next"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<String>, Option<Box<Node>>);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "label" => Some(0usize),
+            "next" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Node;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Node)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Node, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("label"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("next"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::boxed::Box<Node>>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Node {
-                    label: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "label",
-                        ))?,
-                    next: m1.unwrap_or_default(),
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "label"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "next"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            label: ::mcpwire_types::support::required_member(slots.0, "label")?,
+            next: slots.1,
+            extra,
+        })
     }
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
@@ -355,14 +342,14 @@ impl ::serde::Serialize for ErrorCode {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(self.code())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
@@ -385,13 +372,13 @@ pub const DEFINITIONS: &[&str] = &["JSONObject", "JSONValue", "Node"];
 pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "JSONObject" => visitor.visit::<JSONObject>(),
             "JSONValue" => visitor.visit::<JSONValue>(),
             "Node" => visitor.visit::<Node>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -402,31 +389,24 @@ pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
 }
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]
-pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
-    ::core::option::Option::Some(
+pub fn json_schema(name: &str) -> Option<::schemars::Schema> {
+    Some(
         match name {
             "JSONObject" => ::schemars::schema_for!(JSONObject),
             "JSONValue" => ::schemars::schema_for!(JSONValue),
             "Node" => ::schemars::schema_for!(Node),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -454,10 +434,8 @@ pub mod strategies {
         s::unambiguous(
             s::one_of({
                 let mut alternatives = ::std::vec![
-                    s::string(::core::option::Option::None, ::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::JSONValue::String)
-                    .boxed(), s::integer(::core::option::Option::None,
-                    ::core::option::Option::None)
+                    s::string(None, None, None).prop_map(super::JSONValue::String)
+                    .boxed(), s::integer(None, None)
                     .prop_map(::mcpwire_types::support::Integer::from).boxed()
                     .prop_map(super::JSONValue::Integer).boxed(), s::boolean()
                     .prop_map(super::JSONValue::Boolean).boxed()
@@ -468,11 +446,7 @@ pub mod strategies {
                             jsonobject_at(depth - 1)
                                 .prop_map(super::JSONValue::JSONObject)
                                 .boxed(),
-                            s::vec(
-                                    jsonvalue_at(depth - 1),
-                                    ::core::option::Option::None,
-                                    ::core::option::Option::None,
-                                )
+                            s::vec(jsonvalue_at(depth - 1), None, None)
                                 .prop_map(super::JSONValue::Array)
                                 .boxed(),
                         ]);
@@ -490,17 +464,11 @@ pub mod strategies {
     pub fn node_at(depth: u32) -> BoxedStrategy<super::Node> {
         (
             (
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
+                s::string(None, None, None),
                 if depth == 0 {
-                    Just(::core::option::Option::None).boxed()
+                    Just(None).boxed()
                 } else {
-                    s::optional(
-                        node_at(depth - 1).prop_map(::std::boxed::Box::new).boxed(),
-                    )
+                    s::optional(node_at(depth - 1).prop_map(Box::new).boxed())
                 },
             ),
         )
@@ -513,13 +481,13 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "JSONObject" => s::sample(jsonobject()),
                 "JSONValue" => s::sample(jsonvalue()),
                 "Node" => s::sample(node()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

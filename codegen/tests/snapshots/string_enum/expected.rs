@@ -35,7 +35,7 @@ pub enum Theme {
     /// `"high-contrast"`.
     HighContrast,
     /// Any other string, which the schema admits.
-    Unknown(::std::string::String),
+    Unknown(String),
 }
 impl Theme {
     /// The JSON string of this value.
@@ -62,17 +62,15 @@ impl ::serde::Serialize for Theme {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Theme {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        let text = <::std::string::String as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
+    ) -> Result<Self, D::Error> {
+        let text = <String as ::serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(text.as_str()))
     }
 }
@@ -132,14 +130,14 @@ impl ::serde::Serialize for ErrorCode {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(self.code())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
@@ -162,12 +160,12 @@ pub const DEFINITIONS: &[&str] = &["Role", "Theme"];
 pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "Role" => visitor.visit::<Role>(),
             "Theme" => visitor.visit::<Theme>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -178,30 +176,23 @@ pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
 }
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]
-pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
-    ::core::option::Option::Some(
+pub fn json_schema(name: &str) -> Option<::schemars::Schema> {
+    Some(
         match name {
             "Role" => ::schemars::schema_for!(Role),
             "Theme" => ::schemars::schema_for!(Theme),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -222,12 +213,12 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "Role" => s::sample(role()),
                 "Theme" => s::sample(theme()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

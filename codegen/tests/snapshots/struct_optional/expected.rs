@@ -6,143 +6,119 @@
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Item {
-    /// `_meta` member (optional).
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub meta: ::core::option::Option<::mcpwire_types::JsonObject>,
-    /// `count` member (required).
+    /// Schema: `#/$defs/Item/properties/_meta`.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<::mcpwire_types::JsonObject>,
+    /// Schema: `#/$defs/Item/properties/count`.
     pub count: ::mcpwire_types::support::Integer,
-    /// `data` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub data: ::core::option::Option<::mcpwire_types::Json>,
-    /// `enabled` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub enabled: ::core::option::Option<bool>,
-    /// `expires` member (optional, may be null).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub expires: ::core::option::Option<::core::option::Option<::std::string::String>>,
-    /// `limit` member (optional, may be null).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub limit: ::core::option::Option<
-        ::core::option::Option<::mcpwire_types::support::Integer>,
-    >,
-    /// `name` member (required).
-    pub name: ::std::string::String,
-    /// `ratio` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub ratio: ::core::option::Option<::serde_json::Number>,
-    /// `size` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub size: ::core::option::Option<Size>,
-    /// `ttl` member (required, may be null).
-    pub ttl: ::core::option::Option<::mcpwire_types::support::Integer>,
-    /// `type` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub r#type: ::core::option::Option<::std::string::String>,
+    /// Schema: `#/$defs/Item/properties/data`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<::mcpwire_types::Json>,
+    /// Schema: `#/$defs/Item/properties/enabled`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// Schema: `#/$defs/Item/properties/expires`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires: Option<Option<String>>,
+    /// Schema: `#/$defs/Item/properties/limit`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<Option<::mcpwire_types::support::Integer>>,
+    /// Schema: `#/$defs/Item/properties/name`.
+    pub name: String,
+    /// Schema: `#/$defs/Item/properties/ratio`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratio: Option<::serde_json::Number>,
+    /// Schema: `#/$defs/Item/properties/size`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<Size>,
+    /// Schema: `#/$defs/Item/properties/ttl`.
+    pub ttl: Option<::mcpwire_types::support::Integer>,
+    /// Schema: `#/$defs/Item/properties/type`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#type: Option<String>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl Item {
     /// A value with the required `name`, `count`, `ttl` and every optional member absent.
     pub fn new(
-        name: impl ::core::convert::Into<::std::string::String>,
-        count: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
-        ttl: ::core::option::Option<::mcpwire_types::support::Integer>,
+        name: impl Into<String>,
+        count: impl Into<::mcpwire_types::support::Integer>,
+        ttl: Option<::mcpwire_types::support::Integer>,
     ) -> Self {
         Self {
-            meta: ::core::option::Option::None,
+            meta: None,
             count: count.into(),
-            data: ::core::option::Option::None,
-            enabled: ::core::option::Option::None,
-            expires: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
+            data: None,
+            enabled: None,
+            expires: None,
+            limit: None,
             name: name.into(),
-            ratio: ::core::option::Option::None,
-            size: ::core::option::Option::None,
+            ratio: None,
+            size: None,
             ttl,
-            r#type: ::core::option::Option::None,
+            r#type: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `_meta` member.
     #[must_use]
-    pub fn with_meta(
-        mut self,
-        meta: impl ::core::convert::Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.meta = ::core::option::Option::Some(meta.into());
+    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
+        self.meta = Some(meta.into());
         self
     }
     /// Sets the optional `data` member.
     #[must_use]
-    pub fn with_data(
-        mut self,
-        data: impl ::core::convert::Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.data = ::core::option::Option::Some(data.into());
+    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
+        self.data = Some(data.into());
         self
     }
     /// Sets the optional `enabled` member.
     #[must_use]
-    pub fn with_enabled(mut self, enabled: impl ::core::convert::Into<bool>) -> Self {
-        self.enabled = ::core::option::Option::Some(enabled.into());
+    pub fn with_enabled(mut self, enabled: impl Into<bool>) -> Self {
+        self.enabled = Some(enabled.into());
         self
     }
     /// Sets the optional `expires` member.
     #[must_use]
-    pub fn with_expires(
-        mut self,
-        expires: ::core::option::Option<::std::string::String>,
-    ) -> Self {
-        self.expires = ::core::option::Option::Some(expires);
+    pub fn with_expires(mut self, expires: Option<String>) -> Self {
+        self.expires = Some(expires);
         self
     }
     /// Sets the optional `limit` member.
     #[must_use]
     pub fn with_limit(
         mut self,
-        limit: ::core::option::Option<::mcpwire_types::support::Integer>,
+        limit: Option<::mcpwire_types::support::Integer>,
     ) -> Self {
-        self.limit = ::core::option::Option::Some(limit);
+        self.limit = Some(limit);
         self
     }
     /// Sets the optional `ratio` member.
     #[must_use]
-    pub fn with_ratio(
-        mut self,
-        ratio: impl ::core::convert::Into<::serde_json::Number>,
-    ) -> Self {
-        self.ratio = ::core::option::Option::Some(ratio.into());
+    pub fn with_ratio(mut self, ratio: impl Into<::serde_json::Number>) -> Self {
+        self.ratio = Some(ratio.into());
         self
     }
     /// Sets the optional `size` member.
     #[must_use]
-    pub fn with_size(mut self, size: impl ::core::convert::Into<Size>) -> Self {
-        self.size = ::core::option::Option::Some(size.into());
+    pub fn with_size(mut self, size: impl Into<Size>) -> Self {
+        self.size = Some(size.into());
         self
     }
     /// Sets the optional `type` member.
     #[must_use]
-    pub fn with_type(
-        mut self,
-        r#type: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.r#type = ::core::option::Option::Some(r#type.into());
+    pub fn with_type(mut self, r#type: impl Into<String>) -> Self {
+        self.r#type = Some(r#type.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -151,215 +127,96 @@ impl Item {
 impl<'de> ::serde::Deserialize<'de> for Item {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "_meta" => ::core::option::Option::Some(0usize),
-                "count" => ::core::option::Option::Some(1usize),
-                "data" => ::core::option::Option::Some(2usize),
-                "enabled" => ::core::option::Option::Some(3usize),
-                "expires" => ::core::option::Option::Some(4usize),
-                "limit" => ::core::option::Option::Some(5usize),
-                "name" => ::core::option::Option::Some(6usize),
-                "ratio" => ::core::option::Option::Some(7usize),
-                "size" => ::core::option::Option::Some(8usize),
-                "ttl" => ::core::option::Option::Some(9usize),
-                "type" => ::core::option::Option::Some(10usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Item {
+    const NAME: &'static str = "Item";
+    const MEMBERS: &'static [&'static str] = &[
+        "_meta",
+        "count",
+        "data",
+        "enabled",
+        "expires",
+        "limit",
+        "name",
+        "ratio",
+        "size",
+        "ttl",
+        "type",
+    ];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<::mcpwire_types::JsonObject>,
+        Option<::mcpwire_types::support::Integer>,
+        Option<::mcpwire_types::Json>,
+        Option<bool>,
+        Option<Option<String>>,
+        Option<Option<::mcpwire_types::support::Integer>>,
+        Option<String>,
+        Option<::serde_json::Number>,
+        Option<Size>,
+        Option<Option<::mcpwire_types::support::Integer>>,
+        Option<String>,
+    );
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None, None, None, None, None, None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "_meta" => Some(0usize),
+            "count" => Some(1usize),
+            "data" => Some(2usize),
+            "enabled" => Some(3usize),
+            "expires" => Some(4usize),
+            "limit" => Some(5usize),
+            "name" => Some(6usize),
+            "ratio" => Some(7usize),
+            "size" => Some(8usize),
+            "ttl" => Some(9usize),
+            "type" => Some(10usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Item;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Item)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Item, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                let mut m6 = ::core::option::Option::None;
-                let mut m7 = ::core::option::Option::None;
-                let mut m8 = ::core::option::Option::None;
-                let mut m9 = ::core::option::Option::None;
-                let mut m10 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("_meta"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::mcpwire_types::JsonObject>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("count"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<::mcpwire_types::support::Integer>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::mcpwire_types::Json>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("enabled"),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<bool>()?),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("expires"),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::core::option::Option<::std::string::String>,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(5usize) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("limit"),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::core::option::Option<::mcpwire_types::support::Integer>,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(6usize) => {
-                            if m6.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("name"),
-                                );
-                            }
-                            m6 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(7usize) => {
-                            if m7.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("ratio"),
-                                );
-                            }
-                            m7 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::serde_json::Number>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(8usize) => {
-                            if m8.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("size"),
-                                );
-                            }
-                            m8 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<Size>()?),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(9usize) => {
-                            if m9.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("ttl"),
-                                );
-                            }
-                            m9 = ::core::option::Option::Some(
-                                map
-                                    .next_value::<
-                                        ::core::option::Option<::mcpwire_types::support::Integer>,
-                                    >()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m10.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("type"),
-                                );
-                            }
-                            m10 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Item {
-                    meta: m0.unwrap_or_default(),
-                    count: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "count",
-                        ))?,
-                    data: m2.unwrap_or_default(),
-                    enabled: m3.unwrap_or_default(),
-                    expires: m4.unwrap_or_default(),
-                    limit: m5.unwrap_or_default(),
-                    name: m6
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "name",
-                        ))?,
-                    ratio: m7.unwrap_or_default(),
-                    size: m8.unwrap_or_default(),
-                    ttl: m9
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "ttl",
-                        ))?,
-                    r#type: m10.unwrap_or_default(),
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
+            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "count"),
+            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "data"),
+            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "enabled"),
+            4usize => ::mcpwire_types::support::read_member(&mut slots.4, map, "expires"),
+            5usize => ::mcpwire_types::support::read_member(&mut slots.5, map, "limit"),
+            6usize => ::mcpwire_types::support::read_member(&mut slots.6, map, "name"),
+            7usize => ::mcpwire_types::support::read_member(&mut slots.7, map, "ratio"),
+            8usize => ::mcpwire_types::support::read_member(&mut slots.8, map, "size"),
+            9usize => ::mcpwire_types::support::read_member(&mut slots.9, map, "ttl"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.10, map, "type"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            meta: slots.0,
+            count: ::mcpwire_types::support::required_member(slots.1, "count")?,
+            data: slots.2,
+            enabled: slots.3,
+            expires: slots.4,
+            limit: slots.5,
+            name: ::mcpwire_types::support::required_member(slots.6, "name")?,
+            ratio: slots.7,
+            size: slots.8,
+            ttl: ::mcpwire_types::support::required_member(slots.9, "ttl")?,
+            r#type: slots.10,
+            extra,
+        })
     }
 }
 /// `Size` (test schema).
@@ -410,14 +267,14 @@ impl ::serde::Serialize for ErrorCode {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(self.code())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
@@ -440,12 +297,12 @@ pub const DEFINITIONS: &[&str] = &["Item", "Size"];
 pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "Item" => visitor.visit::<Item>(),
             "Size" => visitor.visit::<Size>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -456,30 +313,23 @@ pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
 }
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]
-pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
-    ::core::option::Option::Some(
+pub fn json_schema(name: &str) -> Option<::schemars::Schema> {
+    Some(
         match name {
             "Item" => ::schemars::schema_for!(Item),
             "Size" => ::schemars::schema_for!(Size),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -495,60 +345,29 @@ pub mod strategies {
         (
             (
                 s::optional(s::json_object()),
-                s::integer(
-                        ::core::option::Option::Some(0i64),
-                        ::core::option::Option::None,
-                    )
+                s::integer(Some(0i64), None)
                     .prop_map(::mcpwire_types::support::Integer::from)
                     .boxed(),
                 s::optional(s::json()),
                 s::optional(s::boolean()),
+                s::optional(s::optional(s::string(None, None, None))),
                 s::optional(
                     s::optional(
-                        s::string(
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                        ),
-                    ),
-                ),
-                s::optional(
-                    s::optional(
-                        s::integer(
-                                ::core::option::Option::None,
-                                ::core::option::Option::None,
-                            )
+                        s::integer(None, None)
                             .prop_map(::mcpwire_types::support::Integer::from)
                             .boxed(),
                     ),
                 ),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-                s::optional(
-                    s::number(::core::option::Option::None, ::core::option::Option::None),
-                ),
+                s::string(None, None, None),
+                s::optional(s::number(None, None)),
                 s::optional(size()),
                 s::optional(
-                    s::integer(
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                        )
+                    s::integer(None, None)
                         .prop_map(::mcpwire_types::support::Integer::from)
                         .boxed(),
                 ),
             ),
-            (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-            ),
+            (s::optional(s::string(None, None, None)),),
         )
             .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8, f9), (f10,))| super::Item {
                 meta: f0,
@@ -568,18 +387,18 @@ pub mod strategies {
     }
     /// Values of [`super::Size`].
     pub fn size() -> BoxedStrategy<super::Size> {
-        s::integer(::core::option::Option::Some(0i64), ::core::option::Option::None)
+        s::integer(Some(0i64), None)
             .prop_map(::mcpwire_types::support::Integer::from)
             .boxed()
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "Item" => s::sample(item()),
                 "Size" => s::sample(size()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

@@ -8,7 +8,7 @@
 #[allow(clippy::large_enum_variant)]
 pub enum Scalar {
     /// The `String` alternative.
-    String(::std::string::String),
+    String(String),
     /// The `Number` alternative.
     Number(::serde_json::Number),
     /// The `Boolean` alternative.
@@ -27,9 +27,9 @@ impl Scalar {
         }
     }
 }
-impl ::core::convert::From<::std::string::String> for Scalar {
+impl ::core::convert::From<String> for Scalar {
     /// The `String` alternative.
-    fn from(value: ::std::string::String) -> Self {
+    fn from(value: String) -> Self {
         Self::String(value)
     }
 }
@@ -48,104 +48,123 @@ impl ::core::convert::From<bool> for Scalar {
 impl<'de> ::serde::Deserialize<'de> for Scalar {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-            name: "Scalar",
-            one_of: false,
-            variants: &["String", "Number", "Boolean", "Null"],
-        };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::String => {
-                ::mcpwire_types::support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_types::support::Shape<'_>,
+        ) -> Result<Scalar, ::serde_json::Error> {
+            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+                name: "Scalar",
+                one_of: false,
+                variants: &["String", "Number", "Boolean", "Null"],
+            };
+            fn viable(_: usize, _: &::mcpwire_types::support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_types::support::Shape::Integer => {
-                ::mcpwire_types::support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<Scalar, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_types::support::decode_variant::<
+                            String,
+                            ::serde_json::Error,
+                        >(input, "Scalar", "String", reason)
+                            .map(Scalar::String)
+                    }
+                    1usize => {
+                        ::mcpwire_types::support::decode_variant::<
+                            ::serde_json::Number,
+                            ::serde_json::Error,
+                        >(input, "Scalar", "Number", reason)
+                            .map(Scalar::Number)
+                    }
+                    2usize => {
+                        ::mcpwire_types::support::decode_variant::<
+                            bool,
+                            ::serde_json::Error,
+                        >(input, "Scalar", "Boolean", reason)
+                            .map(Scalar::Boolean)
+                    }
+                    _ => {
+                        ::mcpwire_types::support::decode_null::<
+                            ::serde_json::Error,
+                        >(input, "Scalar", "Null", reason)
+                            .map(|()| Scalar::Null)
+                    }
+                }
             }
-            ::mcpwire_types::support::Shape::Number => {
-                ::mcpwire_types::support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
-            }
-            ::mcpwire_types::support::Shape::Bool => {
-                ::mcpwire_types::support::Choice::variant(
-                    2usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
-            }
-            ::mcpwire_types::support::Shape::Null => {
-                ::mcpwire_types::support::Choice::variant(
-                    3usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
-            }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
-                        D::Error,
-                    >(
-                        "Scalar",
-                        &::std::format!(
-                            "{}, found {}",
-                            "expected a string or an integer or a number or a boolean or null",
-                            other.token_name()
+            let choice: ::mcpwire_types::support::Choice = match shape {
+                ::mcpwire_types::support::Shape::String => {
+                    ::mcpwire_types::support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_types::support::Shape::Integer => {
+                    ::mcpwire_types::support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_types::support::Shape::Number => {
+                    ::mcpwire_types::support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_types::support::Shape::Bool => {
+                    ::mcpwire_types::support::Choice::variant(
+                        2usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_types::support::Shape::Null => {
+                    ::mcpwire_types::support::Choice::variant(
+                        3usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_types::support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "Scalar",
+                            &::std::format!(
+                                "{}, found {}",
+                                "expected a string or an integer or a number or a boolean or null",
+                                other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_types::support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_types::support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_types::support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_types::support::decode_variant::<
-                        ::std::string::String,
-                        D::Error,
-                    >(input, "Scalar", "String", reason)
-                        .map(Self::String)
-                }
-                1usize => {
-                    ::mcpwire_types::support::decode_variant::<
-                        ::serde_json::Number,
-                        D::Error,
-                    >(input, "Scalar", "Number", reason)
-                        .map(Self::Number)
-                }
-                2usize => {
-                    ::mcpwire_types::support::decode_variant::<
-                        bool,
-                        D::Error,
-                    >(input, "Scalar", "Boolean", reason)
-                        .map(Self::Boolean)
-                }
-                _ => {
-                    ::mcpwire_types::support::decode_null::<
-                        D::Error,
-                    >(input, "Scalar", "Null", reason)
-                        .map(|()| Self::Null)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 #[cfg(feature = "schemars")]
@@ -159,9 +178,9 @@ impl ::schemars::JsonSchema for Scalar {
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         ::mcpwire_types::support::any_of_schema(
             ::std::vec![
-                generator.subschema_for:: < ::std::string::String > (), generator
-                .subschema_for:: < ::serde_json::Number > (), generator.subschema_for:: <
-                bool > (), ::schemars::json_schema!({ "type" : "null" })
+                generator.subschema_for:: < String > (), generator.subschema_for:: <
+                ::serde_json::Number > (), generator.subschema_for:: < bool > (),
+                ::schemars::json_schema!({ "type" : "null" })
             ],
         )
     }
@@ -174,7 +193,7 @@ impl ::schemars::JsonSchema for Scalar {
 #[allow(clippy::large_enum_variant)]
 pub enum Token {
     /// The `String` alternative.
-    String(::std::string::String),
+    String(String),
     /// The `Integer` alternative.
     Integer(::mcpwire_types::support::Integer),
 }
@@ -187,9 +206,9 @@ impl Token {
         }
     }
 }
-impl ::core::convert::From<::std::string::String> for Token {
+impl ::core::convert::From<String> for Token {
     /// The `String` alternative.
-    fn from(value: ::std::string::String) -> Self {
+    fn from(value: String) -> Self {
         Self::String(value)
     }
 }
@@ -202,69 +221,88 @@ impl ::core::convert::From<::mcpwire_types::support::Integer> for Token {
 impl<'de> ::serde::Deserialize<'de> for Token {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-            name: "Token",
-            one_of: false,
-            variants: &["String", "Integer"],
-        };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::String => {
-                ::mcpwire_types::support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_types::support::Shape<'_>,
+        ) -> Result<Token, ::serde_json::Error> {
+            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+                name: "Token",
+                one_of: false,
+                variants: &["String", "Integer"],
+            };
+            fn viable(_: usize, _: &::mcpwire_types::support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_types::support::Shape::Integer => {
-                ::mcpwire_types::support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<Token, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_types::support::decode_variant::<
+                            String,
+                            ::serde_json::Error,
+                        >(input, "Token", "String", reason)
+                            .map(Token::String)
+                    }
+                    _ => {
+                        ::mcpwire_types::support::decode_variant::<
+                            ::mcpwire_types::support::Integer,
+                            ::serde_json::Error,
+                        >(input, "Token", "Integer", reason)
+                            .map(Token::Integer)
+                    }
+                }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
-                        D::Error,
-                    >(
-                        "Token",
-                        &::std::format!(
-                            "{}, found {}", "expected a string or an integer", other
-                            .token_name()
+            let choice: ::mcpwire_types::support::Choice = match shape {
+                ::mcpwire_types::support::Shape::String => {
+                    ::mcpwire_types::support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_types::support::Shape::Integer => {
+                    ::mcpwire_types::support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_types::support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "Token",
+                            &::std::format!(
+                                "{}, found {}", "expected a string or an integer", other
+                                .token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_types::support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_types::support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_types::support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_types::support::decode_variant::<
-                        ::std::string::String,
-                        D::Error,
-                    >(input, "Token", "String", reason)
-                        .map(Self::String)
-                }
-                _ => {
-                    ::mcpwire_types::support::decode_variant::<
-                        ::mcpwire_types::support::Integer,
-                        D::Error,
-                    >(input, "Token", "Integer", reason)
-                        .map(Self::Integer)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 #[cfg(feature = "schemars")]
@@ -278,8 +316,8 @@ impl ::schemars::JsonSchema for Token {
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         ::mcpwire_types::support::any_of_schema(
             ::std::vec![
-                generator.subschema_for:: < ::std::string::String > (), generator
-                .subschema_for:: < ::mcpwire_types::support::Integer > ()
+                generator.subschema_for:: < String > (), generator.subschema_for:: <
+                ::mcpwire_types::support::Integer > ()
             ],
         )
     }
@@ -328,14 +366,14 @@ impl ::serde::Serialize for ErrorCode {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(self.code())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
@@ -358,12 +396,12 @@ pub const DEFINITIONS: &[&str] = &["Scalar", "Token"];
 pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "Scalar" => visitor.visit::<Scalar>(),
             "Token" => visitor.visit::<Token>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -374,30 +412,23 @@ pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
 }
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]
-pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
-    ::core::option::Option::Some(
+pub fn json_schema(name: &str) -> Option<::schemars::Schema> {
+    Some(
         match name {
             "Scalar" => ::schemars::schema_for!(Scalar),
             "Token" => ::schemars::schema_for!(Token),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -413,11 +444,9 @@ pub mod strategies {
         s::unambiguous(
             s::one_of(
                 ::std::vec![
-                    s::string(::core::option::Option::None, ::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::Scalar::String)
-                    .boxed(), s::number(::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::Scalar::Number)
-                    .boxed(), s::boolean().prop_map(super::Scalar::Boolean).boxed(),
+                    s::string(None, None, None).prop_map(super::Scalar::String).boxed(),
+                    s::number(None, None).prop_map(super::Scalar::Number).boxed(),
+                    s::boolean().prop_map(super::Scalar::Boolean).boxed(),
                     Just(super::Scalar::Null).boxed()
                 ],
             ),
@@ -429,10 +458,8 @@ pub mod strategies {
         s::unambiguous(
             s::one_of(
                 ::std::vec![
-                    s::string(::core::option::Option::None, ::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::Token::String).boxed(),
-                    s::integer(::core::option::Option::None,
-                    ::core::option::Option::None)
+                    s::string(None, None, None).prop_map(super::Token::String).boxed(),
+                    s::integer(None, None)
                     .prop_map(::mcpwire_types::support::Integer::from).boxed()
                     .prop_map(super::Token::Integer).boxed()
                 ],
@@ -442,12 +469,12 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "Scalar" => s::sample(scalar()),
                 "Token" => s::sample(token()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

@@ -3,7 +3,7 @@
 /// `Batch` (test schema).
 ///
 /// Schema: `#/$defs/Batch` in `tests/snapshots/value_strategies/schema.json`.
-pub type Batch = ::std::vec::Vec<Item>;
+pub type Batch = Vec<Item>;
 /// `Color` (test schema).
 ///
 /// Schema: `#/$defs/Color/anyOf/0` in `tests/snapshots/value_strategies/schema.json`.
@@ -14,7 +14,7 @@ pub enum Color {
     /// `"green"`.
     Green,
     /// Any other string, which the schema admits.
-    Unknown(::std::string::String),
+    Unknown(String),
 }
 impl Color {
     /// The JSON string of this value.
@@ -39,17 +39,15 @@ impl ::serde::Serialize for Color {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Color {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        let text = <::std::string::String as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
+    ) -> Result<Self, D::Error> {
+        let text = <String as ::serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(text.as_str()))
     }
 }
@@ -71,98 +69,86 @@ impl ::schemars::JsonSchema for Color {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Item {
-    /// `code` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub code: ::core::option::Option<::std::string::String>,
-    /// `color` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub color: ::core::option::Option<Color>,
-    /// `count` member (required).
+    /// Schema: `#/$defs/Item/properties/code`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// Schema: `#/$defs/Item/properties/color`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<Color>,
+    /// Schema: `#/$defs/Item/properties/count`.
     pub count: ::mcpwire_types::support::Integer,
-    /// `link` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub link: ::core::option::Option<::std::string::String>,
-    /// `note` member (optional, may be null).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub note: ::core::option::Option<::core::option::Option<::std::string::String>>,
-    /// `score` member (required).
+    /// Schema: `#/$defs/Item/properties/link`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
+    /// Schema: `#/$defs/Item/properties/note`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<Option<String>>,
+    /// Schema: `#/$defs/Item/properties/score`.
     pub score: ::serde_json::Number,
-    /// `shape` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub shape: ::core::option::Option<Shape>,
-    /// `tags` member (required).
-    pub tags: ::std::vec::Vec<::std::string::String>,
+    /// Schema: `#/$defs/Item/properties/shape`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<Shape>,
+    /// Schema: `#/$defs/Item/properties/tags`.
+    pub tags: Vec<String>,
     /// Members the schema does not declare but explicitly admits, kept and encoded back.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::support::Integer,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::support::Integer>,
 }
 impl Item {
     /// A value with the required `score`, `count`, `tags` and every optional member absent.
     pub fn new(
-        score: impl ::core::convert::Into<::serde_json::Number>,
-        count: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
-        tags: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
+        score: impl Into<::serde_json::Number>,
+        count: impl Into<::mcpwire_types::support::Integer>,
+        tags: impl Into<Vec<String>>,
     ) -> Self {
         Self {
-            code: ::core::option::Option::None,
-            color: ::core::option::Option::None,
+            code: None,
+            color: None,
             count: count.into(),
-            link: ::core::option::Option::None,
-            note: ::core::option::Option::None,
+            link: None,
+            note: None,
             score: score.into(),
-            shape: ::core::option::Option::None,
+            shape: None,
             tags: tags.into(),
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `code` member.
     #[must_use]
-    pub fn with_code(
-        mut self,
-        code: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.code = ::core::option::Option::Some(code.into());
+    pub fn with_code(mut self, code: impl Into<String>) -> Self {
+        self.code = Some(code.into());
         self
     }
     /// Sets the optional `color` member.
     #[must_use]
-    pub fn with_color(mut self, color: impl ::core::convert::Into<Color>) -> Self {
-        self.color = ::core::option::Option::Some(color.into());
+    pub fn with_color(mut self, color: impl Into<Color>) -> Self {
+        self.color = Some(color.into());
         self
     }
     /// Sets the optional `link` member.
     #[must_use]
-    pub fn with_link(
-        mut self,
-        link: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.link = ::core::option::Option::Some(link.into());
+    pub fn with_link(mut self, link: impl Into<String>) -> Self {
+        self.link = Some(link.into());
         self
     }
     /// Sets the optional `note` member.
     #[must_use]
-    pub fn with_note(
-        mut self,
-        note: ::core::option::Option<::std::string::String>,
-    ) -> Self {
-        self.note = ::core::option::Option::Some(note);
+    pub fn with_note(mut self, note: Option<String>) -> Self {
+        self.note = Some(note);
         self
     }
     /// Sets the optional `shape` member.
     #[must_use]
-    pub fn with_shape(mut self, shape: impl ::core::convert::Into<Shape>) -> Self {
-        self.shape = ::core::option::Option::Some(shape.into());
+    pub fn with_shape(mut self, shape: impl Into<Shape>) -> Self {
+        self.shape = Some(shape.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::support::Integer>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -171,165 +157,81 @@ impl Item {
 impl<'de> ::serde::Deserialize<'de> for Item {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "code" => ::core::option::Option::Some(0usize),
-                "color" => ::core::option::Option::Some(1usize),
-                "count" => ::core::option::Option::Some(2usize),
-                "link" => ::core::option::Option::Some(3usize),
-                "note" => ::core::option::Option::Some(4usize),
-                "score" => ::core::option::Option::Some(5usize),
-                "shape" => ::core::option::Option::Some(6usize),
-                "tags" => ::core::option::Option::Some(7usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Item {
+    const NAME: &'static str = "Item";
+    const MEMBERS: &'static [&'static str] = &[
+        "code",
+        "color",
+        "count",
+        "link",
+        "note",
+        "score",
+        "shape",
+        "tags",
+    ];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<String>,
+        Option<Color>,
+        Option<::mcpwire_types::support::Integer>,
+        Option<String>,
+        Option<Option<String>>,
+        Option<::serde_json::Number>,
+        Option<Shape>,
+        Option<Vec<String>>,
+    );
+    type Extra = ::mcpwire_types::support::Integer;
+    fn empty() -> Self::Slots {
+        (None, None, None, None, None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "code" => Some(0usize),
+            "color" => Some(1usize),
+            "count" => Some(2usize),
+            "link" => Some(3usize),
+            "note" => Some(4usize),
+            "score" => Some(5usize),
+            "shape" => Some(6usize),
+            "tags" => Some(7usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Item;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Item)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Item, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut m4 = ::core::option::Option::None;
-                let mut m5 = ::core::option::Option::None;
-                let mut m6 = ::core::option::Option::None;
-                let mut m7 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("code"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("color"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<Color>()?),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("count"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::mcpwire_types::support::Integer>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(3usize) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("link"),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::std::string::String>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(4usize) => {
-                            if m4.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("note"),
-                                );
-                            }
-                            m4 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map
-                                        .next_value::<
-                                            ::core::option::Option<::std::string::String>,
-                                        >()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(5usize) => {
-                            if m5.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("score"),
-                                );
-                            }
-                            m5 = ::core::option::Option::Some(
-                                map.next_value::<::serde_json::Number>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(6usize) => {
-                            if m6.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("shape"),
-                                );
-                            }
-                            m6 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<Shape>()?),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m7.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("tags"),
-                                );
-                            }
-                            m7 = ::core::option::Option::Some(
-                                map.next_value::<::std::vec::Vec<::std::string::String>>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map
-                                .next_value::<::mcpwire_types::support::Integer>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Item {
-                    code: m0.unwrap_or_default(),
-                    color: m1.unwrap_or_default(),
-                    count: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "count",
-                        ))?,
-                    link: m3.unwrap_or_default(),
-                    note: m4.unwrap_or_default(),
-                    score: m5
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "score",
-                        ))?,
-                    shape: m6.unwrap_or_default(),
-                    tags: m7
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "tags",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
+            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "color"),
+            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "count"),
+            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "link"),
+            4usize => ::mcpwire_types::support::read_member(&mut slots.4, map, "note"),
+            5usize => ::mcpwire_types::support::read_member(&mut slots.5, map, "score"),
+            6usize => ::mcpwire_types::support::read_member(&mut slots.6, map, "shape"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.7, map, "tags"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            code: slots.0,
+            color: slots.1,
+            count: ::mcpwire_types::support::required_member(slots.2, "count")?,
+            link: slots.3,
+            note: slots.4,
+            score: ::mcpwire_types::support::required_member(slots.5, "score")?,
+            shape: slots.6,
+            tags: ::mcpwire_types::support::required_member(slots.7, "tags")?,
+            extra,
+        })
     }
 }
 /// `KindCircle` (test schema).
@@ -345,14 +247,14 @@ impl ::serde::Serialize for KindCircle {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for KindCircle {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -384,14 +286,14 @@ impl ::serde::Serialize for KindSquare {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for KindSquare {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -446,101 +348,120 @@ impl ::core::convert::From<ShapeVariant1> for Shape {
 impl<'de> ::serde::Deserialize<'de> for Shape {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-            name: "Shape",
-            one_of: false,
-            variants: &["ShapeVariant0", "ShapeVariant1"],
-        };
-        let shape = ::mcpwire_types::support::Shape::capture_object(
-            deserializer,
-            &["kind"],
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::Object(map) => {
-                match map.str_member("kind").as_deref() {
-                    ::core::option::Option::Some(found) => {
-                        match found {
-                            "circle" => {
-                                ::mcpwire_types::support::Choice::variant(
-                                    0usize,
-                                    "member `kind` is \"circle\"",
-                                    &[],
-                                )
-                            }
-                            "square" => {
-                                ::mcpwire_types::support::Choice::variant(
-                                    1usize,
-                                    "member `kind` is \"square\"",
-                                    &[],
-                                )
-                            }
-                            found => {
-                                ::mcpwire_types::support::Choice::none(
-                                    ::std::format!(
-                                        "member `kind` has a value no variant admits: {}", found
-                                    ),
-                                    &[],
-                                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &::mcpwire_types::support::Shape<'_>,
+            shape: &::mcpwire_types::support::Shape<'_>,
+        ) -> Result<Shape, ::serde_json::Error> {
+            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+                name: "Shape",
+                one_of: false,
+                variants: &["ShapeVariant0", "ShapeVariant1"],
+            };
+            fn viable(
+                index: usize,
+                shape: &::mcpwire_types::support::Shape<'_>,
+            ) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                        map.contains_key("kind") && map.contains_key("radius")
+                            && map.str_in("kind", &["circle"])
+                    }
+                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                        map.contains_key("kind") && map.str_in("kind", &["square"])
+                    }
+                    _ => true,
+                }
+            }
+            fn variant(
+                index: usize,
+                input: &::mcpwire_types::support::Shape<'_>,
+                reason: &str,
+            ) -> Result<Shape, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_types::support::decode_object_variant::<
+                            ShapeVariant0,
+                            ::serde_json::Error,
+                        >(input, "Shape", "ShapeVariant0", reason)
+                            .map(Shape::ShapeVariant0)
+                    }
+                    _ => {
+                        ::mcpwire_types::support::decode_object_variant::<
+                            ShapeVariant1,
+                            ::serde_json::Error,
+                        >(input, "Shape", "ShapeVariant1", reason)
+                            .map(Shape::ShapeVariant1)
+                    }
+                }
+            }
+            let choice: ::mcpwire_types::support::Choice = match shape {
+                ::mcpwire_types::support::Shape::Object(map) => {
+                    match map.str_member("kind").as_deref() {
+                        Some(found) => {
+                            match found {
+                                "circle" => {
+                                    ::mcpwire_types::support::Choice::variant(
+                                        0usize,
+                                        "member `kind` is \"circle\"",
+                                        &[],
+                                    )
+                                }
+                                "square" => {
+                                    ::mcpwire_types::support::Choice::variant(
+                                        1usize,
+                                        "member `kind` is \"square\"",
+                                        &[],
+                                    )
+                                }
+                                found => {
+                                    ::mcpwire_types::support::Choice::none(
+                                        ::std::format!(
+                                            "member `kind` has a value no variant admits: {}", found
+                                        ),
+                                        &[],
+                                    )
+                                }
                             }
                         }
-                    }
-                    ::core::option::Option::None => {
-                        ::mcpwire_types::support::Choice::none(
-                            "member `kind` is missing or not a string",
-                            &[],
-                        )
+                        None => {
+                            ::mcpwire_types::support::Choice::none(
+                                "member `kind` is missing or not a string",
+                                &[],
+                            )
+                        }
                     }
                 }
-            }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
-                        D::Error,
-                    >(
-                        "Shape",
-                        &::std::format!(
-                            "{}, found {}", "expected an object", other.token_name()
+                other => {
+                    return Err(
+                        ::mcpwire_types::support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "Shape",
+                            &::std::format!(
+                                "{}, found {}", "expected an object", other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
-        };
-        ::mcpwire_types::support::decode_union(
-            &shape,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
-                index,
+                    );
+                }
+            };
+            ::mcpwire_types::support::decode_union(
+                input,
                 shape,
-            ) {
-                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                    map.contains_key("kind") && map.contains_key("radius")
-                        && map.str_in("kind", &["circle"])
-                }
-                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                    map.contains_key("kind") && map.str_in("kind", &["square"])
-                }
-                _ => true,
-            },
-            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_types::support::decode_object_variant::<
-                        ShapeVariant0,
-                        D::Error,
-                    >(input, "Shape", "ShapeVariant0", reason)
-                        .map(Self::ShapeVariant0)
-                }
-                _ => {
-                    ::mcpwire_types::support::decode_object_variant::<
-                        ShapeVariant1,
-                        D::Error,
-                    >(input, "Shape", "ShapeVariant1", reason)
-                        .map(Self::ShapeVariant1)
-                }
-            },
-        )
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let shape = ::mcpwire_types::support::Shape::capture_object(
+                deserializer,
+                &["kind"],
+            )?;
+            decode(&shape, &shape)
+        };
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 #[cfg(feature = "schemars")]
@@ -566,22 +487,19 @@ impl ::schemars::JsonSchema for Shape {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ShapeVariant0 {
-    /// `kind` member (required).
+    /// Schema: `#/$defs/Shape/anyOf/0/properties/kind`.
     pub kind: KindCircle,
-    /// `radius` member (required).
+    /// Schema: `#/$defs/Shape/anyOf/0/properties/radius`.
     pub radius: ::serde_json::Number,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl ShapeVariant0 {
     /// A value with the required `radius` and every optional member absent.
-    pub fn new(radius: impl ::core::convert::Into<::serde_json::Number>) -> Self {
+    pub fn new(radius: impl Into<::serde_json::Number>) -> Self {
         Self {
-            kind: ::core::default::Default::default(),
+            kind: Default::default(),
             radius: radius.into(),
             extra: ::std::collections::BTreeMap::new(),
         }
@@ -590,8 +508,8 @@ impl ShapeVariant0 {
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -600,74 +518,45 @@ impl ShapeVariant0 {
 impl<'de> ::serde::Deserialize<'de> for ShapeVariant0 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "kind" => ::core::option::Option::Some(0usize),
-                "radius" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ShapeVariant0 {
+    const NAME: &'static str = "ShapeVariant0";
+    const MEMBERS: &'static [&'static str] = &["kind", "radius"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<KindCircle>, Option<::serde_json::Number>);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "kind" => Some(0usize),
+            "radius" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ShapeVariant0;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ShapeVariant0)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ShapeVariant0, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("kind"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<KindCircle>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("radius"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<::serde_json::Number>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ShapeVariant0 {
-                    kind: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "kind",
-                        ))?,
-                    radius: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "radius",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "kind"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "radius"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            kind: ::mcpwire_types::support::required_member(slots.0, "kind")?,
+            radius: ::mcpwire_types::support::required_member(slots.1, "radius")?,
+            extra,
+        })
     }
 }
 /// `ShapeVariant1` (test schema).
@@ -676,25 +565,22 @@ impl<'de> ::serde::Deserialize<'de> for ShapeVariant0 {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ShapeVariant1 {
-    /// `kind` member (required).
+    /// Schema: `#/$defs/Shape/anyOf/1/properties/kind`.
     pub kind: KindSquare,
-    /// `side` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub side: ::core::option::Option<::mcpwire_types::support::Integer>,
+    /// Schema: `#/$defs/Shape/anyOf/1/properties/side`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<::mcpwire_types::support::Integer>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl ShapeVariant1 {
     /// A value with every optional member absent.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self {
-            kind: ::core::default::Default::default(),
-            side: ::core::option::Option::None,
+            kind: Default::default(),
+            side: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
@@ -702,17 +588,17 @@ impl ShapeVariant1 {
     #[must_use]
     pub fn with_side(
         mut self,
-        side: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
+        side: impl Into<::mcpwire_types::support::Integer>,
     ) -> Self {
-        self.side = ::core::option::Option::Some(side.into());
+        self.side = Some(side.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -721,73 +607,45 @@ impl ShapeVariant1 {
 impl<'de> ::serde::Deserialize<'de> for ShapeVariant1 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "kind" => ::core::option::Option::Some(0usize),
-                "side" => ::core::option::Option::Some(1usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ShapeVariant1 {
+    const NAME: &'static str = "ShapeVariant1";
+    const MEMBERS: &'static [&'static str] = &["kind", "side"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<KindSquare>, Option<::mcpwire_types::support::Integer>);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "kind" => Some(0usize),
+            "side" => Some(1usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ShapeVariant1;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ShapeVariant1)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ShapeVariant1, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("kind"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<KindSquare>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("side"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::mcpwire_types::support::Integer>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ShapeVariant1 {
-                    kind: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "kind",
-                        ))?,
-                    side: m1.unwrap_or_default(),
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "kind"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "side"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            kind: ::mcpwire_types::support::required_member(slots.0, "kind")?,
+            side: slots.1,
+            extra,
+        })
     }
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
@@ -834,14 +692,14 @@ impl ::serde::Serialize for ErrorCode {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(self.code())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
@@ -864,14 +722,14 @@ pub const DEFINITIONS: &[&str] = &["Batch", "Color", "Item", "Shape"];
 pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "Batch" => visitor.visit::<Batch>(),
             "Color" => visitor.visit::<Color>(),
             "Item" => visitor.visit::<Item>(),
             "Shape" => visitor.visit::<Shape>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -882,32 +740,25 @@ pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
 }
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]
-pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
-    ::core::option::Option::Some(
+pub fn json_schema(name: &str) -> Option<::schemars::Schema> {
+    Some(
         match name {
             "Batch" => ::schemars::schema_for!(Batch),
             "Color" => ::schemars::schema_for!(Color),
             "Item" => ::schemars::schema_for!(Item),
             "Shape" => ::schemars::schema_for!(Shape),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -920,7 +771,7 @@ pub mod strategies {
     use ::mcpwire_types::support::strategy as s;
     /// Values of [`super::Batch`].
     pub fn batch() -> BoxedStrategy<super::Batch> {
-        s::vec(item(), ::core::option::Option::Some(1u64), ::core::option::Option::None)
+        s::vec(item(), Some(1u64), None)
     }
     /// Values of [`super::Color`].
     pub fn color() -> BoxedStrategy<super::Color> {
@@ -930,55 +781,18 @@ pub mod strategies {
     pub fn item() -> BoxedStrategy<super::Item> {
         (
             (
-                s::optional(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::Some(2u64),
-                        ::core::option::Option::Some(3u64),
-                    ),
-                ),
+                s::optional(s::string(None, Some(2u64), Some(3u64))),
                 s::optional(color()),
-                s::integer(
-                        ::core::option::Option::Some(1i64),
-                        ::core::option::Option::Some(5i64),
-                    )
+                s::integer(Some(1i64), Some(5i64))
                     .prop_map(::mcpwire_types::support::Integer::from)
                     .boxed(),
-                s::optional(
-                    s::string(
-                        ::core::option::Option::Some("uri"),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                ),
-                s::optional(
-                    s::optional(
-                        s::string(
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                        ),
-                    ),
-                ),
-                s::number(
-                    ::core::option::Option::Some(0f64),
-                    ::core::option::Option::Some(1f64),
-                ),
+                s::optional(s::string(Some("uri"), None, None)),
+                s::optional(s::optional(s::string(None, None, None))),
+                s::number(Some(0f64), Some(1f64)),
                 s::optional(shape()),
-                s::vec(
-                    s::string(
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                    ),
-                    ::core::option::Option::Some(1u64),
-                    ::core::option::Option::Some(2u64),
-                ),
+                s::vec(s::string(None, None, None), Some(1u64), Some(2u64)),
                 s::extra(
-                    s::integer(
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                        )
+                    s::integer(None, None)
                         .prop_map(::mcpwire_types::support::Integer::from)
                         .boxed(),
                     &["code", "color", "count", "link", "note", "score", "shape", "tags"],
@@ -1020,15 +834,7 @@ pub mod strategies {
     }
     /// Values of [`super::ShapeVariant0`].
     pub fn shape_variant_0() -> BoxedStrategy<super::ShapeVariant0> {
-        (
-            (
-                kind_circle(),
-                s::number(
-                    ::core::option::Option::Some(0f64),
-                    ::core::option::Option::None,
-                ),
-            ),
-        )
+        ((kind_circle(), s::number(Some(0f64), None)),)
             .prop_map(|((f0, f1),)| super::ShapeVariant0 {
                 kind: f0,
                 radius: f1,
@@ -1042,10 +848,7 @@ pub mod strategies {
             (
                 kind_square(),
                 s::optional(
-                    s::integer(
-                            ::core::option::Option::None,
-                            ::core::option::Option::None,
-                        )
+                    s::integer(None, None)
                         .prop_map(::mcpwire_types::support::Integer::from)
                         .boxed(),
                 ),
@@ -1060,14 +863,14 @@ pub mod strategies {
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
+    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
+        Some(
             match name {
                 "Batch" => s::sample(batch()),
                 "Color" => s::sample(color()),
                 "Item" => s::sample(item()),
                 "Shape" => s::sample(shape()),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

@@ -3,7 +3,7 @@
 /// `BatchRequest` (JSON-RPC 2.0).
 ///
 /// Schema: `#/$defs/BatchRequest` in `schema/jsonrpc-2.0.schema.json`.
-pub type BatchRequest = ::std::vec::Vec<BatchRequestItem>;
+pub type BatchRequest = Vec<BatchRequestItem>;
 /// `BatchRequestItem` (JSON-RPC 2.0).
 ///
 /// Schema: `#/$defs/BatchRequest/items/anyOf` in `schema/jsonrpc-2.0.schema.json`.
@@ -40,81 +40,101 @@ impl ::core::convert::From<Notification> for BatchRequestItem {
 impl<'de> ::serde::Deserialize<'de> for BatchRequestItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-            name: "BatchRequestItem",
-            one_of: false,
-            variants: &["Request", "Notification"],
-        };
-        let shape = ::mcpwire_types::support::Shape::capture_object(
-            deserializer,
-            &["jsonrpc", "method"],
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::Object(map) => {
-                if map.contains_key("id") {
-                    ::mcpwire_types::support::Choice::variant(
-                        0usize,
-                        "member `id` is present",
-                        &[1usize],
-                    )
-                } else {
-                    ::mcpwire_types::support::Choice::variant(
-                        1usize,
-                        "no other variant's distinguishing members are present",
-                        &[0usize],
-                    )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &::mcpwire_types::support::Shape<'_>,
+            shape: &::mcpwire_types::support::Shape<'_>,
+        ) -> Result<BatchRequestItem, ::serde_json::Error> {
+            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+                name: "BatchRequestItem",
+                one_of: false,
+                variants: &["Request", "Notification"],
+            };
+            fn viable(
+                index: usize,
+                shape: &::mcpwire_types::support::Shape<'_>,
+            ) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                        map.contains_key("id") && map.contains_key("jsonrpc")
+                            && map.contains_key("method")
+                            && map.str_in("jsonrpc", &["2.0"])
+                    }
+                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                        map.contains_key("jsonrpc") && map.contains_key("method")
+                            && map.str_in("jsonrpc", &["2.0"])
+                    }
+                    _ => true,
                 }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
-                        D::Error,
-                    >(
-                        "BatchRequestItem",
-                        &::std::format!(
-                            "{}, found {}", "expected an object", other.token_name()
+            fn variant(
+                index: usize,
+                input: &::mcpwire_types::support::Shape<'_>,
+                reason: &str,
+            ) -> Result<BatchRequestItem, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_types::support::decode_object_variant::<
+                            Request,
+                            ::serde_json::Error,
+                        >(input, "BatchRequestItem", "Request", reason)
+                            .map(BatchRequestItem::Request)
+                    }
+                    _ => {
+                        ::mcpwire_types::support::decode_object_variant::<
+                            Notification,
+                            ::serde_json::Error,
+                        >(input, "BatchRequestItem", "Notification", reason)
+                            .map(BatchRequestItem::Notification)
+                    }
+                }
+            }
+            let choice: ::mcpwire_types::support::Choice = match shape {
+                ::mcpwire_types::support::Shape::Object(map) => {
+                    if map.contains_key("id") {
+                        ::mcpwire_types::support::Choice::variant(
+                            0usize,
+                            "member `id` is present",
+                            &[1usize],
+                        )
+                    } else {
+                        ::mcpwire_types::support::Choice::variant(
+                            1usize,
+                            "no other variant's distinguishing members are present",
+                            &[0usize],
+                        )
+                    }
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_types::support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "BatchRequestItem",
+                            &::std::format!(
+                                "{}, found {}", "expected an object", other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
-        };
-        ::mcpwire_types::support::decode_union(
-            &shape,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
-                index,
+                    );
+                }
+            };
+            ::mcpwire_types::support::decode_union(
+                input,
                 shape,
-            ) {
-                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                    map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("method") && map.str_in("jsonrpc", &["2.0"])
-                }
-                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                    map.contains_key("jsonrpc") && map.contains_key("method")
-                        && map.str_in("jsonrpc", &["2.0"])
-                }
-                _ => true,
-            },
-            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_types::support::decode_object_variant::<
-                        Request,
-                        D::Error,
-                    >(input, "BatchRequestItem", "Request", reason)
-                        .map(Self::Request)
-                }
-                _ => {
-                    ::mcpwire_types::support::decode_object_variant::<
-                        Notification,
-                        D::Error,
-                    >(input, "BatchRequestItem", "Notification", reason)
-                        .map(Self::Notification)
-                }
-            },
-        )
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let shape = ::mcpwire_types::support::Shape::capture_object(
+                deserializer,
+                &["jsonrpc", "method"],
+            )?;
+            decode(&shape, &shape)
+        };
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 #[cfg(feature = "schemars")]
@@ -137,7 +157,7 @@ impl ::schemars::JsonSchema for BatchRequestItem {
 /// `BatchResponse` (JSON-RPC 2.0).
 ///
 /// Schema: `#/$defs/BatchResponse` in `schema/jsonrpc-2.0.schema.json`.
-pub type BatchResponse = ::std::vec::Vec<Response>;
+pub type BatchResponse = Vec<Response>;
 /// `CodeMinus32600` (JSON-RPC 2.0).
 ///
 /// Schema: `#/$defs/InvalidRequestError/properties/code/const` in `schema/jsonrpc-2.0.schema.json`.
@@ -151,14 +171,14 @@ impl ::serde::Serialize for CodeMinus32600 {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CodeMinus32600 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -190,14 +210,14 @@ impl ::serde::Serialize for CodeMinus32601 {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CodeMinus32601 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -229,14 +249,14 @@ impl ::serde::Serialize for CodeMinus32602 {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CodeMinus32602 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -268,14 +288,14 @@ impl ::serde::Serialize for CodeMinus32603 {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CodeMinus32603 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -307,14 +327,14 @@ impl ::serde::Serialize for CodeMinus32700 {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CodeMinus32700 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -339,48 +359,42 @@ impl ::schemars::JsonSchema for CodeMinus32700 {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Error {
-    /// `code` member (required).
+    /// Schema: `#/$defs/Error/properties/code`.
     pub code: ::mcpwire_types::support::Integer,
-    /// `data` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub data: ::core::option::Option<::mcpwire_types::Json>,
-    /// `message` member (required).
-    pub message: ::std::string::String,
+    /// Schema: `#/$defs/Error/properties/data`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<::mcpwire_types::Json>,
+    /// Schema: `#/$defs/Error/properties/message`.
+    pub message: String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl Error {
     /// A value with the required `code`, `message` and every optional member absent.
     pub fn new(
-        code: impl ::core::convert::Into<::mcpwire_types::support::Integer>,
-        message: impl ::core::convert::Into<::std::string::String>,
+        code: impl Into<::mcpwire_types::support::Integer>,
+        message: impl Into<String>,
     ) -> Self {
         Self {
             code: code.into(),
-            data: ::core::option::Option::None,
+            data: None,
             message: message.into(),
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `data` member.
     #[must_use]
-    pub fn with_data(
-        mut self,
-        data: impl ::core::convert::Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.data = ::core::option::Option::Some(data.into());
+    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
+        self.data = Some(data.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -389,89 +403,52 @@ impl Error {
 impl<'de> ::serde::Deserialize<'de> for Error {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "code" => ::core::option::Option::Some(0usize),
-                "data" => ::core::option::Option::Some(1usize),
-                "message" => ::core::option::Option::Some(2usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Error {
+    const NAME: &'static str = "Error";
+    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (
+        Option<::mcpwire_types::support::Integer>,
+        Option<::mcpwire_types::Json>,
+        Option<String>,
+    );
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "code" => Some(0usize),
+            "data" => Some(1usize),
+            "message" => Some(2usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Error;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Error)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Error, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("code"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<::mcpwire_types::support::Integer>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::mcpwire_types::Json>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("message"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Error {
-                    code: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "code",
-                        ))?,
-                    data: m1.unwrap_or_default(),
-                    message: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "message",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
+            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
+            data: slots.1,
+            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
+            extra,
+        })
     }
 }
 /// `ErrorResponse` (JSON-RPC 2.0).
@@ -480,29 +457,23 @@ impl<'de> ::serde::Deserialize<'de> for Error {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ErrorResponse {
-    /// `error` member (required).
+    /// Schema: `#/$defs/ErrorResponse/properties/error`.
     pub error: Error,
-    /// `id` member (required).
+    /// Schema: `#/$defs/ErrorResponse/properties/id`.
     pub id: RequestId,
-    /// `jsonrpc` member (required).
+    /// Schema: `#/$defs/ErrorResponse/properties/jsonrpc`.
     pub jsonrpc: Jsonrpc2_0,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl ErrorResponse {
     /// A value with the required `error`, `id` and every optional member absent.
-    pub fn new(
-        error: impl ::core::convert::Into<Error>,
-        id: impl ::core::convert::Into<RequestId>,
-    ) -> Self {
+    pub fn new(error: impl Into<Error>, id: impl Into<RequestId>) -> Self {
         Self {
             error: error.into(),
             id: id.into(),
-            jsonrpc: ::core::default::Default::default(),
+            jsonrpc: Default::default(),
             extra: ::std::collections::BTreeMap::new(),
         }
     }
@@ -510,8 +481,8 @@ impl ErrorResponse {
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -520,90 +491,48 @@ impl ErrorResponse {
 impl<'de> ::serde::Deserialize<'de> for ErrorResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "error" => ::core::option::Option::Some(0usize),
-                "id" => ::core::option::Option::Some(1usize),
-                "jsonrpc" => ::core::option::Option::Some(2usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ErrorResponse {
+    const NAME: &'static str = "ErrorResponse";
+    const MEMBERS: &'static [&'static str] = &["error", "id", "jsonrpc"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<Error>, Option<RequestId>, Option<Jsonrpc2_0>);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "error" => Some(0usize),
+            "id" => Some(1usize),
+            "jsonrpc" => Some(2usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ErrorResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ErrorResponse)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ErrorResponse, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("error"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<Error>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<RequestId>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("jsonrpc"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<Jsonrpc2_0>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ErrorResponse {
-                    error: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "error",
-                        ))?,
-                    id: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "id",
-                        ))?,
-                    jsonrpc: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "jsonrpc",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "error"),
+            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "id"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "jsonrpc"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            error: ::mcpwire_types::support::required_member(slots.0, "error")?,
+            id: ::mcpwire_types::support::required_member(slots.1, "id")?,
+            jsonrpc: ::mcpwire_types::support::required_member(slots.2, "jsonrpc")?,
+            extra,
+        })
     }
 }
 /// `InternalError` (JSON-RPC 2.0).
@@ -612,45 +541,39 @@ impl<'de> ::serde::Deserialize<'de> for ErrorResponse {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct InternalError {
-    /// `code` member (required).
+    /// Schema: `#/$defs/InternalError/properties/code`.
     pub code: CodeMinus32603,
-    /// `data` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub data: ::core::option::Option<::mcpwire_types::Json>,
-    /// `message` member (required).
-    pub message: ::std::string::String,
+    /// Schema: `#/$defs/InternalError/properties/data`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<::mcpwire_types::Json>,
+    /// Schema: `#/$defs/InternalError/properties/message`.
+    pub message: String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl InternalError {
     /// A value with the required `message` and every optional member absent.
-    pub fn new(message: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(message: impl Into<String>) -> Self {
         Self {
-            code: ::core::default::Default::default(),
-            data: ::core::option::Option::None,
+            code: Default::default(),
+            data: None,
             message: message.into(),
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `data` member.
     #[must_use]
-    pub fn with_data(
-        mut self,
-        data: impl ::core::convert::Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.data = ::core::option::Option::Some(data.into());
+    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
+        self.data = Some(data.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -659,89 +582,48 @@ impl InternalError {
 impl<'de> ::serde::Deserialize<'de> for InternalError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "code" => ::core::option::Option::Some(0usize),
-                "data" => ::core::option::Option::Some(1usize),
-                "message" => ::core::option::Option::Some(2usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InternalError {
+    const NAME: &'static str = "InternalError";
+    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<CodeMinus32603>, Option<::mcpwire_types::Json>, Option<String>);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "code" => Some(0usize),
+            "data" => Some(1usize),
+            "message" => Some(2usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = InternalError;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (InternalError)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<InternalError, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("code"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<CodeMinus32603>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::mcpwire_types::Json>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("message"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(InternalError {
-                    code: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "code",
-                        ))?,
-                    data: m1.unwrap_or_default(),
-                    message: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "message",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
+            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
+            data: slots.1,
+            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
+            extra,
+        })
     }
 }
 /// `InvalidParamsError` (JSON-RPC 2.0).
@@ -750,45 +632,39 @@ impl<'de> ::serde::Deserialize<'de> for InternalError {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct InvalidParamsError {
-    /// `code` member (required).
+    /// Schema: `#/$defs/InvalidParamsError/properties/code`.
     pub code: CodeMinus32602,
-    /// `data` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub data: ::core::option::Option<::mcpwire_types::Json>,
-    /// `message` member (required).
-    pub message: ::std::string::String,
+    /// Schema: `#/$defs/InvalidParamsError/properties/data`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<::mcpwire_types::Json>,
+    /// Schema: `#/$defs/InvalidParamsError/properties/message`.
+    pub message: String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl InvalidParamsError {
     /// A value with the required `message` and every optional member absent.
-    pub fn new(message: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(message: impl Into<String>) -> Self {
         Self {
-            code: ::core::default::Default::default(),
-            data: ::core::option::Option::None,
+            code: Default::default(),
+            data: None,
             message: message.into(),
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `data` member.
     #[must_use]
-    pub fn with_data(
-        mut self,
-        data: impl ::core::convert::Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.data = ::core::option::Option::Some(data.into());
+    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
+        self.data = Some(data.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -797,89 +673,48 @@ impl InvalidParamsError {
 impl<'de> ::serde::Deserialize<'de> for InvalidParamsError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "code" => ::core::option::Option::Some(0usize),
-                "data" => ::core::option::Option::Some(1usize),
-                "message" => ::core::option::Option::Some(2usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InvalidParamsError {
+    const NAME: &'static str = "InvalidParamsError";
+    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<CodeMinus32602>, Option<::mcpwire_types::Json>, Option<String>);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "code" => Some(0usize),
+            "data" => Some(1usize),
+            "message" => Some(2usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = InvalidParamsError;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (InvalidParamsError)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<InvalidParamsError, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("code"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<CodeMinus32602>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::mcpwire_types::Json>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("message"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(InvalidParamsError {
-                    code: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "code",
-                        ))?,
-                    data: m1.unwrap_or_default(),
-                    message: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "message",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
+            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
+            data: slots.1,
+            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
+            extra,
+        })
     }
 }
 /// `InvalidRequestError` (JSON-RPC 2.0).
@@ -888,45 +723,39 @@ impl<'de> ::serde::Deserialize<'de> for InvalidParamsError {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct InvalidRequestError {
-    /// `code` member (required).
+    /// Schema: `#/$defs/InvalidRequestError/properties/code`.
     pub code: CodeMinus32600,
-    /// `data` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub data: ::core::option::Option<::mcpwire_types::Json>,
-    /// `message` member (required).
-    pub message: ::std::string::String,
+    /// Schema: `#/$defs/InvalidRequestError/properties/data`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<::mcpwire_types::Json>,
+    /// Schema: `#/$defs/InvalidRequestError/properties/message`.
+    pub message: String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl InvalidRequestError {
     /// A value with the required `message` and every optional member absent.
-    pub fn new(message: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(message: impl Into<String>) -> Self {
         Self {
-            code: ::core::default::Default::default(),
-            data: ::core::option::Option::None,
+            code: Default::default(),
+            data: None,
             message: message.into(),
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `data` member.
     #[must_use]
-    pub fn with_data(
-        mut self,
-        data: impl ::core::convert::Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.data = ::core::option::Option::Some(data.into());
+    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
+        self.data = Some(data.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -935,89 +764,48 @@ impl InvalidRequestError {
 impl<'de> ::serde::Deserialize<'de> for InvalidRequestError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "code" => ::core::option::Option::Some(0usize),
-                "data" => ::core::option::Option::Some(1usize),
-                "message" => ::core::option::Option::Some(2usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InvalidRequestError {
+    const NAME: &'static str = "InvalidRequestError";
+    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<CodeMinus32600>, Option<::mcpwire_types::Json>, Option<String>);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "code" => Some(0usize),
+            "data" => Some(1usize),
+            "message" => Some(2usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = InvalidRequestError;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (InvalidRequestError)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<InvalidRequestError, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("code"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<CodeMinus32600>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::mcpwire_types::Json>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("message"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(InvalidRequestError {
-                    code: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "code",
-                        ))?,
-                    data: m1.unwrap_or_default(),
-                    message: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "message",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
+            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
+            data: slots.1,
+            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
+            extra,
+        })
     }
 }
 /// `Jsonrpc2_0` (JSON-RPC 2.0).
@@ -1033,14 +821,14 @@ impl ::serde::Serialize for Jsonrpc2_0 {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(Self::VALUE)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Jsonrpc2_0 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
@@ -1122,151 +910,171 @@ impl ::core::convert::From<BatchResponse> for Message {
 impl<'de> ::serde::Deserialize<'de> for Message {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-            name: "Message",
-            one_of: false,
-            variants: &[
-                "Request",
-                "Notification",
-                "BatchRequest",
-                "Response",
-                "BatchResponse",
-            ],
-        };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::Object(map) => {
-                if map.contains_key("id") && map.contains_key("method") {
-                    ::mcpwire_types::support::Choice::variant(
-                        0usize,
-                        "members `id` and `method` are present",
-                        &[1usize, 3usize],
-                    )
-                } else if map.contains_key("method") {
-                    ::mcpwire_types::support::Choice::variant(
-                        1usize,
-                        "members `method` are present",
-                        &[0usize, 3usize],
-                    )
-                } else if map.contains_key("id") {
-                    ::mcpwire_types::support::Choice::variant(
-                        3usize,
-                        "members `id` are present",
-                        &[0usize, 1usize],
-                    )
-                } else {
-                    ::mcpwire_types::support::Choice::none(
-                        "none of the distinguishing members [\"id\", \"method\", \"method\", \"id\"] is present",
-                        &[0usize, 1usize, 3usize],
-                    )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_types::support::Shape<'_>,
+        ) -> Result<Message, ::serde_json::Error> {
+            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+                name: "Message",
+                one_of: false,
+                variants: &[
+                    "Request",
+                    "Notification",
+                    "BatchRequest",
+                    "Response",
+                    "BatchResponse",
+                ],
+            };
+            fn viable(
+                index: usize,
+                shape: &::mcpwire_types::support::Shape<'_>,
+            ) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                        map.contains_key("id") && map.contains_key("jsonrpc")
+                            && map.contains_key("method")
+                            && map.str_in("jsonrpc", &["2.0"])
+                    }
+                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                        map.contains_key("jsonrpc") && map.contains_key("method")
+                            && map.str_in("jsonrpc", &["2.0"])
+                    }
+                    (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                        map.contains_key("id") && map.contains_key("jsonrpc")
+                            && map.str_in("jsonrpc", &["2.0"])
+                    }
+                    _ => true,
                 }
             }
-            ::mcpwire_types::support::Shape::Array(items) => {
-                match items.first_object() {
-                    ::core::option::Option::Some(map) => {
-                        if map.contains_key("method") {
-                            ::mcpwire_types::support::Choice::variant(
-                                2usize,
-                                "member `method` is present",
-                                &[4usize],
-                            )
-                        } else {
-                            ::mcpwire_types::support::Choice::variant(
-                                4usize,
-                                "no other variant's distinguishing members are present",
-                                &[2usize],
-                            )
-                        }
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<Message, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_types::support::decode_variant::<
+                            Request,
+                            ::serde_json::Error,
+                        >(input, "Message", "Request", reason)
+                            .map(Message::Request)
                     }
-                    ::core::option::Option::None => {
+                    1usize => {
+                        ::mcpwire_types::support::decode_variant::<
+                            Notification,
+                            ::serde_json::Error,
+                        >(input, "Message", "Notification", reason)
+                            .map(Message::Notification)
+                    }
+                    2usize => {
+                        ::mcpwire_types::support::decode_variant::<
+                            BatchRequest,
+                            ::serde_json::Error,
+                        >(input, "Message", "BatchRequest", reason)
+                            .map(Message::BatchRequest)
+                    }
+                    3usize => {
+                        ::mcpwire_types::support::decode_variant::<
+                            Response,
+                            ::serde_json::Error,
+                        >(input, "Message", "Response", reason)
+                            .map(Message::Response)
+                    }
+                    _ => {
+                        ::mcpwire_types::support::decode_variant::<
+                            BatchResponse,
+                            ::serde_json::Error,
+                        >(input, "Message", "BatchResponse", reason)
+                            .map(Message::BatchResponse)
+                    }
+                }
+            }
+            let choice: ::mcpwire_types::support::Choice = match shape {
+                ::mcpwire_types::support::Shape::Object(map) => {
+                    if map.contains_key("id") && map.contains_key("method") {
                         ::mcpwire_types::support::Choice::variant(
-                            2usize,
-                            "an empty array or a non-object first item takes the first array variant",
-                            &[4usize],
+                            0usize,
+                            "members `id` and `method` are present",
+                            &[1usize, 3usize],
+                        )
+                    } else if map.contains_key("method") {
+                        ::mcpwire_types::support::Choice::variant(
+                            1usize,
+                            "members `method` are present",
+                            &[0usize, 3usize],
+                        )
+                    } else if map.contains_key("id") {
+                        ::mcpwire_types::support::Choice::variant(
+                            3usize,
+                            "members `id` are present",
+                            &[0usize, 1usize],
+                        )
+                    } else {
+                        ::mcpwire_types::support::Choice::none(
+                            "none of the distinguishing members [\"id\", \"method\", \"method\", \"id\"] is present",
+                            &[0usize, 1usize, 3usize],
                         )
                     }
                 }
-            }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
-                        D::Error,
-                    >(
-                        "Message",
-                        &::std::format!(
-                            "{}, found {}", "expected an object or an array", other
-                            .token_name()
+                ::mcpwire_types::support::Shape::Array(items) => {
+                    match items.first_object() {
+                        Some(map) => {
+                            if map.contains_key("method") {
+                                ::mcpwire_types::support::Choice::variant(
+                                    2usize,
+                                    "member `method` is present",
+                                    &[4usize],
+                                )
+                            } else {
+                                ::mcpwire_types::support::Choice::variant(
+                                    4usize,
+                                    "no other variant's distinguishing members are present",
+                                    &[2usize],
+                                )
+                            }
+                        }
+                        None => {
+                            ::mcpwire_types::support::Choice::variant(
+                                2usize,
+                                "an empty array or a non-object first item takes the first array variant",
+                                &[4usize],
+                            )
+                        }
+                    }
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_types::support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "Message",
+                            &::std::format!(
+                                "{}, found {}", "expected an object or an array", other
+                                .token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
-        };
-        ::mcpwire_types::support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
-                index,
+                    );
+                }
+            };
+            ::mcpwire_types::support::decode_union(
+                input,
                 shape,
-            ) {
-                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                    map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("method") && map.str_in("jsonrpc", &["2.0"])
-                }
-                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                    map.contains_key("jsonrpc") && map.contains_key("method")
-                        && map.str_in("jsonrpc", &["2.0"])
-                }
-                (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                    map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.str_in("jsonrpc", &["2.0"])
-                }
-                _ => true,
-            },
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_types::support::decode_variant::<
-                        Request,
-                        D::Error,
-                    >(input, "Message", "Request", reason)
-                        .map(Self::Request)
-                }
-                1usize => {
-                    ::mcpwire_types::support::decode_variant::<
-                        Notification,
-                        D::Error,
-                    >(input, "Message", "Notification", reason)
-                        .map(Self::Notification)
-                }
-                2usize => {
-                    ::mcpwire_types::support::decode_variant::<
-                        BatchRequest,
-                        D::Error,
-                    >(input, "Message", "BatchRequest", reason)
-                        .map(Self::BatchRequest)
-                }
-                3usize => {
-                    ::mcpwire_types::support::decode_variant::<
-                        Response,
-                        D::Error,
-                    >(input, "Message", "Response", reason)
-                        .map(Self::Response)
-                }
-                _ => {
-                    ::mcpwire_types::support::decode_variant::<
-                        BatchResponse,
-                        D::Error,
-                    >(input, "Message", "BatchResponse", reason)
-                        .map(Self::BatchResponse)
-                }
-            },
-        )
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_types::support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
+        };
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 #[cfg(feature = "schemars")]
@@ -1294,45 +1102,39 @@ impl ::schemars::JsonSchema for Message {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct MethodNotFoundError {
-    /// `code` member (required).
+    /// Schema: `#/$defs/MethodNotFoundError/properties/code`.
     pub code: CodeMinus32601,
-    /// `data` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub data: ::core::option::Option<::mcpwire_types::Json>,
-    /// `message` member (required).
-    pub message: ::std::string::String,
+    /// Schema: `#/$defs/MethodNotFoundError/properties/data`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<::mcpwire_types::Json>,
+    /// Schema: `#/$defs/MethodNotFoundError/properties/message`.
+    pub message: String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl MethodNotFoundError {
     /// A value with the required `message` and every optional member absent.
-    pub fn new(message: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(message: impl Into<String>) -> Self {
         Self {
-            code: ::core::default::Default::default(),
-            data: ::core::option::Option::None,
+            code: Default::default(),
+            data: None,
             message: message.into(),
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `data` member.
     #[must_use]
-    pub fn with_data(
-        mut self,
-        data: impl ::core::convert::Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.data = ::core::option::Option::Some(data.into());
+    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
+        self.data = Some(data.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1341,89 +1143,48 @@ impl MethodNotFoundError {
 impl<'de> ::serde::Deserialize<'de> for MethodNotFoundError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "code" => ::core::option::Option::Some(0usize),
-                "data" => ::core::option::Option::Some(1usize),
-                "message" => ::core::option::Option::Some(2usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for MethodNotFoundError {
+    const NAME: &'static str = "MethodNotFoundError";
+    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<CodeMinus32601>, Option<::mcpwire_types::Json>, Option<String>);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "code" => Some(0usize),
+            "data" => Some(1usize),
+            "message" => Some(2usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = MethodNotFoundError;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (MethodNotFoundError)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<MethodNotFoundError, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("code"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<CodeMinus32601>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::mcpwire_types::Json>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("message"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(MethodNotFoundError {
-                    code: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "code",
-                        ))?,
-                    data: m1.unwrap_or_default(),
-                    message: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "message",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
+            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
+            data: slots.1,
+            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
+            extra,
+        })
     }
 }
 /// `Notification` (JSON-RPC 2.0).
@@ -1432,42 +1193,39 @@ impl<'de> ::serde::Deserialize<'de> for MethodNotFoundError {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Notification {
-    /// `jsonrpc` member (required).
+    /// Schema: `#/$defs/Notification/properties/jsonrpc`.
     pub jsonrpc: Jsonrpc2_0,
-    /// `method` member (required).
-    pub method: ::std::string::String,
-    /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub params: ::core::option::Option<Params>,
+    /// Schema: `#/$defs/Notification/properties/method`.
+    pub method: String,
+    /// Schema: `#/$defs/Notification/properties/params`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params: Option<Params>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl Notification {
     /// A value with the required `method` and every optional member absent.
-    pub fn new(method: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(method: impl Into<String>) -> Self {
         Self {
-            jsonrpc: ::core::default::Default::default(),
+            jsonrpc: Default::default(),
             method: method.into(),
-            params: ::core::option::Option::None,
+            params: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `params` member.
     #[must_use]
-    pub fn with_params(mut self, params: impl ::core::convert::Into<Params>) -> Self {
-        self.params = ::core::option::Option::Some(params.into());
+    pub fn with_params(mut self, params: impl Into<Params>) -> Self {
+        self.params = Some(params.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1476,87 +1234,48 @@ impl Notification {
 impl<'de> ::serde::Deserialize<'de> for Notification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "jsonrpc" => ::core::option::Option::Some(0usize),
-                "method" => ::core::option::Option::Some(1usize),
-                "params" => ::core::option::Option::Some(2usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Notification {
+    const NAME: &'static str = "Notification";
+    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<Jsonrpc2_0>, Option<String>, Option<Params>);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "jsonrpc" => Some(0usize),
+            "method" => Some(1usize),
+            "params" => Some(2usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Notification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Notification)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Notification, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("jsonrpc"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<Jsonrpc2_0>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<Params>()?),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Notification {
-                    jsonrpc: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "jsonrpc",
-                        ))?,
-                    method: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "method",
-                        ))?,
-                    params: m2.unwrap_or_default(),
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
+            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
+            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
+            params: slots.2,
+            extra,
+        })
     }
 }
 /// `Params` (JSON-RPC 2.0).
@@ -1569,7 +1288,7 @@ pub enum Params {
     /// The `Object` alternative.
     Object(::mcpwire_types::JsonObject),
     /// The `Array` alternative.
-    Array(::std::vec::Vec<::mcpwire_types::Json>),
+    Array(Vec<::mcpwire_types::Json>),
 }
 impl Params {
     /// The name of the variant this value holds (the schema definition it decoded as).
@@ -1586,78 +1305,97 @@ impl ::core::convert::From<::mcpwire_types::JsonObject> for Params {
         Self::Object(value)
     }
 }
-impl ::core::convert::From<::std::vec::Vec<::mcpwire_types::Json>> for Params {
+impl ::core::convert::From<Vec<::mcpwire_types::Json>> for Params {
     /// The `Array` alternative.
-    fn from(value: ::std::vec::Vec<::mcpwire_types::Json>) -> Self {
+    fn from(value: Vec<::mcpwire_types::Json>) -> Self {
         Self::Array(value)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Params {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-            name: "Params",
-            one_of: false,
-            variants: &["Object", "Array"],
-        };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::Object(_) => {
-                ::mcpwire_types::support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_types::support::Shape<'_>,
+        ) -> Result<Params, ::serde_json::Error> {
+            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+                name: "Params",
+                one_of: false,
+                variants: &["Object", "Array"],
+            };
+            fn viable(_: usize, _: &::mcpwire_types::support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_types::support::Shape::Array(_) => {
-                ::mcpwire_types::support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<Params, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_types::support::decode_variant::<
+                            ::mcpwire_types::JsonObject,
+                            ::serde_json::Error,
+                        >(input, "Params", "Object", reason)
+                            .map(Params::Object)
+                    }
+                    _ => {
+                        ::mcpwire_types::support::decode_variant::<
+                            Vec<::mcpwire_types::Json>,
+                            ::serde_json::Error,
+                        >(input, "Params", "Array", reason)
+                            .map(Params::Array)
+                    }
+                }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
-                        D::Error,
-                    >(
-                        "Params",
-                        &::std::format!(
-                            "{}, found {}", "expected an object or an array", other
-                            .token_name()
+            let choice: ::mcpwire_types::support::Choice = match shape {
+                ::mcpwire_types::support::Shape::Object(_) => {
+                    ::mcpwire_types::support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_types::support::Shape::Array(_) => {
+                    ::mcpwire_types::support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_types::support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "Params",
+                            &::std::format!(
+                                "{}, found {}", "expected an object or an array", other
+                                .token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_types::support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_types::support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_types::support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_types::support::decode_variant::<
-                        ::mcpwire_types::JsonObject,
-                        D::Error,
-                    >(input, "Params", "Object", reason)
-                        .map(Self::Object)
-                }
-                _ => {
-                    ::mcpwire_types::support::decode_variant::<
-                        ::std::vec::Vec<::mcpwire_types::Json>,
-                        D::Error,
-                    >(input, "Params", "Array", reason)
-                        .map(Self::Array)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 #[cfg(feature = "schemars")]
@@ -1672,7 +1410,7 @@ impl ::schemars::JsonSchema for Params {
         ::mcpwire_types::support::any_of_schema(
             ::std::vec![
                 generator.subschema_for:: < ::mcpwire_types::JsonObject > (), generator
-                .subschema_for:: < ::std::vec::Vec < ::mcpwire_types::Json > > ()
+                .subschema_for:: < Vec < ::mcpwire_types::Json > > ()
             ],
         )
     }
@@ -1683,45 +1421,39 @@ impl ::schemars::JsonSchema for Params {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ParseError {
-    /// `code` member (required).
+    /// Schema: `#/$defs/ParseError/properties/code`.
     pub code: CodeMinus32700,
-    /// `data` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub data: ::core::option::Option<::mcpwire_types::Json>,
-    /// `message` member (required).
-    pub message: ::std::string::String,
+    /// Schema: `#/$defs/ParseError/properties/data`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<::mcpwire_types::Json>,
+    /// Schema: `#/$defs/ParseError/properties/message`.
+    pub message: String,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl ParseError {
     /// A value with the required `message` and every optional member absent.
-    pub fn new(message: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(message: impl Into<String>) -> Self {
         Self {
-            code: ::core::default::Default::default(),
-            data: ::core::option::Option::None,
+            code: Default::default(),
+            data: None,
             message: message.into(),
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `data` member.
     #[must_use]
-    pub fn with_data(
-        mut self,
-        data: impl ::core::convert::Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.data = ::core::option::Option::Some(data.into());
+    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
+        self.data = Some(data.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1730,89 +1462,48 @@ impl ParseError {
 impl<'de> ::serde::Deserialize<'de> for ParseError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "code" => ::core::option::Option::Some(0usize),
-                "data" => ::core::option::Option::Some(1usize),
-                "message" => ::core::option::Option::Some(2usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ParseError {
+    const NAME: &'static str = "ParseError";
+    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<CodeMinus32700>, Option<::mcpwire_types::Json>, Option<String>);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "code" => Some(0usize),
+            "data" => Some(1usize),
+            "message" => Some(2usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ParseError;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ParseError)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ParseError, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("code"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<CodeMinus32700>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("data"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(
-                                    map.next_value::<::mcpwire_types::Json>()?,
-                                ),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("message"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ParseError {
-                    code: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "code",
-                        ))?,
-                    data: m1.unwrap_or_default(),
-                    message: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "message",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
+            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
+            data: slots.1,
+            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
+            extra,
+        })
     }
 }
 /// `Request` (JSON-RPC 2.0).
@@ -1821,48 +1512,42 @@ impl<'de> ::serde::Deserialize<'de> for ParseError {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Request {
-    /// `id` member (required).
+    /// Schema: `#/$defs/Request/properties/id`.
     pub id: RequestId,
-    /// `jsonrpc` member (required).
+    /// Schema: `#/$defs/Request/properties/jsonrpc`.
     pub jsonrpc: Jsonrpc2_0,
-    /// `method` member (required).
-    pub method: ::std::string::String,
-    /// `params` member (optional).
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub params: ::core::option::Option<Params>,
+    /// Schema: `#/$defs/Request/properties/method`.
+    pub method: String,
+    /// Schema: `#/$defs/Request/properties/params`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params: Option<Params>,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl Request {
     /// A value with the required `method`, `id` and every optional member absent.
-    pub fn new(
-        method: impl ::core::convert::Into<::std::string::String>,
-        id: impl ::core::convert::Into<RequestId>,
-    ) -> Self {
+    pub fn new(method: impl Into<String>, id: impl Into<RequestId>) -> Self {
         Self {
             id: id.into(),
-            jsonrpc: ::core::default::Default::default(),
+            jsonrpc: Default::default(),
             method: method.into(),
-            params: ::core::option::Option::None,
+            params: None,
             extra: ::std::collections::BTreeMap::new(),
         }
     }
     /// Sets the optional `params` member.
     #[must_use]
-    pub fn with_params(mut self, params: impl ::core::convert::Into<Params>) -> Self {
-        self.params = ::core::option::Option::Some(params.into());
+    pub fn with_params(mut self, params: impl Into<Params>) -> Self {
+        self.params = Some(params.into());
         self
     }
     /// Adds a member the schema does not declare (encoded after the declared ones).
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -1871,103 +1556,51 @@ impl Request {
 impl<'de> ::serde::Deserialize<'de> for Request {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "id" => ::core::option::Option::Some(0usize),
-                "jsonrpc" => ::core::option::Option::Some(1usize),
-                "method" => ::core::option::Option::Some(2usize),
-                "params" => ::core::option::Option::Some(3usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Request {
+    const NAME: &'static str = "Request";
+    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<RequestId>, Option<Jsonrpc2_0>, Option<String>, Option<Params>);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "id" => Some(0usize),
+            "jsonrpc" => Some(1usize),
+            "method" => Some(2usize),
+            "params" => Some(3usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = Request;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (Request)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Request, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut m3 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<RequestId>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("jsonrpc"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<Jsonrpc2_0>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(2usize) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("method"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::std::string::String>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m3.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("params"),
-                                );
-                            }
-                            m3 = ::core::option::Option::Some(
-                                ::core::option::Option::Some(map.next_value::<Params>()?),
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Request {
-                    id: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "id",
-                        ))?,
-                    jsonrpc: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "jsonrpc",
-                        ))?,
-                    method: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "method",
-                        ))?,
-                    params: m3.unwrap_or_default(),
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
+            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
+            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
+            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
+            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
+            params: slots.3,
+            extra,
+        })
     }
 }
 /// `RequestId` (JSON-RPC 2.0).
@@ -1978,7 +1611,7 @@ impl<'de> ::serde::Deserialize<'de> for Request {
 #[allow(clippy::large_enum_variant)]
 pub enum RequestId {
     /// The `String` alternative.
-    String(::std::string::String),
+    String(String),
     /// The `Number` alternative.
     Number(::serde_json::Number),
     /// The `Null` alternative.
@@ -1994,9 +1627,9 @@ impl RequestId {
         }
     }
 }
-impl ::core::convert::From<::std::string::String> for RequestId {
+impl ::core::convert::From<String> for RequestId {
     /// The `String` alternative.
-    fn from(value: ::std::string::String) -> Self {
+    fn from(value: String) -> Self {
         Self::String(value)
     }
 }
@@ -2009,90 +1642,109 @@ impl ::core::convert::From<::serde_json::Number> for RequestId {
 impl<'de> ::serde::Deserialize<'de> for RequestId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-            name: "RequestId",
-            one_of: false,
-            variants: &["String", "Number", "Null"],
-        };
-        let raw = <::mcpwire_types::support::RawJson<
-            'de,
-        > as ::serde::Deserialize>::deserialize(deserializer)?;
-        let text = raw.text();
-        let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::String => {
-                ::mcpwire_types::support::Choice::variant(
-                    0usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &str,
+            shape: &::mcpwire_types::support::Shape<'_>,
+        ) -> Result<RequestId, ::serde_json::Error> {
+            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+                name: "RequestId",
+                one_of: false,
+                variants: &["String", "Number", "Null"],
+            };
+            fn viable(_: usize, _: &::mcpwire_types::support::Shape<'_>) -> bool {
+                true
             }
-            ::mcpwire_types::support::Shape::Integer => {
-                ::mcpwire_types::support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
+            fn variant(
+                index: usize,
+                input: &str,
+                reason: &str,
+            ) -> Result<RequestId, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_types::support::decode_variant::<
+                            String,
+                            ::serde_json::Error,
+                        >(input, "RequestId", "String", reason)
+                            .map(RequestId::String)
+                    }
+                    1usize => {
+                        ::mcpwire_types::support::decode_variant::<
+                            ::serde_json::Number,
+                            ::serde_json::Error,
+                        >(input, "RequestId", "Number", reason)
+                            .map(RequestId::Number)
+                    }
+                    _ => {
+                        ::mcpwire_types::support::decode_null::<
+                            ::serde_json::Error,
+                        >(input, "RequestId", "Null", reason)
+                            .map(|()| RequestId::Null)
+                    }
+                }
             }
-            ::mcpwire_types::support::Shape::Number => {
-                ::mcpwire_types::support::Choice::variant(
-                    1usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
-            }
-            ::mcpwire_types::support::Shape::Null => {
-                ::mcpwire_types::support::Choice::variant(
-                    2usize,
-                    "it is the only variant admitting this JSON type",
-                    &[],
-                )
-            }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
-                        D::Error,
-                    >(
-                        "RequestId",
-                        &::std::format!(
-                            "{}, found {}",
-                            "expected a string or an integer or a number or null", other
-                            .token_name()
+            let choice: ::mcpwire_types::support::Choice = match shape {
+                ::mcpwire_types::support::Shape::String => {
+                    ::mcpwire_types::support::Choice::variant(
+                        0usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_types::support::Shape::Integer => {
+                    ::mcpwire_types::support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_types::support::Shape::Number => {
+                    ::mcpwire_types::support::Choice::variant(
+                        1usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                ::mcpwire_types::support::Shape::Null => {
+                    ::mcpwire_types::support::Choice::variant(
+                        2usize,
+                        "it is the only variant admitting this JSON type",
+                        &[],
+                    )
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_types::support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "RequestId",
+                            &::std::format!(
+                                "{}, found {}",
+                                "expected a string or an integer or a number or null", other
+                                .token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
+                    );
+                }
+            };
+            ::mcpwire_types::support::decode_union(
+                input,
+                shape,
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let raw = <::mcpwire_types::support::RawJson<
+                'de,
+            > as ::serde::Deserialize>::deserialize(deserializer)?;
+            let text = raw.text();
+            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
+            decode(text, &shape)
         };
-        ::mcpwire_types::support::decode_union(
-            text,
-            &shape,
-            &UNION,
-            choice,
-            |_: usize, _: &::mcpwire_types::support::Shape<'_>| true,
-            |index: usize, input: &str, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_types::support::decode_variant::<
-                        ::std::string::String,
-                        D::Error,
-                    >(input, "RequestId", "String", reason)
-                        .map(Self::String)
-                }
-                1usize => {
-                    ::mcpwire_types::support::decode_variant::<
-                        ::serde_json::Number,
-                        D::Error,
-                    >(input, "RequestId", "Number", reason)
-                        .map(Self::Number)
-                }
-                _ => {
-                    ::mcpwire_types::support::decode_null::<
-                        D::Error,
-                    >(input, "RequestId", "Null", reason)
-                        .map(|()| Self::Null)
-                }
-            },
-        )
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 #[cfg(feature = "schemars")]
@@ -2106,9 +1758,8 @@ impl ::schemars::JsonSchema for RequestId {
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         ::mcpwire_types::support::any_of_schema(
             ::std::vec![
-                generator.subschema_for:: < ::std::string::String > (), generator
-                .subschema_for:: < ::serde_json::Number > (), ::schemars::json_schema!({
-                "type" : "null" })
+                generator.subschema_for:: < String > (), generator.subschema_for:: <
+                ::serde_json::Number > (), ::schemars::json_schema!({ "type" : "null" })
             ],
         )
     }
@@ -2149,89 +1800,111 @@ impl ::core::convert::From<ErrorResponse> for Response {
 impl<'de> ::serde::Deserialize<'de> for Response {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-            name: "Response",
-            one_of: false,
-            variants: &["ResultResponse", "ErrorResponse"],
-        };
-        let shape = ::mcpwire_types::support::Shape::capture_object(
-            deserializer,
-            &["jsonrpc"],
-        )?;
-        let choice: ::mcpwire_types::support::Choice = match &shape {
-            ::mcpwire_types::support::Shape::Object(map) => {
-                if map.contains_key("result") {
-                    ::mcpwire_types::support::Choice::variant(
-                        0usize,
-                        "member `result` is present",
-                        &[1usize],
-                    )
-                } else if map.contains_key("error") || map.has_nested("error", "code")
-                    || map.has_nested("error", "message")
-                {
-                    ::mcpwire_types::support::Choice::variant(
-                        1usize,
-                        "member `error` or `error.code` or `error.message` is present",
-                        &[0usize],
-                    )
-                } else {
-                    ::mcpwire_types::support::Choice::none(
-                        "none of the distinguishing members [\"result\", \"error\", \"error.code\", \"error.message\"] is present",
-                        &[0usize, 1usize],
-                    )
+    ) -> Result<Self, D::Error> {
+        fn decode(
+            input: &::mcpwire_types::support::Shape<'_>,
+            shape: &::mcpwire_types::support::Shape<'_>,
+        ) -> Result<Response, ::serde_json::Error> {
+            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
+                name: "Response",
+                one_of: false,
+                variants: &["ResultResponse", "ErrorResponse"],
+            };
+            fn viable(
+                index: usize,
+                shape: &::mcpwire_types::support::Shape<'_>,
+            ) -> bool {
+                match (index, shape) {
+                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                        map.contains_key("id") && map.contains_key("jsonrpc")
+                            && map.contains_key("result")
+                            && map.str_in("jsonrpc", &["2.0"])
+                    }
+                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
+                        map.contains_key("error") && map.has_nested("error", "code")
+                            && map.has_nested("error", "message")
+                            && map.contains_key("id") && map.contains_key("jsonrpc")
+                            && map.str_in("jsonrpc", &["2.0"])
+                    }
+                    _ => true,
                 }
             }
-            other => {
-                return ::core::result::Result::Err(
-                    ::mcpwire_types::support::no_variant::<
-                        D::Error,
-                    >(
-                        "Response",
-                        &::std::format!(
-                            "{}, found {}", "expected an object", other.token_name()
+            fn variant(
+                index: usize,
+                input: &::mcpwire_types::support::Shape<'_>,
+                reason: &str,
+            ) -> Result<Response, ::serde_json::Error> {
+                match index {
+                    0usize => {
+                        ::mcpwire_types::support::decode_object_variant::<
+                            ResultResponse,
+                            ::serde_json::Error,
+                        >(input, "Response", "ResultResponse", reason)
+                            .map(Response::ResultResponse)
+                    }
+                    _ => {
+                        ::mcpwire_types::support::decode_object_variant::<
+                            ErrorResponse,
+                            ::serde_json::Error,
+                        >(input, "Response", "ErrorResponse", reason)
+                            .map(Response::ErrorResponse)
+                    }
+                }
+            }
+            let choice: ::mcpwire_types::support::Choice = match shape {
+                ::mcpwire_types::support::Shape::Object(map) => {
+                    if map.contains_key("result") {
+                        ::mcpwire_types::support::Choice::variant(
+                            0usize,
+                            "member `result` is present",
+                            &[1usize],
+                        )
+                    } else if map.contains_key("error")
+                        || map.has_nested("error", "code")
+                        || map.has_nested("error", "message")
+                    {
+                        ::mcpwire_types::support::Choice::variant(
+                            1usize,
+                            "member `error` or `error.code` or `error.message` is present",
+                            &[0usize],
+                        )
+                    } else {
+                        ::mcpwire_types::support::Choice::none(
+                            "none of the distinguishing members [\"result\", \"error\", \"error.code\", \"error.message\"] is present",
+                            &[0usize, 1usize],
+                        )
+                    }
+                }
+                other => {
+                    return Err(
+                        ::mcpwire_types::support::no_variant::<
+                            ::serde_json::Error,
+                        >(
+                            "Response",
+                            &::std::format!(
+                                "{}, found {}", "expected an object", other.token_name()
+                            ),
                         ),
-                    ),
-                );
-            }
-        };
-        ::mcpwire_types::support::decode_union(
-            &shape,
-            &shape,
-            &UNION,
-            choice,
-            |index: usize, shape: &::mcpwire_types::support::Shape<'_>| match (
-                index,
+                    );
+                }
+            };
+            ::mcpwire_types::support::decode_union(
+                input,
                 shape,
-            ) {
-                (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                    map.contains_key("id") && map.contains_key("jsonrpc")
-                        && map.contains_key("result") && map.str_in("jsonrpc", &["2.0"])
-                }
-                (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                    map.contains_key("error") && map.has_nested("error", "code")
-                        && map.has_nested("error", "message") && map.contains_key("id")
-                        && map.contains_key("jsonrpc") && map.str_in("jsonrpc", &["2.0"])
-                }
-                _ => true,
-            },
-            |index: usize, input: &::mcpwire_types::support::Shape<'_>, reason: &str| match index {
-                0usize => {
-                    ::mcpwire_types::support::decode_object_variant::<
-                        ResultResponse,
-                        D::Error,
-                    >(input, "Response", "ResultResponse", reason)
-                        .map(Self::ResultResponse)
-                }
-                _ => {
-                    ::mcpwire_types::support::decode_object_variant::<
-                        ErrorResponse,
-                        D::Error,
-                    >(input, "Response", "ErrorResponse", reason)
-                        .map(Self::ErrorResponse)
-                }
-            },
-        )
+                &UNION,
+                choice,
+                viable,
+                variant,
+            )
+        }
+        let decoded = {
+            let shape = ::mcpwire_types::support::Shape::capture_object(
+                deserializer,
+                &["jsonrpc"],
+            )?;
+            decode(&shape, &shape)
+        };
+        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
     }
 }
 #[cfg(feature = "schemars")]
@@ -2257,28 +1930,25 @@ impl ::schemars::JsonSchema for Response {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ResultResponse {
-    /// `id` member (required).
+    /// Schema: `#/$defs/ResultResponse/properties/id`.
     pub id: RequestId,
-    /// `jsonrpc` member (required).
+    /// Schema: `#/$defs/ResultResponse/properties/jsonrpc`.
     pub jsonrpc: Jsonrpc2_0,
-    /// `result` member (required).
+    /// Schema: `#/$defs/ResultResponse/properties/result`.
     pub result: ::mcpwire_types::Json,
     /// Members the schema does not declare (it does not forbid them), kept as they came and encoded back after the declared ones.
     #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::mcpwire_types::Json,
-    >,
+    pub extra: ::std::collections::BTreeMap<String, ::mcpwire_types::Json>,
 }
 impl ResultResponse {
     /// A value with the required `result`, `id` and every optional member absent.
     pub fn new(
-        result: impl ::core::convert::Into<::mcpwire_types::Json>,
-        id: impl ::core::convert::Into<RequestId>,
+        result: impl Into<::mcpwire_types::Json>,
+        id: impl Into<RequestId>,
     ) -> Self {
         Self {
             id: id.into(),
-            jsonrpc: ::core::default::Default::default(),
+            jsonrpc: Default::default(),
             result: result.into(),
             extra: ::std::collections::BTreeMap::new(),
         }
@@ -2287,8 +1957,8 @@ impl ResultResponse {
     #[must_use]
     pub fn with_extra_member(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::mcpwire_types::Json>,
+        name: impl Into<String>,
+        value: impl Into<::mcpwire_types::Json>,
     ) -> Self {
         self.extra.insert(name.into(), value.into());
         self
@@ -2297,90 +1967,48 @@ impl ResultResponse {
 impl<'de> ::serde::Deserialize<'de> for ResultResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        fn declared(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                "id" => ::core::option::Option::Some(0usize),
-                "jsonrpc" => ::core::option::Option::Some(1usize),
-                "result" => ::core::option::Option::Some(2usize),
-                _ => ::core::option::Option::None,
-            }
+    ) -> Result<Self, D::Error> {
+        ::mcpwire_types::support::decode_object(deserializer)
+    }
+}
+impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResultResponse {
+    const NAME: &'static str = "ResultResponse";
+    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
+    const KEEPS_UNDECLARED: bool = true;
+    type Slots = (Option<RequestId>, Option<Jsonrpc2_0>, Option<::mcpwire_types::Json>);
+    type Extra = ::mcpwire_types::Json;
+    fn empty() -> Self::Slots {
+        (None, None, None)
+    }
+    fn declared(name: &str) -> Option<usize> {
+        match name {
+            "id" => Some(0usize),
+            "jsonrpc" => Some(1usize),
+            "result" => Some(2usize),
+            _ => None,
         }
-        struct Members;
-        impl<'de> ::serde::de::Visitor<'de> for Members {
-            type Value = ResultResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str("an object (ResultResponse)")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<ResultResponse, A::Error> {
-                let mut m0 = ::core::option::Option::None;
-                let mut m1 = ::core::option::Option::None;
-                let mut m2 = ::core::option::Option::None;
-                let mut extra = ::std::collections::BTreeMap::new();
-                while let ::core::option::Option::Some(member) = map
-                    .next_key_seed(::mcpwire_types::support::MemberName(declared))?
-                {
-                    match member {
-                        ::mcpwire_types::support::Member::Declared(0usize) => {
-                            if m0.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("id"),
-                                );
-                            }
-                            m0 = ::core::option::Option::Some(
-                                map.next_value::<RequestId>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(1usize) => {
-                            if m1.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("jsonrpc"),
-                                );
-                            }
-                            m1 = ::core::option::Option::Some(
-                                map.next_value::<Jsonrpc2_0>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Declared(_) => {
-                            if m2.is_some() {
-                                return ::core::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::duplicate_field("result"),
-                                );
-                            }
-                            m2 = ::core::option::Option::Some(
-                                map.next_value::<::mcpwire_types::Json>()?,
-                            );
-                        }
-                        ::mcpwire_types::support::Member::Undeclared(member) => {
-                            let value = map.next_value::<::mcpwire_types::Json>()?;
-                            extra.insert(member, value);
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ResultResponse {
-                    id: m0
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "id",
-                        ))?,
-                    jsonrpc: m1
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "jsonrpc",
-                        ))?,
-                    result: m2
-                        .ok_or_else(|| <A::Error as ::serde::de::Error>::missing_field(
-                            "result",
-                        ))?,
-                    extra,
-                })
-            }
+    }
+    fn read<A: ::serde::de::MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match index {
+            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
+            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
+            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "result"),
         }
-        deserializer.deserialize_map(Members)
+    }
+    fn build<E: ::serde::de::Error>(
+        slots: Self::Slots,
+        extra: ::std::collections::BTreeMap<String, Self::Extra>,
+    ) -> Result<Self, E> {
+        Ok(Self {
+            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
+            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
+            result: ::mcpwire_types::support::required_member(slots.2, "result")?,
+            extra,
+        })
     }
 }
 /// Error codes of JSON-RPC 2.0: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
@@ -2427,14 +2055,14 @@ impl ::serde::Serialize for ErrorCode {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(self.code())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         ::mcpwire_types::support::by_schema::<i64, D>(deserializer).map(Self::from_code)
     }
 }
@@ -2474,8 +2102,8 @@ pub const DEFINITIONS: &[&str] = &[
 pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
     name: &str,
     visitor: V,
-) -> ::core::option::Option<V::Output> {
-    ::core::option::Option::Some(
+) -> Option<V::Output> {
+    Some(
         match name {
             "BatchRequest" => visitor.visit::<BatchRequest>(),
             "BatchResponse" => visitor.visit::<BatchResponse>(),
@@ -2493,7 +2121,7 @@ pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
             "RequestId" => visitor.visit::<RequestId>(),
             "Response" => visitor.visit::<Response>(),
             "ResultResponse" => visitor.visit::<ResultResponse>(),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
@@ -2504,26 +2132,19 @@ pub fn visit_definition<V: ::mcpwire_types::support::DefinitionVisitor>(
 pub fn roundtrip(
     name: &str,
     value: ::serde_json::Value,
-) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::std::string::String>,
-> {
+) -> Option<Result<::serde_json::Value, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripValue(value))
 }
 /// Decodes JSON `text` as the definition named `name` with serde_json (so every
 /// integer keeps its spelling) and encodes the result back to JSON text. `None` when
 /// there is no such definition; `Some(Err(message))` when it does not decode.
-pub fn roundtrip_text(
-    name: &str,
-    text: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<::std::string::String, ::std::string::String>,
-> {
+pub fn roundtrip_text(name: &str, text: &str) -> Option<Result<String, String>> {
     visit_definition(name, ::mcpwire_types::support::RoundtripText(text))
 }
 /// The `schemars` JSON Schema of the definition named `name`.
 #[cfg(feature = "schemars")]
-pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
-    ::core::option::Option::Some(
+pub fn json_schema(name: &str) -> Option<::schemars::Schema> {
+    Some(
         match name {
             "BatchRequest" => ::schemars::schema_for!(BatchRequest),
             "BatchResponse" => ::schemars::schema_for!(BatchResponse),
@@ -2541,342 +2162,12 @@ pub fn json_schema(name: &str) -> ::core::option::Option<::schemars::Schema> {
             "RequestId" => ::schemars::schema_for!(RequestId),
             "Response" => ::schemars::schema_for!(Response),
             "ResultResponse" => ::schemars::schema_for!(ResultResponse),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }
 /** Proptest strategies for every type of JSON-RPC 2.0: one function per type (the type name in
  snake case), each value valid against the schema definition it comes from.*/
 #[cfg(feature = "proptest")]
-pub mod strategies {
-    #[allow(unused_imports)]
-    use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
-    use ::mcpwire_types::support::strategy as s;
-    /// Values of [`super::BatchRequest`].
-    pub fn batch_request() -> BoxedStrategy<super::BatchRequest> {
-        s::vec(
-            batch_request_item(),
-            ::core::option::Option::Some(1u64),
-            ::core::option::Option::None,
-        )
-    }
-    /// Values of [`super::BatchRequestItem`].
-    pub fn batch_request_item() -> BoxedStrategy<super::BatchRequestItem> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    request().prop_map(super::BatchRequestItem::Request).boxed(),
-                    notification().prop_map(super::BatchRequestItem::Notification)
-                    .boxed()
-                ],
-            ),
-            super::BatchRequestItem::variant_name,
-        )
-    }
-    /// Values of [`super::BatchResponse`].
-    pub fn batch_response() -> BoxedStrategy<super::BatchResponse> {
-        s::vec(
-            response(),
-            ::core::option::Option::Some(1u64),
-            ::core::option::Option::None,
-        )
-    }
-    /// Values of [`super::CodeMinus32600`].
-    pub fn code_minus_32600() -> BoxedStrategy<super::CodeMinus32600> {
-        Just(super::CodeMinus32600).boxed()
-    }
-    /// Values of [`super::CodeMinus32601`].
-    pub fn code_minus_32601() -> BoxedStrategy<super::CodeMinus32601> {
-        Just(super::CodeMinus32601).boxed()
-    }
-    /// Values of [`super::CodeMinus32602`].
-    pub fn code_minus_32602() -> BoxedStrategy<super::CodeMinus32602> {
-        Just(super::CodeMinus32602).boxed()
-    }
-    /// Values of [`super::CodeMinus32603`].
-    pub fn code_minus_32603() -> BoxedStrategy<super::CodeMinus32603> {
-        Just(super::CodeMinus32603).boxed()
-    }
-    /// Values of [`super::CodeMinus32700`].
-    pub fn code_minus_32700() -> BoxedStrategy<super::CodeMinus32700> {
-        Just(super::CodeMinus32700).boxed()
-    }
-    /// Values of [`super::Error`].
-    pub fn error() -> BoxedStrategy<super::Error> {
-        (
-            (
-                s::integer(::core::option::Option::None, ::core::option::Option::None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-                s::optional(s::json()),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-            ),
-        )
-            .prop_map(|((f0, f1, f2),)| super::Error {
-                code: f0,
-                data: f1,
-                message: f2,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
-    }
-    /// Values of [`super::ErrorResponse`].
-    pub fn error_response() -> BoxedStrategy<super::ErrorResponse> {
-        ((error(), request_id(), jsonrpc_2_0()),)
-            .prop_map(|((f0, f1, f2),)| super::ErrorResponse {
-                error: f0,
-                id: f1,
-                jsonrpc: f2,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
-    }
-    /// Values of [`super::InternalError`].
-    pub fn internal_error() -> BoxedStrategy<super::InternalError> {
-        (
-            (
-                code_minus_32603(),
-                s::optional(s::json()),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-            ),
-        )
-            .prop_map(|((f0, f1, f2),)| super::InternalError {
-                code: f0,
-                data: f1,
-                message: f2,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
-    }
-    /// Values of [`super::InvalidParamsError`].
-    pub fn invalid_params_error() -> BoxedStrategy<super::InvalidParamsError> {
-        (
-            (
-                code_minus_32602(),
-                s::optional(s::json()),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-            ),
-        )
-            .prop_map(|((f0, f1, f2),)| super::InvalidParamsError {
-                code: f0,
-                data: f1,
-                message: f2,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
-    }
-    /// Values of [`super::InvalidRequestError`].
-    pub fn invalid_request_error() -> BoxedStrategy<super::InvalidRequestError> {
-        (
-            (
-                code_minus_32600(),
-                s::optional(s::json()),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-            ),
-        )
-            .prop_map(|((f0, f1, f2),)| super::InvalidRequestError {
-                code: f0,
-                data: f1,
-                message: f2,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
-    }
-    /// Values of [`super::Jsonrpc2_0`].
-    pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
-        Just(super::Jsonrpc2_0).boxed()
-    }
-    /// Values of [`super::Message`].
-    pub fn message() -> BoxedStrategy<super::Message> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    request().prop_map(super::Message::Request).boxed(), notification()
-                    .prop_map(super::Message::Notification).boxed(), batch_request()
-                    .prop_map(super::Message::BatchRequest).boxed(), response()
-                    .prop_map(super::Message::Response).boxed(), batch_response()
-                    .prop_map(super::Message::BatchResponse).boxed()
-                ],
-            ),
-            super::Message::variant_name,
-        )
-    }
-    /// Values of [`super::MethodNotFoundError`].
-    pub fn method_not_found_error() -> BoxedStrategy<super::MethodNotFoundError> {
-        (
-            (
-                code_minus_32601(),
-                s::optional(s::json()),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-            ),
-        )
-            .prop_map(|((f0, f1, f2),)| super::MethodNotFoundError {
-                code: f0,
-                data: f1,
-                message: f2,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
-    }
-    /// Values of [`super::Notification`].
-    pub fn notification() -> BoxedStrategy<super::Notification> {
-        (
-            (
-                jsonrpc_2_0(),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-                s::optional(params()),
-            ),
-        )
-            .prop_map(|((f0, f1, f2),)| super::Notification {
-                jsonrpc: f0,
-                method: f1,
-                params: f2,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
-    }
-    /// Values of [`super::Params`].
-    pub fn params() -> BoxedStrategy<super::Params> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    s::json_object().prop_map(super::Params::Object).boxed(),
-                    s::vec(s::json(), ::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::Params::Array).boxed()
-                ],
-            ),
-            super::Params::variant_name,
-        )
-    }
-    /// Values of [`super::ParseError`].
-    pub fn parse_error() -> BoxedStrategy<super::ParseError> {
-        (
-            (
-                code_minus_32700(),
-                s::optional(s::json()),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-            ),
-        )
-            .prop_map(|((f0, f1, f2),)| super::ParseError {
-                code: f0,
-                data: f1,
-                message: f2,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
-    }
-    /// Values of [`super::Request`].
-    pub fn request() -> BoxedStrategy<super::Request> {
-        (
-            (
-                request_id(),
-                jsonrpc_2_0(),
-                s::string(
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ),
-                s::optional(params()),
-            ),
-        )
-            .prop_map(|((f0, f1, f2, f3),)| super::Request {
-                id: f0,
-                jsonrpc: f1,
-                method: f2,
-                params: f3,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
-    }
-    /// Values of [`super::RequestId`].
-    pub fn request_id() -> BoxedStrategy<super::RequestId> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    s::string(::core::option::Option::None, ::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::RequestId::String)
-                    .boxed(), s::number(::core::option::Option::None,
-                    ::core::option::Option::None).prop_map(super::RequestId::Number)
-                    .boxed(), Just(super::RequestId::Null).boxed()
-                ],
-            ),
-            super::RequestId::variant_name,
-        )
-    }
-    /// Values of [`super::Response`].
-    pub fn response() -> BoxedStrategy<super::Response> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    result_response().prop_map(super::Response::ResultResponse).boxed(),
-                    error_response().prop_map(super::Response::ErrorResponse).boxed()
-                ],
-            ),
-            super::Response::variant_name,
-        )
-    }
-    /// Values of [`super::ResultResponse`].
-    pub fn result_response() -> BoxedStrategy<super::ResultResponse> {
-        ((request_id(), jsonrpc_2_0(), s::json()),)
-            .prop_map(|((f0, f1, f2),)| super::ResultResponse {
-                id: f0,
-                jsonrpc: f1,
-                result: f2,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
-    }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-        ::core::option::Option::Some(
-            match name {
-                "BatchRequest" => s::sample(batch_request()),
-                "BatchResponse" => s::sample(batch_response()),
-                "Error" => s::sample(error()),
-                "ErrorResponse" => s::sample(error_response()),
-                "InternalError" => s::sample(internal_error()),
-                "InvalidParamsError" => s::sample(invalid_params_error()),
-                "InvalidRequestError" => s::sample(invalid_request_error()),
-                "Message" => s::sample(message()),
-                "MethodNotFoundError" => s::sample(method_not_found_error()),
-                "Notification" => s::sample(notification()),
-                "Params" => s::sample(params()),
-                "ParseError" => s::sample(parse_error()),
-                "Request" => s::sample(request()),
-                "RequestId" => s::sample(request_id()),
-                "Response" => s::sample(response()),
-                "ResultResponse" => s::sample(result_response()),
-                _ => return ::core::option::Option::None,
-            },
-        )
-    }
-}
+#[path = "jsonrpc/strategies.rs"]
+pub mod strategies;
