@@ -17,16 +17,16 @@ const VOCABULARY: Vocabulary = Vocabulary {
 
 fn server(facts: &'static ProfileFacts) -> Server<()> {
     let router = Router::new()
-        .request("ping", |_: &mut (), _: Value, _: &mut CallContext<'_>| {
+        .request("ping", |_: &(), _: Value, _: &mut CallContext<'_>| {
             Ok::<_, RpcError>(json!({}))
         })
         .request(
             "tools/list",
-            |_: &mut (), _: Value, _: &mut CallContext<'_>| Ok::<_, RpcError>(json!({"tools": []})),
+            |_: &(), _: Value, _: &mut CallContext<'_>| Ok::<_, RpcError>(json!({"tools": []})),
         )
         .request(
             "initialize",
-            |_: &mut (), _: Value, ctx: &mut CallContext<'_>| {
+            |_: &(), _: Value, ctx: &mut CallContext<'_>| {
                 ctx.negotiate(&MCP_2025_03_26);
                 Ok::<_, RpcError>(json!({"protocolVersion": "2025-03-26"}))
             },
@@ -71,7 +71,7 @@ fn a_panicking_handler_fails_only_when_internal_errors_are_refused() {
     };
     let make = || {
         let router =
-            Router::new().request("ping", |_: &mut (), _: Value, _: &mut CallContext<'_>| {
+            Router::new().request("ping", |_: &(), _: Value, _: &mut CallContext<'_>| {
                 if true {
                     panic!("handler bug");
                 }

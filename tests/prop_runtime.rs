@@ -37,7 +37,7 @@ fn server(facts: &'static ProfileFacts) -> Server<()> {
     for method in Vocabulary::DEFAULT.known {
         router = router.request(
             method,
-            |_: &mut (), _params: Value, _: &mut CallContext<'_>| {
+            |_: &(), _params: Value, _: &mut CallContext<'_>| {
                 Ok::<_, RpcError>(serde_json::json!({ "resultType": "complete" }))
             },
         );

@@ -447,16 +447,16 @@ fn gated_server(gate: Arc<Mutex<mpsc::Receiver<()>>>) -> Server<()> {
     let router = Router::new()
         .request(
             "initialize",
-            |_: &mut (), _: serde_json::Value, _: &mut CallContext<'_>| {
+            |_: &(), _: serde_json::Value, _: &mut CallContext<'_>| {
                 Ok::<_, RpcError>(serde_json::json!({}))
             },
         )
-        .request("ping", |_: &mut (), _: (), _: &mut CallContext<'_>| {
+        .request("ping", |_: &(), _: (), _: &mut CallContext<'_>| {
             Ok::<_, RpcError>(serde_json::json!({}))
         })
         .request(
             "block",
-            move |_: &mut (), _: (), _: &mut CallContext<'_>| {
+            move |_: &(), _: (), _: &mut CallContext<'_>| {
                 let opened = gate.lock().unwrap().recv_timeout(READ_LIMIT).is_ok();
                 Ok::<_, RpcError>(serde_json::json!({ "opened": opened }))
             },
