@@ -56,7 +56,9 @@ pub(crate) enum Next<'a> {
     /// An async notification handler to run.
     #[cfg(feature = "tokio")]
     Notification(BoxFuture<()>),
-    /// Not the router's business: the answer to a request this side sent, or a cancellation.
+    /// Not the router's business: the answer to a request this side sent, or a cancellation
+    /// (the blocking driver, which sends no requests, has nothing to do with it).
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
     Host(Event<'a>),
 }
 
