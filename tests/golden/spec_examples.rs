@@ -189,9 +189,6 @@ fn example_15_batch_of_notifications_only() {
     ]"#;
     let server = check(frame, None, None);
     let notifications = server.state().notifications();
-    let methods: Vec<_> = notifications
-        .iter()
-        .map(|(m, _)| m.as_str())
-        .collect();
+    let methods: Vec<_> = notifications.iter().map(|(m, _)| m.as_str()).collect();
     assert_eq!(methods, ["notify_sum", "notify_hello"]);
 }

@@ -68,7 +68,11 @@ fn record(
 ) -> impl Fn(&TestState, Option<Value>, &mut CallContext<'_>) + Send + Sync {
     move |state, params, _ctx| {
         let params = params.map_or_else(|| "null".to_owned(), |p| p.to_string());
-        state.notifications.lock().unwrap().push((method.to_owned(), params));
+        state
+            .notifications
+            .lock()
+            .unwrap()
+            .push((method.to_owned(), params));
     }
 }
 

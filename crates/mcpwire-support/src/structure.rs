@@ -151,7 +151,8 @@ fn classify_block(block: &[u8; BLOCK]) -> BlockMasks {
         braces: equal(b'{'),
         brackets: equal(b'['),
         // `]` (0x5D) and `}` (0x7D) differ in bit 5 only, and no other byte becomes `}`.
-        closes: lanes.mask(|lane| cmp_eq_mask_i8_m128i(bitor_m128i(lane, splat(0x20)), splat(b'}'))),
+        closes: lanes
+            .mask(|lane| cmp_eq_mask_i8_m128i(bitor_m128i(lane, splat(0x20)), splat(b'}'))),
     }
 }
 

@@ -126,10 +126,9 @@ fn request<'a, S, H: Host<S>>(
             match host.async_call(Some(&call), method, params) {
                 Some((state, ctx)) => {
                     let depth = profile.limits().max_params_depth;
-                    let started = catch_unwind(AssertUnwindSafe(|| {
-                        handler(state, params, depth, ctx)
-                    }))
-                    .unwrap_or_else(|_panic| Err(RpcError::internal_error()));
+                    let started =
+                        catch_unwind(AssertUnwindSafe(|| handler(state, params, depth, ctx)))
+                            .unwrap_or_else(|_panic| Err(RpcError::internal_error()));
                     return Next::Request { call, started };
                 }
                 None => Err(RpcError::internal_error()),
@@ -142,7 +141,9 @@ fn request<'a, S, H: Host<S>>(
                     let started = catch_unwind(AssertUnwindSafe(|| {
                         let future = fallback(state, owned(params), ctx);
                         let boxed: BoxFuture<Result<String, RpcError>> =
-                            Box::pin(async move { future.await.map(|raw| String::from(raw.get())) });
+                            Box::pin(
+                                async move { future.await.map(|raw| String::from(raw.get())) },
+                            );
                         boxed
                     }))
                     .map_err(|_panic| RpcError::internal_error());
@@ -210,7 +211,11 @@ fn notification<'a, S, H: Host<S>>(
     };
     if let Some(error) = invalid {
         let method = method.into_owned();
-        deliver(router, host.state(), ProtocolEvent::InvalidNotification { method, error });
+        deliver(
+            router,
+            host.state(),
+            ProtocolEvent::InvalidNotification { method, error },
+        );
     }
     Next::Reply(None)
 }

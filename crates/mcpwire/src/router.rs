@@ -42,7 +42,9 @@ use crate::peer::result_json;
 use crate::reply::RpcError;
 
 #[cfg(feature = "tokio")]
-use {crate::service::AsyncContext, crate::service::BoxFuture, std::future::Future, std::sync::Arc};
+use {
+    crate::service::AsyncContext, crate::service::BoxFuture, std::future::Future, std::sync::Arc,
+};
 
 type SyncRequestFn<S> = dyn Fn(&S, Option<RawParams<'_>>, &mut CallContext<'_>) -> Result<String, RpcError>
     + Send
@@ -239,7 +241,10 @@ impl<S> Router<S> {
     }
 }
 
-fn route<'r, H, S>(handler: Option<&'r H>, fallback: Option<&'r FallbackHandler<S>>) -> Route<'r, H, S> {
+fn route<'r, H, S>(
+    handler: Option<&'r H>,
+    fallback: Option<&'r FallbackHandler<S>>,
+) -> Route<'r, H, S> {
     match (handler, fallback) {
         (Some(handler), _) => Route::Handler(handler),
         (None, Some(fallback)) => Route::Fallback(fallback),

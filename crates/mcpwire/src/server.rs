@@ -162,9 +162,12 @@ mod tests {
     use crate::reply::RpcError;
     use serde_json::value::RawValue;
 
+    /// One call the fallback saw: method, id, params, whether a notification.
+    type SeenCall = (String, Option<String>, Option<String>, bool);
+
     #[derive(Default)]
     struct Seen {
-        calls: Mutex<Vec<(String, Option<String>, Option<String>, bool)>>,
+        calls: Mutex<Vec<SeenCall>>,
     }
 
     fn fallback_server() -> Server<Seen> {
@@ -263,13 +266,11 @@ mod tests {
 
     #[test]
     fn negotiate_switches_after_the_frame_keeping_the_policy() {
-        let router = Router::new().request(
-            "initialize",
-            |_: &(), _: (), ctx: &mut CallContext<'_>| {
+        let router =
+            Router::new().request("initialize", |_: &(), _: (), ctx: &mut CallContext<'_>| {
                 let agreed = ctx.negotiate(Profile::mcp("2025-06-18").unwrap().facts());
                 Ok::<_, RpcError>(agreed.name())
-            },
-        );
+            });
         let start = Profile::jsonrpc_2_0()
             .with_max_frame_bytes(1000)
             .with_missing_id(crate::MissingId::Omit);

@@ -13,8 +13,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use http_support::*;
-use mcpwire::http::{AsyncServer, HttpConfig};
 use mcpwire::Router;
+use mcpwire::http::{AsyncServer, HttpConfig};
 use mcpwire::service::{AsyncContext, Options, Session};
 use mcpwire::{Profile, RpcError};
 use serde_json::{Value, json};

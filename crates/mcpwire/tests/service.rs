@@ -5,8 +5,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mcpwire::peer::Request;
 use mcpwire::Router;
+use mcpwire::peer::Request;
 use mcpwire::service::{self, AsyncContext, Options, RequestError, Session};
 use mcpwire::{Profile, ProtocolEvent, RpcError};
 use serde::Deserialize;
@@ -90,11 +90,7 @@ fn ping<S: Send + Sync + 'static>(router: Router<S>) -> Router<S> {
     })
 }
 
-fn session<S: Send + Sync + 'static>(
-    state: S,
-    router: Router<S>,
-    options: Options,
-) -> Session<S> {
+fn session<S: Send + Sync + 'static>(state: S, router: Router<S>, options: Options) -> Session<S> {
     Session::with_options(
         Profile::latest_mcp(),
         Arc::new(state),

@@ -60,7 +60,9 @@ pub(crate) fn register(router: Router<ReferenceState>) -> Router<ReferenceState>
 }
 
 fn count_notification(state: &ReferenceState, _: Value, _: &mut CallContext<'_>) {
-    state.notifications_seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    state
+        .notifications_seen
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Integer arithmetic when both operands are integers and the result fits, else `f64`.

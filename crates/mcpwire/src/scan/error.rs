@@ -63,4 +63,3 @@ impl std::error::Error for ScanError {}
 pub(super) fn err(kind: ScanErrorKind, offset: usize) -> ScanError {
     ScanError { kind, offset }
 }
-

@@ -27,8 +27,8 @@ mod unescape;
 mod words;
 
 use bit_stack::BitStack;
-pub use error::{ScanError, ScanErrorKind};
 use error::err;
+pub use error::{ScanError, ScanErrorKind};
 pub use number::scan_number;
 pub use string::{StringInfo, scan_string};
 pub use unescape::{has_unpaired_surrogate, unescape};
@@ -212,4 +212,3 @@ fn scan_literal(bytes: &[u8], pos: usize, literal: &[u8]) -> Result<usize, ScanE
         }
     }
 }
-

@@ -47,4 +47,3 @@ pub fn scan_number(bytes: &[u8], mut pos: usize) -> Result<usize, ScanError> {
     }
     Ok(pos)
 }
-

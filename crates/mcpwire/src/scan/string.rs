@@ -78,7 +78,11 @@ pub fn scan_string(bytes: &[u8], pos: usize) -> Result<StringInfo, ScanError> {
 /// The rest of [`scan_string`] for the string whose opening quote is at `start`, from `i`,
 /// which no special byte precedes.
 #[inline(never)]
-pub(super) fn scan_string_on(bytes: &[u8], start: usize, mut i: usize) -> Result<StringInfo, ScanError> {
+pub(super) fn scan_string_on(
+    bytes: &[u8],
+    start: usize,
+    mut i: usize,
+) -> Result<StringInfo, ScanError> {
     let mut has_escapes = false;
     // The rest goes to blocks of 64 (once) after an escape past the first 64 bytes, and,
     // where blocks beat words on plain text too (AVX2, AVX-512), from the 128th byte on: the
@@ -178,4 +182,3 @@ pub(super) fn escape_end(bytes: &[u8], p: usize) -> Result<usize, ScanError> {
         None => Err(err(ScanErrorKind::UnexpectedEnd, p + 1)),
     }
 }
-

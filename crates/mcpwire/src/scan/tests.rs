@@ -509,9 +509,8 @@ fn escapes_at_every_offset_of_long_strings_are_skipped_in_place() {
                         }
                         text.push_str(&plain[at..]);
                         text.push('"');
-                        let info = scan_string(text.as_bytes(), 0).unwrap_or_else(|e| {
-                            panic!("{escape} at {at} of {len} × {fill}: {e}")
-                        });
+                        let info = scan_string(text.as_bytes(), 0)
+                            .unwrap_or_else(|e| panic!("{escape} at {at} of {len} × {fill}: {e}"));
                         assert_eq!(info.end, text.len(), "{text}");
                         assert!(info.has_escapes, "{text}");
                     }

@@ -102,4 +102,3 @@ pub fn has_unpaired_surrogate(raw: &str) -> bool {
     }
     false
 }
-

@@ -3,7 +3,6 @@
 
 use mcpwire_types::support::fast_json::words::{HIGHS, ONES, bytes_equal, load as word_in};
 
-
 /// Bit mask with the high bit set in every byte of `word` that is `"`, `\` or below 0x20
 /// (exact for the lowest such byte; a higher byte may be a false positive: `#` above a
 /// special byte, `]` above a backslash).
@@ -111,4 +110,3 @@ pub(super) fn short_word(rest: &[u8]) -> u64 {
             .rev()
             .fold(0, |word, &b| (word << 8) | u64::from(b))
 }
-

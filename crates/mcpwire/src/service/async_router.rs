@@ -16,7 +16,9 @@ use crate::router::Router;
 /// The async registrations of [`Router`] under their former names: `request` is
 /// [`Router::request_async`], `notification` [`Router::notification_async`], `fallback`
 /// [`Router::fallback_async`]. Converts into the [`Router`] it builds.
-#[deprecated(note = "use `mcpwire::Router` with `request_async`, `notification_async`, `fallback_async`")]
+#[deprecated(
+    note = "use `mcpwire::Router` with `request_async`, `notification_async`, `fallback_async`"
+)]
 pub struct AsyncRouter<S>(Router<S>);
 
 #[allow(deprecated)]

@@ -60,12 +60,12 @@ mod io;
 mod session;
 mod sink;
 
+#[allow(deprecated)]
+pub use async_router::AsyncRouter;
 pub use cancel::CancellationToken;
+pub(crate) use catch::BoxFuture;
 pub use context::AsyncContext;
 pub use handle::{PeerHandle, RequestError};
 pub use io::{serve, serve_stdio, spawn};
-#[allow(deprecated)]
-pub use async_router::AsyncRouter;
-pub(crate) use catch::BoxFuture;
 pub use session::{MAX_CONCURRENCY, Options, Session};
 pub use sink::{Closed, Outgoing, Sink, SinkReceiver};
