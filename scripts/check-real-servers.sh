@@ -19,7 +19,7 @@
 #   py-mcpserver-v2         six-line MCPServer server, Python SDK `mcp>=2` (PyPI); stdio, HTTP
 #   py-time                 mcp-server-time (PyPI); stdio
 #   py-fetch                mcp-server-fetch (PyPI); stdio
-#   rmcp                    interop/rmcp-server, one tool on rmcp (crates.io); stdio, HTTP
+#   rmcp                    benches/rmcp-server, one tool on rmcp (crates.io); stdio, HTTP
 #
 # Environment:
 #   MCPWIRE_REAL_SERVERS_DIR  cache dir for the installs (default /tmp/mcpwire-real-servers);
@@ -154,7 +154,7 @@ install_venv() {
 # shellcheck disable=SC2317
 install_rmcp() {
     CARGO_TARGET_DIR="$RMCP_TARGET" cargo build --release \
-        --manifest-path "$ROOT/interop/rmcp-server/Cargo.toml"
+        --manifest-path "$ROOT/benches/rmcp-server/Cargo.toml"
 }
 
 export DIR NPM ROOT RMCP_TARGET
@@ -242,7 +242,7 @@ version() {
     py-mcpserver-v2) pip_version "$DIR/py-mcp-v2" mcp ;;
     py-time) pip_version "$DIR/py-servers" mcp-server-time ;;
     py-fetch) pip_version "$DIR/py-servers" mcp-server-fetch ;;
-    rmcp) lock_version "$ROOT/interop/rmcp-server/Cargo.lock" rmcp ;;
+    rmcp) lock_version "$ROOT/benches/rmcp-server/Cargo.lock" rmcp ;;
     esac
 }
 

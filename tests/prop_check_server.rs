@@ -17,16 +17,15 @@ const VOCABULARY: Vocabulary = Vocabulary {
 
 fn server(facts: &'static ProfileFacts) -> Server<()> {
     let router = Router::new()
-        .request("ping", |_: &mut (), _: Value, _: &mut CallContext<'_>| {
+        .request("ping", |_: &(), _: Value, _: &mut CallContext<'_>| {
             Ok::<_, RpcError>(json!({}))
         })
-        .request(
-            "tools/list",
-            |_: &mut (), _: Value, _: &mut CallContext<'_>| Ok::<_, RpcError>(json!({"tools": []})),
-        )
+        .request("tools/list", |_: &(), _: Value, _: &mut CallContext<'_>| {
+            Ok::<_, RpcError>(json!({"tools": []}))
+        })
         .request(
             "initialize",
-            |_: &mut (), _: Value, ctx: &mut CallContext<'_>| {
+            |_: &(), _: Value, ctx: &mut CallContext<'_>| {
                 ctx.negotiate(&MCP_2025_03_26);
                 Ok::<_, RpcError>(json!({"protocolVersion": "2025-03-26"}))
             },
@@ -70,13 +69,12 @@ fn a_panicking_handler_fails_only_when_internal_errors_are_refused() {
         unknown: Vocabulary::DEFAULT.unknown,
     };
     let make = || {
-        let router =
-            Router::new().request("ping", |_: &mut (), _: Value, _: &mut CallContext<'_>| {
-                if true {
-                    panic!("handler bug");
-                }
-                Ok::<_, RpcError>(json!({}))
-            });
+        let router = Router::new().request("ping", |_: &(), _: Value, _: &mut CallContext<'_>| {
+            if true {
+                panic!("handler bug");
+            }
+            Ok::<_, RpcError>(json!({}))
+        });
         reply_fn(Server::new(Profile::from_facts(facts), (), router))
     };
     let lenient = ServerCheck::with_cases(128);

@@ -35,12 +35,9 @@ use serde_json::Value;
 fn server(facts: &'static ProfileFacts) -> Server<()> {
     let mut router = Router::new();
     for method in Vocabulary::DEFAULT.known {
-        router = router.request(
-            method,
-            |_: &mut (), _params: Value, _: &mut CallContext<'_>| {
-                Ok::<_, RpcError>(serde_json::json!({ "resultType": "complete" }))
-            },
-        );
+        router = router.request(method, |_: &(), _params: Value, _: &mut CallContext<'_>| {
+            Ok::<_, RpcError>(serde_json::json!({ "resultType": "complete" }))
+        });
     }
     Server::new(Profile::from_facts(facts), (), router)
 }

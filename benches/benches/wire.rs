@@ -256,7 +256,7 @@ fn server_binary(variable: &str, build: &str) -> Option<PathBuf> {
 
 const EXAMPLE_BUILD: &str = "cargo build --release -p mcpwire-server --example mcp_server";
 const RMCP_SERVER_BUILD: &str =
-    "cargo build --release --manifest-path interop/rmcp-server/Cargo.toml";
+    "cargo build --release --manifest-path benches/rmcp-server/Cargo.toml";
 
 /// Appends one line to the outcomes file (`MCPWIRE_BENCH_OUTCOMES`, written first by
 /// [`decode_groups`]), if there is one.

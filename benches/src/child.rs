@@ -1,6 +1,6 @@
 //! A server run as a child process, spoken to through its stdin/stdout pipes: `mcpwire serve`
 //! (`MCPWIRE_BIN`), the mcpwire-server example (`MCPWIRE_EXAMPLE_BIN`) and the rmcp server of
-//! `interop/rmcp-server` (`RMCP_SERVER_BIN`), the binaries `cargo xtask bench` builds.
+//! `benches/rmcp-server` (`RMCP_SERVER_BIN`), the binaries `cargo xtask bench` builds.
 //!
 //! Pushing many lines at once ([`ChildServer::pump`], [`LinePeer::stream`]) writes from a
 //! second thread while the calling thread reads, so neither pipe can fill up and stall the

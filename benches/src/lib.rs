@@ -15,6 +15,6 @@ pub mod in_process;
 pub mod line_peer;
 pub mod mcpwire_adder;
 pub mod messages;
-#[path = "../../interop/rmcp-server/src/adder.rs"]
+#[path = "../rmcp-server/src/adder.rs"]
 pub mod rmcp_adder;
 pub mod typed;

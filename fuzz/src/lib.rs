@@ -22,20 +22,20 @@ pub fn server(profile: Profile) -> Server<()> {
     let router = Router::new()
         .request(
             "echo",
-            |_: &mut (), params: Option<Value>, _: &mut CallContext<'_>| Ok::<_, RpcError>(params),
+            |_: &(), params: Option<Value>, _: &mut CallContext<'_>| Ok::<_, RpcError>(params),
         )
         .request(
             "fail",
-            |_: &mut (), _: Option<Value>, _: &mut CallContext<'_>| {
+            |_: &(), _: Option<Value>, _: &mut CallContext<'_>| {
                 Err::<(), _>(RpcError::new(-1, "failed\n").with_data(&[1, 2]))
             },
         )
-        .request("big", |_: &mut (), len: [usize; 1], _: &mut CallContext<'_>| {
+        .request("big", |_: &(), len: [usize; 1], _: &mut CallContext<'_>| {
             Ok::<_, RpcError>("x".repeat(len[0].min(4096)))
         })
         .notification(
             "note",
-            |_: &mut (), _: Option<Value>, _: &mut CallContext<'_>| {},
+            |_: &(), _: Option<Value>, _: &mut CallContext<'_>| {},
         );
     Server::new(profile, (), router)
 }

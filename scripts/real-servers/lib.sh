@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Helpers of scripts/check-real-servers.sh and scripts/interop/run.sh (sourced; not run on its
+# Helpers of scripts/check-real-servers.sh and scripts/sdk-clients/run.sh (sourced; not run on its
 # own).
 
 # now: seconds since the epoch, with fractions.

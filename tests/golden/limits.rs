@@ -32,11 +32,11 @@ fn batches_are_limited_to_1000_elements_by_default() {
             1000
         ]);
         assert!(got == expected, "{name}: {}", &got[..200]);
-        assert_eq!(server.state().requests, 1000);
+        assert_eq!(server.state().requests(), 1000);
         // One more: one -32600 without an id for the whole frame, and nothing runs.
         let over = batch_of(&vec![call; 1001]);
         assert_eq!(reply(&mut server, &over).unwrap(), INVALID_NULL, "{name}");
-        assert_eq!(server.state().requests, 1000, "{name}");
+        assert_eq!(server.state().requests(), 1000, "{name}");
     }
     // The 20 MB `[1,1,...]` of issue 16: one short reply.
     let ones = format!("[{}1]", "1,".repeat(10_000_000));
@@ -79,9 +79,9 @@ fn a_batch_reply_past_its_budget_answers_the_rest_with_32003() {
         ])
     );
     // Requests 3 and "four" did not run; the notification did.
-    assert_eq!(fits.state().requests, 3);
+    assert_eq!(fits.state().requests(), 3);
     assert_eq!(
-        fits.state().notifications,
+        fits.state().notifications(),
         [("log".to_owned(), r#"["still runs"]"#.to_owned())]
     );
     // One byte less and the second reply no longer fits (it ran, its reply is replaced).
@@ -91,7 +91,7 @@ fn a_batch_reply_past_its_budget_answers_the_rest_with_32003() {
         got.starts_with(&format!("[{first},{}", too_large("2"))),
         "{got}"
     );
-    assert_eq!(tight.state().requests, 2);
+    assert_eq!(tight.state().requests(), 2);
 }
 
 #[test]

@@ -162,7 +162,7 @@ fn rule_05_classification_by_method_result_error() {
         None
     );
     assert_eq!(
-        server.state().notifications,
+        server.state().notifications(),
         vec![("log".to_owned(), r#"["n"]"#.to_owned())]
     );
     // result/error without method → response (never answered)
@@ -242,7 +242,7 @@ fn rule_06_call_validity() {
         let mut server = server_for("jsonrpc-2.0");
         assert_eq!(reply(&mut server, frame).unwrap(), want, "{frame}");
         assert!(
-            server.state().notifications.is_empty() && server.state().requests == 0,
+            server.state().notifications().is_empty() && server.state().requests() == 0,
             "{frame} ran a handler"
         );
     }
@@ -332,7 +332,7 @@ fn rule_08_responses_are_never_answered() {
     for frame in responses {
         assert_eq!(reply(&mut server, frame), None, "{frame}");
     }
-    let events = &server.state().events;
+    let events = &server.state().events();
     assert_eq!(events.len(), responses.len());
     assert!(
         matches!(&events[0], ProtocolEvent::Result { id, result } if id.raw() == "1" && result == r#"{"ok":true}"#)
@@ -390,16 +390,16 @@ fn rule_09_batches() {
     let quiet = r#"[{"jsonrpc":"2.0","method":"log"},{"jsonrpc":"2.0","id":1,"result":1}]"#;
     assert_eq!(reply(&mut server, quiet), None);
     // Any invalid JSON anywhere: one parse error, nothing runs.
-    let before = server.state().requests;
+    let before = server.state().requests();
     let broken = format!("[{},{{]", request("1", "sum", Some("[1]")));
     assert_eq!(reply(&mut server, &broken).unwrap(), PARSE_NULL);
-    assert_eq!(server.state().requests, before);
+    assert_eq!(server.state().requests(), before);
     // The batch-size limit: one -32600 for the whole frame.
     let mut limited = server_for("jsonrpc-2.0");
     limited.set_profile(Profile::jsonrpc_2_0().with_max_batch_len(Some(2)));
     let three = format!("[{0},{0},{0}]", request("1", "sum", Some("[1]")));
     assert_eq!(reply(&mut limited, &three).unwrap(), INVALID_NULL);
-    assert_eq!(limited.state().requests, 0);
+    assert_eq!(limited.state().requests(), 0);
     let two = format!("[{0},{0}]", request("1", "sum", Some("[1]")));
     assert_eq!(
         reply(&mut limited, &two).unwrap(),

@@ -100,7 +100,7 @@ fn rule_01_over_long_lines_are_discarded_and_answered_without_id() {
             "{too_long}\n{{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{{\"n\":2}}}}\n{too_long}\n"
         )
     );
-    assert_eq!(small.state().requests, 1);
+    assert_eq!(small.state().requests(), 1);
 }
 
 #[test]

@@ -59,7 +59,7 @@ fn example_05_notification_with_params() {
         None,
     );
     assert_eq!(
-        server.state().notifications,
+        server.state().notifications(),
         vec![("update".to_owned(), "[1,2,3,4,5]".to_owned())]
     );
 }
@@ -68,7 +68,7 @@ fn example_05_notification_with_params() {
 fn example_06_notification_without_params() {
     // `foobar` has no handler: a notification is still never answered.
     let server = check(r#"{"jsonrpc": "2.0", "method": "foobar"}"#, None, None);
-    assert!(server.state().notifications.is_empty());
+    assert!(server.state().notifications().is_empty());
 }
 
 #[test]
@@ -176,7 +176,7 @@ fn example_14_batch() {
     ]"#;
     let server = check(frame, Some(exact), Some(spec));
     assert_eq!(
-        server.state().notifications,
+        server.state().notifications(),
         vec![("notify_hello".to_owned(), "[7]".to_owned())]
     );
 }
@@ -188,11 +188,7 @@ fn example_15_batch_of_notifications_only() {
         {"jsonrpc": "2.0", "method": "notify_hello", "params": [7]}
     ]"#;
     let server = check(frame, None, None);
-    let methods: Vec<_> = server
-        .state()
-        .notifications
-        .iter()
-        .map(|(m, _)| m.as_str())
-        .collect();
+    let notifications = server.state().notifications();
+    let methods: Vec<_> = notifications.iter().map(|(m, _)| m.as_str()).collect();
     assert_eq!(methods, ["notify_sum", "notify_hello"]);
 }

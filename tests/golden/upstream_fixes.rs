@@ -174,7 +174,7 @@ fn forbidden_ids_are_answered_without_an_id_never_as_notifications() {
                 "id {id} under {profile}"
             );
             assert!(
-                server.state().notifications.is_empty(),
+                server.state().notifications().is_empty(),
                 "id {id} under {profile} ran as a notification"
             );
         }

@@ -11,19 +11,39 @@
 //!   [`TestState::notifications`]); `panic` as a notification panics too;
 //! - response-shaped input is recorded in [`TestState::events`].
 
+use std::sync::Mutex;
+
 use mcpwire::{CallContext, Profile, ProtocolEvent, Router, RpcError, Server};
 use serde::Deserialize;
 use serde_json::Value;
 
-/// What the test server remembers.
+/// What the test server remembers (handlers see it as `&TestState`).
 #[derive(Debug, Default)]
 pub struct TestState {
+    notifications: Mutex<Vec<(String, String)>>,
+    events: Mutex<Vec<ProtocolEvent>>,
+    requests: Mutex<usize>,
+}
+
+impl TestState {
     /// Every notification handled, as `method` plus its params JSON (`null` when absent).
-    pub notifications: Vec<(String, String)>,
+    pub fn notifications(&self) -> Vec<(String, String)> {
+        self.notifications.lock().unwrap().clone()
+    }
+
     /// Every protocol event delivered.
-    pub events: Vec<ProtocolEvent>,
+    pub fn events(&self) -> Vec<ProtocolEvent> {
+        self.events.lock().unwrap().clone()
+    }
+
     /// Requests handled successfully.
-    pub requests: usize,
+    pub fn requests(&self) -> usize {
+        *self.requests.lock().unwrap()
+    }
+
+    fn count_request(&self) {
+        *self.requests.lock().unwrap() += 1;
+    }
 }
 
 #[derive(Deserialize)]
@@ -45,10 +65,14 @@ struct SwitchParams {
 
 fn record(
     method: &'static str,
-) -> impl Fn(&mut TestState, Option<Value>, &mut CallContext<'_>) + Send + Sync {
+) -> impl Fn(&TestState, Option<Value>, &mut CallContext<'_>) + Send + Sync {
     move |state, params, _ctx| {
         let params = params.map_or_else(|| "null".to_owned(), |p| p.to_string());
-        state.notifications.push((method.to_owned(), params));
+        state
+            .notifications
+            .lock()
+            .unwrap()
+            .push((method.to_owned(), params));
     }
 }
 
@@ -57,8 +81,8 @@ pub fn router() -> Router<TestState> {
     Router::new()
         .request(
             "subtract",
-            |state: &mut TestState, p: SubtractParams, _: &mut CallContext<'_>| {
-                state.requests += 1;
+            |state: &TestState, p: SubtractParams, _: &mut CallContext<'_>| {
+                state.count_request();
                 Ok::<_, RpcError>(match p {
                     SubtractParams::Positional(a, b) => a - b,
                     SubtractParams::Named {
@@ -70,35 +94,35 @@ pub fn router() -> Router<TestState> {
         )
         .request(
             "sum",
-            |state: &mut TestState, p: Vec<i64>, _: &mut CallContext<'_>| {
-                state.requests += 1;
+            |state: &TestState, p: Vec<i64>, _: &mut CallContext<'_>| {
+                state.count_request();
                 Ok::<_, RpcError>(p.iter().sum::<i64>())
             },
         )
         .request(
             "get_data",
-            |state: &mut TestState, _: (), _: &mut CallContext<'_>| {
-                state.requests += 1;
+            |state: &TestState, _: (), _: &mut CallContext<'_>| {
+                state.count_request();
                 Ok::<_, RpcError>(serde_json::json!(["hello", 5]))
             },
         )
         .request(
             "echo",
-            |state: &mut TestState, p: Value, _: &mut CallContext<'_>| {
-                state.requests += 1;
+            |state: &TestState, p: Value, _: &mut CallContext<'_>| {
+                state.count_request();
                 Ok::<_, RpcError>(p)
             },
         )
         .request(
             "count",
-            |state: &mut TestState, p: CountParams, _: &mut CallContext<'_>| {
-                state.requests += 1;
+            |state: &TestState, p: CountParams, _: &mut CallContext<'_>| {
+                state.count_request();
                 Ok::<_, RpcError>(p.count)
             },
         )
         .request(
             "fail",
-            |_: &mut TestState, _: Value, _: &mut CallContext<'_>| {
+            |_: &TestState, _: Value, _: &mut CallContext<'_>| {
                 Err::<(), _>(
                     RpcError::new(-32000, "boom")
                         .with_data(&serde_json::json!({"why": "asked to"})),
@@ -107,13 +131,13 @@ pub fn router() -> Router<TestState> {
         )
         .request(
             "panic",
-            |_: &mut TestState, _: Value, _: &mut CallContext<'_>| -> Result<(), RpcError> {
+            |_: &TestState, _: Value, _: &mut CallContext<'_>| -> Result<(), RpcError> {
                 panic!("handler panicked on purpose")
             },
         )
         .request(
             "switch",
-            |_: &mut TestState, p: SwitchParams, ctx: &mut CallContext<'_>| {
+            |_: &TestState, p: SwitchParams, ctx: &mut CallContext<'_>| {
                 let profile = Profile::by_name(&p.profile).ok_or_else(RpcError::invalid_params)?;
                 ctx.set_profile(profile);
                 Ok::<_, RpcError>(true)
@@ -125,11 +149,11 @@ pub fn router() -> Router<TestState> {
         .notification("log", record("log"))
         .notification(
             "panic",
-            |_: &mut TestState, _: Value, _: &mut CallContext<'_>| {
+            |_: &TestState, _: Value, _: &mut CallContext<'_>| {
                 panic!("notification panicked on purpose")
             },
         )
-        .on_event(|state: &mut TestState, event| state.events.push(event))
+        .on_event(|state: &TestState, event| state.events.lock().unwrap().push(event))
 }
 
 /// A test server under `profile`.

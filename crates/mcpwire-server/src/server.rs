@@ -4,7 +4,8 @@
 use std::sync::{Arc, Mutex, PoisonError, RwLock, Weak};
 
 use mcpwire::Profile;
-use mcpwire::service::{self, AsyncRouter, Options, PeerHandle, Session};
+use mcpwire::Router;
+use mcpwire::service::{self, Options, PeerHandle, Session};
 use serde_json::{Value, json};
 
 use crate::catalog::Catalog;
@@ -176,7 +177,7 @@ impl McpServer {
     /// [`session`](Self::session) with explicit options (concurrency limit, request timeout).
     pub fn session_with(&self, options: Options) -> Session<SessionState> {
         let state = Arc::new(SessionState::new(Arc::clone(&self.shared)));
-        let router = AsyncRouter::new().fallback(crate::dispatch::handle);
+        let router = Router::new().fallback_async(crate::dispatch::handle);
         let session =
             Session::with_options(self.profile.clone(), Arc::clone(&state), router, options);
         state.attach(session.handle());

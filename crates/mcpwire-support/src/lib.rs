@@ -49,11 +49,11 @@ mod raw;
 pub(crate) use raw::RAW_VALUE_TOKEN;
 pub use raw::RawJson;
 
+pub mod fast_json;
 mod scan;
 pub(crate) use scan::first_non_object_member;
 
 mod structure;
-pub use structure::escaped_bytes;
 
 mod shape;
 pub use shape::{Items, Members, Shape};

@@ -1,6 +1,6 @@
 //! A scanner for JSON text that is already known to be valid (a value serde_json captured):
 //! it finds where values end without checking the grammar again, skipping strings to their
-//! closing quote or next escape eight bytes at a time (a `u64` word, safe Rust), and with
+//! closing quote or next escape eight bytes at a time (a `u64` word, [`crate::fast_json`]), and with
 //! `memchr` (a vectorised search behind a safe API) past their first few words.
 //!
 //! It is what lets a union look at an object's members (see [`super::Shape`]) and a
@@ -13,41 +13,21 @@
 /// as much as four words before it finds anything.
 const WORDS_BEFORE_MEMCHR: usize = 4;
 
-/// `0x01` in every byte of a word.
-const ONES: u64 = u64::from_le_bytes([1; 8]);
-
-/// Bit 7 set in every byte of the word where `word` has the byte `byte`, and possibly in
-/// higher bytes after such a byte (the borrow of the classic has-zero-byte test); the lowest
-/// set bit is always exact.
-fn bytes_equal(word: u64, byte: u8) -> u64 {
-    let zeroed = word ^ (ONES * u64::from(byte));
-    zeroed.wrapping_sub(ONES) & !zeroed & (ONES << 7)
-}
-
-/// Bit 7 set in exactly the bytes of the word where `word` has the byte `byte`: each byte is
-/// tested alone of its neighbours (adding `0x7F` to its low seven bits carries into bit 7
-/// unless they are zero), so no borrow flags the bytes after a match. For the block
-/// classifier of [`super::structure`], which needs every match, not only the first.
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-pub(super) fn bytes_equal_exactly(word: u64, byte: u8) -> u64 {
-    const LOW_SEVEN: u64 = !(ONES << 7);
-    let zeroed = word ^ (ONES * u64::from(byte));
-    !(((zeroed & LOW_SEVEN) + LOW_SEVEN) | zeroed) & (ONES << 7)
-}
+use crate::fast_json::words::{self, bytes_equal};
 
 /// The index of the first `"` or `\` at or after `from`.
 #[inline(always)]
 fn quote_or_backslash(bytes: &[u8], from: usize) -> Option<usize> {
     let rest = bytes.get(from..)?;
-    let mut words = rest.chunks_exact(8);
-    for (index, word) in words.by_ref().take(WORDS_BEFORE_MEMCHR).enumerate() {
-        let word = u64::from_le_bytes(word.try_into().expect("chunks of eight bytes"));
+    let mut chunks = rest.chunks_exact(8);
+    for (index, word) in chunks.by_ref().take(WORDS_BEFORE_MEMCHR).enumerate() {
+        let word = words::load(word, 0);
         let found = bytes_equal(word, b'"') | bytes_equal(word, b'\\');
         if found != 0 {
             return Some(from + index * 8 + (found.trailing_zeros() / 8) as usize);
         }
     }
-    let scanned = rest.len() - words.remainder().len() - words.len() * 8;
+    let scanned = rest.len() - chunks.remainder().len() - chunks.len() * 8;
     memchr::memchr2(b'"', b'\\', &rest[scanned..]).map(|found| from + scanned + found)
 }
 
@@ -109,13 +89,7 @@ pub(super) fn value_end(bytes: &[u8], start: usize) -> Option<usize> {
     }
 }
 
-/// The index of the first byte at or after `at` that is not JSON whitespace.
-pub(super) fn skip_whitespace(bytes: &[u8], mut at: usize) -> usize {
-    while matches!(bytes.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-        at += 1;
-    }
-    at
-}
+pub(super) use crate::fast_json::skip_whitespace;
 
 /// The first member of the object `text` whose value is not an object, as its name (the
 /// text between the quotes, escapes as written) and its value's text; `None` when every member

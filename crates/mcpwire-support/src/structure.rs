@@ -5,8 +5,10 @@
 //! that, whether every member of an object is an object ([`members_are_objects`]) without a
 //! branch per byte.
 
-/// Bytes per block.
-const BLOCK: usize = 64;
+use crate::fast_json::escapes::escaped_bytes;
+#[cfg(target_arch = "x86_64")]
+use crate::fast_json::lanes::{Lanes, splat};
+use crate::fast_json::{BLOCK, words};
 
 /// One block's bytes of interest: bit k stands for byte k of the block.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -136,72 +138,22 @@ fn prefix_xor(mut x: u64) -> u64 {
     x
 }
 
-/// The bytes a backslash escapes in a block whose backslashes are `backslashes` (bit k for
-/// byte k), and whether the block's last byte is a backslash that escapes the next block's
-/// first byte. `carry` is that bit (0 or 1) from the block before.
-///
-/// Only escaped bytes that are not backslashes are reported (nothing for an escaped
-/// backslash): the callers look at the letters of escapes and at unescaped quotes, never at
-/// which backslash of a `\\` pair is the escaped one.
-///
-/// A run of backslashes (its first byte not escaped from the block before) escapes the bytes
-/// at odd distances from its start: those whose position differs in parity from the run's
-/// start, up to the byte after the run. One subtraction marks them for every run at once:
-/// subtracting the runs from themselves shifted up by one, with every odd bit set, borrows
-/// through each run, and XOR with the odd bits then leaves exactly the bytes of opposite
-/// parity to their run's start set (the escaped bytes, and the backslashes that start an
-/// escape; the top one of those escapes the next block's first byte). A carry out of the
-/// subtraction needs no handling. Checked against a byte-by-byte walk in the tests below.
-///
-/// Public for the string scanner of the `mcpwire` crate, which classifies blocks the same way.
-///
-/// ```
-/// use mcpwire_support::escaped_bytes;
-/// // `\"` at bytes 0-1 and `\\` at bytes 3-4: only the quote is reported.
-/// assert_eq!(escaped_bytes(0b11001, 0), (0b10, 0));
-/// // A backslash in the last byte escapes the next block's first byte.
-/// assert_eq!(escaped_bytes(1 << 63, 0), (0, 1));
-/// ```
-#[inline(always)]
-pub fn escaped_bytes(backslashes: u64, carry: u64) -> (u64, u64) {
-    const ODD: u64 = 0xAAAA_AAAA_AAAA_AAAA;
-    // A first byte escaped from the block before starts no run of its own.
-    let free = backslashes & !carry;
-    let parity = ((free << 1) | ODD).wrapping_sub(free) ^ ODD;
-    let escaped = (parity ^ carry) & !backslashes;
-    let escape_starts = parity & backslashes;
-    (escaped, escape_starts >> 63)
-}
-
 /// [`BlockMasks`] of a block with SSE2 (every x86_64 CPU): four 16-byte lanes compared whole.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn classify_block(block: &[u8; BLOCK]) -> BlockMasks {
-    use safe_arch::{
-        bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, m128i, move_mask_i8_m128i,
-        set_splat_i8_m128i,
-    };
-    let splat = |byte: u8| set_splat_i8_m128i(byte as i8);
-    let (quote, backslash, brace, bracket, close, case) = (
-        splat(b'"'),
-        splat(b'\\'),
-        splat(b'{'),
-        splat(b'['),
-        splat(b'}'),
-        splat(0x20),
-    );
-    let mut masks = BlockMasks::default();
-    for (k, lane) in block.chunks_exact(16).enumerate() {
-        let lane = load_unaligned_m128i(lane.try_into().expect("16-byte lanes"));
-        let bits = |test: m128i| u64::from(move_mask_i8_m128i(test) as u16) << (16 * k);
-        masks.quotes |= bits(cmp_eq_mask_i8_m128i(lane, quote));
-        masks.backslashes |= bits(cmp_eq_mask_i8_m128i(lane, backslash));
-        masks.braces |= bits(cmp_eq_mask_i8_m128i(lane, brace));
-        masks.brackets |= bits(cmp_eq_mask_i8_m128i(lane, bracket));
+    use safe_arch::{bitor_m128i, cmp_eq_mask_i8_m128i};
+    let lanes = Lanes::load(block);
+    let equal = |byte: u8| lanes.mask(|lane| cmp_eq_mask_i8_m128i(lane, splat(byte)));
+    BlockMasks {
+        quotes: equal(b'"'),
+        backslashes: equal(b'\\'),
+        braces: equal(b'{'),
+        brackets: equal(b'['),
         // `]` (0x5D) and `}` (0x7D) differ in bit 5 only, and no other byte becomes `}`.
-        masks.closes |= bits(cmp_eq_mask_i8_m128i(bitor_m128i(lane, case), close));
+        closes: lanes
+            .mask(|lane| cmp_eq_mask_i8_m128i(bitor_m128i(lane, splat(0x20)), splat(b'}'))),
     }
-    masks
 }
 
 /// [`BlockMasks`] of a block eight bytes at a time, in `u64` words.
@@ -212,23 +164,19 @@ fn classify_block(block: &[u8; BLOCK]) -> BlockMasks {
 }
 
 /// [`BlockMasks`] of a block eight bytes at a time: each byte tested in a `u64` word, the
-/// eight results gathered into a byte by one multiplication.
+/// eight results gathered into a byte.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 fn classify_block_by_words(block: &[u8; BLOCK]) -> BlockMasks {
-    use super::scan::bytes_equal_exactly as equal;
-    const CASE: u64 = u64::from_le_bytes([0x20; 8]);
-    // Bit 7 of byte j to bit j: the multiplier's bytes shift each one to its own bit of the
-    // top byte, with no two products meeting.
-    let gather = |bits: u64| (bits >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+    use words::{bytes_equal_exactly as equal, gather};
     let mut masks = BlockMasks::default();
-    for (k, word) in block.chunks_exact(8).enumerate() {
-        let word = u64::from_le_bytes(word.try_into().expect("8-byte words"));
+    for k in 0..BLOCK / 8 {
+        let word = words::load(block, 8 * k);
         let at = 8 * k;
         masks.quotes |= gather(equal(word, b'"')) << at;
         masks.backslashes |= gather(equal(word, b'\\')) << at;
         masks.braces |= gather(equal(word, b'{')) << at;
         masks.brackets |= gather(equal(word, b'[')) << at;
-        masks.closes |= gather(equal(word | CASE, b'}')) << at;
+        masks.closes |= gather(equal(word | words::splat(0x20), b'}')) << at;
     }
     masks
 }
@@ -281,52 +229,6 @@ mod tests {
             let expected = classify_by_bytes(&block);
             assert_eq!(classify_block(&block), expected, "{block:?}");
             assert_eq!(classify_block_by_words(&block), expected, "{block:?}");
-        }
-    }
-
-    /// The escaped bytes of a block by walking it byte by byte.
-    fn escaped_by_walking(backslashes: u64, mut carry: bool) -> (u64, u64) {
-        let mut escaped = 0;
-        for k in 0..64 {
-            if carry {
-                escaped |= 1 << k;
-                carry = false;
-            } else if backslashes & (1 << k) != 0 {
-                carry = true;
-            }
-        }
-        // The walk also reports escaped backslashes; the subtraction keeps only the rest.
-        let reported = escaped & !backslashes;
-        (reported, u64::from(carry))
-    }
-
-    #[test]
-    fn escaped_bytes_agree_with_a_byte_walk_on_every_kind_of_run() {
-        let mut next = xorshift(0xB10C_5CA2_0000_0001);
-        let mut patterns: Vec<u64> =
-            vec![0, !0, 1, 1 << 63, !0 << 1, !0 >> 1, 0x5555_5555_5555_5555];
-        patterns.extend((0..64).map(|k| !0u64 << k));
-        patterns.extend((0..64).map(|k| !0u64 >> k));
-        for _ in 0..200_000 {
-            // Dense runs: AND/OR of random words gives runs of every length.
-            let a = next();
-            let b = next();
-            patterns.push(match next() % 3 {
-                0 => a | b,
-                1 => a,
-                _ => a | b | next(),
-            });
-        }
-        for &backslashes in &patterns {
-            for carry in [false, true] {
-                let (escaped, out) = escaped_bytes(backslashes, u64::from(carry));
-                let (expected, expected_out) = escaped_by_walking(backslashes, carry);
-                assert_eq!(
-                    (escaped, out),
-                    (expected, expected_out),
-                    "backslashes {backslashes:#066b}, carry {carry}"
-                );
-            }
         }
     }
 

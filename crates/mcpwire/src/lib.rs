@@ -86,7 +86,7 @@
 //! struct Subtract { minuend: i64, subtrahend: i64 }
 //!
 //! let router = Router::new()
-//!     .request("subtract", |_state: &mut (), p: Subtract, _ctx: &mut CallContext<'_>| {
+//!     .request("subtract", |_state: &(), p: Subtract, _ctx: &mut CallContext<'_>| {
 //!         Ok::<_, RpcError>(p.minuend - p.subtrahend)
 //!     });
 //! let mut server = Server::new(Profile::jsonrpc_2_0(), (), router);
@@ -122,17 +122,21 @@
 //!
 //! Underneath, [`peer::Peer`] is a sans-IO conversation (server and client alike): frames in,
 //! events out, typed requests to the other side, cancellation and timeouts by the caller's
-//! clock; [`Server`] is a thin layer over it. With the `tokio` feature, `service` runs async
-//! handlers concurrently over it, with notifications, progress, requests to the other side and
-//! cancellation (see the README's "Building a server"). The blocking [`Server`] stays beside it
-//! because it needs no runtime at all: frame in, reply bytes out, which is what the fuzz
-//! targets, the property tests and a server that only computes replies want.
+//! clock. One [`Router`] holds synchronous handlers and, with the `tokio` feature, async ones
+//! (`Router::request_async`); one dispatch path runs them over the peer. Two drivers run it:
+//! [`Server`], blocking, which needs no runtime at all (frame in, reply bytes out: what the
+//! fuzz targets, the property tests and a server that only computes replies want) and runs the
+//! synchronous handlers; and, with the `tokio` feature, `service::Session`, which runs both
+//! kinds, async ones concurrently, with notifications, progress, requests to the other side and
+//! cancellation (see `docs/runtime.md`).
 //! The lower layers are public too: [`decode()`] classifies a frame without dispatching it,
 //! [`reply`] writes reply bytes, [`scan`] validates JSON without recursion.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod context;
 pub mod decode;
+mod engine;
 pub mod envelope;
 pub mod events;
 pub mod framing;
@@ -145,7 +149,6 @@ pub mod peer;
 pub mod profile;
 pub mod reply;
 pub mod router;
-mod routes;
 pub mod scan;
 pub mod server;
 #[cfg(feature = "tokio")]

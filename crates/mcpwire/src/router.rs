@@ -1,112 +1,114 @@
-//! Method routing with typed params.
+//! Method routing with typed params: one table for synchronous and async handlers.
 //!
 //! A [`Router`] maps method names to handlers. Request handlers take typed params
 //! (`P: DeserializeOwned`) and return a typed result (`R: Serialize`) or an [`RpcError`];
 //! notification handlers return nothing. An optional fallback receives unknown methods
 //! with their raw params, and an optional event handler receives response-shaped input.
 //!
+//! Handlers are registered synchronous ([`request`](Router::request), run in place with the
+//! state as `&S` and a [`CallContext`]) or, with the `tokio` feature, async
+//! (`request_async`, run concurrently with the state as `Arc<S>` and a `service::AsyncContext`),
+//! side by side on one router. The one dispatch path (`engine.rs`) runs both: the async
+//! `service::Session` runs every kind, the blocking [`Server`](crate::Server) the synchronous
+//! ones (an async handler under it is answered -32603: it needs a runtime).
+//!
 //! ```
+//! use std::sync::atomic::{AtomicU64, Ordering};
 //! use mcpwire::{CallContext, Router, RpcError};
 //!
 //! #[derive(serde::Deserialize)]
 //! struct Add { a: i64, b: i64 }
 //!
-//! let router = Router::<u64>::new()
-//!     .request("add", |calls: &mut u64, p: Add, _ctx: &mut CallContext<'_>| {
-//!         *calls += 1;
+//! let router = Router::<AtomicU64>::new()
+//!     .request("add", |calls: &AtomicU64, p: Add, _ctx: &mut CallContext<'_>| {
+//!         calls.fetch_add(1, Ordering::Relaxed);
 //!         p.a.checked_add(p.b).ok_or_else(|| RpcError::new(-32000, "overflow"))
 //!     })
-//!     .notification("log", |_: &mut u64, line: String, _ctx: &mut CallContext<'_>| eprintln!("{line}"));
+//!     .notification("log", |_: &AtomicU64, line: String, _ctx: &mut CallContext<'_>| eprintln!("{line}"));
 //! assert!(router.has_request("add") && router.has_notification("log"));
 //! ```
+
+use std::collections::HashMap;
+use std::fmt;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
+pub use crate::context::CallContext;
 use crate::events::ProtocolEvent;
-use crate::id::Id;
 use crate::params::{RawParams, decode_params};
 use crate::peer::result_json;
-use crate::profile::Profile;
 use crate::reply::RpcError;
-use crate::routes::Routes;
-use mcpwire_types::ProfileFacts;
 
-/// What a handler can see and change about the current call.
-pub struct CallContext<'a> {
-    profile: &'a Profile,
-    id: Option<Id<'a>>,
-    method: &'a str,
-    switch_to: Option<Profile>,
-}
+#[cfg(feature = "tokio")]
+use {
+    crate::service::AsyncContext, crate::service::BoxFuture, std::future::Future, std::sync::Arc,
+};
 
-impl<'a> CallContext<'a> {
-    pub(crate) fn new(profile: &'a Profile, id: Option<Id<'a>>, method: &'a str) -> Self {
-        Self {
-            profile,
-            id,
-            method,
-            switch_to: None,
-        }
-    }
-
-    /// The profile the current frame is decoded under.
-    pub fn profile(&self) -> &Profile {
-        self.profile
-    }
-
-    /// The request id; `None` for a notification.
-    pub fn id(&self) -> Option<Id<'a>> {
-        self.id
-    }
-
-    /// Whether the current call is a notification (no reply will be sent).
-    pub fn is_notification(&self) -> bool {
-        self.id.is_none()
-    }
-
-    /// The method name.
-    pub fn method(&self) -> &'a str {
-        self.method
-    }
-
-    /// Switches the server to `profile` for the frames after the current one (used by MCP
-    /// `initialize` to adopt the negotiated protocol version). The current frame, including
-    /// the rest of its batch, is finished under the current profile.
-    pub fn set_profile(&mut self, profile: Profile) {
-        self.switch_to = Some(profile);
-    }
-
-    /// Switches to the protocol `facts` (an MCP version agreed in `initialize`) keeping this
-    /// profile's whole policy: limits, id policy, error details, and a missing-id spelling
-    /// the user chose over the facts' default (see [`Profile::negotiated`]). Takes effect
-    /// like [`set_profile`](Self::set_profile); returns the new profile.
-    pub fn negotiate(&mut self, facts: &'static ProfileFacts) -> Profile {
-        let profile = self.profile.negotiated(facts);
-        self.switch_to = Some(profile.clone());
-        profile
-    }
-
-    pub(crate) fn take_profile_switch(&mut self) -> Option<Profile> {
-        self.switch_to.take()
-    }
-}
-
-type RequestFn<S> = dyn Fn(&mut S, Option<RawParams<'_>>, &mut CallContext<'_>) -> Result<String, RpcError>
+type SyncRequestFn<S> = dyn Fn(&S, Option<RawParams<'_>>, &mut CallContext<'_>) -> Result<String, RpcError>
     + Send
     + Sync;
 /// Returns the decode error when the params did not decode (the handler did not run).
-type NotificationFn<S> =
-    dyn Fn(&mut S, Option<RawParams<'_>>, &mut CallContext<'_>) -> Option<RpcError> + Send + Sync;
-type FallbackFn<S> = dyn Fn(&mut S, Option<RawParams<'_>>, &mut CallContext<'_>) -> Result<Box<RawValue>, RpcError>
+type SyncNotificationFn<S> =
+    dyn Fn(&S, Option<RawParams<'_>>, &mut CallContext<'_>) -> Option<RpcError> + Send + Sync;
+type SyncFallbackFn<S> = dyn Fn(&S, Option<RawParams<'_>>, &mut CallContext<'_>) -> Result<Box<RawValue>, RpcError>
     + Send
     + Sync;
-type EventFn<S> = dyn Fn(&mut S, ProtocolEvent) + Send + Sync;
+/// After its params decoded: the future computing the result's JSON text.
+#[cfg(feature = "tokio")]
+type AsyncRequestFn<S> = dyn Fn(
+        Arc<S>,
+        Option<RawParams<'_>>,
+        usize,
+        AsyncContext,
+    ) -> Result<BoxFuture<Result<String, RpcError>>, RpcError>
+    + Send
+    + Sync;
+#[cfg(feature = "tokio")]
+type AsyncNotificationFn<S> = dyn Fn(Arc<S>, Option<RawParams<'_>>, usize, AsyncContext) -> Result<BoxFuture<()>, RpcError>
+    + Send
+    + Sync;
+#[cfg(feature = "tokio")]
+type AsyncFallbackFn<S> = dyn Fn(Arc<S>, Option<Box<RawValue>>, AsyncContext) -> BoxFuture<Result<Box<RawValue>, RpcError>>
+    + Send
+    + Sync;
+type EventFn<S> = dyn Fn(&S, ProtocolEvent) + Send + Sync;
+
+/// A registered request handler.
+pub(crate) enum RequestHandler<S> {
+    Sync(Box<SyncRequestFn<S>>),
+    #[cfg(feature = "tokio")]
+    Async(Box<AsyncRequestFn<S>>),
+}
+
+/// A registered notification handler.
+pub(crate) enum NotificationHandler<S> {
+    Sync(Box<SyncNotificationFn<S>>),
+    #[cfg(feature = "tokio")]
+    Async(Box<AsyncNotificationFn<S>>),
+}
+
+/// The registered fallback.
+pub(crate) enum FallbackHandler<S> {
+    Sync(Box<SyncFallbackFn<S>>),
+    #[cfg(feature = "tokio")]
+    Async(Box<AsyncFallbackFn<S>>),
+}
+
+/// What runs for one method: its own handler, or the fallback.
+pub(crate) enum Route<'r, H, S> {
+    Handler(&'r H),
+    Fallback(&'r FallbackHandler<S>),
+    None,
+}
 
 /// Method name → handler, for a server whose state is `S`.
 pub struct Router<S> {
-    routes: Routes<RequestFn<S>, NotificationFn<S>, FallbackFn<S>, EventFn<S>>,
+    requests: HashMap<String, RequestHandler<S>>,
+    notifications: HashMap<String, NotificationHandler<S>>,
+    fallback: Option<FallbackHandler<S>>,
+    on_event: Option<Box<EventFn<S>>>,
 }
 
 impl<S> Default for Router<S> {
@@ -115,9 +117,18 @@ impl<S> Default for Router<S> {
     }
 }
 
-impl<S> std::fmt::Debug for Router<S> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.routes.fmt_as("Router", f)
+impl<S> fmt::Debug for Router<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut requests: Vec<_> = self.requests.keys().collect();
+        requests.sort();
+        let mut notifications: Vec<_> = self.notifications.keys().collect();
+        notifications.sort();
+        f.debug_struct("Router")
+            .field("requests", &requests)
+            .field("notifications", &notifications)
+            .field("fallback", &self.fallback.is_some())
+            .field("on_event", &self.on_event.is_some())
+            .finish()
     }
 }
 
@@ -125,134 +136,180 @@ impl<S> Router<S> {
     /// An empty router: every request is answered -32601.
     pub fn new() -> Self {
         Self {
-            routes: Routes::new(),
+            requests: HashMap::new(),
+            notifications: HashMap::new(),
+            fallback: None,
+            on_event: None,
         }
     }
 
-    /// Registers a request handler. Params are decoded as `P` (invalid → -32602 naming the
-    /// failing JSON pointer; absent params decode from `null`, else from `{}`), the
-    /// result `R` is serialized into the reply. Replaces an earlier handler of the same name.
+    /// Registers a synchronous request handler. Params are decoded as `P` (invalid → -32602
+    /// naming the failing JSON pointer; absent params decode from `null`, else from `{}`),
+    /// the result `R` is serialized into the reply (a result that does not serialize is
+    /// -32603). Replaces an earlier handler of the same name.
     pub fn request<P, R, F>(mut self, method: &str, handler: F) -> Self
     where
         P: DeserializeOwned,
         R: Serialize,
-        F: Fn(&mut S, P, &mut CallContext<'_>) -> Result<R, RpcError> + Send + Sync + 'static,
+        F: Fn(&S, P, &mut CallContext<'_>) -> Result<R, RpcError> + Send + Sync + 'static,
     {
-        let erased =
-            move |state: &mut S, params: Option<RawParams<'_>>, ctx: &mut CallContext<'_>| {
-                let params: P = decode_params(params, ctx.profile().limits().max_params_depth)?;
-                result_json(&handler(state, params, ctx)?)
-            };
-        self.routes
-            .requests
-            .insert(method.to_owned(), Box::new(erased));
+        let erased = move |state: &S, params: Option<RawParams<'_>>, ctx: &mut CallContext<'_>| {
+            let params: P = decode_params(params, ctx.profile().limits().max_params_depth)?;
+            result_json(&handler(state, params, ctx)?)
+        };
+        let handler = RequestHandler::Sync(Box::new(erased));
+        self.requests.insert(method.to_owned(), handler);
         self
     }
 
-    /// Registers a notification handler. Params that do not decode as `P` are never
-    /// answered (it is a notification); the handler does not run and the event handler
+    /// Registers a synchronous notification handler. Params that do not decode as `P` are
+    /// never answered (it is a notification); the handler does not run and the event handler
     /// receives [`ProtocolEvent::InvalidNotification`] with the -32602 error naming the
     /// failing JSON pointer.
     pub fn notification<P, F>(mut self, method: &str, handler: F) -> Self
     where
         P: DeserializeOwned,
-        F: Fn(&mut S, P, &mut CallContext<'_>) + Send + Sync + 'static,
+        F: Fn(&S, P, &mut CallContext<'_>) + Send + Sync + 'static,
     {
-        let erased =
-            move |state: &mut S, params: Option<RawParams<'_>>, ctx: &mut CallContext<'_>| {
-                match decode_params::<P>(params, ctx.profile().limits().max_params_depth) {
-                    Ok(params) => {
-                        handler(state, params, ctx);
-                        None
-                    }
-                    Err(error) => Some(error),
+        let erased = move |state: &S, params: Option<RawParams<'_>>, ctx: &mut CallContext<'_>| {
+            match decode_params::<P>(params, ctx.profile().limits().max_params_depth) {
+                Ok(params) => {
+                    handler(state, params, ctx);
+                    None
                 }
-            };
-        self.routes
-            .notifications
-            .insert(method.to_owned(), Box::new(erased));
+                Err(error) => Some(error),
+            }
+        };
+        let handler = NotificationHandler::Sync(Box::new(erased));
+        self.notifications.insert(method.to_owned(), handler);
         self
     }
 
-    /// Registers the handler for methods without a registered handler, for requests and
-    /// notifications alike (see [`CallContext::method`], [`CallContext::is_notification`]). It gets
-    /// the raw params and returns the raw result; a notification's result is discarded.
-    /// Return [`RpcError::method_not_found`] to refuse a method.
+    /// Registers the synchronous handler for methods without a registered handler, for
+    /// requests and notifications alike (see [`CallContext::method`],
+    /// [`CallContext::is_notification`]). It gets the raw params and returns the raw result;
+    /// a notification's result is discarded. Return [`RpcError::method_not_found`] to refuse
+    /// a method.
     pub fn fallback<F>(mut self, handler: F) -> Self
     where
-        F: Fn(
-                &mut S,
-                Option<RawParams<'_>>,
-                &mut CallContext<'_>,
-            ) -> Result<Box<RawValue>, RpcError>
+        F: Fn(&S, Option<RawParams<'_>>, &mut CallContext<'_>) -> Result<Box<RawValue>, RpcError>
             + Send
             + Sync
             + 'static,
     {
-        self.routes.fallback = Some(Box::new(handler));
+        self.fallback = Some(FallbackHandler::Sync(Box::new(handler)));
         self
     }
 
     /// Registers the handler for [`ProtocolEvent`]s: response-shaped input (well-formed
-    /// responses for the caller's pending-request table, and malformed ones) and
-    /// notifications whose params do not decode. Without it, such input is dropped. It is
-    /// never answered either way.
+    /// responses that answer no pending request of this side, late responses, malformed ones)
+    /// and notifications whose params do not decode. Without it, such input is dropped. It is
+    /// never answered either way. It runs where the frame is read: keep it short.
     pub fn on_event<F>(mut self, handler: F) -> Self
     where
-        F: Fn(&mut S, ProtocolEvent) + Send + Sync + 'static,
+        F: Fn(&S, ProtocolEvent) + Send + Sync + 'static,
     {
-        self.routes.on_event = Some(Box::new(handler));
+        self.on_event = Some(Box::new(handler));
         self
     }
 
     /// Whether a request handler is registered for `method`.
     pub fn has_request(&self, method: &str) -> bool {
-        self.routes.requests.contains_key(method)
+        self.requests.contains_key(method)
     }
 
     /// Whether a notification handler is registered for `method`.
     pub fn has_notification(&self, method: &str) -> bool {
-        self.routes.notifications.contains_key(method)
+        self.notifications.contains_key(method)
     }
 
-    /// Runs the request handler for `method` (or the fallback); the `Ok` value is the
-    /// result's JSON text. Unknown methods give -32601.
-    pub(crate) fn call_request(
-        &self,
-        state: &mut S,
-        params: Option<RawParams<'_>>,
-        ctx: &mut CallContext<'_>,
-    ) -> Result<String, RpcError> {
-        if let Some(handler) = self.routes.requests.get(ctx.method()) {
-            return handler(state, params, ctx);
-        }
-        match &self.routes.fallback {
-            Some(fallback) => fallback(state, params, ctx).map(|raw| String::from(raw.get())),
-            None => Err(RpcError::method_not_found()),
-        }
+    /// What runs for the request `method`.
+    pub(crate) fn request_route(&self, method: &str) -> Route<'_, RequestHandler<S>, S> {
+        route(self.requests.get(method), self.fallback.as_ref())
     }
 
-    /// Runs the notification handler for `method` (or the fallback), if any; returns the
-    /// decode error of params that did not decode.
-    pub(crate) fn call_notification(
-        &self,
-        state: &mut S,
-        params: Option<RawParams<'_>>,
-        ctx: &mut CallContext<'_>,
-    ) -> Option<RpcError> {
-        if let Some(handler) = self.routes.notifications.get(ctx.method()) {
-            return handler(state, params, ctx);
-        }
-        if let Some(fallback) = &self.routes.fallback {
-            let _ = fallback(state, params, ctx);
-        }
-        None
+    /// What runs for the notification `method`.
+    pub(crate) fn notification_route(&self, method: &str) -> Route<'_, NotificationHandler<S>, S> {
+        route(self.notifications.get(method), self.fallback.as_ref())
     }
 
     /// Delivers a protocol event, if an event handler is registered.
-    pub(crate) fn deliver_event(&self, state: &mut S, event: ProtocolEvent) {
-        if let Some(handler) = &self.routes.on_event {
+    pub(crate) fn deliver_event(&self, state: &S, event: ProtocolEvent) {
+        if let Some(handler) = &self.on_event {
             handler(state, event);
         }
+    }
+}
+
+fn route<'r, H, S>(
+    handler: Option<&'r H>,
+    fallback: Option<&'r FallbackHandler<S>>,
+) -> Route<'r, H, S> {
+    match (handler, fallback) {
+        (Some(handler), _) => Route::Handler(handler),
+        (None, Some(fallback)) => Route::Fallback(fallback),
+        (None, None) => Route::None,
+    }
+}
+
+/// Async registration (feature `tokio`), beside the synchronous one.
+#[cfg(feature = "tokio")]
+impl<S: Send + Sync + 'static> Router<S> {
+    /// Registers an async request handler (replacing an earlier one of the same name). It
+    /// runs concurrently with other handlers, gets the state as `Arc<S>` (use interior
+    /// mutability for what it changes) and an [`AsyncContext`]. Params and result as for
+    /// [`request`](Self::request); invalid params are answered without running it.
+    pub fn request_async<P, R, F, Fut>(mut self, method: &str, handler: F) -> Self
+    where
+        P: DeserializeOwned,
+        R: Serialize,
+        F: Fn(Arc<S>, P, AsyncContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<R, RpcError>> + Send + 'static,
+    {
+        let erased = move |state: Arc<S>, params: Option<RawParams<'_>>, max_depth, ctx| {
+            let params: P = decode_params(params, max_depth)?;
+            let future = handler(state, params, ctx);
+            let boxed: BoxFuture<Result<String, RpcError>> =
+                Box::pin(async move { result_json(&future.await?) });
+            Ok(boxed)
+        };
+        let handler = RequestHandler::Async(Box::new(erased));
+        self.requests.insert(method.to_owned(), handler);
+        self
+    }
+
+    /// Registers an async notification handler. Params that do not decode as `P` are never
+    /// answered; the handler does not run and the event handler receives
+    /// [`ProtocolEvent::InvalidNotification`].
+    pub fn notification_async<P, F, Fut>(mut self, method: &str, handler: F) -> Self
+    where
+        P: DeserializeOwned,
+        F: Fn(Arc<S>, P, AsyncContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = ()> + Send + 'static,
+    {
+        let erased = move |state: Arc<S>, params: Option<RawParams<'_>>, max_depth, ctx| {
+            let params: P = decode_params(params, max_depth)?;
+            let boxed: BoxFuture<()> = Box::pin(handler(state, params, ctx));
+            Ok(boxed)
+        };
+        let handler = NotificationHandler::Async(Box::new(erased));
+        self.notifications.insert(method.to_owned(), handler);
+        self
+    }
+
+    /// Registers the async handler for methods without a registered handler, requests and
+    /// notifications alike ([`AsyncContext::is_notification`]); it gets the raw params and
+    /// returns the raw result (discarded for a notification). Return
+    /// [`RpcError::method_not_found`] to refuse a method.
+    pub fn fallback_async<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: Fn(Arc<S>, Option<Box<RawValue>>, AsyncContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Box<RawValue>, RpcError>> + Send + 'static,
+    {
+        let erased = move |state, params, ctx| -> BoxFuture<Result<Box<RawValue>, RpcError>> {
+            Box::pin(handler(state, params, ctx))
+        };
+        self.fallback = Some(FallbackHandler::Async(Box::new(erased)));
+        self
     }
 }

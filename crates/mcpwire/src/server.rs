@@ -1,14 +1,16 @@
 //! A transport-independent server: frame in, reply bytes out.
 //!
-//! Handlers run inside `catch_unwind`: a panicking request handler is answered -32603
-//! `Internal error` with the id (the panic message stays local, reported by the process's
-//! panic hook, never sent to the peer); a panicking notification or event handler is
-//! silent. Whatever the handler changed in the state before panicking stays changed.
+//! A thin blocking façade over the one dispatch path (`engine.rs`): it needs no runtime at
+//! all, which is what the fuzz targets, the property tests and a server that only computes
+//! replies want. Handlers run inside `catch_unwind`: a panicking request handler is answered
+//! -32603 `Internal error` with the id (the panic message stays local, reported by the
+//! process's panic hook, never sent to the peer); a panicking notification or event handler
+//! is silent. Whatever the handler changed in the state before panicking stays changed.
 //!
 //! ```
 //! use mcpwire::{CallContext, Profile, Router, RpcError, Server};
 //!
-//! let router = Router::new().request("echo", |_: &mut (), v: serde_json::Value, _: &mut CallContext<'_>| {
+//! let router = Router::new().request("echo", |_: &(), v: serde_json::Value, _: &mut CallContext<'_>| {
 //!     Ok::<_, RpcError>(v)
 //! });
 //! let mut server = Server::new(Profile::jsonrpc_2_0(), (), router);
@@ -16,17 +18,16 @@
 //! assert_eq!(reply.unwrap(), br#"[{"jsonrpc":"2.0","id":1e3,"result":[1]}]"#);
 //! ```
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
-
 use crate::decode::Rejection;
-use crate::events::ProtocolEvent;
-use crate::peer::{Event, Peer};
+use crate::engine::{self, Host, Next};
+use crate::peer::Peer;
 use crate::profile::Profile;
-use crate::reply::RpcError;
-use crate::router::{CallContext, Router};
+use crate::router::Router;
 
 /// A server: a [`Peer`] (the current profile and the requests in flight), the application
-/// state and the router. Handlers run one at a time, in input order.
+/// state and the router. Handlers run one at a time, in input order, on the caller's thread;
+/// only the router's synchronous handlers run (an async one is answered -32603: it needs the
+/// runtime of `service::Session`, feature `tokio`).
 pub struct Server<S> {
     peer: Peer,
     state: S,
@@ -68,7 +69,7 @@ impl<S> Server<S> {
         &self.state
     }
 
-    /// The application state, mutably.
+    /// The application state, mutably (no handler runs meanwhile).
     pub fn state_mut(&mut self) -> &mut S {
         &mut self.state
     }
@@ -94,8 +95,16 @@ impl<S> Server<S> {
         let received = self.peer.receive(frame);
         let mut reply = received.reply;
         let mut switch_to = None;
+        let mut host = Blocking {
+            peer: &mut self.peer,
+            state: &self.state,
+        };
         for event in received.events {
-            if let Some(bytes) = self.handle_event(event, &mut switch_to) {
+            // This server sends no requests, so no response matches one, and a cancellation
+            // has already dropped the reply inside the peer: `Next::Host` needs nothing.
+            if let Next::Reply(Some(bytes)) =
+                engine::dispatch(&self.router, &mut host, event, &mut switch_to)
+            {
                 reply = Some(bytes);
             }
         }
@@ -115,97 +124,59 @@ impl<S> Server<S> {
     pub fn write_rejection(&self, rejection: &Rejection, out: &mut Vec<u8>) {
         rejection.write_reply(self.peer.profile(), out);
     }
-
-    /// Runs the handler an event calls for; returns the bytes the peer produced, if any.
-    fn handle_event(
-        &mut self,
-        event: Event<'_>,
-        switch_to: &mut Option<Profile>,
-    ) -> Option<Vec<u8>> {
-        let router = &self.router;
-        let state = &mut self.state;
-        match event {
-            Event::Request {
-                call,
-                id,
-                method,
-                params,
-            } => {
-                if self.peer.is_over_batch_budget(call.key()) {
-                    return self
-                        .peer
-                        .reply(call, Err(&RpcError::batch_reply_too_large()));
-                }
-                let mut ctx = CallContext::new(self.peer.profile(), Some(id), &method);
-                let outcome = catch_unwind(AssertUnwindSafe(|| {
-                    router.call_request(state, params, &mut ctx)
-                }))
-                .unwrap_or_else(|_panic| Err(RpcError::internal_error()));
-                take_switch(&mut ctx, switch_to);
-                let outcome = outcome.as_deref();
-                self.peer.reply(call, outcome)
-            }
-            Event::Notification { method, params } => {
-                let mut ctx = CallContext::new(self.peer.profile(), None, &method);
-                let invalid = catch_unwind(AssertUnwindSafe(|| {
-                    router.call_notification(state, params, &mut ctx)
-                }))
-                .unwrap_or(None);
-                take_switch(&mut ctx, switch_to);
-                if let Some(error) = invalid {
-                    let method = method.into_owned();
-                    self.deliver(ProtocolEvent::InvalidNotification { method, error });
-                }
-                None
-            }
-            event @ (Event::InvalidNotification { .. }
-            | Event::LateResponse { .. }
-            | Event::UnmatchedResponse(_)) => {
-                if let Some(reported) = event.protocol_event() {
-                    self.deliver(reported);
-                }
-                None
-            }
-            // This server sends no requests, so no response matches one, and a
-            // cancellation has already dropped the reply inside the peer.
-            Event::Cancelled { .. }
-            | Event::Response { .. }
-            | Event::InvalidResult { .. }
-            | Event::MalformedResponse { .. } => None,
-        }
-    }
-
-    /// Delivers a protocol event to the router's event handler (a panic there is silent).
-    fn deliver(&mut self, event: ProtocolEvent) {
-        let router = &self.router;
-        let state = &mut self.state;
-        let _ = catch_unwind(AssertUnwindSafe(|| router.deliver_event(state, event)));
-    }
 }
 
-fn take_switch(ctx: &mut CallContext<'_>, switch_to: &mut Option<Profile>) {
-    if let Some(profile) = ctx.take_profile_switch() {
-        *switch_to = Some(profile);
+/// The blocking server as the engine's host: the peer and the state in place, no runtime.
+struct Blocking<'s, S> {
+    peer: &'s mut Peer,
+    state: &'s S,
+}
+
+impl<S> Host<S> for Blocking<'_, S> {
+    fn state(&self) -> &S {
+        self.state
+    }
+
+    fn with_peer<T>(&mut self, f: impl FnOnce(&mut Peer) -> T) -> T {
+        f(self.peer)
+    }
+
+    #[cfg(feature = "tokio")]
+    fn async_call(
+        &mut self,
+        _call: Option<&crate::peer::Call>,
+        _method: &str,
+        _params: Option<crate::params::RawParams<'_>>,
+    ) -> Option<(std::sync::Arc<S>, crate::service::AsyncContext)> {
+        None
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Mutex;
+
     use super::*;
+    use crate::context::CallContext;
+    use crate::events::ProtocolEvent;
+    use crate::reply::RpcError;
     use serde_json::value::RawValue;
+
+    /// One call the fallback saw: method, id, params, whether a notification.
+    type SeenCall = (String, Option<String>, Option<String>, bool);
 
     #[derive(Default)]
     struct Seen {
-        calls: Vec<(String, Option<String>, Option<String>, bool)>,
+        calls: Mutex<Vec<SeenCall>>,
     }
 
     fn fallback_server() -> Server<Seen> {
         let router = Router::new()
-            .request("known", |_: &mut Seen, _: (), _: &mut CallContext<'_>| {
+            .request("known", |_: &Seen, _: (), _: &mut CallContext<'_>| {
                 Ok::<_, RpcError>("known")
             })
-            .fallback(|seen: &mut Seen, params, ctx| {
-                seen.calls.push((
+            .fallback(|seen: &Seen, params, ctx| {
+                seen.calls.lock().unwrap().push((
                     ctx.method().to_owned(),
                     ctx.id().map(|id| id.raw().to_owned()),
                     params.map(|p| p.get().to_owned()),
@@ -243,7 +214,7 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":3,"result":"known"}"#
         );
         assert_eq!(
-            server.state().calls,
+            *server.state().calls.lock().unwrap(),
             vec![
                 (
                     "dyn/x".to_owned(),
@@ -260,7 +231,7 @@ mod tests {
     #[test]
     fn a_notification_can_switch_the_profile() {
         let router =
-            Router::new().notification("go", |_: &mut (), _: (), ctx: &mut CallContext<'_>| {
+            Router::new().notification("go", |_: &(), _: (), ctx: &mut CallContext<'_>| {
                 ctx.set_profile(ctx.profile().with_facts(Profile::latest_mcp().facts()));
             });
         let mut server = Server::new(
@@ -278,7 +249,7 @@ mod tests {
 
     #[test]
     fn results_that_fail_to_serialize_are_internal_errors() {
-        let router = Router::new().request("bad", |_: &mut (), _: (), _: &mut CallContext<'_>| {
+        let router = Router::new().request("bad", |_: &(), _: (), _: &mut CallContext<'_>| {
             let mut map = std::collections::HashMap::new();
             map.insert((1, 2), 3);
             Ok::<_, RpcError>(map)
@@ -295,13 +266,11 @@ mod tests {
 
     #[test]
     fn negotiate_switches_after_the_frame_keeping_the_policy() {
-        let router = Router::new().request(
-            "initialize",
-            |_: &mut (), _: (), ctx: &mut CallContext<'_>| {
+        let router =
+            Router::new().request("initialize", |_: &(), _: (), ctx: &mut CallContext<'_>| {
                 let agreed = ctx.negotiate(Profile::mcp("2025-06-18").unwrap().facts());
                 Ok::<_, RpcError>(agreed.name())
-            },
-        );
+            });
         let start = Profile::jsonrpc_2_0()
             .with_max_frame_bytes(1000)
             .with_missing_id(crate::MissingId::Omit);
@@ -331,15 +300,15 @@ mod tests {
             #[allow(dead_code)]
             level: u8,
         }
-        let router = Router::<Vec<ProtocolEvent>>::new()
+        let router = Router::<Mutex<Vec<ProtocolEvent>>>::new()
             .notification(
                 "note",
-                |_: &mut Vec<ProtocolEvent>, _: Note, _: &mut CallContext<'_>| {
+                |_: &Mutex<Vec<ProtocolEvent>>, _: Note, _: &mut CallContext<'_>| {
                     panic!("must not run on bad params")
                 },
             )
-            .on_event(|seen: &mut Vec<ProtocolEvent>, event| seen.push(event));
-        let mut server = Server::new(Profile::latest_mcp(), Vec::new(), router);
+            .on_event(|seen: &Mutex<Vec<ProtocolEvent>>, event| seen.lock().unwrap().push(event));
+        let mut server = Server::new(Profile::latest_mcp(), Mutex::new(Vec::new()), router);
         assert_eq!(
             server.handle_frame(br#"{"jsonrpc":"2.0","method":"note","params":{"level":"high"}}"#),
             None
@@ -350,8 +319,8 @@ mod tests {
             ),
             None
         );
-        let seen: Vec<_> = server
-            .state()
+        let seen = server.state().lock().unwrap();
+        let seen: Vec<_> = seen
             .iter()
             .map(|event| match event {
                 ProtocolEvent::InvalidNotification { method, error } => (

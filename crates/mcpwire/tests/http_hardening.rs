@@ -473,20 +473,17 @@ fn gated_server(gate: Arc<Mutex<mpsc::Receiver<()>>>) -> Server<()> {
     let router = Router::new()
         .request(
             "initialize",
-            |_: &mut (), _: serde_json::Value, _: &mut CallContext<'_>| {
+            |_: &(), _: serde_json::Value, _: &mut CallContext<'_>| {
                 Ok::<_, RpcError>(serde_json::json!({}))
             },
         )
-        .request("ping", |_: &mut (), _: (), _: &mut CallContext<'_>| {
+        .request("ping", |_: &(), _: (), _: &mut CallContext<'_>| {
             Ok::<_, RpcError>(serde_json::json!({}))
         })
-        .request(
-            "block",
-            move |_: &mut (), _: (), _: &mut CallContext<'_>| {
-                let opened = gate.lock().unwrap().recv_timeout(READ_LIMIT).is_ok();
-                Ok::<_, RpcError>(serde_json::json!({ "opened": opened }))
-            },
-        );
+        .request("block", move |_: &(), _: (), _: &mut CallContext<'_>| {
+            let opened = gate.lock().unwrap().recv_timeout(READ_LIMIT).is_ok();
+            Ok::<_, RpcError>(serde_json::json!({ "opened": opened }))
+        });
     // Past the default batch limit (1000), so that one batch keeps its session busy long.
     Server::new(Profile::jsonrpc_2_0().with_max_batch_len(None), (), router)
 }

@@ -18,7 +18,8 @@ use http_support::*;
 use mcpwire::http::{
     AsyncServer, Bytes, HttpConfig, HttpService, Outbound, SessionContext, SessionHandler,
 };
-use mcpwire::service::{AsyncContext, AsyncRouter, Options, SESSION_BUSY, Session};
+use mcpwire::Router;
+use mcpwire::service::{AsyncContext, Options, SESSION_BUSY, Session};
 use mcpwire::{Profile, RpcError};
 use serde_json::{Value, json};
 
@@ -205,18 +206,18 @@ impl Probe {
     }
 }
 
-fn router() -> AsyncRouter<Probe> {
-    AsyncRouter::<Probe>::new()
-        .request(
+fn router() -> Router<Probe> {
+    Router::<Probe>::new()
+        .request_async(
             "initialize",
             |_: Arc<Probe>, _: Value, _: AsyncContext| async {
                 Ok::<_, RpcError>(json!({"protocolVersion": "2025-11-25", "capabilities": {}}))
             },
         )
-        .request("ping", |_: Arc<Probe>, _: Value, _: AsyncContext| async {
+        .request_async("ping", |_: Arc<Probe>, _: Value, _: AsyncContext| async {
             Ok::<_, RpcError>(json!({}))
         })
-        .request(
+        .request_async(
             "slow",
             |probe: Arc<Probe>, p: Value, ctx: AsyncContext| async move {
                 probe.report("slow started");

@@ -13,8 +13,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use http_support::*;
+use mcpwire::Router;
 use mcpwire::http::{AsyncServer, HttpConfig};
-use mcpwire::service::{AsyncContext, AsyncRouter, Options, Session};
+use mcpwire::service::{AsyncContext, Options, Session};
 use mcpwire::{Profile, RpcError};
 use serde_json::{Value, json};
 
@@ -33,29 +34,29 @@ fn internal(_: impl std::fmt::Debug) -> RpcError {
     RpcError::internal_error()
 }
 
-fn router() -> AsyncRouter<Probe> {
-    AsyncRouter::<Probe>::new()
-        .request("initialize", |_: Arc<Probe>, _: Value, _: AsyncContext| async {
+fn router() -> Router<Probe> {
+    Router::<Probe>::new()
+        .request_async("initialize", |_: Arc<Probe>, _: Value, _: AsyncContext| async {
             Ok::<_, RpcError>(json!({
                 "protocolVersion": "2025-11-25",
                 "capabilities": {},
                 "serverInfo": {"name": "async", "version": "1"}
             }))
         })
-        .request("ping", |_: Arc<Probe>, _: Value, _: AsyncContext| async {
+        .request_async("ping", |_: Arc<Probe>, _: Value, _: AsyncContext| async {
             Ok::<_, RpcError>(json!({}))
         })
-        .request("add", |_: Arc<Probe>, p: Value, _: AsyncContext| async move {
+        .request_async("add", |_: Arc<Probe>, p: Value, _: AsyncContext| async move {
             tokio::task::yield_now().await;
             let sum = p["a"].as_i64().unwrap_or(0) + p["b"].as_i64().unwrap_or(0);
             Ok::<_, RpcError>(json!({ "sum": sum }))
         })
-        .request("count", |_: Arc<Probe>, _: Value, ctx: AsyncContext| async move {
+        .request_async("count", |_: Arc<Probe>, _: Value, ctx: AsyncContext| async move {
             ctx.progress(1.0, Some(2.0), None).await.map_err(internal)?;
             ctx.progress(2.0, Some(2.0), None).await.map_err(internal)?;
             Ok::<_, RpcError>(json!({ "counted": 2 }))
         })
-        .request("ask", |_: Arc<Probe>, _: Value, ctx: AsyncContext| async move {
+        .request_async("ask", |_: Arc<Probe>, _: Value, ctx: AsyncContext| async move {
             let params = json!({
                 "message": "Your name?",
                 "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}
@@ -68,10 +69,10 @@ fn router() -> AsyncRouter<Probe> {
             let answer: Value = serde_json::from_str(answer.get()).map_err(internal)?;
             Ok::<_, RpcError>(json!({ "told": answer["content"]["name"] }))
         })
-        .notification("notifications/hello", |_: Arc<Probe>, _: Value, ctx: AsyncContext| async move {
+        .notification_async("notifications/hello", |_: Arc<Probe>, _: Value, ctx: AsyncContext| async move {
             let _ = ctx.notify_raw("notifications/message", &json!({"level":"info","data":"hello"})).await;
         })
-        .request("slow", |probe: Arc<Probe>, _: Value, ctx: AsyncContext| async move {
+        .request_async("slow", |probe: Arc<Probe>, _: Value, ctx: AsyncContext| async move {
             probe.report("slow started");
             let cancelled = tokio::time::timeout(Duration::from_secs(20), ctx.cancelled()).await;
             if cancelled.is_ok() {
@@ -397,7 +398,7 @@ fn an_expired_session_is_swept_without_any_new_request() {
     let (events, reports) = channel();
     let events = Mutex::new(events);
     let service = AsyncServer::new(move || {
-        let router = AsyncRouter::<Gone>::new().request(
+        let router = Router::<Gone>::new().request_async(
             "initialize",
             |_: Arc<Gone>, _: Value, _: AsyncContext| async {
                 Ok::<_, RpcError>(json!({

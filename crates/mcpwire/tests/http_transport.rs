@@ -174,7 +174,7 @@ fn header_rules_content_type_accept_protocol_version_and_path() {
 /// A stateless plain JSON-RPC 2.0 server answering `ping`.
 fn jsonrpc_pinger(config: HttpConfig) -> Running {
     let service = SyncServer::new(|| {
-        let router = Router::new().request("ping", |_: &mut (), _: (), _: &mut CallContext<'_>| {
+        let router = Router::new().request("ping", |_: &(), _: (), _: &mut CallContext<'_>| {
             Ok::<_, RpcError>(serde_json::json!({}))
         });
         Server::new(Profile::jsonrpc_2_0(), (), router)

@@ -5,8 +5,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use mcpwire::Router;
 use mcpwire::peer::Request;
-use mcpwire::service::{self, AsyncContext, AsyncRouter, Options, RequestError, Session};
+use mcpwire::service::{self, AsyncContext, Options, RequestError, Session};
 use mcpwire::{Profile, ProtocolEvent, RpcError};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -83,17 +84,13 @@ impl Wire {
     }
 }
 
-fn ping<S: Send + Sync + 'static>(router: AsyncRouter<S>) -> AsyncRouter<S> {
-    router.request("ping", |_: Arc<S>, _: (), _: AsyncContext| async {
+fn ping<S: Send + Sync + 'static>(router: Router<S>) -> Router<S> {
+    router.request_async("ping", |_: Arc<S>, _: (), _: AsyncContext| async {
         Ok::<_, RpcError>(json!({}))
     })
 }
 
-fn session<S: Send + Sync + 'static>(
-    state: S,
-    router: AsyncRouter<S>,
-    options: Options,
-) -> Session<S> {
+fn session<S: Send + Sync + 'static>(state: S, router: Router<S>, options: Options) -> Session<S> {
     Session::with_options(
         Profile::latest_mcp(),
         Arc::new(state),
@@ -104,7 +101,7 @@ fn session<S: Send + Sync + 'static>(
 
 #[tokio::test]
 async fn a_slow_handler_does_not_block_ping() {
-    let router = AsyncRouter::<Notify>::new().request(
+    let router = Router::<Notify>::new().request_async(
         "slow",
         |go: Arc<Notify>, _: (), _: AsyncContext| async move {
             go.notified().await;
@@ -129,7 +126,7 @@ async fn a_slow_handler_does_not_block_ping() {
 
 #[tokio::test]
 async fn notifications_and_progress_arrive_before_the_reply() {
-    let router = AsyncRouter::<()>::new().request(
+    let router = Router::<()>::new().request_async(
         "work",
         |_: Arc<()>, _: Value, ctx: AsyncContext| async move {
             ctx.notify_raw(
@@ -193,8 +190,8 @@ impl Request for ListRoots {
     type Result = Roots;
 }
 
-fn roots_router() -> AsyncRouter<()> {
-    AsyncRouter::<()>::new().request(
+fn roots_router() -> Router<()> {
+    Router::<()>::new().request_async(
         "count_roots",
         |_: Arc<()>, _: (), ctx: AsyncContext| async move {
             match ctx.request::<ListRoots>(&()).await {
@@ -279,7 +276,7 @@ async fn a_request_that_times_out_is_cancelled_and_its_late_response_reported() 
 #[tokio::test]
 async fn cancellation_fires_the_token_and_suppresses_the_reply() {
     let (told, mut cancelled) = mpsc::channel::<String>(4);
-    let router = AsyncRouter::<mpsc::Sender<String>>::new().request(
+    let router = Router::<mpsc::Sender<String>>::new().request_async(
         "wait",
         |told: Arc<mpsc::Sender<String>>, _: (), ctx: AsyncContext| async move {
             ctx.cancelled().await;
@@ -307,7 +304,7 @@ async fn cancellation_fires_the_token_and_suppresses_the_reply() {
 
 #[tokio::test]
 async fn end_of_input_lets_handlers_in_flight_finish_and_flush() {
-    let router = AsyncRouter::<Notify>::new().request(
+    let router = Router::<Notify>::new().request_async(
         "slow",
         |go: Arc<Notify>, N { n }: N, ctx: AsyncContext| async move {
             go.notified().await;
@@ -368,7 +365,7 @@ async fn concurrency_is_bounded() {
         go: tokio::sync::Semaphore,
     }
     let (started, mut starts) = mpsc::channel(8);
-    let router = AsyncRouter::<Gate>::new().request(
+    let router = Router::<Gate>::new().request_async(
         "block",
         |gate: Arc<Gate>, N { n }: N, _: AsyncContext| async move {
             gate.started.send(n).await.unwrap();
@@ -421,8 +418,8 @@ async fn concurrency_is_bounded() {
 
 #[tokio::test]
 async fn a_panicking_handler_is_answered_internal_error_and_the_session_goes_on() {
-    let router = AsyncRouter::<AtomicUsize>::new()
-        .request(
+    let router = Router::<AtomicUsize>::new()
+        .request_async(
             "boom",
             |_: Arc<AtomicUsize>, _: (), _: AsyncContext| async move {
                 if true {
@@ -431,13 +428,13 @@ async fn a_panicking_handler_is_answered_internal_error_and_the_session_goes_on(
                 Ok::<_, RpcError>(())
             },
         )
-        .notification(
+        .notification_async(
             "boom/note",
             |_: Arc<AtomicUsize>, _: (), _: AsyncContext| async move {
                 panic!("notification bug");
             },
         )
-        .notification(
+        .notification_async(
             "count",
             |n: Arc<AtomicUsize>, _: (), _: AsyncContext| async move {
                 n.fetch_add(1, Ordering::SeqCst);
@@ -465,8 +462,8 @@ async fn a_panicking_handler_is_answered_internal_error_and_the_session_goes_on(
 async fn invalid_input_and_invalid_notifications() {
     let events = Arc::new(Mutex::new(Vec::new()));
     let seen = Arc::clone(&events);
-    let router = AsyncRouter::<()>::new()
-        .notification(
+    let router = Router::<()>::new()
+        .notification_async(
             "note",
             |_: Arc<()>, _: HashMap<String, u8>, _: AsyncContext| async {},
         )
@@ -503,7 +500,7 @@ async fn invalid_input_and_invalid_notifications() {
 
 #[tokio::test]
 async fn negotiate_switches_the_profile_keeping_the_policy() {
-    let router = AsyncRouter::<()>::new().request(
+    let router = Router::<()>::new().request_async(
         "initialize",
         |_: Arc<()>, _: Value, ctx: AsyncContext| async move {
             let agreed = ctx.negotiate(Profile::mcp("2025-03-26").unwrap().facts());
@@ -548,21 +545,21 @@ async fn negotiate_switches_the_profile_keeping_the_policy() {
 async fn an_in_process_client_and_server_talk_both_ways() {
     // The client answers the server's roots/list and counts the server's notifications.
     let notes = Arc::new(AtomicUsize::new(0));
-    let client_router = AsyncRouter::<AtomicUsize>::new()
-        .request(
+    let client_router = Router::<AtomicUsize>::new()
+        .request_async(
             "roots/list",
             |_: Arc<AtomicUsize>, _: (), _: AsyncContext| async {
                 Ok::<_, RpcError>(json!({"roots": [{"uri": "file:///work"}]}))
             },
         )
-        .notification(
+        .notification_async(
             "notifications/message",
             |n: Arc<AtomicUsize>, _: Value, _: AsyncContext| async move {
                 n.fetch_add(1, Ordering::SeqCst);
             },
         );
     let server_router =
-        roots_router().request("tell", |_: Arc<()>, _: (), ctx: AsyncContext| async move {
+        roots_router().request_async("tell", |_: Arc<()>, _: (), ctx: AsyncContext| async move {
             ctx.notify_raw(
                 "notifications/message",
                 &json!({"level": "info", "data": 1}),
@@ -605,7 +602,7 @@ async fn an_in_process_client_and_server_talk_both_ways() {
 
 #[tokio::test]
 async fn a_request_the_handler_stops_waiting_for_is_cancelled_on_the_wire() {
-    let router = AsyncRouter::<()>::new().request(
+    let router = Router::<()>::new().request_async(
         "impatient",
         |_: Arc<()>, _: (), ctx: AsyncContext| async move {
             tokio::select! {
@@ -629,7 +626,7 @@ async fn a_request_the_handler_stops_waiting_for_is_cancelled_on_the_wire() {
 async fn a_per_request_transport_gets_each_frames_output_on_its_own_sink() {
     use mcpwire::service::{Outgoing, Sink};
 
-    let router = AsyncRouter::<()>::new().request(
+    let router = Router::<()>::new().request_async(
         "work",
         |_: Arc<()>, _: Value, ctx: AsyncContext| async move {
             ctx.notify_raw(
@@ -697,7 +694,7 @@ async fn a_per_request_transport_gets_each_frames_output_on_its_own_sink() {
 
 #[tokio::test]
 async fn frames_after_initialize_are_read_under_the_version_it_agrees() {
-    let router = AsyncRouter::<()>::new().request(
+    let router = Router::<()>::new().request_async(
         "initialize",
         |_: Arc<()>, _: Value, ctx: AsyncContext| async move {
             // Slow on purpose: the next frame is already waiting when the version switches.
@@ -730,8 +727,8 @@ async fn frames_after_initialize_are_read_under_the_version_it_agrees() {
 async fn end_of_input_cancels_handlers_and_serving_ends_within_the_grace_period() {
     let (seen, mut cancelled) = mpsc::unbounded_channel::<&'static str>();
     let router = || {
-        AsyncRouter::<mpsc::UnboundedSender<&'static str>>::new()
-        .request(
+        Router::<mpsc::UnboundedSender<&'static str>>::new()
+        .request_async(
             "polite",
             |seen: Arc<mpsc::UnboundedSender<&'static str>>, _: (), ctx: AsyncContext| async move {
                 let _ = seen.send("started");
@@ -744,7 +741,7 @@ async fn end_of_input_cancels_handlers_and_serving_ends_within_the_grace_period(
                 Ok::<_, RpcError>(json!({}))
             },
         )
-        .request(
+        .request_async(
             "stubborn",
             |seen: Arc<mpsc::UnboundedSender<&'static str>>, _: (), _: AsyncContext| async move {
                 let _ = seen.send("started");

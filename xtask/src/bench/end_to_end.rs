@@ -64,7 +64,7 @@ impl Report<'_> {
         out.push_str("## End to end: the example's tool call and a notification stream, mcpwire-server against rmcp\n\n");
         out.push_str(
             "The `add` tool of `crates/mcpwire-server/examples/mcp_server.rs` against the same tool on rmcp \
-             (`interop/rmcp-server`, `Json<Sum>`): both answer `structuredContent` `{\"sum\":42}` plus that JSON \
+             (`benches/rmcp-server`, `Json<Sum>`): both answer `structuredContent` `{\"sum\":42}` plus that JSON \
              as a text block (rmcp also sends `\"isError\":false`). In process: each server on a current-thread \
              tokio runtime over a `tokio::io::duplex` pipe in the bench process (mcpwire `McpServer::serve`, \
              rmcp `ServiceExt::serve`); stdio: the release binaries as child processes over pipes (the example \

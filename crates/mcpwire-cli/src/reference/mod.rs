@@ -19,6 +19,7 @@
 mod spec_methods;
 
 use std::io;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use mcpwire::{Profile, ProtocolEvent, Router, Server};
 use mcpwire_server::{Context, McpServer, ToolResult};
@@ -32,17 +33,17 @@ const SERVER_NAME: &str = "mcpwire-reference";
 #[derive(Debug, Default)]
 pub struct ReferenceState {
     /// Notifications received (any method, valid envelope).
-    pub notifications_seen: u64,
+    pub notifications_seen: AtomicU64,
     /// Response-shaped messages received; the reference server sends no requests, so every one
     /// is unsolicited and only counted.
-    pub responses_seen: u64,
+    pub responses_seen: AtomicU64,
 }
 
 /// The `jsonrpc-2.0` reference server under `profile`, with fresh state: the methods of the
 /// JSON-RPC 2.0 specification's examples.
 pub fn spec_server(profile: Profile) -> Server<ReferenceState> {
-    let router = Router::new().on_event(|state: &mut ReferenceState, _event: ProtocolEvent| {
-        state.responses_seen += 1;
+    let router = Router::new().on_event(|state: &ReferenceState, _event: ProtocolEvent| {
+        state.responses_seen.fetch_add(1, Ordering::Relaxed);
     });
     Server::new(
         profile,

@@ -23,13 +23,13 @@ pub(crate) fn register(router: Router<ReferenceState>) -> Router<ReferenceState>
     router
         .request(
             "ping",
-            |_: &mut ReferenceState, _: Option<Value>, _: &mut CallContext<'_>| {
+            |_: &ReferenceState, _: Option<Value>, _: &mut CallContext<'_>| {
                 Ok::<_, RpcError>(serde_json::json!({}))
             },
         )
         .request(
             "subtract",
-            |_: &mut ReferenceState, p: SubtractParams, _: &mut CallContext<'_>| {
+            |_: &ReferenceState, p: SubtractParams, _: &mut CallContext<'_>| {
                 let (a, b) = match p {
                     SubtractParams::Positional(a, b) => (a, b),
                     SubtractParams::Named {
@@ -42,7 +42,7 @@ pub(crate) fn register(router: Router<ReferenceState>) -> Router<ReferenceState>
         )
         .request(
             "sum",
-            |_: &mut ReferenceState, p: Vec<Number>, _: &mut CallContext<'_>| {
+            |_: &ReferenceState, p: Vec<Number>, _: &mut CallContext<'_>| {
                 p.iter().try_fold(Number::from(0), |acc, n| {
                     arithmetic(&acc, n, i64::checked_add, |x, y| x + y)
                 })
@@ -50,7 +50,7 @@ pub(crate) fn register(router: Router<ReferenceState>) -> Router<ReferenceState>
         )
         .request(
             "get_data",
-            |_: &mut ReferenceState, _: Value, _: &mut CallContext<'_>| {
+            |_: &ReferenceState, _: Value, _: &mut CallContext<'_>| {
                 Ok(serde_json::json!(["hello", 5]))
             },
         )
@@ -59,8 +59,10 @@ pub(crate) fn register(router: Router<ReferenceState>) -> Router<ReferenceState>
         .notification("notify_sum", count_notification)
 }
 
-fn count_notification(state: &mut ReferenceState, _: Value, _: &mut CallContext<'_>) {
-    state.notifications_seen += 1;
+fn count_notification(state: &ReferenceState, _: Value, _: &mut CallContext<'_>) {
+    state
+        .notifications_seen
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Integer arithmetic when both operands are integers and the result fits, else `f64`.

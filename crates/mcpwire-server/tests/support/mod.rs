@@ -7,7 +7,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use mcpwire::service::{self, AsyncContext, AsyncRouter, PeerHandle, RequestError, Session};
+use mcpwire::Router;
+use mcpwire::service::{self, AsyncContext, PeerHandle, RequestError, Session};
 use mcpwire::{Profile, RpcError};
 use mcpwire_server::{McpServer, Version};
 use serde_json::value::RawValue;
@@ -114,7 +115,7 @@ pub fn connect(server: &McpServer, version: Version, answers: ClientAnswers) -> 
         answers,
         asked: Mutex::new(Vec::new()),
     });
-    let router = AsyncRouter::new().fallback(client_fallback);
+    let router = Router::new().fallback_async(client_fallback);
     let profile = Profile::mcp(version.as_str()).expect("an MCP profile");
     let client = Session::with_options(profile, Arc::clone(&state), router, Default::default());
     let (client_io, server_io) = tokio::io::duplex(1 << 16);

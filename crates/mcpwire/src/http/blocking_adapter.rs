@@ -19,7 +19,7 @@ use crate::server::Server;
 ///
 /// let service = SyncServer::new(|| {
 ///     let router = Router::new()
-///         .request("ping", |_: &mut (), _: (), _: &mut CallContext<'_>| Ok::<_, RpcError>(serde_json::json!({})));
+///         .request("ping", |_: &(), _: (), _: &mut CallContext<'_>| Ok::<_, RpcError>(serde_json::json!({})));
 ///     Server::new(Profile::latest_mcp(), (), router)
 /// });
 /// # let _ = service;

@@ -12,7 +12,7 @@
 //!
 //! fn main() -> std::io::Result<()> {
 //!     let service = SyncServer::new(|| {
-//!         let router = Router::new().request("ping", |_: &mut (), _: (), _: &mut CallContext<'_>| {
+//!         let router = Router::new().request("ping", |_: &(), _: (), _: &mut CallContext<'_>| {
 //!             Ok::<_, RpcError>(serde_json::json!({}))
 //!         });
 //!         Server::new(Profile::mcp("2025-11-25").unwrap(), (), router)

@@ -31,12 +31,12 @@ const FRAME_SINK_CAPACITY: usize = 16;
 /// ```
 /// use std::sync::Arc;
 /// use mcpwire::http::AsyncServer;
-/// use mcpwire::service::{AsyncRouter, AsyncContext, Session};
-/// use mcpwire::{Profile, RpcError};
+/// use mcpwire::service::{AsyncContext, Session};
+/// use mcpwire::{Profile, Router, RpcError};
 ///
 /// let service = AsyncServer::new(|| {
-///     let router = AsyncRouter::<()>::new()
-///         .request("ping", |_: Arc<()>, _: (), _: AsyncContext| async {
+///     let router = Router::<()>::new()
+///         .request_async("ping", |_: Arc<()>, _: (), _: AsyncContext| async {
 ///             Ok::<_, RpcError>(serde_json::json!({}))
 ///         });
 ///     Session::new(Profile::latest_mcp(), (), router)

@@ -23,17 +23,15 @@
 mod avx2;
 mod avx512;
 
-use safe_arch::{
-    bitxor_m128i, cmp_eq_mask_i8_m128i, cmp_lt_mask_i8_m128i, load_unaligned_m128i, m128i,
-    move_mask_i8_m128i, set_splat_i8_m128i,
-};
+use safe_arch::{bitxor_m128i, cmp_eq_mask_i8_m128i, cmp_lt_mask_i8_m128i, m128i};
 
-use mcpwire_types::support::escaped_bytes;
+use mcpwire_types::support::fast_json::escapes::escaped_bytes;
+use mcpwire_types::support::fast_json::lanes::{Lanes, splat};
 
-use super::{SHORT_ESCAPE, ScanError, ScanErrorKind, err, escape_end};
+use super::error::{ScanError, ScanErrorKind, err};
+use super::string::{SHORT_ESCAPE, escape_end};
 
-/// Bytes per block.
-pub(super) const BLOCK: usize = 64;
+pub(super) use mcpwire_types::support::fast_json::BLOCK;
 
 /// Where the block scan of a string's contents stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -259,36 +257,6 @@ fn first_stop(
 fn is_quote_or_control(lane: m128i) -> m128i {
     let flipped = bitxor_m128i(lane, splat(0x82));
     cmp_lt_mask_i8_m128i(flipped, splat(0x21 ^ 0x80))
-}
-
-/// `byte` in every lane.
-#[inline(always)]
-fn splat(byte: u8) -> m128i {
-    set_splat_i8_m128i(byte as i8)
-}
-
-/// One block as four 16-byte lanes.
-struct Lanes([m128i; 4]);
-
-impl Lanes {
-    #[inline(always)]
-    fn load(block: &[u8; BLOCK]) -> Self {
-        let lane = |k: usize| {
-            let bytes: &[u8; 16] = block[16 * k..16 * (k + 1)]
-                .try_into()
-                .expect("a block holds four lanes");
-            load_unaligned_m128i(bytes)
-        };
-        Self([lane(0), lane(1), lane(2), lane(3)])
-    }
-
-    /// Bit k set where `test` leaves byte k of the block all ones.
-    #[inline(always)]
-    fn mask(&self, test: impl Fn(m128i) -> m128i) -> u64 {
-        self.0.iter().enumerate().fold(0, |mask, (k, &lane)| {
-            mask | (u64::from(move_mask_i8_m128i(test(lane)) as u16) << (16 * k))
-        })
-    }
 }
 
 #[cfg(test)]

@@ -18,10 +18,10 @@ use mcpwire_types::ProfileFacts;
 ///
 /// ```no_run
 /// use std::sync::Arc;
-/// use mcpwire::RpcError;
-/// use mcpwire::service::{AsyncRouter, AsyncContext};
+/// use mcpwire::{Router, RpcError};
+/// use mcpwire::service::AsyncContext;
 ///
-/// let router = AsyncRouter::<()>::new().request("slow", |_: Arc<()>, steps: u32, ctx: AsyncContext| async move {
+/// let router = Router::<()>::new().request_async("slow", |_: Arc<()>, steps: u32, ctx: AsyncContext| async move {
 ///     for step in 0..steps {
 ///         if ctx.is_cancelled() {
 ///             break; // the reply will not be sent anyway

@@ -2,7 +2,9 @@
 //! [`Peer`](crate::peer::Peer), with a [`AsyncContext`] that sends notifications and
 //! progress, makes typed requests to the other side and observes cancellation.
 //!
-//! - [`AsyncRouter`]: method → `async` handler with typed params and shared state `Arc<S>`.
+//! - [`Router`](crate::Router): method → handler, registered synchronous or async
+//!   ([`Router::request_async`](crate::Router::request_async)) with typed params; async
+//!   handlers get the shared state as `Arc<S>` and an [`AsyncContext`].
 //! - [`Session`]: one conversation, independent of the transport: frames in
 //!   ([`Session::receive`]), each with the [`Sink`] its output goes to, as typed
 //!   [`Outgoing`] replies and messages.
@@ -20,16 +22,16 @@
 //! ```
 //! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 //! use std::sync::Arc;
-//! use mcpwire::{Profile, RpcError};
+//! use mcpwire::{Profile, Router, RpcError};
 //! use mcpwire::peer::Ping;
-//! use mcpwire::service::{self, AsyncRouter, AsyncContext, Session};
+//! use mcpwire::service::{self, AsyncContext, Session};
 //!
-//! let router = AsyncRouter::<()>::new()
-//!     .request("ping", |_: Arc<()>, _: (), _: AsyncContext| async {
+//! let router = Router::<()>::new()
+//!     .request_async("ping", |_: Arc<()>, _: (), _: AsyncContext| async {
 //!         Ok::<_, RpcError>(serde_json::json!({}))
 //!     });
 //! let server = Session::new(Profile::latest_mcp(), (), router);
-//! let client = Session::new(Profile::latest_mcp(), (), AsyncRouter::new());
+//! let client = Session::new(Profile::latest_mcp(), (), Router::new());
 //!
 //! let (client_io, server_io) = tokio::io::duplex(4096);
 //! let (server_in, server_out) = tokio::io::split(server_io);
@@ -54,14 +56,13 @@ mod core;
 mod frames;
 mod handle;
 mod io;
-mod router;
 mod session;
 mod sink;
 
 pub use cancel::CancellationToken;
+pub(crate) use catch::BoxFuture;
 pub use context::AsyncContext;
 pub use handle::{PeerHandle, RequestError};
 pub use io::{serve, serve_stdio, spawn};
-pub use router::AsyncRouter;
 pub use session::{MAX_CONCURRENCY, Options, SESSION_BUSY, Session};
 pub use sink::{Closed, Outgoing, Sink, SinkReceiver};

@@ -1,7 +1,6 @@
 //! One conversation: incoming frames dispatched to concurrent handlers, their output sent
 //! to the sink of the frame that caused it.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -13,13 +12,13 @@ use super::catch::{BoxFuture, CatchUnwind};
 use super::context::progress_token_of;
 use super::core::{Answer, Core};
 use super::sink::{Outgoing, Sink, SinkReceiver};
-use super::{AsyncContext, AsyncRouter, CancellationToken, PeerHandle};
-use crate::events::ProtocolEvent;
-use crate::id::OwnedId;
+use super::{AsyncContext, CancellationToken, PeerHandle};
+use crate::engine::{self, Host, Next};
 use crate::params::RawParams;
 use crate::peer::{Call, Event, Peer};
 use crate::profile::Profile;
 use crate::reply::RpcError;
+use crate::router::Router;
 
 /// The largest [`Options::max_concurrency`] honoured.
 pub const MAX_CONCURRENCY: u32 = 1 << 20;
@@ -73,7 +72,7 @@ impl Default for Options {
 
 struct Shared<S> {
     core: Arc<Core>,
-    router: AsyncRouter<S>,
+    router: Router<S>,
     state: Arc<S>,
     limit: Arc<Semaphore>,
     /// Calls waiting for a permit of `limit`.
@@ -115,8 +114,9 @@ impl<S> std::fmt::Debug for Session<S> {
 }
 
 impl<S: Send + Sync + 'static> Session<S> {
-    /// A session under `profile` with the default [`Options`].
-    pub fn new(profile: Profile, state: S, router: AsyncRouter<S>) -> Self {
+    /// A session under `profile` with the default [`Options`]. The router's synchronous
+    /// handlers run in place on the reading task, its async ones concurrently.
+    pub fn new(profile: Profile, state: S, router: Router<S>) -> Self {
         Self::with_options(profile, Arc::new(state), router, Options::default())
     }
 
@@ -124,7 +124,7 @@ impl<S: Send + Sync + 'static> Session<S> {
     pub fn with_options(
         profile: Profile,
         state: Arc<S>,
-        router: AsyncRouter<S>,
+        router: Router<S>,
         options: Options,
     ) -> Self {
         let concurrency = options.max_concurrency.clamp(1, MAX_CONCURRENCY as usize) as u32;
@@ -214,93 +214,94 @@ impl<S: Send + Sync + 'static> Session<S> {
         if let Some(reply) = received.reply {
             let _ = sink.send(Outgoing::Reply(reply)).await;
         }
+        let mut switch_to = None;
         for event in received.events {
-            self.dispatch(event, sink).await;
+            self.dispatch(event, sink, &mut switch_to).await;
+        }
+        if let Some(profile) = switch_to {
+            self.shared.core.lock().peer.set_profile(profile);
         }
     }
 
-    async fn dispatch(&self, event: Event<'_>, sink: &Sink) {
-        match event {
-            Event::Request {
-                call,
-                method,
-                params,
-                ..
-            } => {
-                let Some(permit) = self.permit().await else {
-                    let busy = self.busy_error();
-                    let line = self.shared.core.lock().peer.reply(call, Err(&busy));
-                    if let Some(line) = line {
-                        let _ = sink.send(Outgoing::Reply(line)).await;
+    /// Takes one event through the engine (one handler slot held while a handler starts or
+    /// runs in place), then runs what it started.
+    async fn dispatch(&self, event: Event<'_>, sink: &Sink, switch_to: &mut Option<Profile>) {
+        let permit = match &event {
+            Event::Request { .. } | Event::Notification { .. } => match self.permit().await {
+                Some(permit) => Some(permit),
+                None => {
+                    // The session's queue is full: a request is refused with its id; a
+                    // notification is dropped, as no reply can say so.
+                    if let Event::Request { call, .. } = event {
+                        let busy = self.busy_error();
+                        let line = self.shared.core.lock().peer.reply(call, Err(&busy));
+                        if let Some(line) = line {
+                            let _ = sink.send(Outgoing::Reply(line)).await;
+                        }
                     }
                     return;
-                };
-                let token = self.track(&call);
-                let ctx = self.context(Some(call.id().clone()), &method, params, sink, token);
-                let max_depth = self.max_params_depth();
-                let started = catch_unwind(AssertUnwindSafe(|| {
-                    self.shared
-                        .router
-                        .start_request(&self.shared.state, params, max_depth, ctx)
-                }))
-                .unwrap_or_else(|_panic| Err(RpcError::internal_error()));
+                }
+            },
+            _ => None,
+        };
+        let initialize = matches!(&event, Event::Request { method, .. } if method == "initialize");
+        let mut host = SessionHost {
+            session: self,
+            sink,
+        };
+        match engine::dispatch(&self.shared.router, &mut host, event, switch_to) {
+            Next::Reply(reply) => {
+                if let Some(reply) = reply {
+                    let _ = sink.send(Outgoing::Reply(reply)).await;
+                }
+            }
+            Next::Request { call, started } => {
+                let permit = permit.expect("a request holds a permit");
                 let handler = self.spawn_request(call, started, sink.clone(), permit);
-                if method == "initialize" {
+                if initialize {
                     // The handshake switches the profile to the version it agrees: the frames
                     // after it are read under that version, in input order, as a blocking
                     // server reads them (a client sends nothing else before its answer anyway).
                     let _ = handler.await;
                 }
             }
-            Event::Notification { method, params } => {
-                let Some(permit) = self.permit().await else {
-                    return; // the queue is full: dropped, as no reply can say so
-                };
-                let ctx = self.context(None, &method, params, sink, CancellationToken::new());
-                let max_depth = self.max_params_depth();
-                let started = catch_unwind(AssertUnwindSafe(|| {
-                    let router = &self.shared.router;
-                    router.start_notification(&self.shared.state, params, max_depth, ctx)
-                }));
-                match started {
-                    Ok(Ok(Some(future))) => {
-                        tokio::spawn(async move {
-                            let _ = CatchUnwind::new(future).await;
-                            drop(permit);
-                        });
-                    }
-                    Ok(Err(error)) => self.deliver(ProtocolEvent::InvalidNotification {
-                        method: method.into_owned(),
-                        error,
-                    }),
-                    Ok(Ok(None)) | Err(_) => {}
-                }
+            Next::Notification(future) => {
+                tokio::spawn(async move {
+                    let _ = CatchUnwind::new(future).await;
+                    drop(permit);
+                });
             }
+            Next::Host(event) => self.answer(event),
+        }
+    }
+
+    /// Acts on what concerns this side's own requests: cancellations of the requests in
+    /// flight, and the answers to the requests it sent.
+    fn answer(&self, event: Event<'_>) {
+        let core = &self.shared.core;
+        match event {
             Event::Cancelled { call, .. } => {
-                if let Some(token) = self.shared.core.lock().tokens.get(&call) {
+                if let Some(token) = core.lock().tokens.get(&call) {
                     token.cancel();
                 }
             }
-            event @ (Event::InvalidNotification { .. }
-            | Event::LateResponse { .. }
-            | Event::UnmatchedResponse(_)) => {
-                if let Some(reported) = event.protocol_event() {
-                    self.deliver(reported);
-                }
-            }
-            Event::Response { id, outcome, .. } => self.shared.core.answer(
+            Event::Response { id, outcome, .. } => core.answer(
                 id,
                 match outcome {
                     Ok(result) => Answer::Result(result),
                     Err(error) => Answer::Error(error),
                 },
             ),
-            Event::InvalidResult { id, error, .. } => {
-                self.shared.core.answer(id, Answer::InvalidResult(error))
-            }
+            Event::InvalidResult { id, error, .. } => core.answer(id, Answer::InvalidResult(error)),
             Event::MalformedResponse { id, defect, .. } => {
-                self.shared.core.answer(id, Answer::Malformed(defect))
+                core.answer(id, Answer::Malformed(defect))
             }
+            // The engine takes requests, notifications and what it reports.
+            Event::Request { .. }
+            | Event::Notification { .. }
+            | Event::InvalidNotification { .. }
+            | Event::LateResponse { .. }
+            | Event::UnmatchedResponse(_) => {}
         }
     }
 
@@ -355,33 +356,6 @@ impl<S: Send + Sync + 'static> Session<S> {
         token
     }
 
-    fn context(
-        &self,
-        id: Option<OwnedId>,
-        method: &str,
-        params: Option<RawParams<'_>>,
-        sink: &Sink,
-        token: CancellationToken,
-    ) -> AsyncContext {
-        AsyncContext {
-            peer: self.handle_on(sink.clone()),
-            id,
-            method: method.to_owned(),
-            token,
-            progress_token: progress_token_of(params),
-        }
-    }
-
-    fn max_params_depth(&self) -> usize {
-        self.shared
-            .core
-            .lock()
-            .peer
-            .profile()
-            .limits()
-            .max_params_depth
-    }
-
     fn spawn_request(
         &self,
         call: Call,
@@ -407,12 +381,6 @@ impl<S: Send + Sync + 'static> Session<S> {
             }
             drop(permit);
         })
-    }
-
-    fn deliver(&self, event: ProtocolEvent) {
-        let router = &self.shared.router;
-        let state = &self.shared.state;
-        let _ = catch_unwind(AssertUnwindSafe(|| router.deliver_event(state, event)));
     }
 
     /// [`Options::end_of_input_grace`].
@@ -458,5 +426,42 @@ impl<S: Send + Sync + 'static> Session<S> {
             .acquire_many(self.shared.concurrency)
             .await
             .expect("the semaphore is never closed");
+    }
+}
+
+/// A session as the engine's host: the peer behind the session's lock, the shared state,
+/// async handlers started with a context sending to the sink of the frame being read.
+struct SessionHost<'s, S> {
+    session: &'s Session<S>,
+    sink: &'s Sink,
+}
+
+impl<S: Send + Sync + 'static> Host<S> for SessionHost<'_, S> {
+    fn state(&self) -> &S {
+        &self.session.shared.state
+    }
+
+    fn with_peer<T>(&mut self, f: impl FnOnce(&mut Peer) -> T) -> T {
+        f(&mut self.session.shared.core.lock().peer)
+    }
+
+    fn async_call(
+        &mut self,
+        call: Option<&Call>,
+        method: &str,
+        params: Option<RawParams<'_>>,
+    ) -> Option<(Arc<S>, AsyncContext)> {
+        let (id, token) = match call {
+            Some(call) => (Some(call.id().clone()), self.session.track(call)),
+            None => (None, CancellationToken::new()),
+        };
+        let ctx = AsyncContext {
+            peer: self.session.handle_on(self.sink.clone()),
+            id,
+            method: method.to_owned(),
+            token,
+            progress_token: progress_token_of(params),
+        };
+        Some((Arc::clone(&self.session.shared.state), ctx))
     }
 }

@@ -32,7 +32,7 @@ fn example() -> PathBuf {
 
 fn script(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/interop")
+        .join("tests/sdk_clients")
         .join(name)
 }
 

@@ -4,7 +4,7 @@
 // usage: node ts_client.mjs NODE_MODULES SERVER_BINARY
 //
 // Initializes, lists the tools and calls each one; prints one JSON object with what it saw.
-// Run by `tests/interop.rs`.
+// Run by `tests/sdk_clients.rs`.
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 

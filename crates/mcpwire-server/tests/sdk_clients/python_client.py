@@ -3,7 +3,7 @@
 usage: python_client.py SERVER_BINARY handshake|discover
 
 Initializes (`initialize`, or `server/discover` for 2026-07-28), lists the tools and calls
-each one; prints one JSON object with what it saw. Run by `tests/interop.rs`.
+each one; prints one JSON object with what it saw. Run by `tests/sdk_clients.rs`.
 """
 
 import asyncio

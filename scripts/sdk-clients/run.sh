@@ -5,12 +5,12 @@
 #
 # Usage (from anywhere; the repository is found from this script's path):
 #
-#   scripts/interop/run.sh                 # the example server: cargo build -p mcpwire-server
+#   scripts/sdk-clients/run.sh                 # the example server: cargo build -p mcpwire-server
 #                                          #   --example mcp_server, then its binary (stdio) and
 #                                          #   `... --http 127.0.0.1:{port}` (HTTP)
-#   scripts/interop/run.sh --everything    # smoke test of the clients against
+#   scripts/sdk-clients/run.sh --everything    # smoke test of the clients against
 #                                          #   @modelcontextprotocol/server-everything
-#   scripts/interop/run.sh [--profile example|everything] \
+#   scripts/sdk-clients/run.sh [--profile example|everything] \
 #       [--http-command 'SERVER --listen 127.0.0.1:{port}'] [--http-path /mcp] -- SERVER ARGS...
 #
 # Options:
@@ -36,7 +36,7 @@
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-HERE="$ROOT/scripts/interop"
+HERE="$ROOT/scripts/sdk-clients"
 DIR=$(realpath -m "${MCPWIRE_INTEROP_DIR:-/tmp/mcpwire-interop}")
 STARTUP_TIMEOUT=${STARTUP_TIMEOUT:-60}
 CLIENT_TIMEOUT=${CLIENT_TIMEOUT:-30}
