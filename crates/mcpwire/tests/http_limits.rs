@@ -15,10 +15,10 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use http_support::*;
+use mcpwire::Router;
 use mcpwire::http::{
     AsyncServer, Bytes, HttpConfig, HttpService, Outbound, SessionContext, SessionHandler,
 };
-use mcpwire::Router;
 use mcpwire::service::{AsyncContext, Options, SESSION_BUSY, Session};
 use mcpwire::{Profile, RpcError};
 use serde_json::{Value, json};

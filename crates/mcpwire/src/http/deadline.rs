@@ -34,7 +34,10 @@ pub(crate) async fn limit(
 ) -> HttpResponse {
     let at = Instant::now() + limit;
     let Ok(response) = timeout_at(at, exchange).await else {
-        return json(StatusCode::OK, Bytes::from(timed_out(&frame, limit, missing_id)));
+        return json(
+            StatusCode::OK,
+            Bytes::from(timed_out(&frame, limit, missing_id)),
+        );
     };
     let streams = response
         .headers()
@@ -45,7 +48,12 @@ pub(crate) async fn limit(
     }
     let (parts, body) = response.into_parts();
     let (sender, events) = mpsc::channel(1);
-    tokio::spawn(relay_until(at, body, sender, timed_out(&frame, limit, missing_id)));
+    tokio::spawn(relay_until(
+        at,
+        body,
+        sender,
+        timed_out(&frame, limit, missing_id),
+    ));
     Response::from_parts(parts, ResponseBody::stream(events))
 }
 
@@ -90,9 +98,5 @@ fn timed_out(frame: &[u8], limit: Duration, missing_id: MissingId) -> Vec<u8> {
         "the request was cancelled: its answer was not complete within {} ms",
         limit.as_millis()
     );
-    error_reply(
-        id,
-        &RpcError::new(REQUEST_TIMEOUT, message),
-        missing_id,
-    )
+    error_reply(id, &RpcError::new(REQUEST_TIMEOUT, message), missing_id)
 }

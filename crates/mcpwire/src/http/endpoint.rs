@@ -319,8 +319,7 @@ impl<S: HttpService> Endpoint<S> {
         }));
         let missing_id = missing_id(&hyper::HeaderMap::new(), None, true);
         let exchange = async {
-            let outcome =
-                exchange::run(
+            let outcome = exchange::run(
                 handler,
                 frame.clone(),
                 capacity,
