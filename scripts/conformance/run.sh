@@ -45,6 +45,21 @@ stop_server() {
 }
 trap stop_server EXIT
 
+# start_server NAME SERVER_ARGS...: starts the server on a free port (PORT), logging to
+# $OUT/NAME.server.log, and waits (5 s at most) until it accepts connections.
+PORT=
+start_server() {
+    local name=$1
+    shift
+    PORT=$(free_port)
+    "$SERVER" --http "127.0.0.1:$PORT" "$@" 2>"$OUT/$name.server.log" &
+    SERVER_PID=$!
+    for _ in $(seq 50); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break
+        sleep 0.1
+    done
+}
+
 # run NAME REQUIREMENT_ARGS... -- SERVER_ARGS...: starts the server, runs the suite, keeps
 # its output in $OUT/NAME.log and the counts in $OUT/NAME.score.
 run() {
@@ -53,15 +68,8 @@ run() {
     local suite_args=()
     while [ "$1" != -- ]; do suite_args+=("$1"); shift; done
     shift
-    local port
-    port=$(free_port)
-    "$SERVER" --http "127.0.0.1:$port" "$@" 2>"$OUT/$name.server.log" &
-    SERVER_PID=$!
-    for _ in $(seq 50); do
-        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-        sleep 0.1
-    done
-    "$NODE" "$SUITE" server --url "http://127.0.0.1:$port/mcp" "${suite_args[@]}" \
+    start_server "$name" "$@"
+    "$NODE" "$SUITE" server --url "http://127.0.0.1:$PORT/mcp" "${suite_args[@]}" \
         -o "$OUT/$name" >"$OUT/$name.log" 2>&1 || true
     stop_server
     score "$OUT/$name.log" >"$OUT/$name.score"
@@ -96,17 +104,11 @@ console.log(sp, st, cp, ct);' "$1"
 # run_extensions: the suite's extension scenarios (Tasks, Skills) carry no spec version, so no
 # --spec-version filter selects them; each runs alone with --scenario against stateless mode.
 run_extensions() {
-    local port scenario
-    port=$(free_port)
-    "$SERVER" --http "127.0.0.1:$port" --stateless 2>"$OUT/extensions.server.log" &
-    SERVER_PID=$!
-    for _ in $(seq 50); do
-        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-        sleep 0.1
-    done
+    local scenario
+    start_server extensions --stateless
     : >"$OUT/extensions.log"
     for scenario in $("$NODE" "$SUITE" list --server | sed -n 's/^  - \(\S*\) \[extension\]$/\1/p'); do
-        "$NODE" "$SUITE" server --url "http://127.0.0.1:$port/mcp" --scenario "$scenario" \
+        "$NODE" "$SUITE" server --url "http://127.0.0.1:$PORT/mcp" --scenario "$scenario" \
             -o "$OUT/extensions" >>"$OUT/extensions.log" 2>&1 || true
     done
     stop_server
