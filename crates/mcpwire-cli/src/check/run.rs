@@ -23,7 +23,8 @@ use super::report::{Example, Report, Tally};
 use super::schema::{ReplySchemas, schema_dir};
 use super::shrink::{ShrinkBudget, shrink};
 use super::stdio::StdioTarget;
-use super::tools::{ToolFindings, ToolOptions, run_tools};
+use super::http_rules::run_http_rules;
+use super::tools::{ToolFindings, ToolOptions, declares_tools, run_tools};
 
 /// Consecutive transport failures (restart failed, connection refused) that stop a run.
 const MAX_TRANSPORT_FAILURES: usize = 3;
@@ -250,6 +251,10 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     }
     progress.finish();
     let mut tool_findings = ToolFindings::new();
+    if aborted.is_none() {
+        let declared = declares_tools(&results);
+        tool_findings.extend(run_http_rules(target.as_mut(), &mut results, declared));
+    }
     let mut tools = None;
     if args.tools && aborted.is_none() {
         let options = ToolOptions {
@@ -261,7 +266,7 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
             seed: args.seed,
         };
         let (found, summary) = run_tools(target.as_mut(), facts, &mut results, &options);
-        tool_findings = found;
+        tool_findings.extend(found);
         tools = Some(summary);
     }
     let leftovers = target.finish();

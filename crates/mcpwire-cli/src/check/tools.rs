@@ -138,7 +138,7 @@ pub fn run_tools(
 }
 
 /// Whether the handshake's reply (`initialize` or `server/discover`) declares `tools`.
-fn declares_tools(results: &[(CheckCase, Exchange)]) -> bool {
+pub fn declares_tools(results: &[(CheckCase, Exchange)]) -> bool {
     results.iter().flat_map(|(_, e)| &e.replies).any(|reply| {
         serde_json::from_slice::<Value>(reply)
             .ok()
