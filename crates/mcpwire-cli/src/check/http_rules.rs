@@ -79,23 +79,23 @@ pub fn run_http_rules(
             },
         },
         HeaderCase {
-            label: "ping without Mcp-Method".into(),
-            method: "ping",
+            label: "server/discover without Mcp-Method".into(),
+            method: "server/discover",
             params: Map::new(),
             edit: |h| h.method = None,
             owed: Owed::Refused,
         },
         HeaderCase {
-            label: "ping with Mcp-Method: tools/list".into(),
-            method: "ping",
+            label: "server/discover with Mcp-Method: tools/list".into(),
+            method: "server/discover",
             params: Map::new(),
             edit: |h| h.method = Some("tools/list".into()),
             owed: Owed::Refused,
         },
         HeaderCase {
-            label: "ping with MCP-Protocol-Version: 2025-11-25 (its _meta states 2026-07-28)"
+            label: "server/discover with MCP-Protocol-Version: 2025-11-25 (its _meta states 2026-07-28)"
                 .into(),
-            method: "ping",
+            method: "server/discover",
             params: Map::new(),
             edit: |h| h.version = Some("2025-11-25".into()),
             owed: Owed::Refused,
