@@ -114,9 +114,10 @@ pub fn run_http_rules(
         let id = format!("mcpwire-http-{}", number + 1);
         case.params
             .insert("_meta".into(), request_meta(ROUTED_VERSION));
-        let frame = json!({ "jsonrpc": "2.0", "id": id, "method": case.method, "params": case.params })
-            .to_string()
-            .into_bytes();
+        let frame =
+            json!({ "jsonrpc": "2.0", "id": id, "method": case.method, "params": case.params })
+                .to_string()
+                .into_bytes();
         let mut route = RouteHeaders::of_frame(&frame, Some(ROUTED_VERSION));
         (case.edit)(&mut route);
         let check = handshake_case(&case.label, &id, frame);

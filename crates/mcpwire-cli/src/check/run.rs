@@ -15,6 +15,7 @@ use super::expect::{ExpectedFailures, Found, Verdict};
 use super::handshake::Setup;
 use super::handshake::{default_version, has_handshake, has_ping, mcp_facts};
 use super::http_client::HttpTarget;
+use super::http_rules::run_http_rules;
 use super::judge::{Finding, RuleId, judge};
 use super::kinds::Level;
 use super::progress::Progress;
@@ -23,7 +24,6 @@ use super::report::{Example, Report, Tally};
 use super::schema::{ReplySchemas, schema_dir};
 use super::shrink::{ShrinkBudget, shrink};
 use super::stdio::StdioTarget;
-use super::http_rules::run_http_rules;
 use super::tools::{ToolFindings, ToolOptions, declares_tools, run_tools};
 
 /// Consecutive transport failures (restart failed, connection refused) that stop a run.
