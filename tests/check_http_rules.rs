@@ -169,3 +169,59 @@ fn the_stateless_conformance_server_keeps_the_2026_http_rules() {
     let report: Value = run.json();
     assert_eq!(report["profile"], "mcp-2026-07-28");
 }
+
+/// Only the handshake, the HTTP-rule cases and the capability cases against the fixture.
+fn capabilities(mode: &str) -> Run {
+    let server = fixture_server(mode);
+    rules(&server.url, &["--capabilities"])
+}
+
+#[test]
+fn capabilities_that_match_behaviour_get_no_finding() {
+    let run = capabilities("tools-listed");
+    assert_clean(
+        &run,
+        "tools declared and listed, prompts and resources -32601",
+    );
+    // server/discover, six HTTP-rule cases, three list calls.
+    assert_eq!(run.json()["cases"], 10, "{}", run.stdout);
+}
+
+#[test]
+fn capabilities_that_server_discover_contradicts_are_reported() {
+    let run = capabilities("capabilities-lie");
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let found = groups(&run);
+    let kinds: Vec<(&str, &str, &str)> = found
+        .iter()
+        .map(|(kind, level, labels)| (kind.as_str(), level.as_str(), labels[0].as_str()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (
+                "declared-capability-method-missing",
+                "violation",
+                "tools/list (tools declared by server/discover)"
+            ),
+            (
+                "declared-capability-list-error",
+                "strict",
+                "prompts/list (prompts declared by server/discover)"
+            ),
+            (
+                "undeclared-capability-answered",
+                "strict",
+                "resources/list (resources not declared by server/discover)"
+            ),
+        ],
+        "{}",
+        run.stdout
+    );
+    // Without --capabilities the list methods are not called: only the HTTP rules run.
+    let server = fixture_server("capabilities-lie");
+    assert_clean(
+        &rules(&server.url, &[]),
+        "no capability cases without the flag",
+    );
+}

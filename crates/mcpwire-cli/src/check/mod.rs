@@ -32,6 +32,7 @@
 //! ```
 
 pub mod args;
+pub mod capabilities;
 pub mod cases;
 pub mod describe;
 pub mod exchange;

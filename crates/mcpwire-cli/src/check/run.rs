@@ -8,6 +8,7 @@ use mcpwire_types::ProfileFacts;
 use mcpwire_types::facts::JSONRPC_2_0;
 
 use super::args::{CheckArgs, Format};
+use super::capabilities::run_capabilities;
 use super::cases::{CheckCase, Oracle, fixed_cases, generate};
 use super::describe::show_frame;
 use super::exchange::{Exchange, Fault, Leftovers, Target, attribute_late};
@@ -254,6 +255,9 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     if aborted.is_none() {
         let declared = declares_tools(&results);
         tool_findings.extend(run_http_rules(target.as_mut(), &mut results, declared));
+        if args.capabilities {
+            tool_findings.extend(run_capabilities(target.as_mut(), facts, &mut results));
+        }
     }
     let mut tools = None;
     if args.tools && aborted.is_none() {
