@@ -225,3 +225,25 @@ fn capabilities_that_server_discover_contradicts_are_reported() {
         "no capability cases without the flag",
     );
 }
+
+#[test]
+fn the_conformance_server_answers_every_capability_it_declares() {
+    let server = HttpServer::start(
+        env!("CARGO_BIN_EXE_conformance-server"),
+        &["--http", "127.0.0.1:0"],
+    );
+    let run = check(&[
+        "--http",
+        &server.url,
+        "--no-fixed",
+        "--cases",
+        "0",
+        "--capabilities",
+        "--strict",
+        "--format",
+        "json",
+    ]);
+    assert_clean(&run, "--capabilities on the conformance server (2025-11-25)");
+    // initialize and the three list calls.
+    assert_eq!(run.json()["cases"], 4, "{}", run.stdout);
+}
