@@ -77,6 +77,16 @@ fn server(events: InProcessEvents) -> McpServer {
     server
 }
 
+/// The headers of a 2026-07-28 POST of `method` (the routing headers the body must match).
+fn routing(method: &str) -> [(&str, &str); 4] {
+    [
+        JSON,
+        ACCEPT,
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", method),
+    ]
+}
+
 fn meta() -> Value {
     support::Client::meta(json!({}))
 }
@@ -90,7 +100,16 @@ fn listen(addr: SocketAddr, id: Value, filter: Value) -> TcpStream {
     .to_string();
     let mut stream = connect(addr);
     stream
-        .write_all(head(addr, "POST", "/mcp", &[JSON, ACCEPT], body.len()).as_bytes())
+        .write_all(
+            head(
+                addr,
+                "POST",
+                "/mcp",
+                &routing("subscriptions/listen"),
+                body.len(),
+            )
+            .as_bytes(),
+        )
         .unwrap();
     stream.write_all(body.as_bytes()).unwrap();
     stream
@@ -120,7 +139,9 @@ fn call(addr: SocketAddr, tool: &str) {
         "jsonrpc": "2.0", "id": 9, "method": "tools/call",
         "params": { "_meta": meta(), "name": tool, "arguments": {} },
     });
-    let reply = request(addr, "POST", &[JSON, ACCEPT], body.to_string().as_bytes());
+    let mut headers = routing("tools/call").to_vec();
+    headers.push(("Mcp-Name", tool));
+    let reply = request(addr, "POST", &headers, body.to_string().as_bytes());
     assert_eq!(reply.status, 200, "{}", reply.text());
 }
 
@@ -279,9 +300,10 @@ fn without_anything_to_listen_to_the_method_is_not_found() {
     let reply = request(
         running.addr,
         "POST",
-        &[JSON, ACCEPT],
+        &routing("subscriptions/listen"),
         body.to_string().as_bytes(),
     );
+    assert_eq!(reply.status, 404, "{}", reply.text());
     let reply = reply.json();
     assert_eq!(reply["id"], 3);
     assert_eq!(reply["error"]["code"], -32601);
