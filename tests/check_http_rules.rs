@@ -243,7 +243,10 @@ fn the_conformance_server_answers_every_capability_it_declares() {
         "--format",
         "json",
     ]);
-    assert_clean(&run, "--capabilities on the conformance server (2025-11-25)");
+    assert_clean(
+        &run,
+        "--capabilities on the conformance server (2025-11-25)",
+    );
     // initialize and the three list calls.
     assert_eq!(run.json()["cases"], 4, "{}", run.stdout);
 }
