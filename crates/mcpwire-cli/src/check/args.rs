@@ -85,6 +85,10 @@ pub struct CheckArgs {
     /// Skip shrinking of failing generated cases.
     #[arg(long)]
     pub no_shrink: bool,
+    /// Also call the list method of tools, prompts and resources once each: a declared
+    /// capability's must answer, an undeclared one's must get -32601.
+    #[arg(long)]
+    pub capabilities: bool,
     /// Also property-test every tool the server lists, from its own inputSchema (this calls
     /// the tools): arguments the schema accepts must get a result (structuredContent matching
     /// the outputSchema where one is declared), arguments it refuses must be refused.

@@ -7,6 +7,7 @@ use mcpwire_proptest::json::{Frame, JsonKind, object_members, read_frame};
 use serde_json::Value;
 
 use super::cases::CheckCase;
+use super::route_headers::RouteHeaders;
 
 /// The HTTP side of an exchange.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -125,6 +126,17 @@ pub trait Target {
     /// While on, every case's own reply is awaited a little after the sentinel's (shrinking
     /// must not mistake a late reply for a missing one).
     fn set_patient(&mut self, _patient: bool) {}
+    /// Sends `case` with exactly the routing headers `route` (MCP 2026-07-28 over HTTP);
+    /// `None` where the transport has no headers.
+    fn exchange_with_headers(
+        &mut self,
+        _index: usize,
+        _case: &CheckCase,
+        _route: &RouteHeaders,
+    ) -> Option<Exchange> {
+        None
+    }
+
     /// Ends the run: waits for stragglers and returns what belongs to no case.
     fn finish(&mut self) -> Leftovers {
         Leftovers::default()

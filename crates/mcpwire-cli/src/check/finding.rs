@@ -21,6 +21,9 @@ pub enum RuleId {
     /// `inputSchema` refuses are refused, a result's `structuredContent` matches its
     /// `outputSchema`.
     Tools,
+    /// The capabilities the handshake declared against what the server does
+    /// (`--capabilities`).
+    Capabilities,
 }
 
 impl RuleId {
@@ -41,6 +44,7 @@ impl fmt::Display for RuleId {
             RuleId::Liveness => f.write_str("server liveness"),
             RuleId::Http => f.write_str("HTTP transport"),
             RuleId::Tools => f.write_str("tool schemas"),
+            RuleId::Capabilities => f.write_str("declared capabilities"),
         }
     }
 }
@@ -89,6 +93,7 @@ impl RuleId {
             RuleId::Liveness => "liveness".into(),
             RuleId::Http => "http".into(),
             RuleId::Tools => "tools".into(),
+            RuleId::Capabilities => "capabilities".into(),
         }
     }
 
@@ -98,6 +103,7 @@ impl RuleId {
             "liveness" => return Some(RuleId::Liveness),
             "http" => return Some(RuleId::Http),
             "tools" => return Some(RuleId::Tools),
+            "capabilities" => return Some(RuleId::Capabilities),
             _ => {}
         }
         let number: u8 = slug.strip_prefix("rule-")?.parse().ok()?;

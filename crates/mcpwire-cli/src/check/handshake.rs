@@ -122,6 +122,27 @@ pub fn discover_frame(version: &str) -> Vec<u8> {
     call_frame(DISCOVER_ID, "server/discover", Some(version))
 }
 
+/// A call of `method` with `params` and id `id` (plus the `_meta` a version without
+/// `initialize` requires on every request), as a check case owed one reply with its id.
+pub fn request_case(
+    facts: &ProfileFacts,
+    label: &str,
+    id: &str,
+    method: &str,
+    mut params: serde_json::Map<String, serde_json::Value>,
+) -> CheckCase {
+    if !has_handshake(facts)
+        && let Some(version) = facts.protocol_version
+    {
+        params.insert("_meta".into(), request_meta(version));
+    }
+    let mut call = serde_json::json!({ "jsonrpc": "2.0", "id": id, "method": method });
+    if !params.is_empty() {
+        call["params"] = serde_json::Value::Object(params);
+    }
+    handshake_case(label, id, call.to_string().into_bytes())
+}
+
 /// The oracle of a handshake call: one reply with the call's id, a result or any error.
 pub fn handshake_expected(id: &str) -> Expected {
     Expected::Reply(ExpectedReply {

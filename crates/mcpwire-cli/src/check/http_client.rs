@@ -17,10 +17,13 @@ use super::exchange::{Exchange, Fault, HttpMeta, ReplyKey, Target, is_server_mes
 use super::handshake::{self, INITIALIZED_FRAME};
 use super::handshake::{Setup, Startup};
 use super::ids::related;
+use super::route_headers::{ROUTED_VERSION, RouteHeaders};
 use super::sse::parse_events;
 
 const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";
+const METHOD_HEADER: &str = "mcp-method";
+const NAME_HEADER: &str = "mcp-name";
 
 /// A raw HTTP response: status, content type, session header and body.
 #[derive(Debug, Clone, Default)]
@@ -51,6 +54,8 @@ pub struct HttpTarget {
     facts: &'static ProfileFacts,
     session: Option<String>,
     version_header: Option<String>,
+    /// Whether every POST carries the routing headers of MCP 2026-07-28.
+    routed: bool,
     handshake: Vec<(CheckCase, Exchange)>,
     broken: Option<String>,
 }
@@ -96,6 +101,7 @@ impl HttpTarget {
             facts: &mcpwire_types::facts::JSONRPC_2_0,
             session: None,
             version_header: None,
+            routed: false,
             handshake: Vec::new(),
             broken: None,
         };
@@ -179,6 +185,7 @@ impl HttpTarget {
     fn discover(&mut self, facts: &'static ProfileFacts) -> Result<(), Startup> {
         let version = facts.protocol_version.unwrap_or_default();
         self.version_header = Some(version.to_owned());
+        self.routed = version == ROUTED_VERSION;
         let reply = self.handshake_call(
             "server/discover",
             handshake::DISCOVER_ID,
@@ -214,6 +221,17 @@ impl HttpTarget {
         Ok(())
     }
 
+    /// POSTs a case (with `route` as its routing headers, if given) and reads its exchange.
+    fn exchange_routed(&mut self, case: &CheckCase, route: Option<&RouteHeaders>) -> Exchange {
+        match self.post_with(&case.frame, route) {
+            Ok(response) => self.exchange_of(&response),
+            Err(error) => Exchange {
+                fault: Some(Fault::Transport(error)),
+                ..Exchange::default()
+            },
+        }
+    }
+
     /// The exchange a response makes: status, headers and the JSON-RPC frames of its body.
     fn exchange_of(&self, response: &RawResponse) -> Exchange {
         let mut exchange = Exchange {
@@ -246,8 +264,17 @@ impl HttpTarget {
 
     /// POSTs `body` and reads the response until it ends or the timeout passes.
     pub fn post(&self, body: &[u8]) -> Result<RawResponse, String> {
+        self.post_with(body, None)
+    }
+
+    /// POSTs `body` with the routing headers `route` (instead of those the body implies).
+    pub fn post_with(
+        &self,
+        body: &[u8],
+        route: Option<&RouteHeaders>,
+    ) -> Result<RawResponse, String> {
         let deadline = Instant::now() + self.timeout;
-        let request = self.request(body)?;
+        let request = self.request(body, route)?;
         let authority = self.authority();
         self.runtime.block_on(async move {
             let connect = TcpStream::connect(authority.clone());
@@ -281,7 +308,11 @@ impl HttpTarget {
         }
     }
 
-    fn request(&self, body: &[u8]) -> Result<Request<Full<Bytes>>, String> {
+    fn request(
+        &self,
+        body: &[u8],
+        route: Option<&RouteHeaders>,
+    ) -> Result<Request<Full<Bytes>>, String> {
         let path = self.url.path_and_query().map_or("/", |p| p.as_str());
         let host = self.url.authority().map_or("localhost", |a| a.as_str());
         let mut builder = Request::post(path)
@@ -291,8 +322,33 @@ impl HttpTarget {
         if let Some(session) = &self.session {
             builder = builder.header(SESSION_HEADER, session);
         }
-        if let Some(version) = &self.version_header {
-            builder = builder.header(VERSION_HEADER, version);
+        let implied;
+        let route = match route {
+            Some(route) => Some(route),
+            None if self.routed => {
+                implied = RouteHeaders::of_frame(body, self.version_header.as_deref());
+                Some(&implied)
+            }
+            None => None,
+        };
+        match route {
+            Some(route) => {
+                let headers = [
+                    (METHOD_HEADER, &route.method),
+                    (NAME_HEADER, &route.name),
+                    (VERSION_HEADER, &route.version),
+                ];
+                for (name, value) in headers {
+                    if let Some(value) = value {
+                        builder = builder.header(name, value);
+                    }
+                }
+            }
+            None => {
+                if let Some(version) = &self.version_header {
+                    builder = builder.header(VERSION_HEADER, version);
+                }
+            }
         }
         builder
             .body(Full::new(Bytes::copy_from_slice(body)))
@@ -405,13 +461,16 @@ fn body_frames(response: &RawResponse) -> Vec<Vec<u8>> {
 
 impl Target for HttpTarget {
     fn exchange(&mut self, _index: usize, case: &CheckCase) -> Exchange {
-        match self.post(&case.frame) {
-            Ok(response) => self.exchange_of(&response),
-            Err(error) => Exchange {
-                fault: Some(Fault::Transport(error)),
-                ..Exchange::default()
-            },
-        }
+        self.exchange_routed(case, None)
+    }
+
+    fn exchange_with_headers(
+        &mut self,
+        _index: usize,
+        case: &CheckCase,
+        route: &RouteHeaders,
+    ) -> Option<Exchange> {
+        Some(self.exchange_routed(case, Some(route)))
     }
 
     fn profile(&self) -> &'static ProfileFacts {

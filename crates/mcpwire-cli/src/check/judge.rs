@@ -170,7 +170,8 @@ pub fn judge(facts: &ProfileFacts, case: &CheckCase, exchange: &Exchange) -> Vec
             .iter()
             .any(|f| SILENCE_EXPLAINED.contains(&f.kind.as_str()));
         if !(silent && explained) {
-            findings.extend(http_findings(expected, http));
+            let routed = facts.protocol_version == Some(super::route_headers::ROUTED_VERSION);
+            findings.extend(http_findings(expected, http, routed));
         }
     }
     findings
@@ -213,7 +214,11 @@ fn empty_success(status: u16) -> bool {
     status == 202 || status == 204
 }
 
-fn http_findings(expected: &Expected, http: &super::exchange::HttpMeta) -> Vec<Finding> {
+fn http_findings(
+    expected: &Expected,
+    http: &super::exchange::HttpMeta,
+    routed: bool,
+) -> Vec<Finding> {
     let mut findings = Vec::new();
     let status = http.status;
     let success = (200..300).contains(&status);
@@ -248,7 +253,13 @@ fn http_findings(expected: &Expected, http: &super::exchange::HttpMeta) -> Vec<F
             ),
         ));
     } else {
-        let usual: &[u16] = if request { &[200] } else { &[200, 400] };
+        // MCP 2026-07-28 answers an error reply to a request with 404 (-32601) or 400
+        // (-32602, -32020 to -32022); the header cases judge which (`http_rules`).
+        let usual: &[u16] = match (request, routed) {
+            (true, false) => &[200],
+            (true, true) => &[200, 400, 404],
+            (false, _) => &[200, 400],
+        };
         if !usual.contains(&status) {
             findings.push(Finding::new(
                 "http-status-unusual",

@@ -32,6 +32,7 @@
 //! ```
 
 pub mod args;
+pub mod capabilities;
 pub mod cases;
 pub mod describe;
 pub mod exchange;
@@ -39,6 +40,7 @@ pub mod expect;
 pub mod finding;
 pub mod handshake;
 pub mod http_client;
+pub mod http_rules;
 pub mod ids;
 pub mod judge;
 pub mod kinds;
@@ -49,6 +51,7 @@ pub mod lines;
 pub mod progress;
 pub mod render;
 pub mod report;
+pub mod route_headers;
 pub mod run;
 pub mod sarif;
 pub mod schema;

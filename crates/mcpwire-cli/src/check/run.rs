@@ -8,6 +8,7 @@ use mcpwire_types::ProfileFacts;
 use mcpwire_types::facts::JSONRPC_2_0;
 
 use super::args::{CheckArgs, Format};
+use super::capabilities::run_capabilities;
 use super::cases::{CheckCase, Oracle, fixed_cases, generate};
 use super::describe::show_frame;
 use super::exchange::{Exchange, Fault, Leftovers, Target, attribute_late};
@@ -15,6 +16,7 @@ use super::expect::{ExpectedFailures, Found, Verdict};
 use super::handshake::Setup;
 use super::handshake::{default_version, has_handshake, has_ping, mcp_facts};
 use super::http_client::HttpTarget;
+use super::http_rules::run_http_rules;
 use super::judge::{Finding, RuleId, judge};
 use super::kinds::Level;
 use super::progress::Progress;
@@ -23,7 +25,7 @@ use super::report::{Example, Report, Tally};
 use super::schema::{ReplySchemas, schema_dir};
 use super::shrink::{ShrinkBudget, shrink};
 use super::stdio::StdioTarget;
-use super::tools::{ToolFindings, ToolOptions, run_tools};
+use super::tools::{ToolFindings, ToolOptions, declares_tools, run_tools};
 
 /// Consecutive transport failures (restart failed, connection refused) that stop a run.
 const MAX_TRANSPORT_FAILURES: usize = 3;
@@ -250,6 +252,13 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     }
     progress.finish();
     let mut tool_findings = ToolFindings::new();
+    if aborted.is_none() {
+        let declared = declares_tools(&results);
+        tool_findings.extend(run_http_rules(target.as_mut(), &mut results, declared));
+        if args.capabilities {
+            tool_findings.extend(run_capabilities(target.as_mut(), facts, &mut results));
+        }
+    }
     let mut tools = None;
     if args.tools && aborted.is_none() {
         let options = ToolOptions {
@@ -261,7 +270,7 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
             seed: args.seed,
         };
         let (found, summary) = run_tools(target.as_mut(), facts, &mut results, &options);
-        tool_findings = found;
+        tool_findings.extend(found);
         tools = Some(summary);
     }
     let leftovers = target.finish();

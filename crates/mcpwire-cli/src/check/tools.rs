@@ -18,7 +18,7 @@ use serde_json::{Map, Value, json};
 use super::cases::CheckCase;
 use super::exchange::{Exchange, Target, attribute_late};
 use super::finding::{Finding, RuleId};
-use super::handshake::{handshake_case, has_handshake, request_meta};
+use super::handshake::request_case;
 use super::tool_args::{Defect, InputSchema, InvalidArguments};
 use mcpwire_types::ProfileFacts;
 
@@ -138,7 +138,7 @@ pub fn run_tools(
 }
 
 /// Whether the handshake's reply (`initialize` or `server/discover`) declares `tools`.
-fn declares_tools(results: &[(CheckCase, Exchange)]) -> bool {
+pub fn declares_tools(results: &[(CheckCase, Exchange)]) -> bool {
     results.iter().flat_map(|(_, e)| &e.replies).any(|reply| {
         serde_json::from_slice::<Value>(reply)
             .ok()
@@ -160,24 +160,10 @@ struct ToolRun<'a> {
 impl ToolRun<'_> {
     /// A request of `method` with `params` (and the `_meta` a version without `initialize`
     /// requires), as a check case with a fresh id.
-    fn request(
-        &mut self,
-        label: String,
-        method: &str,
-        mut params: Map<String, Value>,
-    ) -> CheckCase {
+    fn request(&mut self, label: String, method: &str, params: Map<String, Value>) -> CheckCase {
         self.next_id += 1;
         let id = format!("mcpwire-tools-{}", self.next_id);
-        if !has_handshake(self.facts)
-            && let Some(version) = self.facts.protocol_version
-        {
-            params.insert("_meta".into(), request_meta(version));
-        }
-        let mut call = json!({ "jsonrpc": "2.0", "id": id, "method": method });
-        if !params.is_empty() {
-            call["params"] = Value::Object(params);
-        }
-        handshake_case(&label, &id, call.to_string().into_bytes())
+        request_case(self.facts, &label, &id, method, params)
     }
 
     /// Sends `case` as the next result of the run and returns the index and exchange.

@@ -174,6 +174,18 @@ pub const KINDS: &[KindInfo] = &[
         "MCP Streamable HTTP: \"the server MUST either return Content-Type: text/event-stream ... or Content-Type: application/json\"",
     ),
     v(
+        "http-header-mismatch-accepted",
+        "MCP 2026-07-28 Streamable HTTP: servers that process the request body MUST reject requests whose standard headers (Mcp-Method, Mcp-Name, MCP-Protocol-Version) are missing or do not match the body; a request with a missing or contradicting header got a result",
+    ),
+    v(
+        "http-header-mismatch-status",
+        "MCP 2026-07-28 schema, HeaderMismatchError: \"For HTTP, the response status code MUST be `400 Bad Request`\"; a -32020 reply came with another status",
+    ),
+    v(
+        "declared-capability-method-missing",
+        "MCP lifecycle, capability negotiation: the capabilities a server declares are the features available in the session (ServerCapabilities: tools, prompts, resources \"Present if the server offers any\"); its list method answered -32601, JSON-RPC 2.0 §5.1 \"The method does not exist / is not available\"",
+    ),
+    v(
         "tool-accepted-invalid-arguments",
         "MCP tools, Security Considerations: \"Servers MUST: Validate all tool inputs\"; arguments the tool's own inputSchema refuses (a wrong type, a missing required member, a value out of range) got a successful result",
     ),
@@ -264,6 +276,22 @@ pub const KINDS: &[KindInfo] = &[
     s(
         "tool-refusal-form",
         "policy: invalid arguments are refused in the form the version names. Up to 2025-06-18 \"Invalid arguments\" are listed as a protocol error (-32602), from 2025-11-25 \"Input validation errors\" as a tool execution error (isError); both lists are examples, not MUSTs",
+    ),
+    s(
+        "http-header-mismatch-code",
+        "policy: a request whose routing headers are missing or contradict the body is refused as MCP 2026-07-28 defines it, 400 with -32020 (HeaderMismatch: \"required headers are missing or malformed\" or do not match the body); it was refused, so no MUST is broken, but with another status or code",
+    ),
+    s(
+        "http-method-not-found-status",
+        "policy: under MCP 2026-07-28 a -32601 reply comes with HTTP 404 (how mcpwire's server answers, and how a client tells a 2026-07-28 server from an older one); the schema names no status for -32601, so another status breaks no MUST mcpwire can cite",
+    ),
+    s(
+        "declared-capability-list-error",
+        "policy: a declared capability's list method, called without a cursor, answers with a result; another error breaks no sentence of the spec mcpwire can cite",
+    ),
+    s(
+        "undeclared-capability-answered",
+        "policy: a capability that was not declared is not offered, so its list method gets -32601. MCP lifecycle, operation: both parties \"Only use capabilities that were successfully negotiated\", which binds the caller, not how the server answers a call it was not offered",
     ),
     s(
         "invalid-cursor-not-refused",
