@@ -18,12 +18,19 @@ use super::handshake::{self, INITIALIZED_FRAME};
 use super::handshake::{Setup, Startup};
 use super::ids::related;
 use super::route_headers::{ROUTED_VERSION, RouteHeaders};
-use super::sse::parse_events;
+use super::sse::{parse_events, resume_hint};
 
 const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";
 const METHOD_HEADER: &str = "mcp-method";
 const NAME_HEADER: &str = "mcp-name";
+const LAST_EVENT_ID: &str = "last-event-id";
+
+/// How many times one answer's SSE stream is resumed at most.
+const MAX_RESUMPTIONS: usize = 8;
+
+/// The longest wait a server's `retry` hint buys before a resumption.
+const MAX_RETRY_WAIT: Duration = Duration::from_secs(2);
 
 /// A raw HTTP response: status, content type, session header and body.
 #[derive(Debug, Clone, Default)]
@@ -275,6 +282,71 @@ impl HttpTarget {
     ) -> Result<RawResponse, String> {
         let deadline = Instant::now() + self.timeout;
         let request = self.request(body, route)?;
+        let mut raw = self.send(request, deadline)?;
+        // Streamable HTTP (from 2025-11-25) lets a server close an SSE stream before its
+        // answer and the client resume it with GET and `Last-Event-ID`: a checker that did
+        // not resume would blame the server for an answer it was about to give.
+        for _ in 0..MAX_RESUMPTIONS {
+            let (Some(last), retry) = resume_hint(&raw.body) else {
+                break;
+            };
+            if !self.awaits_answer(&raw) {
+                break;
+            }
+            let wait = Duration::from_millis(retry.unwrap_or(0)).min(MAX_RETRY_WAIT);
+            if Instant::now() + wait >= deadline {
+                break;
+            }
+            std::thread::sleep(wait);
+            let more = self.send(self.resume_request(&last)?, deadline)?;
+            if more.status != 200 || !is_media(more.content_type.as_deref(), "text/event-stream") {
+                break;
+            }
+            raw.body.extend_from_slice(b"\n\n");
+            raw.body.extend_from_slice(&more.body);
+            raw.timed_out = more.timed_out;
+            raw.too_long = more.too_long;
+        }
+        Ok(raw)
+    }
+
+    /// Whether `raw` is an SSE stream that ended, complete and in time, without an answer.
+    fn awaits_answer(&self, raw: &RawResponse) -> bool {
+        is_media(raw.content_type.as_deref(), "text/event-stream")
+            && raw.status == 200
+            && !raw.timed_out
+            && !raw.too_long
+            && body_frames(raw)
+                .iter()
+                .all(|frame| is_server_message(frame))
+    }
+
+    /// The GET that resumes this session's stream after the event `last`.
+    fn resume_request(&self, last: &str) -> Result<Request<Full<Bytes>>, String> {
+        let path = self.url.path_and_query().map_or("/", |p| p.as_str());
+        let host = self.url.authority().map_or("localhost", |a| a.as_str());
+        let mut builder = Request::get(path)
+            .header(HOST, host)
+            .header(ACCEPT, "text/event-stream")
+            .header(LAST_EVENT_ID, last);
+        if let Some(session) = &self.session {
+            builder = builder.header(SESSION_HEADER, session);
+        }
+        if let Some(version) = &self.version_header {
+            builder = builder.header(VERSION_HEADER, version);
+        }
+        builder
+            .body(Full::new(Bytes::new()))
+            .map_err(|error| format!("cannot build the request: {error}"))
+    }
+
+    /// Sends `request` on a new connection and reads the response until it ends or
+    /// `deadline` passes.
+    fn send(
+        &self,
+        request: Request<Full<Bytes>>,
+        deadline: Instant,
+    ) -> Result<RawResponse, String> {
         let authority = self.authority();
         self.runtime.block_on(async move {
             let connect = TcpStream::connect(authority.clone());

@@ -42,3 +42,35 @@ pub fn parse_events(body: &[u8]) -> Vec<Vec<u8>> {
     flush(&mut data);
     events
 }
+
+/// Where an SSE body lets a client resume its stream: the last event id it carried and the
+/// last `retry` hint (milliseconds), as the SSE standard defines both fields.
+///
+/// ```
+/// use mcpwire_cli::check::sse::resume_hint;
+/// let body = b"id: s-0\nretry: 250\ndata:\n\nid: s-1\ndata: {\"a\":1}\n\n";
+/// assert_eq!(resume_hint(body), (Some("s-1".to_owned()), Some(250)));
+/// assert_eq!(resume_hint(b"data: {}\n\n"), (None, None));
+/// ```
+pub fn resume_hint(body: &[u8]) -> (Option<String>, Option<u64>) {
+    let (mut id, mut retry) = (None, None);
+    for line in body.split(|&b| b == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let Some(at) = line.iter().position(|&b| b == b':') else {
+            continue;
+        };
+        let value = &line[at + 1..];
+        let value = value.strip_prefix(b" ").unwrap_or(value);
+        match &line[..at] {
+            // An id with a NUL is ignored (the SSE standard's rule).
+            b"id" if !value.contains(&0) => id = Some(String::from_utf8_lossy(value).into_owned()),
+            b"retry" => {
+                if let Some(ms) = std::str::from_utf8(value).ok().and_then(|v| v.parse().ok()) {
+                    retry = Some(ms);
+                }
+            }
+            _ => {}
+        }
+    }
+    (id.filter(|id| !id.is_empty()), retry)
+}
