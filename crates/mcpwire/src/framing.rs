@@ -90,6 +90,10 @@ pub(crate) enum LineEnd {
     Line { start: usize },
 }
 
+/// The buffer a line leaves behind for the next one: a larger one (after a frame of many
+/// MiB) is given back to the allocator, not held for the rest of the stream.
+pub(crate) const KEPT_CAPACITY: usize = 64 * 1024;
+
 /// The line rules of this module without any I/O, shared by [`FrameReader`] and the async
 /// reader of [`service`](crate::service): feed it the bytes at hand, and end the line at
 /// its `\n` or at end of input.
@@ -119,6 +123,9 @@ impl LineSplitter {
     pub(crate) fn feed(&mut self, available: &[u8], max: usize) -> (usize, bool) {
         if !self.saw_bytes {
             self.line.clear();
+            if self.line.capacity() > KEPT_CAPACITY {
+                self.line = Vec::new();
+            }
             self.saw_bytes = true;
         }
         let newline = available.iter().position(|&b| b == b'\n');
@@ -240,6 +247,29 @@ mod tests {
         assert_eq!(
             frames.next_frame(1000).unwrap(),
             Some(Frame::Line(&b"ok"[..]))
+        );
+    }
+
+    #[test]
+    fn a_large_line_s_buffer_is_not_kept_for_the_next() {
+        let mut input = vec![b'x'; 4 << 20];
+        input.extend_from_slice(b"\nok\n");
+        let mut frames = FrameReader::new(io::BufReader::with_capacity(4096, &input[..]));
+        assert_eq!(
+            frames
+                .next_frame(8 << 20)
+                .unwrap()
+                .map(|f| matches!(f, Frame::Line(l) if l.len() == 4 << 20)),
+            Some(true)
+        );
+        assert_eq!(
+            frames.next_frame(8 << 20).unwrap(),
+            Some(Frame::Line(&b"ok"[..]))
+        );
+        assert!(
+            frames.lines.line.capacity() <= KEPT_CAPACITY,
+            "kept {}",
+            frames.lines.line.capacity()
         );
     }
 }

@@ -18,7 +18,7 @@
 use std::io::{self, BufRead, Write};
 
 use crate::decode::Rejection;
-use crate::framing::{Frame, FrameReader};
+use crate::framing::{Frame, FrameReader, KEPT_CAPACITY};
 use crate::server::Server;
 
 impl<S> Server<S> {
@@ -34,6 +34,10 @@ impl<S> Server<S> {
                 return Ok(());
             };
             reply.clear();
+            if reply.capacity() > KEPT_CAPACITY {
+                // A large reply's buffer is not held for the rest of the stream.
+                reply = Vec::new();
+            }
             let replied = match frame {
                 Frame::Line(line) => self.handle_frame_into(line, &mut reply),
                 Frame::TooLong { len } => {

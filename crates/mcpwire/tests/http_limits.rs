@@ -110,6 +110,47 @@ fn at_the_connection_cap_the_longest_idle_connection_makes_room() {
     );
 }
 
+/// Item 4: a client at its connection share whose connections are idle (one silent since it
+/// connected, one sending its head a byte at a time) is not refused: its own connection idle
+/// the longest is closed to make room, as its sessions are.
+#[test]
+fn at_its_share_a_client_s_own_idle_connection_makes_room() {
+    let server = scripted(
+        HttpConfig::default()
+            .stateless(true)
+            .max_connections(10)
+            .max_connections_per_peer(2)
+            .header_timeout(Duration::from_secs(60))
+            .idle_timeout(Duration::from_secs(60)),
+    );
+    let mut silent = connect(server.addr);
+    thread::sleep(Duration::from_millis(50));
+    let mut slow = connect(server.addr);
+    slow.write_all(b"POST /mcp HTTP/1.1\r\nHost: ").unwrap();
+    thread::sleep(Duration::from_millis(100));
+    let started = Instant::now();
+    let ping = ping_without_session(server.addr, 1);
+    assert_eq!(ping.status, 200, "{}", ping.text());
+    assert!(
+        closes_within(&mut silent, Duration::from_secs(1)),
+        "the client's longest idle connection was the one closed"
+    );
+    // The share is full again, and the head begun is now the longest idle.
+    let _silent_again = connect(server.addr);
+    thread::sleep(Duration::from_millis(100));
+    let again = ping_without_session(server.addr, 2);
+    assert_eq!(again.status, 200, "{}", again.text());
+    assert!(
+        closes_within(&mut slow, Duration::from_secs(1)),
+        "a head begun but not finished does not keep its connection"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
 /// Item 4: the listen backlog holds many more than std's 128 connections while the accept
 /// loop waits for a slot.
 #[test]

@@ -26,7 +26,7 @@ use super::origin::AllowList;
 /// | [`request_timeout`](Self::request_timeout) | stateless mode: 5 min for a request's answer to be complete (then cancelled); with sessions: none |
 /// | [`max_connections`](Self::max_connections) | 256 open connections (reached: the longest idle one is closed; further ones wait in the listen backlog) |
 /// | [`listen_backlog`](Self::listen_backlog) | 1,024 connections waiting to be accepted |
-/// | [`max_connections_per_peer`](Self::max_connections_per_peer) | 64 of them from one client address (IPv6: per /64; all loopback addresses are one client); beyond, 429 and the connection closes |
+/// | [`max_connections_per_peer`](Self::max_connections_per_peer) | 64 of them from one client address (IPv6: per /64; all loopback addresses are one client); reached, the client's own longest idle one is closed; none idle, 429 and the connection closes |
 /// | [`max_sessions`](Self::max_sessions) | 1,024 |
 /// | [`session_idle_timeout`](Self::session_idle_timeout) | 30 min unused ends a session |
 /// | [`max_sessions_per_peer`](Self::max_sessions_per_peer) | 64 open sessions per client address (IPv6: per /64; all loopback addresses are one client) |
@@ -272,8 +272,9 @@ impl HttpConfig {
     }
 
     /// The most connections one client address may hold open (IPv6 addresses count per /64,
-    /// all loopback addresses as one client); a further one is answered 429 with
-    /// `Retry-After` and closed, so one client cannot take every connection slot.
+    /// all loopback addresses as one client). A further one closes the client's own connection
+    /// idle the longest; with none idle it is answered 429 with `Retry-After` and closed, so
+    /// one client cannot take every connection slot, nor lock itself out with idle ones.
     pub fn max_connections_per_peer(mut self, max: usize) -> Self {
         self.max_connections_per_peer = max.max(1);
         self

@@ -144,11 +144,19 @@ impl<S: HttpService> HttpServer<S> {
                 }
             };
             backoff = Duration::ZERO;
-            let Some(share) = shares.take(PeerKey::of(peer.ip())) else {
-                // Best effort: a client that cannot take these few bytes at once just sees
-                // the connection close.
-                let _ = stream.try_write(OVER_SHARE);
-                continue;
+            let client = PeerKey::of(peer.ip());
+            let share = match shares.take(client) {
+                Some(share) => share,
+                // At its share, the client's own connection idle the longest is closed to
+                // make room (as its sessions are); it counts no more once asked to close.
+                None if open.close_most_idle(Some(client)) => shares.take_over(client),
+                None => {
+                    // Every connection of the client has a request in progress. Best effort:
+                    // a client that cannot take these few bytes at once just sees the
+                    // connection close.
+                    let _ = stream.try_write(OVER_SHARE);
+                    continue;
+                }
             };
             let permit = match Arc::clone(&connections).try_acquire_owned() {
                 Ok(permit) => permit,
@@ -156,7 +164,7 @@ impl<S: HttpService> HttpServer<S> {
                     // Every slot is taken: the connection idle the longest (kept alive, or
                     // silent since it connected) is closed to make room; with none idle this
                     // one waits, and the rest in the backlog, until a connection ends.
-                    open.close_most_idle();
+                    open.close_most_idle(None);
                     let waited =
                         race(Arc::clone(&connections).acquire_owned(), shutdown.as_mut()).await;
                     match waited {
@@ -170,7 +178,7 @@ impl<S: HttpService> HttpServer<S> {
             let unsent = Unsent::new(response_budget.clone());
             tokio::spawn(serve_connection(
                 stream,
-                peer,
+                (peer, client),
                 endpoint,
                 (open, unsent),
                 (permit, share),
@@ -231,6 +239,18 @@ impl Shares {
             peer,
         })
     }
+
+    /// The slot of one of `peer`'s connections that has just been asked to close, taken
+    /// before that connection ends: the share is exceeded for as long as it takes to close,
+    /// at most by the connections asked to close (each is asked once).
+    fn take_over(self: &Arc<Self>, peer: PeerKey) -> Share {
+        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        *held.entry(peer).or_insert(0) += 1;
+        Share {
+            shares: Arc::clone(self),
+            peer,
+        }
+    }
 }
 
 impl Drop for Share {
@@ -262,7 +282,7 @@ impl Drop for AbortOnDrop {
 /// connection slot is taken.
 #[derive(Default)]
 struct Open {
-    connections: Mutex<HashMap<u64, Arc<Activity>>>,
+    connections: Mutex<HashMap<u64, (PeerKey, Arc<Activity>)>>,
     next: AtomicU64,
 }
 
@@ -273,27 +293,29 @@ struct Registered {
 }
 
 impl Open {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Activity>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, (PeerKey, Arc<Activity>)>> {
         self.connections
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn register(self: &Arc<Self>, activity: &Arc<Activity>) -> Registered {
+    fn register(self: &Arc<Self>, client: PeerKey, activity: &Arc<Activity>) -> Registered {
         let key = self.next.fetch_add(1, Ordering::Relaxed);
-        self.lock().insert(key, Arc::clone(activity));
+        self.lock().insert(key, (client, Arc::clone(activity)));
         Registered {
             open: Arc::clone(self),
             key,
         }
     }
 
-    /// Asks the connection without a request in progress that has been idle the longest to
-    /// close; `false` when every connection is busy.
-    fn close_most_idle(&self) -> bool {
+    /// Asks the connection without a request in progress that has been idle the longest (of
+    /// `client`'s connections, or of all) to close; `false` when every one is busy.
+    fn close_most_idle(&self, client: Option<PeerKey>) -> bool {
         let connections = self.lock();
         let idlest = connections
             .values()
+            .filter(|(owner, _)| client.is_none_or(|client| *owner == client))
+            .map(|(_, activity)| activity)
             .filter(|activity| !activity.asked_to_close.load(Ordering::SeqCst))
             .filter_map(|activity| Some((activity.idle_since()?, activity)))
             .min_by_key(|(since, _)| *since);
@@ -321,6 +343,9 @@ struct Activity {
     asked_to_close: AtomicBool,
     /// Bytes read since the last request began or ended: the next request head, so far.
     head_bytes: AtomicUsize,
+    /// Whether a request has begun on the connection, so that something may have been
+    /// written to it.
+    used: AtomicBool,
 }
 
 /// One request in progress; dropped with its response body.
@@ -329,6 +354,7 @@ struct InFlight(Arc<Activity>);
 impl Activity {
     fn begin(self: &Arc<Self>) -> InFlight {
         self.in_flight.fetch_add(1, Ordering::SeqCst);
+        self.used.store(true, Ordering::SeqCst);
         self.head_bytes.store(0, Ordering::SeqCst);
         InFlight(Arc::clone(self))
     }
@@ -426,7 +452,7 @@ impl tokio::io::AsyncWrite for HeadLimit {
 
 async fn serve_connection<S: HttpService>(
     stream: TcpStream,
-    peer: SocketAddr,
+    (peer, client): (SocketAddr, PeerKey),
     endpoint: Arc<Endpoint<S>>,
     (open, unsent): (Arc<Open>, Arc<Unsent>),
     _slots: (OwnedSemaphorePermit, Share),
@@ -437,8 +463,9 @@ async fn serve_connection<S: HttpService>(
         close: Notify::new(),
         asked_to_close: AtomicBool::new(false),
         head_bytes: AtomicUsize::new(0),
+        used: AtomicBool::new(false),
     });
-    let _registered = open.register(&activity);
+    let _registered = open.register(client, &activity);
     let idle = endpoint.config.idle_timeout;
     let header_timeout = endpoint.config.header_timeout;
     let limits = WriteLimits {
@@ -481,6 +508,11 @@ async fn serve_connection<S: HttpService>(
             return Poll::Ready(());
         }
         if !closing && asked_to_close.as_mut().poll(cx).is_ready() {
+            if activity.idle_since().is_some() && !activity.used.load(Ordering::SeqCst) {
+                // Nothing was ever written to it, and hyper's graceful shutdown would wait
+                // for the rest of a head begun (slowloris) until the header timeout.
+                return Poll::Ready(());
+            }
             // Idle: closed at once; a request that started meanwhile is answered first.
             connection.as_mut().graceful_shutdown();
             closing = true;
