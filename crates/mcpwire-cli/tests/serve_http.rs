@@ -192,7 +192,14 @@ fn the_per_client_connection_share_flag_takes_effect() {
         "16",
     ]);
     let authority = serving.url["http://".len()..].split('/').next().unwrap();
-    let first = TcpStream::connect(authority).expect("connect");
+    // The client's one connection is busy (its head is in, its declared body is not): an idle
+    // one would be closed to make room for the next.
+    let mut first = TcpStream::connect(authority).expect("connect");
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n"
+    );
+    first.write_all(head.as_bytes()).expect("write");
     std::thread::sleep(Duration::from_millis(200));
     let mut second = TcpStream::connect(authority).expect("connect");
     second
