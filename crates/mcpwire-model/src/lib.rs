@@ -37,6 +37,8 @@ pub mod content_wire;
 pub mod form;
 mod form_derive;
 mod form_wire;
+pub mod listing;
+mod listing_wire;
 pub mod logging;
 pub mod prompt_message;
 pub mod read_error;
@@ -57,6 +59,9 @@ pub use content::{
     ResourceLink, Role,
 };
 pub use form::{Choice, FieldKind, Form, FormError, FormField, TextFormat};
+pub use listing::{
+    ListPage, PromptArgumentEntry, PromptEntry, ResourceEntry, ResourceTemplateEntry,
+};
 pub use logging::LogLevel;
 pub use prompt_message::{PromptMessage, PromptResult};
 pub use read_error::ReadError;

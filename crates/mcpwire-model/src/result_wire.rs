@@ -1,5 +1,6 @@
-//! The `completion/complete` and `resources/read` results on the wire, built from each
-//! version's generated `CompleteResult` and `ReadResourceResult` and serialized from them.
+//! The `completion/complete`, `resources/read` and empty results on the wire, built from
+//! each version's generated `CompleteResult`, `ReadResourceResult` and `EmptyResult` and
+//! serialized from them.
 //! (Tool and prompt results are in `content_wire.rs`, with the blocks they carry.)
 
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
@@ -37,6 +38,25 @@ pub fn complete_result(page: CompletionPage, version: Version) -> Value {
         Version::V2025_06_18 => result!(v2025_06_18),
         Version::V2025_11_25 => result!(v2025_11_25),
         Version::V2026_07_28 => result!(v2026_07_28, "complete"),
+    }
+}
+
+/// The `EmptyResult` of `version` (`ping`, `logging/setLevel`, `resources/subscribe`),
+/// serialized from its generated type: `{}`, and under 2026-07-28 `resultType: "complete"`.
+///
+/// ```
+/// use mcpwire_model::{Version, result_wire::empty_result};
+///
+/// assert_eq!(empty_result(Version::V2025_11_25).to_string(), "{}");
+/// assert_eq!(empty_result(Version::V2026_07_28)["resultType"], "complete");
+/// ```
+pub fn empty_result(version: Version) -> Value {
+    match version {
+        Version::V2024_11_05 => to_value(v2024_11_05::EmptyResult::new()),
+        Version::V2025_03_26 => to_value(v2025_03_26::EmptyResult::new()),
+        Version::V2025_06_18 => to_value(v2025_06_18::EmptyResult::new()),
+        Version::V2025_11_25 => to_value(v2025_11_25::EmptyResult::new()),
+        Version::V2026_07_28 => to_value(v2026_07_28::EmptyResult::new("complete")),
     }
 }
 

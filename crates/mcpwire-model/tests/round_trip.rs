@@ -12,6 +12,9 @@ use mcpwire_model::{
     PeerInfo, PromptMessage, PromptResult, ResourceContents, ResourceLink, ResourcesCapability,
     Role, ServerCapabilitySet, ToolHints, ToolInfo, ToolPage, ToolResult, Version,
 };
+use mcpwire_model::{
+    ListPage, PromptArgumentEntry, PromptEntry, ResourceEntry, ResourceTemplateEntry,
+};
 use serde_json::{Map, Value, json};
 
 /// Every content block `version` can carry, annotated as far as it can be.
@@ -250,6 +253,92 @@ fn tools_and_tool_pages_read_back_equal_under_every_version() {
             };
             let sent = page.to_json(version).unwrap().to_string();
             assert_eq!(ToolPage::from_json(&sent, version).unwrap(), page);
+        }
+    }
+}
+
+#[test]
+fn resource_template_and_prompt_pages_read_back_equal_under_every_version() {
+    for version in Version::ALL {
+        let titled = version >= Version::V2025_06_18;
+        let title = || titled.then(|| "Title".to_owned());
+        let resources = ListPage {
+            items: vec![
+                ResourceEntry {
+                    uri: "file:///a".into(),
+                    name: "a".into(),
+                    title: title(),
+                    description: Some("the a file".into()),
+                    mime_type: Some("text/plain".into()),
+                },
+                ResourceEntry {
+                    uri: "file:///b".into(),
+                    name: "b".into(),
+                    title: None,
+                    description: None,
+                    mime_type: None,
+                },
+            ],
+            next_cursor: Some("2".into()),
+        };
+        let sent = resources.to_json(version).unwrap().to_string();
+        assert_eq!(
+            ListPage::<ResourceEntry>::from_json(&sent, version).unwrap(),
+            resources
+        );
+        let templates = ListPage {
+            items: vec![ResourceTemplateEntry {
+                uri_template: "users://{id}".into(),
+                name: "user".into(),
+                title: title(),
+                description: Some("a user".into()),
+                mime_type: None,
+            }],
+            next_cursor: None,
+        };
+        let sent = templates.to_json(version).unwrap().to_string();
+        assert_eq!(
+            ListPage::<ResourceTemplateEntry>::from_json(&sent, version).unwrap(),
+            templates
+        );
+        let prompts = ListPage {
+            items: vec![
+                PromptEntry {
+                    name: "review".into(),
+                    title: title(),
+                    description: Some("Review code".into()),
+                    arguments: Some(vec![
+                        PromptArgumentEntry {
+                            name: "code".into(),
+                            description: Some("The code".into()),
+                            required: Some(true),
+                        },
+                        PromptArgumentEntry {
+                            name: "style".into(),
+                            description: None,
+                            required: None,
+                        },
+                    ]),
+                },
+                PromptEntry {
+                    name: "bare".into(),
+                    title: None,
+                    description: None,
+                    arguments: None,
+                },
+            ],
+            next_cursor: None,
+        };
+        let sent = prompts.to_json(version).unwrap().to_string();
+        assert_eq!(
+            ListPage::<PromptEntry>::from_json(&sent, version).unwrap(),
+            prompts
+        );
+        if !titled {
+            let mut titled_prompts = prompts.clone();
+            titled_prompts.items[1].title = Some("Bare".into());
+            let error = titled_prompts.to_json(version).unwrap_err();
+            assert_eq!(error.what, "a prompt `title`");
         }
     }
 }

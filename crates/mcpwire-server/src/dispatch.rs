@@ -17,6 +17,8 @@ use std::sync::{Arc, PoisonError, RwLock};
 use mcpwire::params::decode_params;
 use mcpwire::service::AsyncContext;
 use mcpwire::{RawParams, RpcError};
+use mcpwire_model::result_wire::empty_result;
+use mcpwire_model::{ContentError, DiscoverReply, InitializeReply, ListPage, ToolPage};
 use mcpwire_types::JsonObject;
 use mcpwire_types::mcp::v2026_07_28::ErrorCode;
 use serde::Deserialize;
@@ -29,9 +31,13 @@ use crate::context::Context;
 use crate::input_round::{InputRound, METHODS_WITH_INPUT};
 use crate::logging::LogLevel;
 use crate::param_headers::ParamHeaders;
+use crate::prompt::Prompt;
 use crate::request_state;
+use crate::resource::Resource;
+use crate::resource_template::ResourceTemplate;
 use crate::session::{Agreed, SessionState};
 use crate::shared::Shared;
+use crate::tool::Tool;
 use crate::validate::validate;
 use crate::version::{Feature, Version};
 
@@ -259,15 +265,13 @@ fn initialize(
     });
     request.negotiate(chosen.facts());
     let shared = &state.shared;
-    let mut result = json!({
-        "protocolVersion": chosen.as_str(),
-        "capabilities": shared.capabilities(chosen),
-        "serverInfo": { "name": shared.info.name, "version": shared.info.version },
-    });
-    if let Some(instructions) = &shared.info.instructions {
-        result["instructions"] = instructions.clone().into();
-    }
-    Ok(result)
+    let reply = InitializeReply {
+        protocol_version: chosen.as_str().into(),
+        capabilities: shared.capabilities(chosen),
+        server_info: shared.info.peer(),
+        instructions: shared.info.instructions.clone(),
+    };
+    reply.to_json(chosen).map_err(unsendable)
 }
 
 async fn serve(
@@ -280,34 +284,42 @@ async fn serve(
     let version = ctx.version();
     let cursor = fields.cursor.as_deref();
     match method {
-        "ping" => Ok(json!({})),
-        "server/discover" => Ok(discover(shared, version)),
+        "ping" => Ok(empty_result(version)),
+        "server/discover" => discover(shared, version),
         "logging/setLevel" => {
             if let Some(level) = fields.level {
                 state.set_log_level(level);
             }
-            Ok(json!({}))
+            Ok(empty_result(version))
         }
-        "tools/list" => list(&shared.tools, cursor, shared.page_size, "tools", |t| {
-            t.definition(version)
-        }),
-        "resources/list" => list(
-            &shared.resources,
-            cursor,
-            shared.page_size,
-            "resources",
-            |r| r.definition(version),
-        ),
-        "resources/templates/list" => list(
-            &shared.resource_templates,
-            cursor,
-            shared.page_size,
-            "resourceTemplates",
-            |t| t.definition(version),
-        ),
-        "prompts/list" => list(&shared.prompts, cursor, shared.page_size, "prompts", |p| {
-            p.definition(version)
-        }),
+        "tools/list" => {
+            let describe = |t: &Tool| t.definition(version);
+            let (tools, next_cursor) = page(&shared.tools, cursor, shared.page_size, describe)?;
+            let page = ToolPage { tools, next_cursor };
+            page.to_json(version).map_err(unsendable)
+        }
+        "resources/list" => {
+            let describe = |r: &Resource| r.definition(version);
+            let (items, next_cursor) = page(&shared.resources, cursor, shared.page_size, describe)?;
+            ListPage { items, next_cursor }
+                .to_json(version)
+                .map_err(unsendable)
+        }
+        "resources/templates/list" => {
+            let describe = |t: &ResourceTemplate| t.definition(version);
+            let catalog = &shared.resource_templates;
+            let (items, next_cursor) = page(catalog, cursor, shared.page_size, describe)?;
+            ListPage { items, next_cursor }
+                .to_json(version)
+                .map_err(unsendable)
+        }
+        "prompts/list" => {
+            let describe = |p: &Prompt| p.definition(version);
+            let (items, next_cursor) = page(&shared.prompts, cursor, shared.page_size, describe)?;
+            ListPage { items, next_cursor }
+                .to_json(version)
+                .map_err(unsendable)
+        }
         "tools/call" => call_tool(shared, fields, ctx, state.param_headers()).await,
         "subscriptions/listen" => {
             let filter = fields.notifications.unwrap_or_default();
@@ -321,7 +333,7 @@ async fn serve(
                 return Err(resource_not_found(&uri, version));
             }
             state.subscribe(uri, subscribe);
-            Ok(json!({}))
+            Ok(empty_result(version))
         }
         "resources/read" => read_resource(shared, fields.uri.unwrap_or_default(), ctx).await,
         "prompts/get" => {
@@ -446,46 +458,38 @@ async fn read_resource(shared: &Shared, uri: String, ctx: Context) -> Result<Val
     answered(round, async move { Ok(contents.await) }).await
 }
 
-fn list<T>(
+/// The page of `catalog` that `cursor` asks for, each item described by `describe`, and
+/// the cursor of the next page.
+fn page<T, U>(
     catalog: &RwLock<Catalog<T>>,
     cursor: Option<&str>,
     page_size: usize,
-    member: &str,
-    describe: impl Fn(&T) -> Value,
-) -> Result<Value, RpcError> {
+    describe: impl Fn(&T) -> U,
+) -> Result<(Vec<U>, Option<String>), RpcError> {
     let catalog = read(catalog);
     let (page, next) = catalog.page(cursor, page_size)?;
-    let mut result = Map::new();
-    result.insert(
-        member.into(),
-        Value::Array(page.into_iter().map(describe).collect()),
-    );
-    if let Some(next) = next {
-        result.insert("nextCursor".into(), next.into());
-    }
-    Ok(Value::Object(result))
+    Ok((page.into_iter().map(describe).collect(), next))
 }
 
-fn discover(shared: &Shared, version: Version) -> Value {
-    let supported: Vec<&str> = Version::ALL
+/// A result the version in force cannot carry: -32603, saying what (the server builds its
+/// results for the version, so this is a bug, reported rather than sent wrong).
+fn unsendable(error: ContentError) -> RpcError {
+    RpcError::internal_error().with_data(&format!("the result cannot be sent: {error}"))
+}
+
+fn discover(shared: &Shared, version: Version) -> Result<Value, RpcError> {
+    let supported_versions = Version::ALL
         .into_iter()
         .rev()
-        .map(Version::as_str)
+        .map(|v| v.as_str().to_owned())
         .collect();
-    let mut result = json!({
-        "supportedVersions": supported,
-        "capabilities": shared.capabilities(version),
-        "_meta": {
-            "io.modelcontextprotocol/serverInfo": {
-                "name": shared.info.name,
-                "version": shared.info.version,
-            }
-        },
-    });
-    if let Some(instructions) = &shared.info.instructions {
-        result["instructions"] = instructions.clone().into();
-    }
-    result
+    let reply = DiscoverReply {
+        supported_versions,
+        capabilities: shared.capabilities(version),
+        server_info: Some(shared.info.peer()),
+        instructions: shared.info.instructions.clone(),
+    };
+    reply.to_json(version).map_err(unsendable)
 }
 
 /// Adds what every result of `version` carries: from 2026-07-28 `resultType` (`complete`

@@ -162,7 +162,6 @@ mod catalog;
 mod client;
 mod completion;
 mod context;
-mod describe;
 mod dispatch;
 mod events;
 mod hex;

@@ -4,6 +4,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use mcpwire::RpcError;
+use mcpwire_model::{PromptArgumentEntry, PromptEntry};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -16,7 +17,7 @@ use crate::context::Context;
 use crate::prompt_message::PromptMessage;
 use crate::schema::{SchemaError, object_schema};
 use crate::tool::BoxFuture;
-use crate::version::Version;
+use crate::version::{Feature, Version};
 
 type GetFn = dyn Fn(Map<String, Value>, Context) -> Result<BoxFuture<Vec<PromptMessage>>, ArgumentError>
     + Send
@@ -44,7 +45,7 @@ pub struct Prompt {
     name: String,
     title: Option<String>,
     description: String,
-    arguments: Result<Vec<Value>, SchemaError>,
+    arguments: Result<Vec<PromptArgumentEntry>, SchemaError>,
     handler: Arc<GetFn>,
     completers: Completers,
 }
@@ -134,23 +135,24 @@ impl Prompt {
     pub(crate) fn unknown_completion(&self) -> Option<&str> {
         let arguments = self.arguments.as_deref().unwrap_or_default();
         self.completers
-            .unknown(|name| arguments.iter().any(|a| a["name"] == name))
+            .unknown(|name| arguments.iter().any(|a| a.name == name))
     }
 
     pub(crate) fn schema_error(&self) -> Option<&SchemaError> {
         self.arguments.as_ref().err()
     }
 
-    /// The `Prompt` object of `version`.
-    pub(crate) fn definition(&self, version: Version) -> Value {
-        let mut prompt = crate::describe::named(&self.name, self.title.as_deref(), version);
-        prompt.insert("description".into(), self.description.clone().into());
-        if let Ok(arguments) = &self.arguments
-            && !arguments.is_empty()
-        {
-            prompt.insert("arguments".into(), Value::Array(arguments.clone()));
+    /// The prompt as `prompts/list` describes it under `version` (the title left out on
+    /// purpose before 2025-06-18, which has no titles; no `arguments` member when it has
+    /// none).
+    pub(crate) fn definition(&self, version: Version) -> PromptEntry {
+        let arguments = self.arguments.as_ref().ok().filter(|a| !a.is_empty());
+        PromptEntry {
+            name: self.name.clone(),
+            title: self.title.clone().filter(|_| version.has(Feature::Titles)),
+            description: Some(self.description.clone()),
+            arguments: arguments.cloned(),
         }
-        Value::Object(prompt)
     }
 
     /// Decodes the arguments and runs the handler: the `GetPromptResult` members, or -32603
@@ -177,7 +179,7 @@ impl Prompt {
 
 /// The `PromptArgument` list of an arguments schema: each property, its description, and
 /// whether it is required.
-fn prompt_arguments(schema: &Map<String, Value>) -> Vec<Value> {
+fn prompt_arguments(schema: &Map<String, Value>) -> Vec<PromptArgumentEntry> {
     let required: Vec<&str> = schema
         .get("required")
         .and_then(Value::as_array)
@@ -188,14 +190,14 @@ fn prompt_arguments(schema: &Map<String, Value>) -> Vec<Value> {
     };
     properties
         .iter()
-        .map(|(name, property)| {
-            let mut argument = Map::new();
-            argument.insert("name".into(), name.clone().into());
-            if let Some(description) = property.get("description") {
-                argument.insert("description".into(), description.clone());
-            }
-            argument.insert("required".into(), required.contains(&name.as_str()).into());
-            Value::Object(argument)
+        .map(|(name, property)| PromptArgumentEntry {
+            name: name.clone(),
+            // A description that is not a string is not one MCP can carry: left out.
+            description: property
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            required: Some(required.contains(&name.as_str())),
         })
         .collect()
 }

@@ -3,6 +3,7 @@
 use std::future::Future;
 use std::sync::Arc;
 
+use mcpwire_model::ResourceEntry;
 use serde_json::Value;
 
 use crate::content::ResourceContents;
@@ -63,9 +64,9 @@ impl Resource {
         &self.uri
     }
 
-    /// The `Resource` object of `version`.
-    pub(crate) fn definition(&self, version: Version) -> Value {
-        self.info.definition(version, "uri", &self.uri)
+    /// The resource as `resources/list` describes it under `version`.
+    pub(crate) fn definition(&self, version: Version) -> ResourceEntry {
+        self.info.resource_entry(version, &self.uri)
     }
 
     /// Reads it: the `ReadResourceResult` of the call's version.

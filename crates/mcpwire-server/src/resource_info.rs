@@ -1,9 +1,9 @@
 //! What a resource and a resource template both carry: a name, and optionally a title, a
 //! description and a MIME type; and the builder methods that set them.
 
-use serde_json::Value;
+use mcpwire_model::{ResourceEntry, ResourceTemplateEntry};
 
-use crate::version::Version;
+use crate::version::{Feature, Version};
 
 /// The descriptive members of a resource or resource template.
 #[derive(Debug, Clone)]
@@ -24,23 +24,37 @@ impl ResourceInfo {
         }
     }
 
-    /// The listed object of `version`: these members plus `address_member` (`uri`,
-    /// `uriTemplate`) set to `address`.
-    pub(crate) fn definition(
+    /// The title under `version`: left out on purpose before 2025-06-18, which has no
+    /// titles (so the lists hold every item under every version).
+    pub(crate) fn title(&self, version: Version) -> Option<String> {
+        self.title.clone().filter(|_| version.has(Feature::Titles))
+    }
+
+    /// The item as `resources/list` describes it under `version`, at `uri`.
+    pub(crate) fn resource_entry(&self, version: Version, uri: &str) -> ResourceEntry {
+        ResourceEntry {
+            uri: uri.to_owned(),
+            name: self.name.clone(),
+            title: self.title(version),
+            description: self.description.clone(),
+            mime_type: self.mime_type.clone(),
+        }
+    }
+
+    /// The item as `resources/templates/list` describes it under `version`, for
+    /// `uri_template`.
+    pub(crate) fn template_entry(
         &self,
         version: Version,
-        address_member: &str,
-        address: &str,
-    ) -> Value {
-        let mut item = crate::describe::named(&self.name, self.title.as_deref(), version);
-        item.insert(address_member.into(), address.into());
-        if let Some(description) = &self.description {
-            item.insert("description".into(), description.clone().into());
+        uri_template: &str,
+    ) -> ResourceTemplateEntry {
+        ResourceTemplateEntry {
+            uri_template: uri_template.to_owned(),
+            name: self.name.clone(),
+            title: self.title(version),
+            description: self.description.clone(),
+            mime_type: self.mime_type.clone(),
         }
-        if let Some(mime_type) = &self.mime_type {
-            item.insert("mimeType".into(), mime_type.clone().into());
-        }
-        Value::Object(item)
     }
 }
 

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::future::Future;
 use std::sync::Arc;
 
+use mcpwire_model::ResourceTemplateEntry;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
@@ -143,9 +144,9 @@ impl ResourceTemplate {
         self.parsed.as_ref().ok()?.matches(uri)
     }
 
-    /// The `ResourceTemplate` object of `version`.
-    pub(crate) fn definition(&self, version: Version) -> Value {
-        self.info.definition(version, "uriTemplate", &self.template)
+    /// The template as `resources/templates/list` describes it under `version`.
+    pub(crate) fn definition(&self, version: Version) -> ResourceTemplateEntry {
+        self.info.template_entry(version, &self.template)
     }
 
     /// Decodes `variables` and starts the reader: the `ReadResourceResult` for `uri` under

@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, RwLock};
 
-use serde_json::{Map, Value, json};
+use mcpwire_model::{ListCapability, PeerInfo, ResourcesCapability, ServerCapabilitySet};
 
 use crate::catalog::Catalog;
 use crate::events::EventSource;
@@ -22,6 +22,13 @@ pub(crate) struct ServerInfo {
     pub(crate) name: String,
     pub(crate) version: String,
     pub(crate) instructions: Option<String>,
+}
+
+impl ServerInfo {
+    /// The server's `Implementation` (`serverInfo`): its name and version.
+    pub(crate) fn peer(&self) -> PeerInfo {
+        PeerInfo::new(self.name.clone(), self.version.clone())
+    }
 }
 
 /// Which kinds of items the server offers: fixed when it is built, because a client reads
@@ -53,25 +60,22 @@ pub(crate) struct Shared {
 impl Shared {
     /// The `capabilities` this server declares: only the kinds of items it was built with,
     /// each with `listChanged: true` (items can change while serving), and `logging`.
-    pub(crate) fn capabilities(&self, version: Version) -> Value {
-        let mut capabilities = Map::new();
-        capabilities.insert("logging".into(), json!({}));
-        if self.offers.completions && version.has(Feature::CompletionsCapability) {
-            capabilities.insert("completions".into(), json!({}));
+    /// Omitted on purpose where the version lacks them: `completions` before 2025-03-26
+    /// (which serves `completion/complete` with no capability to declare it) and
+    /// `resources.subscribe` where the version has no `resources/subscribe`.
+    pub(crate) fn capabilities(&self, version: Version) -> ServerCapabilitySet {
+        let listed = || ListCapability {
+            list_changed: Some(true),
+        };
+        ServerCapabilitySet {
+            logging: true,
+            completions: self.offers.completions && version.has(Feature::CompletionsCapability),
+            tools: self.offers.tools.then(listed),
+            prompts: self.offers.prompts.then(listed),
+            resources: self.offers.resources.then(|| ResourcesCapability {
+                list_changed: Some(true),
+                subscribe: version.has_request("resources/subscribe").then_some(true),
+            }),
         }
-        let kinds = [
-            ("tools", self.offers.tools),
-            ("resources", self.offers.resources),
-            ("prompts", self.offers.prompts),
-        ];
-        for (kind, offered) in kinds {
-            if offered {
-                capabilities.insert(kind.into(), json!({ "listChanged": true }));
-            }
-        }
-        if self.offers.resources && version.has_request("resources/subscribe") {
-            capabilities["resources"]["subscribe"] = true.into();
-        }
-        Value::Object(capabilities)
     }
 }

@@ -4,6 +4,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use mcpwire_model::ToolInfo;
 use mcpwire_types::JsonObject;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -114,19 +115,22 @@ impl Tool {
         self.schemas.as_ref().err()
     }
 
-    /// The `Tool` object of `version`.
-    pub(crate) fn definition(&self, version: Version) -> Value {
-        let mut tool = crate::describe::named(&self.name, self.title.as_deref(), version);
-        tool.insert("description".into(), self.description.clone().into());
-        if let Ok((input, output)) = &self.schemas {
-            tool.insert("inputSchema".into(), Value::Object(input.clone()));
-            if let Some(output) = output
-                && version.has(Feature::Titles)
-            {
-                tool.insert("outputSchema".into(), Value::Object(output.clone()));
-            }
+    /// The tool as `tools/list` describes it under `version`. The title and output schema
+    /// are left out on purpose before 2025-06-18, which has neither (so `tools/list` lists
+    /// every tool under every version). A tool whose schemas failed is refused when added,
+    /// so the catalog never holds one.
+    pub(crate) fn definition(&self, version: Version) -> ToolInfo {
+        let titled = version.has(Feature::Titles);
+        let (input, output) = match &self.schemas {
+            Ok((input, output)) => (input.clone(), output.clone()),
+            Err(_) => (Map::new(), None),
+        };
+        ToolInfo {
+            title: self.title.clone().filter(|_| titled),
+            description: Some(self.description.clone()),
+            output_schema: output.filter(|_| titled),
+            ..ToolInfo::new(self.name.clone(), input)
         }
-        Value::Object(tool)
     }
 
     /// Decodes the arguments and starts the handler.
