@@ -468,8 +468,22 @@ impl<S: HttpService> Endpoint<S> {
         if let Some(last_event_id) = request.headers().get(LAST_EVENT_ID)
             && let Some(resume) = self.resume(request.headers(), None)
         {
-            // A reconnection to a stream of this session, not the session's own GET stream.
             let last_event_id = String::from_utf8_lossy(last_event_id.as_bytes());
+            // A reconnection to the session's own GET stream: it goes on.
+            if let Some(slot) = found.unsolicited.clone() {
+                let ended = found.ended.clone();
+                let resumed =
+                    resumable::resume_get_stream(resume.clone(), slot, ended, &last_event_id);
+                match resumed.await {
+                    Some(Ok(mut response)) => {
+                        response.body_mut().keep(vec![Box::new(found.lease)]);
+                        return response;
+                    }
+                    Some(Err((status, why))) => return refuse.error(status, &why),
+                    None => {}
+                }
+            }
+            // A reconnection to the stream of one of the session's POSTs.
             let mut response =
                 match resumable::resume(resume.store, resume.session, &last_event_id).await {
                     Ok(response) => response,
@@ -481,13 +495,28 @@ impl<S: HttpService> Endpoint<S> {
         let Some(slot) = found.unsolicited.clone() else {
             return self.method_not_allowed();
         };
-        let taken = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
-        let Some(receiver) = taken else {
+        let taken = slot
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .receiver
+            .take();
+        let Some(mut receiver) = taken else {
             return refuse.error(
                 StatusCode::CONFLICT,
                 "this session already has an open GET stream",
             );
         };
+        // With an event store, the GET stream is stored and its events carry ids.
+        if let Some(resume) = self.resume(request.headers(), agreed) {
+            let ended = found.ended.clone();
+            match resumable::open_get_stream(resume, slot.clone(), receiver, ended).await {
+                Ok(mut response) => {
+                    response.body_mut().keep(vec![Box::new(found.lease)]);
+                    return response;
+                }
+                Err(back) => receiver = back,
+            }
+        }
         let (sender, events) = mpsc::channel(4);
         let ended = found.ended.clone();
         tokio::spawn(forward_unsolicited(receiver, slot, ended, sender));
@@ -548,7 +577,7 @@ async fn forward_unsolicited(
             First::Right(()) => break,
         }
     }
-    *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(receiver);
+    slot.lock().unwrap_or_else(PoisonError::into_inner).receiver = Some(receiver);
 }
 
 /// Which statuses the answer to a single error reply gets.

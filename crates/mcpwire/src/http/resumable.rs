@@ -5,6 +5,10 @@
 //! runs on; a GET with `Last-Event-ID` replays what followed that event on its stream and
 //! then carries the stream on to its end.
 //!
+//! The session's own GET stream is resumable the same way: its unsolicited frames are stored
+//! in a stream of its own and sent with their ids; a GET whose `Last-Event-ID` names an event
+//! of it replays what followed and carries the stream on with the frames that come next.
+//!
 //! One writer per stream puts the handler's frames, then its reply, into the store; the
 //! connection is fed by a reader of the store. A reconnection is only another reader.
 //!
@@ -13,15 +17,17 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use hyper::StatusCode;
 use hyper::body::Bytes;
 use tokio::sync::mpsc::error::TryRecvError;
-use tokio::sync::{Notify, mpsc};
+use tokio::sync::{Notify, mpsc, watch};
 
 use super::event_store::{EventId, EventStore, StreamId};
 use super::exchange::{EVENT_QUEUE, HandlerTask, Outcome, finished};
 use super::race::{First, race};
 use super::response::{HttpResponse, event_stream, sse_event};
 use super::session_id::SessionId;
+use super::sessions::{GetStream, Unsolicited};
 
 /// What makes a session's POST streams resumable.
 #[derive(Clone)]
@@ -111,6 +117,146 @@ pub(crate) async fn resume(
     };
     tokio::spawn(reader.read(sender, None, Close::Never));
     Ok(event_stream(events))
+}
+
+/// The session's GET stream with an event store: a fresh stored stream that carries the
+/// session's unsolicited frames (from `receiver`), each sent with its id, while the client
+/// stays. The stream it supersedes is finished (it carries nothing more). `Err` gives the
+/// receiver back when the store cannot open the stream.
+pub(crate) async fn open_get_stream(
+    resume: Resume,
+    slot: Unsolicited,
+    receiver: mpsc::Receiver<Bytes>,
+    ended: watch::Receiver<()>,
+) -> Result<HttpResponse, mpsc::Receiver<Bytes>> {
+    let Ok(stream) = StreamId::generate() else {
+        return Err(receiver);
+    };
+    if resume.store.open(&resume.session, &stream).await.is_err() {
+        return Err(receiver);
+    }
+    let superseded = lock(&slot).stored.replace(stream.clone());
+    if let Some(superseded) = superseded {
+        resume.store.finish(&superseded).await;
+    }
+    let at = EventId {
+        stream,
+        sequence: 0,
+    };
+    Ok(carry_get_stream(resume, at, slot, receiver, ended))
+}
+
+/// A GET with `Last-Event-ID` naming an event of the session's GET stream: the events after
+/// it, then the unsolicited frames as they come, on the same stream. `None` when the id names
+/// no GET stream of the session ([`resume`] serves the streams of POSTs); `Some(Err)`, a
+/// message for a 409, when the GET stream is open on another connection, or for a 400, when
+/// the events after the id were dropped.
+pub(crate) async fn resume_get_stream(
+    resume: Resume,
+    slot: Unsolicited,
+    ended: watch::Receiver<()>,
+    last_event_id: &str,
+) -> Option<Result<HttpResponse, (StatusCode, String)>> {
+    let id = EventId::parse(last_event_id)?;
+    if lock(&slot).stored.as_ref() != Some(&id.stream) {
+        return None;
+    }
+    let probe = tokio::time::timeout(
+        Duration::ZERO,
+        resume
+            .store
+            .read_after(&resume.session, &id.stream, id.sequence),
+    )
+    .await;
+    if let Ok(Err(error)) = probe {
+        let why = format!("cannot resume from Last-Event-ID {last_event_id:?}: {error}");
+        return Some(Err((StatusCode::BAD_REQUEST, why)));
+    }
+    let taken = {
+        let mut get = lock(&slot);
+        // Checked again under the lock: a plain GET may have replaced the stream meanwhile.
+        (get.stored.as_ref() == Some(&id.stream))
+            .then(|| get.receiver.take())
+            .flatten()
+    };
+    let Some(receiver) = taken else {
+        let why = "this session's GET stream is open on another connection".to_owned();
+        return Some(Err((StatusCode::CONFLICT, why)));
+    };
+    let resume = Resume {
+        priming: None,
+        ..resume
+    };
+    Some(Ok(carry_get_stream(resume, id, slot, receiver, ended)))
+}
+
+fn lock(slot: &Unsolicited) -> std::sync::MutexGuard<'_, GetStream> {
+    slot.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Feeds the connection from the GET stream's stored stream after `at`, while a writer
+/// stores the session's unsolicited frames in it.
+fn carry_get_stream(
+    resume: Resume,
+    at: EventId,
+    slot: Unsolicited,
+    receiver: mpsc::Receiver<Bytes>,
+    ended: watch::Receiver<()>,
+) -> HttpResponse {
+    let (sender, events) = mpsc::channel(EVENT_QUEUE);
+    let writer = GetWriter {
+        store: Arc::clone(&resume.store),
+        stream: at.stream.clone(),
+        slot,
+        ended,
+        client: sender.clone(),
+    };
+    tokio::spawn(writer.write(receiver));
+    let reader = Reader {
+        store: resume.store,
+        session: resume.session,
+        stream: at.stream,
+        after: at.sequence,
+    };
+    tokio::spawn(reader.read(sender, resume.priming, Close::Never));
+    event_stream(events)
+}
+
+/// Puts the session's unsolicited frames into its GET stream's stored stream while the
+/// client is connected; then gives the receiver back to the session, for the next GET.
+struct GetWriter {
+    store: Arc<dyn EventStore>,
+    stream: StreamId,
+    slot: Unsolicited,
+    ended: watch::Receiver<()>,
+    /// The connection's events: closed when the client leaves.
+    client: mpsc::Sender<Bytes>,
+}
+
+impl GetWriter {
+    async fn write(mut self, mut receiver: mpsc::Receiver<Bytes>) {
+        loop {
+            let next = race(
+                race(receiver.recv(), self.ended.changed()),
+                self.client.closed(),
+            )
+            .await;
+            match next {
+                // A store that refuses loses the frame, as on a POST's stream.
+                First::Left(First::Left(Some(frame))) => {
+                    let _ = self.store.append(&self.stream, frame).await;
+                }
+                // The handler dropped its sender, or the session ended: the stream ends.
+                First::Left(First::Left(None)) | First::Left(First::Right(_)) => {
+                    self.store.finish(&self.stream).await;
+                    return;
+                }
+                First::Right(()) => break,
+            }
+        }
+        lock(&self.slot).receiver = Some(receiver);
+    }
 }
 
 /// Puts one stream's frames into the store.

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use hyper::body::Bytes;
 use tokio::sync::{mpsc, watch};
 
+use super::event_store::StreamId;
 use super::session_id::SessionId;
 
 /// The client address sessions are counted by: an IPv4 address, or an IPv6 /64 prefix (one
@@ -45,8 +46,16 @@ pub(crate) enum Refusal {
     Full(usize),
 }
 
-/// The receiver of a session's unsolicited frames, taken by the GET stream while it is open.
-pub(crate) type Unsolicited = Arc<Mutex<Option<mpsc::Receiver<Bytes>>>>;
+/// The session's GET stream: the receiver of its unsolicited frames (taken while a GET
+/// stream is open), and with an event store the stored stream the GET stream writes (what a
+/// `Last-Event-ID` may resume).
+pub(crate) struct GetStream {
+    pub(crate) receiver: Option<mpsc::Receiver<Bytes>>,
+    pub(crate) stored: Option<StreamId>,
+}
+
+/// A session's [`GetStream`], shared by its requests.
+pub(crate) type Unsolicited = Arc<Mutex<GetStream>>;
 
 /// A session whose `initialize` succeeded, to be registered.
 pub(crate) struct Opened<H> {
@@ -199,7 +208,12 @@ impl<H> Sessions<H> {
                 peer,
                 last_used: Instant::now(),
                 busy: 0,
-                unsolicited: unsolicited.map(|rx| Arc::new(Mutex::new(Some(rx)))),
+                unsolicited: unsolicited.map(|receiver| {
+                    Arc::new(Mutex::new(GetStream {
+                        receiver: Some(receiver),
+                        stored: None,
+                    }))
+                }),
                 ended,
             },
         );
