@@ -163,14 +163,31 @@ impl InputRound {
             _ => {
                 let state =
                     request_state::seal(&self.key, &self.binding, std::mem::take(&mut asks.used))?;
-                Ok(json!({
-                    "resultType": "input_required",
-                    "inputRequests": std::mem::take(&mut asks.missing),
-                    "requestState": state,
-                }))
+                input_required(std::mem::take(&mut asks.missing), state)
             }
         }
     }
+}
+
+/// The `InputRequiredResult` asking `missing` (each an `InputRequest` of 2026-07-28, which
+/// its generated type decodes: an ask it refuses is -32603 naming it), serialized from the
+/// generated type.
+fn input_required(missing: Map<String, Value>, state: String) -> Result<Value, RpcError> {
+    use mcpwire_types::mcp::v2026_07_28 as m;
+    let unsendable = |why: String| {
+        RpcError::internal_error().with_data(&format!("the input request cannot be sent: {why}"))
+    };
+    let mut requests = m::InputRequests::new();
+    for (key, ask) in missing {
+        // Through text: the generated types keep free-form members as raw JSON text.
+        let request: m::InputRequest = serde_json::from_str(&ask.to_string())
+            .map_err(|e| unsendable(format!("{key}: {e}")))?;
+        requests.insert(key, request);
+    }
+    let mut result = m::InputRequiredResult::new("input_required");
+    result.input_requests = Some(requests);
+    result.request_state = Some(state);
+    serde_json::to_value(result).map_err(|e| unsendable(e.to_string()))
 }
 
 /// The key of the `index`-th ask of a run: its method's family, its position, and a digest
