@@ -7,14 +7,36 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod client;
+mod elicit;
 mod error;
+mod handlers;
+mod listen;
+mod meta;
+mod negotiate;
+mod notify;
+mod options;
+mod session;
 mod stdio;
 mod stream;
 pub mod transport;
+mod versions;
 mod violation;
 
+pub use client::{Client, ClientBuilder, DEFAULT_MAX_SERVING, DEFAULT_REQUEST_TIMEOUT};
+pub use elicit::{ElicitAnswer, FormElicitation, UrlElicitation, apply_defaults};
 pub use error::ClientError;
+pub use handlers::{HandlerResult, Root};
+pub use listen::{ListenEvent, ListenFilter, SUBSCRIPTION_CAPACITY, Subscription};
+pub use meta::{
+    CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY,
+    SUBSCRIPTION_ID_KEY,
+};
+pub use negotiate::Handshake;
+pub use notify::{ListKind, LogMessage, ProgressEvent};
+pub use options::{CallOptions, PROGRESS_STREAM_CAPACITY, ProgressStream};
 pub use stdio::{ChildProcess, DEFAULT_EXIT_GRACE, MAX_STDERR_LINE, Stderr};
 pub use stream::{DEFAULT_MAX_FRAME_BYTES, StreamTransport};
 pub use transport::{Connection, Transport, TransportError};
+pub use versions::{DEFAULT_VERSION, SUPPORTED_VERSIONS};
 pub use violation::{Rule, Violation};

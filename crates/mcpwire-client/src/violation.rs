@@ -89,7 +89,6 @@ impl fmt::Display for Violation {
 impl std::error::Error for Violation {}
 
 /// The start of a frame, for a violation's detail (at most 80 characters, lossy UTF-8).
-#[allow(dead_code)] // used by the session, next commit
 pub(crate) fn excerpt(frame: &[u8]) -> String {
     let text = String::from_utf8_lossy(&frame[..frame.len().min(80)]);
     if frame.len() > 80 {
