@@ -7,6 +7,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::ask_wire::AskError;
+use crate::result::ToolResult;
 use crate::version::Version;
 
 /// Why a request to the client brought no answer.
@@ -54,6 +55,18 @@ impl std::fmt::Display for ClientError {
 }
 
 impl std::error::Error for ClientError {}
+
+/// What a failed ask of the client means for the call: a capability the client did not
+/// declare is [`ToolResult::missing_capability`]; any other failure is a tool execution error
+/// saying what went wrong.
+impl From<ClientError> for ToolResult {
+    fn from(error: ClientError) -> Self {
+        match error {
+            ClientError::NotDeclared { capability } => Self::missing_capability(capability),
+            other => Self::error(other),
+        }
+    }
+}
 
 /// The user's answer to an elicitation.
 #[derive(Debug, Clone, PartialEq, Eq)]

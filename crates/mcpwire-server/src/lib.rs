@@ -158,41 +158,34 @@
 #![warn(missing_docs)]
 
 mod arguments;
-mod ask;
-mod ask_wire;
 mod catalog;
 mod client;
 mod completion;
-mod content;
-mod content_wire;
 mod context;
 mod describe;
 mod dispatch;
 mod events;
-mod form;
-mod form_derive;
-mod form_wire;
 mod hex;
 mod input_round;
 mod listen;
-mod logging;
 mod param_headers;
 mod prompt;
 mod request_state;
 mod resource;
 mod resource_info;
 mod resource_template;
-mod result;
-mod result_wire;
 mod roots;
-mod schema;
 mod server;
 mod session;
 mod shared;
 mod tool;
 mod uri_template;
 mod validate;
-mod version;
+
+// The version-neutral model lives in `mcpwire-model`; its modules keep their paths here.
+use mcpwire_model::{
+    ask, ask_wire, content, content_wire, form, logging, result, result_wire, schema, version,
+};
 
 pub use arguments::{ArgumentError, NoArguments};
 pub use ask::{ElicitRequest, IncludeContext, ModelPreferences, SamplingMessage, SamplingRequest};

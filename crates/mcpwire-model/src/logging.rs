@@ -9,7 +9,7 @@ use crate::version::Version;
 /// The severity of a log message (`notifications/message`), as MCP names it.
 ///
 /// ```
-/// use mcpwire_server::LogLevel;
+/// use mcpwire_model::LogLevel;
 ///
 /// assert!(LogLevel::Error > LogLevel::Info);
 /// assert_eq!(serde_json::to_string(&LogLevel::Warning).unwrap(), "\"warning\"");
@@ -36,7 +36,7 @@ pub enum LogLevel {
 }
 
 /// The `LoggingMessageNotificationParams` of `version`, serialized from its generated type.
-pub(crate) fn message_params(
+pub fn message_params(
     level: LogLevel,
     logger: Option<&str>,
     data: Value,

@@ -338,7 +338,7 @@ full_message!(message_2025_11_25, v2025_11_25, block_2025_11_25);
 full_message!(message_2026_07_28, v2026_07_28, block_2026_07_28);
 
 /// A `PromptMessage` of `version`, serialized from its generated type.
-pub(crate) fn prompt_message(
+pub fn prompt_message(
     role: Role,
     content: &Content,
     version: Version,
@@ -354,7 +354,7 @@ pub(crate) fn prompt_message(
 
 /// The `GetPromptResult` of `version`, serialized from its generated type (2026-07-28's
 /// `resultType` is `complete`).
-pub(crate) fn get_prompt_result(
+pub fn get_prompt_result(
     description: Option<&str>,
     messages: &[(Role, &Content)],
     version: Version,

@@ -116,7 +116,7 @@ pub enum ContentKind {
 /// One content block of a tool result or prompt message, with optional annotations.
 ///
 /// ```
-/// use mcpwire_server::{Annotations, Content, Role};
+/// use mcpwire_model::{Annotations, Content, Role};
 ///
 /// let block = Content::audio("UklGRg==", "audio/wav").annotated(Annotations {
 ///     audience: Some(vec![Role::User]),

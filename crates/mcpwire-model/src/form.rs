@@ -12,7 +12,7 @@ use serde_json::Number;
 /// `properties` is a JSON object, whose members have no order).
 ///
 /// ```
-/// use mcpwire_server::Form;
+/// use mcpwire_model::Form;
 ///
 /// #[derive(serde::Deserialize, schemars::JsonSchema)]
 /// struct Contact {

@@ -15,7 +15,7 @@ use crate::version::Version;
 /// The outcome of a tool call, independent of the MCP version.
 ///
 /// ```
-/// use mcpwire_server::ToolResult;
+/// use mcpwire_model::ToolResult;
 ///
 /// let ok = ToolResult::text(42);
 /// assert!(!ok.is_error());
@@ -55,7 +55,7 @@ impl ToolResult {
     /// saying which capability is missing.
     ///
     /// ```
-    /// use mcpwire_server::{ToolResult, Version};
+    /// use mcpwire_model::{ToolResult, Version};
     ///
     /// let refused = ToolResult::missing_capability("sampling");
     /// assert_eq!(refused.required_capability(), Some("sampling"));
@@ -122,7 +122,7 @@ impl ToolResult {
     /// links before 2025-06-18). `structuredContent` is sent from 2025-06-18.
     ///
     /// ```
-    /// use mcpwire_server::{Content, ToolResult, Version};
+    /// use mcpwire_model::{Content, ToolResult, Version};
     ///
     /// let sent = ToolResult::text("hi").try_to_json(Version::V2026_07_28).unwrap();
     /// assert_eq!(sent["resultType"], "complete");
@@ -142,7 +142,7 @@ impl ToolResult {
     /// when the version cannot carry a block, a tool execution error saying which.
     ///
     /// ```
-    /// use mcpwire_server::{ToolResult, Version};
+    /// use mcpwire_model::{ToolResult, Version};
     ///
     /// let sent = ToolResult::text("hi").to_json(Version::V2026_07_28);
     /// assert_eq!(sent["resultType"], "complete");
@@ -156,22 +156,10 @@ impl ToolResult {
     }
 }
 
-/// What a failed ask of the client means for the call: a capability the client did not
-/// declare is [`ToolResult::missing_capability`]; any other failure is a tool execution error
-/// saying what went wrong.
-impl From<crate::ClientError> for ToolResult {
-    fn from(error: crate::ClientError) -> Self {
-        match error {
-            crate::ClientError::NotDeclared { capability } => Self::missing_capability(capability),
-            other => Self::error(other),
-        }
-    }
-}
-
 /// A tool's output type, declared as its `outputSchema` and sent as `structuredContent`.
 ///
 /// ```
-/// use mcpwire_server::Structured;
+/// use mcpwire_model::Structured;
 ///
 /// #[derive(serde::Serialize, schemars::JsonSchema)]
 /// struct Sum { sum: i64 }

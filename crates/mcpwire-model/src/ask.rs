@@ -68,7 +68,7 @@ pub struct ModelPreferences {
 /// answer it.
 ///
 /// ```
-/// use mcpwire_server::{IncludeContext, ModelPreferences, SamplingRequest};
+/// use mcpwire_model::{IncludeContext, ModelPreferences, SamplingRequest};
 ///
 /// let request = SamplingRequest::new(200)
 ///     .user("What is the capital of France?")

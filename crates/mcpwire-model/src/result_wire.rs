@@ -12,14 +12,17 @@ use crate::version::Version;
 /// One page of completion values: the values, how many there are in all, and whether some
 /// were left out.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct CompletionPage {
-    pub(crate) values: Vec<String>,
-    pub(crate) total: usize,
-    pub(crate) has_more: bool,
+pub struct CompletionPage {
+    /// The values of this page.
+    pub values: Vec<String>,
+    /// How many values there are in all.
+    pub total: usize,
+    /// Whether some values were left out of this page.
+    pub has_more: bool,
 }
 
 /// The `CompleteResult` of `version`.
-pub(crate) fn complete_result(page: CompletionPage, version: Version) -> Value {
+pub fn complete_result(page: CompletionPage, version: Version) -> Value {
     macro_rules! result {
         ($m:ident $(, $result_type:expr)?) => {{
             let mut completion = $m::CompleteResultCompletion::new(page.values);
@@ -39,7 +42,7 @@ pub(crate) fn complete_result(page: CompletionPage, version: Version) -> Value {
 
 /// The `ReadResourceResult` of `version`: one item, for `uri`. Under 2026-07-28 it is
 /// `complete`, cacheable for 0 ms by anyone (a resource can change at any time).
-pub(crate) fn read_result(
+pub fn read_result(
     uri: &str,
     mime_type: Option<&str>,
     contents: ResourceContents,

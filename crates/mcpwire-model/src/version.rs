@@ -4,7 +4,7 @@
 //! `mcpwire-types`, never from a list written here; the few shape differences of results
 //! (which members exist from which version) are named by [`Feature`].
 
-use mcpwire::ProfileFacts;
+use mcpwire_types::ProfileFacts;
 use mcpwire_types::facts;
 use mcpwire_types::support::MethodKind;
 
@@ -26,7 +26,7 @@ pub enum Version {
 
 /// A member or behaviour that exists from some version on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Feature {
+pub enum Feature {
     /// `Tool.title`, `Tool.outputSchema`, `CallToolResult.structuredContent`,
     /// `Resource.title`, `Prompt.title`, `Implementation.title`.
     Titles,
@@ -97,7 +97,8 @@ impl Version {
         self.has_request("server/discover")
     }
 
-    pub(crate) fn has(self, feature: Feature) -> bool {
+    /// Whether this version has `feature`.
+    pub fn has(self, feature: Feature) -> bool {
         match feature {
             Feature::Titles => self >= Version::V2025_06_18,
             Feature::CompletionsCapability => self >= Version::V2025_03_26,

@@ -71,7 +71,7 @@ impl ElicitRequest {
     /// generated `ElicitRequestParams`, or what the version cannot carry.
     ///
     /// ```
-    /// use mcpwire_server::{ElicitRequest, Form, Version};
+    /// use mcpwire_model::{ElicitRequest, Form, Version};
     ///
     /// #[derive(schemars::JsonSchema)]
     /// #[allow(dead_code)]
@@ -95,7 +95,7 @@ impl SamplingRequest {
     /// version's generated `CreateMessageRequestParams`, or what the version cannot carry.
     ///
     /// ```
-    /// use mcpwire_server::{SamplingRequest, Version};
+    /// use mcpwire_model::{SamplingRequest, Version};
     ///
     /// let params = SamplingRequest::new(50).user("Hi").to_json(Version::V2024_11_05).unwrap();
     /// assert_eq!(params["maxTokens"], 50);
@@ -116,7 +116,7 @@ macro_rules! form_params {
 }
 
 /// The `ElicitRequestParams` of `version`, serialized from its generated type.
-pub(crate) fn elicit_params(request: &ElicitRequest, version: Version) -> Result<Value, AskError> {
+pub fn elicit_params(request: &ElicitRequest, version: Version) -> Result<Value, AskError> {
     let url_id = |id: &Option<String>| match (version, id) {
         (Version::V2025_11_25, None) => Err(lacking("a URL elicitation without an id", version)),
         (Version::V2026_07_28, Some(_)) => Err(lacking("an `elicitationId`", version)),
@@ -293,10 +293,7 @@ fn content_2025_03_26(
 }
 
 /// The `CreateMessageRequestParams` of `version`, serialized from its generated type.
-pub(crate) fn sampling_params(
-    request: &SamplingRequest,
-    version: Version,
-) -> Result<Value, AskError> {
+pub fn sampling_params(request: &SamplingRequest, version: Version) -> Result<Value, AskError> {
     Ok(match version {
         Version::V2024_11_05 => {
             let messages =
