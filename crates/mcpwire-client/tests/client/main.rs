@@ -4,5 +4,7 @@
 
 mod asks;
 mod calls;
+mod malformed;
+mod stdio;
 mod support;
 mod time;
