@@ -42,6 +42,7 @@ pub struct ClientBuilder {
     default_timeout: Option<Duration>,
     max_pending: usize,
     max_serving: usize,
+    check_results: bool,
 }
 
 impl std::fmt::Debug for ClientBuilder {
@@ -66,6 +67,7 @@ impl ClientBuilder {
             default_timeout: Some(DEFAULT_REQUEST_TIMEOUT),
             max_pending: DEFAULT_MAX_PENDING,
             max_serving: DEFAULT_MAX_SERVING,
+            check_results: true,
         }
     }
 
@@ -97,6 +99,15 @@ impl ClientBuilder {
     /// [`DEFAULT_MAX_SERVING`]); more are refused with -32603.
     pub fn max_concurrent_server_requests(mut self, max: usize) -> Self {
         self.max_serving = max.max(1);
+        self
+    }
+
+    /// Whether results of the typed calls are also held to the negotiated version's schema
+    /// (default `true`): a result the version's generated type does not decode is a
+    /// [`Rule::ResultShape`](crate::Rule::ResultShape) violation naming the JSON pointer.
+    /// Off, results are decoded in one pass into the client's own (lenient) types.
+    pub fn check_results(mut self, check: bool) -> Self {
+        self.check_results = check;
         self
     }
 
@@ -205,6 +216,7 @@ impl ClientBuilder {
             default_timeout: self.default_timeout,
             max_pending: self.max_pending,
             max_serving: self.max_serving,
+            check_results: self.check_results,
         };
         let session = Arc::new(Session::new(connection, profile, settings));
         let reader = tokio::spawn(Arc::clone(&session).read(receiver)).abort_handle();
