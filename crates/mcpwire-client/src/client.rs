@@ -26,6 +26,9 @@ use mcpwire_model::Version;
 /// The default timeout of a call (as the TypeScript SDK's): 60 s.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// The notification that roots changed.
+const ROOTS_CHANGED: &str = "notifications/roots/list_changed";
+
 /// How many requests of the server are answered at once by default; more are refused with
 /// an error.
 pub const DEFAULT_MAX_SERVING: usize = 16;
@@ -317,6 +320,16 @@ impl Client {
         params: &P,
     ) -> Result<(), ClientError> {
         self.session().notify(method, params).await
+    }
+
+    /// Tells the server the roots changed (`notifications/roots/list_changed`), so that it
+    /// asks `roots/list` again. Versions without server-to-client requests (2026-07-28)
+    /// have no such notification: nothing is sent there.
+    pub async fn notify_roots_list_changed(&self) -> Result<(), ClientError> {
+        if !versions::has_notification(self.protocol_version(), ROOTS_CHANGED) {
+            return Ok(());
+        }
+        self.notify(ROOTS_CHANGED, &Value::Null).await
     }
 
     /// Closes the connection (for a child process: its stdin, then its process group).
