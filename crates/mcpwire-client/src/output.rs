@@ -52,3 +52,49 @@ fn validate(schema: &serde_json::Value, instance: &serde_json::Value) -> Result<
 fn validate(_schema: &serde_json::Value, _instance: &serde_json::Value) -> Result<(), String> {
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn tool() -> ToolDescription {
+        serde_json::from_value(json!({
+            "name": "add",
+            "inputSchema": {"type": "object"},
+            "outputSchema": {"type": "object", "properties": {"sum": {"type": "integer"}},
+                             "required": ["sum"]},
+        }))
+        .expect("a tool")
+    }
+
+    fn result(structured: Option<serde_json::Value>, is_error: bool) -> ToolCallResult {
+        ToolCallResult {
+            content: Vec::new(),
+            structured_content: structured,
+            is_error,
+            meta: None,
+        }
+    }
+
+    #[test]
+    fn a_tool_with_an_output_schema_must_return_matching_structured_content() {
+        let tool = tool();
+        assert!(check_output(&tool, &result(Some(json!({"sum": 5})), false)).is_ok());
+        // A tool error need not match.
+        assert!(check_output(&tool, &result(None, true)).is_ok());
+        let missing = check_output(&tool, &result(None, false)).unwrap_err();
+        assert!(
+            missing.to_string().contains("no structuredContent"),
+            "{missing}"
+        );
+        let wrong = check_output(&tool, &result(Some(json!({"sum": "five"})), false));
+        if cfg!(feature = "output-schema") {
+            let wrong = wrong.unwrap_err().to_string();
+            assert!(wrong.contains("\"/sum\""), "{wrong}");
+        } else {
+            assert!(wrong.is_ok());
+        }
+    }
+}
