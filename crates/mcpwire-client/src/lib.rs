@@ -49,6 +49,10 @@
 //!   of each result. A breach is [`ClientError::Protocol`] naming the [`Rule`] on the call it
 //!   concerns, or goes to [`ClientBuilder::on_violation`]; it never panics, hangs, or stops
 //!   the reader.
+//! - **One model with the server**: tool results ([`ToolResult`], [`Content`] blocks),
+//!   prompts ([`PromptResult`]), resource contents ([`EmbeddedResource`]) and completions
+//!   ([`CompletionPage`]) are `mcpwire-model`'s version-neutral types, read from the
+//!   version's generated types, the same ones `mcpwire-server` sends from.
 //! - **Calls**: listing (one [`Page`] at a time or every page), [`Client::call_tool`] and
 //!   [`Client::call_tool_typed`] (structured output checked against the listed
 //!   `outputSchema`; full JSON Schema validation with the `output-schema` feature), reading
@@ -96,10 +100,7 @@ pub mod transport;
 mod versions;
 mod violation;
 
-pub use calls::{
-    Completion, CompletionTarget, MAX_INPUT_ROUNDS, MAX_LIST_PAGES, PromptResult,
-    PromptResultMessage, ReadResult, ToolCallResult, TypedToolResult,
-};
+pub use calls::{CompletionTarget, MAX_INPUT_ROUNDS, MAX_LIST_PAGES, TypedToolResult, result_text};
 pub use client::{Client, ClientBuilder, DEFAULT_MAX_SERVING, DEFAULT_REQUEST_TIMEOUT};
 pub use describe::{
     Page, PromptArgument, PromptDescription, ResourceDescription, TemplateDescription,
@@ -110,6 +111,9 @@ pub use error::ClientError;
 pub use handlers::{HandlerResult, Root};
 pub use listen::{ListenEvent, ListenFilter, SUBSCRIPTION_CAPACITY, Subscription};
 pub use mcpwire_model::Version;
+pub use mcpwire_model::content::{Content, ContentKind, EmbeddedResource, ResourceContents, Role};
+pub use mcpwire_model::result_wire::CompletionPage;
+pub use mcpwire_model::{PromptMessage, PromptResult, ToolResult};
 pub use meta::{
     CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY,
     SUBSCRIPTION_ID_KEY,

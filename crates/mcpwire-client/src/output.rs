@@ -7,27 +7,24 @@
 //! holds and [`Client::call_tool_typed`](crate::Client::call_tool_typed) still checks the
 //! shape through the Rust type it decodes into.
 
-use crate::calls::ToolCallResult;
 use crate::describe::ToolDescription;
 use crate::error::ClientError;
+use mcpwire_model::ToolResult;
 
 /// Checks `result` against `tool`'s `outputSchema` (nothing to check for a tool error or
 /// a tool without one).
-pub(crate) fn check_output(
-    tool: &ToolDescription,
-    result: &ToolCallResult,
-) -> Result<(), ClientError> {
+pub(crate) fn check_output(tool: &ToolDescription, result: &ToolResult) -> Result<(), ClientError> {
     let Some(schema) = &tool.output_schema else {
         return Ok(());
     };
-    if result.is_error {
+    if result.is_error() {
         return Ok(());
     }
     let error = |reason: String| ClientError::Output {
         tool: tool.name.clone(),
         reason,
     };
-    let Some(structured) = &result.structured_content else {
+    let Some(structured) = result.structured_content() else {
         return Err(error(
             "the tool declares an outputSchema but the result has no structuredContent".into(),
         ));
@@ -69,12 +66,11 @@ mod tests {
         .expect("a tool")
     }
 
-    fn result(structured: Option<serde_json::Value>, is_error: bool) -> ToolCallResult {
-        ToolCallResult {
-            content: Vec::new(),
-            structured_content: structured,
-            is_error,
-            meta: None,
+    fn result(structured: Option<serde_json::Value>, is_error: bool) -> ToolResult {
+        match (structured, is_error) {
+            (_, true) => ToolResult::error("failed"),
+            (Some(value), false) => ToolResult::structured(&value),
+            (None, false) => ToolResult::text("no structure"),
         }
     }
 

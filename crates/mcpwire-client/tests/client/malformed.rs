@@ -163,25 +163,47 @@ async fn a_server_that_ends_fails_every_pending_call() {
 }
 
 #[tokio::test]
-async fn results_are_held_to_the_version_schema_unless_told_otherwise() {
+async fn results_are_held_to_the_version_schema() {
     for check in [true, false] {
         let (client, mut server) = scripted(builder().check_results(check)).await;
+        // A text block without its `text` is not a 2025-06-18 CallToolResult: tool results
+        // are read into the model through the version's type, whatever `check_results` says.
         let options = CallOptions::new();
         let call = client.call_tool("t", &(), &options);
         let answer = async {
             let request = server.recv().await;
-            // A text block without its `text`: not a 2025-06-18 CallToolResult.
             let result = json!({"content": [{"type": "text"}]});
             let line = json!({"jsonrpc": "2.0", "id": request["id"], "result": result});
             server.send(&line.to_string()).await;
         };
         let (result, ()) = tokio::join!(call, answer);
-        match (check, result) {
+        match result {
+            Err(ClientError::Protocol(v)) => {
+                assert_eq!(v.rule, Rule::ResultShape);
+                assert!(v.detail.contains("CallToolResult"), "{v}");
+            }
+            other => panic!("check {check}: {other:?}"),
+        }
+        // A hint that is not a boolean: the client's own list type takes it; the version's
+        // schema does not.
+        let listed = client.list_tools(None);
+        let answer = async {
+            let request = server.recv().await;
+            let tool = json!({"name": "t", "inputSchema": {"type": "object"},
+                              "annotations": {"readOnlyHint": "yes"}});
+            let line = json!({"jsonrpc": "2.0", "id": request["id"], "result": {"tools": [tool]}});
+            server.send(&line.to_string()).await;
+        };
+        let (listed, ()) = tokio::join!(listed, answer);
+        match (check, listed) {
             (true, Err(ClientError::Protocol(v))) => {
                 assert_eq!(v.rule, Rule::ResultShape);
-                assert!(v.detail.contains("\"/content/0\""), "{v}");
+                assert!(
+                    v.detail.contains("\"/tools/0/annotations/readOnlyHint\""),
+                    "{v}"
+                );
             }
-            (false, Ok(result)) => assert_eq!(result.content, [json!({"type": "text"})]),
+            (false, Ok(page)) => assert_eq!(page.items[0].name, "t"),
             (check, other) => panic!("check {check}: {other:?}"),
         }
     }

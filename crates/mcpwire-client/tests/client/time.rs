@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use mcpwire_client::{CallOptions, ClientError, Version};
+use mcpwire_client::{CallOptions, ClientError, Version, result_text};
 use serde_json::json;
 
 use crate::support::{builder, connect, scripted};
@@ -36,7 +36,7 @@ async fn dropping_a_call_cancels_it_at_the_server_under_every_version() {
         let echo = client
             .call_tool("echo", &json!({"name": "x"}), &CallOptions::new())
             .await;
-        assert_eq!(echo.expect("echo").text(), "x", "{version}");
+        assert_eq!(result_text(&echo.expect("echo")), "x", "{version}");
     }
 }
 
@@ -71,7 +71,7 @@ async fn progress_restarts_the_timeout_and_reaches_the_stream() {
             .progress_stream();
         let result = client.call_tool("countdown", &args, &options).await;
         assert_eq!(
-            result.expect("reset by progress").text(),
+            result_text(&result.expect("reset by progress")),
             "liftoff",
             "{version}"
         );
@@ -172,5 +172,5 @@ async fn dropping_a_call_sends_cancelled_with_its_id() {
             .await;
     };
     let (result, ()) = tokio::join!(next, answer);
-    assert_eq!(result.expect("answered").text(), "ok");
+    assert_eq!(result_text(&result.expect("answered")), "ok");
 }
