@@ -302,15 +302,33 @@ impl Session {
         options: &CallOptions,
         method: &str,
     ) -> Result<AnyResult, ClientError> {
-        if let Err(error) = self.connection.send(frame).await {
-            pending.forget();
-            return Err(ClientError::Transport(error));
-        }
         let timeout = match options.timeout {
             Timeout::Default => self.settings.default_timeout,
             Timeout::Never => None,
             Timeout::After(timeout) => Some(timeout),
         };
+        let timed_out = || ClientError::Timeout {
+            method: method.to_owned(),
+            after: timeout.unwrap_or_default(),
+        };
+        // A server that stops reading cannot hold the call past its timeout either.
+        let sent = match timeout {
+            Some(timeout) => tokio::time::timeout(timeout, self.connection.send(frame))
+                .await
+                .map_err(|_| timed_out()),
+            None => Ok(self.connection.send(frame).await),
+        };
+        match sent {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => {
+                pending.forget();
+                return Err(ClientError::Transport(error));
+            }
+            Err(timed_out) => {
+                pending.forget();
+                return Err(timed_out);
+            }
+        }
         let outcome = wait(receiver, &tick, timeout, options).await;
         match outcome {
             Some(outcome) => {
@@ -319,10 +337,7 @@ impl Session {
             }
             None => {
                 pending.cancel("timed out");
-                Err(ClientError::Timeout {
-                    method: method.to_owned(),
-                    after: timeout.unwrap_or_default(),
-                })
+                Err(timed_out())
             }
         }
     }
