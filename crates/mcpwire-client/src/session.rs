@@ -24,6 +24,7 @@ use crate::listen::ListenEvent;
 use crate::meta::{self, StatelessMeta};
 use crate::notify::{Callbacks, ProgressEvent};
 use crate::options::{CallOptions, ProgressSink, Timeout};
+use crate::result_check::check_message;
 use crate::transport::{
     Connection, FrameKind, Incoming, IncomingReceiver, OutgoingFrame, TransportError,
 };
@@ -534,6 +535,19 @@ impl Session {
         if !allowed || !handlers.answers(&method) {
             return self.answer_detached(call, Err(RpcError::method_not_found()));
         }
+        if let Some(version) = version
+            && self.settings.check_results
+            && let Err(reason) = check_message(
+                version,
+                "ServerRequest",
+                Some(call.id().raw()),
+                &method,
+                params.as_deref(),
+            )
+        {
+            let error = RpcError::invalid_params().with_data(&reason);
+            return self.answer_detached(call, Err(error));
+        }
         let params = match params.as_deref().map(serde_json::from_str::<Value>) {
             None => Value::Object(Map::new()),
             Some(Ok(params)) => params,
@@ -599,6 +613,12 @@ impl Session {
                 Rule::MethodInVersion,
                 format!("notification {method} under {version}"),
             ));
+        }
+        if let Some(version) = version
+            && self.settings.check_results
+            && let Err(reason) = check_message(version, "ServerNotification", None, method, params)
+        {
+            return callbacks.violation(Violation::new(Rule::NotificationShape, reason));
         }
         if method == "notifications/progress" {
             return self.progress(params);

@@ -208,3 +208,47 @@ async fn results_are_held_to_the_version_schema() {
         }
     }
 }
+
+#[tokio::test]
+async fn server_messages_of_the_wrong_shape_are_refused_or_reported() {
+    let logs = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&logs);
+    let violations = Arc::new(Mutex::new(Vec::new()));
+    let reported = Arc::clone(&violations);
+    let builder = builder()
+        .on_logging(move |m| sink.lock().unwrap().push(m.level))
+        .on_violation(move |v| reported.lock().unwrap().push(v))
+        .on_sampling(|_| async { Ok(json!({})) });
+    let (_client, mut server) = scripted(builder).await;
+    // A log level 2025-06-18 does not have: reported, not delivered.
+    server
+        .send(r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"loud","data":1}}"#)
+        .await;
+    server
+        .send(r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":1}}"#)
+        .await;
+    // Sampling without `maxTokens`: refused with -32602 naming the member.
+    server
+        .send(r#"{"jsonrpc":"2.0","id":7,"method":"sampling/createMessage","params":{"messages":[]}}"#)
+        .await;
+    let reply = server.recv().await;
+    assert_eq!(reply["id"], 7);
+    assert_eq!(reply["error"]["code"], -32602);
+    assert!(
+        reply["error"]["data"]
+            .as_str()
+            .unwrap_or("")
+            .contains("maxTokens"),
+        "{reply}"
+    );
+    settle().await;
+    assert_eq!(*logs.lock().unwrap(), ["info"]);
+    let violations = violations.lock().unwrap();
+    assert_eq!(violations.len(), 1, "{violations:?}");
+    assert_eq!(violations[0].rule, Rule::NotificationShape);
+    assert!(
+        violations[0].detail.contains("/params/level"),
+        "{}",
+        violations[0]
+    );
+}
