@@ -209,7 +209,7 @@ impl Connection for ChildConnection {
 
     fn close(&self) -> BoxFuture<'_, ()> {
         Box::pin(async move {
-            self.writer.close_output().await;
+            self.writer.close_output();
             let exited = async {
                 while !self.supervisor.is_finished() {
                     tokio::time::sleep(Duration::from_millis(5)).await;
