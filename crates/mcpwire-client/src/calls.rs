@@ -25,7 +25,7 @@ use crate::listen::{ListenFilter, SUBSCRIPTION_CAPACITY, Subscription};
 use crate::meta;
 use crate::options::CallOptions;
 use crate::output::check_output;
-use crate::result_check::check_result;
+use crate::result_check::{check_result, complete_by_default};
 use crate::session::Target;
 use crate::violation::{Rule, Violation};
 
@@ -574,7 +574,10 @@ fn read<T>(
     version: Version,
     reader: impl FnOnce(&str, Version) -> Result<T, ReadError>,
 ) -> Result<T, ClientError> {
-    reader(raw.get(), version).map_err(|e| {
+    // A 2026-07-28 result without `resultType` is `complete`.
+    let completed = complete_by_default(version, raw.get());
+    let text = completed.as_deref().unwrap_or(raw.get());
+    reader(text, version).map_err(|e| {
         ClientError::Protocol(Violation::new(
             Rule::ResultShape,
             format!("the result is not a {} {}: {}", e.version, e.what, e.reason),

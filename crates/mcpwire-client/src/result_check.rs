@@ -49,6 +49,8 @@ pub(crate) fn check_result(version: Version, method: &str, text: &str) -> Result
     let Some(name) = result_definition(method) else {
         return Ok(());
     };
+    let completed = complete_by_default(version, text);
+    let text = completed.as_deref().unwrap_or(text);
     match decodes_as(version, name, text) {
         Some(Err(reason)) => Err(Violation::new(
             Rule::ResultShape,
@@ -101,6 +103,19 @@ fn decodes_as(version: Version, name: &str, text: &str) -> Option<Result<(), Str
     }
 }
 
+/// `text` with `"resultType":"complete"` added, when `version` has the member and `text` is
+/// an object without it: "when a client receives a result … which does not include
+/// `resultType`, the client MUST treat the absent field as `complete`" (2026-07-28).
+pub(crate) fn complete_by_default(version: Version, text: &str) -> Option<String> {
+    // Most results say it: spare them a parse.
+    if !version.is_stateless() || text.contains("\"resultType\"") {
+        return None;
+    }
+    let mut object: serde_json::Map<String, Value> = serde_json::from_str(text).ok()?;
+    object.insert("resultType".into(), "complete".into());
+    serde_json::to_string(&object).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,10 +124,11 @@ mod tests {
     fn a_result_is_held_to_its_version_schema() {
         let ok = r#"{"content":[{"type":"text","text":"hi"}]}"#;
         for version in Version::ALL {
-            let checked = check_result(version, "tools/call", ok);
-            // 2026-07-28 servers must say `resultType`.
-            assert_eq!(checked.is_ok(), !version.is_stateless(), "{version}");
+            // Without `resultType` a 2026-07-28 result is `complete`.
+            assert_eq!(check_result(version, "tools/call", ok), Ok(()), "{version}");
         }
+        let wrong = r#"{"resultType":5,"content":[]}"#;
+        assert!(check_result(Version::V2026_07_28, "tools/call", wrong).is_err());
         let typed = r#"{"resultType":"complete","content":[]}"#;
         assert_eq!(
             check_result(Version::V2026_07_28, "tools/call", typed),

@@ -109,3 +109,29 @@ async fn a_version_the_client_does_not_speak_fails_the_connection() {
     let sent = server.await.expect("the server's input ended");
     assert_eq!(sent.len(), 1);
 }
+
+#[tokio::test]
+async fn a_2026_result_without_result_type_is_complete() {
+    let (transport, _server) = scripted_by(|message| {
+        let id = &message["id"];
+        match message["method"].as_str() {
+            Some("server/discover") => vec![json!({"jsonrpc": "2.0", "id": id, "result": {
+                "resultType": "complete", "supportedVersions": ["2026-07-28"],
+                "capabilities": {"tools": {}}}})],
+            Some("tools/call") => vec![json!({"jsonrpc": "2.0", "id": id, "result": {
+                "content": [{"type": "text", "text": "done"}]}})],
+            _ => Vec::new(),
+        }
+    });
+    let client = builder()
+        .protocol_version(Version::V2026_07_28)
+        .connect(transport)
+        .await
+        .expect("connected");
+    let options = mcpwire_client::CallOptions::new();
+    let result = client
+        .call_tool("t", &(), &options)
+        .await
+        .expect("complete");
+    assert_eq!(mcpwire_client::result_text(&result), "done");
+}
