@@ -536,14 +536,14 @@ impl Client {
     {
         self.require(R::METHOD)?;
         let input = self.protocol_version().is_stateless() && INPUT_METHODS.contains(&R::METHOD);
+        if !input {
+            return self.session().call::<R>(params, target, options).await;
+        }
         for _ in 0..MAX_INPUT_ROUNDS {
             let raw = self
                 .session()
                 .call::<R>(params.clone(), target.clone(), options)
                 .await?;
-            if !input {
-                return Ok(raw);
-            }
             let head: ResultHead =
                 serde_json::from_str(raw.get()).map_err(|e| shape(R::METHOD, "", &e))?;
             if head.result_type.as_deref() != Some("input_required") {
