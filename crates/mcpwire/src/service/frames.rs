@@ -8,15 +8,17 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
 use crate::framing::{Frame, LineEnd, LineSplitter};
 
-/// Splits an async byte stream into frames.
+/// Splits an async byte stream into frames (what a client reading a server's stdout uses
+/// too).
 #[derive(Debug)]
-pub(crate) struct AsyncFrameReader<R> {
+pub struct AsyncFrameReader<R> {
     input: R,
     lines: LineSplitter,
 }
 
 impl<R: AsyncBufRead + Unpin> AsyncFrameReader<R> {
-    pub(crate) fn new(input: R) -> Self {
+    /// A reader of the frames of `input`.
+    pub fn new(input: R) -> Self {
         Self {
             input,
             lines: LineSplitter::new(),
@@ -24,10 +26,7 @@ impl<R: AsyncBufRead + Unpin> AsyncFrameReader<R> {
     }
 
     /// The next non-blank frame, or `None` at end of input.
-    pub(crate) async fn next_frame(
-        &mut self,
-        max_frame_bytes: usize,
-    ) -> io::Result<Option<Frame<'_>>> {
+    pub async fn next_frame(&mut self, max_frame_bytes: usize) -> io::Result<Option<Frame<'_>>> {
         loop {
             let available = self.input.fill_buf().await?;
             let ended = if available.is_empty() {

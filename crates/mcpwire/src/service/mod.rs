@@ -62,6 +62,7 @@ mod sink;
 pub use cancel::CancellationToken;
 pub(crate) use catch::BoxFuture;
 pub use context::AsyncContext;
+pub use frames::AsyncFrameReader;
 pub use handle::{PeerHandle, RequestError};
 pub use io::{serve, serve_stdio, spawn};
 pub use session::{MAX_CONCURRENCY, Options, SESSION_BUSY, Session};

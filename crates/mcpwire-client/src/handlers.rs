@@ -1,0 +1,221 @@
+//! What the client answers when the server asks: sampling, elicitation (form and URL mode)
+//! and roots, each by an async handler the application registers. A capability is declared
+//! exactly when its handler is registered, in the shape of the negotiated version.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use mcpwire::RpcError;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::elicit::{ElicitAnswer, FormElicitation, UrlElicitation};
+use crate::transport::BoxFuture;
+use crate::versions;
+use mcpwire_model::Version;
+
+/// What a handler returns: its answer, or the JSON-RPC error the server gets.
+pub type HandlerResult<T> = Result<T, RpcError>;
+
+type Handler<A, T> = Arc<dyn Fn(A) -> BoxFuture<'static, HandlerResult<T>> + Send + Sync>;
+
+/// A root the client exposes (`roots/list`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Root {
+    /// The root's URI (`file://` in MCP's versions so far).
+    pub uri: String,
+    /// A display name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+impl Root {
+    /// A root at `uri` without a name.
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            name: None,
+        }
+    }
+
+    /// Names the root.
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+}
+
+/// The registered handlers.
+#[derive(Clone, Default)]
+pub(crate) struct Handlers {
+    pub(crate) sampling: Option<Handler<Value, Value>>,
+    pub(crate) form: Option<Handler<FormElicitation, ElicitAnswer>>,
+    pub(crate) url: Option<Handler<UrlElicitation, ElicitAnswer>>,
+    pub(crate) roots: Option<Handler<(), Vec<Root>>>,
+}
+
+/// Boxes an async handler.
+pub(crate) fn boxed<A, T, F, Fut>(handler: F) -> Handler<A, T>
+where
+    F: Fn(A) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = HandlerResult<T>> + Send + 'static,
+{
+    Arc::new(move |argument| Box::pin(handler(argument)))
+}
+
+impl Handlers {
+    /// The `ClientCapabilities` object under `version`: one member per registered handler,
+    /// in the shape the version gives it.
+    pub(crate) fn capabilities(&self, version: Version) -> Value {
+        let mut capabilities = Map::new();
+        if self.sampling.is_some() {
+            capabilities.insert("sampling".into(), json!({}));
+        }
+        if self.roots.is_some() {
+            let roots = if version.is_stateless() {
+                json!({})
+            } else {
+                json!({ "listChanged": true })
+            };
+            capabilities.insert("roots".into(), roots);
+        }
+        if let Some(elicitation) = self.elicitation_capability(version) {
+            capabilities.insert("elicitation".into(), elicitation);
+        }
+        Value::Object(capabilities)
+    }
+
+    fn elicitation_capability(&self, version: Version) -> Option<Value> {
+        if !versions::has_elicitation(version) {
+            return None;
+        }
+        // URL mode and the `form`/`url` members arrived together (2025-11-25).
+        if !versions::has_elicitation_modes(version) {
+            return self.form.as_ref().map(|_| json!({}));
+        }
+        let mut modes = Map::new();
+        if self.form.is_some() {
+            modes.insert("form".into(), json!({}));
+        }
+        if self.url.is_some() {
+            modes.insert("url".into(), json!({}));
+        }
+        (!modes.is_empty()).then_some(Value::Object(modes))
+    }
+
+    /// Whether a handler answers `method`.
+    pub(crate) fn answers(&self, method: &str) -> bool {
+        match method {
+            "ping" => true,
+            "sampling/createMessage" => self.sampling.is_some(),
+            "elicitation/create" => self.form.is_some() || self.url.is_some(),
+            "roots/list" => self.roots.is_some(),
+            _ => false,
+        }
+    }
+
+    /// Answers one request of the server (or one input request of a 2026-07-28
+    /// input-required result) with the registered handler.
+    pub(crate) async fn answer(&self, method: &str, params: Value) -> HandlerResult<Value> {
+        match method {
+            "ping" => Ok(json!({})),
+            "sampling/createMessage" => match &self.sampling {
+                Some(handler) => handler(params).await,
+                None => Err(RpcError::method_not_found()),
+            },
+            "elicitation/create" => self.elicit(params).await,
+            "roots/list" => match &self.roots {
+                Some(handler) => Ok(json!({ "roots": handler(()).await? })),
+                None => Err(RpcError::method_not_found()),
+            },
+            _ => Err(RpcError::method_not_found()),
+        }
+    }
+
+    async fn elicit(&self, params: Value) -> HandlerResult<Value> {
+        let text = |key: &str| {
+            params
+                .get(key)
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .ok_or_else(|| invalid_params(&format!("/{key}"), "missing or not a string"))
+        };
+        let mode = params.get("mode").and_then(Value::as_str).unwrap_or("form");
+        match (mode, &self.form, &self.url) {
+            ("form", Some(handler), _) => {
+                let schema = params
+                    .get("requestedSchema")
+                    .filter(|s| s.is_object())
+                    .cloned()
+                    .ok_or_else(|| {
+                        invalid_params("/requestedSchema", "missing or not an object")
+                    })?;
+                let request = FormElicitation {
+                    message: text("message")?,
+                    requested_schema: schema.clone(),
+                };
+                Ok(handler(request).await?.into_result(Some(&schema)))
+            }
+            ("url", _, Some(handler)) => {
+                let request = UrlElicitation {
+                    message: text("message")?,
+                    url: text("url")?,
+                    elicitation_id: text("elicitationId")?,
+                };
+                Ok(handler(request).await?.into_result(None))
+            }
+            (mode, _, _) => Err(invalid_params(
+                "/mode",
+                &format!("the client does not answer {mode} elicitations"),
+            )),
+        }
+    }
+}
+
+/// -32602 naming the JSON pointer of the params that is wrong.
+pub(crate) fn invalid_params(pointer: &str, reason: &str) -> RpcError {
+    RpcError::invalid_params().with_data(&json!({ "pointer": pointer, "reason": reason }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capabilities_name_exactly_the_registered_handlers_per_version() {
+        let none = Handlers::default();
+        assert_eq!(none.capabilities(Version::V2025_11_25), json!({}));
+        let all = Handlers {
+            sampling: Some(boxed(|_: Value| async { Ok(json!({})) })),
+            form: Some(boxed(|_: FormElicitation| async {
+                Ok(ElicitAnswer::Cancel)
+            })),
+            url: Some(boxed(|_: UrlElicitation| async {
+                Ok(ElicitAnswer::Cancel)
+            })),
+            roots: Some(boxed(|()| async { Ok(Vec::new()) })),
+        };
+        assert_eq!(
+            all.capabilities(Version::V2025_11_25),
+            json!({"sampling": {}, "roots": {"listChanged": true},
+                   "elicitation": {"form": {}, "url": {}}})
+        );
+        assert_eq!(
+            all.capabilities(Version::V2025_06_18),
+            json!({"sampling": {}, "roots": {"listChanged": true}, "elicitation": {}})
+        );
+        assert_eq!(
+            all.capabilities(Version::V2025_03_26),
+            json!({"sampling": {}, "roots": {"listChanged": true}})
+        );
+        let url_only = Handlers {
+            url: all.url.clone(),
+            ..Handlers::default()
+        };
+        assert_eq!(url_only.capabilities(Version::V2025_06_18), json!({}));
+        assert_eq!(
+            url_only.capabilities(Version::V2026_07_28),
+            json!({"elicitation": {"url": {}}})
+        );
+    }
+}

@@ -1,0 +1,176 @@
+//! Version negotiation: `initialize` (2024-11-05 … 2025-11-25) or `server/discover`
+//! (2026-07-28, stateless), with the fallback from one to the other, and what the server
+//! said about itself ([`Handshake`]).
+
+use std::sync::Arc;
+
+use mcpwire::peer::Request;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use crate::error::ClientError;
+use crate::meta::StatelessMeta;
+use crate::options::CallOptions;
+use crate::session::{Session, Target};
+use mcpwire_model::Version;
+
+/// What the server told the client when they agreed on a version.
+#[derive(Debug, Clone)]
+pub struct Handshake {
+    /// The version agreed.
+    pub protocol_version: Version,
+    /// The server's capabilities (`ServerCapabilities`, as sent).
+    pub capabilities: Map<String, Value>,
+    /// The server's `Implementation` (`name`, `version`, …), as sent (`Null` when a
+    /// stateless server gave none).
+    pub server_info: Value,
+    /// The server's instructions, if any.
+    pub instructions: Option<String>,
+}
+
+impl Handshake {
+    /// Whether the server declared the capability `name` (`tools`, `resources`, …).
+    pub fn has_capability(&self, name: &str) -> bool {
+        self.capabilities.contains_key(name)
+    }
+
+    /// Whether the version agreed is stateless (2026-07-28).
+    pub fn is_stateless(&self) -> bool {
+        self.protocol_version.is_stateless()
+    }
+}
+
+struct Initialize;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct InitializeResult {
+    protocol_version: String,
+    capabilities: Map<String, Value>,
+    server_info: Value,
+    #[serde(default)]
+    instructions: Option<String>,
+}
+
+impl Request for Initialize {
+    const METHOD: &'static str = "initialize";
+    type Params = Map<String, Value>;
+    type Result = InitializeResult;
+}
+
+struct Discover;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DiscoverResult {
+    supported_versions: Vec<String>,
+    capabilities: Map<String, Value>,
+    #[serde(default)]
+    instructions: Option<String>,
+    #[serde(default, rename = "_meta")]
+    meta: Option<Map<String, Value>>,
+}
+
+impl Request for Discover {
+    const METHOD: &'static str = "server/discover";
+    type Params = Map<String, Value>;
+    type Result = DiscoverResult;
+}
+
+/// Agrees on a version, asking for `requested` first.
+pub(crate) async fn negotiate(
+    session: &Arc<Session>,
+    requested: Version,
+) -> Result<Handshake, ClientError> {
+    if !requested.is_stateless() {
+        return initialize(session, requested).await;
+    }
+    session.settle(requested, Some(stateless_meta(session, requested)));
+    let discovered = session
+        .call::<Discover>(Map::new(), Target::default(), &CallOptions::new())
+        .await;
+    match discovered {
+        Ok(result) => {
+            if result
+                .supported_versions
+                .iter()
+                .any(|v| v == requested.as_str())
+            {
+                return Ok(Handshake {
+                    protocol_version: requested,
+                    capabilities: result.capabilities,
+                    server_info: result
+                        .meta
+                        .and_then(|mut m| m.remove("io.modelcontextprotocol/serverInfo"))
+                        .unwrap_or(Value::Null),
+                    instructions: result.instructions,
+                });
+            }
+            // The newest version both speak.
+            let common = result
+                .supported_versions
+                .iter()
+                .filter_map(|v| Version::parse(v))
+                .max()
+                .ok_or_else(|| no_common_version(&result.supported_versions))?;
+            if common.is_stateless() {
+                return Box::pin(negotiate(session, common)).await;
+            }
+            initialize(session, common).await
+        }
+        // A server without `server/discover` (or without this version) speaks the
+        // handshake.
+        Err(ClientError::Rpc(_) | ClientError::Protocol(_)) => {
+            initialize(session, Version::newest_with_handshake()).await
+        }
+        Err(other) => Err(other),
+    }
+}
+
+fn no_common_version(offered: &[String]) -> ClientError {
+    ClientError::Negotiation(format!(
+        "the server speaks {offered:?}, none of which this client speaks ({:?})",
+        Version::ALL.map(Version::as_str)
+    ))
+}
+
+/// What every request states under a stateless `version`.
+fn stateless_meta(session: &Session, version: Version) -> StatelessMeta {
+    StatelessMeta {
+        version,
+        capabilities: session.settings.handlers.capabilities(version),
+        client_info: session.settings.client_info.clone(),
+        log_level: None,
+    }
+}
+
+async fn initialize(session: &Arc<Session>, requested: Version) -> Result<Handshake, ClientError> {
+    session.settle_handshake(requested);
+    let mut params = Map::new();
+    params.insert("protocolVersion".into(), requested.as_str().into());
+    params.insert(
+        "capabilities".into(),
+        session.settings.handlers.capabilities(requested),
+    );
+    params.insert("clientInfo".into(), session.settings.client_info.clone());
+    let result = session
+        .call::<Initialize>(params, Target::default(), &CallOptions::new())
+        .await?;
+    let Some(version) = Version::parse(&result.protocol_version).filter(|v| v.has_handshake())
+    else {
+        return Err(ClientError::Negotiation(format!(
+            "the server answered version {:?}, which this client does not speak",
+            result.protocol_version
+        )));
+    };
+    session.settle(version, None);
+    session
+        .notify("notifications/initialized", &json!(null))
+        .await?;
+    Ok(Handshake {
+        protocol_version: version,
+        capabilities: result.capabilities,
+        server_info: result.server_info,
+        instructions: result.instructions,
+    })
+}

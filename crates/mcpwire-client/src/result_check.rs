@@ -1,0 +1,196 @@
+//! The negotiated version's schema held on what the server sends: a list result is also
+//! decoded as that version's generated result type (`mcpwire-types`), a notification or
+//! request as its `ServerNotification` / `ServerRequest`, so a member of the wrong shape,
+//! or a missing required one, is named by its JSON pointer. On by default
+//! ([`ClientBuilder::check_results`](crate::ClientBuilder::check_results)).
+
+use mcpwire_model::Version;
+use mcpwire_types::mcp;
+use mcpwire_types::support::DefinitionVisitor;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::violation::{Rule, Violation};
+
+/// Decodes a text as the visited definition; the error names the pointer.
+struct Decodes<'a>(&'a str);
+
+impl DefinitionVisitor for Decodes<'_> {
+    type Output = Result<(), String>;
+
+    fn visit<T: DeserializeOwned + Serialize + 'static>(self) -> Self::Output {
+        let mut decoder = serde_json::Deserializer::from_str(self.0);
+        serde_path_to_error::deserialize::<_, T>(&mut decoder)
+            .map(drop)
+            .map_err(|e| format!("at \"{}\": {}", crate::calls::pointer(e.path()), e.inner()))
+    }
+}
+
+/// The schema definition of `method`'s result, where the client checks one.
+fn result_definition(method: &str) -> Option<&'static str> {
+    Some(match method {
+        "initialize" => "InitializeResult",
+        "server/discover" => "DiscoverResult",
+        "tools/list" => "ListToolsResult",
+        "tools/call" => "CallToolResult",
+        "resources/list" => "ListResourcesResult",
+        "resources/templates/list" => "ListResourceTemplatesResult",
+        "resources/read" => "ReadResourceResult",
+        "prompts/list" => "ListPromptsResult",
+        "prompts/get" => "GetPromptResult",
+        "completion/complete" => "CompleteResult",
+        _ => return None,
+    })
+}
+
+/// Checks the result `text` of `method` against `version`'s schema.
+pub(crate) fn check_result(version: Version, method: &str, text: &str) -> Result<(), Violation> {
+    let Some(name) = result_definition(method) else {
+        return Ok(());
+    };
+    let completed = complete_by_default(version, text);
+    let text = completed.as_deref().unwrap_or(text);
+    match decodes_as(version, name, text) {
+        Some(Err(reason)) => Err(Violation::new(
+            Rule::ResultShape,
+            format!("{method} result is not a {version} {name} {reason}"),
+        )),
+        // Checked, or a definition the version does not have.
+        Some(Ok(())) | None => Ok(()),
+    }
+}
+
+/// Checks a notification (`ServerNotification`) or request (`ServerRequest`) of the server
+/// against `version`'s schema: its params must have the shape its method gives them (a
+/// method the version does not define is left to the caller). The error names the pointer.
+pub(crate) fn check_message(
+    version: Version,
+    union: &'static str,
+    id: Option<&str>,
+    method: &str,
+    params: Option<&str>,
+) -> Result<(), String> {
+    // Newer schemas give these unions the whole JSON-RPC envelope.
+    let mut text = String::from("{\"jsonrpc\":\"2.0\",");
+    if let Some(id) = id {
+        text.push_str("\"id\":");
+        text.push_str(id);
+        text.push(',');
+    }
+    text.push_str("\"method\":");
+    text.push_str(&Value::from(method).to_string());
+    if let Some(params) = params {
+        text.push_str(",\"params\":");
+        text.push_str(params);
+    }
+    text.push('}');
+    match decodes_as(version, union, &text) {
+        Some(Err(reason)) => Err(format!("{method} is not a {version} {union} {reason}")),
+        Some(Ok(())) | None => Ok(()),
+    }
+}
+
+/// Decodes `text` as the definition `name` of `version` (`None`: the version has none).
+fn decodes_as(version: Version, name: &str, text: &str) -> Option<Result<(), String>> {
+    let visitor = Decodes(text);
+    match version {
+        Version::V2024_11_05 => mcp::v2024_11_05::visit_definition(name, visitor),
+        Version::V2025_03_26 => mcp::v2025_03_26::visit_definition(name, visitor),
+        Version::V2025_06_18 => mcp::v2025_06_18::visit_definition(name, visitor),
+        Version::V2025_11_25 => mcp::v2025_11_25::visit_definition(name, visitor),
+        Version::V2026_07_28 => mcp::v2026_07_28::visit_definition(name, visitor),
+    }
+}
+
+/// `text` with `"resultType":"complete"` added, when `version` has the member and `text` is
+/// an object without it: "when a client receives a result … which does not include
+/// `resultType`, the client MUST treat the absent field as `complete`" (2026-07-28).
+pub(crate) fn complete_by_default(version: Version, text: &str) -> Option<String> {
+    // Most results say it: spare them a parse.
+    if !version.is_stateless() || text.contains("\"resultType\"") {
+        return None;
+    }
+    let mut object: serde_json::Map<String, Value> = serde_json::from_str(text).ok()?;
+    object.insert("resultType".into(), "complete".into());
+    serde_json::to_string(&object).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_result_is_held_to_its_version_schema() {
+        let ok = r#"{"content":[{"type":"text","text":"hi"}]}"#;
+        for version in Version::ALL {
+            // Without `resultType` a 2026-07-28 result is `complete`.
+            assert_eq!(check_result(version, "tools/call", ok), Ok(()), "{version}");
+        }
+        let wrong = r#"{"resultType":5,"content":[]}"#;
+        assert!(check_result(Version::V2026_07_28, "tools/call", wrong).is_err());
+        let typed = r#"{"resultType":"complete","content":[]}"#;
+        assert_eq!(
+            check_result(Version::V2026_07_28, "tools/call", typed),
+            Ok(())
+        );
+        let no_content = r#"{"isError":false}"#;
+        let error = check_result(Version::V2025_06_18, "tools/call", no_content).unwrap_err();
+        assert_eq!(error.rule, Rule::ResultShape);
+        assert!(error.detail.contains("content"), "{error}");
+        let bad_block = r#"{"content":[{"type":"text"}]}"#;
+        let error = check_result(Version::V2024_11_05, "tools/call", bad_block).unwrap_err();
+        assert!(error.detail.contains("/content/0"), "{error}");
+        assert_eq!(check_result(Version::V2025_06_18, "ping", "{}"), Ok(()));
+    }
+
+    #[test]
+    fn server_messages_are_held_to_their_method_shape() {
+        let union = "ServerNotification";
+        let log = Some(r#"{"level":"info","data":"x"}"#);
+        assert_eq!(
+            check_message(
+                Version::V2025_06_18,
+                union,
+                None,
+                "notifications/message",
+                log
+            ),
+            Ok(())
+        );
+        let bad = Some(r#"{"level":"loud","data":"x"}"#);
+        let error = check_message(
+            Version::V2025_06_18,
+            union,
+            None,
+            "notifications/message",
+            bad,
+        );
+        assert!(error.unwrap_err().contains("/params/level"));
+        let progress = Some(r#"{"progressToken":1}"#);
+        let missing = check_message(
+            Version::V2024_11_05,
+            union,
+            None,
+            "notifications/progress",
+            progress,
+        );
+        assert!(missing.unwrap_err().contains("progress"));
+        let sampling = Some(r#"{"messages":[],"maxTokens":5}"#);
+        for version in [Version::V2024_11_05, Version::V2025_11_25] {
+            let request = check_message(
+                version,
+                "ServerRequest",
+                Some("7"),
+                "sampling/createMessage",
+                sampling,
+            );
+            assert_eq!(request, Ok(()), "{version}");
+        }
+        // A method the schema does not know is the caller's to judge.
+        assert_eq!(
+            check_message(Version::V2025_06_18, union, None, "x/y", None),
+            Ok(())
+        );
+    }
+}
