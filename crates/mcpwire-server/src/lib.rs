@@ -178,6 +178,8 @@ mod listen;
 mod logging;
 mod param_headers;
 mod prompt;
+#[cfg(feature = "redis")]
+pub mod redis;
 mod request_state;
 mod resource;
 mod resource_info;
