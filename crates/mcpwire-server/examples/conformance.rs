@@ -709,16 +709,18 @@ fn server(
         .map_err(|error| error.to_string())
 }
 
-/// The command line: `--http IP:PORT [--stateless] [--redis URL] [--state-secret-file PATH]`.
+/// The command line: `--http IP:PORT [--stateless] [--redis URL] [--state-secret-file PATH]
+/// [--session-tag HH]`.
 struct Args {
     addr: std::net::SocketAddr,
     stateless: bool,
+    session_tag: Option<u8>,
     redis: Option<String>,
     secret_file: Option<String>,
 }
 
-const USAGE: &str =
-    "usage: conformance --http IP:PORT [--stateless] [--redis URL] [--state-secret-file PATH]";
+const USAGE: &str = "usage: conformance --http IP:PORT [--stateless] [--redis URL] \
+     [--state-secret-file PATH] [--session-tag HH]";
 
 fn parse_args(args: &[String]) -> Result<Args, String> {
     let mut addr = None;
@@ -727,6 +729,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         .ok()
         .filter(|url| !url.is_empty());
     let mut secret_file = None;
+    let mut session_tag = None;
     let mut args = args.iter();
     while let Some(flag) = args.next() {
         let mut value = || {
@@ -745,6 +748,14 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             "--stateless" => stateless = true,
             "--redis" => redis = Some(value()?),
             "--state-secret-file" => secret_file = Some(value()?),
+            "--session-tag" => {
+                let text = value()?;
+                let tag = (text.len() == 2 && text.bytes().all(|b| b.is_ascii_hexdigit()))
+                    .then(|| u8::from_str_radix(&text, 16).ok())
+                    .flatten()
+                    .ok_or_else(|| format!("--session-tag takes two hex digits, not {text:?}"))?;
+                session_tag = Some(tag);
+            }
             other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
         }
     }
@@ -752,6 +763,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
     Ok(Args {
         addr,
         stateless,
+        session_tag,
         redis,
         secret_file,
     })
@@ -798,7 +810,8 @@ async fn main() -> ExitCode {
     };
     let config = HttpConfig::default()
         .bind(args.addr)
-        .stateless(args.stateless);
+        .stateless(args.stateless)
+        .session_id_tag(args.session_tag);
     let built = match &args.redis {
         None => Ok((
             server(secret.as_deref(), None),

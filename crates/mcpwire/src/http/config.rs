@@ -35,6 +35,7 @@ use super::origin::AllowList;
 /// | [`event_store`](Self::event_store) | none: SSE events carry no ids and a stream cannot be resumed |
 /// | [`sse_retry`](Self::sse_retry) | 1 s, the `retry` of a resumable stream's priming event |
 /// | [`health_check`](Self::health_check) | none: `GET /healthz` is 404 like any other path |
+/// | [`session_id_tag`](Self::session_id_tag) | none: all 128 bits of a session id are random |
 ///
 /// ```
 /// use std::time::Duration;
@@ -77,6 +78,7 @@ pub struct HttpConfig {
     pub(crate) event_store: Option<std::sync::Arc<dyn super::EventStore>>,
     pub(crate) sse_retry: Duration,
     pub(crate) health: Option<std::sync::Arc<dyn super::HealthCheck>>,
+    pub(crate) session_id_tag: Option<u8>,
 }
 
 impl Default for HttpConfig {
@@ -113,6 +115,7 @@ impl Default for HttpConfig {
             event_store: None,
             sse_retry: Duration::from_secs(1),
             health: None,
+            session_id_tag: None,
         }
     }
 }
@@ -342,6 +345,16 @@ impl HttpConfig {
     /// reads it).
     pub fn health_check(mut self, check: impl super::HealthCheck) -> Self {
         self.health = Some(std::sync::Arc::new(check));
+        self
+    }
+
+    /// Starts every session id this server mints with `tag` (two hex digits; the other 120
+    /// bits stay random), so that a load balancer in front of several processes routes each
+    /// session to the process that holds it by the id's first two digits (an nginx `map` on
+    /// `$http_mcp_session_id`: `scripts/cluster/nginx.conf.template`). Give each process its
+    /// own tag.
+    pub fn session_id_tag(mut self, tag: Option<u8>) -> Self {
+        self.session_id_tag = tag;
         self
     }
 

@@ -359,7 +359,7 @@ impl<S: HttpService> Endpoint<S> {
         if let Err(refusal) = self.sessions.admit(peer_key) {
             return refuse.refused(refusal);
         }
-        let Ok(id) = SessionId::generate() else {
+        let Ok(id) = SessionId::generate_tagged(self.config.session_id_tag) else {
             return refuse.error_with_code(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 -32603,
