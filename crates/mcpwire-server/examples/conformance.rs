@@ -2,6 +2,12 @@
 //! (`@modelcontextprotocol/conformance`), built on mcpwire-server's public API only:
 //! `--http IP:PORT` serves sessions at `/mcp`, `--http IP:PORT --stateless` serves
 //! 2026-07-28. Driven by `scripts/conformance/run.sh`.
+//!
+//! `--redis URL` (or `MCPWIRE_REDIS_URL`; feature `redis`) joins the processes sharing that
+//! Redis: list changes reach every process's listeners, SSE streams resume at any process,
+//! `GET /healthz` says whether Redis is reachable. The processes must then share the
+//! `requestState` secret: `MCPWIRE_STATE_SECRET`, or `--state-secret-file PATH`. Driven by
+//! `scripts/cluster/run.sh`.
 use std::borrow::Cow;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -12,8 +18,8 @@ mod streams;
 use mcpwire::http::MemoryEventStore;
 use mcpwire_server::{
     CompletionRequest, Content, Context, Elicitation, EmbeddedResource, HttpConfig, LogLevel,
-    McpServer, NoArguments, Prompt, PromptMessage, Resource, ResourceContents, ResourceTemplate,
-    Role, ToolResult,
+    McpServer, McpServerBuilder, NoArguments, Prompt, PromptMessage, Resource, ResourceContents,
+    ResourceTemplate, Role, ToolResult,
 };
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
@@ -502,8 +508,22 @@ async fn complete_arg(request: CompletionRequest) -> Vec<String> {
         .collect()
 }
 
-fn server() -> McpServer {
-    McpServer::builder("mcpwire-conformance", env!("CARGO_PKG_VERSION"))
+/// The everything-server; with `secret`, `requestState` is sealed with it; with `events`, list
+/// changes travel through them (refused without a secret: see [`BuildError`]).
+///
+/// [`BuildError`]: mcpwire_server::BuildError
+fn server(
+    secret: Option<&str>,
+    events: Option<Box<dyn FnOnce(McpServerBuilder) -> McpServerBuilder>>,
+) -> Result<McpServer, String> {
+    let mut builder = McpServer::builder("mcpwire-conformance", env!("CARGO_PKG_VERSION"));
+    if let Some(secret) = secret {
+        builder = builder.request_state_secret(secret);
+    }
+    if let Some(events) = events {
+        builder = events(builder);
+    }
+    builder
         .tool("test_simple_text", "Returns simple text", simple_text)
         .tool("test_image_content", "Returns an image", image)
         .tool("test_audio_content", "Returns audio", audio)
@@ -686,29 +706,126 @@ fn server() -> McpServer {
             },
         ))
         .build()
-        .expect("the conformance server's schemas fit MCP")
+        .map_err(|error| error.to_string())
+}
+
+/// The command line: `--http IP:PORT [--stateless] [--redis URL] [--state-secret-file PATH]
+/// [--session-tag HH]`.
+struct Args {
+    addr: std::net::SocketAddr,
+    stateless: bool,
+    session_tag: Option<u8>,
+    redis: Option<String>,
+    secret_file: Option<String>,
+}
+
+const USAGE: &str = "usage: conformance --http IP:PORT [--stateless] [--redis URL] \
+     [--state-secret-file PATH] [--session-tag HH]";
+
+fn parse_args(args: &[String]) -> Result<Args, String> {
+    let mut addr = None;
+    let mut stateless = false;
+    let mut redis = std::env::var("MCPWIRE_REDIS_URL")
+        .ok()
+        .filter(|url| !url.is_empty());
+    let mut secret_file = None;
+    let mut session_tag = None;
+    let mut args = args.iter();
+    while let Some(flag) = args.next() {
+        let mut value = || {
+            args.next()
+                .cloned()
+                .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))
+        };
+        match flag.as_str() {
+            "--http" => {
+                let text = value()?;
+                addr = Some(
+                    text.parse()
+                        .map_err(|_| format!("--http takes IP:PORT, not {text:?}"))?,
+                );
+            }
+            "--stateless" => stateless = true,
+            "--redis" => redis = Some(value()?),
+            "--state-secret-file" => secret_file = Some(value()?),
+            "--session-tag" => {
+                let text = value()?;
+                let tag = (text.len() == 2 && text.bytes().all(|b| b.is_ascii_hexdigit()))
+                    .then(|| u8::from_str_radix(&text, 16).ok())
+                    .flatten()
+                    .ok_or_else(|| format!("--session-tag takes two hex digits, not {text:?}"))?;
+                session_tag = Some(tag);
+            }
+            other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
+        }
+    }
+    let addr = addr.ok_or_else(|| USAGE.to_owned())?;
+    Ok(Args {
+        addr,
+        stateless,
+        session_tag,
+        redis,
+        secret_file,
+    })
+}
+
+/// The `requestState` secret the configuration names: the file's contents (trimmed), else
+/// `MCPWIRE_STATE_SECRET`; `Ok(None)` when neither is set.
+fn state_secret(file: Option<&str>) -> Result<Option<String>, String> {
+    let secret = match file {
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| format!("--state-secret-file {path}: {e}"))?
+            .trim()
+            .to_owned(),
+        None => std::env::var("MCPWIRE_STATE_SECRET").unwrap_or_default(),
+    };
+    if secret.is_empty() {
+        return Ok(None);
+    }
+    if secret.len() < 32 {
+        return Err(format!(
+            "the requestState secret has {} bytes; give at least 32 (e.g. `openssl rand -hex 32`)",
+            secret.len()
+        ));
+    }
+    Ok(Some(secret))
 }
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (addr, stateless) = match args.as_slice() {
-        [flag, addr] if flag == "--http" => (addr, false),
-        [flag, addr, s] if flag == "--http" && s == "--stateless" => (addr, true),
-        _ => {
-            eprintln!("usage: conformance --http IP:PORT [--stateless]");
+    let raw: Vec<String> = std::env::args().skip(1).collect();
+    let args = match parse_args(&raw) {
+        Ok(args) => args,
+        Err(why) => {
+            eprintln!("conformance: {why}");
             return ExitCode::from(2);
         }
     };
-    let Ok(addr) = addr.parse() else {
-        eprintln!("conformance: --http takes IP:PORT, not {addr:?}");
-        return ExitCode::from(2);
+    let secret = match state_secret(args.secret_file.as_deref()) {
+        Ok(secret) => secret,
+        Err(why) => {
+            eprintln!("conformance: {why}");
+            return ExitCode::from(2);
+        }
     };
     let config = HttpConfig::default()
-        .bind(addr)
-        .stateless(stateless)
-        .event_store(MemoryEventStore::default());
-    let server = server();
+        .bind(args.addr)
+        .stateless(args.stateless)
+        .session_id_tag(args.session_tag);
+    let built = match &args.redis {
+        None => Ok((
+            server(secret.as_deref(), None),
+            config.event_store(MemoryEventStore::default()),
+        )),
+        Some(url) => clustered(url, secret.as_deref(), config),
+    };
+    let (server, config) = match built {
+        Ok((Ok(server), config)) => (server, config),
+        Ok((Err(error), _)) | Err(error) => {
+            eprintln!("conformance: {error}");
+            return ExitCode::from(2);
+        }
+    };
     if let Err(error) = streams::register(&server).await {
         eprintln!("conformance: {error}");
         return ExitCode::FAILURE;
@@ -727,4 +844,34 @@ async fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The server and its transport settings as one process of the cluster sharing the Redis at
+/// `url`: refused without a shared `requestState` secret.
+#[cfg(feature = "redis")]
+fn clustered(
+    url: &str,
+    secret: Option<&str>,
+    config: HttpConfig,
+) -> Result<(Result<McpServer, String>, HttpConfig), String> {
+    let cluster = mcpwire_server::redis::RedisCluster::new(url).map_err(|e| e.to_string())?;
+    eprintln!(
+        "conformance: process {} of the cluster on Redis at {url}",
+        cluster.process_id()
+    );
+    let events = cluster.events();
+    let server = server(secret, Some(Box::new(move |b| b.event_source(events))));
+    let config = config
+        .event_store(cluster.event_store())
+        .health_check(cluster.health());
+    Ok((server, config))
+}
+
+#[cfg(not(feature = "redis"))]
+fn clustered(
+    _: &str,
+    _: Option<&str>,
+    _: HttpConfig,
+) -> Result<(Result<McpServer, String>, HttpConfig), String> {
+    Err("--redis needs the example built with --features redis".into())
 }

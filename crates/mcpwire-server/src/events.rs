@@ -51,6 +51,13 @@ pub trait EventSource: std::fmt::Debug + Send + Sync + 'static {
 
     /// A new listener, receiving every event published from now on.
     fn subscribe(&self) -> EventReceiver;
+
+    /// Whether the source is shared by several processes (a message bus): a server built on
+    /// one then needs [`McpServerBuilder::request_state_secret`](crate::McpServerBuilder::request_state_secret),
+    /// so that a `requestState` issued by one process opens at the others.
+    fn spans_processes(&self) -> bool {
+        false
+    }
 }
 
 /// The receiving end of one listener.

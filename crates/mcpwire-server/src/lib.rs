@@ -169,6 +169,8 @@ mod input_round;
 mod listen;
 mod param_headers;
 mod prompt;
+#[cfg(feature = "redis")]
+pub mod redis;
 mod request_state;
 mod resource;
 mod resource_info;

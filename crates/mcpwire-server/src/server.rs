@@ -58,6 +58,11 @@ pub enum BuildError {
     /// The operating system offered no random bytes for the key that seals 2026-07-28's
     /// `requestState`, and no [`McpServerBuilder::request_state_secret`] was given.
     NoRandomness(String),
+    /// The event source is shared by several processes
+    /// ([`EventSource::spans_processes`]) but no
+    /// [`McpServerBuilder::request_state_secret`] was given: each process would seal
+    /// `requestState` with a key of its own, which the others refuse.
+    ClusterWithoutStateSecret,
 }
 
 impl std::fmt::Display for BuildError {
@@ -69,6 +74,9 @@ impl std::fmt::Display for BuildError {
             BuildError::Completion { item, argument } => {
                 write!(f, "`{item}` has no argument `{argument}` to complete")
             }
+            BuildError::ClusterWithoutStateSecret => f.write_str(
+                "the event source is shared by several processes, so they must seal requestState with one secret: set request_state_secret (e.g. from MCPWIRE_STATE_SECRET)",
+            ),
             BuildError::NoRandomness(why) => write!(
                 f,
                 "no random source for the requestState key ({why}): set request_state_secret"
@@ -582,8 +590,10 @@ impl McpServerBuilder {
                 return Err(BuildError::Duplicate { name });
             }
         }
+        let shared_events = self.events.as_ref().is_some_and(|e| e.spans_processes());
         let state_key = match self.state_key {
             Some(key) => key,
+            None if shared_events => return Err(BuildError::ClusterWithoutStateSecret),
             None => StateKey::random().map_err(|e| BuildError::NoRandomness(e.to_string()))?,
         };
         Ok(McpServer {

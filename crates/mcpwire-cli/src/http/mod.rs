@@ -14,6 +14,8 @@ use std::time::Duration;
 use mcpwire::Profile;
 use mcpwire::http::{HttpConfig, HttpServer, SyncServer};
 
+mod cluster;
+
 use crate::check::handshake::has_handshake;
 use crate::reference;
 
@@ -87,6 +89,8 @@ pub struct HttpArgs {
     /// Seconds an unused session lives. Default: 1800.
     #[arg(long, value_name = "SECS")]
     pub session_idle_timeout: Option<u64>,
+    #[command(flatten)]
+    pub cluster: cluster::ClusterArgs,
 }
 
 impl HttpArgs {
@@ -152,7 +156,7 @@ impl HttpArgs {
         if let Some(s) = self.session_idle_timeout {
             config = config.session_idle_timeout(secs(s));
         }
-        config
+        config.session_id_tag(self.cluster.session_id_tag)
     }
 }
 
@@ -172,6 +176,9 @@ pub fn serve_with(profile: Profile, addr: &str, args: &HttpArgs) -> io::Result<(
         )
     })?;
     let config = args.config(&profile, addr);
+    if let Some(url) = args.cluster.redis_url() {
+        return cluster::serve(profile, config, &url, &args.cluster);
+    }
     if reference::is_mcp(&profile) {
         let server = reference::mcp_server(profile).http_server(config)?;
         eprintln!("mcpwire serve: listening on {}", server.url());

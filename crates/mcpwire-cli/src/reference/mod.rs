@@ -22,7 +22,7 @@ use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use mcpwire::{Profile, ProtocolEvent, Router, Server};
-use mcpwire_server::{Context, McpServer, ToolResult};
+use mcpwire_server::{Context, McpServer, McpServerBuilder, ToolResult};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -62,6 +62,13 @@ struct Echo {
 /// The MCP reference server: every session starts under `profile` (an MCP version, with the
 /// operator's limits, which `initialize` keeps when it switches to the version agreed).
 pub fn mcp_server(profile: Profile) -> McpServer {
+    mcp_server_builder(profile)
+        .build()
+        .expect("the echo tool's schema fits MCP")
+}
+
+/// The builder of [`mcp_server`], for a caller that adds to it (`mcpwire serve --redis`).
+pub fn mcp_server_builder(profile: Profile) -> McpServerBuilder {
     McpServer::builder(SERVER_NAME, env!("CARGO_PKG_VERSION"))
         .tool(
             "echo",
@@ -69,8 +76,6 @@ pub fn mcp_server(profile: Profile) -> McpServer {
             |Echo { text }: Echo, _: Context| async move { ToolResult::text(text) },
         )
         .profile(profile)
-        .build()
-        .expect("the echo tool's schema fits MCP")
 }
 
 /// Whether `profile` is served by the MCP server (it names an MCP version) rather than by the

@@ -1,6 +1,7 @@
 //! The conformance server's diagnostic tools for streams: the list mutations that
-//! `subscriptions/listen` scenarios watch for, logging without a level, and the SSE polling
-//! tool that closes its stream mid-call (2025-11-25, SEP-1699).
+//! `subscriptions/listen` scenarios watch for, logging without a level, the SSE polling
+//! tool that closes its stream mid-call (2025-11-25, SEP-1699), and a slow stream of numbered
+//! progress notifications (what `scripts/cluster/run.sh` resumes at another process).
 
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -35,6 +36,11 @@ pub async fn register(server: &McpServer) -> Result<(), BuildError> {
             "test_reconnection",
             "Closes its SSE stream mid-call; the result comes after the client reconnects",
             reconnection,
+        ),
+        Tool::new(
+            "test_numbered_progress",
+            "Sends progress 1..=count (at most 1000), one every intervalMs (at most 1000)",
+            numbered_progress,
         ),
     ];
     for tool in tools {
@@ -85,4 +91,25 @@ async fn reconnection(_: NoArguments, ctx: Context) -> ToolResult {
     // The result is kept for the client's reconnection (GET with Last-Event-ID).
     tokio::time::sleep(Duration::from_millis(100)).await;
     ToolResult::text("Reconnection test completed")
+}
+
+/// The arguments of `test_numbered_progress`.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NumberedProgress {
+    /// How many notifications (at most 1000).
+    count: u32,
+    /// The pause before each one, in milliseconds (at most 1000).
+    interval_ms: u64,
+}
+
+async fn numbered_progress(args: NumberedProgress, ctx: Context) -> ToolResult {
+    let count = args.count.min(1000);
+    let pause = Duration::from_millis(args.interval_ms.min(1000));
+    for step in 1..=count {
+        tokio::time::sleep(pause).await;
+        // A client that left (with sessions the call runs on) still has its events stored.
+        ctx.progress(f64::from(step), Some(f64::from(count))).await;
+    }
+    ToolResult::text(format!("sent {count} progress notifications"))
 }

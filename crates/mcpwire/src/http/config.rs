@@ -34,6 +34,8 @@ use super::origin::AllowList;
 /// | [`outbound_capacity`](Self::outbound_capacity) | 32 frames queued per stream before a sender waits |
 /// | [`event_store`](Self::event_store) | none: SSE events carry no ids and a stream cannot be resumed |
 /// | [`sse_retry`](Self::sse_retry) | 1 s, the `retry` of a resumable stream's priming event |
+/// | [`health_check`](Self::health_check) | none: `GET /healthz` is 404 like any other path |
+/// | [`session_id_tag`](Self::session_id_tag) | none: all 128 bits of a session id are random |
 ///
 /// ```
 /// use std::time::Duration;
@@ -75,6 +77,8 @@ pub struct HttpConfig {
     pub(crate) protocol_versions: Vec<String>,
     pub(crate) event_store: Option<std::sync::Arc<dyn super::EventStore>>,
     pub(crate) sse_retry: Duration,
+    pub(crate) health: Option<std::sync::Arc<dyn super::HealthCheck>>,
+    pub(crate) session_id_tag: Option<u8>,
 }
 
 impl Default for HttpConfig {
@@ -110,6 +114,8 @@ impl Default for HttpConfig {
                 .collect(),
             event_store: None,
             sse_retry: Duration::from_secs(1),
+            health: None,
+            session_id_tag: None,
         }
     }
 }
@@ -330,6 +336,25 @@ impl HttpConfig {
     /// priming event carries, and that precedes a connection the server closes early.
     pub fn sse_retry(mut self, retry: Duration) -> Self {
         self.sse_retry = retry;
+        self
+    }
+
+    /// Answers `GET /healthz` ([`HEALTH_PATH`](super::HEALTH_PATH)) from `check`: JSON
+    /// `{"status":"up"|"down","checks":…}`, 200 when up and 503 when down, for probes on the
+    /// same host (the Host allow-list applies; a request with an `Origin` is 403, so no page
+    /// reads it).
+    pub fn health_check(mut self, check: impl super::HealthCheck) -> Self {
+        self.health = Some(std::sync::Arc::new(check));
+        self
+    }
+
+    /// Starts every session id this server mints with `tag` (two hex digits; the other 120
+    /// bits stay random), so that a load balancer in front of several processes routes each
+    /// session to the process that holds it by the id's first two digits (an nginx `map` on
+    /// `$http_mcp_session_id`: `scripts/cluster/nginx.conf.template`). Give each process its
+    /// own tag.
+    pub fn session_id_tag(mut self, tag: Option<u8>) -> Self {
+        self.session_id_tag = tag;
         self
     }
 

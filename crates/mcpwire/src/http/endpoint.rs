@@ -80,6 +80,11 @@ impl<S: HttpService> Endpoint<S> {
         if let Err((status, why)) = self.check_host_and_origin(&request) {
             return refuse.error(status, why);
         }
+        if let Some(check) = &self.config.health
+            && request.uri().path() == super::health::HEALTH_PATH
+        {
+            return super::health::answer(check.as_ref(), &request);
+        }
         if request.uri().path() != self.config.path {
             return refuse.error(
                 StatusCode::NOT_FOUND,
@@ -354,7 +359,7 @@ impl<S: HttpService> Endpoint<S> {
         if let Err(refusal) = self.sessions.admit(peer_key) {
             return refuse.refused(refusal);
         }
-        let Ok(id) = SessionId::generate() else {
+        let Ok(id) = SessionId::generate_tagged(self.config.session_id_tag) else {
             return refuse.error_with_code(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 -32603,
@@ -455,7 +460,7 @@ impl<S: HttpService> Endpoint<S> {
                     "GET needs an Mcp-Session-Id header",
                 );
             }
-            Err(Unknown) => return refuse.unknown_session(),
+            Err(Unknown) => return self.resume_elsewhere(request.headers(), &refuse).await,
         };
         let agreed = found.protocol_version.as_deref();
         let refuse = Refuse {
@@ -523,6 +528,42 @@ impl<S: HttpService> Endpoint<S> {
         let mut response = event_stream(events);
         response.body_mut().keep(vec![Box::new(found.lease)]);
         response
+    }
+
+    /// A GET with `Last-Event-ID` naming a session this process does not hold: with an event
+    /// store shared by several processes, the stream may have been written by another one
+    /// (which may be gone); the store says whether it belongs to that session. Anything else
+    /// is the unknown session's 404, so the client initializes again.
+    async fn resume_elsewhere(
+        &self,
+        headers: &hyper::HeaderMap,
+        refuse: &Refuse<'_>,
+    ) -> HttpResponse {
+        let (Some(last_event_id), Some(resume)) =
+            (headers.get(LAST_EVENT_ID), self.resume(headers, None))
+        else {
+            return refuse.unknown_session();
+        };
+        let last_event_id = String::from_utf8_lossy(last_event_id.as_bytes()).into_owned();
+        let Some(id) = super::EventId::parse(&last_event_id) else {
+            return refuse.unknown_session();
+        };
+        // A shared store answers over the network: give the check a moment (a stream still
+        // being written, with nothing new yet, is one that exists).
+        let probe = tokio::time::timeout(
+            std::time::Duration::from_millis(500),
+            resume
+                .store
+                .read_after(&resume.session, &id.stream, id.sequence),
+        )
+        .await;
+        if let Ok(Err(_)) = probe {
+            return refuse.unknown_session();
+        }
+        match resumable::resume(resume.store, resume.session, &last_event_id).await {
+            Ok(response) => response,
+            Err(_) => refuse.unknown_session(),
+        }
     }
 
     /// DELETE: ends the session.

@@ -116,6 +116,7 @@ mod event_store;
 mod exchange;
 mod handler;
 mod headers;
+mod health;
 mod listener;
 mod origin;
 mod race;
@@ -135,6 +136,7 @@ pub use event_store::{
 };
 pub use handler::{HttpService, Outbound, SessionContext, SessionHandler};
 pub use headers::{METHOD_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER};
+pub use health::{HEALTH_PATH, Health, HealthCheck};
 /// The byte buffer frames travel in (re-exported from hyper).
 pub use hyper::body::Bytes;
 pub use hyper::header::HeaderMap;

@@ -13,8 +13,18 @@ pub struct SessionId(String);
 impl SessionId {
     /// A fresh id; fails only when the operating system has no random source to offer.
     pub fn generate() -> Result<SessionId, getrandom::Error> {
+        Self::generate_tagged(None)
+    }
+
+    /// A fresh id whose first byte (its first two hex digits) is `tag` when given, the other
+    /// 120 bits random: a load balancer routes a session to the process that tagged it (see
+    /// [`HttpConfig::session_id_tag`](super::HttpConfig::session_id_tag)).
+    pub fn generate_tagged(tag: Option<u8>) -> Result<SessionId, getrandom::Error> {
         let mut bytes = [0u8; ID_BYTES];
         getrandom::fill(&mut bytes)?;
+        if let Some(tag) = tag {
+            bytes[0] = tag;
+        }
         let mut text = String::with_capacity(ID_BYTES * 2);
         for byte in bytes {
             text.push(char::from(HEX[usize::from(byte >> 4)]));
@@ -60,5 +70,14 @@ mod tests {
         assert_ne!(a, b);
         assert!(SessionId::parse("mcpwire-1").is_none());
         assert!(SessionId::parse(&a.as_str().to_uppercase()).is_none());
+    }
+
+    #[test]
+    fn a_tagged_id_starts_with_its_tag_and_stays_random() {
+        let a = SessionId::generate_tagged(Some(0x0d)).unwrap();
+        let b = SessionId::generate_tagged(Some(0x0d)).unwrap();
+        assert!(a.as_str().starts_with("0d") && b.as_str().starts_with("0d"));
+        assert!(SessionId::parse(a.as_str()).is_some());
+        assert_ne!(a, b);
     }
 }

@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""The client side of scripts/cluster/run.sh: drives the conformance server processes of a
+cluster (directly, or through nginx) over Streamable HTTP and prints what it saw. Standard
+library only. Each command exits 0 when what it checks holds, 1 otherwise.
+
+  listen-trigger A_URL B_URL [ROUNDS]   a listener on A gets tools/list_changed within 1 s
+                                        of test_trigger_tool_change on B
+  resume URL PORT=PID,...               kill -9 mid-stream, resume with Last-Event-ID at
+                                        another process, every missed event exactly once;
+                                        then the session's 404 and a new initialize
+  call URL                              one 2026-07-28 tools/call (test_simple_text)
+  health URL...                         GET /healthz of each process: "up" or "down"
+"""
+import http.client
+import json
+import os
+import signal
+import sys
+import threading
+import time
+import urllib.parse
+
+V2026 = "2026-07-28"
+V2025 = "2025-11-25"
+TIMEOUT = 10
+
+
+def meta():
+    return {
+        "io.modelcontextprotocol/protocolVersion": V2026,
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+
+
+def connect(url):
+    parts = urllib.parse.urlsplit(url)
+    return http.client.HTTPConnection(parts.hostname, parts.port, timeout=TIMEOUT), parts.path
+
+
+def post(url, body, headers=None, stream=False):
+    """POSTs `body`; returns (response, connection) with the response unread when streaming."""
+    conn, path = connect(url)
+    all_headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+    }
+    all_headers.update(headers or {})
+    conn.request("POST", path, json.dumps(body), all_headers)
+    response = conn.getresponse()
+    if stream:
+        return response, conn
+    data = response.read()
+    conn.close()
+    return response, data
+
+
+def headers_2026(method, name=None):
+    headers = {"MCP-Protocol-Version": V2026, "Mcp-Method": method}
+    if name:
+        headers["Mcp-Name"] = name
+    return headers
+
+
+def events(response):
+    """The SSE events of `response` as (id, data) pairs, as they arrive."""
+    event_id, data = None, []
+    while True:
+        line = response.readline()
+        if not line:
+            return
+        line = line.decode("utf-8").rstrip("\r\n")
+        if line == "":
+            if data or event_id is not None:
+                yield event_id, "\n".join(data)
+            event_id, data = None, []
+        elif line.startswith("id:"):
+            event_id = line[3:].strip()
+        elif line.startswith("data:"):
+            data.append(line[5:].lstrip(" "))
+
+
+def call_tool(url, name, arguments=None):
+    body = {
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"_meta": meta(), "name": name, "arguments": arguments or {}},
+    }
+    response, data = post(url, body, headers_2026("tools/call", name))
+    return response.status, data
+
+
+def listen_trigger(a_url, b_url, rounds=3):
+    """A listener on A; B changes its tool list; A's listener must hear it within 1 s."""
+    worst = 0.0
+    for attempt in range(1, rounds + 1):
+        body = {
+            "jsonrpc": "2.0", "id": f"listen-{attempt}", "method": "subscriptions/listen",
+            "params": {"_meta": meta(), "notifications": {"toolsListChanged": True}},
+        }
+        response, conn = post(a_url, body, headers_2026("subscriptions/listen"), stream=True)
+        if response.status != 200:
+            print(f"listen on A: HTTP {response.status}")
+            return 1
+        stream = events(response)
+        first = json.loads(next(stream)[1])
+        if first.get("method") != "notifications/subscriptions/acknowledged":
+            print(f"listen on A: the first message is {first}")
+            return 1
+        heard = {}
+
+        def wait():
+            for _, data in stream:
+                if data and json.loads(data).get("method") == "notifications/tools/list_changed":
+                    heard["at"] = time.monotonic()
+                    return
+
+        reader = threading.Thread(target=wait, daemon=True)
+        reader.start()
+        started = time.monotonic()
+        status, reply = call_tool(b_url, "test_trigger_tool_change")
+        if status != 200 or b"Tool list changed" not in reply:
+            print(f"test_trigger_tool_change on B: HTTP {status} {reply[:200]!r}")
+            return 1
+        reader.join(timeout=2.0)
+        conn.close()
+        if "at" not in heard:
+            print(f"round {attempt}: no tools/list_changed on A within 2 s")
+            return 1
+        latency = heard["at"] - started
+        worst = max(worst, latency)
+        print(f"round {attempt}: listener on A got notifications/tools/list_changed "
+              f"{latency * 1000:.0f} ms after test_trigger_tool_change was called on B")
+    if worst > 1.0:
+        print(f"FAIL: slowest delivery {worst:.3f} s is over 1 s")
+        return 1
+    print(f"ok: {rounds} of {rounds} delivered, slowest {worst * 1000:.0f} ms")
+    return 0
+
+
+def initialize(url):
+    body = {
+        "jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": V2025, "capabilities": {},
+                   "clientInfo": {"name": "cluster-run", "version": "1"}},
+    }
+    response, data = post(url, body)
+    session = response.getheader("Mcp-Session-Id")
+    upstream = response.getheader("X-Upstream")
+    if response.status != 200 or not session:
+        raise SystemExit(f"initialize: HTTP {response.status} {data[:200]!r}")
+    headers = {"Mcp-Session-Id": session, "MCP-Protocol-Version": V2025}
+    post(url, {"jsonrpc": "2.0", "method": "notifications/initialized"}, headers)
+    return session, upstream
+
+
+def resume(url, pids):
+    """Session mode through nginx hashing on Mcp-Session-Id: a slow tool streams numbered
+    progress; the client drops its connection after 5 events, the process is killed (-9)
+    while the tool still runs, and the client resumes with Last-Event-ID through nginx."""
+    session, upstream = initialize(url)
+    port = upstream.rsplit(":", 1)[1]
+    print(f"session {session[:8]}… lives at process :{port}")
+    headers = {"Mcp-Session-Id": session, "MCP-Protocol-Version": V2025}
+    body = {
+        "jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {"_meta": {"progressToken": "p"}, "name": "test_numbered_progress",
+                   "arguments": {"count": 40, "intervalMs": 100}},
+    }
+    response, conn = post(url, body, headers, stream=True)
+    if response.status != 200:
+        print(f"FAIL: tools/call in the session: HTTP {response.status} {response.read()[:300]!r}")
+        return 1
+    seen, last_id = [], None
+    for event_id, data in events(response):
+        last_id = event_id or last_id
+        if data:
+            message = json.loads(data)
+            if message.get("method") == "notifications/progress":
+                seen.append(int(message["params"]["progress"]))
+        if len(seen) == 5:
+            break
+    conn.close()  # the client's connection breaks; with sessions the call runs on
+    print(f"read progress {seen} live, last event id …{last_id[-6:]}; connection dropped")
+    time.sleep(1.0)
+    os.kill(pids[port], signal.SIGKILL)
+    killed_at = time.monotonic()
+    print(f"kill -9 process :{port} (pid {pids[port]}) while the tool still runs")
+    conn, path = connect(url)
+    conn.request("GET", path, headers={
+        **headers, "Accept": "text/event-stream", "Last-Event-ID": last_id})
+    response = conn.getresponse()
+    other = response.getheader("X-Upstream", "?")
+    if response.status != 200:
+        print(f"FAIL: resume: HTTP {response.status} {response.read()[:300]!r}")
+        return 1
+    resumed, ids = [], []
+    for event_id, data in events(response):
+        if data:
+            message = json.loads(data)
+            if message.get("method") == "notifications/progress":
+                resumed.append(int(message["params"]["progress"]))
+                ids.append(int(event_id.rsplit("-", 1)[1]))
+    ended = time.monotonic() - killed_at
+    conn.close()
+    print(f"resumed through nginx at {other}: progress {resumed[0] if resumed else '-'}"
+          f"..{resumed[-1] if resumed else '-'} ({len(resumed)} events), stream ended "
+          f"{ended:.1f} s after the kill (its writer is gone)")
+    ok = True
+    if other.endswith(":" + port):
+        print("FAIL: resumed at the killed process")
+        ok = False
+    expected = list(range(len(seen) + 1, len(seen) + 1 + len(resumed)))
+    if not resumed or resumed != expected or ids != resumed:
+        print(f"FAIL: expected every missed event once, in order: got {resumed}")
+        ok = False
+    if len(resumed) < 3:
+        print("FAIL: fewer than 3 events were missed: the kill came too early to tell")
+        ok = False
+    if len(seen) + len(resumed) >= 40:
+        print("FAIL: the tool finished before the kill")
+        ok = False
+    # The session's process is gone: the transport's 404, then a new session works.
+    response, _ = post(url, {"jsonrpc": "2.0", "id": 8, "method": "tools/list"}, headers)
+    print(f"a request of the dead session: HTTP {response.status}")
+    if response.status != 404:
+        ok = False
+    new_session, new_upstream = initialize(url)
+    print(f"re-initialized: session {new_session[:8]}… at {new_upstream}")
+    print("ok: every missed event exactly once" if ok else "FAIL")
+    return 0 if ok else 1
+
+
+def health(urls):
+    states = []
+    for url in urls:
+        try:
+            conn, _ = connect(url)
+            conn.request("GET", "/healthz")
+            response = conn.getresponse()
+            states.append(json.loads(response.read()).get("status", "?"))
+            conn.close()
+        except OSError:
+            states.append("unreachable")
+    print(" ".join(states))
+    return 0 if all(s == "up" for s in states) else 1
+
+
+def main(argv):
+    if len(argv) >= 3 and argv[0] == "listen-trigger":
+        rounds = int(argv[3]) if len(argv) > 3 else 3
+        return listen_trigger(argv[1], argv[2], rounds)
+    if len(argv) == 3 and argv[0] == "resume":
+        pids = dict(pair.split("=") for pair in argv[2].split(","))
+        return resume(argv[1], {port: int(pid) for port, pid in pids.items()})
+    if len(argv) == 2 and argv[0] == "call":
+        status, reply = call_tool(argv[1], "test_simple_text")
+        print(f"HTTP {status} {reply[:120].decode(errors='replace')}")
+        return 0 if status == 200 and b"simple text" in reply else 1
+    if len(argv) >= 2 and argv[0] == "health":
+        return health(argv[1:])
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

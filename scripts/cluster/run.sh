@@ -1,0 +1,284 @@
+#!/usr/bin/env bash
+# Several MCP server processes behind nginx, sharing one Redis: proves what issue 32 asks.
+# Not part of CI. Installs Debian's redis-server and nginx when missing (apt-get), the official
+# conformance suite into the cache of scripts/conformance (see suite.sh), builds the
+# conformance example with --features redis, and starts everything on free loopback ports
+# with its own config and data under a temporary directory; everything is stopped at the end.
+#
+#   0. a process given --redis without a shared requestState secret refuses to start;
+#   1. the suite's 2026-07-28 requirement set through nginx round-robin over three stateless
+#      processes: 100%;
+#   2. a listener on process A gets notifications/tools/list_changed within 1 s of
+#      test_trigger_tool_change on process B;
+#   3. Redis restarted while clients call: every call answered, no process exits, the bus is
+#      up again and events flow within seconds;
+#   4. the suite's 2025-11-25 requirement set through nginx routing by Mcp-Session-Id over
+#      three session-mode processes (each tags the ids it mints; nginx maps the tag to the
+#      process, see nginx.conf.template): 100%;
+#   5. a stream's process killed (-9) mid-stream: the client resumes through nginx with
+#      Last-Event-ID at another process and gets every event it missed, exactly once; the dead
+#      session's next request is 404 and a new initialize works.
+#
+# (The issue's numbering: its items 1, 2, 4, 5 and 3 are steps 1 to 5 here.)
+# Exit status 0 when every step holds. MCPWIRE_CLUSTER_TIMEOUT bounds the whole run (seconds,
+# default 900).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+HERE=$ROOT/scripts/cluster
+CACHE=${MCPWIRE_CONFORMANCE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcpwire-conformance}
+mkdir -p "$CACHE"
+CLIENT=$HERE/cluster_client.py
+
+# The whole run is bounded: past the limit the script stops itself (and the trap cleans up).
+LIMIT=${MCPWIRE_CLUSTER_TIMEOUT:-900}
+# (Its output goes nowhere, so that no leftover holds the caller's pipe open.)
+(
+    trap 'kill "$nap" 2>/dev/null; exit 0' TERM
+    sleep "$LIMIT" &
+    nap=$!
+    wait "$nap"
+    kill -TERM $$
+) >/dev/null 2>&1 &
+WATCHDOG=$!
+
+if ! command -v redis-server >/dev/null || ! command -v nginx >/dev/null; then
+    echo "installing redis-server and nginx (apt-get)" >&2
+    apt-get install -y redis-server nginx >&2 || {
+        apt-get update >&2 && apt-get install -y redis-server nginx >&2
+    }
+fi
+
+. "$ROOT/scripts/conformance/suite.sh"
+install_suite
+
+echo "building the conformance server with --features redis" >&2
+(cd "$ROOT" && cargo build --quiet -p mcpwire-server --features redis --example conformance)
+SERVER=${CARGO_TARGET_DIR:-$ROOT/target}/debug/examples/conformance
+
+DIR=$(mktemp -d /tmp/mcpwire-cluster.XXXXXX)
+chmod 755 "$DIR"
+PIDS=()
+cleanup() {
+    local pid
+    for pid in "${PIDS[@]}"; do
+        kill "$pid" 2>/dev/null || true
+    done
+    for pid in "${PIDS[@]}"; do
+        wait "$pid" 2>/dev/null || true
+    done
+    kill "$WATCHDOG" 2>/dev/null || true
+    if [ "${MCPWIRE_CLUSTER_KEEP:-0}" = 1 ]; then
+        echo "cluster: logs kept in $DIR" >&2
+    else
+        rm -rf "$DIR"
+    fi
+}
+trap cleanup EXIT
+trap 'echo "cluster: stopped (time limit of ${LIMIT} s, or interrupted)" >&2; exit 143' TERM INT
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# wait_port PORT: until something accepts connections on PORT (10 s at most).
+wait_port() {
+    local _
+    for _ in $(seq 100); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+        sleep 0.1
+    done
+    echo "cluster: nothing listens on port $1" >&2
+    return 1
+}
+
+FAILED=()
+# verdict STEP STATUS: records a step's outcome.
+verdict() {
+    if [ "$2" = 0 ]; then
+        echo "step $1: PASS"
+    else
+        echo "step $1: FAIL"
+        FAILED+=("$1")
+    fi
+}
+
+REDIS_PORT=$(free_port)
+mkdir -p "$DIR/redis"
+start_redis() {
+    redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --dir "$DIR/redis" --save "" \
+        --appendonly no --protected-mode yes --logfile "$DIR/redis.log" &
+    REDIS_PID=$!
+    PIDS+=("$REDIS_PID")
+    wait_port "$REDIS_PORT"
+}
+start_redis
+REDIS_URL=redis://127.0.0.1:$REDIS_PORT/
+echo "redis-server $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/') on 127.0.0.1:$REDIS_PORT"
+
+# The requestState secret every process shares (a file readable by this user only).
+SECRET=$DIR/state-secret
+(umask 077 && head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$SECRET")
+
+# start_process NAME PORT ARGS...: one conformance server process joined to the cluster.
+declare -A PID_OF
+start_process() {
+    local name=$1 port=$2
+    shift 2
+    "$SERVER" --http "127.0.0.1:$port" --redis "$REDIS_URL" --state-secret-file "$SECRET" "$@" \
+        2>"$DIR/$name.log" &
+    PID_OF[$port]=$!
+    PIDS+=("$!")
+    wait_port "$port"
+}
+
+# stop_processes PORT...: ends those processes (and waits for them).
+stop_processes() {
+    local port
+    for port in "$@"; do
+        kill "${PID_OF[$port]}" 2>/dev/null || true
+        wait "${PID_OF[$port]}" 2>/dev/null || true
+    done
+}
+
+# suite NAME URL REQUIREMENTS: runs the official suite's requirement set against URL; prints
+# the counts; status 0 only at 100%.
+suite() {
+    local name=$1 url=$2 requirements=$3
+    timeout 300 "$NODE" "$SUITE" server --url "$url" --requirements "$requirements" \
+        -o "$DIR/$name" >"$DIR/$name.log" 2>&1 || true
+    read -r sp st cp ct < <(score "$DIR/$name.log")
+    echo "  $requirements requirement set through nginx: scenarios $sp/$st, checks $cp/$ct"
+    if [ "$st" -eq 0 ] || [ "$sp" != "$st" ] || [ "$cp" != "$ct" ]; then
+        grep -E '^✗' "$DIR/$name.log" | head -20 | sed 's/^/    /'
+        return 1
+    fi
+}
+
+echo
+echo "step 0: --redis without a shared requestState secret"
+status=0
+out=$(env -u MCPWIRE_STATE_SECRET timeout 10 "$SERVER" --http "127.0.0.1:$(free_port)" \
+    --stateless --redis "$REDIS_URL" 2>&1) || status=$?
+echo "  exit status $status: $out"
+if [ "$status" = 2 ] && [[ $out == *request_state_secret* ]]; then verdict 0 0; else verdict 0 1; fi
+
+PORT_A=$(free_port) PORT_B=$(free_port) PORT_C=$(free_port)
+start_process A "$PORT_A" --stateless
+start_process B "$PORT_B" --stateless
+start_process C "$PORT_C" --stateless
+echo "stateless processes A :$PORT_A, B :$PORT_B, C :$PORT_C"
+
+PORT_D=$(free_port) PORT_E=$(free_port) PORT_F=$(free_port)
+RR_PORT=$(free_port) STICKY_PORT=$(free_port)
+USER_LINE=
+[ "$(id -u)" = 0 ] && USER_LINE="user root root;"
+sed -e "s|@DIR@|$DIR|g" -e "s|@USER@|$USER_LINE|" -e "s|@RR_PORT@|$RR_PORT|" \
+    -e "s|@STICKY_PORT@|$STICKY_PORT|" -e "s|@PORT_A@|$PORT_A|" -e "s|@PORT_B@|$PORT_B|" \
+    -e "s|@PORT_C@|$PORT_C|" -e "s|@PORT_D@|$PORT_D|" -e "s|@PORT_E@|$PORT_E|" \
+    -e "s|@PORT_F@|$PORT_F|" "$HERE/nginx.conf.template" >"$DIR/nginx.conf"
+cp "$HERE/proxy.conf" "$DIR/proxy.conf"
+nginx -p "$DIR" -e "$DIR/nginx-error.log" -c "$DIR/nginx.conf" &
+PIDS+=("$!")
+wait_port "$RR_PORT"
+echo "nginx $(nginx -v 2>&1 | sed 's|.*/||'): round-robin :$RR_PORT, by session :$STICKY_PORT"
+python3 "$CLIENT" health "http://127.0.0.1:$PORT_A" "http://127.0.0.1:$PORT_B" \
+    "http://127.0.0.1:$PORT_C" | sed 's/^/  GET \/healthz of A B C: /'
+
+echo
+echo "step 1: the official suite, 2026-07-28, nginx round-robin over A, B, C"
+status=0
+suite stateless-2026-07-28 "http://127.0.0.1:$RR_PORT/mcp" 2026-07-28 || status=$?
+echo "  requests per process: $(awk '{print $1}' "$DIR/nginx-access.log" | sort | uniq -c \
+    | awk '{printf "%s %s  ", $2, $1}')"
+verdict 1 $status
+
+echo
+echo "step 2: a listener on A, test_trigger_tool_change on B"
+status=0
+python3 "$CLIENT" listen-trigger "http://127.0.0.1:$PORT_A/mcp" "http://127.0.0.1:$PORT_B/mcp" 5 \
+    | sed 's/^/  /' || status=1
+verdict 2 $status
+
+echo
+echo "step 3: Redis restarted while clients call through nginx"
+status=0
+# Calls through nginx every 50 ms while Redis stops and starts again.
+(
+    ok=0 bad=0
+    end=$((SECONDS + 6))
+    while [ $SECONDS -lt $end ]; do
+        if python3 "$CLIENT" call "http://127.0.0.1:$RR_PORT/mcp" >/dev/null; then
+            ok=$((ok + 1))
+        else
+            bad=$((bad + 1))
+        fi
+        sleep 0.05
+    done
+    echo "$ok $bad" >"$DIR/calls-during-restart"
+) &
+LOAD=$!
+sleep 1
+redis-cli -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1 || true
+wait "$REDIS_PID" 2>/dev/null || true
+sleep 0.5
+echo "  redis stopped; /healthz of A B C: $(python3 "$CLIENT" health "http://127.0.0.1:$PORT_A" \
+    "http://127.0.0.1:$PORT_B" "http://127.0.0.1:$PORT_C" || true)"
+sleep 1.5
+start_redis
+restarted=$SECONDS
+back=
+for _ in $(seq 100); do
+    if python3 "$CLIENT" health "http://127.0.0.1:$PORT_A" "http://127.0.0.1:$PORT_B" \
+        "http://127.0.0.1:$PORT_C" >/dev/null; then
+        back=$((SECONDS - restarted))
+        break
+    fi
+    sleep 0.1
+done
+wait "$LOAD" || true
+read -r ok bad <"$DIR/calls-during-restart"
+echo "  redis started again; every process's bus up again within ${back:-never} s"
+echo "  tools/call through nginx during the restart: $ok answered, $bad failed"
+alive=0
+for port in "$PORT_A" "$PORT_B" "$PORT_C"; do
+    kill -0 "${PID_OF[$port]}" 2>/dev/null && alive=$((alive + 1))
+done
+echo "  processes alive: $alive of 3"
+echo "  outage lines logged by A: $(grep -c 'mcpwire redis' "$DIR/A.log") ($(grep 'mcpwire redis' "$DIR/A.log" | cut -c1-60 | tr '\n' '|'))"
+flow=0
+python3 "$CLIENT" listen-trigger "http://127.0.0.1:$PORT_A/mcp" "http://127.0.0.1:$PORT_B/mcp" 3 \
+    | sed 's/^/  /' || flow=1
+if [ -z "$back" ] || [ "$bad" != 0 ] || [ "$alive" != 3 ] || [ "$flow" != 0 ]; then
+    status=1
+fi
+verdict 3 $status
+
+stop_processes "$PORT_A" "$PORT_B" "$PORT_C"
+start_process D "$PORT_D" --session-tag 0d
+start_process E "$PORT_E" --session-tag 0e
+start_process F "$PORT_F" --session-tag 0f
+echo
+echo "session-mode processes D :$PORT_D, E :$PORT_E, F :$PORT_F"
+
+echo
+echo "step 4: the official suite, 2025-11-25, nginx routing by Mcp-Session-Id over D, E, F"
+status=0
+suite session-2025-11-25 "http://127.0.0.1:$STICKY_PORT/mcp" 2025-11-25 || status=$?
+verdict 4 $status
+
+echo
+echo "step 5: kill -9 mid-stream, resume with Last-Event-ID through nginx"
+status=0
+python3 "$CLIENT" resume "http://127.0.0.1:$STICKY_PORT/mcp" \
+    "$PORT_D=${PID_OF[$PORT_D]},$PORT_E=${PID_OF[$PORT_E]},$PORT_F=${PID_OF[$PORT_F]}" \
+    | sed 's/^/  /' || status=1
+verdict 5 $status
+
+echo
+if [ ${#FAILED[@]} -eq 0 ]; then
+    echo "cluster: every step passed"
+else
+    echo "cluster: failed steps: ${FAILED[*]} (MCPWIRE_CLUSTER_KEEP=1 keeps the logs)"
+    exit 1
+fi
