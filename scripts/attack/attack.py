@@ -417,19 +417,21 @@ def run_attack(target, name, attack):
     return served, len(results), p99 * 1000, peak, after, alive
 
 
-def start_server(kind, build):
+def start_server(kind, build, rebuild=True):
     env = dict(os.environ)
     target_dir = env.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
     flags = ["--release"] if build == "release" else []
     if kind.startswith("example"):
-        subprocess.run(["cargo", "build", "-q", "-p", "mcpwire-server", "--example", "mcp_server"]
-                       + flags, cwd=ROOT, check=True)
+        if rebuild:
+            subprocess.run(["cargo", "build", "-q", "-p", "mcpwire-server", "--example", "mcp_server"]
+                           + flags, cwd=ROOT, check=True)
         cmd = [os.path.join(target_dir, build, "examples", "mcp_server"), "--http", "127.0.0.1:0"]
         if kind == "example-stateless":
             cmd.append("--stateless")
         stateless, tool, args, slow = kind == "example-stateless", "add", {"a": 2, "b": 3}, "countdown"
     else:
-        subprocess.run(["cargo", "build", "-q", "-p", "mcpwire-cli"] + flags, cwd=ROOT, check=True)
+        if rebuild:
+            subprocess.run(["cargo", "build", "-q", "-p", "mcpwire-cli"] + flags, cwd=ROOT, check=True)
         cmd = [os.path.join(target_dir, build, "mcpwire"), "serve", "--profile", "mcp-2025-11-25",
                "--http", "127.0.0.1:0"]
         stateless, tool, args, slow = False, "echo", {"text": "hi"}, None
@@ -458,9 +460,11 @@ def main():
     parser.add_argument("--seconds", type=float, default=ATTACK_SECONDS)
     parser.add_argument("--build", choices=["release", "debug"], default="release",
                         help="which build of the server to run (debug: slower, builds faster)")
+    parser.add_argument("--no-build", action="store_true",
+                        help="run the binary already built (in CARGO_TARGET_DIR or target/)")
     opts = parser.parse_args()
     ATTACK_SECONDS = opts.seconds
-    proc, target = start_server(opts.target, opts.build)
+    proc, target = start_server(opts.target, opts.build, rebuild=not opts.no_build)
     chosen = [a for a in ATTACKS if not opts.only or a[0] in opts.only.split(",")]
     print("target: %s, %s build (pid %d, port %d), %.0f s per attack, a good call every %.1f s"
           % (target.name, opts.build, target.pid, target.port, ATTACK_SECONDS, CALL_EVERY))

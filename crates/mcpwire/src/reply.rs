@@ -176,9 +176,19 @@ fn push_json_single_line(out: &mut Vec<u8>, json: &str) {
     }
 }
 
+/// The bytes a reply to `id` with a result of `result_len` bytes (0 for an error) needs, with
+/// room for a line end: what a buffer built for it once should hold.
+pub(crate) fn reply_capacity(id: &Id<'_>, result_len: usize) -> usize {
+    const ENVELOPE: usize = r#"{"jsonrpc":"2.0","id":,"result":}"#.len() + 1;
+    const SMALL_ERROR: usize = 96;
+    ENVELOPE + id.raw().len() + result_len.max(SMALL_ERROR)
+}
+
 /// Appends a success reply to `out`. `result_json` must be valid JSON text; it is written
-/// verbatim except that line breaks between tokens become spaces.
+/// verbatim except that line breaks between tokens become spaces. `out` grows once, to hold
+/// the whole reply and a line end.
 pub fn write_success(out: &mut Vec<u8>, id: &Id<'_>, result_json: &str) {
+    out.reserve(reply_capacity(id, result_json.len()));
     write_head(out, Some(id), MissingId::Null);
     out.extend_from_slice(br#","result":"#);
     push_json_single_line(out, result_json);
@@ -212,7 +222,7 @@ pub fn success_reply<T: Serialize + ?Sized>(
     result: &T,
 ) -> Result<Vec<u8>, serde_json::Error> {
     let json = serde_json::to_string(result)?;
-    let mut out = Vec::with_capacity(json.len() + 48);
+    let mut out = Vec::with_capacity(reply_capacity(id, json.len()));
     write_success(&mut out, id, &json);
     Ok(out)
 }

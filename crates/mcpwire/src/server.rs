@@ -112,6 +112,11 @@ impl<S> Server<S> {
             self.peer.set_profile(profile);
         }
         match reply {
+            // Moved, not copied, when `out` holds nothing yet (the serving loop's case).
+            Some(bytes) if out.is_empty() => {
+                *out = bytes;
+                true
+            }
             Some(bytes) => {
                 out.extend_from_slice(&bytes);
                 true
@@ -188,6 +193,29 @@ mod tests {
                 Ok(RawValue::from_string(format!("{{\"method\":\"{}\"}}", ctx.method())).unwrap())
             });
         Server::new(Profile::jsonrpc_2_0(), Seen::default(), router)
+    }
+
+    /// Issue 33, item 9: a large reply is built once, in a buffer sized for it and the line
+    /// end a transport appends: no buffer that doubles (twice the memory) or a second copy.
+    #[test]
+    fn a_large_reply_is_built_once_with_room_for_its_line_end() {
+        let text = "x".repeat(4 << 20);
+        let router = Router::new()
+            .request("echo", move |_: &(), _: (), _: &mut CallContext<'_>| {
+                Ok::<_, RpcError>(text.clone())
+            });
+        let mut server = Server::new(Profile::jsonrpc_2_0(), (), router);
+        let reply = server
+            .handle_frame(br#"{"jsonrpc":"2.0","id":1,"method":"echo"}"#)
+            .unwrap();
+        assert!(reply.starts_with(br#"{"jsonrpc":"2.0","id":1,"result":"xxx"#));
+        assert_eq!(reply.len(), (4 << 20) + 36);
+        assert!(
+            reply.capacity() > reply.len() && reply.capacity() <= reply.len() + 256,
+            "capacity {} for {} bytes",
+            reply.capacity(),
+            reply.len()
+        );
     }
 
     #[test]

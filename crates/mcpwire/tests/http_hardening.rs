@@ -438,22 +438,32 @@ fn a_declared_length_without_bytes_holds_no_budget() {
     assert_eq!(reply.json()["id"], 2);
 }
 
-/// Connections with a request in progress (here: a body still on its way) are never closed
-/// to make room; a connection beyond the cap waits for one of them to end. (Idle ones are
-/// closed first: `http_limits.rs`.)
+/// At the server's cap, a connection whose body is still on its way is ended to make room
+/// (429, no id: the body was not read); connections whose handlers run are never ended for
+/// another client's connection: with only those left, a connection beyond the cap waits for
+/// one of them to end. (Idle ones are closed first: `http_limits.rs`.)
 #[test]
 fn connections_beyond_the_cap_wait_until_one_closes() {
-    let server = scripted(HttpConfig::default().stateless(true).max_connections(2));
-    let busy = || {
-        let mut stream = connect(server.addr);
-        stream.write_all(head_of(&server, 100).as_bytes()).unwrap();
-        stream.write_all(b"{\"jsonrpc\"").unwrap();
-        stream
+    let (sender, events) = mpsc::channel();
+    let service = Lingering {
+        dropped: Arc::new(Mutex::new(sender)),
     };
-    let first = busy();
-    let second = busy();
-    thread::sleep(Duration::from_millis(100));
-    let mut third = send(&server, &call(1, "ping"));
+    let server = start(
+        HttpConfig::default().stateless(true).max_connections(2),
+        service,
+    );
+    let mut waiting_for_body = connect(server.addr);
+    waiting_for_body
+        .write_all(head_of(&server, 100).as_bytes())
+        .unwrap();
+    waiting_for_body.write_all(b"{\"jsonrpc\"").unwrap();
+    let first = send(&server, &call(1, "wait"));
+    assert_eq!(events.recv_timeout(READ_LIMIT), Ok("started"));
+    let _second = send(&server, &call(2, "wait"));
+    let gave_way = read_reply(&mut waiting_for_body);
+    assert_eq!(gave_way.status, 429, "{}", gave_way.text());
+    assert_eq!(events.recv_timeout(READ_LIMIT), Ok("started"));
+    let mut third = send(&server, &call(3, "wait"));
     let early = read_until(&mut third, Duration::from_millis(300), |raw| {
         !raw.is_empty()
     });
@@ -462,10 +472,10 @@ fn connections_beyond_the_cap_wait_until_one_closes() {
         "served beyond the cap: {}",
         String::from_utf8_lossy(&early)
     );
+    assert!(events.try_recv().is_err(), "no handler was ended for it");
     drop(first);
-    let reply = read_reply(&mut third);
-    assert_eq!(reply.status, 200);
-    drop(second);
+    assert_eq!(events.recv_timeout(Duration::from_secs(2)), Ok("dropped"));
+    assert_eq!(events.recv_timeout(READ_LIMIT), Ok("started"));
 }
 
 /// A synchronous server whose `block` method waits until the test opens the gate.
@@ -646,8 +656,9 @@ fn a_stateless_handler_is_dropped_when_its_client_hangs_up() {
 }
 
 /// Issue 33, item 4: one client holds at most its share of the connection slots; when every
-/// one of its connections has a request in progress, a further connection is answered 429 and
-/// closed, and the share comes back when a connection closes.
+/// one of its connections has a request in progress, a further connection ends the client's
+/// oldest request (429 with `Retry-After` and its id; its stateless handler is dropped) and
+/// is served.
 #[test]
 fn one_client_holds_at_most_its_share_of_connections() {
     let (sender, events) = mpsc::channel();
@@ -661,17 +672,15 @@ fn one_client_holds_at_most_its_share_of_connections() {
             .max_connections_per_peer(2),
         service,
     );
-    let first = send(&server, &call(1, "wait"));
+    let mut first = send(&server, &call(1, "wait"));
+    assert_eq!(events.recv_timeout(READ_LIMIT), Ok("started"));
     let _second = send(&server, &call(2, "wait"));
     assert_eq!(events.recv_timeout(READ_LIMIT), Ok("started"));
-    assert_eq!(events.recv_timeout(READ_LIMIT), Ok("started"));
-    // The answer comes at once, before the client has sent anything.
-    let over = read_reply(&mut connect(server.addr));
+    let _third = send(&server, &call(3, "wait"));
+    let over = read_reply(&mut first);
     assert_eq!(over.status, 429);
     assert_eq!(over.header("retry-after"), Some("1"));
-    drop(first);
+    assert_eq!(over.json()["id"], 1);
     assert_eq!(events.recv_timeout(Duration::from_secs(2)), Ok("dropped"));
-    thread::sleep(Duration::from_millis(100));
-    let _third = send(&server, &call(3, "wait"));
     assert_eq!(events.recv_timeout(READ_LIMIT), Ok("started"));
 }

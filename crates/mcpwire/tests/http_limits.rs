@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 use http_support::*;
 use mcpwire::Router;
 use mcpwire::http::{
-    AsyncServer, Bytes, HttpConfig, HttpService, Outbound, SessionContext, SessionHandler,
+    AsyncServer, Bytes, ENDED_FOR_SHARE, HttpConfig, HttpService, Outbound, SessionContext,
+    SessionHandler,
 };
 use mcpwire::service::{AsyncContext, Options, SESSION_BUSY, Session};
 use mcpwire::{Profile, RpcError};
@@ -149,6 +150,84 @@ fn at_its_share_a_client_s_own_idle_connection_makes_room() {
         "{:?}",
         started.elapsed()
     );
+}
+
+/// Opens a connection that sends a POST head declaring a `declared`-byte body and then
+/// `sent` of it.
+fn declare_body(addr: SocketAddr, declared: usize, sent: &[u8]) -> TcpStream {
+    let mut stream = connect(addr);
+    stream
+        .write_all(head(addr, "POST", "/mcp", &[JSON, ACCEPT], declared).as_bytes())
+        .unwrap();
+    stream.write_all(sent).unwrap();
+    stream
+}
+
+/// Item 2: connections whose head declared a large body that never comes cannot lock their
+/// client's newer connection out: at the share, the one waiting for its body the longest
+/// ends (429) and the well-behaved calls are served at once.
+#[test]
+fn withheld_bodies_give_way_to_a_call_at_the_client_s_share() {
+    let server = scripted(
+        HttpConfig::default()
+            .stateless(true)
+            .max_connections_per_peer(4)
+            .body_rate_grace(Duration::from_secs(60))
+            .header_timeout(Duration::from_secs(60)),
+    );
+    let mut withheld: Vec<TcpStream> = (0..4)
+        .map(|_| {
+            let stream = declare_body(server.addr, 4 << 20, b"");
+            thread::sleep(Duration::from_millis(30));
+            stream
+        })
+        .collect();
+    thread::sleep(Duration::from_millis(100));
+    for id in 1..=3 {
+        let started = Instant::now();
+        let ping = ping_without_session(server.addr, id);
+        assert_eq!(ping.status, 200, "{}", ping.text());
+        assert_eq!(ping.json()["id"], id);
+        assert!(started.elapsed() < Duration::from_secs(2));
+    }
+    // The three that waited the longest gave way, each told so.
+    // The one that waited the longest gave way (once it closed, the share had room again),
+    // and was told so; the others still wait.
+    let answer = read_reply(&mut withheld[0]);
+    assert_eq!(answer.status, 429, "{}", answer.text());
+    assert_eq!(answer.json()["error"]["code"], ENDED_FOR_SHARE);
+    assert!(answer.json().get("id").is_none(), "{}", answer.text());
+    assert!(!closes_within(&mut withheld[1], Duration::from_millis(200)));
+}
+
+/// Item 2: a body trickled below the minimum rate, or withheld, gets 408 once the grace has
+/// passed, long before the body timeout.
+#[test]
+fn a_body_slower_than_the_minimum_rate_gets_408_after_the_grace() {
+    let server = scripted(
+        HttpConfig::default()
+            .stateless(true)
+            .min_body_rate(1024)
+            .body_rate_grace(Duration::from_millis(300)),
+    );
+    let started = Instant::now();
+    let mut withheld = declare_body(server.addr, 100_000, b"");
+    let mut trickled = declare_body(server.addr, 100_000, &[b' '; 100]);
+    for stream in [&mut withheld, &mut trickled] {
+        let answer = read_reply(stream);
+        assert_eq!(answer.status, 408, "{}", answer.text());
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    // A body that keeps up is read whole.
+    let body = format!("{}{}", " ".repeat(2000), call(1, "ping"));
+    let mut paced = declare_body(server.addr, body.len(), &body.as_bytes()[..1000]);
+    thread::sleep(Duration::from_millis(500));
+    paced.write_all(&body.as_bytes()[1000..]).unwrap();
+    assert_eq!(read_reply(&mut paced).status, 200);
 }
 
 /// Item 4: the listen backlog holds many more than std's 128 connections while the accept
@@ -364,6 +443,47 @@ fn calls_queued_in_a_session_are_bounded_and_the_next_gets_an_error_with_its_id(
     assert_eq!(refused["error"]["code"], SESSION_BUSY);
     let delete = request(server.addr, "DELETE", &with[2..], b"");
     assert_eq!(delete.status, 204);
+}
+
+/// Item 4: one client's long calls cannot starve its newer ones. At its connection share
+/// with every connection busy, the client's oldest request gives way: answered 429 with a
+/// JSON-RPC error carrying its id, its stateless handler cancelled; the new call is served.
+#[test]
+fn at_its_share_a_client_s_oldest_call_gives_way_with_its_id() {
+    let config = HttpConfig::default()
+        .stateless(true)
+        .max_connections_per_peer(3);
+    let (server, reports) = serve(config, Options::default());
+    let mut long: Vec<TcpStream> = (1..=3)
+        .map(|id| {
+            let stream = send(server.addr, &[JSON, ACCEPT], &call(id, "slow"));
+            expect(&reports, "slow started");
+            stream
+        })
+        .collect();
+    let started = Instant::now();
+    let ping = ping_without_session(server.addr, 9);
+    assert_eq!(ping.status, 200, "{}", ping.text());
+    assert_eq!(ping.json()["id"], 9);
+    assert!(started.elapsed() < Duration::from_secs(2));
+    let oldest = read_reply(&mut long[0]);
+    assert_eq!(oldest.status, 429, "{}", oldest.text());
+    assert_eq!(oldest.header("retry-after"), Some("1"));
+    let oldest = oldest.json();
+    assert_eq!(
+        (oldest["id"].clone(), oldest["error"]["code"].clone()),
+        (json!(1), json!(ENDED_FOR_SHARE))
+    );
+    expect(&reports, "slow cancelled");
+    // The two newer calls still run.
+    long[1]
+        .set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    let mut byte = [0u8; 1];
+    assert!(
+        long[1].read(&mut byte).is_err(),
+        "the second call still runs"
+    );
 }
 
 /// Item 9: the request head is limited to 64 KiB, as documented: a head of 60 KiB is served,

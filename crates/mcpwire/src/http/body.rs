@@ -1,8 +1,10 @@
-//! Reading a request body: a size limit, a deadline and a share of the global in-flight body
-//! budget taken as the bytes arrive, each refusal with its own status.
+//! Reading a request body: a size limit, a deadline, a minimum rate and a share of the global
+//! in-flight body budget taken as the bytes arrive, each refusal with its own status.
 
 use std::sync::Arc;
 use std::time::Duration;
+
+use tokio::time::Instant;
 
 use http_body_util::BodyExt;
 use hyper::StatusCode;
@@ -33,6 +35,31 @@ impl BodyBudget {
     }
 }
 
+/// The limits a body is read under (from [`HttpConfig`](super::HttpConfig)).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BodyLimits {
+    /// The most bytes.
+    pub(crate) max_bytes: usize,
+    /// The longest the whole body may take.
+    pub(crate) timeout: Duration,
+    /// The slowest it may arrive, in bytes per second, after `grace` (`0`: no rate check).
+    pub(crate) min_rate: u64,
+    /// The time the body may take before the rate counts.
+    pub(crate) grace: Duration,
+}
+
+impl BodyLimits {
+    /// When the body counts as stalled with `received` bytes in after starting at `began`:
+    /// the grace, plus one second for every `min_rate` bytes received (`None`: never).
+    fn stalled_at(&self, began: Instant, received: usize) -> Option<Instant> {
+        if self.min_rate == 0 {
+            return None;
+        }
+        let earned = Duration::from_secs_f64(received as f64 / self.min_rate as f64);
+        began.checked_add(self.grace)?.checked_add(earned)
+    }
+}
+
 /// A body read in full, with the budget its bytes hold; the endpoint drops `budget` as soon as
 /// it has decoded the body, before any handler runs.
 pub(crate) struct ReadBody {
@@ -51,6 +78,8 @@ pub(crate) enum BodyError {
     Truncated(String),
     /// The body did not arrive within the body timeout.
     TimedOut(Duration),
+    /// The body arrived slower than the minimum rate (bytes per second).
+    TooSlow(u64),
     /// The in-flight body budget is spent.
     Busy,
 }
@@ -77,6 +106,10 @@ impl BodyError {
                 StatusCode::REQUEST_TIMEOUT,
                 &format!("the body did not arrive within {} ms", after.as_millis()),
             ),
+            BodyError::TooSlow(rate) => error(
+                StatusCode::REQUEST_TIMEOUT,
+                &format!("the body arrived slower than {rate} bytes per second"),
+            ),
             BodyError::Busy => {
                 let mut response = error(
                     StatusCode::SERVICE_UNAVAILABLE,
@@ -99,29 +132,39 @@ fn declared_length(headers: &HeaderMap) -> Option<u64> {
         .and_then(|v| v.trim().parse().ok())
 }
 
-/// Reads `body` whole: at most `limit` bytes, within `timeout`, holding of `budget` exactly
-/// the bytes that have arrived (a declared `Content-Length` reserves nothing: a client that
-/// announces a large body and sends nothing holds nothing).
+/// Reads `body` whole under `limits`: at most so many bytes, within the timeout and at the
+/// minimum rate, holding of `budget` exactly the bytes that have arrived (a declared
+/// `Content-Length` reserves nothing: a client that announces a large body and sends nothing
+/// holds nothing, and is refused once the grace has passed).
 pub(crate) async fn read(
     headers: &HeaderMap,
     body: Incoming,
-    limit: usize,
-    timeout: Duration,
+    limits: &BodyLimits,
     budget: &BodyBudget,
 ) -> Result<ReadBody, BodyError> {
+    let limit = limits.max_bytes;
     if let Some(declared) = declared_length(headers)
         && declared > limit as u64
     {
         return Err(BodyError::DeclaredTooLarge { declared, limit });
     }
-    let deadline = tokio::time::Instant::now() + timeout;
+    let began = Instant::now();
+    let deadline = began + limits.timeout;
     let mut held: Option<OwnedSemaphorePermit> = None;
     let mut collected = Vec::new();
     let mut body = body;
     loop {
-        let next = tokio::time::timeout_at(deadline, body.frame())
-            .await
-            .map_err(|_| BodyError::TimedOut(timeout))?;
+        let stalled = limits
+            .stalled_at(began, collected.len())
+            .filter(|stalled| *stalled < deadline);
+        let until = stalled.unwrap_or(deadline);
+        let next =
+            tokio::time::timeout_at(until, body.frame())
+                .await
+                .map_err(|_| match stalled {
+                    Some(_) => BodyError::TooSlow(limits.min_rate),
+                    None => BodyError::TimedOut(limits.timeout),
+                })?;
         let frame = match next {
             None => break,
             Some(Ok(frame)) => frame,

@@ -19,14 +19,15 @@ use super::origin::AllowList;
 /// | [`body_budget_bytes`](Self::body_budget_bytes) | 64 MiB of request bodies in memory at once, all connections together |
 /// | [`header_timeout`](Self::header_timeout) | 10 s to send the request head |
 /// | [`body_timeout`](Self::body_timeout) | 30 s to send the body |
+/// | [`min_body_rate`](Self::min_body_rate) | 1 KiB/s after a [grace](Self::body_rate_grace) of 5 s: a body sent slower (or withheld) gets 408 |
 /// | [`idle_timeout`](Self::idle_timeout) | 60 s without a request in progress closes a kept-alive connection |
 /// | [`write_timeout`](Self::write_timeout) | 30 s in which a client reads nothing of its answer closes the connection |
 /// | [`min_write_rate`](Self::min_write_rate) | 1 KiB/s: a client reading its answer slower than this, measured over at least the write timeout, loses its connection |
 /// | [`response_budget_bytes`](Self::response_budget_bytes) | 64 MiB of answers not yet taken by their clients, all connections together; a JSON answer beyond it is 503 |
 /// | [`request_timeout`](Self::request_timeout) | stateless mode: 5 min for a request's answer to be complete (then cancelled); with sessions: none |
-/// | [`max_connections`](Self::max_connections) | 256 open connections (reached: the longest idle one is closed; further ones wait in the listen backlog) |
+/// | [`max_connections`](Self::max_connections) | 256 open connections (reached: one waiting for its request body is closed, else the longest idle one; none, further ones wait in the listen backlog) |
 /// | [`listen_backlog`](Self::listen_backlog) | 1,024 connections waiting to be accepted |
-/// | [`max_connections_per_peer`](Self::max_connections_per_peer) | 64 of them from one client address (IPv6: per /64; all loopback addresses are one client); reached, the client's own longest idle one is closed; none idle, 429 and the connection closes |
+/// | [`max_connections_per_peer`](Self::max_connections_per_peer) | 64 of them from one client address (IPv6: per /64; all loopback addresses are one client); reached, the client's own connection waiting for its body is closed, else its longest idle one, else its oldest request ends (429 with a JSON-RPC error carrying its id, or its stream is cut) |
 /// | [`max_sessions`](Self::max_sessions) | 1,024 |
 /// | [`session_idle_timeout`](Self::session_idle_timeout) | 30 min unused ends a session |
 /// | [`max_sessions_per_peer`](Self::max_sessions_per_peer) | 64 open sessions per client address (IPv6: per /64; all loopback addresses are one client) |
@@ -60,6 +61,8 @@ pub struct HttpConfig {
     pub(crate) body_budget_bytes: usize,
     pub(crate) header_timeout: Duration,
     pub(crate) body_timeout: Duration,
+    pub(crate) min_body_rate: u64,
+    pub(crate) body_rate_grace: Duration,
     pub(crate) idle_timeout: Duration,
     pub(crate) write_timeout: Duration,
     pub(crate) min_write_rate: u64,
@@ -94,6 +97,8 @@ impl Default for HttpConfig {
             body_budget_bytes: 64 * 1024 * 1024,
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(30),
+            min_body_rate: 1024,
+            body_rate_grace: Duration::from_secs(5),
             idle_timeout: Duration::from_secs(60),
             write_timeout: Duration::from_secs(30),
             min_write_rate: 1024,
@@ -202,6 +207,24 @@ impl HttpConfig {
         self
     }
 
+    /// The slowest a request body may arrive, in bytes per second: after the
+    /// [grace](Self::body_rate_grace), each `bytes_per_second` bytes received buy one more
+    /// second, and a body that falls behind gets 408 and its connection closes (so a client
+    /// that declares a large `Content-Length` and then trickles or withholds the body holds
+    /// its connection for the grace, not the whole [`body_timeout`](Self::body_timeout)).
+    /// `0` turns the rate check off; the body timeout still applies.
+    pub fn min_body_rate(mut self, bytes_per_second: u64) -> Self {
+        self.min_body_rate = bytes_per_second;
+        self
+    }
+
+    /// How long a request body may take before [`min_body_rate`](Self::min_body_rate)
+    /// counts: a client sending nothing of its body gets 408 once it has passed.
+    pub fn body_rate_grace(mut self, grace: Duration) -> Self {
+        self.body_rate_grace = grace;
+        self
+    }
+
     /// How long a kept-alive connection may stay without a request in progress. hyper also runs
     /// the [header timeout](Self::header_timeout) while a connection waits for its next
     /// request head, so an idle connection closes after the shorter of the two.
@@ -278,9 +301,16 @@ impl HttpConfig {
     }
 
     /// The most connections one client address may hold open (IPv6 addresses count per /64,
-    /// all loopback addresses as one client). A further one closes the client's own connection
-    /// idle the longest; with none idle it is answered 429 with `Retry-After` and closed, so
-    /// one client cannot take every connection slot, nor lock itself out with idle ones.
+    /// all loopback addresses as one client). A further one makes room among the client's own
+    /// connections: one whose request body has not arrived ends first (429, no id: the body
+    /// was not read), else the one idle the longest is closed, else the one
+    /// whose request began first ends: a JSON answer not yet begun becomes 429 with
+    /// `Retry-After` and a JSON-RPC error ([`ENDED_FOR_SHARE`](super::ENDED_FOR_SHARE))
+    /// carrying its id, a stream already flowing is cut (a stateless request is cancelled
+    /// with it; a session's handler runs on, as when its client disconnects). So one client
+    /// cannot take every connection slot, nor lock its own newer calls out with idle
+    /// connections, withheld bodies or long calls and streams: the newest call is served and
+    /// the oldest gives way.
     pub fn max_connections_per_peer(mut self, max: usize) -> Self {
         self.max_connections_per_peer = max.max(1);
         self

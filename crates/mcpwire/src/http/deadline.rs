@@ -14,9 +14,8 @@ use hyper::{Response, StatusCode};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until, timeout_at};
 
-use super::response::{HttpResponse, ResponseBody, json, sse_event};
-use crate::decode::{Decoded, Message, decode};
-use crate::profile::{MissingId, Profile};
+use super::response::{HttpResponse, ResponseBody, frame_id, json, sse_event};
+use crate::profile::MissingId;
 use crate::reply::{RpcError, error_reply};
 
 /// The JSON-RPC error code of a request that ran out of time (as the MCP SDKs use it).
@@ -86,17 +85,16 @@ async fn relay_until(
 }
 
 /// The error reply to `frame` once its time is up: with the id of a single request, else
-/// without one.
+/// without one, spelled as `missing_id` says (the endpoint's spelling, not the frame's).
 fn timed_out(frame: &[u8], limit: Duration, missing_id: MissingId) -> Vec<u8> {
-    let profile = Profile::jsonrpc_2_0().with_max_frame_bytes(usize::MAX);
-    let decoded = decode(frame, &profile);
-    let id = match &decoded {
-        Decoded::Single(Message::Request { id, .. }) => Some(id),
-        _ => None,
-    };
+    let id = frame_id(frame).id;
     let message = format!(
         "the request was cancelled: its answer was not complete within {} ms",
         limit.as_millis()
     );
-    error_reply(id, &RpcError::new(REQUEST_TIMEOUT, message), missing_id)
+    error_reply(
+        id.as_ref(),
+        &RpcError::new(REQUEST_TIMEOUT, message),
+        missing_id,
+    )
 }

@@ -11,7 +11,7 @@ use hyper::header::{
 use hyper::{Method, Request, StatusCode};
 use tokio::sync::mpsc;
 
-use super::body::{self, BodyBudget};
+use super::body::{self, BodyBudget, BodyLimits};
 use super::classify::BodyKind;
 use super::config::HttpConfig;
 use super::cors;
@@ -20,6 +20,7 @@ use super::exchange::{self, Outcome, WhenClientLeaves};
 use super::handler::{HttpService, Outbound, SessionContext};
 use super::headers::{self, PROTOCOL_VERSION_HEADER, SESSION_HEADER, SessionHeader};
 use super::race::{First, race};
+use super::request_state::RequestState;
 use super::response::{HttpResponse, empty, error_to, event_stream, json, sse_event};
 use super::resumable::{self, Resume};
 use super::routing::{self, HEADER_MISMATCH};
@@ -39,6 +40,7 @@ pub(crate) struct Endpoint<S: HttpService> {
     service: S,
     sessions: Arc<Sessions<S::Handler>>,
     budget: BodyBudget,
+    body_limits: BodyLimits,
 }
 
 impl<S: HttpService> Endpoint<S> {
@@ -50,6 +52,12 @@ impl<S: HttpService> Endpoint<S> {
                 config.session_idle_timeout,
             )),
             budget: BodyBudget::new(config.body_budget_bytes),
+            body_limits: BodyLimits {
+                max_bytes: config.max_body_bytes,
+                timeout: config.body_timeout,
+                min_rate: config.min_body_rate,
+                grace: config.body_rate_grace,
+            },
             config,
             service,
         }
@@ -66,11 +74,13 @@ impl<S: HttpService> Endpoint<S> {
         }
     }
 
-    /// Answers one request from `peer`.
+    /// Answers one request from `peer`, telling `state` how far it got (its body on its way,
+    /// the id its answer goes to).
     pub(crate) async fn respond(
         &self,
         request: Request<Incoming>,
         peer: SocketAddr,
+        state: &RequestState,
     ) -> HttpResponse {
         // Refused before the body is read: no id to echo.
         let refuse = Refuse {
@@ -94,7 +104,7 @@ impl<S: HttpService> Endpoint<S> {
         // Present only when allowed: any other origin got 403 above.
         let origin = request.headers().get(ORIGIN).cloned();
         let mut response = match *request.method() {
-            Method::POST => self.post(request, peer).await,
+            Method::POST => self.post(request, peer, state).await,
             Method::GET => self.get(&request).await,
             Method::DELETE => self.delete(&request),
             Method::OPTIONS if origin.is_some() => cors::preflight(self.allow()),
@@ -179,17 +189,17 @@ impl<S: HttpService> Endpoint<S> {
 
     /// POST. The body is read before anything else is checked, so that every refusal
     /// answers the request's id when it can be read.
-    async fn post(&self, request: Request<Incoming>, peer: SocketAddr) -> HttpResponse {
+    async fn post(
+        &self,
+        request: Request<Incoming>,
+        peer: SocketAddr,
+        state: &RequestState,
+    ) -> HttpResponse {
         let (parts, incoming) = request.into_parts();
         let request_headers = &parts.headers;
-        let read = body::read(
-            request_headers,
-            incoming,
-            self.config.max_body_bytes,
-            self.config.body_timeout,
-            &self.budget,
-        )
-        .await;
+        state.body_begins(self.missing_id(request_headers, None));
+        let read = body::read(request_headers, incoming, &self.body_limits, &self.budget).await;
+        state.body_ends();
         let read = match read {
             Ok(read) => read,
             Err(refusal) => return refusal.response(self.missing_id(request_headers, None)),
@@ -241,6 +251,7 @@ impl<S: HttpService> Endpoint<S> {
         };
         let agreed = session.as_ref().and_then(|f| f.protocol_version.as_deref());
         refuse.missing_id = self.missing_id(request_headers, agreed);
+        state.address(refuse.id, refuse.missing_id);
         if let Some(why) = version_differs(request_headers, agreed) {
             return refuse.error(StatusCode::BAD_REQUEST, &why);
         }

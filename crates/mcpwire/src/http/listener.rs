@@ -1,6 +1,7 @@
 //! The listener: binding (loopback unless allowed otherwise, with a listen backlog of its own),
-//! the accept loop with a connection cap (reached, the longest idle connection is closed to
-//! make room), a per-client share of it and back-off on errors, and each connection with its
+//! the accept loop with a connection cap and a per-client share of it (reached, a connection
+//! makes room: one waiting for its body, else the longest idle, else, within a client's
+//! share, the client's own oldest request), back-off on errors, and each connection with its
 //! header and idle timeouts.
 
 use std::collections::HashMap;
@@ -24,6 +25,7 @@ use super::config::HttpConfig;
 use super::endpoint::Endpoint;
 use super::handler::HttpService;
 use super::race::{First, race};
+use super::request_state::{RequestState, Stage};
 use super::response_budget::{self, ResponseBudget, Unsent};
 use super::sessions::PeerKey;
 use super::write_timeout::{WriteLimits, WriteTimeout};
@@ -34,6 +36,10 @@ const MAX_HEAD_BUFFER: usize = 64 * 1024;
 
 /// The most bytes one read takes while a request head is on its way.
 const HEAD_READ_CHUNK: usize = 8 * 1024;
+
+/// How long a connection whose request gave way to make room stays open for its 429 to be
+/// written.
+const SHED_LINGER: Duration = Duration::from_millis(500);
 
 /// The longest pause of the accept loop after errors (e.g. out of file descriptors).
 const MAX_ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
@@ -147,12 +153,14 @@ impl<S: HttpService> HttpServer<S> {
             let client = PeerKey::of(peer.ip());
             let share = match shares.take(client) {
                 Some(share) => share,
-                // At its share, the client's own connection idle the longest is closed to
-                // make room (as its sessions are); it counts no more once asked to close.
-                None if open.close_most_idle(Some(client)) => shares.take_over(client),
+                // At its share, one of the client's own connections makes room (as its
+                // sessions do): one waiting for its body, else the one idle the longest, else
+                // its oldest request, which ends with 429 and its id. It counts no more once
+                // asked to close.
+                None if open.make_room(Some(client), Busy::Shed) => shares.take_over(client),
                 None => {
-                    // Every connection of the client has a request in progress. Best effort:
-                    // a client that cannot take these few bytes at once just sees the
+                    // Every connection of the client is already closing. Best effort: a
+                    // client that cannot take these few bytes at once just sees the
                     // connection close.
                     let _ = stream.try_write(OVER_SHARE);
                     continue;
@@ -161,10 +169,12 @@ impl<S: HttpService> HttpServer<S> {
             let permit = match Arc::clone(&connections).try_acquire_owned() {
                 Ok(permit) => permit,
                 Err(_) => {
-                    // Every slot is taken: the connection idle the longest (kept alive, or
-                    // silent since it connected) is closed to make room; with none idle this
-                    // one waits, and the rest in the backlog, until a connection ends.
-                    open.close_most_idle(None);
+                    // Every slot is taken: a connection waiting for its body, else the one
+                    // idle the longest (kept alive, or silent since it connected) is closed to
+                    // make room; other clients' requests are not ended for it: with none
+                    // waiting nor idle this one waits, and the rest in the backlog, until a
+                    // connection ends.
+                    open.make_room(None, Busy::Keep);
                     let waited =
                         race(Arc::clone(&connections).acquire_owned(), shutdown.as_mut()).await;
                     match waited {
@@ -308,24 +318,50 @@ impl Open {
         }
     }
 
-    /// Asks the connection without a request in progress that has been idle the longest (of
-    /// `client`'s connections, or of all) to close; `false` when every one is busy.
-    fn close_most_idle(&self, client: Option<PeerKey>) -> bool {
+    /// Asks one connection (of `client`'s, or of all) to close to make room, the first of:
+    /// the one whose request body has waited the longest (its head came, its body has not),
+    /// the one idle the longest, and with [`Busy::Shed`] the one whose request began first
+    /// (ended with [`RequestState::shed_answer`], or its stream cut). `false` when none
+    /// qualifies.
+    fn make_room(&self, client: Option<PeerKey>, busy: Busy) -> bool {
         let connections = self.lock();
-        let idlest = connections
+        let chosen = connections
             .values()
             .filter(|(owner, _)| client.is_none_or(|client| *owner == client))
             .map(|(_, activity)| activity)
             .filter(|activity| !activity.asked_to_close.load(Ordering::SeqCst))
-            .filter_map(|activity| Some((activity.idle_since()?, activity)))
-            .min_by_key(|(since, _)| *since);
-        let Some((_, activity)) = idlest else {
+            .filter_map(|activity| {
+                let rank = match activity.idle_since() {
+                    Some(since) => (1, since),
+                    None => match activity.request.stage() {
+                        (Stage::AwaitingBody, began) => (0, began),
+                        (Stage::Handling, began) if busy == Busy::Shed => (2, began),
+                        (Stage::Handling, _) => return None,
+                    },
+                };
+                Some((rank, activity))
+            })
+            .min_by_key(|(rank, _)| *rank);
+        let Some((rank, activity)) = chosen else {
             return false;
         };
         activity.asked_to_close.store(true, Ordering::SeqCst);
+        if rank.0 != 1 {
+            activity.request.shed();
+        }
         activity.close.notify_one();
         true
     }
+}
+
+/// Whether making room may end a request whose body has arrived.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Busy {
+    /// Yes, the oldest: within one client's share, its own requests give way to its newer
+    /// connection rather than lock it out.
+    Shed,
+    /// No: at the server's cap, one client's requests never end for another's connection.
+    Keep,
 }
 
 impl Drop for Registered {
@@ -346,6 +382,8 @@ struct Activity {
     /// Whether a request has begun on the connection, so that something may have been
     /// written to it.
     used: AtomicBool,
+    /// The request in progress, or the last one.
+    request: RequestState,
 }
 
 /// One request in progress; dropped with its response body.
@@ -356,6 +394,7 @@ impl Activity {
         self.in_flight.fetch_add(1, Ordering::SeqCst);
         self.used.store(true, Ordering::SeqCst);
         self.head_bytes.store(0, Ordering::SeqCst);
+        self.request.begin();
         InFlight(Arc::clone(self))
     }
 
@@ -464,6 +503,7 @@ async fn serve_connection<S: HttpService>(
         asked_to_close: AtomicBool::new(false),
         head_bytes: AtomicUsize::new(0),
         used: AtomicBool::new(false),
+        request: RequestState::default(),
     });
     let _registered = open.register(client, &activity);
     let idle = endpoint.config.idle_timeout;
@@ -479,8 +519,17 @@ async fn serve_connection<S: HttpService>(
             let endpoint = Arc::clone(&endpoint);
             let unsent = Arc::clone(&unsent);
             let mark = activity.begin();
+            let activity = Arc::clone(&activity);
             async move {
-                let response = endpoint.respond(request, peer).await;
+                let state = &activity.request;
+                // Asked to make room before the answer began: the request ends here (its
+                // handler is dropped with `respond` where the mode cancels on leaving).
+                let response =
+                    match race(endpoint.respond(request, peer, state), state.shed_signal()).await {
+                        First::Left(response) => response,
+                        First::Right(()) => state.shed_answer(),
+                    };
+                state.answered();
                 // The answer's bytes count against the response budget until written.
                 let mut response = response_budget::admit(response, &unsent, limits.timeout);
                 response.body_mut().keep(vec![Box::new(mark)]);
@@ -503,8 +552,16 @@ async fn serve_connection<S: HttpService>(
     let mut watchdog = Box::pin(tokio::time::sleep(idle));
     let mut asked_to_close = pin!(activity.close.notified());
     let mut closing = false;
+    // Set when a request gives way: the connection ends when this passes.
+    let mut linger: Option<std::pin::Pin<Box<tokio::time::Sleep>>> = None;
     poll_fn(|cx| {
         if connection.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(());
+        }
+        if linger
+            .as_mut()
+            .is_some_and(|at| at.as_mut().poll(cx).is_ready())
+        {
             return Poll::Ready(());
         }
         if !closing && asked_to_close.as_mut().poll(cx).is_ready() {
@@ -512,6 +569,18 @@ async fn serve_connection<S: HttpService>(
                 // Nothing was ever written to it, and hyper's graceful shutdown would wait
                 // for the rest of a head begun (slowloris) until the header timeout.
                 return Poll::Ready(());
+            }
+            if activity.idle_since().is_none() && activity.request.is_answered() {
+                // Its request gives way after its answer began (a stream): cut it.
+                return Poll::Ready(());
+            }
+            if activity.request.is_shed() {
+                // Its request gives way before its answer began: the answer is 429, and
+                // the connection ends shortly after it whatever the client does (hyper
+                // would wait for the rest of a withheld body before closing).
+                let mut at = Box::pin(tokio::time::sleep(SHED_LINGER));
+                let _ = at.as_mut().poll(cx);
+                linger = Some(at);
             }
             // Idle: closed at once; a request that started meanwhile is answered first.
             connection.as_mut().graceful_shutdown();

@@ -11,9 +11,11 @@ use hyper::header::{CACHE_CONTROL, CONTENT_TYPE, HeaderValue};
 use hyper::{Response, StatusCode};
 use tokio::sync::mpsc;
 
+use crate::envelope::{Field, read_object};
 use crate::id::Id;
 use crate::profile::MissingId;
 use crate::reply::{RpcError, error_reply};
+use crate::scan;
 
 /// Whatever must live until the response has been sent (a body-budget permit, a session
 /// lease, the connection's activity mark).
@@ -132,6 +134,53 @@ pub(crate) fn error_to(
     json(status, Bytes::from(reply))
 }
 
+/// What the transport reads of one message frame (a request it answers itself, or an
+/// answer it replaces) to address an error to the same request: the id, and how the frame
+/// spells its absence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FrameId<'a> {
+    /// The top-level `id` member of a single message, when present once with an id's type.
+    pub(crate) id: Option<Id<'a>>,
+    /// How the frame spells a missing id: [`MissingId::Null`] for `"id":null`, a batch or a
+    /// frame that is not one object (batches exist only where the spelling is `null`);
+    /// [`MissingId::Omit`] for a single object without the member. `None` when the frame has
+    /// an id.
+    pub(crate) spelled: Option<MissingId>,
+}
+
+/// Reads the id of `frame` from its top-level object's members only (the envelope reader:
+/// one linear pass, no tree, no depth limit to set), never from text nested in its values.
+pub(crate) fn frame_id(frame: &[u8]) -> FrameId<'_> {
+    let unreadable = FrameId {
+        id: None,
+        spelled: Some(MissingId::Null),
+    };
+    let Ok(text) = std::str::from_utf8(frame) else {
+        return unreadable;
+    };
+    let start = scan::skip_whitespace(frame, 0);
+    if frame.get(start) != Some(&b'{') {
+        return unreadable;
+    }
+    let Ok((envelope, _)) = read_object(text, start) else {
+        return unreadable;
+    };
+    match envelope.id {
+        Field::Absent => FrameId {
+            id: None,
+            spelled: Some(MissingId::Omit),
+        },
+        Field::Once(member) => match Id::parse(member.text) {
+            Some(id) if member.text != "null" => FrameId {
+                id: Some(id),
+                spelled: None,
+            },
+            _ => unreadable,
+        },
+        Field::Duplicated => unreadable,
+    }
+}
+
 /// A `text/event-stream` response fed by `events` (SSE-encoded bytes).
 pub(crate) fn event_stream(events: mpsc::Receiver<Bytes>) -> HttpResponse {
     let mut response = Response::new(ResponseBody::stream(events));
@@ -160,6 +209,31 @@ pub(crate) fn sse_event(frame: &[u8]) -> Bytes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_id_is_read_from_the_top_level_object_only() {
+        let id = |frame: &[u8]| {
+            let read = frame_id(frame);
+            (read.id.map(|id| id.raw().to_owned()), read.spelled)
+        };
+        assert_eq!(
+            id(br#"{"jsonrpc":"2.0","id":"a\"b","result":{}}"#),
+            (Some(r#""a\"b""#.to_owned()), None)
+        );
+        assert_eq!(id(b" {\"id\":7}"), (Some("7".to_owned()), None));
+        // `"id":null` nested in a value (data, a message) says nothing of the frame's id.
+        let nested =
+            br#"{"jsonrpc":"2.0","error":{"code":1,"message":"\"id\":null","data":{"id":null}}}"#;
+        assert_eq!(id(nested), (None, Some(MissingId::Omit)));
+        assert_eq!(
+            id(br#"{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"m"}}"#),
+            (None, Some(MissingId::Null))
+        );
+        assert_eq!(id(br#"[{"id":1}]"#), (None, Some(MissingId::Null)));
+        assert_eq!(id(br#"{"id":1,"id":2}"#), (None, Some(MissingId::Null)));
+        assert_eq!(id(br#"{"id":{}}"#), (None, Some(MissingId::Null)));
+        assert_eq!(id(b"\xff"), (None, Some(MissingId::Null)));
+    }
 
     #[test]
     fn an_event_carries_each_line_of_the_frame_as_data() {

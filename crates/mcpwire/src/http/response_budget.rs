@@ -16,9 +16,8 @@ use hyper::{Response, StatusCode};
 use tokio::sync::{AcquireError, OwnedSemaphorePermit, Semaphore};
 use tokio::time::Sleep;
 
-use super::response::{HttpResponse, Keep, ResponseBody, error_to};
-use crate::decode::{Decoded, Message, decode};
-use crate::profile::{MissingId, Profile};
+use super::response::{HttpResponse, Keep, ResponseBody, error_to, frame_id};
+use crate::profile::MissingId;
 
 /// The bytes of answers held for clients, all connections together.
 #[derive(Debug, Clone)]
@@ -157,27 +156,16 @@ pub(crate) fn admit(
 /// request's, as sent); an answer without one (a batch's, or one to unreadable input) gives
 /// no id, spelled as that answer spelled it.
 fn over_budget(answer: Option<&Bytes>) -> HttpResponse {
-    let profile = Profile::jsonrpc_2_0().with_max_frame_bytes(usize::MAX);
-    let decoded = answer.map(|bytes| decode(bytes, &profile));
-    let id = match &decoded {
-        Some(Decoded::Single(Message::Response(response))) => response.id.as_ref(),
-        _ => None,
-    };
-    // A single answer without an id spells its absence as its version does (`"id":null`,
-    // or no member); batches exist only where the spelling is `null`.
-    let missing_id = match (&decoded, answer) {
-        (Some(Decoded::Single(_)), Some(bytes))
-            if !bytes.windows(9).any(|window| window == b"\"id\":null") =>
-        {
-            MissingId::Omit
-        }
-        _ => MissingId::Null,
-    };
+    let read = answer.map(|bytes| frame_id(bytes));
+    let id = read.and_then(|read| read.id);
+    let missing_id = read
+        .and_then(|read| read.spelled)
+        .unwrap_or(MissingId::Null);
     let mut response = error_to(
         StatusCode::SERVICE_UNAVAILABLE,
         -32600,
         "the server holds as many unread answers as it allows; retry shortly",
-        id.map(|id| id.raw()),
+        id.as_ref().map(|id| id.raw()),
         missing_id,
     );
     response
@@ -278,6 +266,38 @@ impl Body for Budgeted {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    async fn body_of(response: HttpResponse) -> String {
+        use http_body_util::BodyExt;
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        String::from_utf8(bytes.to_vec()).unwrap()
+    }
+
+    #[tokio::test]
+    async fn the_refusal_spells_a_missing_id_as_the_answer_did() {
+        // No top-level id, though `"id":null` appears inside the error's data and message.
+        let omitted = Bytes::from_static(
+            br#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"\"id\":null","data":{"id":null}}}"#,
+        );
+        let refusal = over_budget(Some(&omitted));
+        assert_eq!(refusal.status(), StatusCode::SERVICE_UNAVAILABLE);
+        let body = body_of(refusal).await;
+        assert!(!body.contains("\"id\""), "{body}");
+        let null = Bytes::from_static(
+            br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}"#,
+        );
+        assert!(
+            body_of(over_budget(Some(&null)))
+                .await
+                .contains("\"id\":null")
+        );
+        let answered = Bytes::from_static(br#"{"jsonrpc":"2.0","id":"7","result":{}}"#);
+        assert!(
+            body_of(over_budget(Some(&answered)))
+                .await
+                .contains("\"id\":\"7\"")
+        );
+    }
 
     #[test]
     fn written_bytes_go_back_and_the_rest_when_the_connection_ends() {

@@ -362,7 +362,10 @@ impl Peer {
         let entry = self.in_flight.remove(call.key)?;
         let bytes = (!entry.cancelled).then(|| {
             let id = call.id.as_id();
-            let mut out = Vec::new();
+            // Sized once for the whole line and the line end a transport appends: a large
+            // result is copied into it once, never into a buffer that has to grow.
+            let result_len = outcome.map_or(0, str::len);
+            let mut out = Vec::with_capacity(reply::reply_capacity(&id, result_len));
             match outcome {
                 Ok(result) => reply::write_success(&mut out, &id, result),
                 Err(error) => {
