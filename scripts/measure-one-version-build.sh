@@ -40,7 +40,7 @@ use mcpwire::{CallContext, Profile, Router, RpcError, Server};
 
 /// A fresh server.
 pub fn make_server() -> Server<()> {
-    let router = Router::new().request("ping", |_: &mut (), _: (), _: &mut CallContext<'_>| {
+    let router = Router::new().request("ping", |_: &(), _: (), _: &mut CallContext<'_>| {
         Ok::<_, RpcError>(serde_json::json!({}))
     });
     Server::new(Profile::mcp("2025-11-25").unwrap(), (), router)

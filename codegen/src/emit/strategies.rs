@@ -362,6 +362,16 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
             };
             if parts.is_empty() {
                 quote! { Just(super::#name { #(#inits),* }).boxed() }
+            } else if let ([part], [var]) = (parts.as_slice(), vars.as_slice()) {
+                quote! { #part.prop_map(|#var| #build).boxed() }
+            } else if parts.len() <= 12 {
+                // One tuple where it fits (proptest's go up to 12 elements): each level of
+                // tuple is a value tree type of its own to compile.
+                quote! {
+                    (#(#parts,)*)
+                        .prop_map(|(#(#vars,)*)| #build)
+                        .boxed()
+                }
             } else {
                 // Tuples of strategies go up to 12 elements: group the members by 10.
                 let groups: Vec<TokenStream> =

@@ -75,8 +75,15 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream {
     let all_optional = s.fields.iter().all(|f| !f.required);
     let derive = derives_serialize(all_optional);
     let deny = closed.then(|| quote! { #[serde(deny_unknown_fields)] });
-    let deserialize = deserialize_impl(def, s);
-    let constructors = constructors(ctx, def, s);
+    // A struct under `not: {"required": [...]}` writes its table out; every other one is one
+    // `object!` call (the same items, expanded by the support library).
+    let table = s.not_all_present.is_empty();
+    let deserialize = if table {
+        object_call(def, s)
+    } else {
+        deserialize_impl(def, s)
+    };
+    let constructors = constructors(ctx, def, s, !table);
     quote! {
         #docs
         #derive
@@ -118,7 +125,8 @@ pub fn new_params<'s>(ctx: &Context<'_>, s: &'s Struct) -> Vec<&'s Field> {
 
 /// `new(required members…)`, a `with_<member>` setter per optional member, and
 /// `with_extra_member` where undeclared members are kept.
-fn constructors(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream {
+/// With `setters` off, only `new`: the setters come from the `object!` call.
+fn constructors(ctx: &Context<'_>, def: &TypeDef, s: &Struct, setters_too: bool) -> TokenStream {
     let name = ident(&def.name);
     let params = new_params(ctx, s);
     let mut args = Vec::new();
@@ -214,6 +222,9 @@ fn constructors(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream {
                 .join(", ")
         )
     };
+    if !setters_too {
+        setters.clear();
+    }
     let allow = (args.len() > 7).then(|| quote! { #[allow(clippy::too_many_arguments)] });
     let allow_new = params
         .is_empty()
@@ -248,6 +259,56 @@ fn field_type(f: &Field) -> TokenStream {
 /// The slot a member is decoded into: its value type (boxed, `Option` when nullable) in an
 /// `Option` that stays `None` until the member comes.
 fn slot_type(f: &Field) -> TokenStream {
+    let ty = slot_value_type(f);
+    quote! { ::core::option::Option<#ty> }
+}
+
+/// One `object!` call: the struct's `Deserialize`, its `ObjectTable` and its setters, from a
+/// line per member (see the support library's `object!`).
+fn object_call(def: &TypeDef, s: &Struct) -> TokenStream {
+    let name = ident(&def.name);
+    let support = support();
+    let definition = &def.name;
+    let head = match s.kept() {
+        Some(extra) => {
+            let field = ident(&s.extra_field());
+            let value = ty_tokens(extra);
+            let taken = s.fields.iter().any(|f| f.rust_name == "extra_member");
+            let setter = (!taken).then(|| quote! { with_extra_member });
+            quote! { #name #definition keeps #field #setter: #value; }
+        }
+        None => quote! { #name #definition closed; },
+    };
+    let members = s.fields.iter().enumerate().map(|(i, f)| {
+        let index = proc_macro2::Literal::usize_unsuffixed(i);
+        let field = ident(&f.rust_name);
+        let json = &f.json_name;
+        if f.required {
+            let slot = slot_value_type(f);
+            quote! { #index #field #json req: #slot; }
+        } else {
+            let setter = quote::format_ident!("with_{}", f.rust_name);
+            let how = match (f.nullable, f.boxed) {
+                (false, false) => quote! { into },
+                (false, true) => quote! { boxed },
+                (true, false) => quote! { nullable },
+                (true, true) => quote! { nullable_boxed },
+            };
+            let ty = ty_tokens(&f.ty);
+            quote! { #index #field #json opt #setter #how: #ty; }
+        }
+    });
+    quote! {
+        #support::object! {
+            #head
+            #(#members)*
+        }
+    }
+}
+
+/// The value a member's slot holds once it came: its type, boxed, in an `Option` when
+/// nullable.
+fn slot_value_type(f: &Field) -> TokenStream {
     let mut ty = ty_tokens(&f.ty);
     if f.boxed {
         ty = quote! { ::std::boxed::Box<#ty> };
@@ -255,7 +316,7 @@ fn slot_type(f: &Field) -> TokenStream {
     if f.nullable {
         ty = quote! { ::core::option::Option<#ty> };
     }
-    quote! { ::core::option::Option<#ty> }
+    ty
 }
 
 /// The `Deserialize` impl of a struct: one call to the support library's `decode_object`

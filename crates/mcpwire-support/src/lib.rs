@@ -33,6 +33,7 @@ mod integer;
 pub use integer::{Integer, NotAnInteger, is_whole_number_text};
 
 mod object;
+mod object_macro;
 pub use object::{
     Member, MemberName, ObjectTable, all_present_error, decode_object, read_member, required_member,
 };

@@ -125,6 +125,15 @@ impl fmt::Display for Rejection {
 }
 
 /// One classified message.
+///
+/// The first of three layers of "what came in", each for its own reader: a `Message` is what
+/// one frame says, with no state (no pending requests, no answer rights), borrowed from the
+/// frame; [`peer::Event`](crate::peer::Event) is what it means to this side of a conversation
+/// (a request with the [`Call`](crate::peer::Call) that answers it once, a response matched to
+/// a pending request and decoded); [`ProtocolEvent`](crate::ProtocolEvent) is the owned,
+/// answer-less part of the latter that outlives the frame for
+/// [`Router::on_event`](crate::Router::on_event). Folding any two together would put state
+/// into the stateless decoder or frame borrows into handlers that run later.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Message<'a> {
     /// A valid request: must be answered with the id.

@@ -9,6 +9,10 @@ use crate::id::OwnedId;
 use crate::reply::RpcError;
 
 /// Something the peer sent that gets no reply and no handler call: delivered to [`Router::on_event`](crate::Router::on_event).
+///
+/// Owned, unlike [`peer::Event`](crate::peer::Event): the hook may keep it, or move it into
+/// a task, after the frame it came in is gone; and it holds no [`Call`](crate::peer::Call),
+/// since nothing here is answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ProtocolEvent {
     /// A well-formed success response.

@@ -58,22 +58,10 @@ impl<R: BufRead> FrameReader<R> {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
             };
-            let ended = if available.is_empty() {
-                true
-            } else {
-                let (consumed, ended) = self.lines.feed(available, max_frame_bytes);
-                self.input.consume(consumed);
-                ended
-            };
-            if ended {
-                match self.lines.end_line(max_frame_bytes) {
-                    None => return Ok(None),
-                    Some(LineEnd::Blank) => {}
-                    Some(LineEnd::TooLong { len }) => return Ok(Some(Frame::TooLong { len })),
-                    Some(LineEnd::Line { start }) => {
-                        return Ok(Some(Frame::Line(self.lines.content(start))));
-                    }
-                }
+            let (consumed, step) = self.lines.step(available, max_frame_bytes);
+            self.input.consume(consumed);
+            if let Step::Done(ending) = step {
+                return Ok(self.lines.frame(ending));
             }
         }
     }
@@ -81,12 +69,32 @@ impl<R: BufRead> FrameReader<R> {
 
 /// How a line ended (see [`LineSplitter::end_line`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum LineEnd {
+enum LineEnd {
     /// Empty or JSON whitespace only (after a stream-start BOM): skipped.
     Blank,
     /// Longer than the limit; its bytes were discarded while read.
     TooLong { len: usize },
     /// A frame: [`LineSplitter::content`] from `start` (past a stream-start BOM).
+    Line { start: usize },
+}
+
+/// What [`LineSplitter::step`] made of the bytes at hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// The line goes on, or it was blank: read on.
+    ReadOn,
+    /// A frame to hand out, or the end of input ([`LineSplitter::frame`]).
+    Done(Ending),
+}
+
+/// How the reading of one frame ended (see [`LineSplitter::frame`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ending {
+    /// End of input, with no byte of a new line.
+    End,
+    /// A line longer than the limit, already discarded.
+    TooLong { len: usize },
+    /// A frame: [`LineSplitter::content`] from `start`.
     Line { start: usize },
 }
 
@@ -120,7 +128,7 @@ impl LineSplitter {
     /// Takes the current line's bytes from non-empty `available` (up to and including its
     /// `\n`); returns how many bytes it consumed and whether the line ended. A line past the
     /// limit is dropped as it is read, never buffered whole.
-    pub(crate) fn feed(&mut self, available: &[u8], max: usize) -> (usize, bool) {
+    fn feed(&mut self, available: &[u8], max: usize) -> (usize, bool) {
         if !self.saw_bytes {
             self.line.clear();
             if self.line.capacity() > KEPT_CAPACITY {
@@ -147,7 +155,7 @@ impl LineSplitter {
 
     /// Ends the current line, at its `\n` or at end of input (`None` there when no byte of
     /// a new line came), and makes ready for the next.
-    pub(crate) fn end_line(&mut self, max: usize) -> Option<LineEnd> {
+    fn end_line(&mut self, max: usize) -> Option<LineEnd> {
         if !std::mem::replace(&mut self.saw_bytes, false) {
             return None;
         }
@@ -180,8 +188,40 @@ impl LineSplitter {
         })
     }
 
+    /// One step of a frame reader over the bytes its buffer holds (`available`; empty at end
+    /// of input): how many it consumed, and whether a frame (or the end) is ready. Both
+    /// readers, blocking and async, loop on this: fill the buffer, step, consume, and hand
+    /// out [`LineSplitter::frame`] when done.
+    pub(crate) fn step(&mut self, available: &[u8], max: usize) -> (usize, Step) {
+        let (consumed, ended) = if available.is_empty() {
+            (0, true)
+        } else {
+            self.feed(available, max)
+        };
+        let step = if !ended {
+            Step::ReadOn
+        } else {
+            match self.end_line(max) {
+                None => Step::Done(Ending::End),
+                Some(LineEnd::Blank) => Step::ReadOn,
+                Some(LineEnd::TooLong { len }) => Step::Done(Ending::TooLong { len }),
+                Some(LineEnd::Line { start }) => Step::Done(Ending::Line { start }),
+            }
+        };
+        (consumed, step)
+    }
+
+    /// The frame an [`Ending`] stands for; `None` at end of input.
+    pub(crate) fn frame(&self, ending: Ending) -> Option<Frame<'_>> {
+        match ending {
+            Ending::End => None,
+            Ending::TooLong { len } => Some(Frame::TooLong { len }),
+            Ending::Line { start } => Some(Frame::Line(self.content(start))),
+        }
+    }
+
     /// The last line's content from `start` (see [`LineEnd::Line`]).
-    pub(crate) fn content(&self, start: usize) -> &[u8] {
+    fn content(&self, start: usize) -> &[u8] {
         self.line.get(start..).unwrap_or_default()
     }
 }

@@ -230,308 +230,24 @@ impl ApplicatorVocabularyMetaSchemaObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `additionalProperties` member.
-    #[must_use]
-    pub fn with_additional_properties(
-        mut self,
-        additional_properties: impl Into<CoreAndValidationSpecificationsMetaSchema>,
-    ) -> Self {
-        self.additional_properties = Some(additional_properties.into());
-        self
-    }
-    /// Sets the optional `allOf` member.
-    #[must_use]
-    pub fn with_all_of(mut self, all_of: impl Into<SchemaArray>) -> Self {
-        self.all_of = Some(all_of.into());
-        self
-    }
-    /// Sets the optional `anyOf` member.
-    #[must_use]
-    pub fn with_any_of(mut self, any_of: impl Into<SchemaArray>) -> Self {
-        self.any_of = Some(any_of.into());
-        self
-    }
-    /// Sets the optional `contains` member.
-    #[must_use]
-    pub fn with_contains(
-        mut self,
-        contains: impl Into<CoreAndValidationSpecificationsMetaSchema>,
-    ) -> Self {
-        self.contains = Some(contains.into());
-        self
-    }
-    /// Sets the optional `dependentSchemas` member.
-    #[must_use]
-    pub fn with_dependent_schemas(
-        mut self,
-        dependent_schemas: impl Into<
-            ::std::collections::BTreeMap<
-                String,
-                CoreAndValidationSpecificationsMetaSchema,
-            >,
-        >,
-    ) -> Self {
-        self.dependent_schemas = Some(dependent_schemas.into());
-        self
-    }
-    /// Sets the optional `else` member.
-    #[must_use]
-    pub fn with_else(
-        mut self,
-        r#else: impl Into<CoreAndValidationSpecificationsMetaSchema>,
-    ) -> Self {
-        self.r#else = Some(r#else.into());
-        self
-    }
-    /// Sets the optional `if` member.
-    #[must_use]
-    pub fn with_if(
-        mut self,
-        r#if: impl Into<CoreAndValidationSpecificationsMetaSchema>,
-    ) -> Self {
-        self.r#if = Some(r#if.into());
-        self
-    }
-    /// Sets the optional `items` member.
-    #[must_use]
-    pub fn with_items(
-        mut self,
-        items: impl Into<CoreAndValidationSpecificationsMetaSchema>,
-    ) -> Self {
-        self.items = Some(items.into());
-        self
-    }
-    /// Sets the optional `not` member.
-    #[must_use]
-    pub fn with_not(
-        mut self,
-        not: impl Into<CoreAndValidationSpecificationsMetaSchema>,
-    ) -> Self {
-        self.not = Some(not.into());
-        self
-    }
-    /// Sets the optional `oneOf` member.
-    #[must_use]
-    pub fn with_one_of(mut self, one_of: impl Into<SchemaArray>) -> Self {
-        self.one_of = Some(one_of.into());
-        self
-    }
-    /// Sets the optional `patternProperties` member.
-    #[must_use]
-    pub fn with_pattern_properties(
-        mut self,
-        pattern_properties: impl Into<
-            ::std::collections::BTreeMap<
-                String,
-                CoreAndValidationSpecificationsMetaSchema,
-            >,
-        >,
-    ) -> Self {
-        self.pattern_properties = Some(pattern_properties.into());
-        self
-    }
-    /// Sets the optional `prefixItems` member.
-    #[must_use]
-    pub fn with_prefix_items(mut self, prefix_items: impl Into<SchemaArray>) -> Self {
-        self.prefix_items = Some(prefix_items.into());
-        self
-    }
-    /// Sets the optional `properties` member.
-    #[must_use]
-    pub fn with_properties(
-        mut self,
-        properties: impl Into<
-            ::std::collections::BTreeMap<
-                String,
-                CoreAndValidationSpecificationsMetaSchema,
-            >,
-        >,
-    ) -> Self {
-        self.properties = Some(properties.into());
-        self
-    }
-    /// Sets the optional `propertyNames` member.
-    #[must_use]
-    pub fn with_property_names(
-        mut self,
-        property_names: impl Into<CoreAndValidationSpecificationsMetaSchema>,
-    ) -> Self {
-        self.property_names = Some(property_names.into());
-        self
-    }
-    /// Sets the optional `then` member.
-    #[must_use]
-    pub fn with_then(
-        mut self,
-        then: impl Into<CoreAndValidationSpecificationsMetaSchema>,
-    ) -> Self {
-        self.then = Some(then.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ApplicatorVocabularyMetaSchemaObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for ApplicatorVocabularyMetaSchemaObject {
-    const NAME: &'static str = "ApplicatorVocabularyMetaSchemaObject";
-    const MEMBERS: &'static [&'static str] = &[
-        "additionalProperties",
-        "allOf",
-        "anyOf",
-        "contains",
-        "dependentSchemas",
-        "else",
-        "if",
-        "items",
-        "not",
-        "oneOf",
-        "patternProperties",
-        "prefixItems",
-        "properties",
-        "propertyNames",
-        "then",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<CoreAndValidationSpecificationsMetaSchema>,
-        Option<SchemaArray>,
-        Option<SchemaArray>,
-        Option<CoreAndValidationSpecificationsMetaSchema>,
-        Option<
-            ::std::collections::BTreeMap<
-                String,
-                CoreAndValidationSpecificationsMetaSchema,
-            >,
-        >,
-        Option<CoreAndValidationSpecificationsMetaSchema>,
-        Option<CoreAndValidationSpecificationsMetaSchema>,
-        Option<CoreAndValidationSpecificationsMetaSchema>,
-        Option<CoreAndValidationSpecificationsMetaSchema>,
-        Option<SchemaArray>,
-        Option<
-            ::std::collections::BTreeMap<
-                String,
-                CoreAndValidationSpecificationsMetaSchema,
-            >,
-        >,
-        Option<SchemaArray>,
-        Option<
-            ::std::collections::BTreeMap<
-                String,
-                CoreAndValidationSpecificationsMetaSchema,
-            >,
-        >,
-        Option<CoreAndValidationSpecificationsMetaSchema>,
-        Option<CoreAndValidationSpecificationsMetaSchema>,
-    );
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-        )
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "additionalProperties" => Some(0usize),
-            "allOf" => Some(1usize),
-            "anyOf" => Some(2usize),
-            "contains" => Some(3usize),
-            "dependentSchemas" => Some(4usize),
-            "else" => Some(5usize),
-            "if" => Some(6usize),
-            "items" => Some(7usize),
-            "not" => Some(8usize),
-            "oneOf" => Some(9usize),
-            "patternProperties" => Some(10usize),
-            "prefixItems" => Some(11usize),
-            "properties" => Some(12usize),
-            "propertyNames" => Some(13usize),
-            "then" => Some(14usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_support::read_member(&mut slots.0, map, "additionalProperties")
-            }
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "allOf"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "anyOf"),
-            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "contains"),
-            4usize => {
-                ::mcpwire_support::read_member(&mut slots.4, map, "dependentSchemas")
-            }
-            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "else"),
-            6usize => ::mcpwire_support::read_member(&mut slots.6, map, "if"),
-            7usize => ::mcpwire_support::read_member(&mut slots.7, map, "items"),
-            8usize => ::mcpwire_support::read_member(&mut slots.8, map, "not"),
-            9usize => ::mcpwire_support::read_member(&mut slots.9, map, "oneOf"),
-            10usize => {
-                ::mcpwire_support::read_member(&mut slots.10, map, "patternProperties")
-            }
-            11usize => ::mcpwire_support::read_member(&mut slots.11, map, "prefixItems"),
-            12usize => ::mcpwire_support::read_member(&mut slots.12, map, "properties"),
-            13usize => {
-                ::mcpwire_support::read_member(&mut slots.13, map, "propertyNames")
-            }
-            _ => ::mcpwire_support::read_member(&mut slots.14, map, "then"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            additional_properties: slots.0,
-            all_of: slots.1,
-            any_of: slots.2,
-            contains: slots.3,
-            dependent_schemas: slots.4,
-            r#else: slots.5,
-            r#if: slots.6,
-            items: slots.7,
-            not: slots.8,
-            one_of: slots.9,
-            pattern_properties: slots.10,
-            prefix_items: slots.11,
-            properties: slots.12,
-            property_names: slots.13,
-            then: slots.14,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    ApplicatorVocabularyMetaSchemaObject "ApplicatorVocabularyMetaSchemaObject" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 additional_properties "additionalProperties" opt with_additional_properties into: CoreAndValidationSpecificationsMetaSchema;
+    1 all_of "allOf" opt with_all_of into: SchemaArray;
+    2 any_of "anyOf" opt with_any_of into: SchemaArray;
+    3 contains "contains" opt with_contains into: CoreAndValidationSpecificationsMetaSchema;
+    4 dependent_schemas "dependentSchemas" opt with_dependent_schemas into: ::std::collections::BTreeMap<String, CoreAndValidationSpecificationsMetaSchema>;
+    5 r#else "else" opt with_else into: CoreAndValidationSpecificationsMetaSchema;
+    6 r#if "if" opt with_if into: CoreAndValidationSpecificationsMetaSchema;
+    7 items "items" opt with_items into: CoreAndValidationSpecificationsMetaSchema;
+    8 not "not" opt with_not into: CoreAndValidationSpecificationsMetaSchema;
+    9 one_of "oneOf" opt with_one_of into: SchemaArray;
+    10 pattern_properties "patternProperties" opt with_pattern_properties into: ::std::collections::BTreeMap<String, CoreAndValidationSpecificationsMetaSchema>;
+    11 prefix_items "prefixItems" opt with_prefix_items into: SchemaArray;
+    12 properties "properties" opt with_properties into: ::std::collections::BTreeMap<String, CoreAndValidationSpecificationsMetaSchema>;
+    13 property_names "propertyNames" opt with_property_names into: CoreAndValidationSpecificationsMetaSchema;
+    14 then "then" opt with_then into: CoreAndValidationSpecificationsMetaSchema;
 }
 /// `ContentVocabularyMetaSchema` (JSON Schema).
 ///
@@ -701,99 +417,12 @@ impl ContentVocabularyMetaSchemaObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `contentEncoding` member.
-    #[must_use]
-    pub fn with_content_encoding(mut self, content_encoding: impl Into<String>) -> Self {
-        self.content_encoding = Some(content_encoding.into());
-        self
-    }
-    /// Sets the optional `contentMediaType` member.
-    #[must_use]
-    pub fn with_content_media_type(
-        mut self,
-        content_media_type: impl Into<String>,
-    ) -> Self {
-        self.content_media_type = Some(content_media_type.into());
-        self
-    }
-    /// Sets the optional `contentSchema` member.
-    #[must_use]
-    pub fn with_content_schema(
-        mut self,
-        content_schema: impl Into<CoreAndValidationSpecificationsMetaSchema>,
-    ) -> Self {
-        self.content_schema = Some(content_schema.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ContentVocabularyMetaSchemaObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for ContentVocabularyMetaSchemaObject {
-    const NAME: &'static str = "ContentVocabularyMetaSchemaObject";
-    const MEMBERS: &'static [&'static str] = &[
-        "contentEncoding",
-        "contentMediaType",
-        "contentSchema",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<String>,
-        Option<CoreAndValidationSpecificationsMetaSchema>,
-    );
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "contentEncoding" => Some(0usize),
-            "contentMediaType" => Some(1usize),
-            "contentSchema" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_support::read_member(&mut slots.0, map, "contentEncoding")
-            }
-            1usize => {
-                ::mcpwire_support::read_member(&mut slots.1, map, "contentMediaType")
-            }
-            _ => ::mcpwire_support::read_member(&mut slots.2, map, "contentSchema"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            content_encoding: slots.0,
-            content_media_type: slots.1,
-            content_schema: slots.2,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    ContentVocabularyMetaSchemaObject "ContentVocabularyMetaSchemaObject" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 content_encoding "contentEncoding" opt with_content_encoding into: String;
+    1 content_media_type "contentMediaType" opt with_content_media_type into: String;
+    2 content_schema "contentSchema" opt with_content_schema into: CoreAndValidationSpecificationsMetaSchema;
 }
 /// `CoreAndValidationSpecificationsMetaSchema` (JSON Schema).
 ///
@@ -1253,993 +882,70 @@ impl CoreAndValidationSpecificationsMetaSchemaObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `$anchor` member.
-    #[must_use]
-    pub fn with_anchor(mut self, anchor: impl Into<AnchorString>) -> Self {
-        self.anchor = Some(anchor.into());
-        self
-    }
-    /// Sets the optional `$comment` member.
-    #[must_use]
-    pub fn with_comment(mut self, comment: impl Into<String>) -> Self {
-        self.comment = Some(comment.into());
-        self
-    }
-    /// Sets the optional `$defs` member.
-    #[must_use]
-    pub fn with_defs(
-        mut self,
-        defs: impl Into<
-            ::std::collections::BTreeMap<
-                String,
-                CoreAndValidationSpecificationsMetaSchema,
-            >,
-        >,
-    ) -> Self {
-        self.defs = Some(defs.into());
-        self
-    }
-    /// Sets the optional `$dynamicAnchor` member.
-    #[must_use]
-    pub fn with_dynamic_anchor(
-        mut self,
-        dynamic_anchor: impl Into<AnchorString>,
-    ) -> Self {
-        self.dynamic_anchor = Some(dynamic_anchor.into());
-        self
-    }
-    /// Sets the optional `$dynamicRef` member.
-    #[must_use]
-    pub fn with_dynamic_ref(
-        mut self,
-        dynamic_ref: impl Into<UriReferenceString>,
-    ) -> Self {
-        self.dynamic_ref = Some(dynamic_ref.into());
-        self
-    }
-    /// Sets the optional `$id` member.
-    #[must_use]
-    pub fn with_id(mut self, id: impl Into<UriReferenceString>) -> Self {
-        self.id = Some(id.into());
-        self
-    }
-    /// Sets the optional `$recursiveAnchor` member.
-    #[must_use]
-    pub fn with_recursive_anchor(
-        mut self,
-        recursive_anchor: impl Into<AnchorString>,
-    ) -> Self {
-        self.recursive_anchor = Some(recursive_anchor.into());
-        self
-    }
-    /// Sets the optional `$recursiveRef` member.
-    #[must_use]
-    pub fn with_recursive_ref(
-        mut self,
-        recursive_ref: impl Into<UriReferenceString>,
-    ) -> Self {
-        self.recursive_ref = Some(recursive_ref.into());
-        self
-    }
-    /// Sets the optional `$ref` member.
-    #[must_use]
-    pub fn with_ref(mut self, r#ref: impl Into<UriReferenceString>) -> Self {
-        self.r#ref = Some(r#ref.into());
-        self
-    }
-    /// Sets the optional `$schema` member.
-    #[must_use]
-    pub fn with_schema(mut self, schema: impl Into<UriString>) -> Self {
-        self.schema = Some(schema.into());
-        self
-    }
-    /// Sets the optional `$vocabulary` member.
-    #[must_use]
-    pub fn with_vocabulary(
-        mut self,
-        vocabulary: impl Into<::std::collections::BTreeMap<String, bool>>,
-    ) -> Self {
-        self.vocabulary = Some(vocabulary.into());
-        self
-    }
-    /// Sets the optional `additionalProperties` member.
-    #[must_use]
-    pub fn with_additional_properties(
-        mut self,
-        additional_properties: impl Into<CoreAndValidationSpecificationsMetaSchema>,
-    ) -> Self {
-        self.additional_properties = Some(Box::new(additional_properties.into()));
-        self
-    }
-    /// Sets the optional `allOf` member.
-    #[must_use]
-    pub fn with_all_of(mut self, all_of: impl Into<SchemaArray>) -> Self {
-        self.all_of = Some(all_of.into());
-        self
-    }
-    /// Sets the optional `anyOf` member.
-    #[must_use]
-    pub fn with_any_of(mut self, any_of: impl Into<SchemaArray>) -> Self {
-        self.any_of = Some(any_of.into());
-        self
-    }
-    /// Sets the optional `const` member.
-    #[must_use]
-    pub fn with_const(mut self, r#const: impl Into<::mcpwire_support::Json>) -> Self {
-        self.r#const = Some(r#const.into());
-        self
-    }
-    /// Sets the optional `contains` member.
-    #[must_use]
-    pub fn with_contains(
-        mut self,
-        contains: impl Into<CoreAndValidationSpecificationsMetaSchema>,
-    ) -> Self {
-        self.contains = Some(Box::new(contains.into()));
-        self
-    }
-    /// Sets the optional `contentEncoding` member.
-    #[must_use]
-    pub fn with_content_encoding(mut self, content_encoding: impl Into<String>) -> Self {
-        self.content_encoding = Some(content_encoding.into());
-        self
-    }
-    /// Sets the optional `contentMediaType` member.
-    #[must_use]
-    pub fn with_content_media_type(
-        mut self,
-        content_media_type: impl Into<String>,
-    ) -> Self {
-        self.content_media_type = Some(content_media_type.into());
-        self
-    }
-    /// Sets the optional `contentSchema` member.
-    #[must_use]
-    pub fn with_content_schema(
-        mut self,
-        content_schema: impl Into<CoreAndValidationSpecificationsMetaSchema>,
-    ) -> Self {
-        self.content_schema = Some(Box::new(content_schema.into()));
-        self
-    }
-    /// Sets the optional `default` member.
-    #[must_use]
-    pub fn with_default(mut self, default: impl Into<::mcpwire_support::Json>) -> Self {
-        self.default = Some(default.into());
-        self
-    }
-    /// Sets the optional `definitions` member.
-    #[must_use]
-    pub fn with_definitions(
-        mut self,
-        definitions: impl Into<
-            ::std::collections::BTreeMap<
-                String,
-                CoreAndValidationSpecificationsMetaSchema,
-            >,
-        >,
-    ) -> Self {
-        self.definitions = Some(definitions.into());
-        self
-    }
-    /// Sets the optional `dependencies` member.
-    #[must_use]
-    pub fn with_dependencies(
-        mut self,
-        dependencies: impl Into<
-            ::std::collections::BTreeMap<
-                String,
-                CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue,
-            >,
-        >,
-    ) -> Self {
-        self.dependencies = Some(dependencies.into());
-        self
-    }
-    /// Sets the optional `dependentRequired` member.
-    #[must_use]
-    pub fn with_dependent_required(
-        mut self,
-        dependent_required: impl Into<::std::collections::BTreeMap<String, StringArray>>,
-    ) -> Self {
-        self.dependent_required = Some(dependent_required.into());
-        self
-    }
-    /// Sets the optional `dependentSchemas` member.
-    #[must_use]
-    pub fn with_dependent_schemas(
-        mut self,
-        dependent_schemas: impl Into<
-            ::std::collections::BTreeMap<
-                String,
-                CoreAndValidationSpecificationsMetaSchema,
-            >,
-        >,
-    ) -> Self {
-        self.dependent_schemas = Some(dependent_schemas.into());
-        self
-    }
-    /// Sets the optional `deprecated` member.
-    #[must_use]
-    pub fn with_deprecated(mut self, deprecated: impl Into<bool>) -> Self {
-        self.deprecated = Some(deprecated.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `else` member.
-    #[must_use]
-    pub fn with_else(
-        mut self,
-        r#else: impl Into<CoreAndValidationSpecificationsMetaSchema>,
-    ) -> Self {
-        self.r#else = Some(Box::new(r#else.into()));
-        self
-    }
-    /// Sets the optional `enum` member.
-    #[must_use]
-    pub fn with_enum(mut self, r#enum: impl Into<Vec<::mcpwire_support::Json>>) -> Self {
-        self.r#enum = Some(r#enum.into());
-        self
-    }
-    /// Sets the optional `examples` member.
-    #[must_use]
-    pub fn with_examples(
-        mut self,
-        examples: impl Into<Vec<::mcpwire_support::Json>>,
-    ) -> Self {
-        self.examples = Some(examples.into());
-        self
-    }
-    /// Sets the optional `exclusiveMaximum` member.
-    #[must_use]
-    pub fn with_exclusive_maximum(
-        mut self,
-        exclusive_maximum: impl Into<::serde_json::Number>,
-    ) -> Self {
-        self.exclusive_maximum = Some(exclusive_maximum.into());
-        self
-    }
-    /// Sets the optional `exclusiveMinimum` member.
-    #[must_use]
-    pub fn with_exclusive_minimum(
-        mut self,
-        exclusive_minimum: impl Into<::serde_json::Number>,
-    ) -> Self {
-        self.exclusive_minimum = Some(exclusive_minimum.into());
-        self
-    }
-    /// Sets the optional `format` member.
-    #[must_use]
-    pub fn with_format(mut self, format: impl Into<String>) -> Self {
-        self.format = Some(format.into());
-        self
-    }
-    /// Sets the optional `if` member.
-    #[must_use]
-    pub fn with_if(
-        mut self,
-        r#if: impl Into<CoreAndValidationSpecificationsMetaSchema>,
-    ) -> Self {
-        self.r#if = Some(Box::new(r#if.into()));
-        self
-    }
-    /// Sets the optional `items` member.
-    #[must_use]
-    pub fn with_items(
-        mut self,
-        items: impl Into<CoreAndValidationSpecificationsMetaSchema>,
-    ) -> Self {
-        self.items = Some(Box::new(items.into()));
-        self
-    }
-    /// Sets the optional `maxContains` member.
-    #[must_use]
-    pub fn with_max_contains(
-        mut self,
-        max_contains: impl Into<NonNegativeInteger>,
-    ) -> Self {
-        self.max_contains = Some(max_contains.into());
-        self
-    }
-    /// Sets the optional `maxItems` member.
-    #[must_use]
-    pub fn with_max_items(mut self, max_items: impl Into<NonNegativeInteger>) -> Self {
-        self.max_items = Some(max_items.into());
-        self
-    }
-    /// Sets the optional `maxLength` member.
-    #[must_use]
-    pub fn with_max_length(mut self, max_length: impl Into<NonNegativeInteger>) -> Self {
-        self.max_length = Some(max_length.into());
-        self
-    }
-    /// Sets the optional `maxProperties` member.
-    #[must_use]
-    pub fn with_max_properties(
-        mut self,
-        max_properties: impl Into<NonNegativeInteger>,
-    ) -> Self {
-        self.max_properties = Some(max_properties.into());
-        self
-    }
-    /// Sets the optional `maximum` member.
-    #[must_use]
-    pub fn with_maximum(mut self, maximum: impl Into<::serde_json::Number>) -> Self {
-        self.maximum = Some(maximum.into());
-        self
-    }
-    /// Sets the optional `minContains` member.
-    #[must_use]
-    pub fn with_min_contains(
-        mut self,
-        min_contains: impl Into<NonNegativeInteger>,
-    ) -> Self {
-        self.min_contains = Some(min_contains.into());
-        self
-    }
-    /// Sets the optional `minItems` member.
-    #[must_use]
-    pub fn with_min_items(
-        mut self,
-        min_items: impl Into<NonNegativeIntegerDefault0>,
-    ) -> Self {
-        self.min_items = Some(min_items.into());
-        self
-    }
-    /// Sets the optional `minLength` member.
-    #[must_use]
-    pub fn with_min_length(
-        mut self,
-        min_length: impl Into<NonNegativeIntegerDefault0>,
-    ) -> Self {
-        self.min_length = Some(min_length.into());
-        self
-    }
-    /// Sets the optional `minProperties` member.
-    #[must_use]
-    pub fn with_min_properties(
-        mut self,
-        min_properties: impl Into<NonNegativeIntegerDefault0>,
-    ) -> Self {
-        self.min_properties = Some(min_properties.into());
-        self
-    }
-    /// Sets the optional `minimum` member.
-    #[must_use]
-    pub fn with_minimum(mut self, minimum: impl Into<::serde_json::Number>) -> Self {
-        self.minimum = Some(minimum.into());
-        self
-    }
-    /// Sets the optional `multipleOf` member.
-    #[must_use]
-    pub fn with_multiple_of(
-        mut self,
-        multiple_of: impl Into<::serde_json::Number>,
-    ) -> Self {
-        self.multiple_of = Some(multiple_of.into());
-        self
-    }
-    /// Sets the optional `not` member.
-    #[must_use]
-    pub fn with_not(
-        mut self,
-        not: impl Into<CoreAndValidationSpecificationsMetaSchema>,
-    ) -> Self {
-        self.not = Some(Box::new(not.into()));
-        self
-    }
-    /// Sets the optional `oneOf` member.
-    #[must_use]
-    pub fn with_one_of(mut self, one_of: impl Into<SchemaArray>) -> Self {
-        self.one_of = Some(one_of.into());
-        self
-    }
-    /// Sets the optional `pattern` member.
-    #[must_use]
-    pub fn with_pattern(mut self, pattern: impl Into<String>) -> Self {
-        self.pattern = Some(pattern.into());
-        self
-    }
-    /// Sets the optional `patternProperties` member.
-    #[must_use]
-    pub fn with_pattern_properties(
-        mut self,
-        pattern_properties: impl Into<
-            ::std::collections::BTreeMap<
-                String,
-                CoreAndValidationSpecificationsMetaSchema,
-            >,
-        >,
-    ) -> Self {
-        self.pattern_properties = Some(pattern_properties.into());
-        self
-    }
-    /// Sets the optional `prefixItems` member.
-    #[must_use]
-    pub fn with_prefix_items(mut self, prefix_items: impl Into<SchemaArray>) -> Self {
-        self.prefix_items = Some(prefix_items.into());
-        self
-    }
-    /// Sets the optional `properties` member.
-    #[must_use]
-    pub fn with_properties(
-        mut self,
-        properties: impl Into<
-            ::std::collections::BTreeMap<
-                String,
-                CoreAndValidationSpecificationsMetaSchema,
-            >,
-        >,
-    ) -> Self {
-        self.properties = Some(properties.into());
-        self
-    }
-    /// Sets the optional `propertyNames` member.
-    #[must_use]
-    pub fn with_property_names(
-        mut self,
-        property_names: impl Into<CoreAndValidationSpecificationsMetaSchema>,
-    ) -> Self {
-        self.property_names = Some(Box::new(property_names.into()));
-        self
-    }
-    /// Sets the optional `readOnly` member.
-    #[must_use]
-    pub fn with_read_only(mut self, read_only: impl Into<bool>) -> Self {
-        self.read_only = Some(read_only.into());
-        self
-    }
-    /// Sets the optional `required` member.
-    #[must_use]
-    pub fn with_required(mut self, required: impl Into<StringArray>) -> Self {
-        self.required = Some(required.into());
-        self
-    }
-    /// Sets the optional `then` member.
-    #[must_use]
-    pub fn with_then(
-        mut self,
-        then: impl Into<CoreAndValidationSpecificationsMetaSchema>,
-    ) -> Self {
-        self.then = Some(Box::new(then.into()));
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Sets the optional `type` member.
-    #[must_use]
-    pub fn with_type(
-        mut self,
-        r#type: impl Into<CoreAndValidationSpecificationsMetaSchemaObjectType>,
-    ) -> Self {
-        self.r#type = Some(r#type.into());
-        self
-    }
-    /// Sets the optional `unevaluatedItems` member.
-    #[must_use]
-    pub fn with_unevaluated_items(
-        mut self,
-        unevaluated_items: impl Into<CoreAndValidationSpecificationsMetaSchema>,
-    ) -> Self {
-        self.unevaluated_items = Some(Box::new(unevaluated_items.into()));
-        self
-    }
-    /// Sets the optional `unevaluatedProperties` member.
-    #[must_use]
-    pub fn with_unevaluated_properties(
-        mut self,
-        unevaluated_properties: impl Into<CoreAndValidationSpecificationsMetaSchema>,
-    ) -> Self {
-        self.unevaluated_properties = Some(Box::new(unevaluated_properties.into()));
-        self
-    }
-    /// Sets the optional `uniqueItems` member.
-    #[must_use]
-    pub fn with_unique_items(mut self, unique_items: impl Into<bool>) -> Self {
-        self.unique_items = Some(unique_items.into());
-        self
-    }
-    /// Sets the optional `writeOnly` member.
-    #[must_use]
-    pub fn with_write_only(mut self, write_only: impl Into<bool>) -> Self {
-        self.write_only = Some(write_only.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CoreAndValidationSpecificationsMetaSchemaObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de>
-for CoreAndValidationSpecificationsMetaSchemaObject {
-    const NAME: &'static str = "CoreAndValidationSpecificationsMetaSchemaObject";
-    const MEMBERS: &'static [&'static str] = &[
-        "$anchor",
-        "$comment",
-        "$defs",
-        "$dynamicAnchor",
-        "$dynamicRef",
-        "$id",
-        "$recursiveAnchor",
-        "$recursiveRef",
-        "$ref",
-        "$schema",
-        "$vocabulary",
-        "additionalProperties",
-        "allOf",
-        "anyOf",
-        "const",
-        "contains",
-        "contentEncoding",
-        "contentMediaType",
-        "contentSchema",
-        "default",
-        "definitions",
-        "dependencies",
-        "dependentRequired",
-        "dependentSchemas",
-        "deprecated",
-        "description",
-        "else",
-        "enum",
-        "examples",
-        "exclusiveMaximum",
-        "exclusiveMinimum",
-        "format",
-        "if",
-        "items",
-        "maxContains",
-        "maxItems",
-        "maxLength",
-        "maxProperties",
-        "maximum",
-        "minContains",
-        "minItems",
-        "minLength",
-        "minProperties",
-        "minimum",
-        "multipleOf",
-        "not",
-        "oneOf",
-        "pattern",
-        "patternProperties",
-        "prefixItems",
-        "properties",
-        "propertyNames",
-        "readOnly",
-        "required",
-        "then",
-        "title",
-        "type",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-        "uniqueItems",
-        "writeOnly",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<AnchorString>,
-        Option<String>,
-        Option<
-            ::std::collections::BTreeMap<
-                String,
-                CoreAndValidationSpecificationsMetaSchema,
-            >,
-        >,
-        Option<AnchorString>,
-        Option<UriReferenceString>,
-        Option<UriReferenceString>,
-        Option<AnchorString>,
-        Option<UriReferenceString>,
-        Option<UriReferenceString>,
-        Option<UriString>,
-        Option<::std::collections::BTreeMap<String, bool>>,
-        Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
-        Option<SchemaArray>,
-        Option<SchemaArray>,
-        Option<::mcpwire_support::Json>,
-        Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
-        Option<String>,
-        Option<String>,
-        Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
-        Option<::mcpwire_support::Json>,
-        Option<
-            ::std::collections::BTreeMap<
-                String,
-                CoreAndValidationSpecificationsMetaSchema,
-            >,
-        >,
-        Option<
-            ::std::collections::BTreeMap<
-                String,
-                CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue,
-            >,
-        >,
-        Option<::std::collections::BTreeMap<String, StringArray>>,
-        Option<
-            ::std::collections::BTreeMap<
-                String,
-                CoreAndValidationSpecificationsMetaSchema,
-            >,
-        >,
-        Option<bool>,
-        Option<String>,
-        Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
-        Option<Vec<::mcpwire_support::Json>>,
-        Option<Vec<::mcpwire_support::Json>>,
-        Option<::serde_json::Number>,
-        Option<::serde_json::Number>,
-        Option<String>,
-        Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
-        Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
-        Option<NonNegativeInteger>,
-        Option<NonNegativeInteger>,
-        Option<NonNegativeInteger>,
-        Option<NonNegativeInteger>,
-        Option<::serde_json::Number>,
-        Option<NonNegativeInteger>,
-        Option<NonNegativeIntegerDefault0>,
-        Option<NonNegativeIntegerDefault0>,
-        Option<NonNegativeIntegerDefault0>,
-        Option<::serde_json::Number>,
-        Option<::serde_json::Number>,
-        Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
-        Option<SchemaArray>,
-        Option<String>,
-        Option<
-            ::std::collections::BTreeMap<
-                String,
-                CoreAndValidationSpecificationsMetaSchema,
-            >,
-        >,
-        Option<SchemaArray>,
-        Option<
-            ::std::collections::BTreeMap<
-                String,
-                CoreAndValidationSpecificationsMetaSchema,
-            >,
-        >,
-        Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
-        Option<bool>,
-        Option<StringArray>,
-        Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
-        Option<String>,
-        Option<CoreAndValidationSpecificationsMetaSchemaObjectType>,
-        Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
-        Option<Box<CoreAndValidationSpecificationsMetaSchema>>,
-        Option<bool>,
-        Option<bool>,
-    );
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-        )
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "$anchor" => Some(0usize),
-            "$comment" => Some(1usize),
-            "$defs" => Some(2usize),
-            "$dynamicAnchor" => Some(3usize),
-            "$dynamicRef" => Some(4usize),
-            "$id" => Some(5usize),
-            "$recursiveAnchor" => Some(6usize),
-            "$recursiveRef" => Some(7usize),
-            "$ref" => Some(8usize),
-            "$schema" => Some(9usize),
-            "$vocabulary" => Some(10usize),
-            "additionalProperties" => Some(11usize),
-            "allOf" => Some(12usize),
-            "anyOf" => Some(13usize),
-            "const" => Some(14usize),
-            "contains" => Some(15usize),
-            "contentEncoding" => Some(16usize),
-            "contentMediaType" => Some(17usize),
-            "contentSchema" => Some(18usize),
-            "default" => Some(19usize),
-            "definitions" => Some(20usize),
-            "dependencies" => Some(21usize),
-            "dependentRequired" => Some(22usize),
-            "dependentSchemas" => Some(23usize),
-            "deprecated" => Some(24usize),
-            "description" => Some(25usize),
-            "else" => Some(26usize),
-            "enum" => Some(27usize),
-            "examples" => Some(28usize),
-            "exclusiveMaximum" => Some(29usize),
-            "exclusiveMinimum" => Some(30usize),
-            "format" => Some(31usize),
-            "if" => Some(32usize),
-            "items" => Some(33usize),
-            "maxContains" => Some(34usize),
-            "maxItems" => Some(35usize),
-            "maxLength" => Some(36usize),
-            "maxProperties" => Some(37usize),
-            "maximum" => Some(38usize),
-            "minContains" => Some(39usize),
-            "minItems" => Some(40usize),
-            "minLength" => Some(41usize),
-            "minProperties" => Some(42usize),
-            "minimum" => Some(43usize),
-            "multipleOf" => Some(44usize),
-            "not" => Some(45usize),
-            "oneOf" => Some(46usize),
-            "pattern" => Some(47usize),
-            "patternProperties" => Some(48usize),
-            "prefixItems" => Some(49usize),
-            "properties" => Some(50usize),
-            "propertyNames" => Some(51usize),
-            "readOnly" => Some(52usize),
-            "required" => Some(53usize),
-            "then" => Some(54usize),
-            "title" => Some(55usize),
-            "type" => Some(56usize),
-            "unevaluatedItems" => Some(57usize),
-            "unevaluatedProperties" => Some(58usize),
-            "uniqueItems" => Some(59usize),
-            "writeOnly" => Some(60usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "$anchor"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "$comment"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "$defs"),
-            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "$dynamicAnchor"),
-            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "$dynamicRef"),
-            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "$id"),
-            6usize => {
-                ::mcpwire_support::read_member(&mut slots.6, map, "$recursiveAnchor")
-            }
-            7usize => ::mcpwire_support::read_member(&mut slots.7, map, "$recursiveRef"),
-            8usize => ::mcpwire_support::read_member(&mut slots.8, map, "$ref"),
-            9usize => ::mcpwire_support::read_member(&mut slots.9, map, "$schema"),
-            10usize => ::mcpwire_support::read_member(&mut slots.10, map, "$vocabulary"),
-            11usize => {
-                ::mcpwire_support::read_member(
-                    &mut slots.11,
-                    map,
-                    "additionalProperties",
-                )
-            }
-            12usize => ::mcpwire_support::read_member(&mut slots.12, map, "allOf"),
-            13usize => ::mcpwire_support::read_member(&mut slots.13, map, "anyOf"),
-            14usize => ::mcpwire_support::read_member(&mut slots.14, map, "const"),
-            15usize => ::mcpwire_support::read_member(&mut slots.15, map, "contains"),
-            16usize => {
-                ::mcpwire_support::read_member(&mut slots.16, map, "contentEncoding")
-            }
-            17usize => {
-                ::mcpwire_support::read_member(&mut slots.17, map, "contentMediaType")
-            }
-            18usize => {
-                ::mcpwire_support::read_member(&mut slots.18, map, "contentSchema")
-            }
-            19usize => ::mcpwire_support::read_member(&mut slots.19, map, "default"),
-            20usize => ::mcpwire_support::read_member(&mut slots.20, map, "definitions"),
-            21usize => ::mcpwire_support::read_member(&mut slots.21, map, "dependencies"),
-            22usize => {
-                ::mcpwire_support::read_member(&mut slots.22, map, "dependentRequired")
-            }
-            23usize => {
-                ::mcpwire_support::read_member(&mut slots.23, map, "dependentSchemas")
-            }
-            24usize => ::mcpwire_support::read_member(&mut slots.24, map, "deprecated"),
-            25usize => ::mcpwire_support::read_member(&mut slots.25, map, "description"),
-            26usize => ::mcpwire_support::read_member(&mut slots.26, map, "else"),
-            27usize => ::mcpwire_support::read_member(&mut slots.27, map, "enum"),
-            28usize => ::mcpwire_support::read_member(&mut slots.28, map, "examples"),
-            29usize => {
-                ::mcpwire_support::read_member(&mut slots.29, map, "exclusiveMaximum")
-            }
-            30usize => {
-                ::mcpwire_support::read_member(&mut slots.30, map, "exclusiveMinimum")
-            }
-            31usize => ::mcpwire_support::read_member(&mut slots.31, map, "format"),
-            32usize => ::mcpwire_support::read_member(&mut slots.32, map, "if"),
-            33usize => ::mcpwire_support::read_member(&mut slots.33, map, "items"),
-            34usize => ::mcpwire_support::read_member(&mut slots.34, map, "maxContains"),
-            35usize => ::mcpwire_support::read_member(&mut slots.35, map, "maxItems"),
-            36usize => ::mcpwire_support::read_member(&mut slots.36, map, "maxLength"),
-            37usize => {
-                ::mcpwire_support::read_member(&mut slots.37, map, "maxProperties")
-            }
-            38usize => ::mcpwire_support::read_member(&mut slots.38, map, "maximum"),
-            39usize => ::mcpwire_support::read_member(&mut slots.39, map, "minContains"),
-            40usize => ::mcpwire_support::read_member(&mut slots.40, map, "minItems"),
-            41usize => ::mcpwire_support::read_member(&mut slots.41, map, "minLength"),
-            42usize => {
-                ::mcpwire_support::read_member(&mut slots.42, map, "minProperties")
-            }
-            43usize => ::mcpwire_support::read_member(&mut slots.43, map, "minimum"),
-            44usize => ::mcpwire_support::read_member(&mut slots.44, map, "multipleOf"),
-            45usize => ::mcpwire_support::read_member(&mut slots.45, map, "not"),
-            46usize => ::mcpwire_support::read_member(&mut slots.46, map, "oneOf"),
-            47usize => ::mcpwire_support::read_member(&mut slots.47, map, "pattern"),
-            48usize => {
-                ::mcpwire_support::read_member(&mut slots.48, map, "patternProperties")
-            }
-            49usize => ::mcpwire_support::read_member(&mut slots.49, map, "prefixItems"),
-            50usize => ::mcpwire_support::read_member(&mut slots.50, map, "properties"),
-            51usize => {
-                ::mcpwire_support::read_member(&mut slots.51, map, "propertyNames")
-            }
-            52usize => ::mcpwire_support::read_member(&mut slots.52, map, "readOnly"),
-            53usize => ::mcpwire_support::read_member(&mut slots.53, map, "required"),
-            54usize => ::mcpwire_support::read_member(&mut slots.54, map, "then"),
-            55usize => ::mcpwire_support::read_member(&mut slots.55, map, "title"),
-            56usize => ::mcpwire_support::read_member(&mut slots.56, map, "type"),
-            57usize => {
-                ::mcpwire_support::read_member(&mut slots.57, map, "unevaluatedItems")
-            }
-            58usize => {
-                ::mcpwire_support::read_member(
-                    &mut slots.58,
-                    map,
-                    "unevaluatedProperties",
-                )
-            }
-            59usize => ::mcpwire_support::read_member(&mut slots.59, map, "uniqueItems"),
-            _ => ::mcpwire_support::read_member(&mut slots.60, map, "writeOnly"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            anchor: slots.0,
-            comment: slots.1,
-            defs: slots.2,
-            dynamic_anchor: slots.3,
-            dynamic_ref: slots.4,
-            id: slots.5,
-            recursive_anchor: slots.6,
-            recursive_ref: slots.7,
-            r#ref: slots.8,
-            schema: slots.9,
-            vocabulary: slots.10,
-            additional_properties: slots.11,
-            all_of: slots.12,
-            any_of: slots.13,
-            r#const: slots.14,
-            contains: slots.15,
-            content_encoding: slots.16,
-            content_media_type: slots.17,
-            content_schema: slots.18,
-            default: slots.19,
-            definitions: slots.20,
-            dependencies: slots.21,
-            dependent_required: slots.22,
-            dependent_schemas: slots.23,
-            deprecated: slots.24,
-            description: slots.25,
-            r#else: slots.26,
-            r#enum: slots.27,
-            examples: slots.28,
-            exclusive_maximum: slots.29,
-            exclusive_minimum: slots.30,
-            format: slots.31,
-            r#if: slots.32,
-            items: slots.33,
-            max_contains: slots.34,
-            max_items: slots.35,
-            max_length: slots.36,
-            max_properties: slots.37,
-            maximum: slots.38,
-            min_contains: slots.39,
-            min_items: slots.40,
-            min_length: slots.41,
-            min_properties: slots.42,
-            minimum: slots.43,
-            multiple_of: slots.44,
-            not: slots.45,
-            one_of: slots.46,
-            pattern: slots.47,
-            pattern_properties: slots.48,
-            prefix_items: slots.49,
-            properties: slots.50,
-            property_names: slots.51,
-            read_only: slots.52,
-            required: slots.53,
-            then: slots.54,
-            title: slots.55,
-            r#type: slots.56,
-            unevaluated_items: slots.57,
-            unevaluated_properties: slots.58,
-            unique_items: slots.59,
-            write_only: slots.60,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    CoreAndValidationSpecificationsMetaSchemaObject "CoreAndValidationSpecificationsMetaSchemaObject" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 anchor "$anchor" opt with_anchor into: AnchorString;
+    1 comment "$comment" opt with_comment into: String;
+    2 defs "$defs" opt with_defs into: ::std::collections::BTreeMap<String, CoreAndValidationSpecificationsMetaSchema>;
+    3 dynamic_anchor "$dynamicAnchor" opt with_dynamic_anchor into: AnchorString;
+    4 dynamic_ref "$dynamicRef" opt with_dynamic_ref into: UriReferenceString;
+    5 id "$id" opt with_id into: UriReferenceString;
+    6 recursive_anchor "$recursiveAnchor" opt with_recursive_anchor into: AnchorString;
+    7 recursive_ref "$recursiveRef" opt with_recursive_ref into: UriReferenceString;
+    8 r#ref "$ref" opt with_ref into: UriReferenceString;
+    9 schema "$schema" opt with_schema into: UriString;
+    10 vocabulary "$vocabulary" opt with_vocabulary into: ::std::collections::BTreeMap<String, bool>;
+    11 additional_properties "additionalProperties" opt with_additional_properties boxed: CoreAndValidationSpecificationsMetaSchema;
+    12 all_of "allOf" opt with_all_of into: SchemaArray;
+    13 any_of "anyOf" opt with_any_of into: SchemaArray;
+    14 r#const "const" opt with_const into: ::mcpwire_support::Json;
+    15 contains "contains" opt with_contains boxed: CoreAndValidationSpecificationsMetaSchema;
+    16 content_encoding "contentEncoding" opt with_content_encoding into: String;
+    17 content_media_type "contentMediaType" opt with_content_media_type into: String;
+    18 content_schema "contentSchema" opt with_content_schema boxed: CoreAndValidationSpecificationsMetaSchema;
+    19 default "default" opt with_default into: ::mcpwire_support::Json;
+    20 definitions "definitions" opt with_definitions into: ::std::collections::BTreeMap<String, CoreAndValidationSpecificationsMetaSchema>;
+    21 dependencies "dependencies" opt with_dependencies into: ::std::collections::BTreeMap<String, CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue>;
+    22 dependent_required "dependentRequired" opt with_dependent_required into: ::std::collections::BTreeMap<String, StringArray>;
+    23 dependent_schemas "dependentSchemas" opt with_dependent_schemas into: ::std::collections::BTreeMap<String, CoreAndValidationSpecificationsMetaSchema>;
+    24 deprecated "deprecated" opt with_deprecated into: bool;
+    25 description "description" opt with_description into: String;
+    26 r#else "else" opt with_else boxed: CoreAndValidationSpecificationsMetaSchema;
+    27 r#enum "enum" opt with_enum into: Vec<::mcpwire_support::Json>;
+    28 examples "examples" opt with_examples into: Vec<::mcpwire_support::Json>;
+    29 exclusive_maximum "exclusiveMaximum" opt with_exclusive_maximum into: ::serde_json::Number;
+    30 exclusive_minimum "exclusiveMinimum" opt with_exclusive_minimum into: ::serde_json::Number;
+    31 format "format" opt with_format into: String;
+    32 r#if "if" opt with_if boxed: CoreAndValidationSpecificationsMetaSchema;
+    33 items "items" opt with_items boxed: CoreAndValidationSpecificationsMetaSchema;
+    34 max_contains "maxContains" opt with_max_contains into: NonNegativeInteger;
+    35 max_items "maxItems" opt with_max_items into: NonNegativeInteger;
+    36 max_length "maxLength" opt with_max_length into: NonNegativeInteger;
+    37 max_properties "maxProperties" opt with_max_properties into: NonNegativeInteger;
+    38 maximum "maximum" opt with_maximum into: ::serde_json::Number;
+    39 min_contains "minContains" opt with_min_contains into: NonNegativeInteger;
+    40 min_items "minItems" opt with_min_items into: NonNegativeIntegerDefault0;
+    41 min_length "minLength" opt with_min_length into: NonNegativeIntegerDefault0;
+    42 min_properties "minProperties" opt with_min_properties into: NonNegativeIntegerDefault0;
+    43 minimum "minimum" opt with_minimum into: ::serde_json::Number;
+    44 multiple_of "multipleOf" opt with_multiple_of into: ::serde_json::Number;
+    45 not "not" opt with_not boxed: CoreAndValidationSpecificationsMetaSchema;
+    46 one_of "oneOf" opt with_one_of into: SchemaArray;
+    47 pattern "pattern" opt with_pattern into: String;
+    48 pattern_properties "patternProperties" opt with_pattern_properties into: ::std::collections::BTreeMap<String, CoreAndValidationSpecificationsMetaSchema>;
+    49 prefix_items "prefixItems" opt with_prefix_items into: SchemaArray;
+    50 properties "properties" opt with_properties into: ::std::collections::BTreeMap<String, CoreAndValidationSpecificationsMetaSchema>;
+    51 property_names "propertyNames" opt with_property_names boxed: CoreAndValidationSpecificationsMetaSchema;
+    52 read_only "readOnly" opt with_read_only into: bool;
+    53 required "required" opt with_required into: StringArray;
+    54 then "then" opt with_then boxed: CoreAndValidationSpecificationsMetaSchema;
+    55 title "title" opt with_title into: String;
+    56 r#type "type" opt with_type into: CoreAndValidationSpecificationsMetaSchemaObjectType;
+    57 unevaluated_items "unevaluatedItems" opt with_unevaluated_items boxed: CoreAndValidationSpecificationsMetaSchema;
+    58 unevaluated_properties "unevaluatedProperties" opt with_unevaluated_properties boxed: CoreAndValidationSpecificationsMetaSchema;
+    59 unique_items "uniqueItems" opt with_unique_items into: bool;
+    60 write_only "writeOnly" opt with_write_only into: bool;
 }
 /// `CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue` (JSON Schema).
 ///
@@ -2722,177 +1428,18 @@ impl CoreVocabularyMetaSchemaObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `$anchor` member.
-    #[must_use]
-    pub fn with_anchor(mut self, anchor: impl Into<AnchorString>) -> Self {
-        self.anchor = Some(anchor.into());
-        self
-    }
-    /// Sets the optional `$comment` member.
-    #[must_use]
-    pub fn with_comment(mut self, comment: impl Into<String>) -> Self {
-        self.comment = Some(comment.into());
-        self
-    }
-    /// Sets the optional `$defs` member.
-    #[must_use]
-    pub fn with_defs(
-        mut self,
-        defs: impl Into<
-            ::std::collections::BTreeMap<
-                String,
-                CoreAndValidationSpecificationsMetaSchema,
-            >,
-        >,
-    ) -> Self {
-        self.defs = Some(defs.into());
-        self
-    }
-    /// Sets the optional `$dynamicAnchor` member.
-    #[must_use]
-    pub fn with_dynamic_anchor(
-        mut self,
-        dynamic_anchor: impl Into<AnchorString>,
-    ) -> Self {
-        self.dynamic_anchor = Some(dynamic_anchor.into());
-        self
-    }
-    /// Sets the optional `$dynamicRef` member.
-    #[must_use]
-    pub fn with_dynamic_ref(
-        mut self,
-        dynamic_ref: impl Into<UriReferenceString>,
-    ) -> Self {
-        self.dynamic_ref = Some(dynamic_ref.into());
-        self
-    }
-    /// Sets the optional `$id` member.
-    #[must_use]
-    pub fn with_id(mut self, id: impl Into<UriReferenceString>) -> Self {
-        self.id = Some(id.into());
-        self
-    }
-    /// Sets the optional `$ref` member.
-    #[must_use]
-    pub fn with_ref(mut self, r#ref: impl Into<UriReferenceString>) -> Self {
-        self.r#ref = Some(r#ref.into());
-        self
-    }
-    /// Sets the optional `$schema` member.
-    #[must_use]
-    pub fn with_schema(mut self, schema: impl Into<UriString>) -> Self {
-        self.schema = Some(schema.into());
-        self
-    }
-    /// Sets the optional `$vocabulary` member.
-    #[must_use]
-    pub fn with_vocabulary(
-        mut self,
-        vocabulary: impl Into<::std::collections::BTreeMap<String, bool>>,
-    ) -> Self {
-        self.vocabulary = Some(vocabulary.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CoreVocabularyMetaSchemaObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for CoreVocabularyMetaSchemaObject {
-    const NAME: &'static str = "CoreVocabularyMetaSchemaObject";
-    const MEMBERS: &'static [&'static str] = &[
-        "$anchor",
-        "$comment",
-        "$defs",
-        "$dynamicAnchor",
-        "$dynamicRef",
-        "$id",
-        "$ref",
-        "$schema",
-        "$vocabulary",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<AnchorString>,
-        Option<String>,
-        Option<
-            ::std::collections::BTreeMap<
-                String,
-                CoreAndValidationSpecificationsMetaSchema,
-            >,
-        >,
-        Option<AnchorString>,
-        Option<UriReferenceString>,
-        Option<UriReferenceString>,
-        Option<UriReferenceString>,
-        Option<UriString>,
-        Option<::std::collections::BTreeMap<String, bool>>,
-    );
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "$anchor" => Some(0usize),
-            "$comment" => Some(1usize),
-            "$defs" => Some(2usize),
-            "$dynamicAnchor" => Some(3usize),
-            "$dynamicRef" => Some(4usize),
-            "$id" => Some(5usize),
-            "$ref" => Some(6usize),
-            "$schema" => Some(7usize),
-            "$vocabulary" => Some(8usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "$anchor"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "$comment"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "$defs"),
-            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "$dynamicAnchor"),
-            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "$dynamicRef"),
-            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "$id"),
-            6usize => ::mcpwire_support::read_member(&mut slots.6, map, "$ref"),
-            7usize => ::mcpwire_support::read_member(&mut slots.7, map, "$schema"),
-            _ => ::mcpwire_support::read_member(&mut slots.8, map, "$vocabulary"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            anchor: slots.0,
-            comment: slots.1,
-            defs: slots.2,
-            dynamic_anchor: slots.3,
-            dynamic_ref: slots.4,
-            id: slots.5,
-            r#ref: slots.6,
-            schema: slots.7,
-            vocabulary: slots.8,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    CoreVocabularyMetaSchemaObject "CoreVocabularyMetaSchemaObject" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 anchor "$anchor" opt with_anchor into: AnchorString;
+    1 comment "$comment" opt with_comment into: String;
+    2 defs "$defs" opt with_defs into: ::std::collections::BTreeMap<String, CoreAndValidationSpecificationsMetaSchema>;
+    3 dynamic_anchor "$dynamicAnchor" opt with_dynamic_anchor into: AnchorString;
+    4 dynamic_ref "$dynamicRef" opt with_dynamic_ref into: UriReferenceString;
+    5 id "$id" opt with_id into: UriReferenceString;
+    6 r#ref "$ref" opt with_ref into: UriReferenceString;
+    7 schema "$schema" opt with_schema into: UriString;
+    8 vocabulary "$vocabulary" opt with_vocabulary into: ::std::collections::BTreeMap<String, bool>;
 }
 /// `FormatVocabularyMetaSchemaForAnnotationResults` (JSON Schema).
 ///
@@ -3062,60 +1609,10 @@ impl FormatVocabularyMetaSchemaForAnnotationResultsObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `format` member.
-    #[must_use]
-    pub fn with_format(mut self, format: impl Into<String>) -> Self {
-        self.format = Some(format.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de>
-for FormatVocabularyMetaSchemaForAnnotationResultsObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de>
-for FormatVocabularyMetaSchemaForAnnotationResultsObject {
-    const NAME: &'static str = "FormatVocabularyMetaSchemaForAnnotationResultsObject";
-    const MEMBERS: &'static [&'static str] = &["format"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "format" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        ::mcpwire_support::read_member(&mut slots.0, map, "format")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self { format: slots.0, extra })
-    }
+::mcpwire_support::object! {
+    FormatVocabularyMetaSchemaForAnnotationResultsObject "FormatVocabularyMetaSchemaForAnnotationResultsObject" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 format "format" opt with_format into: String;
 }
 /// `MetaDataVocabularyMetaSchema` (JSON Schema).
 ///
@@ -3293,136 +1790,16 @@ impl MetaDataVocabularyMetaSchemaObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `default` member.
-    #[must_use]
-    pub fn with_default(mut self, default: impl Into<::mcpwire_support::Json>) -> Self {
-        self.default = Some(default.into());
-        self
-    }
-    /// Sets the optional `deprecated` member.
-    #[must_use]
-    pub fn with_deprecated(mut self, deprecated: impl Into<bool>) -> Self {
-        self.deprecated = Some(deprecated.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `examples` member.
-    #[must_use]
-    pub fn with_examples(
-        mut self,
-        examples: impl Into<Vec<::mcpwire_support::Json>>,
-    ) -> Self {
-        self.examples = Some(examples.into());
-        self
-    }
-    /// Sets the optional `readOnly` member.
-    #[must_use]
-    pub fn with_read_only(mut self, read_only: impl Into<bool>) -> Self {
-        self.read_only = Some(read_only.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Sets the optional `writeOnly` member.
-    #[must_use]
-    pub fn with_write_only(mut self, write_only: impl Into<bool>) -> Self {
-        self.write_only = Some(write_only.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for MetaDataVocabularyMetaSchemaObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for MetaDataVocabularyMetaSchemaObject {
-    const NAME: &'static str = "MetaDataVocabularyMetaSchemaObject";
-    const MEMBERS: &'static [&'static str] = &[
-        "default",
-        "deprecated",
-        "description",
-        "examples",
-        "readOnly",
-        "title",
-        "writeOnly",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_support::Json>,
-        Option<bool>,
-        Option<String>,
-        Option<Vec<::mcpwire_support::Json>>,
-        Option<bool>,
-        Option<String>,
-        Option<bool>,
-    );
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "default" => Some(0usize),
-            "deprecated" => Some(1usize),
-            "description" => Some(2usize),
-            "examples" => Some(3usize),
-            "readOnly" => Some(4usize),
-            "title" => Some(5usize),
-            "writeOnly" => Some(6usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "default"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "deprecated"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "description"),
-            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "examples"),
-            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "readOnly"),
-            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "title"),
-            _ => ::mcpwire_support::read_member(&mut slots.6, map, "writeOnly"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            default: slots.0,
-            deprecated: slots.1,
-            description: slots.2,
-            examples: slots.3,
-            read_only: slots.4,
-            title: slots.5,
-            write_only: slots.6,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    MetaDataVocabularyMetaSchemaObject "MetaDataVocabularyMetaSchemaObject" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 default "default" opt with_default into: ::mcpwire_support::Json;
+    1 deprecated "deprecated" opt with_deprecated into: bool;
+    2 description "description" opt with_description into: String;
+    3 examples "examples" opt with_examples into: Vec<::mcpwire_support::Json>;
+    4 read_only "readOnly" opt with_read_only into: bool;
+    5 title "title" opt with_title into: String;
+    6 write_only "writeOnly" opt with_write_only into: bool;
 }
 /// `NonNegativeInteger` (JSON Schema).
 ///
@@ -3653,93 +2030,11 @@ impl UnevaluatedApplicatorVocabularyMetaSchemaObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `unevaluatedItems` member.
-    #[must_use]
-    pub fn with_unevaluated_items(
-        mut self,
-        unevaluated_items: impl Into<CoreAndValidationSpecificationsMetaSchema>,
-    ) -> Self {
-        self.unevaluated_items = Some(unevaluated_items.into());
-        self
-    }
-    /// Sets the optional `unevaluatedProperties` member.
-    #[must_use]
-    pub fn with_unevaluated_properties(
-        mut self,
-        unevaluated_properties: impl Into<CoreAndValidationSpecificationsMetaSchema>,
-    ) -> Self {
-        self.unevaluated_properties = Some(unevaluated_properties.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for UnevaluatedApplicatorVocabularyMetaSchemaObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de>
-for UnevaluatedApplicatorVocabularyMetaSchemaObject {
-    const NAME: &'static str = "UnevaluatedApplicatorVocabularyMetaSchemaObject";
-    const MEMBERS: &'static [&'static str] = &[
-        "unevaluatedItems",
-        "unevaluatedProperties",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<CoreAndValidationSpecificationsMetaSchema>,
-        Option<CoreAndValidationSpecificationsMetaSchema>,
-    );
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "unevaluatedItems" => Some(0usize),
-            "unevaluatedProperties" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_support::read_member(&mut slots.0, map, "unevaluatedItems")
-            }
-            _ => {
-                ::mcpwire_support::read_member(
-                    &mut slots.1,
-                    map,
-                    "unevaluatedProperties",
-                )
-            }
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            unevaluated_items: slots.0,
-            unevaluated_properties: slots.1,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    UnevaluatedApplicatorVocabularyMetaSchemaObject "UnevaluatedApplicatorVocabularyMetaSchemaObject" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 unevaluated_items "unevaluatedItems" opt with_unevaluated_items into: CoreAndValidationSpecificationsMetaSchema;
+    1 unevaluated_properties "unevaluatedProperties" opt with_unevaluated_properties into: CoreAndValidationSpecificationsMetaSchema;
 }
 /// `UriReferenceString` (JSON Schema).
 ///
@@ -3989,338 +2284,29 @@ impl ValidationVocabularyMetaSchemaObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `const` member.
-    #[must_use]
-    pub fn with_const(mut self, r#const: impl Into<::mcpwire_support::Json>) -> Self {
-        self.r#const = Some(r#const.into());
-        self
-    }
-    /// Sets the optional `dependentRequired` member.
-    #[must_use]
-    pub fn with_dependent_required(
-        mut self,
-        dependent_required: impl Into<::std::collections::BTreeMap<String, StringArray>>,
-    ) -> Self {
-        self.dependent_required = Some(dependent_required.into());
-        self
-    }
-    /// Sets the optional `enum` member.
-    #[must_use]
-    pub fn with_enum(mut self, r#enum: impl Into<Vec<::mcpwire_support::Json>>) -> Self {
-        self.r#enum = Some(r#enum.into());
-        self
-    }
-    /// Sets the optional `exclusiveMaximum` member.
-    #[must_use]
-    pub fn with_exclusive_maximum(
-        mut self,
-        exclusive_maximum: impl Into<::serde_json::Number>,
-    ) -> Self {
-        self.exclusive_maximum = Some(exclusive_maximum.into());
-        self
-    }
-    /// Sets the optional `exclusiveMinimum` member.
-    #[must_use]
-    pub fn with_exclusive_minimum(
-        mut self,
-        exclusive_minimum: impl Into<::serde_json::Number>,
-    ) -> Self {
-        self.exclusive_minimum = Some(exclusive_minimum.into());
-        self
-    }
-    /// Sets the optional `maxContains` member.
-    #[must_use]
-    pub fn with_max_contains(
-        mut self,
-        max_contains: impl Into<NonNegativeInteger>,
-    ) -> Self {
-        self.max_contains = Some(max_contains.into());
-        self
-    }
-    /// Sets the optional `maxItems` member.
-    #[must_use]
-    pub fn with_max_items(mut self, max_items: impl Into<NonNegativeInteger>) -> Self {
-        self.max_items = Some(max_items.into());
-        self
-    }
-    /// Sets the optional `maxLength` member.
-    #[must_use]
-    pub fn with_max_length(mut self, max_length: impl Into<NonNegativeInteger>) -> Self {
-        self.max_length = Some(max_length.into());
-        self
-    }
-    /// Sets the optional `maxProperties` member.
-    #[must_use]
-    pub fn with_max_properties(
-        mut self,
-        max_properties: impl Into<NonNegativeInteger>,
-    ) -> Self {
-        self.max_properties = Some(max_properties.into());
-        self
-    }
-    /// Sets the optional `maximum` member.
-    #[must_use]
-    pub fn with_maximum(mut self, maximum: impl Into<::serde_json::Number>) -> Self {
-        self.maximum = Some(maximum.into());
-        self
-    }
-    /// Sets the optional `minContains` member.
-    #[must_use]
-    pub fn with_min_contains(
-        mut self,
-        min_contains: impl Into<NonNegativeInteger>,
-    ) -> Self {
-        self.min_contains = Some(min_contains.into());
-        self
-    }
-    /// Sets the optional `minItems` member.
-    #[must_use]
-    pub fn with_min_items(
-        mut self,
-        min_items: impl Into<NonNegativeIntegerDefault0>,
-    ) -> Self {
-        self.min_items = Some(min_items.into());
-        self
-    }
-    /// Sets the optional `minLength` member.
-    #[must_use]
-    pub fn with_min_length(
-        mut self,
-        min_length: impl Into<NonNegativeIntegerDefault0>,
-    ) -> Self {
-        self.min_length = Some(min_length.into());
-        self
-    }
-    /// Sets the optional `minProperties` member.
-    #[must_use]
-    pub fn with_min_properties(
-        mut self,
-        min_properties: impl Into<NonNegativeIntegerDefault0>,
-    ) -> Self {
-        self.min_properties = Some(min_properties.into());
-        self
-    }
-    /// Sets the optional `minimum` member.
-    #[must_use]
-    pub fn with_minimum(mut self, minimum: impl Into<::serde_json::Number>) -> Self {
-        self.minimum = Some(minimum.into());
-        self
-    }
-    /// Sets the optional `multipleOf` member.
-    #[must_use]
-    pub fn with_multiple_of(
-        mut self,
-        multiple_of: impl Into<::serde_json::Number>,
-    ) -> Self {
-        self.multiple_of = Some(multiple_of.into());
-        self
-    }
-    /// Sets the optional `pattern` member.
-    #[must_use]
-    pub fn with_pattern(mut self, pattern: impl Into<String>) -> Self {
-        self.pattern = Some(pattern.into());
-        self
-    }
-    /// Sets the optional `required` member.
-    #[must_use]
-    pub fn with_required(mut self, required: impl Into<StringArray>) -> Self {
-        self.required = Some(required.into());
-        self
-    }
-    /// Sets the optional `type` member.
-    #[must_use]
-    pub fn with_type(
-        mut self,
-        r#type: impl Into<ValidationVocabularyMetaSchemaObjectType>,
-    ) -> Self {
-        self.r#type = Some(r#type.into());
-        self
-    }
-    /// Sets the optional `uniqueItems` member.
-    #[must_use]
-    pub fn with_unique_items(mut self, unique_items: impl Into<bool>) -> Self {
-        self.unique_items = Some(unique_items.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ValidationVocabularyMetaSchemaObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for ValidationVocabularyMetaSchemaObject {
-    const NAME: &'static str = "ValidationVocabularyMetaSchemaObject";
-    const MEMBERS: &'static [&'static str] = &[
-        "const",
-        "dependentRequired",
-        "enum",
-        "exclusiveMaximum",
-        "exclusiveMinimum",
-        "maxContains",
-        "maxItems",
-        "maxLength",
-        "maxProperties",
-        "maximum",
-        "minContains",
-        "minItems",
-        "minLength",
-        "minProperties",
-        "minimum",
-        "multipleOf",
-        "pattern",
-        "required",
-        "type",
-        "uniqueItems",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_support::Json>,
-        Option<::std::collections::BTreeMap<String, StringArray>>,
-        Option<Vec<::mcpwire_support::Json>>,
-        Option<::serde_json::Number>,
-        Option<::serde_json::Number>,
-        Option<NonNegativeInteger>,
-        Option<NonNegativeInteger>,
-        Option<NonNegativeInteger>,
-        Option<NonNegativeInteger>,
-        Option<::serde_json::Number>,
-        Option<NonNegativeInteger>,
-        Option<NonNegativeIntegerDefault0>,
-        Option<NonNegativeIntegerDefault0>,
-        Option<NonNegativeIntegerDefault0>,
-        Option<::serde_json::Number>,
-        Option<::serde_json::Number>,
-        Option<String>,
-        Option<StringArray>,
-        Option<ValidationVocabularyMetaSchemaObjectType>,
-        Option<bool>,
-    );
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-        )
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "const" => Some(0usize),
-            "dependentRequired" => Some(1usize),
-            "enum" => Some(2usize),
-            "exclusiveMaximum" => Some(3usize),
-            "exclusiveMinimum" => Some(4usize),
-            "maxContains" => Some(5usize),
-            "maxItems" => Some(6usize),
-            "maxLength" => Some(7usize),
-            "maxProperties" => Some(8usize),
-            "maximum" => Some(9usize),
-            "minContains" => Some(10usize),
-            "minItems" => Some(11usize),
-            "minLength" => Some(12usize),
-            "minProperties" => Some(13usize),
-            "minimum" => Some(14usize),
-            "multipleOf" => Some(15usize),
-            "pattern" => Some(16usize),
-            "required" => Some(17usize),
-            "type" => Some(18usize),
-            "uniqueItems" => Some(19usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "const"),
-            1usize => {
-                ::mcpwire_support::read_member(&mut slots.1, map, "dependentRequired")
-            }
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "enum"),
-            3usize => {
-                ::mcpwire_support::read_member(&mut slots.3, map, "exclusiveMaximum")
-            }
-            4usize => {
-                ::mcpwire_support::read_member(&mut slots.4, map, "exclusiveMinimum")
-            }
-            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "maxContains"),
-            6usize => ::mcpwire_support::read_member(&mut slots.6, map, "maxItems"),
-            7usize => ::mcpwire_support::read_member(&mut slots.7, map, "maxLength"),
-            8usize => ::mcpwire_support::read_member(&mut slots.8, map, "maxProperties"),
-            9usize => ::mcpwire_support::read_member(&mut slots.9, map, "maximum"),
-            10usize => ::mcpwire_support::read_member(&mut slots.10, map, "minContains"),
-            11usize => ::mcpwire_support::read_member(&mut slots.11, map, "minItems"),
-            12usize => ::mcpwire_support::read_member(&mut slots.12, map, "minLength"),
-            13usize => {
-                ::mcpwire_support::read_member(&mut slots.13, map, "minProperties")
-            }
-            14usize => ::mcpwire_support::read_member(&mut slots.14, map, "minimum"),
-            15usize => ::mcpwire_support::read_member(&mut slots.15, map, "multipleOf"),
-            16usize => ::mcpwire_support::read_member(&mut slots.16, map, "pattern"),
-            17usize => ::mcpwire_support::read_member(&mut slots.17, map, "required"),
-            18usize => ::mcpwire_support::read_member(&mut slots.18, map, "type"),
-            _ => ::mcpwire_support::read_member(&mut slots.19, map, "uniqueItems"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            r#const: slots.0,
-            dependent_required: slots.1,
-            r#enum: slots.2,
-            exclusive_maximum: slots.3,
-            exclusive_minimum: slots.4,
-            max_contains: slots.5,
-            max_items: slots.6,
-            max_length: slots.7,
-            max_properties: slots.8,
-            maximum: slots.9,
-            min_contains: slots.10,
-            min_items: slots.11,
-            min_length: slots.12,
-            min_properties: slots.13,
-            minimum: slots.14,
-            multiple_of: slots.15,
-            pattern: slots.16,
-            required: slots.17,
-            r#type: slots.18,
-            unique_items: slots.19,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    ValidationVocabularyMetaSchemaObject "ValidationVocabularyMetaSchemaObject" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 r#const "const" opt with_const into: ::mcpwire_support::Json;
+    1 dependent_required "dependentRequired" opt with_dependent_required into: ::std::collections::BTreeMap<String, StringArray>;
+    2 r#enum "enum" opt with_enum into: Vec<::mcpwire_support::Json>;
+    3 exclusive_maximum "exclusiveMaximum" opt with_exclusive_maximum into: ::serde_json::Number;
+    4 exclusive_minimum "exclusiveMinimum" opt with_exclusive_minimum into: ::serde_json::Number;
+    5 max_contains "maxContains" opt with_max_contains into: NonNegativeInteger;
+    6 max_items "maxItems" opt with_max_items into: NonNegativeInteger;
+    7 max_length "maxLength" opt with_max_length into: NonNegativeInteger;
+    8 max_properties "maxProperties" opt with_max_properties into: NonNegativeInteger;
+    9 maximum "maximum" opt with_maximum into: ::serde_json::Number;
+    10 min_contains "minContains" opt with_min_contains into: NonNegativeInteger;
+    11 min_items "minItems" opt with_min_items into: NonNegativeIntegerDefault0;
+    12 min_length "minLength" opt with_min_length into: NonNegativeIntegerDefault0;
+    13 min_properties "minProperties" opt with_min_properties into: NonNegativeIntegerDefault0;
+    14 minimum "minimum" opt with_minimum into: ::serde_json::Number;
+    15 multiple_of "multipleOf" opt with_multiple_of into: ::serde_json::Number;
+    16 pattern "pattern" opt with_pattern into: String;
+    17 required "required" opt with_required into: StringArray;
+    18 r#type "type" opt with_type into: ValidationVocabularyMetaSchemaObjectType;
+    19 unique_items "uniqueItems" opt with_unique_items into: bool;
 }
 /// `ValidationVocabularyMetaSchemaObjectType` (JSON Schema).
 ///
@@ -4626,13 +2612,11 @@ pub mod strategies {
         super::ContentVocabularyMetaSchemaObject,
     > {
         (
-            (
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(None, None, None)),
-                s::optional(core_and_validation_specifications_meta_schema()),
-            ),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::string(None, None, None)),
+            s::optional(core_and_validation_specifications_meta_schema()),
         )
-            .prop_map(|((f0, f1, f2),)| super::ContentVocabularyMetaSchemaObject {
+            .prop_map(|(f0, f1, f2)| super::ContentVocabularyMetaSchemaObject {
                 content_encoding: f0,
                 content_media_type: f1,
                 content_schema: f2,
@@ -5065,19 +3049,17 @@ pub mod strategies {
         super::CoreVocabularyMetaSchemaObject,
     > {
         (
-            (
-                s::optional(anchor_string()),
-                s::optional(s::string(None, None, None)),
-                s::optional(s::map(core_and_validation_specifications_meta_schema())),
-                s::optional(anchor_string()),
-                s::optional(uri_reference_string()),
-                s::optional(uri_reference_string()),
-                s::optional(uri_reference_string()),
-                s::optional(uri_string()),
-                s::optional(s::map(s::boolean())),
-            ),
+            s::optional(anchor_string()),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::map(core_and_validation_specifications_meta_schema())),
+            s::optional(anchor_string()),
+            s::optional(uri_reference_string()),
+            s::optional(uri_reference_string()),
+            s::optional(uri_reference_string()),
+            s::optional(uri_string()),
+            s::optional(s::map(s::boolean())),
         )
-            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8),)| super::CoreVocabularyMetaSchemaObject {
+            .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8)| super::CoreVocabularyMetaSchemaObject {
                 anchor: f0,
                 comment: f1,
                 defs: f2,
@@ -5112,8 +3094,8 @@ pub mod strategies {
     pub fn format_vocabulary_meta_schema_for_annotation_results_object() -> BoxedStrategy<
         super::FormatVocabularyMetaSchemaForAnnotationResultsObject,
     > {
-        ((s::optional(s::string(None, None, None)),),)
-            .prop_map(|((f0,),)| super::FormatVocabularyMetaSchemaForAnnotationResultsObject {
+        s::optional(s::string(None, None, None))
+            .prop_map(|f0| super::FormatVocabularyMetaSchemaForAnnotationResultsObject {
                 format: f0,
                 extra: ::std::collections::BTreeMap::new(),
             })
@@ -5140,17 +3122,15 @@ pub mod strategies {
         super::MetaDataVocabularyMetaSchemaObject,
     > {
         (
-            (
-                s::optional(s::json()),
-                s::optional(s::boolean()),
-                s::optional(s::string(None, None, None)),
-                s::optional(s::vec(s::json(), None, None)),
-                s::optional(s::boolean()),
-                s::optional(s::string(None, None, None)),
-                s::optional(s::boolean()),
-            ),
+            s::optional(s::json()),
+            s::optional(s::boolean()),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::vec(s::json(), None, None)),
+            s::optional(s::boolean()),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::boolean()),
         )
-            .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::MetaDataVocabularyMetaSchemaObject {
+            .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::MetaDataVocabularyMetaSchemaObject {
                 default: f0,
                 deprecated: f1,
                 description: f2,
@@ -5221,12 +3201,10 @@ pub mod strategies {
         super::UnevaluatedApplicatorVocabularyMetaSchemaObject,
     > {
         (
-            (
-                s::optional(core_and_validation_specifications_meta_schema()),
-                s::optional(core_and_validation_specifications_meta_schema()),
-            ),
+            s::optional(core_and_validation_specifications_meta_schema()),
+            s::optional(core_and_validation_specifications_meta_schema()),
         )
-            .prop_map(|((f0, f1),)| super::UnevaluatedApplicatorVocabularyMetaSchemaObject {
+            .prop_map(|(f0, f1)| super::UnevaluatedApplicatorVocabularyMetaSchemaObject {
                 unevaluated_items: f0,
                 unevaluated_properties: f1,
                 extra: ::std::collections::BTreeMap::new(),

@@ -148,43 +148,9 @@ impl ExprVariant0 {
         Self { num: num.into() }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for ExprVariant0 {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for ExprVariant0 {
-    const NAME: &'static str = "ExprVariant0";
-    const MEMBERS: &'static [&'static str] = &["num"];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (Option<::serde_json::Number>,);
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "num" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        ::mcpwire_support::read_member(&mut slots.0, map, "num")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            num: ::mcpwire_support::required_member(slots.0, "num")?,
-        })
-    }
+::mcpwire_support::object! {
+    ExprVariant0 "ExprVariant0" closed;
+    0 num "num" req: ::serde_json::Number;
 }
 /// `ExprVariant1` (JSON Schema).
 ///
@@ -213,51 +179,11 @@ impl ExprVariant1 {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for ExprVariant1 {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for ExprVariant1 {
-    const NAME: &'static str = "ExprVariant1";
-    const MEMBERS: &'static [&'static str] = &["left", "op", "right"];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (Option<Box<Expr>>, Option<ExprVariant1Op>, Option<Box<Expr>>);
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "left" => Some(0usize),
-            "op" => Some(1usize),
-            "right" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "left"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "op"),
-            _ => ::mcpwire_support::read_member(&mut slots.2, map, "right"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            left: ::mcpwire_support::required_member(slots.0, "left")?,
-            op: ::mcpwire_support::required_member(slots.1, "op")?,
-            right: ::mcpwire_support::required_member(slots.2, "right")?,
-        })
-    }
+::mcpwire_support::object! {
+    ExprVariant1 "ExprVariant1" closed;
+    0 left "left" req: Box<Expr>;
+    1 op "op" req: ExprVariant1Op;
+    2 right "right" req: Box<Expr>;
 }
 /// `ExprVariant1Op` (JSON Schema).
 ///
@@ -345,9 +271,7 @@ pub mod strategies {
     }
     /// Values of [`super::ExprVariant0`].
     pub fn expr_variant_0() -> BoxedStrategy<super::ExprVariant0> {
-        ((s::number(None, None),),)
-            .prop_map(|((f0,),)| super::ExprVariant0 { num: f0 })
-            .boxed()
+        s::number(None, None).prop_map(|f0| super::ExprVariant0 { num: f0 }).boxed()
     }
     /// Values of [`super::ExprVariant1`].
     pub fn expr_variant_1() -> BoxedStrategy<super::ExprVariant1> {
@@ -356,13 +280,11 @@ pub mod strategies {
     /// Values of [`super::ExprVariant1`], recursing at most `depth` levels.
     pub fn expr_variant_1_at(depth: u32) -> BoxedStrategy<super::ExprVariant1> {
         (
-            (
-                expr_at(depth - 1).prop_map(Box::new).boxed(),
-                expr_variant_1_op(),
-                expr_at(depth - 1).prop_map(Box::new).boxed(),
-            ),
+            expr_at(depth - 1).prop_map(Box::new).boxed(),
+            expr_variant_1_op(),
+            expr_at(depth - 1).prop_map(Box::new).boxed(),
         )
-            .prop_map(|((f0, f1, f2),)| super::ExprVariant1 {
+            .prop_map(|(f0, f1, f2)| super::ExprVariant1 {
                 left: f0,
                 op: f1,
                 right: f2,

@@ -31,71 +31,13 @@ impl Add {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Add {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for Add {
-    const NAME: &'static str = "Add";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Id>,
-        Option<Jsonrpc2_0>,
-        Option<MethodAdd>,
-        Option<(::serde_json::Number, ::serde_json::Number)>,
-    );
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            id: ::mcpwire_support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_support::required_member(slots.2, "method")?,
-            params: ::mcpwire_support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    Add "Add" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 id "id" req: Id;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodAdd;
+    3 params "params" req: (::serde_json::Number, ::serde_json::Number,);
 }
 /// `CalcRequest` (JSON Schema).
 ///
@@ -474,66 +416,13 @@ impl Neg {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Neg {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for Neg {
-    const NAME: &'static str = "Neg";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Id>, Option<Jsonrpc2_0>, Option<MethodNeg>, Option<NegParams>);
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            id: ::mcpwire_support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_support::required_member(slots.2, "method")?,
-            params: ::mcpwire_support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    Neg "Neg" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 id "id" req: Id;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodNeg;
+    3 params "params" req: NegParams;
 }
 /// `NegParams` (JSON Schema).
 ///
@@ -554,55 +443,10 @@ impl NegParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for NegParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for NegParams {
-    const NAME: &'static str = "NegParams";
-    const MEMBERS: &'static [&'static str] = &["x"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::serde_json::Number>,);
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "x" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        ::mcpwire_support::read_member(&mut slots.0, map, "x")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            x: ::mcpwire_support::required_member(slots.0, "x")?,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    NegParams "NegParams" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 x "x" req: ::serde_json::Number;
 }
 /// Every definition of JSON Schema, sorted by name.
 pub const DEFINITIONS: &[&str] = &["Add", "CalcRequest", "Id", "Neg"];
@@ -648,14 +492,12 @@ pub mod strategies {
     /// Values of [`super::Add`].
     pub fn add() -> BoxedStrategy<super::Add> {
         (
-            (
-                id(),
-                jsonrpc_2_0(),
-                method_add(),
-                (s::number(None, None), s::number(None, None)).boxed(),
-            ),
+            id(),
+            jsonrpc_2_0(),
+            method_add(),
+            (s::number(None, None), s::number(None, None)).boxed(),
         )
-            .prop_map(|((f0, f1, f2, f3),)| super::Add {
+            .prop_map(|(f0, f1, f2, f3)| super::Add {
                 id: f0,
                 jsonrpc: f1,
                 method: f2,
@@ -703,8 +545,8 @@ pub mod strategies {
     }
     /// Values of [`super::Neg`].
     pub fn neg() -> BoxedStrategy<super::Neg> {
-        ((id(), jsonrpc_2_0(), method_neg(), neg_params()),)
-            .prop_map(|((f0, f1, f2, f3),)| super::Neg {
+        (id(), jsonrpc_2_0(), method_neg(), neg_params())
+            .prop_map(|(f0, f1, f2, f3)| super::Neg {
                 id: f0,
                 jsonrpc: f1,
                 method: f2,
@@ -715,8 +557,8 @@ pub mod strategies {
     }
     /// Values of [`super::NegParams`].
     pub fn neg_params() -> BoxedStrategy<super::NegParams> {
-        ((s::number(None, None),),)
-            .prop_map(|((f0,),)| super::NegParams {
+        s::number(None, None)
+            .prop_map(|f0| super::NegParams {
                 x: f0,
                 extra: ::std::collections::BTreeMap::new(),
             })

@@ -26,60 +26,11 @@ impl Node {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Node {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for Node {
-    const NAME: &'static str = "Node";
-    const MEMBERS: &'static [&'static str] = &["next", "value"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Box<NodeNext>>, Option<String>);
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "next" => Some(0usize),
-            "value" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "next"),
-            _ => ::mcpwire_support::read_member(&mut slots.1, map, "value"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            next: ::mcpwire_support::required_member(slots.0, "next")?,
-            value: ::mcpwire_support::required_member(slots.1, "value")?,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    Node "Node" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 next "next" req: Box<NodeNext>;
+    1 value "value" req: String;
 }
 /// `NodeNext` (JSON Schema).
 ///
@@ -249,13 +200,8 @@ pub mod strategies {
     }
     /// Values of [`super::Node`], recursing at most `depth` levels.
     pub fn node_at(depth: u32) -> BoxedStrategy<super::Node> {
-        (
-            (
-                node_next_at(depth - 1).prop_map(Box::new).boxed(),
-                s::string(None, None, None),
-            ),
-        )
-            .prop_map(|((f0, f1),)| super::Node {
+        (node_next_at(depth - 1).prop_map(Box::new).boxed(), s::string(None, None, None))
+            .prop_map(|(f0, f1)| super::Node {
                 next: f0,
                 value: f1,
                 extra: ::std::collections::BTreeMap::new(),

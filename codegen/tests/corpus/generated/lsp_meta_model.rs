@@ -20,48 +20,10 @@ impl AndType {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for AndType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for AndType {
-    const NAME: &'static str = "AndType";
-    const MEMBERS: &'static [&'static str] = &["items", "kind"];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (Option<Vec<Type>>, Option<KindAnd>);
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "items" => Some(0usize),
-            "kind" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "items"),
-            _ => ::mcpwire_support::read_member(&mut slots.1, map, "kind"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            items: ::mcpwire_support::required_member(slots.0, "items")?,
-            kind: ::mcpwire_support::required_member(slots.1, "kind")?,
-        })
-    }
+::mcpwire_support::object! {
+    AndType "AndType" closed;
+    0 items "items" req: Vec<Type>;
+    1 kind "kind" req: KindAnd;
 }
 /// `ArrayType` (JSON Schema).
 ///
@@ -83,48 +45,10 @@ impl ArrayType {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for ArrayType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for ArrayType {
-    const NAME: &'static str = "ArrayType";
-    const MEMBERS: &'static [&'static str] = &["element", "kind"];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (Option<Box<Type>>, Option<KindArray>);
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "element" => Some(0usize),
-            "kind" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "element"),
-            _ => ::mcpwire_support::read_member(&mut slots.1, map, "kind"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            element: ::mcpwire_support::required_member(slots.0, "element")?,
-            kind: ::mcpwire_support::required_member(slots.1, "kind")?,
-        })
-    }
+::mcpwire_support::object! {
+    ArrayType "ArrayType" closed;
+    0 element "element" req: Box<Type>;
+    1 kind "kind" req: KindArray;
 }
 /// `BaseType` (JSON Schema).
 ///
@@ -146,48 +70,10 @@ impl BaseType {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for BaseType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for BaseType {
-    const NAME: &'static str = "BaseType";
-    const MEMBERS: &'static [&'static str] = &["kind", "name"];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (Option<KindBase>, Option<BaseTypes>);
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "kind" => Some(0usize),
-            "name" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "kind"),
-            _ => ::mcpwire_support::read_member(&mut slots.1, map, "name"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            kind: ::mcpwire_support::required_member(slots.0, "kind")?,
-            name: ::mcpwire_support::required_member(slots.1, "name")?,
-        })
-    }
+::mcpwire_support::object! {
+    BaseType "BaseType" closed;
+    0 kind "kind" req: KindBase;
+    1 name "name" req: BaseTypes;
 }
 /// `BaseTypes` (JSON Schema).
 ///
@@ -259,48 +145,10 @@ impl BooleanLiteralType {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for BooleanLiteralType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for BooleanLiteralType {
-    const NAME: &'static str = "BooleanLiteralType";
-    const MEMBERS: &'static [&'static str] = &["kind", "value"];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (Option<KindBooleanLiteral>, Option<bool>);
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "kind" => Some(0usize),
-            "value" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "kind"),
-            _ => ::mcpwire_support::read_member(&mut slots.1, map, "value"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            kind: ::mcpwire_support::required_member(slots.0, "kind")?,
-            value: ::mcpwire_support::required_member(slots.1, "value")?,
-        })
-    }
+::mcpwire_support::object! {
+    BooleanLiteralType "BooleanLiteralType" closed;
+    0 kind "kind" req: KindBooleanLiteral;
+    1 value "value" req: bool;
 }
 /// `Enumeration` (JSON Schema).
 ///
@@ -356,131 +204,18 @@ impl Enumeration {
             values: values.into(),
         }
     }
-    /// Sets the optional `deprecated` member.
-    #[must_use]
-    pub fn with_deprecated(mut self, deprecated: impl Into<String>) -> Self {
-        self.deprecated = Some(deprecated.into());
-        self
-    }
-    /// Sets the optional `documentation` member.
-    #[must_use]
-    pub fn with_documentation(mut self, documentation: impl Into<String>) -> Self {
-        self.documentation = Some(documentation.into());
-        self
-    }
-    /// Sets the optional `proposed` member.
-    #[must_use]
-    pub fn with_proposed(mut self, proposed: impl Into<bool>) -> Self {
-        self.proposed = Some(proposed.into());
-        self
-    }
-    /// Sets the optional `since` member.
-    #[must_use]
-    pub fn with_since(mut self, since: impl Into<String>) -> Self {
-        self.since = Some(since.into());
-        self
-    }
-    /// Sets the optional `sinceTags` member.
-    #[must_use]
-    pub fn with_since_tags(mut self, since_tags: impl Into<Vec<String>>) -> Self {
-        self.since_tags = Some(since_tags.into());
-        self
-    }
-    /// Sets the optional `supportsCustomValues` member.
-    #[must_use]
-    pub fn with_supports_custom_values(
-        mut self,
-        supports_custom_values: impl Into<bool>,
-    ) -> Self {
-        self.supports_custom_values = Some(supports_custom_values.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Enumeration {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for Enumeration {
-    const NAME: &'static str = "Enumeration";
-    const MEMBERS: &'static [&'static str] = &[
-        "deprecated",
-        "documentation",
-        "name",
-        "proposed",
-        "since",
-        "sinceTags",
-        "supportsCustomValues",
-        "type",
-        "values",
-    ];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<bool>,
-        Option<String>,
-        Option<Vec<String>>,
-        Option<bool>,
-        Option<EnumerationType>,
-        Option<Vec<EnumerationEntry>>,
-    );
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "deprecated" => Some(0usize),
-            "documentation" => Some(1usize),
-            "name" => Some(2usize),
-            "proposed" => Some(3usize),
-            "since" => Some(4usize),
-            "sinceTags" => Some(5usize),
-            "supportsCustomValues" => Some(6usize),
-            "type" => Some(7usize),
-            "values" => Some(8usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "deprecated"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "documentation"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "name"),
-            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "proposed"),
-            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "since"),
-            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "sinceTags"),
-            6usize => {
-                ::mcpwire_support::read_member(&mut slots.6, map, "supportsCustomValues")
-            }
-            7usize => ::mcpwire_support::read_member(&mut slots.7, map, "type"),
-            _ => ::mcpwire_support::read_member(&mut slots.8, map, "values"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            deprecated: slots.0,
-            documentation: slots.1,
-            name: ::mcpwire_support::required_member(slots.2, "name")?,
-            proposed: slots.3,
-            since: slots.4,
-            since_tags: slots.5,
-            supports_custom_values: slots.6,
-            r#type: ::mcpwire_support::required_member(slots.7, "type")?,
-            values: ::mcpwire_support::required_member(slots.8, "values")?,
-        })
-    }
+::mcpwire_support::object! {
+    Enumeration "Enumeration" closed;
+    0 deprecated "deprecated" opt with_deprecated into: String;
+    1 documentation "documentation" opt with_documentation into: String;
+    2 name "name" req: String;
+    3 proposed "proposed" opt with_proposed into: bool;
+    4 since "since" opt with_since into: String;
+    5 since_tags "sinceTags" opt with_since_tags into: Vec<String>;
+    6 supports_custom_values "supportsCustomValues" opt with_supports_custom_values into: bool;
+    7 r#type "type" req: EnumerationType;
+    8 values "values" req: Vec<EnumerationEntry>;
 }
 /// `EnumerationEntry` (JSON Schema).
 ///
@@ -524,110 +259,16 @@ impl EnumerationEntry {
             value: value.into(),
         }
     }
-    /// Sets the optional `deprecated` member.
-    #[must_use]
-    pub fn with_deprecated(mut self, deprecated: impl Into<String>) -> Self {
-        self.deprecated = Some(deprecated.into());
-        self
-    }
-    /// Sets the optional `documentation` member.
-    #[must_use]
-    pub fn with_documentation(mut self, documentation: impl Into<String>) -> Self {
-        self.documentation = Some(documentation.into());
-        self
-    }
-    /// Sets the optional `proposed` member.
-    #[must_use]
-    pub fn with_proposed(mut self, proposed: impl Into<bool>) -> Self {
-        self.proposed = Some(proposed.into());
-        self
-    }
-    /// Sets the optional `since` member.
-    #[must_use]
-    pub fn with_since(mut self, since: impl Into<String>) -> Self {
-        self.since = Some(since.into());
-        self
-    }
-    /// Sets the optional `sinceTags` member.
-    #[must_use]
-    pub fn with_since_tags(mut self, since_tags: impl Into<Vec<String>>) -> Self {
-        self.since_tags = Some(since_tags.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for EnumerationEntry {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for EnumerationEntry {
-    const NAME: &'static str = "EnumerationEntry";
-    const MEMBERS: &'static [&'static str] = &[
-        "deprecated",
-        "documentation",
-        "name",
-        "proposed",
-        "since",
-        "sinceTags",
-        "value",
-    ];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<bool>,
-        Option<String>,
-        Option<Vec<String>>,
-        Option<EnumerationEntryValue>,
-    );
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "deprecated" => Some(0usize),
-            "documentation" => Some(1usize),
-            "name" => Some(2usize),
-            "proposed" => Some(3usize),
-            "since" => Some(4usize),
-            "sinceTags" => Some(5usize),
-            "value" => Some(6usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "deprecated"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "documentation"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "name"),
-            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "proposed"),
-            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "since"),
-            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "sinceTags"),
-            _ => ::mcpwire_support::read_member(&mut slots.6, map, "value"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            deprecated: slots.0,
-            documentation: slots.1,
-            name: ::mcpwire_support::required_member(slots.2, "name")?,
-            proposed: slots.3,
-            since: slots.4,
-            since_tags: slots.5,
-            value: ::mcpwire_support::required_member(slots.6, "value")?,
-        })
-    }
+::mcpwire_support::object! {
+    EnumerationEntry "EnumerationEntry" closed;
+    0 deprecated "deprecated" opt with_deprecated into: String;
+    1 documentation "documentation" opt with_documentation into: String;
+    2 name "name" req: String;
+    3 proposed "proposed" opt with_proposed into: bool;
+    4 since "since" opt with_since into: String;
+    5 since_tags "sinceTags" opt with_since_tags into: Vec<String>;
+    6 value "value" req: EnumerationEntryValue;
 }
 /// `EnumerationEntryValue` (JSON Schema).
 ///
@@ -778,48 +419,10 @@ impl EnumerationType {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for EnumerationType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for EnumerationType {
-    const NAME: &'static str = "EnumerationType";
-    const MEMBERS: &'static [&'static str] = &["kind", "name"];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (Option<KindBase>, Option<EnumerationTypeName>);
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "kind" => Some(0usize),
-            "name" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "kind"),
-            _ => ::mcpwire_support::read_member(&mut slots.1, map, "name"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            kind: ::mcpwire_support::required_member(slots.0, "kind")?,
-            name: ::mcpwire_support::required_member(slots.1, "name")?,
-        })
-    }
+::mcpwire_support::object! {
+    EnumerationType "EnumerationType" closed;
+    0 kind "kind" req: KindBase;
+    1 name "name" req: EnumerationTypeName;
 }
 /// `EnumerationTypeName` (JSON Schema).
 ///
@@ -867,48 +470,10 @@ impl IntegerLiteralType {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for IntegerLiteralType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for IntegerLiteralType {
-    const NAME: &'static str = "IntegerLiteralType";
-    const MEMBERS: &'static [&'static str] = &["kind", "value"];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (Option<KindIntegerLiteral>, Option<::serde_json::Number>);
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "kind" => Some(0usize),
-            "value" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "kind"),
-            _ => ::mcpwire_support::read_member(&mut slots.1, map, "value"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            kind: ::mcpwire_support::required_member(slots.0, "kind")?,
-            value: ::mcpwire_support::required_member(slots.1, "value")?,
-        })
-    }
+::mcpwire_support::object! {
+    IntegerLiteralType "IntegerLiteralType" closed;
+    0 kind "kind" req: KindIntegerLiteral;
+    1 value "value" req: ::serde_json::Number;
 }
 /// `KindAnd` (JSON Schema).
 ///
@@ -1350,48 +915,10 @@ impl MapKeyTypeVariant0 {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for MapKeyTypeVariant0 {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for MapKeyTypeVariant0 {
-    const NAME: &'static str = "MapKeyTypeVariant0";
-    const MEMBERS: &'static [&'static str] = &["kind", "name"];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (Option<KindBase>, Option<MapKeyTypeVariant0Name>);
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "kind" => Some(0usize),
-            "name" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "kind"),
-            _ => ::mcpwire_support::read_member(&mut slots.1, map, "name"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            kind: ::mcpwire_support::required_member(slots.0, "kind")?,
-            name: ::mcpwire_support::required_member(slots.1, "name")?,
-        })
-    }
+::mcpwire_support::object! {
+    MapKeyTypeVariant0 "MapKeyTypeVariant0" closed;
+    0 kind "kind" req: KindBase;
+    1 name "name" req: MapKeyTypeVariant0Name;
 }
 /// `MapKeyTypeVariant0Name` (JSON Schema).
 ///
@@ -1446,51 +973,11 @@ impl MapType {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for MapType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for MapType {
-    const NAME: &'static str = "MapType";
-    const MEMBERS: &'static [&'static str] = &["key", "kind", "value"];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (Option<MapKeyType>, Option<KindMap>, Option<Box<Type>>);
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "key" => Some(0usize),
-            "kind" => Some(1usize),
-            "value" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "key"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "kind"),
-            _ => ::mcpwire_support::read_member(&mut slots.2, map, "value"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            key: ::mcpwire_support::required_member(slots.0, "key")?,
-            kind: ::mcpwire_support::required_member(slots.1, "kind")?,
-            value: ::mcpwire_support::required_member(slots.2, "value")?,
-        })
-    }
+::mcpwire_support::object! {
+    MapType "MapType" closed;
+    0 key "key" req: MapKeyType;
+    1 kind "kind" req: KindMap;
+    2 value "value" req: Box<Type>;
 }
 /// `MessageDirection` (JSON Schema).
 ///
@@ -1533,43 +1020,9 @@ impl MetaData {
         Self { version: version.into() }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for MetaData {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for MetaData {
-    const NAME: &'static str = "MetaData";
-    const MEMBERS: &'static [&'static str] = &["version"];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (Option<String>,);
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "version" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        ::mcpwire_support::read_member(&mut slots.0, map, "version")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            version: ::mcpwire_support::required_member(slots.0, "version")?,
-        })
-    }
+::mcpwire_support::object! {
+    MetaData "MetaData" closed;
+    0 version "version" req: String;
 }
 /// `MetaModel` (JSON Schema).
 ///
@@ -1612,74 +1065,14 @@ impl MetaModel {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for MetaModel {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for MetaModel {
-    const NAME: &'static str = "MetaModel";
-    const MEMBERS: &'static [&'static str] = &[
-        "enumerations",
-        "metaData",
-        "notifications",
-        "requests",
-        "structures",
-        "typeAliases",
-    ];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (
-        Option<Vec<Enumeration>>,
-        Option<MetaData>,
-        Option<Vec<Notification>>,
-        Option<Vec<Request>>,
-        Option<Vec<Structure>>,
-        Option<Vec<TypeAlias>>,
-    );
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "enumerations" => Some(0usize),
-            "metaData" => Some(1usize),
-            "notifications" => Some(2usize),
-            "requests" => Some(3usize),
-            "structures" => Some(4usize),
-            "typeAliases" => Some(5usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "enumerations"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "metaData"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "notifications"),
-            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "requests"),
-            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "structures"),
-            _ => ::mcpwire_support::read_member(&mut slots.5, map, "typeAliases"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            enumerations: ::mcpwire_support::required_member(slots.0, "enumerations")?,
-            meta_data: ::mcpwire_support::required_member(slots.1, "metaData")?,
-            notifications: ::mcpwire_support::required_member(slots.2, "notifications")?,
-            requests: ::mcpwire_support::required_member(slots.3, "requests")?,
-            structures: ::mcpwire_support::required_member(slots.4, "structures")?,
-            type_aliases: ::mcpwire_support::required_member(slots.5, "typeAliases")?,
-        })
-    }
+::mcpwire_support::object! {
+    MetaModel "MetaModel" closed;
+    0 enumerations "enumerations" req: Vec<Enumeration>;
+    1 meta_data "metaData" req: MetaData;
+    2 notifications "notifications" req: Vec<Notification>;
+    3 requests "requests" req: Vec<Request>;
+    4 structures "structures" req: Vec<Structure>;
+    5 type_aliases "typeAliases" req: Vec<TypeAlias>;
 }
 /// `Notification` (JSON Schema).
 ///
@@ -1764,201 +1157,22 @@ impl Notification {
             type_name: None,
         }
     }
-    /// Sets the optional `clientCapability` member.
-    #[must_use]
-    pub fn with_client_capability(
-        mut self,
-        client_capability: impl Into<String>,
-    ) -> Self {
-        self.client_capability = Some(client_capability.into());
-        self
-    }
-    /// Sets the optional `deprecated` member.
-    #[must_use]
-    pub fn with_deprecated(mut self, deprecated: impl Into<String>) -> Self {
-        self.deprecated = Some(deprecated.into());
-        self
-    }
-    /// Sets the optional `documentation` member.
-    #[must_use]
-    pub fn with_documentation(mut self, documentation: impl Into<String>) -> Self {
-        self.documentation = Some(documentation.into());
-        self
-    }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<NotificationParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Sets the optional `proposed` member.
-    #[must_use]
-    pub fn with_proposed(mut self, proposed: impl Into<bool>) -> Self {
-        self.proposed = Some(proposed.into());
-        self
-    }
-    /// Sets the optional `registrationMethod` member.
-    #[must_use]
-    pub fn with_registration_method(
-        mut self,
-        registration_method: impl Into<String>,
-    ) -> Self {
-        self.registration_method = Some(registration_method.into());
-        self
-    }
-    /// Sets the optional `registrationOptions` member.
-    #[must_use]
-    pub fn with_registration_options(
-        mut self,
-        registration_options: impl Into<Type>,
-    ) -> Self {
-        self.registration_options = Some(registration_options.into());
-        self
-    }
-    /// Sets the optional `serverCapability` member.
-    #[must_use]
-    pub fn with_server_capability(
-        mut self,
-        server_capability: impl Into<String>,
-    ) -> Self {
-        self.server_capability = Some(server_capability.into());
-        self
-    }
-    /// Sets the optional `since` member.
-    #[must_use]
-    pub fn with_since(mut self, since: impl Into<String>) -> Self {
-        self.since = Some(since.into());
-        self
-    }
-    /// Sets the optional `sinceTags` member.
-    #[must_use]
-    pub fn with_since_tags(mut self, since_tags: impl Into<Vec<String>>) -> Self {
-        self.since_tags = Some(since_tags.into());
-        self
-    }
-    /// Sets the optional `typeName` member.
-    #[must_use]
-    pub fn with_type_name(mut self, type_name: impl Into<String>) -> Self {
-        self.type_name = Some(type_name.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Notification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for Notification {
-    const NAME: &'static str = "Notification";
-    const MEMBERS: &'static [&'static str] = &[
-        "clientCapability",
-        "deprecated",
-        "documentation",
-        "messageDirection",
-        "method",
-        "params",
-        "proposed",
-        "registrationMethod",
-        "registrationOptions",
-        "serverCapability",
-        "since",
-        "sinceTags",
-        "typeName",
-    ];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<MessageDirection>,
-        Option<String>,
-        Option<NotificationParams>,
-        Option<bool>,
-        Option<String>,
-        Option<Type>,
-        Option<String>,
-        Option<String>,
-        Option<Vec<String>>,
-        Option<String>,
-    );
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "clientCapability" => Some(0usize),
-            "deprecated" => Some(1usize),
-            "documentation" => Some(2usize),
-            "messageDirection" => Some(3usize),
-            "method" => Some(4usize),
-            "params" => Some(5usize),
-            "proposed" => Some(6usize),
-            "registrationMethod" => Some(7usize),
-            "registrationOptions" => Some(8usize),
-            "serverCapability" => Some(9usize),
-            "since" => Some(10usize),
-            "sinceTags" => Some(11usize),
-            "typeName" => Some(12usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_support::read_member(&mut slots.0, map, "clientCapability")
-            }
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "deprecated"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "documentation"),
-            3usize => {
-                ::mcpwire_support::read_member(&mut slots.3, map, "messageDirection")
-            }
-            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "method"),
-            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "params"),
-            6usize => ::mcpwire_support::read_member(&mut slots.6, map, "proposed"),
-            7usize => {
-                ::mcpwire_support::read_member(&mut slots.7, map, "registrationMethod")
-            }
-            8usize => {
-                ::mcpwire_support::read_member(&mut slots.8, map, "registrationOptions")
-            }
-            9usize => {
-                ::mcpwire_support::read_member(&mut slots.9, map, "serverCapability")
-            }
-            10usize => ::mcpwire_support::read_member(&mut slots.10, map, "since"),
-            11usize => ::mcpwire_support::read_member(&mut slots.11, map, "sinceTags"),
-            _ => ::mcpwire_support::read_member(&mut slots.12, map, "typeName"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            client_capability: slots.0,
-            deprecated: slots.1,
-            documentation: slots.2,
-            message_direction: ::mcpwire_support::required_member(
-                slots.3,
-                "messageDirection",
-            )?,
-            method: ::mcpwire_support::required_member(slots.4, "method")?,
-            params: slots.5,
-            proposed: slots.6,
-            registration_method: slots.7,
-            registration_options: slots.8,
-            server_capability: slots.9,
-            since: slots.10,
-            since_tags: slots.11,
-            type_name: slots.12,
-        })
-    }
+::mcpwire_support::object! {
+    Notification "Notification" closed;
+    0 client_capability "clientCapability" opt with_client_capability into: String;
+    1 deprecated "deprecated" opt with_deprecated into: String;
+    2 documentation "documentation" opt with_documentation into: String;
+    3 message_direction "messageDirection" req: MessageDirection;
+    4 method "method" req: String;
+    5 params "params" opt with_params into: NotificationParams;
+    6 proposed "proposed" opt with_proposed into: bool;
+    7 registration_method "registrationMethod" opt with_registration_method into: String;
+    8 registration_options "registrationOptions" opt with_registration_options into: Type;
+    9 server_capability "serverCapability" opt with_server_capability into: String;
+    10 since "since" opt with_since into: String;
+    11 since_tags "sinceTags" opt with_since_tags into: Vec<String>;
+    12 type_name "typeName" opt with_type_name into: String;
 }
 /// `NotificationParams` (JSON Schema).
 ///
@@ -2123,48 +1337,10 @@ impl OrType {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for OrType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for OrType {
-    const NAME: &'static str = "OrType";
-    const MEMBERS: &'static [&'static str] = &["items", "kind"];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (Option<Vec<Type>>, Option<KindOr>);
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "items" => Some(0usize),
-            "kind" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "items"),
-            _ => ::mcpwire_support::read_member(&mut slots.1, map, "kind"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            items: ::mcpwire_support::required_member(slots.0, "items")?,
-            kind: ::mcpwire_support::required_member(slots.1, "kind")?,
-        })
-    }
+::mcpwire_support::object! {
+    OrType "OrType" closed;
+    0 items "items" req: Vec<Type>;
+    1 kind "kind" req: KindOr;
 }
 /// `Property` (JSON Schema).
 ///
@@ -2209,121 +1385,17 @@ impl Property {
             r#type: r#type.into(),
         }
     }
-    /// Sets the optional `deprecated` member.
-    #[must_use]
-    pub fn with_deprecated(mut self, deprecated: impl Into<String>) -> Self {
-        self.deprecated = Some(deprecated.into());
-        self
-    }
-    /// Sets the optional `documentation` member.
-    #[must_use]
-    pub fn with_documentation(mut self, documentation: impl Into<String>) -> Self {
-        self.documentation = Some(documentation.into());
-        self
-    }
-    /// Sets the optional `optional` member.
-    #[must_use]
-    pub fn with_optional(mut self, optional: impl Into<bool>) -> Self {
-        self.optional = Some(optional.into());
-        self
-    }
-    /// Sets the optional `proposed` member.
-    #[must_use]
-    pub fn with_proposed(mut self, proposed: impl Into<bool>) -> Self {
-        self.proposed = Some(proposed.into());
-        self
-    }
-    /// Sets the optional `since` member.
-    #[must_use]
-    pub fn with_since(mut self, since: impl Into<String>) -> Self {
-        self.since = Some(since.into());
-        self
-    }
-    /// Sets the optional `sinceTags` member.
-    #[must_use]
-    pub fn with_since_tags(mut self, since_tags: impl Into<Vec<String>>) -> Self {
-        self.since_tags = Some(since_tags.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Property {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for Property {
-    const NAME: &'static str = "Property";
-    const MEMBERS: &'static [&'static str] = &[
-        "deprecated",
-        "documentation",
-        "name",
-        "optional",
-        "proposed",
-        "since",
-        "sinceTags",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<bool>,
-        Option<bool>,
-        Option<String>,
-        Option<Vec<String>>,
-        Option<Type>,
-    );
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "deprecated" => Some(0usize),
-            "documentation" => Some(1usize),
-            "name" => Some(2usize),
-            "optional" => Some(3usize),
-            "proposed" => Some(4usize),
-            "since" => Some(5usize),
-            "sinceTags" => Some(6usize),
-            "type" => Some(7usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "deprecated"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "documentation"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "name"),
-            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "optional"),
-            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "proposed"),
-            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "since"),
-            6usize => ::mcpwire_support::read_member(&mut slots.6, map, "sinceTags"),
-            _ => ::mcpwire_support::read_member(&mut slots.7, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            deprecated: slots.0,
-            documentation: slots.1,
-            name: ::mcpwire_support::required_member(slots.2, "name")?,
-            optional: slots.3,
-            proposed: slots.4,
-            since: slots.5,
-            since_tags: slots.6,
-            r#type: ::mcpwire_support::required_member(slots.7, "type")?,
-        })
-    }
+::mcpwire_support::object! {
+    Property "Property" closed;
+    0 deprecated "deprecated" opt with_deprecated into: String;
+    1 documentation "documentation" opt with_documentation into: String;
+    2 name "name" req: String;
+    3 optional "optional" opt with_optional into: bool;
+    4 proposed "proposed" opt with_proposed into: bool;
+    5 since "since" opt with_since into: String;
+    6 since_tags "sinceTags" opt with_since_tags into: Vec<String>;
+    7 r#type "type" req: Type;
 }
 /// `ReferenceType` (JSON Schema).
 ///
@@ -2345,48 +1417,10 @@ impl ReferenceType {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for ReferenceType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for ReferenceType {
-    const NAME: &'static str = "ReferenceType";
-    const MEMBERS: &'static [&'static str] = &["kind", "name"];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (Option<KindReference>, Option<String>);
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "kind" => Some(0usize),
-            "name" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "kind"),
-            _ => ::mcpwire_support::read_member(&mut slots.1, map, "name"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            kind: ::mcpwire_support::required_member(slots.0, "kind")?,
-            name: ::mcpwire_support::required_member(slots.1, "name")?,
-        })
-    }
+::mcpwire_support::object! {
+    ReferenceType "ReferenceType" closed;
+    0 kind "kind" req: KindReference;
+    1 name "name" req: String;
 }
 /// `Request` (JSON Schema).
 ///
@@ -2483,245 +1517,25 @@ impl Request {
             type_name: None,
         }
     }
-    /// Sets the optional `clientCapability` member.
-    #[must_use]
-    pub fn with_client_capability(
-        mut self,
-        client_capability: impl Into<String>,
-    ) -> Self {
-        self.client_capability = Some(client_capability.into());
-        self
-    }
-    /// Sets the optional `deprecated` member.
-    #[must_use]
-    pub fn with_deprecated(mut self, deprecated: impl Into<String>) -> Self {
-        self.deprecated = Some(deprecated.into());
-        self
-    }
-    /// Sets the optional `documentation` member.
-    #[must_use]
-    pub fn with_documentation(mut self, documentation: impl Into<String>) -> Self {
-        self.documentation = Some(documentation.into());
-        self
-    }
-    /// Sets the optional `errorData` member.
-    #[must_use]
-    pub fn with_error_data(mut self, error_data: impl Into<Type>) -> Self {
-        self.error_data = Some(error_data.into());
-        self
-    }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<RequestParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Sets the optional `partialResult` member.
-    #[must_use]
-    pub fn with_partial_result(mut self, partial_result: impl Into<Type>) -> Self {
-        self.partial_result = Some(partial_result.into());
-        self
-    }
-    /// Sets the optional `proposed` member.
-    #[must_use]
-    pub fn with_proposed(mut self, proposed: impl Into<bool>) -> Self {
-        self.proposed = Some(proposed.into());
-        self
-    }
-    /// Sets the optional `registrationMethod` member.
-    #[must_use]
-    pub fn with_registration_method(
-        mut self,
-        registration_method: impl Into<String>,
-    ) -> Self {
-        self.registration_method = Some(registration_method.into());
-        self
-    }
-    /// Sets the optional `registrationOptions` member.
-    #[must_use]
-    pub fn with_registration_options(
-        mut self,
-        registration_options: impl Into<Type>,
-    ) -> Self {
-        self.registration_options = Some(registration_options.into());
-        self
-    }
-    /// Sets the optional `serverCapability` member.
-    #[must_use]
-    pub fn with_server_capability(
-        mut self,
-        server_capability: impl Into<String>,
-    ) -> Self {
-        self.server_capability = Some(server_capability.into());
-        self
-    }
-    /// Sets the optional `since` member.
-    #[must_use]
-    pub fn with_since(mut self, since: impl Into<String>) -> Self {
-        self.since = Some(since.into());
-        self
-    }
-    /// Sets the optional `sinceTags` member.
-    #[must_use]
-    pub fn with_since_tags(mut self, since_tags: impl Into<Vec<String>>) -> Self {
-        self.since_tags = Some(since_tags.into());
-        self
-    }
-    /// Sets the optional `typeName` member.
-    #[must_use]
-    pub fn with_type_name(mut self, type_name: impl Into<String>) -> Self {
-        self.type_name = Some(type_name.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Request {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for Request {
-    const NAME: &'static str = "Request";
-    const MEMBERS: &'static [&'static str] = &[
-        "clientCapability",
-        "deprecated",
-        "documentation",
-        "errorData",
-        "messageDirection",
-        "method",
-        "params",
-        "partialResult",
-        "proposed",
-        "registrationMethod",
-        "registrationOptions",
-        "result",
-        "serverCapability",
-        "since",
-        "sinceTags",
-        "typeName",
-    ];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<Type>,
-        Option<MessageDirection>,
-        Option<String>,
-        Option<RequestParams>,
-        Option<Type>,
-        Option<bool>,
-        Option<String>,
-        Option<Type>,
-        Option<Type>,
-        Option<String>,
-        Option<String>,
-        Option<Vec<String>>,
-        Option<String>,
-    );
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-        )
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "clientCapability" => Some(0usize),
-            "deprecated" => Some(1usize),
-            "documentation" => Some(2usize),
-            "errorData" => Some(3usize),
-            "messageDirection" => Some(4usize),
-            "method" => Some(5usize),
-            "params" => Some(6usize),
-            "partialResult" => Some(7usize),
-            "proposed" => Some(8usize),
-            "registrationMethod" => Some(9usize),
-            "registrationOptions" => Some(10usize),
-            "result" => Some(11usize),
-            "serverCapability" => Some(12usize),
-            "since" => Some(13usize),
-            "sinceTags" => Some(14usize),
-            "typeName" => Some(15usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_support::read_member(&mut slots.0, map, "clientCapability")
-            }
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "deprecated"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "documentation"),
-            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "errorData"),
-            4usize => {
-                ::mcpwire_support::read_member(&mut slots.4, map, "messageDirection")
-            }
-            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "method"),
-            6usize => ::mcpwire_support::read_member(&mut slots.6, map, "params"),
-            7usize => ::mcpwire_support::read_member(&mut slots.7, map, "partialResult"),
-            8usize => ::mcpwire_support::read_member(&mut slots.8, map, "proposed"),
-            9usize => {
-                ::mcpwire_support::read_member(&mut slots.9, map, "registrationMethod")
-            }
-            10usize => {
-                ::mcpwire_support::read_member(&mut slots.10, map, "registrationOptions")
-            }
-            11usize => ::mcpwire_support::read_member(&mut slots.11, map, "result"),
-            12usize => {
-                ::mcpwire_support::read_member(&mut slots.12, map, "serverCapability")
-            }
-            13usize => ::mcpwire_support::read_member(&mut slots.13, map, "since"),
-            14usize => ::mcpwire_support::read_member(&mut slots.14, map, "sinceTags"),
-            _ => ::mcpwire_support::read_member(&mut slots.15, map, "typeName"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            client_capability: slots.0,
-            deprecated: slots.1,
-            documentation: slots.2,
-            error_data: slots.3,
-            message_direction: ::mcpwire_support::required_member(
-                slots.4,
-                "messageDirection",
-            )?,
-            method: ::mcpwire_support::required_member(slots.5, "method")?,
-            params: slots.6,
-            partial_result: slots.7,
-            proposed: slots.8,
-            registration_method: slots.9,
-            registration_options: slots.10,
-            result: ::mcpwire_support::required_member(slots.11, "result")?,
-            server_capability: slots.12,
-            since: slots.13,
-            since_tags: slots.14,
-            type_name: slots.15,
-        })
-    }
+::mcpwire_support::object! {
+    Request "Request" closed;
+    0 client_capability "clientCapability" opt with_client_capability into: String;
+    1 deprecated "deprecated" opt with_deprecated into: String;
+    2 documentation "documentation" opt with_documentation into: String;
+    3 error_data "errorData" opt with_error_data into: Type;
+    4 message_direction "messageDirection" req: MessageDirection;
+    5 method "method" req: String;
+    6 params "params" opt with_params into: RequestParams;
+    7 partial_result "partialResult" opt with_partial_result into: Type;
+    8 proposed "proposed" opt with_proposed into: bool;
+    9 registration_method "registrationMethod" opt with_registration_method into: String;
+    10 registration_options "registrationOptions" opt with_registration_options into: Type;
+    11 result "result" req: Type;
+    12 server_capability "serverCapability" opt with_server_capability into: String;
+    13 since "since" opt with_since into: String;
+    14 since_tags "sinceTags" opt with_since_tags into: Vec<String>;
+    15 type_name "typeName" opt with_type_name into: String;
 }
 /// `RequestParams` (JSON Schema).
 ///
@@ -2886,48 +1700,10 @@ impl StringLiteralType {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for StringLiteralType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for StringLiteralType {
-    const NAME: &'static str = "StringLiteralType";
-    const MEMBERS: &'static [&'static str] = &["kind", "value"];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (Option<KindStringLiteral>, Option<String>);
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "kind" => Some(0usize),
-            "value" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "kind"),
-            _ => ::mcpwire_support::read_member(&mut slots.1, map, "value"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            kind: ::mcpwire_support::required_member(slots.0, "kind")?,
-            value: ::mcpwire_support::required_member(slots.1, "value")?,
-        })
-    }
+::mcpwire_support::object! {
+    StringLiteralType "StringLiteralType" closed;
+    0 kind "kind" req: KindStringLiteral;
+    1 value "value" req: String;
 }
 /// `Structure` (JSON Schema).
 ///
@@ -2976,132 +1752,18 @@ impl Structure {
             since_tags: None,
         }
     }
-    /// Sets the optional `deprecated` member.
-    #[must_use]
-    pub fn with_deprecated(mut self, deprecated: impl Into<String>) -> Self {
-        self.deprecated = Some(deprecated.into());
-        self
-    }
-    /// Sets the optional `documentation` member.
-    #[must_use]
-    pub fn with_documentation(mut self, documentation: impl Into<String>) -> Self {
-        self.documentation = Some(documentation.into());
-        self
-    }
-    /// Sets the optional `extends` member.
-    #[must_use]
-    pub fn with_extends(mut self, extends: impl Into<Vec<Type>>) -> Self {
-        self.extends = Some(extends.into());
-        self
-    }
-    /// Sets the optional `mixins` member.
-    #[must_use]
-    pub fn with_mixins(mut self, mixins: impl Into<Vec<Type>>) -> Self {
-        self.mixins = Some(mixins.into());
-        self
-    }
-    /// Sets the optional `proposed` member.
-    #[must_use]
-    pub fn with_proposed(mut self, proposed: impl Into<bool>) -> Self {
-        self.proposed = Some(proposed.into());
-        self
-    }
-    /// Sets the optional `since` member.
-    #[must_use]
-    pub fn with_since(mut self, since: impl Into<String>) -> Self {
-        self.since = Some(since.into());
-        self
-    }
-    /// Sets the optional `sinceTags` member.
-    #[must_use]
-    pub fn with_since_tags(mut self, since_tags: impl Into<Vec<String>>) -> Self {
-        self.since_tags = Some(since_tags.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Structure {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for Structure {
-    const NAME: &'static str = "Structure";
-    const MEMBERS: &'static [&'static str] = &[
-        "deprecated",
-        "documentation",
-        "extends",
-        "mixins",
-        "name",
-        "properties",
-        "proposed",
-        "since",
-        "sinceTags",
-    ];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (
-        Option<String>,
-        Option<String>,
-        Option<Vec<Type>>,
-        Option<Vec<Type>>,
-        Option<String>,
-        Option<Vec<Property>>,
-        Option<bool>,
-        Option<String>,
-        Option<Vec<String>>,
-    );
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "deprecated" => Some(0usize),
-            "documentation" => Some(1usize),
-            "extends" => Some(2usize),
-            "mixins" => Some(3usize),
-            "name" => Some(4usize),
-            "properties" => Some(5usize),
-            "proposed" => Some(6usize),
-            "since" => Some(7usize),
-            "sinceTags" => Some(8usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "deprecated"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "documentation"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "extends"),
-            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "mixins"),
-            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "name"),
-            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "properties"),
-            6usize => ::mcpwire_support::read_member(&mut slots.6, map, "proposed"),
-            7usize => ::mcpwire_support::read_member(&mut slots.7, map, "since"),
-            _ => ::mcpwire_support::read_member(&mut slots.8, map, "sinceTags"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            deprecated: slots.0,
-            documentation: slots.1,
-            extends: slots.2,
-            mixins: slots.3,
-            name: ::mcpwire_support::required_member(slots.4, "name")?,
-            properties: ::mcpwire_support::required_member(slots.5, "properties")?,
-            proposed: slots.6,
-            since: slots.7,
-            since_tags: slots.8,
-        })
-    }
+::mcpwire_support::object! {
+    Structure "Structure" closed;
+    0 deprecated "deprecated" opt with_deprecated into: String;
+    1 documentation "documentation" opt with_documentation into: String;
+    2 extends "extends" opt with_extends into: Vec<Type>;
+    3 mixins "mixins" opt with_mixins into: Vec<Type>;
+    4 name "name" req: String;
+    5 properties "properties" req: Vec<Property>;
+    6 proposed "proposed" opt with_proposed into: bool;
+    7 since "since" opt with_since into: String;
+    8 since_tags "sinceTags" opt with_since_tags into: Vec<String>;
 }
 /// `StructureLiteral` (JSON Schema).
 ///
@@ -3139,105 +1801,15 @@ impl StructureLiteral {
             since_tags: None,
         }
     }
-    /// Sets the optional `deprecated` member.
-    #[must_use]
-    pub fn with_deprecated(mut self, deprecated: impl Into<String>) -> Self {
-        self.deprecated = Some(deprecated.into());
-        self
-    }
-    /// Sets the optional `documentation` member.
-    #[must_use]
-    pub fn with_documentation(mut self, documentation: impl Into<String>) -> Self {
-        self.documentation = Some(documentation.into());
-        self
-    }
-    /// Sets the optional `proposed` member.
-    #[must_use]
-    pub fn with_proposed(mut self, proposed: impl Into<bool>) -> Self {
-        self.proposed = Some(proposed.into());
-        self
-    }
-    /// Sets the optional `since` member.
-    #[must_use]
-    pub fn with_since(mut self, since: impl Into<String>) -> Self {
-        self.since = Some(since.into());
-        self
-    }
-    /// Sets the optional `sinceTags` member.
-    #[must_use]
-    pub fn with_since_tags(mut self, since_tags: impl Into<Vec<String>>) -> Self {
-        self.since_tags = Some(since_tags.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for StructureLiteral {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for StructureLiteral {
-    const NAME: &'static str = "StructureLiteral";
-    const MEMBERS: &'static [&'static str] = &[
-        "deprecated",
-        "documentation",
-        "properties",
-        "proposed",
-        "since",
-        "sinceTags",
-    ];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (
-        Option<String>,
-        Option<String>,
-        Option<Vec<Property>>,
-        Option<bool>,
-        Option<String>,
-        Option<Vec<String>>,
-    );
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "deprecated" => Some(0usize),
-            "documentation" => Some(1usize),
-            "properties" => Some(2usize),
-            "proposed" => Some(3usize),
-            "since" => Some(4usize),
-            "sinceTags" => Some(5usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "deprecated"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "documentation"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "properties"),
-            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "proposed"),
-            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "since"),
-            _ => ::mcpwire_support::read_member(&mut slots.5, map, "sinceTags"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            deprecated: slots.0,
-            documentation: slots.1,
-            properties: ::mcpwire_support::required_member(slots.2, "properties")?,
-            proposed: slots.3,
-            since: slots.4,
-            since_tags: slots.5,
-        })
-    }
+::mcpwire_support::object! {
+    StructureLiteral "StructureLiteral" closed;
+    0 deprecated "deprecated" opt with_deprecated into: String;
+    1 documentation "documentation" opt with_documentation into: String;
+    2 properties "properties" req: Vec<Property>;
+    3 proposed "proposed" opt with_proposed into: bool;
+    4 since "since" opt with_since into: String;
+    5 since_tags "sinceTags" opt with_since_tags into: Vec<String>;
 }
 /// `StructureLiteralType` (JSON Schema).
 ///
@@ -3259,48 +1831,10 @@ impl StructureLiteralType {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for StructureLiteralType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for StructureLiteralType {
-    const NAME: &'static str = "StructureLiteralType";
-    const MEMBERS: &'static [&'static str] = &["kind", "value"];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (Option<KindLiteral>, Option<StructureLiteral>);
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "kind" => Some(0usize),
-            "value" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "kind"),
-            _ => ::mcpwire_support::read_member(&mut slots.1, map, "value"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            kind: ::mcpwire_support::required_member(slots.0, "kind")?,
-            value: ::mcpwire_support::required_member(slots.1, "value")?,
-        })
-    }
+::mcpwire_support::object! {
+    StructureLiteralType "StructureLiteralType" closed;
+    0 kind "kind" req: KindLiteral;
+    1 value "value" req: StructureLiteral;
 }
 /// `TupleType` (JSON Schema).
 ///
@@ -3322,48 +1856,10 @@ impl TupleType {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for TupleType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for TupleType {
-    const NAME: &'static str = "TupleType";
-    const MEMBERS: &'static [&'static str] = &["items", "kind"];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (Option<Vec<Type>>, Option<KindTuple>);
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "items" => Some(0usize),
-            "kind" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "items"),
-            _ => ::mcpwire_support::read_member(&mut slots.1, map, "kind"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            items: ::mcpwire_support::required_member(slots.0, "items")?,
-            kind: ::mcpwire_support::required_member(slots.1, "kind")?,
-        })
-    }
+::mcpwire_support::object! {
+    TupleType "TupleType" closed;
+    0 items "items" req: Vec<Type>;
+    1 kind "kind" req: KindTuple;
 }
 /// `Type` (JSON Schema).
 ///
@@ -3826,110 +2322,16 @@ impl TypeAlias {
             r#type: r#type.into(),
         }
     }
-    /// Sets the optional `deprecated` member.
-    #[must_use]
-    pub fn with_deprecated(mut self, deprecated: impl Into<String>) -> Self {
-        self.deprecated = Some(deprecated.into());
-        self
-    }
-    /// Sets the optional `documentation` member.
-    #[must_use]
-    pub fn with_documentation(mut self, documentation: impl Into<String>) -> Self {
-        self.documentation = Some(documentation.into());
-        self
-    }
-    /// Sets the optional `proposed` member.
-    #[must_use]
-    pub fn with_proposed(mut self, proposed: impl Into<bool>) -> Self {
-        self.proposed = Some(proposed.into());
-        self
-    }
-    /// Sets the optional `since` member.
-    #[must_use]
-    pub fn with_since(mut self, since: impl Into<String>) -> Self {
-        self.since = Some(since.into());
-        self
-    }
-    /// Sets the optional `sinceTags` member.
-    #[must_use]
-    pub fn with_since_tags(mut self, since_tags: impl Into<Vec<String>>) -> Self {
-        self.since_tags = Some(since_tags.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TypeAlias {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for TypeAlias {
-    const NAME: &'static str = "TypeAlias";
-    const MEMBERS: &'static [&'static str] = &[
-        "deprecated",
-        "documentation",
-        "name",
-        "proposed",
-        "since",
-        "sinceTags",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<bool>,
-        Option<String>,
-        Option<Vec<String>>,
-        Option<Type>,
-    );
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "deprecated" => Some(0usize),
-            "documentation" => Some(1usize),
-            "name" => Some(2usize),
-            "proposed" => Some(3usize),
-            "since" => Some(4usize),
-            "sinceTags" => Some(5usize),
-            "type" => Some(6usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "deprecated"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "documentation"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "name"),
-            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "proposed"),
-            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "since"),
-            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "sinceTags"),
-            _ => ::mcpwire_support::read_member(&mut slots.6, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            deprecated: slots.0,
-            documentation: slots.1,
-            name: ::mcpwire_support::required_member(slots.2, "name")?,
-            proposed: slots.3,
-            since: slots.4,
-            since_tags: slots.5,
-            r#type: ::mcpwire_support::required_member(slots.6, "type")?,
-        })
-    }
+::mcpwire_support::object! {
+    TypeAlias "TypeAlias" closed;
+    0 deprecated "deprecated" opt with_deprecated into: String;
+    1 documentation "documentation" opt with_documentation into: String;
+    2 name "name" req: String;
+    3 proposed "proposed" opt with_proposed into: bool;
+    4 since "since" opt with_since into: String;
+    5 since_tags "sinceTags" opt with_since_tags into: Vec<String>;
+    6 r#type "type" req: Type;
 }
 /// `TypeKind` (JSON Schema).
 ///
@@ -4088,16 +2490,14 @@ pub mod strategies {
     /// Values of [`super::AndType`], recursing at most `depth` levels.
     pub fn and_type_at(depth: u32) -> BoxedStrategy<super::AndType> {
         (
-            (
-                if depth == 0 {
-                    Just(Vec::new()).boxed()
-                } else {
-                    s::vec(type_at(depth - 1), None, None)
-                },
-                kind_and(),
-            ),
+            if depth == 0 {
+                Just(Vec::new()).boxed()
+            } else {
+                s::vec(type_at(depth - 1), None, None)
+            },
+            kind_and(),
         )
-            .prop_map(|((f0, f1),)| super::AndType {
+            .prop_map(|(f0, f1)| super::AndType {
                 items: f0,
                 kind: f1,
             })
@@ -4109,8 +2509,8 @@ pub mod strategies {
     }
     /// Values of [`super::ArrayType`], recursing at most `depth` levels.
     pub fn array_type_at(depth: u32) -> BoxedStrategy<super::ArrayType> {
-        ((type_at(depth - 1).prop_map(Box::new).boxed(), kind_array()),)
-            .prop_map(|((f0, f1),)| super::ArrayType {
+        (type_at(depth - 1).prop_map(Box::new).boxed(), kind_array())
+            .prop_map(|(f0, f1)| super::ArrayType {
                 element: f0,
                 kind: f1,
             })
@@ -4118,8 +2518,8 @@ pub mod strategies {
     }
     /// Values of [`super::BaseType`].
     pub fn base_type() -> BoxedStrategy<super::BaseType> {
-        ((kind_base(), base_types()),)
-            .prop_map(|((f0, f1),)| super::BaseType {
+        (kind_base(), base_types())
+            .prop_map(|(f0, f1)| super::BaseType {
                 kind: f0,
                 name: f1,
             })
@@ -4139,8 +2539,8 @@ pub mod strategies {
     }
     /// Values of [`super::BooleanLiteralType`].
     pub fn boolean_literal_type() -> BoxedStrategy<super::BooleanLiteralType> {
-        ((kind_boolean_literal(), s::boolean()),)
-            .prop_map(|((f0, f1),)| super::BooleanLiteralType {
+        (kind_boolean_literal(), s::boolean())
+            .prop_map(|(f0, f1)| super::BooleanLiteralType {
                 kind: f0,
                 value: f1,
             })
@@ -4149,19 +2549,17 @@ pub mod strategies {
     /// Values of [`super::Enumeration`].
     pub fn enumeration() -> BoxedStrategy<super::Enumeration> {
         (
-            (
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(None, None, None)),
-                s::string(None, None, None),
-                s::optional(s::boolean()),
-                s::optional(s::string(None, None, None)),
-                s::optional(s::vec(s::string(None, None, None), None, None)),
-                s::optional(s::boolean()),
-                enumeration_type(),
-                s::vec(enumeration_entry(), None, None),
-            ),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::string(None, None, None)),
+            s::string(None, None, None),
+            s::optional(s::boolean()),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::vec(s::string(None, None, None), None, None)),
+            s::optional(s::boolean()),
+            enumeration_type(),
+            s::vec(enumeration_entry(), None, None),
         )
-            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8),)| super::Enumeration {
+            .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8)| super::Enumeration {
                 deprecated: f0,
                 documentation: f1,
                 name: f2,
@@ -4177,17 +2575,15 @@ pub mod strategies {
     /// Values of [`super::EnumerationEntry`].
     pub fn enumeration_entry() -> BoxedStrategy<super::EnumerationEntry> {
         (
-            (
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(None, None, None)),
-                s::string(None, None, None),
-                s::optional(s::boolean()),
-                s::optional(s::string(None, None, None)),
-                s::optional(s::vec(s::string(None, None, None), None, None)),
-                enumeration_entry_value(),
-            ),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::string(None, None, None)),
+            s::string(None, None, None),
+            s::optional(s::boolean()),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::vec(s::string(None, None, None), None, None)),
+            enumeration_entry_value(),
         )
-            .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::EnumerationEntry {
+            .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::EnumerationEntry {
                 deprecated: f0,
                 documentation: f1,
                 name: f2,
@@ -4214,8 +2610,8 @@ pub mod strategies {
     }
     /// Values of [`super::EnumerationType`].
     pub fn enumeration_type() -> BoxedStrategy<super::EnumerationType> {
-        ((kind_base(), enumeration_type_name()),)
-            .prop_map(|((f0, f1),)| super::EnumerationType {
+        (kind_base(), enumeration_type_name())
+            .prop_map(|(f0, f1)| super::EnumerationType {
                 kind: f0,
                 name: f1,
             })
@@ -4232,8 +2628,8 @@ pub mod strategies {
     }
     /// Values of [`super::IntegerLiteralType`].
     pub fn integer_literal_type() -> BoxedStrategy<super::IntegerLiteralType> {
-        ((kind_integer_literal(), s::number(None, None)),)
-            .prop_map(|((f0, f1),)| super::IntegerLiteralType {
+        (kind_integer_literal(), s::number(None, None))
+            .prop_map(|(f0, f1)| super::IntegerLiteralType {
                 kind: f0,
                 value: f1,
             })
@@ -4298,8 +2694,8 @@ pub mod strategies {
     }
     /// Values of [`super::MapKeyTypeVariant0`].
     pub fn map_key_type_variant_0() -> BoxedStrategy<super::MapKeyTypeVariant0> {
-        ((kind_base(), map_key_type_variant_0_name()),)
-            .prop_map(|((f0, f1),)| super::MapKeyTypeVariant0 {
+        (kind_base(), map_key_type_variant_0_name())
+            .prop_map(|(f0, f1)| super::MapKeyTypeVariant0 {
                 kind: f0,
                 name: f1,
             })
@@ -4324,8 +2720,8 @@ pub mod strategies {
     }
     /// Values of [`super::MapType`], recursing at most `depth` levels.
     pub fn map_type_at(depth: u32) -> BoxedStrategy<super::MapType> {
-        ((map_key_type(), kind_map(), type_at(depth - 1).prop_map(Box::new).boxed()),)
-            .prop_map(|((f0, f1, f2),)| super::MapType {
+        (map_key_type(), kind_map(), type_at(depth - 1).prop_map(Box::new).boxed())
+            .prop_map(|(f0, f1, f2)| super::MapType {
                 key: f0,
                 kind: f1,
                 value: f2,
@@ -4343,23 +2739,21 @@ pub mod strategies {
     }
     /// Values of [`super::MetaData`].
     pub fn meta_data() -> BoxedStrategy<super::MetaData> {
-        ((s::string(None, None, None),),)
-            .prop_map(|((f0,),)| super::MetaData { version: f0 })
+        s::string(None, None, None)
+            .prop_map(|f0| super::MetaData { version: f0 })
             .boxed()
     }
     /// Values of [`super::MetaModel`].
     pub fn meta_model() -> BoxedStrategy<super::MetaModel> {
         (
-            (
-                s::vec(enumeration(), None, None),
-                meta_data(),
-                s::vec(notification(), None, None),
-                s::vec(request(), None, None),
-                s::vec(structure(), None, None),
-                s::vec(type_alias(), None, None),
-            ),
+            s::vec(enumeration(), None, None),
+            meta_data(),
+            s::vec(notification(), None, None),
+            s::vec(request(), None, None),
+            s::vec(structure(), None, None),
+            s::vec(type_alias(), None, None),
         )
-            .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::MetaModel {
+            .prop_map(|(f0, f1, f2, f3, f4, f5)| super::MetaModel {
                 enumerations: f0,
                 meta_data: f1,
                 notifications: f2,
@@ -4427,16 +2821,14 @@ pub mod strategies {
     /// Values of [`super::OrType`], recursing at most `depth` levels.
     pub fn or_type_at(depth: u32) -> BoxedStrategy<super::OrType> {
         (
-            (
-                if depth == 0 {
-                    Just(Vec::new()).boxed()
-                } else {
-                    s::vec(type_at(depth - 1), None, None)
-                },
-                kind_or(),
-            ),
+            if depth == 0 {
+                Just(Vec::new()).boxed()
+            } else {
+                s::vec(type_at(depth - 1), None, None)
+            },
+            kind_or(),
         )
-            .prop_map(|((f0, f1),)| super::OrType {
+            .prop_map(|(f0, f1)| super::OrType {
                 items: f0,
                 kind: f1,
             })
@@ -4449,18 +2841,16 @@ pub mod strategies {
     /// Values of [`super::Property`], recursing at most `depth` levels.
     pub fn property_at(depth: u32) -> BoxedStrategy<super::Property> {
         (
-            (
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(None, None, None)),
-                s::string(None, None, None),
-                s::optional(s::boolean()),
-                s::optional(s::boolean()),
-                s::optional(s::string(None, None, None)),
-                s::optional(s::vec(s::string(None, None, None), None, None)),
-                type_at(depth - 1),
-            ),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::string(None, None, None)),
+            s::string(None, None, None),
+            s::optional(s::boolean()),
+            s::optional(s::boolean()),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::vec(s::string(None, None, None), None, None)),
+            type_at(depth - 1),
         )
-            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7),)| super::Property {
+            .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7)| super::Property {
                 deprecated: f0,
                 documentation: f1,
                 name: f2,
@@ -4474,8 +2864,8 @@ pub mod strategies {
     }
     /// Values of [`super::ReferenceType`].
     pub fn reference_type() -> BoxedStrategy<super::ReferenceType> {
-        ((kind_reference(), s::string(None, None, None)),)
-            .prop_map(|((f0, f1),)| super::ReferenceType {
+        (kind_reference(), s::string(None, None, None))
+            .prop_map(|(f0, f1)| super::ReferenceType {
                 kind: f0,
                 name: f1,
             })
@@ -4545,8 +2935,8 @@ pub mod strategies {
     }
     /// Values of [`super::StringLiteralType`].
     pub fn string_literal_type() -> BoxedStrategy<super::StringLiteralType> {
-        ((kind_string_literal(), s::string(None, None, None)),)
-            .prop_map(|((f0, f1),)| super::StringLiteralType {
+        (kind_string_literal(), s::string(None, None, None))
+            .prop_map(|(f0, f1)| super::StringLiteralType {
                 kind: f0,
                 value: f1,
             })
@@ -4555,19 +2945,17 @@ pub mod strategies {
     /// Values of [`super::Structure`].
     pub fn structure() -> BoxedStrategy<super::Structure> {
         (
-            (
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(None, None, None)),
-                s::optional(s::vec(r#type(), None, None)),
-                s::optional(s::vec(r#type(), None, None)),
-                s::string(None, None, None),
-                s::vec(property(), None, None),
-                s::optional(s::boolean()),
-                s::optional(s::string(None, None, None)),
-                s::optional(s::vec(s::string(None, None, None), None, None)),
-            ),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::vec(r#type(), None, None)),
+            s::optional(s::vec(r#type(), None, None)),
+            s::string(None, None, None),
+            s::vec(property(), None, None),
+            s::optional(s::boolean()),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::vec(s::string(None, None, None), None, None)),
         )
-            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8),)| super::Structure {
+            .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8)| super::Structure {
                 deprecated: f0,
                 documentation: f1,
                 extends: f2,
@@ -4587,20 +2975,18 @@ pub mod strategies {
     /// Values of [`super::StructureLiteral`], recursing at most `depth` levels.
     pub fn structure_literal_at(depth: u32) -> BoxedStrategy<super::StructureLiteral> {
         (
-            (
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(None, None, None)),
-                if depth <= 1 {
-                    Just(Vec::new()).boxed()
-                } else {
-                    s::vec(property_at(depth - 1), None, None)
-                },
-                s::optional(s::boolean()),
-                s::optional(s::string(None, None, None)),
-                s::optional(s::vec(s::string(None, None, None), None, None)),
-            ),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::string(None, None, None)),
+            if depth <= 1 {
+                Just(Vec::new()).boxed()
+            } else {
+                s::vec(property_at(depth - 1), None, None)
+            },
+            s::optional(s::boolean()),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::vec(s::string(None, None, None), None, None)),
         )
-            .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::StructureLiteral {
+            .prop_map(|(f0, f1, f2, f3, f4, f5)| super::StructureLiteral {
                 deprecated: f0,
                 documentation: f1,
                 properties: f2,
@@ -4618,8 +3004,8 @@ pub mod strategies {
     pub fn structure_literal_type_at(
         depth: u32,
     ) -> BoxedStrategy<super::StructureLiteralType> {
-        ((kind_literal(), structure_literal_at(depth - 1)),)
-            .prop_map(|((f0, f1),)| super::StructureLiteralType {
+        (kind_literal(), structure_literal_at(depth - 1))
+            .prop_map(|(f0, f1)| super::StructureLiteralType {
                 kind: f0,
                 value: f1,
             })
@@ -4632,16 +3018,14 @@ pub mod strategies {
     /// Values of [`super::TupleType`], recursing at most `depth` levels.
     pub fn tuple_type_at(depth: u32) -> BoxedStrategy<super::TupleType> {
         (
-            (
-                if depth == 0 {
-                    Just(Vec::new()).boxed()
-                } else {
-                    s::vec(type_at(depth - 1), None, None)
-                },
-                kind_tuple(),
-            ),
+            if depth == 0 {
+                Just(Vec::new()).boxed()
+            } else {
+                s::vec(type_at(depth - 1), None, None)
+            },
+            kind_tuple(),
         )
-            .prop_map(|((f0, f1),)| super::TupleType {
+            .prop_map(|(f0, f1)| super::TupleType {
                 items: f0,
                 kind: f1,
             })
@@ -4697,17 +3081,15 @@ pub mod strategies {
     /// Values of [`super::TypeAlias`].
     pub fn type_alias() -> BoxedStrategy<super::TypeAlias> {
         (
-            (
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(None, None, None)),
-                s::string(None, None, None),
-                s::optional(s::boolean()),
-                s::optional(s::string(None, None, None)),
-                s::optional(s::vec(s::string(None, None, None), None, None)),
-                r#type(),
-            ),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::string(None, None, None)),
+            s::string(None, None, None),
+            s::optional(s::boolean()),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::vec(s::string(None, None, None), None, None)),
+            r#type(),
         )
-            .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::TypeAlias {
+            .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::TypeAlias {
                 deprecated: f0,
                 documentation: f1,
                 name: f2,

@@ -25,60 +25,11 @@ impl Both {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Both {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for Both {
-    const NAME: &'static str = "Both";
-    const MEMBERS: &'static [&'static str] = &["left", "right"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_support::Json>, Option<::mcpwire_support::Json>);
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "left" => Some(0usize),
-            "right" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "left"),
-            _ => ::mcpwire_support::read_member(&mut slots.1, map, "right"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            left: ::mcpwire_support::required_member(slots.0, "left")?,
-            right: ::mcpwire_support::required_member(slots.1, "right")?,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    Both "Both" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 left "left" req: ::mcpwire_support::Json;
+    1 right "right" req: ::mcpwire_support::Json;
 }
 /// `Either` (JSON Schema).
 ///
@@ -232,149 +183,18 @@ impl Guarded {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `color` member.
-    #[must_use]
-    pub fn with_color(mut self, color: impl Into<GuardedColor>) -> Self {
-        self.color = Some(color.into());
-        self
-    }
-    /// Sets the optional `either` member.
-    #[must_use]
-    pub fn with_either(mut self, either: impl Into<Either>) -> Self {
-        self.either = Some(either.into());
-        self
-    }
-    /// Sets the optional `flag` member.
-    #[must_use]
-    pub fn with_flag(mut self, flag: impl Into<FlagFalse>) -> Self {
-        self.flag = Some(flag.into());
-        self
-    }
-    /// Sets the optional `id` member.
-    #[must_use]
-    pub fn with_id(mut self, id: impl Into<String>) -> Self {
-        self.id = Some(id.into());
-        self
-    }
-    /// Sets the optional `kind` member.
-    #[must_use]
-    pub fn with_kind(mut self, kind: impl Into<GuardedKind>) -> Self {
-        self.kind = Some(kind.into());
-        self
-    }
-    /// Sets the optional `level` member.
-    #[must_use]
-    pub fn with_level(mut self, level: impl Into<GuardedLevel>) -> Self {
-        self.level = Some(level.into());
-        self
-    }
-    /// Sets the optional `name` member.
-    #[must_use]
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
-    /// Sets the optional `pair` member.
-    #[must_use]
-    pub fn with_pair(mut self, pair: impl Into<GuardedPair>) -> Self {
-        self.pair = Some(pair.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Guarded {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for Guarded {
-    const NAME: &'static str = "Guarded";
-    const MEMBERS: &'static [&'static str] = &[
-        "color",
-        "either",
-        "flag",
-        "id",
-        "kind",
-        "level",
-        "name",
-        "pair",
-        "value",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<GuardedColor>,
-        Option<Either>,
-        Option<FlagFalse>,
-        Option<String>,
-        Option<GuardedKind>,
-        Option<GuardedLevel>,
-        Option<String>,
-        Option<GuardedPair>,
-        Option<GuardedValue>,
-    );
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "color" => Some(0usize),
-            "either" => Some(1usize),
-            "flag" => Some(2usize),
-            "id" => Some(3usize),
-            "kind" => Some(4usize),
-            "level" => Some(5usize),
-            "name" => Some(6usize),
-            "pair" => Some(7usize),
-            "value" => Some(8usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "color"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "either"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "flag"),
-            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "id"),
-            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "kind"),
-            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "level"),
-            6usize => ::mcpwire_support::read_member(&mut slots.6, map, "name"),
-            7usize => ::mcpwire_support::read_member(&mut slots.7, map, "pair"),
-            _ => ::mcpwire_support::read_member(&mut slots.8, map, "value"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            color: slots.0,
-            either: slots.1,
-            flag: slots.2,
-            id: slots.3,
-            kind: slots.4,
-            level: slots.5,
-            name: slots.6,
-            pair: slots.7,
-            value: ::mcpwire_support::required_member(slots.8, "value")?,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    Guarded "Guarded" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 color "color" opt with_color into: GuardedColor;
+    1 either "either" opt with_either into: Either;
+    2 flag "flag" opt with_flag into: FlagFalse;
+    3 id "id" opt with_id into: String;
+    4 kind "kind" opt with_kind into: GuardedKind;
+    5 level "level" opt with_level into: GuardedLevel;
+    6 name "name" opt with_name into: String;
+    7 pair "pair" opt with_pair into: GuardedPair;
+    8 value "value" req: GuardedValue;
 }
 /// `GuardedColor` (JSON Schema).
 ///
@@ -941,8 +761,8 @@ pub mod strategies {
     use ::mcpwire_support::strategy as s;
     /// Values of [`super::Both`].
     pub fn both() -> BoxedStrategy<super::Both> {
-        ((s::json(), s::json()),)
-            .prop_map(|((f0, f1),)| super::Both {
+        (s::json(), s::json())
+            .prop_map(|(f0, f1)| super::Both {
                 left: f0,
                 right: f1,
                 extra: ::std::collections::BTreeMap::new(),
@@ -951,16 +771,10 @@ pub mod strategies {
     }
     /// Values of [`super::Either`].
     pub fn either() -> BoxedStrategy<super::Either> {
-        (
-            (
-                s::optional(
-                    s::integer(None, None)
-                        .prop_map(::mcpwire_support::Integer::from)
-                        .boxed(),
-                ),
-            ),
-        )
-            .prop_map(|((f0,),)| super::Either {
+        s::optional(
+                s::integer(None, None).prop_map(::mcpwire_support::Integer::from).boxed(),
+            )
+            .prop_map(|f0| super::Either {
                 left: f0,
                 extra: ::std::collections::BTreeMap::new(),
             })
@@ -973,19 +787,17 @@ pub mod strategies {
     /// Values of [`super::Guarded`].
     pub fn guarded() -> BoxedStrategy<super::Guarded> {
         (
-            (
-                s::optional(guarded_color()),
-                s::optional(either()),
-                s::optional(flag_false()),
-                s::optional(s::string(None, None, None)),
-                s::optional(guarded_kind()),
-                s::optional(guarded_level()),
-                s::optional(s::string(None, None, None)),
-                s::optional(guarded_pair()),
-                guarded_value(),
-            ),
+            s::optional(guarded_color()),
+            s::optional(either()),
+            s::optional(flag_false()),
+            s::optional(s::string(None, None, None)),
+            s::optional(guarded_kind()),
+            s::optional(guarded_level()),
+            s::optional(s::string(None, None, None)),
+            s::optional(guarded_pair()),
+            guarded_value(),
         )
-            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8),)| super::Guarded {
+            .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8)| super::Guarded {
                 color: f0,
                 either: f1,
                 flag: f2,
@@ -1022,12 +834,10 @@ pub mod strategies {
     /// Values of [`super::GuardedPair`].
     pub fn guarded_pair() -> BoxedStrategy<super::GuardedPair> {
         (
-            (
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(None, None, None)),
-            ),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::string(None, None, None)),
         )
-            .prop_map(|((f0, f1),)| {
+            .prop_map(|(f0, f1)| {
                 let mut value = super::GuardedPair {
                     x: f0,
                     y: f1,

@@ -23,72 +23,11 @@ impl Samples {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `tags` member.
-    #[must_use]
-    pub fn with_tags(
-        mut self,
-        tags: impl Into<::std::collections::BTreeMap<String, SamplesTagsValue>>,
-    ) -> Self {
-        self.tags = Some(tags.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Samples {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for Samples {
-    const NAME: &'static str = "Samples";
-    const MEMBERS: &'static [&'static str] = &["tags", "values"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::std::collections::BTreeMap<String, SamplesTagsValue>>,
-        Option<Vec<SamplesValuesItem>>,
-    );
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "tags" => Some(0usize),
-            "values" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "tags"),
-            _ => ::mcpwire_support::read_member(&mut slots.1, map, "values"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            tags: slots.0,
-            values: ::mcpwire_support::required_member(slots.1, "values")?,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    Samples "Samples" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 tags "tags" opt with_tags into: ::std::collections::BTreeMap<String, SamplesTagsValue>;
+    1 values "values" req: Vec<SamplesValuesItem>;
 }
 /// `SamplesTagsValue` (JSON Schema).
 ///
@@ -366,12 +305,10 @@ pub mod strategies {
     /// Values of [`super::Samples`].
     pub fn samples() -> BoxedStrategy<super::Samples> {
         (
-            (
-                s::optional(s::map(samples_tags_value())),
-                s::vec(samples_values_item(), None, None),
-            ),
+            s::optional(s::map(samples_tags_value())),
+            s::vec(samples_values_item(), None, None),
         )
-            .prop_map(|((f0, f1),)| super::Samples {
+            .prop_map(|(f0, f1)| super::Samples {
                 tags: f0,
                 values: f1,
                 extra: ::std::collections::BTreeMap::new(),

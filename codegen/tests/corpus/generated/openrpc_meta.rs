@@ -29,81 +29,12 @@ impl ContactObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `email` member.
-    #[must_use]
-    pub fn with_email(mut self, email: impl Into<String>) -> Self {
-        self.email = Some(email.into());
-        self
-    }
-    /// Sets the optional `name` member.
-    #[must_use]
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
-    /// Sets the optional `url` member.
-    #[must_use]
-    pub fn with_url(mut self, url: impl Into<String>) -> Self {
-        self.url = Some(url.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<SpecificationExtension>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ContactObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for ContactObject {
-    const NAME: &'static str = "ContactObject";
-    const MEMBERS: &'static [&'static str] = &["email", "name", "url"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>, Option<String>);
-    type Extra = SpecificationExtension;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "email" => Some(0usize),
-            "name" => Some(1usize),
-            "url" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "email"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "name"),
-            _ => ::mcpwire_support::read_member(&mut slots.2, map, "url"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            email: slots.0,
-            name: slots.1,
-            url: slots.2,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    ContactObject "ContactObject" keeps extra with_extra_member: SpecificationExtension;
+    0 email "email" opt with_email into: String;
+    1 name "name" opt with_name into: String;
+    2 url "url" opt with_url into: String;
 }
 /// `ContentDescriptorObject` (JSON Schema).
 ///
@@ -143,110 +74,15 @@ impl ContentDescriptorObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `deprecated` member.
-    #[must_use]
-    pub fn with_deprecated(mut self, deprecated: impl Into<bool>) -> Self {
-        self.deprecated = Some(deprecated.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `required` member.
-    #[must_use]
-    pub fn with_required(mut self, required: impl Into<bool>) -> Self {
-        self.required = Some(required.into());
-        self
-    }
-    /// Sets the optional `summary` member.
-    #[must_use]
-    pub fn with_summary(mut self, summary: impl Into<String>) -> Self {
-        self.summary = Some(summary.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<SpecificationExtension>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ContentDescriptorObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for ContentDescriptorObject {
-    const NAME: &'static str = "ContentDescriptorObject";
-    const MEMBERS: &'static [&'static str] = &[
-        "deprecated",
-        "description",
-        "name",
-        "required",
-        "schema",
-        "summary",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<bool>,
-        Option<String>,
-        Option<String>,
-        Option<bool>,
-        Option<JSONSchema>,
-        Option<String>,
-    );
-    type Extra = SpecificationExtension;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "deprecated" => Some(0usize),
-            "description" => Some(1usize),
-            "name" => Some(2usize),
-            "required" => Some(3usize),
-            "schema" => Some(4usize),
-            "summary" => Some(5usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "deprecated"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "description"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "name"),
-            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "required"),
-            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "schema"),
-            _ => ::mcpwire_support::read_member(&mut slots.5, map, "summary"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            deprecated: slots.0,
-            description: slots.1,
-            name: ::mcpwire_support::required_member(slots.2, "name")?,
-            required: slots.3,
-            schema: ::mcpwire_support::required_member(slots.4, "schema")?,
-            summary: slots.5,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    ContentDescriptorObject "ContentDescriptorObject" keeps extra with_extra_member: SpecificationExtension;
+    0 deprecated "deprecated" opt with_deprecated into: bool;
+    1 description "description" opt with_description into: String;
+    2 name "name" req: String;
+    3 required "required" opt with_required into: bool;
+    4 schema "schema" req: JSONSchema;
+    5 summary "summary" opt with_summary into: String;
 }
 /// `ErrorObject` (JSON Schema).
 ///
@@ -274,62 +110,12 @@ impl ErrorObject {
             message: message.into(),
         }
     }
-    /// Sets the optional `data` member.
-    #[must_use]
-    pub fn with_data(mut self, data: impl Into<::mcpwire_support::Json>) -> Self {
-        self.data = Some(data.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ErrorObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for ErrorObject {
-    const NAME: &'static str = "ErrorObject";
-    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (
-        Option<::mcpwire_support::Integer>,
-        Option<::mcpwire_support::Json>,
-        Option<String>,
-    );
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "data" => Some(1usize),
-            "message" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "data"),
-            _ => ::mcpwire_support::read_member(&mut slots.2, map, "message"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            code: ::mcpwire_support::required_member(slots.0, "code")?,
-            data: slots.1,
-            message: ::mcpwire_support::required_member(slots.2, "message")?,
-        })
-    }
+::mcpwire_support::object! {
+    ErrorObject "ErrorObject" closed;
+    0 code "code" req: ::mcpwire_support::Integer;
+    1 data "data" opt with_data into: ::mcpwire_support::Json;
+    2 message "message" req: String;
 }
 /// `ExampleObject` (JSON Schema).
 ///
@@ -364,88 +150,13 @@ impl ExampleObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `summary` member.
-    #[must_use]
-    pub fn with_summary(mut self, summary: impl Into<String>) -> Self {
-        self.summary = Some(summary.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<SpecificationExtension>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ExampleObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for ExampleObject {
-    const NAME: &'static str = "ExampleObject";
-    const MEMBERS: &'static [&'static str] = &[
-        "description",
-        "name",
-        "summary",
-        "value",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<::mcpwire_support::Json>,
-    );
-    type Extra = SpecificationExtension;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "description" => Some(0usize),
-            "name" => Some(1usize),
-            "summary" => Some(2usize),
-            "value" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "description"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "name"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "summary"),
-            _ => ::mcpwire_support::read_member(&mut slots.3, map, "value"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            description: slots.0,
-            name: ::mcpwire_support::required_member(slots.1, "name")?,
-            summary: slots.2,
-            value: ::mcpwire_support::required_member(slots.3, "value")?,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    ExampleObject "ExampleObject" keeps extra with_extra_member: SpecificationExtension;
+    0 description "description" opt with_description into: String;
+    1 name "name" req: String;
+    2 summary "summary" opt with_summary into: String;
+    3 value "value" req: ::mcpwire_support::Json;
 }
 /// `ExamplePairingObject` (JSON Schema).
 ///
@@ -480,88 +191,13 @@ impl ExamplePairingObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `result` member.
-    #[must_use]
-    pub fn with_result(mut self, result: impl Into<ExamplePairingObjectResult>) -> Self {
-        self.result = Some(result.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ExamplePairingObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for ExamplePairingObject {
-    const NAME: &'static str = "ExamplePairingObject";
-    const MEMBERS: &'static [&'static str] = &[
-        "description",
-        "name",
-        "params",
-        "result",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<String>,
-        Option<Vec<ExamplePairingObjectParamsItem>>,
-        Option<ExamplePairingObjectResult>,
-    );
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "description" => Some(0usize),
-            "name" => Some(1usize),
-            "params" => Some(2usize),
-            "result" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "description"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "name"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "params"),
-            _ => ::mcpwire_support::read_member(&mut slots.3, map, "result"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            description: slots.0,
-            name: ::mcpwire_support::required_member(slots.1, "name")?,
-            params: ::mcpwire_support::required_member(slots.2, "params")?,
-            result: slots.3,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    ExamplePairingObject "ExamplePairingObject" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 description "description" opt with_description into: String;
+    1 name "name" req: String;
+    2 params "params" req: Vec<ExamplePairingObjectParamsItem>;
+    3 result "result" opt with_result into: ExamplePairingObjectResult;
 }
 /// `ExamplePairingObjectParamsItem` (JSON Schema).
 ///
@@ -856,66 +492,11 @@ impl ExternalDocumentationObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<SpecificationExtension>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ExternalDocumentationObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for ExternalDocumentationObject {
-    const NAME: &'static str = "ExternalDocumentationObject";
-    const MEMBERS: &'static [&'static str] = &["description", "url"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>);
-    type Extra = SpecificationExtension;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "description" => Some(0usize),
-            "url" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "description"),
-            _ => ::mcpwire_support::read_member(&mut slots.1, map, "url"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            description: slots.0,
-            url: ::mcpwire_support::required_member(slots.1, "url")?,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    ExternalDocumentationObject "ExternalDocumentationObject" keeps extra with_extra_member: SpecificationExtension;
+    0 description "description" opt with_description into: String;
+    1 url "url" req: String;
 }
 /// `InfoObject` (JSON Schema).
 ///
@@ -955,110 +536,15 @@ impl InfoObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `contact` member.
-    #[must_use]
-    pub fn with_contact(mut self, contact: impl Into<ContactObject>) -> Self {
-        self.contact = Some(contact.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `license` member.
-    #[must_use]
-    pub fn with_license(mut self, license: impl Into<LicenseObject>) -> Self {
-        self.license = Some(license.into());
-        self
-    }
-    /// Sets the optional `termsOfService` member.
-    #[must_use]
-    pub fn with_terms_of_service(mut self, terms_of_service: impl Into<String>) -> Self {
-        self.terms_of_service = Some(terms_of_service.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<SpecificationExtension>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for InfoObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for InfoObject {
-    const NAME: &'static str = "InfoObject";
-    const MEMBERS: &'static [&'static str] = &[
-        "contact",
-        "description",
-        "license",
-        "termsOfService",
-        "title",
-        "version",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<ContactObject>,
-        Option<String>,
-        Option<LicenseObject>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-    );
-    type Extra = SpecificationExtension;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "contact" => Some(0usize),
-            "description" => Some(1usize),
-            "license" => Some(2usize),
-            "termsOfService" => Some(3usize),
-            "title" => Some(4usize),
-            "version" => Some(5usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "contact"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "description"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "license"),
-            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "termsOfService"),
-            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "title"),
-            _ => ::mcpwire_support::read_member(&mut slots.5, map, "version"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            contact: slots.0,
-            description: slots.1,
-            license: slots.2,
-            terms_of_service: slots.3,
-            title: ::mcpwire_support::required_member(slots.4, "title")?,
-            version: ::mcpwire_support::required_member(slots.5, "version")?,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    InfoObject "InfoObject" keeps extra with_extra_member: SpecificationExtension;
+    0 contact "contact" opt with_contact into: ContactObject;
+    1 description "description" opt with_description into: String;
+    2 license "license" opt with_license into: LicenseObject;
+    3 terms_of_service "termsOfService" opt with_terms_of_service into: String;
+    4 title "title" req: String;
+    5 version "version" req: String;
 }
 /// `JSONSchema` (JSON Schema).
 ///
@@ -1089,72 +575,11 @@ impl LicenseObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `name` member.
-    #[must_use]
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
-    /// Sets the optional `url` member.
-    #[must_use]
-    pub fn with_url(mut self, url: impl Into<String>) -> Self {
-        self.url = Some(url.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<SpecificationExtension>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for LicenseObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for LicenseObject {
-    const NAME: &'static str = "LicenseObject";
-    const MEMBERS: &'static [&'static str] = &["name", "url"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>);
-    type Extra = SpecificationExtension;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0usize),
-            "url" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "name"),
-            _ => ::mcpwire_support::read_member(&mut slots.1, map, "url"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            name: slots.0,
-            url: slots.1,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    LicenseObject "LicenseObject" keeps extra with_extra_member: SpecificationExtension;
+    0 name "name" opt with_name into: String;
+    1 url "url" opt with_url into: String;
 }
 /// `LinkObject` (JSON Schema).
 ///
@@ -1197,122 +622,15 @@ impl LinkObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `method` member.
-    #[must_use]
-    pub fn with_method(mut self, method: impl Into<String>) -> Self {
-        self.method = Some(method.into());
-        self
-    }
-    /// Sets the optional `name` member.
-    #[must_use]
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<::mcpwire_support::Json>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Sets the optional `server` member.
-    #[must_use]
-    pub fn with_server(mut self, server: impl Into<ServerObject>) -> Self {
-        self.server = Some(server.into());
-        self
-    }
-    /// Sets the optional `summary` member.
-    #[must_use]
-    pub fn with_summary(mut self, summary: impl Into<String>) -> Self {
-        self.summary = Some(summary.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<SpecificationExtension>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for LinkObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for LinkObject {
-    const NAME: &'static str = "LinkObject";
-    const MEMBERS: &'static [&'static str] = &[
-        "description",
-        "method",
-        "name",
-        "params",
-        "server",
-        "summary",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<::mcpwire_support::Json>,
-        Option<ServerObject>,
-        Option<String>,
-    );
-    type Extra = SpecificationExtension;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "description" => Some(0usize),
-            "method" => Some(1usize),
-            "name" => Some(2usize),
-            "params" => Some(3usize),
-            "server" => Some(4usize),
-            "summary" => Some(5usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "description"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "method"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "name"),
-            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "params"),
-            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "server"),
-            _ => ::mcpwire_support::read_member(&mut slots.5, map, "summary"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            description: slots.0,
-            method: slots.1,
-            name: slots.2,
-            params: slots.3,
-            server: slots.4,
-            summary: slots.5,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    LinkObject "LinkObject" keeps extra with_extra_member: SpecificationExtension;
+    0 description "description" opt with_description into: String;
+    1 method "method" opt with_method into: String;
+    2 name "name" opt with_name into: String;
+    3 params "params" opt with_params into: ::mcpwire_support::Json;
+    4 server "server" opt with_server into: ServerObject;
+    5 summary "summary" opt with_summary into: String;
 }
 /// `MethodObject` (JSON Schema).
 ///
@@ -1383,199 +701,22 @@ impl MethodObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `deprecated` member.
-    #[must_use]
-    pub fn with_deprecated(mut self, deprecated: impl Into<bool>) -> Self {
-        self.deprecated = Some(deprecated.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `errors` member.
-    #[must_use]
-    pub fn with_errors(
-        mut self,
-        errors: impl Into<Vec<MethodObjectErrorsItem>>,
-    ) -> Self {
-        self.errors = Some(errors.into());
-        self
-    }
-    /// Sets the optional `examples` member.
-    #[must_use]
-    pub fn with_examples(
-        mut self,
-        examples: impl Into<Vec<MethodObjectExamplesItem>>,
-    ) -> Self {
-        self.examples = Some(examples.into());
-        self
-    }
-    /// Sets the optional `externalDocs` member.
-    #[must_use]
-    pub fn with_external_docs(
-        mut self,
-        external_docs: impl Into<ExternalDocumentationObject>,
-    ) -> Self {
-        self.external_docs = Some(external_docs.into());
-        self
-    }
-    /// Sets the optional `links` member.
-    #[must_use]
-    pub fn with_links(mut self, links: impl Into<Vec<MethodObjectLinksItem>>) -> Self {
-        self.links = Some(links.into());
-        self
-    }
-    /// Sets the optional `paramStructure` member.
-    #[must_use]
-    pub fn with_param_structure(
-        mut self,
-        param_structure: impl Into<MethodObjectParamStructure>,
-    ) -> Self {
-        self.param_structure = Some(param_structure.into());
-        self
-    }
-    /// Sets the optional `result` member.
-    #[must_use]
-    pub fn with_result(mut self, result: impl Into<MethodObjectResult>) -> Self {
-        self.result = Some(result.into());
-        self
-    }
-    /// Sets the optional `servers` member.
-    #[must_use]
-    pub fn with_servers(mut self, servers: impl Into<Vec<ServerObject>>) -> Self {
-        self.servers = Some(servers.into());
-        self
-    }
-    /// Sets the optional `summary` member.
-    #[must_use]
-    pub fn with_summary(mut self, summary: impl Into<String>) -> Self {
-        self.summary = Some(summary.into());
-        self
-    }
-    /// Sets the optional `tags` member.
-    #[must_use]
-    pub fn with_tags(mut self, tags: impl Into<Vec<MethodObjectTagsItem>>) -> Self {
-        self.tags = Some(tags.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<SpecificationExtension>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for MethodObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for MethodObject {
-    const NAME: &'static str = "MethodObject";
-    const MEMBERS: &'static [&'static str] = &[
-        "deprecated",
-        "description",
-        "errors",
-        "examples",
-        "externalDocs",
-        "links",
-        "name",
-        "paramStructure",
-        "params",
-        "result",
-        "servers",
-        "summary",
-        "tags",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<bool>,
-        Option<String>,
-        Option<Vec<MethodObjectErrorsItem>>,
-        Option<Vec<MethodObjectExamplesItem>>,
-        Option<ExternalDocumentationObject>,
-        Option<Vec<MethodObjectLinksItem>>,
-        Option<String>,
-        Option<MethodObjectParamStructure>,
-        Option<Vec<MethodObjectParamsItem>>,
-        Option<MethodObjectResult>,
-        Option<Vec<ServerObject>>,
-        Option<String>,
-        Option<Vec<MethodObjectTagsItem>>,
-    );
-    type Extra = SpecificationExtension;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "deprecated" => Some(0usize),
-            "description" => Some(1usize),
-            "errors" => Some(2usize),
-            "examples" => Some(3usize),
-            "externalDocs" => Some(4usize),
-            "links" => Some(5usize),
-            "name" => Some(6usize),
-            "paramStructure" => Some(7usize),
-            "params" => Some(8usize),
-            "result" => Some(9usize),
-            "servers" => Some(10usize),
-            "summary" => Some(11usize),
-            "tags" => Some(12usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "deprecated"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "description"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "errors"),
-            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "examples"),
-            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "externalDocs"),
-            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "links"),
-            6usize => ::mcpwire_support::read_member(&mut slots.6, map, "name"),
-            7usize => ::mcpwire_support::read_member(&mut slots.7, map, "paramStructure"),
-            8usize => ::mcpwire_support::read_member(&mut slots.8, map, "params"),
-            9usize => ::mcpwire_support::read_member(&mut slots.9, map, "result"),
-            10usize => ::mcpwire_support::read_member(&mut slots.10, map, "servers"),
-            11usize => ::mcpwire_support::read_member(&mut slots.11, map, "summary"),
-            _ => ::mcpwire_support::read_member(&mut slots.12, map, "tags"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            deprecated: slots.0,
-            description: slots.1,
-            errors: slots.2,
-            examples: slots.3,
-            external_docs: slots.4,
-            links: slots.5,
-            name: ::mcpwire_support::required_member(slots.6, "name")?,
-            param_structure: slots.7,
-            params: ::mcpwire_support::required_member(slots.8, "params")?,
-            result: slots.9,
-            servers: slots.10,
-            summary: slots.11,
-            tags: slots.12,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    MethodObject "MethodObject" keeps extra with_extra_member: SpecificationExtension;
+    0 deprecated "deprecated" opt with_deprecated into: bool;
+    1 description "description" opt with_description into: String;
+    2 errors "errors" opt with_errors into: Vec<MethodObjectErrorsItem>;
+    3 examples "examples" opt with_examples into: Vec<MethodObjectExamplesItem>;
+    4 external_docs "externalDocs" opt with_external_docs into: ExternalDocumentationObject;
+    5 links "links" opt with_links into: Vec<MethodObjectLinksItem>;
+    6 name "name" req: String;
+    7 param_structure "paramStructure" opt with_param_structure into: MethodObjectParamStructure;
+    8 params "params" req: Vec<MethodObjectParamsItem>;
+    9 result "result" opt with_result into: MethodObjectResult;
+    10 servers "servers" opt with_servers into: Vec<ServerObject>;
+    11 summary "summary" opt with_summary into: String;
+    12 tags "tags" opt with_tags into: Vec<MethodObjectTagsItem>;
 }
 /// `MethodObjectErrorsItem` (JSON Schema).
 ///
@@ -2436,121 +1577,16 @@ impl OpenrpcDocument {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `$schema` member.
-    #[must_use]
-    pub fn with_schema(mut self, schema: impl Into<String>) -> Self {
-        self.schema = Some(schema.into());
-        self
-    }
-    /// Sets the optional `components` member.
-    #[must_use]
-    pub fn with_components(
-        mut self,
-        components: impl Into<OpenrpcDocumentComponents>,
-    ) -> Self {
-        self.components = Some(components.into());
-        self
-    }
-    /// Sets the optional `externalDocs` member.
-    #[must_use]
-    pub fn with_external_docs(
-        mut self,
-        external_docs: impl Into<ExternalDocumentationObject>,
-    ) -> Self {
-        self.external_docs = Some(external_docs.into());
-        self
-    }
-    /// Sets the optional `servers` member.
-    #[must_use]
-    pub fn with_servers(mut self, servers: impl Into<Vec<ServerObject>>) -> Self {
-        self.servers = Some(servers.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<SpecificationExtension>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for OpenrpcDocument {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for OpenrpcDocument {
-    const NAME: &'static str = "OpenrpcDocument";
-    const MEMBERS: &'static [&'static str] = &[
-        "$schema",
-        "components",
-        "externalDocs",
-        "info",
-        "methods",
-        "openrpc",
-        "servers",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<OpenrpcDocumentComponents>,
-        Option<ExternalDocumentationObject>,
-        Option<InfoObject>,
-        Option<Vec<OpenrpcDocumentMethodsItem>>,
-        Option<OpenrpcDocumentOpenrpc>,
-        Option<Vec<ServerObject>>,
-    );
-    type Extra = SpecificationExtension;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "$schema" => Some(0usize),
-            "components" => Some(1usize),
-            "externalDocs" => Some(2usize),
-            "info" => Some(3usize),
-            "methods" => Some(4usize),
-            "openrpc" => Some(5usize),
-            "servers" => Some(6usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "$schema"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "components"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "externalDocs"),
-            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "info"),
-            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "methods"),
-            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "openrpc"),
-            _ => ::mcpwire_support::read_member(&mut slots.6, map, "servers"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            schema: slots.0,
-            components: slots.1,
-            external_docs: slots.2,
-            info: ::mcpwire_support::required_member(slots.3, "info")?,
-            methods: ::mcpwire_support::required_member(slots.4, "methods")?,
-            openrpc: ::mcpwire_support::required_member(slots.5, "openrpc")?,
-            servers: slots.6,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    OpenrpcDocument "OpenrpcDocument" keeps extra with_extra_member: SpecificationExtension;
+    0 schema "$schema" opt with_schema into: String;
+    1 components "components" opt with_components into: OpenrpcDocumentComponents;
+    2 external_docs "externalDocs" opt with_external_docs into: ExternalDocumentationObject;
+    3 info "info" req: InfoObject;
+    4 methods "methods" req: Vec<OpenrpcDocumentMethodsItem>;
+    5 openrpc "openrpc" req: OpenrpcDocumentOpenrpc;
+    6 servers "servers" opt with_servers into: Vec<ServerObject>;
 }
 /// `OpenrpcDocumentComponents` (JSON Schema).
 ///
@@ -2609,162 +1645,16 @@ impl OpenrpcDocumentComponents {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `contentDescriptors` member.
-    #[must_use]
-    pub fn with_content_descriptors(
-        mut self,
-        content_descriptors: impl Into<
-            ::std::collections::BTreeMap<String, ContentDescriptorObject>,
-        >,
-    ) -> Self {
-        self.content_descriptors = Some(content_descriptors.into());
-        self
-    }
-    /// Sets the optional `errors` member.
-    #[must_use]
-    pub fn with_errors(
-        mut self,
-        errors: impl Into<::std::collections::BTreeMap<String, ErrorObject>>,
-    ) -> Self {
-        self.errors = Some(errors.into());
-        self
-    }
-    /// Sets the optional `examplePairings` member.
-    #[must_use]
-    pub fn with_example_pairings(
-        mut self,
-        example_pairings: impl Into<
-            ::std::collections::BTreeMap<String, ExamplePairingObject>,
-        >,
-    ) -> Self {
-        self.example_pairings = Some(example_pairings.into());
-        self
-    }
-    /// Sets the optional `examples` member.
-    #[must_use]
-    pub fn with_examples(
-        mut self,
-        examples: impl Into<::std::collections::BTreeMap<String, ExampleObject>>,
-    ) -> Self {
-        self.examples = Some(examples.into());
-        self
-    }
-    /// Sets the optional `links` member.
-    #[must_use]
-    pub fn with_links(
-        mut self,
-        links: impl Into<::std::collections::BTreeMap<String, LinkObject>>,
-    ) -> Self {
-        self.links = Some(links.into());
-        self
-    }
-    /// Sets the optional `schemas` member.
-    #[must_use]
-    pub fn with_schemas(
-        mut self,
-        schemas: impl Into<::std::collections::BTreeMap<String, JSONSchema>>,
-    ) -> Self {
-        self.schemas = Some(schemas.into());
-        self
-    }
-    /// Sets the optional `tags` member.
-    #[must_use]
-    pub fn with_tags(
-        mut self,
-        tags: impl Into<::std::collections::BTreeMap<String, TagObject>>,
-    ) -> Self {
-        self.tags = Some(tags.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for OpenrpcDocumentComponents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for OpenrpcDocumentComponents {
-    const NAME: &'static str = "OpenrpcDocumentComponents";
-    const MEMBERS: &'static [&'static str] = &[
-        "contentDescriptors",
-        "errors",
-        "examplePairings",
-        "examples",
-        "links",
-        "schemas",
-        "tags",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::std::collections::BTreeMap<String, ContentDescriptorObject>>,
-        Option<::std::collections::BTreeMap<String, ErrorObject>>,
-        Option<::std::collections::BTreeMap<String, ExamplePairingObject>>,
-        Option<::std::collections::BTreeMap<String, ExampleObject>>,
-        Option<::std::collections::BTreeMap<String, LinkObject>>,
-        Option<::std::collections::BTreeMap<String, JSONSchema>>,
-        Option<::std::collections::BTreeMap<String, TagObject>>,
-    );
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "contentDescriptors" => Some(0usize),
-            "errors" => Some(1usize),
-            "examplePairings" => Some(2usize),
-            "examples" => Some(3usize),
-            "links" => Some(4usize),
-            "schemas" => Some(5usize),
-            "tags" => Some(6usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_support::read_member(&mut slots.0, map, "contentDescriptors")
-            }
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "errors"),
-            2usize => {
-                ::mcpwire_support::read_member(&mut slots.2, map, "examplePairings")
-            }
-            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "examples"),
-            4usize => ::mcpwire_support::read_member(&mut slots.4, map, "links"),
-            5usize => ::mcpwire_support::read_member(&mut slots.5, map, "schemas"),
-            _ => ::mcpwire_support::read_member(&mut slots.6, map, "tags"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            content_descriptors: slots.0,
-            errors: slots.1,
-            example_pairings: slots.2,
-            examples: slots.3,
-            links: slots.4,
-            schemas: slots.5,
-            tags: slots.6,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    OpenrpcDocumentComponents "OpenrpcDocumentComponents" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 content_descriptors "contentDescriptors" opt with_content_descriptors into: ::std::collections::BTreeMap<String, ContentDescriptorObject>;
+    1 errors "errors" opt with_errors into: ::std::collections::BTreeMap<String, ErrorObject>;
+    2 example_pairings "examplePairings" opt with_example_pairings into: ::std::collections::BTreeMap<String, ExamplePairingObject>;
+    3 examples "examples" opt with_examples into: ::std::collections::BTreeMap<String, ExampleObject>;
+    4 links "links" opt with_links into: ::std::collections::BTreeMap<String, LinkObject>;
+    5 schemas "schemas" opt with_schemas into: ::std::collections::BTreeMap<String, JSONSchema>;
+    6 tags "tags" opt with_tags into: ::std::collections::BTreeMap<String, TagObject>;
 }
 /// `OpenrpcDocumentMethodsItem` (JSON Schema).
 ///
@@ -3035,43 +1925,9 @@ impl ReferenceObject {
         Self { r#ref: r#ref.into() }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for ReferenceObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for ReferenceObject {
-    const NAME: &'static str = "ReferenceObject";
-    const MEMBERS: &'static [&'static str] = &["$ref"];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (Option<::mcpwire_support::Json>,);
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "$ref" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        ::mcpwire_support::read_member(&mut slots.0, map, "$ref")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            r#ref: ::mcpwire_support::required_member(slots.0, "$ref")?,
-        })
-    }
+::mcpwire_support::object! {
+    ReferenceObject "ReferenceObject" closed;
+    0 r#ref "$ref" req: ::mcpwire_support::Json;
 }
 /// `ServerObject` (JSON Schema).
 ///
@@ -3110,110 +1966,14 @@ impl ServerObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `name` member.
-    #[must_use]
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
-    /// Sets the optional `summary` member.
-    #[must_use]
-    pub fn with_summary(mut self, summary: impl Into<String>) -> Self {
-        self.summary = Some(summary.into());
-        self
-    }
-    /// Sets the optional `variables` member.
-    #[must_use]
-    pub fn with_variables(
-        mut self,
-        variables: impl Into<
-            ::std::collections::BTreeMap<String, ServerObjectVariablesValue>,
-        >,
-    ) -> Self {
-        self.variables = Some(variables.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<SpecificationExtension>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ServerObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for ServerObject {
-    const NAME: &'static str = "ServerObject";
-    const MEMBERS: &'static [&'static str] = &[
-        "description",
-        "name",
-        "summary",
-        "url",
-        "variables",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<::std::collections::BTreeMap<String, ServerObjectVariablesValue>>,
-    );
-    type Extra = SpecificationExtension;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "description" => Some(0usize),
-            "name" => Some(1usize),
-            "summary" => Some(2usize),
-            "url" => Some(3usize),
-            "variables" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "description"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "name"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "summary"),
-            3usize => ::mcpwire_support::read_member(&mut slots.3, map, "url"),
-            _ => ::mcpwire_support::read_member(&mut slots.4, map, "variables"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            description: slots.0,
-            name: slots.1,
-            summary: slots.2,
-            url: ::mcpwire_support::required_member(slots.3, "url")?,
-            variables: slots.4,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    ServerObject "ServerObject" keeps extra with_extra_member: SpecificationExtension;
+    0 description "description" opt with_description into: String;
+    1 name "name" opt with_name into: String;
+    2 summary "summary" opt with_summary into: String;
+    3 url "url" req: String;
+    4 variables "variables" opt with_variables into: ::std::collections::BTreeMap<String, ServerObjectVariablesValue>;
 }
 /// `ServerObjectVariablesValue` (JSON Schema).
 ///
@@ -3242,75 +2002,12 @@ impl ServerObjectVariablesValue {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `enum` member.
-    #[must_use]
-    pub fn with_enum(mut self, r#enum: impl Into<Vec<String>>) -> Self {
-        self.r#enum = Some(r#enum.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ServerObjectVariablesValue {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for ServerObjectVariablesValue {
-    const NAME: &'static str = "ServerObjectVariablesValue";
-    const MEMBERS: &'static [&'static str] = &["default", "description", "enum"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>, Option<Vec<String>>);
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "default" => Some(0usize),
-            "description" => Some(1usize),
-            "enum" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "default"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "description"),
-            _ => ::mcpwire_support::read_member(&mut slots.2, map, "enum"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            default: ::mcpwire_support::required_member(slots.0, "default")?,
-            description: slots.1,
-            r#enum: slots.2,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    ServerObjectVariablesValue "ServerObjectVariablesValue" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 default "default" req: String;
+    1 description "description" opt with_description into: String;
+    2 r#enum "enum" opt with_enum into: Vec<String>;
 }
 /// `SpecificationExtension` (JSON Schema).
 ///
@@ -3343,78 +2040,12 @@ impl TagObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `externalDocs` member.
-    #[must_use]
-    pub fn with_external_docs(
-        mut self,
-        external_docs: impl Into<ExternalDocumentationObject>,
-    ) -> Self {
-        self.external_docs = Some(external_docs.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<SpecificationExtension>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TagObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for TagObject {
-    const NAME: &'static str = "TagObject";
-    const MEMBERS: &'static [&'static str] = &["description", "externalDocs", "name"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<ExternalDocumentationObject>, Option<String>);
-    type Extra = SpecificationExtension;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "description" => Some(0usize),
-            "externalDocs" => Some(1usize),
-            "name" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "description"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "externalDocs"),
-            _ => ::mcpwire_support::read_member(&mut slots.2, map, "name"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            description: slots.0,
-            external_docs: slots.1,
-            name: ::mcpwire_support::required_member(slots.2, "name")?,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    TagObject "TagObject" keeps extra with_extra_member: SpecificationExtension;
+    0 description "description" opt with_description into: String;
+    1 external_docs "externalDocs" opt with_external_docs into: ExternalDocumentationObject;
+    2 name "name" req: String;
 }
 /// Every definition of JSON Schema, sorted by name.
 pub const DEFINITIONS: &[&str] = &[
@@ -3491,14 +2122,12 @@ pub mod strategies {
     /// Values of [`super::ContactObject`].
     pub fn contact_object() -> BoxedStrategy<super::ContactObject> {
         (
-            (
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(None, None, None)),
-                s::extra(specification_extension(), &["email", "name", "url"]),
-            ),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::string(None, None, None)),
+            s::extra(specification_extension(), &["email", "name", "url"]),
         )
-            .prop_map(|((f0, f1, f2, f3),)| super::ContactObject {
+            .prop_map(|(f0, f1, f2, f3)| super::ContactObject {
                 email: f0,
                 name: f1,
                 url: f2,
@@ -3509,27 +2138,18 @@ pub mod strategies {
     /// Values of [`super::ContentDescriptorObject`].
     pub fn content_descriptor_object() -> BoxedStrategy<super::ContentDescriptorObject> {
         (
-            (
-                s::optional(s::boolean()),
-                s::optional(s::string(None, None, None)),
-                s::string(None, Some(1u64), None),
-                s::optional(s::boolean()),
-                jsonschema(),
-                s::optional(s::string(None, None, None)),
-                s::extra(
-                    specification_extension(),
-                    &[
-                        "deprecated",
-                        "description",
-                        "name",
-                        "required",
-                        "schema",
-                        "summary",
-                    ],
-                ),
+            s::optional(s::boolean()),
+            s::optional(s::string(None, None, None)),
+            s::string(None, Some(1u64), None),
+            s::optional(s::boolean()),
+            jsonschema(),
+            s::optional(s::string(None, None, None)),
+            s::extra(
+                specification_extension(),
+                &["deprecated", "description", "name", "required", "schema", "summary"],
             ),
         )
-            .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::ContentDescriptorObject {
+            .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::ContentDescriptorObject {
                 deprecated: f0,
                 description: f1,
                 name: f2,
@@ -3543,15 +2163,11 @@ pub mod strategies {
     /// Values of [`super::ErrorObject`].
     pub fn error_object() -> BoxedStrategy<super::ErrorObject> {
         (
-            (
-                s::integer(None, None)
-                    .prop_map(::mcpwire_support::Integer::from)
-                    .boxed(),
-                s::optional(s::json()),
-                s::string(None, None, None),
-            ),
+            s::integer(None, None).prop_map(::mcpwire_support::Integer::from).boxed(),
+            s::optional(s::json()),
+            s::string(None, None, None),
         )
-            .prop_map(|((f0, f1, f2),)| super::ErrorObject {
+            .prop_map(|(f0, f1, f2)| super::ErrorObject {
                 code: f0,
                 data: f1,
                 message: f2,
@@ -3561,18 +2177,16 @@ pub mod strategies {
     /// Values of [`super::ExampleObject`].
     pub fn example_object() -> BoxedStrategy<super::ExampleObject> {
         (
-            (
-                s::optional(s::string(None, None, None)),
-                s::string(None, Some(1u64), None),
-                s::optional(s::string(None, None, None)),
-                s::json(),
-                s::extra(
-                    specification_extension(),
-                    &["description", "name", "summary", "value"],
-                ),
+            s::optional(s::string(None, None, None)),
+            s::string(None, Some(1u64), None),
+            s::optional(s::string(None, None, None)),
+            s::json(),
+            s::extra(
+                specification_extension(),
+                &["description", "name", "summary", "value"],
             ),
         )
-            .prop_map(|((f0, f1, f2, f3, f4),)| super::ExampleObject {
+            .prop_map(|(f0, f1, f2, f3, f4)| super::ExampleObject {
                 description: f0,
                 name: f1,
                 summary: f2,
@@ -3584,14 +2198,12 @@ pub mod strategies {
     /// Values of [`super::ExamplePairingObject`].
     pub fn example_pairing_object() -> BoxedStrategy<super::ExamplePairingObject> {
         (
-            (
-                s::optional(s::string(None, None, None)),
-                s::string(None, Some(1u64), None),
-                s::vec(example_pairing_object_params_item(), None, None),
-                s::optional(example_pairing_object_result()),
-            ),
+            s::optional(s::string(None, None, None)),
+            s::string(None, Some(1u64), None),
+            s::vec(example_pairing_object_params_item(), None, None),
+            s::optional(example_pairing_object_result()),
         )
-            .prop_map(|((f0, f1, f2, f3),)| super::ExamplePairingObject {
+            .prop_map(|(f0, f1, f2, f3)| super::ExamplePairingObject {
                 description: f0,
                 name: f1,
                 params: f2,
@@ -3638,13 +2250,11 @@ pub mod strategies {
         super::ExternalDocumentationObject,
     > {
         (
-            (
-                s::optional(s::string(None, None, None)),
-                s::string(Some("uri"), None, None),
-                s::extra(specification_extension(), &["description", "url"]),
-            ),
+            s::optional(s::string(None, None, None)),
+            s::string(Some("uri"), None, None),
+            s::extra(specification_extension(), &["description", "url"]),
         )
-            .prop_map(|((f0, f1, f2),)| super::ExternalDocumentationObject {
+            .prop_map(|(f0, f1, f2)| super::ExternalDocumentationObject {
                 description: f0,
                 url: f1,
                 extra: f2,
@@ -3654,27 +2264,25 @@ pub mod strategies {
     /// Values of [`super::InfoObject`].
     pub fn info_object() -> BoxedStrategy<super::InfoObject> {
         (
-            (
-                s::optional(contact_object()),
-                s::optional(s::string(None, None, None)),
-                s::optional(license_object()),
-                s::optional(s::string(Some("uri"), None, None)),
-                s::string(None, None, None),
-                s::string(None, None, None),
-                s::extra(
-                    specification_extension(),
-                    &[
-                        "contact",
-                        "description",
-                        "license",
-                        "termsOfService",
-                        "title",
-                        "version",
-                    ],
-                ),
+            s::optional(contact_object()),
+            s::optional(s::string(None, None, None)),
+            s::optional(license_object()),
+            s::optional(s::string(Some("uri"), None, None)),
+            s::string(None, None, None),
+            s::string(None, None, None),
+            s::extra(
+                specification_extension(),
+                &[
+                    "contact",
+                    "description",
+                    "license",
+                    "termsOfService",
+                    "title",
+                    "version",
+                ],
             ),
         )
-            .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::InfoObject {
+            .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::InfoObject {
                 contact: f0,
                 description: f1,
                 license: f2,
@@ -3692,13 +2300,11 @@ pub mod strategies {
     /// Values of [`super::LicenseObject`].
     pub fn license_object() -> BoxedStrategy<super::LicenseObject> {
         (
-            (
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(None, None, None)),
-                s::extra(specification_extension(), &["name", "url"]),
-            ),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::string(None, None, None)),
+            s::extra(specification_extension(), &["name", "url"]),
         )
-            .prop_map(|((f0, f1, f2),)| super::LicenseObject {
+            .prop_map(|(f0, f1, f2)| super::LicenseObject {
                 name: f0,
                 url: f1,
                 extra: f2,
@@ -3708,20 +2314,18 @@ pub mod strategies {
     /// Values of [`super::LinkObject`].
     pub fn link_object() -> BoxedStrategy<super::LinkObject> {
         (
-            (
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(None, Some(1u64), None)),
-                s::optional(s::json()),
-                s::optional(server_object()),
-                s::optional(s::string(None, None, None)),
-                s::extra(
-                    specification_extension(),
-                    &["description", "method", "name", "params", "server", "summary"],
-                ),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::string(None, Some(1u64), None)),
+            s::optional(s::json()),
+            s::optional(server_object()),
+            s::optional(s::string(None, None, None)),
+            s::extra(
+                specification_extension(),
+                &["description", "method", "name", "params", "server", "summary"],
             ),
         )
-            .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::LinkObject {
+            .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::LinkObject {
                 description: f0,
                 method: f1,
                 name: f2,
@@ -3887,29 +2491,27 @@ pub mod strategies {
     /// Values of [`super::OpenrpcDocument`].
     pub fn openrpc_document() -> BoxedStrategy<super::OpenrpcDocument> {
         (
-            (
-                s::optional(s::string(None, None, None)),
-                s::optional(openrpc_document_components()),
-                s::optional(external_documentation_object()),
-                info_object(),
-                s::vec(openrpc_document_methods_item(), None, None),
-                openrpc_document_openrpc(),
-                s::optional(s::vec(server_object(), None, None)),
-                s::extra(
-                    specification_extension(),
-                    &[
-                        "$schema",
-                        "components",
-                        "externalDocs",
-                        "info",
-                        "methods",
-                        "openrpc",
-                        "servers",
-                    ],
-                ),
+            s::optional(s::string(None, None, None)),
+            s::optional(openrpc_document_components()),
+            s::optional(external_documentation_object()),
+            info_object(),
+            s::vec(openrpc_document_methods_item(), None, None),
+            openrpc_document_openrpc(),
+            s::optional(s::vec(server_object(), None, None)),
+            s::extra(
+                specification_extension(),
+                &[
+                    "$schema",
+                    "components",
+                    "externalDocs",
+                    "info",
+                    "methods",
+                    "openrpc",
+                    "servers",
+                ],
             ),
         )
-            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7),)| super::OpenrpcDocument {
+            .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7)| super::OpenrpcDocument {
                 schema: f0,
                 components: f1,
                 external_docs: f2,
@@ -3926,17 +2528,15 @@ pub mod strategies {
         super::OpenrpcDocumentComponents,
     > {
         (
-            (
-                s::optional(s::map(content_descriptor_object())),
-                s::optional(s::map(error_object())),
-                s::optional(s::map(example_pairing_object())),
-                s::optional(s::map(example_object())),
-                s::optional(s::map(link_object())),
-                s::optional(s::map(jsonschema())),
-                s::optional(s::map(tag_object())),
-            ),
+            s::optional(s::map(content_descriptor_object())),
+            s::optional(s::map(error_object())),
+            s::optional(s::map(example_pairing_object())),
+            s::optional(s::map(example_object())),
+            s::optional(s::map(link_object())),
+            s::optional(s::map(jsonschema())),
+            s::optional(s::map(tag_object())),
         )
-            .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::OpenrpcDocumentComponents {
+            .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::OpenrpcDocumentComponents {
                 content_descriptors: f0,
                 errors: f1,
                 example_pairings: f2,
@@ -3999,8 +2599,8 @@ pub mod strategies {
     }
     /// Values of [`super::ReferenceObject`].
     pub fn reference_object() -> BoxedStrategy<super::ReferenceObject> {
-        ((s::json(),),)
-            .prop_map(|((f0,),)| super::ReferenceObject {
+        s::json()
+            .prop_map(|f0| super::ReferenceObject {
                 r#ref: f0,
             })
             .boxed()
@@ -4008,19 +2608,17 @@ pub mod strategies {
     /// Values of [`super::ServerObject`].
     pub fn server_object() -> BoxedStrategy<super::ServerObject> {
         (
-            (
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(None, None, None)),
-                s::string(Some("uri"), None, None),
-                s::optional(s::map(server_object_variables_value())),
-                s::extra(
-                    specification_extension(),
-                    &["description", "name", "summary", "url", "variables"],
-                ),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::string(None, None, None)),
+            s::string(Some("uri"), None, None),
+            s::optional(s::map(server_object_variables_value())),
+            s::extra(
+                specification_extension(),
+                &["description", "name", "summary", "url", "variables"],
             ),
         )
-            .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::ServerObject {
+            .prop_map(|(f0, f1, f2, f3, f4, f5)| super::ServerObject {
                 description: f0,
                 name: f1,
                 summary: f2,
@@ -4035,13 +2633,11 @@ pub mod strategies {
         super::ServerObjectVariablesValue,
     > {
         (
-            (
-                s::string(None, None, None),
-                s::optional(s::string(None, None, None)),
-                s::optional(s::vec(s::string(None, None, None), None, None)),
-            ),
+            s::string(None, None, None),
+            s::optional(s::string(None, None, None)),
+            s::optional(s::vec(s::string(None, None, None), None, None)),
         )
-            .prop_map(|((f0, f1, f2),)| super::ServerObjectVariablesValue {
+            .prop_map(|(f0, f1, f2)| super::ServerObjectVariablesValue {
                 default: f0,
                 description: f1,
                 r#enum: f2,
@@ -4056,17 +2652,12 @@ pub mod strategies {
     /// Values of [`super::TagObject`].
     pub fn tag_object() -> BoxedStrategy<super::TagObject> {
         (
-            (
-                s::optional(s::string(None, None, None)),
-                s::optional(external_documentation_object()),
-                s::string(None, Some(1u64), None),
-                s::extra(
-                    specification_extension(),
-                    &["description", "externalDocs", "name"],
-                ),
-            ),
+            s::optional(s::string(None, None, None)),
+            s::optional(external_documentation_object()),
+            s::string(None, Some(1u64), None),
+            s::extra(specification_extension(), &["description", "externalDocs", "name"]),
         )
-            .prop_map(|((f0, f1, f2, f3),)| super::TagObject {
+            .prop_map(|(f0, f1, f2, f3)| super::TagObject {
                 description: f0,
                 external_docs: f1,
                 name: f2,

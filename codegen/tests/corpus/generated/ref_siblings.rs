@@ -19,55 +19,10 @@ impl Base {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Base {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for Base {
-    const NAME: &'static str = "Base";
-    const MEMBERS: &'static [&'static str] = &["name"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        ::mcpwire_support::read_member(&mut slots.0, map, "name")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            name: ::mcpwire_support::required_member(slots.0, "name")?,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    Base "Base" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 name "name" req: String;
 }
 /// `Labeled` (JSON Schema).
 ///
@@ -91,60 +46,11 @@ impl Labeled {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Labeled {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for Labeled {
-    const NAME: &'static str = "Labeled";
-    const MEMBERS: &'static [&'static str] = &["label", "name"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>);
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "label" => Some(0usize),
-            "name" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "label"),
-            _ => ::mcpwire_support::read_member(&mut slots.1, map, "name"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            label: ::mcpwire_support::required_member(slots.0, "label")?,
-            name: ::mcpwire_support::required_member(slots.1, "name")?,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    Labeled "Labeled" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 label "label" req: String;
+    1 name "name" req: String;
 }
 /// Every definition of JSON Schema, sorted by name.
 pub const DEFINITIONS: &[&str] = &["Base", "Labeled"];
@@ -187,8 +93,8 @@ pub mod strategies {
     use ::mcpwire_support::strategy as s;
     /// Values of [`super::Base`].
     pub fn base() -> BoxedStrategy<super::Base> {
-        ((s::string(None, None, None),),)
-            .prop_map(|((f0,),)| super::Base {
+        s::string(None, None, None)
+            .prop_map(|f0| super::Base {
                 name: f0,
                 extra: ::std::collections::BTreeMap::new(),
             })
@@ -196,8 +102,8 @@ pub mod strategies {
     }
     /// Values of [`super::Labeled`].
     pub fn labeled() -> BoxedStrategy<super::Labeled> {
-        ((s::string(None, None, None), s::string(None, None, None)),)
-            .prop_map(|((f0, f1),)| super::Labeled {
+        (s::string(None, None, None), s::string(None, None, None))
+            .prop_map(|(f0, f1)| super::Labeled {
                 label: f0,
                 name: f1,
                 extra: ::std::collections::BTreeMap::new(),

@@ -26,69 +26,12 @@ impl Envelope {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `tags` member.
-    #[must_use]
-    pub fn with_tags(mut self, tags: impl Into<Vec<Tag>>) -> Self {
-        self.tags = Some(tags.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Envelope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for Envelope {
-    const NAME: &'static str = "Envelope";
-    const MEMBERS: &'static [&'static str] = &["id", "point", "tags"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Id>, Option<Point>, Option<Vec<Tag>>);
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "point" => Some(1usize),
-            "tags" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "point"),
-            _ => ::mcpwire_support::read_member(&mut slots.2, map, "tags"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            id: ::mcpwire_support::required_member(slots.0, "id")?,
-            point: ::mcpwire_support::required_member(slots.1, "point")?,
-            tags: slots.2,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    Envelope "Envelope" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 id "id" req: Id;
+    1 point "point" req: Point;
+    2 tags "tags" opt with_tags into: Vec<Tag>;
 }
 /// `Id` (JSON Schema).
 ///
@@ -240,73 +183,12 @@ impl Point {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `next` member.
-    #[must_use]
-    pub fn with_next(mut self, next: impl Into<Point>) -> Self {
-        self.next = Some(Box::new(next.into()));
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Point {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for Point {
-    const NAME: &'static str = "Point";
-    const MEMBERS: &'static [&'static str] = &["next", "x", "y"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Box<Point>>,
-        Option<::serde_json::Number>,
-        Option<::serde_json::Number>,
-    );
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "next" => Some(0usize),
-            "x" => Some(1usize),
-            "y" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "next"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "x"),
-            _ => ::mcpwire_support::read_member(&mut slots.2, map, "y"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            next: slots.0,
-            x: ::mcpwire_support::required_member(slots.1, "x")?,
-            y: ::mcpwire_support::required_member(slots.2, "y")?,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    Point "Point" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 next "next" opt with_next boxed: Point;
+    1 x "x" req: ::serde_json::Number;
+    2 y "y" req: ::serde_json::Number;
 }
 /// `Tag` (JSON Schema).
 ///
@@ -373,8 +255,8 @@ pub mod strategies {
     use ::mcpwire_support::strategy as s;
     /// Values of [`super::Envelope`].
     pub fn envelope() -> BoxedStrategy<super::Envelope> {
-        ((id(), point(), s::optional(s::vec(tag(), None, None))),)
-            .prop_map(|((f0, f1, f2),)| super::Envelope {
+        (id(), point(), s::optional(s::vec(tag(), None, None)))
+            .prop_map(|(f0, f1, f2)| super::Envelope {
                 id: f0,
                 point: f1,
                 tags: f2,
@@ -402,17 +284,15 @@ pub mod strategies {
     /// Values of [`super::Point`], recursing at most `depth` levels.
     pub fn point_at(depth: u32) -> BoxedStrategy<super::Point> {
         (
-            (
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(point_at(depth - 1).prop_map(Box::new).boxed())
-                },
-                s::number(None, None),
-                s::number(None, None),
-            ),
+            if depth == 0 {
+                Just(None).boxed()
+            } else {
+                s::optional(point_at(depth - 1).prop_map(Box::new).boxed())
+            },
+            s::number(None, None),
+            s::number(None, None),
         )
-            .prop_map(|((f0, f1, f2),)| super::Point {
+            .prop_map(|(f0, f1, f2)| super::Point {
                 next: f0,
                 x: f1,
                 y: f2,

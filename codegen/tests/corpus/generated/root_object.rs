@@ -25,60 +25,11 @@ impl Line {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Line {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for Line {
-    const NAME: &'static str = "Line";
-    const MEMBERS: &'static [&'static str] = &["qty", "sku"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_support::Integer>, Option<String>);
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "qty" => Some(0usize),
-            "sku" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "qty"),
-            _ => ::mcpwire_support::read_member(&mut slots.1, map, "sku"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            qty: ::mcpwire_support::required_member(slots.0, "qty")?,
-            sku: ::mcpwire_support::required_member(slots.1, "sku")?,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    Line "Line" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 qty "qty" req: ::mcpwire_support::Integer;
+    1 sku "sku" req: String;
 }
 /// `Order` (JSON Schema).
 ///
@@ -106,69 +57,12 @@ impl Order {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `note` member.
-    #[must_use]
-    pub fn with_note(mut self, note: Option<String>) -> Self {
-        self.note = Some(note);
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Order {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for Order {
-    const NAME: &'static str = "Order";
-    const MEMBERS: &'static [&'static str] = &["id", "lines", "note"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<Vec<Line>>, Option<Option<String>>);
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "lines" => Some(1usize),
-            "note" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "lines"),
-            _ => ::mcpwire_support::read_member(&mut slots.2, map, "note"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            id: ::mcpwire_support::required_member(slots.0, "id")?,
-            lines: ::mcpwire_support::required_member(slots.1, "lines")?,
-            note: slots.2,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    Order "Order" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 id "id" req: String;
+    1 lines "lines" req: Vec<Line>;
+    2 note "note" opt with_note nullable: String;
 }
 /// Every definition of JSON Schema, sorted by name.
 pub const DEFINITIONS: &[&str] = &["Line", "Order"];
@@ -212,14 +106,12 @@ pub mod strategies {
     /// Values of [`super::Line`].
     pub fn line() -> BoxedStrategy<super::Line> {
         (
-            (
-                s::integer(Some(1i64), None)
-                    .prop_map(::mcpwire_support::Integer::from)
-                    .boxed(),
-                s::string(None, None, None),
-            ),
+            s::integer(Some(1i64), None)
+                .prop_map(::mcpwire_support::Integer::from)
+                .boxed(),
+            s::string(None, None, None),
         )
-            .prop_map(|((f0, f1),)| super::Line {
+            .prop_map(|(f0, f1)| super::Line {
                 qty: f0,
                 sku: f1,
                 extra: ::std::collections::BTreeMap::new(),
@@ -229,13 +121,11 @@ pub mod strategies {
     /// Values of [`super::Order`].
     pub fn order() -> BoxedStrategy<super::Order> {
         (
-            (
-                s::string(None, None, None),
-                s::vec(line(), None, None),
-                s::optional(s::optional(s::string(None, None, None))),
-            ),
+            s::string(None, None, None),
+            s::vec(line(), None, None),
+            s::optional(s::optional(s::string(None, None, None))),
         )
-            .prop_map(|((f0, f1, f2),)| super::Order {
+            .prop_map(|(f0, f1, f2)| super::Order {
                 id: f0,
                 lines: f1,
                 note: f2,

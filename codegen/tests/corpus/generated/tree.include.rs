@@ -24,60 +24,11 @@ impl Tree {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Tree {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for Tree {
-    const NAME: &'static str = "Tree";
-    const MEMBERS: &'static [&'static str] = &["children", "value"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Vec<Tree>>, Option<::mcpwire_support::Integer>);
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "children" => Some(0usize),
-            "value" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "children"),
-            _ => ::mcpwire_support::read_member(&mut slots.1, map, "value"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            children: ::mcpwire_support::required_member(slots.0, "children")?,
-            value: ::mcpwire_support::required_member(slots.1, "value")?,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    Tree "Tree" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 children "children" req: Vec<Tree>;
+    1 value "value" req: ::mcpwire_support::Integer;
 }
 /// Every definition of JSON Schema, sorted by name.
 pub const DEFINITIONS: &[&str] = &["Tree"];
@@ -124,16 +75,14 @@ pub mod strategies {
     /// Values of [`super::Tree`], recursing at most `depth` levels.
     pub fn tree_at(depth: u32) -> BoxedStrategy<super::Tree> {
         (
-            (
-                if depth == 0 {
-                    Just(Vec::new()).boxed()
-                } else {
-                    s::vec(tree_at(depth - 1), None, None)
-                },
-                s::integer(None, None).prop_map(::mcpwire_support::Integer::from).boxed(),
-            ),
+            if depth == 0 {
+                Just(Vec::new()).boxed()
+            } else {
+                s::vec(tree_at(depth - 1), None, None)
+            },
+            s::integer(None, None).prop_map(::mcpwire_support::Integer::from).boxed(),
         )
-            .prop_map(|((f0, f1),)| super::Tree {
+            .prop_map(|(f0, f1)| super::Tree {
                 children: f0,
                 value: f1,
                 extra: ::std::collections::BTreeMap::new(),

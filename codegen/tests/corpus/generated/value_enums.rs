@@ -199,89 +199,13 @@ impl Settings {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `mixed` member.
-    #[must_use]
-    pub fn with_mixed(mut self, mixed: impl Into<SettingsMixed>) -> Self {
-        self.mixed = Some(mixed.into());
-        self
-    }
-    /// Sets the optional `ratio` member.
-    #[must_use]
-    pub fn with_ratio(mut self, ratio: impl Into<Ratio0_5>) -> Self {
-        self.ratio = Some(ratio.into());
-        self
-    }
-    /// Sets the optional `strict` member.
-    #[must_use]
-    pub fn with_strict(mut self, strict: impl Into<StrictTrue>) -> Self {
-        self.strict = Some(strict.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_support::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Settings {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_support::ObjectTable<'de> for Settings {
-    const NAME: &'static str = "Settings";
-    const MEMBERS: &'static [&'static str] = &["level", "mixed", "ratio", "strict"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<SettingsLevel>,
-        Option<SettingsMixed>,
-        Option<Ratio0_5>,
-        Option<StrictTrue>,
-    );
-    type Extra = ::mcpwire_support::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "level" => Some(0usize),
-            "mixed" => Some(1usize),
-            "ratio" => Some(2usize),
-            "strict" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_support::read_member(&mut slots.0, map, "level"),
-            1usize => ::mcpwire_support::read_member(&mut slots.1, map, "mixed"),
-            2usize => ::mcpwire_support::read_member(&mut slots.2, map, "ratio"),
-            _ => ::mcpwire_support::read_member(&mut slots.3, map, "strict"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            level: ::mcpwire_support::required_member(slots.0, "level")?,
-            mixed: slots.1,
-            ratio: slots.2,
-            strict: slots.3,
-            extra,
-        })
-    }
+::mcpwire_support::object! {
+    Settings "Settings" keeps extra with_extra_member: ::mcpwire_support::Json;
+    0 level "level" req: SettingsLevel;
+    1 mixed "mixed" opt with_mixed into: SettingsMixed;
+    2 ratio "ratio" opt with_ratio into: Ratio0_5;
+    3 strict "strict" opt with_strict into: StrictTrue;
 }
 /// `SettingsLevel` (JSON Schema).
 ///
@@ -666,14 +590,12 @@ pub mod strategies {
     /// Values of [`super::Settings`].
     pub fn settings() -> BoxedStrategy<super::Settings> {
         (
-            (
-                settings_level(),
-                s::optional(settings_mixed()),
-                s::optional(ratio_0_5()),
-                s::optional(strict_true()),
-            ),
+            settings_level(),
+            s::optional(settings_mixed()),
+            s::optional(ratio_0_5()),
+            s::optional(strict_true()),
         )
-            .prop_map(|((f0, f1, f2, f3),)| super::Settings {
+            .prop_map(|(f0, f1, f2, f3)| super::Settings {
                 level: f0,
                 mixed: f1,
                 ratio: f2,

@@ -17,48 +17,10 @@ impl Closed {
     pub fn new() -> Self {
         Self { id: None }
     }
-    /// Sets the optional `id` member.
-    #[must_use]
-    pub fn with_id(mut self, id: impl Into<String>) -> Self {
-        self.id = Some(id.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Closed {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Closed {
-    const NAME: &'static str = "Closed";
-    const MEMBERS: &'static [&'static str] = &["id"];
-    const KEEPS_UNDECLARED: bool = false;
-    type Slots = (Option<String>,);
-    type Extra = ::serde::de::IgnoredAny;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "id")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        _extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self { id: slots.0 })
-    }
+::mcpwire_types::support::object! {
+    Closed "Closed" closed;
+    0 id "id" opt with_id into: String;
 }
 /// `Ignored` (test schema).
 ///
@@ -82,58 +44,10 @@ impl Ignored {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `id` member.
-    #[must_use]
-    pub fn with_id(mut self, id: impl Into<String>) -> Self {
-        self.id = Some(id.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Ignored {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Ignored {
-    const NAME: &'static str = "Ignored";
-    const MEMBERS: &'static [&'static str] = &["id"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "id")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self { id: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    Ignored "Ignored" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" opt with_id into: String;
 }
 /// `Labels` (test schema).
 ///
@@ -159,55 +73,10 @@ impl Open {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Open {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Open {
-    const NAME: &'static str = "Open";
-    const MEMBERS: &'static [&'static str] = &["id"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "id")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Open "Open" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: String;
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -332,14 +201,14 @@ pub mod strategies {
     use ::mcpwire_types::support::strategy as s;
     /// Values of [`super::Closed`].
     pub fn closed() -> BoxedStrategy<super::Closed> {
-        ((s::optional(s::string(None, None, None)),),)
-            .prop_map(|((f0,),)| super::Closed { id: f0 })
+        s::optional(s::string(None, None, None))
+            .prop_map(|f0| super::Closed { id: f0 })
             .boxed()
     }
     /// Values of [`super::Ignored`].
     pub fn ignored() -> BoxedStrategy<super::Ignored> {
-        ((s::optional(s::string(None, None, None)),),)
-            .prop_map(|((f0,),)| super::Ignored {
+        s::optional(s::string(None, None, None))
+            .prop_map(|f0| super::Ignored {
                 id: f0,
                 extra: ::std::collections::BTreeMap::new(),
             })
@@ -351,8 +220,8 @@ pub mod strategies {
     }
     /// Values of [`super::Open`].
     pub fn open() -> BoxedStrategy<super::Open> {
-        ((s::string(None, None, None), s::extra(s::json(), &["id"])),)
-            .prop_map(|((f0, f1),)| super::Open { id: f0, extra: f1 })
+        (s::string(None, None, None), s::extra(s::json(), &["id"]))
+            .prop_map(|(f0, f1)| super::Open { id: f0, extra: f1 })
             .boxed()
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding

@@ -68,67 +68,12 @@ impl ElicitationRequired {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ElicitationRequired {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitationRequired {
-    const NAME: &'static str = "ElicitationRequired";
-    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<CodeMinus32042>,
-        Option<ElicitationRequiredData>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "data" => Some(1usize),
-            "message" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
-            data: ::mcpwire_types::support::required_member(slots.1, "data")?,
-            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ElicitationRequired "ElicitationRequired" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 code "code" req: CodeMinus32042;
+    1 data "data" req: ElicitationRequiredData;
+    2 message "message" req: String;
 }
 /// `ElicitationRequiredData` (test schema).
 ///
@@ -150,55 +95,10 @@ impl ElicitationRequiredData {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ElicitationRequiredData {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitationRequiredData {
-    const NAME: &'static str = "ElicitationRequiredData";
-    const MEMBERS: &'static [&'static str] = &["url"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "url" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "url")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            url: ::mcpwire_types::support::required_member(slots.0, "url")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ElicitationRequiredData "ElicitationRequiredData" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 url "url" req: String;
 }
 /// `Error` (test schema).
 ///
@@ -230,73 +130,12 @@ impl Error {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `data` member.
-    #[must_use]
-    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
-        self.data = Some(data.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Error {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Error {
-    const NAME: &'static str = "Error";
-    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::support::Integer>,
-        Option<::mcpwire_types::Json>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "data" => Some(1usize),
-            "message" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
-            data: slots.1,
-            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Error "Error" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 code "code" req: ::mcpwire_types::support::Integer;
+    1 data "data" opt with_data into: ::mcpwire_types::Json;
+    2 message "message" req: String;
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -425,8 +264,8 @@ pub mod strategies {
     }
     /// Values of [`super::ElicitationRequired`].
     pub fn elicitation_required() -> BoxedStrategy<super::ElicitationRequired> {
-        ((code_minus_32042(), elicitation_required_data(), s::string(None, None, None)),)
-            .prop_map(|((f0, f1, f2),)| super::ElicitationRequired {
+        (code_minus_32042(), elicitation_required_data(), s::string(None, None, None))
+            .prop_map(|(f0, f1, f2)| super::ElicitationRequired {
                 code: f0,
                 data: f1,
                 message: f2,
@@ -436,8 +275,8 @@ pub mod strategies {
     }
     /// Values of [`super::ElicitationRequiredData`].
     pub fn elicitation_required_data() -> BoxedStrategy<super::ElicitationRequiredData> {
-        ((s::string(None, None, None),),)
-            .prop_map(|((f0,),)| super::ElicitationRequiredData {
+        s::string(None, None, None)
+            .prop_map(|f0| super::ElicitationRequiredData {
                 url: f0,
                 extra: ::std::collections::BTreeMap::new(),
             })
@@ -446,15 +285,13 @@ pub mod strategies {
     /// Values of [`super::Error`].
     pub fn error() -> BoxedStrategy<super::Error> {
         (
-            (
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-                s::optional(s::json()),
-                s::string(None, None, None),
-            ),
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
+            s::optional(s::json()),
+            s::string(None, None, None),
         )
-            .prop_map(|((f0, f1, f2),)| super::Error {
+            .prop_map(|(f0, f1, f2)| super::Error {
                 code: f0,
                 data: f1,
                 message: f2,

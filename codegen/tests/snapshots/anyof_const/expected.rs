@@ -193,60 +193,11 @@ impl ImageContent {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ImageContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ImageContent {
-    const NAME: &'static str = "ImageContent";
-    const MEMBERS: &'static [&'static str] = &["data", "type"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<TypeImage>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "data" => Some(0usize),
-            "type" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "data"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            data: ::mcpwire_types::support::required_member(slots.0, "data")?,
-            r#type: ::mcpwire_types::support::required_member(slots.1, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ImageContent "ImageContent" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 data "data" req: String;
+    1 r#type "type" req: TypeImage;
 }
 /// `TextContent` (test schema).
 ///
@@ -271,60 +222,11 @@ impl TextContent {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TextContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TextContent {
-    const NAME: &'static str = "TextContent";
-    const MEMBERS: &'static [&'static str] = &["text", "type"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<TypeText>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "text" => Some(0usize),
-            "type" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "text"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            text: ::mcpwire_types::support::required_member(slots.0, "text")?,
-            r#type: ::mcpwire_types::support::required_member(slots.1, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    TextContent "TextContent" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 text "text" req: String;
+    1 r#type "type" req: TypeText;
 }
 /// `TypeImage` (test schema).
 ///
@@ -537,8 +439,8 @@ pub mod strategies {
     }
     /// Values of [`super::ImageContent`].
     pub fn image_content() -> BoxedStrategy<super::ImageContent> {
-        ((s::string(None, None, None), type_image()),)
-            .prop_map(|((f0, f1),)| super::ImageContent {
+        (s::string(None, None, None), type_image())
+            .prop_map(|(f0, f1)| super::ImageContent {
                 data: f0,
                 r#type: f1,
                 extra: ::std::collections::BTreeMap::new(),
@@ -547,8 +449,8 @@ pub mod strategies {
     }
     /// Values of [`super::TextContent`].
     pub fn text_content() -> BoxedStrategy<super::TextContent> {
-        ((s::string(None, None, None), type_text()),)
-            .prop_map(|((f0, f1),)| super::TextContent {
+        (s::string(None, None, None), type_text())
+            .prop_map(|(f0, f1)| super::TextContent {
                 text: f0,
                 r#type: f1,
                 extra: ::std::collections::BTreeMap::new(),

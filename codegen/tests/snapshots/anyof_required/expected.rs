@@ -191,55 +191,10 @@ impl CountResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CountResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CountResult {
-    const NAME: &'static str = "CountResult";
-    const MEMBERS: &'static [&'static str] = &["total"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::support::Integer>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "total" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "total")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            total: ::mcpwire_types::support::required_member(slots.0, "total")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CountResult "CountResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 total "total" req: ::mcpwire_types::support::Integer;
 }
 /// `ListResult` (test schema).
 ///
@@ -265,66 +220,11 @@ impl ListResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `next` member.
-    #[must_use]
-    pub fn with_next(mut self, next: impl Into<String>) -> Self {
-        self.next = Some(next.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResult {
-    const NAME: &'static str = "ListResult";
-    const MEMBERS: &'static [&'static str] = &["items", "next"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Vec<String>>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "items" => Some(0usize),
-            "next" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "items"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "next"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            items: ::mcpwire_types::support::required_member(slots.0, "items")?,
-            next: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListResult "ListResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 items "items" req: Vec<String>;
+    1 next "next" opt with_next into: String;
 }
 /// `OneResult` (test schema).
 ///
@@ -517,58 +417,10 @@ impl Result {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Result {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Result {
-    const NAME: &'static str = "Result";
-    const MEMBERS: &'static [&'static str] = &["_meta"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { meta: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    Result "Result" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -717,14 +569,10 @@ pub mod strategies {
     }
     /// Values of [`super::CountResult`].
     pub fn count_result() -> BoxedStrategy<super::CountResult> {
-        (
-            (
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-        )
-            .prop_map(|((f0,),)| super::CountResult {
+        s::integer(None, None)
+            .prop_map(::mcpwire_types::support::Integer::from)
+            .boxed()
+            .prop_map(|f0| super::CountResult {
                 total: f0,
                 extra: ::std::collections::BTreeMap::new(),
             })
@@ -733,12 +581,10 @@ pub mod strategies {
     /// Values of [`super::ListResult`].
     pub fn list_result() -> BoxedStrategy<super::ListResult> {
         (
-            (
-                s::vec(s::string(None, None, None), None, None),
-                s::optional(s::string(None, None, None)),
-            ),
+            s::vec(s::string(None, None, None), None, None),
+            s::optional(s::string(None, None, None)),
         )
-            .prop_map(|((f0, f1),)| super::ListResult {
+            .prop_map(|(f0, f1)| super::ListResult {
                 items: f0,
                 next: f1,
                 extra: ::std::collections::BTreeMap::new(),
@@ -760,8 +606,8 @@ pub mod strategies {
     }
     /// Values of [`super::Result`].
     pub fn result() -> BoxedStrategy<super::Result> {
-        ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
-            .prop_map(|((f0, f1),)| super::Result {
+        (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
+            .prop_map(|(f0, f1)| super::Result {
                 meta: f0,
                 extra: f1,
             })

@@ -24,66 +24,11 @@ impl Call {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `id` member.
-    #[must_use]
-    pub fn with_id(mut self, id: impl Into<::mcpwire_types::support::Integer>) -> Self {
-        self.id = Some(id.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Call {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Call {
-    const NAME: &'static str = "Call";
-    const MEMBERS: &'static [&'static str] = &["id", "method"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::support::Integer>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "method" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            id: slots.0,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Call "Call" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" opt with_id into: ::mcpwire_types::support::Integer;
+    1 method "method" req: String;
 }
 /// `Message` (test schema).
 ///
@@ -329,63 +274,11 @@ impl Reply {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Reply {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Reply {
-    const NAME: &'static str = "Reply";
-    const MEMBERS: &'static [&'static str] = &["id", "result"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::support::Integer>,
-        Option<::mcpwire_types::Json>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "result" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "result"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            result: ::mcpwire_types::support::required_member(slots.1, "result")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Reply "Reply" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: ::mcpwire_types::support::Integer;
+    1 result "result" req: ::mcpwire_types::Json;
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -509,16 +402,14 @@ pub mod strategies {
     /// Values of [`super::Call`].
     pub fn call() -> BoxedStrategy<super::Call> {
         (
-            (
-                s::optional(
-                    s::integer(None, None)
-                        .prop_map(::mcpwire_types::support::Integer::from)
-                        .boxed(),
-                ),
-                s::string(None, None, None),
+            s::optional(
+                s::integer(None, None)
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
             ),
+            s::string(None, None, None),
         )
-            .prop_map(|((f0, f1),)| super::Call {
+            .prop_map(|(f0, f1)| super::Call {
                 id: f0,
                 method: f1,
                 extra: ::std::collections::BTreeMap::new(),
@@ -542,14 +433,12 @@ pub mod strategies {
     /// Values of [`super::Reply`].
     pub fn reply() -> BoxedStrategy<super::Reply> {
         (
-            (
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-                s::json(),
-            ),
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
+            s::json(),
         )
-            .prop_map(|((f0, f1),)| super::Reply {
+            .prop_map(|(f0, f1)| super::Reply {
                 id: f0,
                 result: f1,
                 extra: ::std::collections::BTreeMap::new(),

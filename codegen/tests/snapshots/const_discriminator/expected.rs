@@ -145,69 +145,12 @@ impl PingRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `code` member.
-    #[must_use]
-    pub fn with_code(mut self, code: impl Into<CodeMinus32042>) -> Self {
-        self.code = Some(code.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PingRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequest {
-    const NAME: &'static str = "PingRequest";
-    const MEMBERS: &'static [&'static str] = &["code", "jsonrpc", "method"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<CodeMinus32042>, Option<Jsonrpc2_0>, Option<MethodPing>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            code: slots.0,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PingRequest "PingRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 code "code" opt with_code into: CodeMinus32042;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodPing;
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -342,8 +285,8 @@ pub mod strategies {
     }
     /// Values of [`super::PingRequest`].
     pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
-        ((s::optional(code_minus_32042()), jsonrpc_2_0(), method_ping()),)
-            .prop_map(|((f0, f1, f2),)| super::PingRequest {
+        (s::optional(code_minus_32042()), jsonrpc_2_0(), method_ping())
+            .prop_map(|(f0, f1, f2)| super::PingRequest {
                 code: f0,
                 jsonrpc: f1,
                 method: f2,

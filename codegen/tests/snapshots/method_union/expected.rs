@@ -204,66 +204,11 @@ impl ListToolsRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<ListToolsRequestParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsRequest {
-    const NAME: &'static str = "ListToolsRequest";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MethodToolsList>, Option<ListToolsRequestParams>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListToolsRequest "ListToolsRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodToolsList;
+    1 params "params" opt with_params into: ListToolsRequestParams;
 }
 /// `ListToolsRequestParams` (test schema).
 ///
@@ -287,58 +232,10 @@ impl ListToolsRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `cursor` member.
-    #[must_use]
-    pub fn with_cursor(mut self, cursor: impl Into<String>) -> Self {
-        self.cursor = Some(cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListToolsRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsRequestParams {
-    const NAME: &'static str = "ListToolsRequestParams";
-    const MEMBERS: &'static [&'static str] = &["cursor"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "cursor" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self { cursor: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    ListToolsRequestParams "ListToolsRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 cursor "cursor" opt with_cursor into: String;
 }
 /// `MethodPing` (test schema).
 ///
@@ -439,55 +336,10 @@ impl PingRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PingRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequest {
-    const NAME: &'static str = "PingRequest";
-    const MEMBERS: &'static [&'static str] = &["method"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MethodPing>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "method")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PingRequest "PingRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodPing;
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -623,8 +475,8 @@ pub mod strategies {
     }
     /// Values of [`super::ListToolsRequest`].
     pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
-        ((method_tools_list(), s::optional(list_tools_request_params())),)
-            .prop_map(|((f0, f1),)| super::ListToolsRequest {
+        (method_tools_list(), s::optional(list_tools_request_params()))
+            .prop_map(|(f0, f1)| super::ListToolsRequest {
                 method: f0,
                 params: f1,
                 extra: ::std::collections::BTreeMap::new(),
@@ -633,8 +485,8 @@ pub mod strategies {
     }
     /// Values of [`super::ListToolsRequestParams`].
     pub fn list_tools_request_params() -> BoxedStrategy<super::ListToolsRequestParams> {
-        ((s::optional(s::string(None, None, None)),),)
-            .prop_map(|((f0,),)| super::ListToolsRequestParams {
+        s::optional(s::string(None, None, None))
+            .prop_map(|f0| super::ListToolsRequestParams {
                 cursor: f0,
                 extra: ::std::collections::BTreeMap::new(),
             })
@@ -650,8 +502,8 @@ pub mod strategies {
     }
     /// Values of [`super::PingRequest`].
     pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
-        ((method_ping(),),)
-            .prop_map(|((f0,),)| super::PingRequest {
+        method_ping()
+            .prop_map(|f0| super::PingRequest {
                 method: f0,
                 extra: ::std::collections::BTreeMap::new(),
             })

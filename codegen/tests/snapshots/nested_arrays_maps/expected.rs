@@ -34,96 +34,13 @@ impl Grid {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `byName` member.
-    #[must_use]
-    pub fn with_by_name(
-        mut self,
-        by_name: impl Into<
-            ::std::collections::BTreeMap<String, Vec<::mcpwire_types::support::Integer>>,
-        >,
-    ) -> Self {
-        self.by_name = Some(by_name.into());
-        self
-    }
-    /// Sets the optional `origin` member.
-    #[must_use]
-    pub fn with_origin(mut self, origin: impl Into<Point>) -> Self {
-        self.origin = Some(origin.into());
-        self
-    }
-    /// Sets the optional `tags` member.
-    #[must_use]
-    pub fn with_tags(mut self, tags: impl Into<Vec<GridTagsItem>>) -> Self {
-        self.tags = Some(tags.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Grid {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Grid {
-    const NAME: &'static str = "Grid";
-    const MEMBERS: &'static [&'static str] = &["byName", "origin", "rows", "tags"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<
-            ::std::collections::BTreeMap<String, Vec<::mcpwire_types::support::Integer>>,
-        >,
-        Option<Point>,
-        Option<Vec<Vec<Point>>>,
-        Option<Vec<GridTagsItem>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "byName" => Some(0usize),
-            "origin" => Some(1usize),
-            "rows" => Some(2usize),
-            "tags" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "byName"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "origin"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "rows"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "tags"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            by_name: slots.0,
-            origin: slots.1,
-            rows: ::mcpwire_types::support::required_member(slots.2, "rows")?,
-            tags: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Grid "Grid" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 by_name "byName" opt with_by_name into: ::std::collections::BTreeMap<String, Vec<::mcpwire_types::support::Integer>>;
+    1 origin "origin" opt with_origin into: Point;
+    2 rows "rows" req: Vec<Vec<Point>>;
+    3 tags "tags" opt with_tags into: Vec<GridTagsItem>;
 }
 /// `GridTagsItem` (test schema).
 ///
@@ -145,55 +62,10 @@ impl GridTagsItem {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for GridTagsItem {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GridTagsItem {
-    const NAME: &'static str = "GridTagsItem";
-    const MEMBERS: &'static [&'static str] = &["key"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "key" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "key")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            key: ::mcpwire_types::support::required_member(slots.0, "key")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    GridTagsItem "GridTagsItem" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 key "key" req: String;
 }
 /// `Point` (test schema).
 ///
@@ -221,60 +93,11 @@ impl Point {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Point {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Point {
-    const NAME: &'static str = "Point";
-    const MEMBERS: &'static [&'static str] = &["x", "y"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::serde_json::Number>, Option<::serde_json::Number>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "x" => Some(0usize),
-            "y" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "x"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "y"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            x: ::mcpwire_types::support::required_member(slots.0, "x")?,
-            y: ::mcpwire_types::support::required_member(slots.1, "y")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Point "Point" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 x "x" req: ::serde_json::Number;
+    1 y "y" req: ::serde_json::Number;
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -396,24 +219,22 @@ pub mod strategies {
     /// Values of [`super::Grid`].
     pub fn grid() -> BoxedStrategy<super::Grid> {
         (
-            (
-                s::optional(
-                    s::map(
-                        s::vec(
-                            s::integer(None, None)
-                                .prop_map(::mcpwire_types::support::Integer::from)
-                                .boxed(),
-                            None,
-                            None,
-                        ),
+            s::optional(
+                s::map(
+                    s::vec(
+                        s::integer(None, None)
+                            .prop_map(::mcpwire_types::support::Integer::from)
+                            .boxed(),
+                        None,
+                        None,
                     ),
                 ),
-                s::optional(point()),
-                s::vec(s::vec(point(), None, None), None, None),
-                s::optional(s::vec(grid_tags_item(), None, None)),
             ),
+            s::optional(point()),
+            s::vec(s::vec(point(), None, None), None, None),
+            s::optional(s::vec(grid_tags_item(), None, None)),
         )
-            .prop_map(|((f0, f1, f2, f3),)| super::Grid {
+            .prop_map(|(f0, f1, f2, f3)| super::Grid {
                 by_name: f0,
                 origin: f1,
                 rows: f2,
@@ -424,8 +245,8 @@ pub mod strategies {
     }
     /// Values of [`super::GridTagsItem`].
     pub fn grid_tags_item() -> BoxedStrategy<super::GridTagsItem> {
-        ((s::string(None, None, None),),)
-            .prop_map(|((f0,),)| super::GridTagsItem {
+        s::string(None, None, None)
+            .prop_map(|f0| super::GridTagsItem {
                 key: f0,
                 extra: ::std::collections::BTreeMap::new(),
             })
@@ -433,8 +254,8 @@ pub mod strategies {
     }
     /// Values of [`super::Point`].
     pub fn point() -> BoxedStrategy<super::Point> {
-        ((s::number(None, None), s::number(None, None)),)
-            .prop_map(|((f0, f1),)| super::Point {
+        (s::number(None, None), s::number(None, None))
+            .prop_map(|(f0, f1)| super::Point {
                 x: f0,
                 y: f1,
                 extra: ::std::collections::BTreeMap::new(),

@@ -22,58 +22,10 @@ impl MyType {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `x` member.
-    #[must_use]
-    pub fn with_x(mut self, x: impl Into<MyType2>) -> Self {
-        self.x = Some(x.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for MyType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for MyType {
-    const NAME: &'static str = "MyType";
-    const MEMBERS: &'static [&'static str] = &["x"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MyType2>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "x" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "x")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self { x: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    MyType "MyType" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 x "x" opt with_x into: MyType2;
 }
 /// `MyType2` (test schema).
 ///
@@ -116,119 +68,15 @@ impl MyType2 {
             extra2: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `2nd` member.
-    #[must_use]
-    pub fn with_field_2_nd(mut self, field_2_nd: impl Into<bool>) -> Self {
-        self.field_2_nd = Some(field_2_nd.into());
-        self
-    }
-    /// Sets the optional `crate` member.
-    #[must_use]
-    pub fn with_crate_(
-        mut self,
-        crate_: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.crate_ = Some(crate_.into());
-        self
-    }
-    /// Sets the optional `extra` member.
-    #[must_use]
-    pub fn with_extra(mut self, extra: impl Into<String>) -> Self {
-        self.extra = Some(extra.into());
-        self
-    }
-    /// Sets the optional `mode` member.
-    #[must_use]
-    pub fn with_mode(mut self, mode: impl Into<MyType2Mode>) -> Self {
-        self.mode = Some(mode.into());
-        self
-    }
-    /// Sets the optional `type` member.
-    #[must_use]
-    pub fn with_type(mut self, r#type: impl Into<String>) -> Self {
-        self.r#type = Some(r#type.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra2.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for MyType2 {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for MyType2 {
-    const NAME: &'static str = "MyType2";
-    const MEMBERS: &'static [&'static str] = &[
-        "2nd",
-        "crate",
-        "extra",
-        "mode",
-        "self",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<bool>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<String>,
-        Option<MyType2Mode>,
-        Option<String>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "2nd" => Some(0usize),
-            "crate" => Some(1usize),
-            "extra" => Some(2usize),
-            "mode" => Some(3usize),
-            "self" => Some(4usize),
-            "type" => Some(5usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "2nd"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "crate"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "extra"),
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "mode"),
-            4usize => ::mcpwire_types::support::read_member(&mut slots.4, map, "self"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.5, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            field_2_nd: slots.0,
-            crate_: slots.1,
-            extra: slots.2,
-            mode: slots.3,
-            self_: ::mcpwire_types::support::required_member(slots.4, "self")?,
-            r#type: slots.5,
-            extra2: extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    MyType2 "MyType2" keeps extra2 with_extra_member: ::mcpwire_types::Json;
+    0 field_2_nd "2nd" opt with_field_2_nd into: bool;
+    1 crate_ "crate" opt with_crate_ into: ::mcpwire_types::support::Integer;
+    2 extra "extra" opt with_extra into: String;
+    3 mode "mode" opt with_mode into: MyType2Mode;
+    4 self_ "self" req: String;
+    5 r#type "type" opt with_type into: String;
 }
 /// `MyType2Mode` (test schema).
 ///
@@ -540,8 +388,8 @@ pub mod strategies {
     use ::mcpwire_types::support::strategy as s;
     /// Values of [`super::MyType`].
     pub fn my_type() -> BoxedStrategy<super::MyType> {
-        ((s::optional(my_type_2()),),)
-            .prop_map(|((f0,),)| super::MyType {
+        s::optional(my_type_2())
+            .prop_map(|f0| super::MyType {
                 x: f0,
                 extra: ::std::collections::BTreeMap::new(),
             })
@@ -550,20 +398,18 @@ pub mod strategies {
     /// Values of [`super::MyType2`].
     pub fn my_type_2() -> BoxedStrategy<super::MyType2> {
         (
-            (
-                s::optional(s::boolean()),
-                s::optional(
-                    s::integer(None, None)
-                        .prop_map(::mcpwire_types::support::Integer::from)
-                        .boxed(),
-                ),
-                s::optional(s::string(None, None, None)),
-                s::optional(my_type_2_mode()),
-                s::string(None, None, None),
-                s::optional(s::string(None, None, None)),
+            s::optional(s::boolean()),
+            s::optional(
+                s::integer(None, None)
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
             ),
+            s::optional(s::string(None, None, None)),
+            s::optional(my_type_2_mode()),
+            s::string(None, None, None),
+            s::optional(s::string(None, None, None)),
         )
-            .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::MyType2 {
+            .prop_map(|(f0, f1, f2, f3, f4, f5)| super::MyType2 {
                 field_2_nd: f0,
                 crate_: f1,
                 extra: f2,

@@ -237,66 +237,11 @@ impl Node {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `next` member.
-    #[must_use]
-    pub fn with_next(mut self, next: impl Into<Node>) -> Self {
-        self.next = Some(Box::new(next.into()));
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Node {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Node {
-    const NAME: &'static str = "Node";
-    const MEMBERS: &'static [&'static str] = &["label", "next"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<Box<Node>>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "label" => Some(0usize),
-            "next" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "label"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "next"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            label: ::mcpwire_types::support::required_member(slots.0, "label")?,
-            next: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Node "Node" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 label "label" req: String;
+    1 next "next" opt with_next boxed: Node;
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -463,16 +408,14 @@ pub mod strategies {
     /// Values of [`super::Node`], recursing at most `depth` levels.
     pub fn node_at(depth: u32) -> BoxedStrategy<super::Node> {
         (
-            (
-                s::string(None, None, None),
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(node_at(depth - 1).prop_map(Box::new).boxed())
-                },
-            ),
+            s::string(None, None, None),
+            if depth == 0 {
+                Just(None).boxed()
+            } else {
+                s::optional(node_at(depth - 1).prop_map(Box::new).boxed())
+            },
         )
-            .prop_map(|((f0, f1),)| super::Node {
+            .prop_map(|(f0, f1)| super::Node {
                 label: f0,
                 next: f1,
                 extra: ::std::collections::BTreeMap::new(),

@@ -62,162 +62,20 @@ impl Item {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `data` member.
-    #[must_use]
-    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
-        self.data = Some(data.into());
-        self
-    }
-    /// Sets the optional `enabled` member.
-    #[must_use]
-    pub fn with_enabled(mut self, enabled: impl Into<bool>) -> Self {
-        self.enabled = Some(enabled.into());
-        self
-    }
-    /// Sets the optional `expires` member.
-    #[must_use]
-    pub fn with_expires(mut self, expires: Option<String>) -> Self {
-        self.expires = Some(expires);
-        self
-    }
-    /// Sets the optional `limit` member.
-    #[must_use]
-    pub fn with_limit(
-        mut self,
-        limit: Option<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.limit = Some(limit);
-        self
-    }
-    /// Sets the optional `ratio` member.
-    #[must_use]
-    pub fn with_ratio(mut self, ratio: impl Into<::serde_json::Number>) -> Self {
-        self.ratio = Some(ratio.into());
-        self
-    }
-    /// Sets the optional `size` member.
-    #[must_use]
-    pub fn with_size(mut self, size: impl Into<Size>) -> Self {
-        self.size = Some(size.into());
-        self
-    }
-    /// Sets the optional `type` member.
-    #[must_use]
-    pub fn with_type(mut self, r#type: impl Into<String>) -> Self {
-        self.r#type = Some(r#type.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Item {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Item {
-    const NAME: &'static str = "Item";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "count",
-        "data",
-        "enabled",
-        "expires",
-        "limit",
-        "name",
-        "ratio",
-        "size",
-        "ttl",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<::mcpwire_types::Json>,
-        Option<bool>,
-        Option<Option<String>>,
-        Option<Option<::mcpwire_types::support::Integer>>,
-        Option<String>,
-        Option<::serde_json::Number>,
-        Option<Size>,
-        Option<Option<::mcpwire_types::support::Integer>>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "count" => Some(1usize),
-            "data" => Some(2usize),
-            "enabled" => Some(3usize),
-            "expires" => Some(4usize),
-            "limit" => Some(5usize),
-            "name" => Some(6usize),
-            "ratio" => Some(7usize),
-            "size" => Some(8usize),
-            "ttl" => Some(9usize),
-            "type" => Some(10usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "count"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "data"),
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "enabled"),
-            4usize => ::mcpwire_types::support::read_member(&mut slots.4, map, "expires"),
-            5usize => ::mcpwire_types::support::read_member(&mut slots.5, map, "limit"),
-            6usize => ::mcpwire_types::support::read_member(&mut slots.6, map, "name"),
-            7usize => ::mcpwire_types::support::read_member(&mut slots.7, map, "ratio"),
-            8usize => ::mcpwire_types::support::read_member(&mut slots.8, map, "size"),
-            9usize => ::mcpwire_types::support::read_member(&mut slots.9, map, "ttl"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.10, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            meta: slots.0,
-            count: ::mcpwire_types::support::required_member(slots.1, "count")?,
-            data: slots.2,
-            enabled: slots.3,
-            expires: slots.4,
-            limit: slots.5,
-            name: ::mcpwire_types::support::required_member(slots.6, "name")?,
-            ratio: slots.7,
-            size: slots.8,
-            ttl: ::mcpwire_types::support::required_member(slots.9, "ttl")?,
-            r#type: slots.10,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Item "Item" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 count "count" req: ::mcpwire_types::support::Integer;
+    2 data "data" opt with_data into: ::mcpwire_types::Json;
+    3 enabled "enabled" opt with_enabled into: bool;
+    4 expires "expires" opt with_expires nullable: String;
+    5 limit "limit" opt with_limit nullable: ::mcpwire_types::support::Integer;
+    6 name "name" req: String;
+    7 ratio "ratio" opt with_ratio into: ::serde_json::Number;
+    8 size "size" opt with_size into: Size;
+    9 ttl "ttl" req: Option<::mcpwire_types::support::Integer>;
+    10 r#type "type" opt with_type into: String;
 }
 /// `Size` (test schema).
 ///
@@ -343,33 +201,31 @@ pub mod strategies {
     /// Values of [`super::Item`].
     pub fn item() -> BoxedStrategy<super::Item> {
         (
-            (
-                s::optional(s::json_object()),
-                s::integer(Some(0i64), None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-                s::optional(s::json()),
-                s::optional(s::boolean()),
-                s::optional(s::optional(s::string(None, None, None))),
-                s::optional(
-                    s::optional(
-                        s::integer(None, None)
-                            .prop_map(::mcpwire_types::support::Integer::from)
-                            .boxed(),
-                    ),
-                ),
-                s::string(None, None, None),
-                s::optional(s::number(None, None)),
-                s::optional(size()),
+            s::optional(s::json_object()),
+            s::integer(Some(0i64), None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
+            s::optional(s::json()),
+            s::optional(s::boolean()),
+            s::optional(s::optional(s::string(None, None, None))),
+            s::optional(
                 s::optional(
                     s::integer(None, None)
                         .prop_map(::mcpwire_types::support::Integer::from)
                         .boxed(),
                 ),
             ),
-            (s::optional(s::string(None, None, None)),),
+            s::string(None, None, None),
+            s::optional(s::number(None, None)),
+            s::optional(size()),
+            s::optional(
+                s::integer(None, None)
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
+            ),
+            s::optional(s::string(None, None, None)),
         )
-            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8, f9), (f10,))| super::Item {
+            .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10)| super::Item {
                 meta: f0,
                 count: f1,
                 data: f2,

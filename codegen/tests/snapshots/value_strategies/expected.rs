@@ -113,126 +113,17 @@ impl Item {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `code` member.
-    #[must_use]
-    pub fn with_code(mut self, code: impl Into<String>) -> Self {
-        self.code = Some(code.into());
-        self
-    }
-    /// Sets the optional `color` member.
-    #[must_use]
-    pub fn with_color(mut self, color: impl Into<Color>) -> Self {
-        self.color = Some(color.into());
-        self
-    }
-    /// Sets the optional `link` member.
-    #[must_use]
-    pub fn with_link(mut self, link: impl Into<String>) -> Self {
-        self.link = Some(link.into());
-        self
-    }
-    /// Sets the optional `note` member.
-    #[must_use]
-    pub fn with_note(mut self, note: Option<String>) -> Self {
-        self.note = Some(note);
-        self
-    }
-    /// Sets the optional `shape` member.
-    #[must_use]
-    pub fn with_shape(mut self, shape: impl Into<Shape>) -> Self {
-        self.shape = Some(shape.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Item {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Item {
-    const NAME: &'static str = "Item";
-    const MEMBERS: &'static [&'static str] = &[
-        "code",
-        "color",
-        "count",
-        "link",
-        "note",
-        "score",
-        "shape",
-        "tags",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<Color>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<String>,
-        Option<Option<String>>,
-        Option<::serde_json::Number>,
-        Option<Shape>,
-        Option<Vec<String>>,
-    );
-    type Extra = ::mcpwire_types::support::Integer;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "color" => Some(1usize),
-            "count" => Some(2usize),
-            "link" => Some(3usize),
-            "note" => Some(4usize),
-            "score" => Some(5usize),
-            "shape" => Some(6usize),
-            "tags" => Some(7usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "color"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "count"),
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "link"),
-            4usize => ::mcpwire_types::support::read_member(&mut slots.4, map, "note"),
-            5usize => ::mcpwire_types::support::read_member(&mut slots.5, map, "score"),
-            6usize => ::mcpwire_types::support::read_member(&mut slots.6, map, "shape"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.7, map, "tags"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            code: slots.0,
-            color: slots.1,
-            count: ::mcpwire_types::support::required_member(slots.2, "count")?,
-            link: slots.3,
-            note: slots.4,
-            score: ::mcpwire_types::support::required_member(slots.5, "score")?,
-            shape: slots.6,
-            tags: ::mcpwire_types::support::required_member(slots.7, "tags")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Item "Item" keeps extra with_extra_member: ::mcpwire_types::support::Integer;
+    0 code "code" opt with_code into: String;
+    1 color "color" opt with_color into: Color;
+    2 count "count" req: ::mcpwire_types::support::Integer;
+    3 link "link" opt with_link into: String;
+    4 note "note" opt with_note nullable: String;
+    5 score "score" req: ::serde_json::Number;
+    6 shape "shape" opt with_shape into: Shape;
+    7 tags "tags" req: Vec<String>;
 }
 /// `KindCircle` (test schema).
 ///
@@ -504,60 +395,11 @@ impl ShapeVariant0 {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ShapeVariant0 {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ShapeVariant0 {
-    const NAME: &'static str = "ShapeVariant0";
-    const MEMBERS: &'static [&'static str] = &["kind", "radius"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<KindCircle>, Option<::serde_json::Number>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "kind" => Some(0usize),
-            "radius" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "kind"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "radius"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            kind: ::mcpwire_types::support::required_member(slots.0, "kind")?,
-            radius: ::mcpwire_types::support::required_member(slots.1, "radius")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ShapeVariant0 "ShapeVariant0" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 kind "kind" req: KindCircle;
+    1 radius "radius" req: ::serde_json::Number;
 }
 /// `ShapeVariant1` (test schema).
 ///
@@ -584,69 +426,11 @@ impl ShapeVariant1 {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `side` member.
-    #[must_use]
-    pub fn with_side(
-        mut self,
-        side: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.side = Some(side.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ShapeVariant1 {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ShapeVariant1 {
-    const NAME: &'static str = "ShapeVariant1";
-    const MEMBERS: &'static [&'static str] = &["kind", "side"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<KindSquare>, Option<::mcpwire_types::support::Integer>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "kind" => Some(0usize),
-            "side" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "kind"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "side"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            kind: ::mcpwire_types::support::required_member(slots.0, "kind")?,
-            side: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ShapeVariant1 "ShapeVariant1" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 kind "kind" req: KindSquare;
+    1 side "side" opt with_side into: ::mcpwire_types::support::Integer;
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -780,26 +564,24 @@ pub mod strategies {
     /// Values of [`super::Item`].
     pub fn item() -> BoxedStrategy<super::Item> {
         (
-            (
-                s::optional(s::string(None, Some(2u64), Some(3u64))),
-                s::optional(color()),
-                s::integer(Some(1i64), Some(5i64))
+            s::optional(s::string(None, Some(2u64), Some(3u64))),
+            s::optional(color()),
+            s::integer(Some(1i64), Some(5i64))
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
+            s::optional(s::string(Some("uri"), None, None)),
+            s::optional(s::optional(s::string(None, None, None))),
+            s::number(Some(0f64), Some(1f64)),
+            s::optional(shape()),
+            s::vec(s::string(None, None, None), Some(1u64), Some(2u64)),
+            s::extra(
+                s::integer(None, None)
                     .prop_map(::mcpwire_types::support::Integer::from)
                     .boxed(),
-                s::optional(s::string(Some("uri"), None, None)),
-                s::optional(s::optional(s::string(None, None, None))),
-                s::number(Some(0f64), Some(1f64)),
-                s::optional(shape()),
-                s::vec(s::string(None, None, None), Some(1u64), Some(2u64)),
-                s::extra(
-                    s::integer(None, None)
-                        .prop_map(::mcpwire_types::support::Integer::from)
-                        .boxed(),
-                    &["code", "color", "count", "link", "note", "score", "shape", "tags"],
-                ),
+                &["code", "color", "count", "link", "note", "score", "shape", "tags"],
             ),
         )
-            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8),)| super::Item {
+            .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8)| super::Item {
                 code: f0,
                 color: f1,
                 count: f2,
@@ -834,8 +616,8 @@ pub mod strategies {
     }
     /// Values of [`super::ShapeVariant0`].
     pub fn shape_variant_0() -> BoxedStrategy<super::ShapeVariant0> {
-        ((kind_circle(), s::number(Some(0f64), None)),)
-            .prop_map(|((f0, f1),)| super::ShapeVariant0 {
+        (kind_circle(), s::number(Some(0f64), None))
+            .prop_map(|(f0, f1)| super::ShapeVariant0 {
                 kind: f0,
                 radius: f1,
                 extra: ::std::collections::BTreeMap::new(),
@@ -845,16 +627,14 @@ pub mod strategies {
     /// Values of [`super::ShapeVariant1`].
     pub fn shape_variant_1() -> BoxedStrategy<super::ShapeVariant1> {
         (
-            (
-                kind_square(),
-                s::optional(
-                    s::integer(None, None)
-                        .prop_map(::mcpwire_types::support::Integer::from)
-                        .boxed(),
-                ),
+            kind_square(),
+            s::optional(
+                s::integer(None, None)
+                    .prop_map(::mcpwire_types::support::Integer::from)
+                    .boxed(),
             ),
         )
-            .prop_map(|((f0, f1),)| super::ShapeVariant1 {
+            .prop_map(|(f0, f1)| super::ShapeVariant1 {
                 kind: f0,
                 side: f1,
                 extra: ::std::collections::BTreeMap::new(),

@@ -383,73 +383,12 @@ impl Error {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `data` member.
-    #[must_use]
-    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
-        self.data = Some(data.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Error {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Error {
-    const NAME: &'static str = "Error";
-    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::support::Integer>,
-        Option<::mcpwire_types::Json>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "data" => Some(1usize),
-            "message" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
-            data: slots.1,
-            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Error "Error" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 code "code" req: ::mcpwire_types::support::Integer;
+    1 data "data" opt with_data into: ::mcpwire_types::Json;
+    2 message "message" req: String;
 }
 /// `ErrorResponse` (JSON-RPC 2.0).
 ///
@@ -477,63 +416,12 @@ impl ErrorResponse {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ErrorResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ErrorResponse {
-    const NAME: &'static str = "ErrorResponse";
-    const MEMBERS: &'static [&'static str] = &["error", "id", "jsonrpc"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Error>, Option<RequestId>, Option<Jsonrpc2_0>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "error" => Some(0usize),
-            "id" => Some(1usize),
-            "jsonrpc" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "error"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "id"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "jsonrpc"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            error: ::mcpwire_types::support::required_member(slots.0, "error")?,
-            id: ::mcpwire_types::support::required_member(slots.1, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.2, "jsonrpc")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ErrorResponse "ErrorResponse" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 error "error" req: Error;
+    1 id "id" req: RequestId;
+    2 jsonrpc "jsonrpc" req: Jsonrpc2_0;
 }
 /// `InternalError` (JSON-RPC 2.0).
 ///
@@ -562,69 +450,12 @@ impl InternalError {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `data` member.
-    #[must_use]
-    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
-        self.data = Some(data.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for InternalError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InternalError {
-    const NAME: &'static str = "InternalError";
-    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<CodeMinus32603>, Option<::mcpwire_types::Json>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "data" => Some(1usize),
-            "message" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
-            data: slots.1,
-            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    InternalError "InternalError" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 code "code" req: CodeMinus32603;
+    1 data "data" opt with_data into: ::mcpwire_types::Json;
+    2 message "message" req: String;
 }
 /// `InvalidParamsError` (JSON-RPC 2.0).
 ///
@@ -653,69 +484,12 @@ impl InvalidParamsError {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `data` member.
-    #[must_use]
-    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
-        self.data = Some(data.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for InvalidParamsError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InvalidParamsError {
-    const NAME: &'static str = "InvalidParamsError";
-    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<CodeMinus32602>, Option<::mcpwire_types::Json>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "data" => Some(1usize),
-            "message" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
-            data: slots.1,
-            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    InvalidParamsError "InvalidParamsError" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 code "code" req: CodeMinus32602;
+    1 data "data" opt with_data into: ::mcpwire_types::Json;
+    2 message "message" req: String;
 }
 /// `InvalidRequestError` (JSON-RPC 2.0).
 ///
@@ -744,69 +518,12 @@ impl InvalidRequestError {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `data` member.
-    #[must_use]
-    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
-        self.data = Some(data.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for InvalidRequestError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InvalidRequestError {
-    const NAME: &'static str = "InvalidRequestError";
-    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<CodeMinus32600>, Option<::mcpwire_types::Json>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "data" => Some(1usize),
-            "message" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
-            data: slots.1,
-            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    InvalidRequestError "InvalidRequestError" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 code "code" req: CodeMinus32600;
+    1 data "data" opt with_data into: ::mcpwire_types::Json;
+    2 message "message" req: String;
 }
 /// `Jsonrpc2_0` (JSON-RPC 2.0).
 ///
@@ -1123,69 +840,12 @@ impl MethodNotFoundError {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `data` member.
-    #[must_use]
-    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
-        self.data = Some(data.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for MethodNotFoundError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for MethodNotFoundError {
-    const NAME: &'static str = "MethodNotFoundError";
-    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<CodeMinus32601>, Option<::mcpwire_types::Json>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "data" => Some(1usize),
-            "message" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
-            data: slots.1,
-            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    MethodNotFoundError "MethodNotFoundError" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 code "code" req: CodeMinus32601;
+    1 data "data" opt with_data into: ::mcpwire_types::Json;
+    2 message "message" req: String;
 }
 /// `Notification` (JSON-RPC 2.0).
 ///
@@ -1214,69 +874,12 @@ impl Notification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<Params>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Notification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Notification {
-    const NAME: &'static str = "Notification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Jsonrpc2_0>, Option<String>, Option<Params>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Notification "Notification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: String;
+    2 params "params" opt with_params into: Params;
 }
 /// `Params` (JSON-RPC 2.0).
 ///
@@ -1442,69 +1045,12 @@ impl ParseError {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `data` member.
-    #[must_use]
-    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
-        self.data = Some(data.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ParseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ParseError {
-    const NAME: &'static str = "ParseError";
-    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<CodeMinus32700>, Option<::mcpwire_types::Json>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "data" => Some(1usize),
-            "message" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
-            data: slots.1,
-            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ParseError "ParseError" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 code "code" req: CodeMinus32700;
+    1 data "data" opt with_data into: ::mcpwire_types::Json;
+    2 message "message" req: String;
 }
 /// `Request` (JSON-RPC 2.0).
 ///
@@ -1536,72 +1082,13 @@ impl Request {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<Params>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Request {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Request {
-    const NAME: &'static str = "Request";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<RequestId>, Option<Jsonrpc2_0>, Option<String>, Option<Params>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Request "Request" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: String;
+    3 params "params" opt with_params into: Params;
 }
 /// `RequestId` (JSON-RPC 2.0).
 ///
@@ -1953,63 +1440,12 @@ impl ResultResponse {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResultResponse {
-    const NAME: &'static str = "ResultResponse";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<RequestId>, Option<Jsonrpc2_0>, Option<::mcpwire_types::Json>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "result" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "result"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> Result<Self, E> {
-        Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResultResponse "ResultResponse" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 result "result" req: ::mcpwire_types::Json;
 }
 /// Error codes of JSON-RPC 2.0: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

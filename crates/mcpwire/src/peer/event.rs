@@ -93,6 +93,12 @@ impl fmt::Display for ResultError {
 impl std::error::Error for ResultError {}
 
 /// Something the other side sent, as the peer understood it.
+///
+/// Built from a stateless [`decode::Message`](crate::decode::Message) with the peer's state:
+/// a request gets its [`Call`] (not `Clone`: the right to answer once), a response is matched
+/// to this side's pending request and its result decoded, a cancellation names a call in
+/// flight. Borrowed from the frame; [`Event::protocol_event`] gives the owned form of the
+/// events nobody answers.
 #[derive(Debug)]
 pub enum Event<'a> {
     /// A request to answer: pass `call` to [`Peer::reply`](super::Peer::reply) exactly once.

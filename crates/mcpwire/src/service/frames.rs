@@ -1,12 +1,14 @@
-//! Line framing over an async reader, by the same rules as [`FrameReader`](crate::framing::FrameReader):
-//! one message per line (`\n` or `\r\n`), blank lines and a stream-start BOM skipped, an
-//! over-long line discarded while it is read and reported as [`Frame::TooLong`].
+//! Line framing over an async reader: the same [`LineSplitter`] as the blocking
+//! [`FrameReader`](crate::framing::FrameReader), stepped over what the reader's buffer holds,
+//! so the two apply one set of rules (one message per line, `\n` or `\r\n`, blank lines and
+//! a stream-start BOM skipped, an over-long line discarded while it is read and reported as
+//! [`Frame::TooLong`]); only the waiting for bytes differs.
 
 use std::io;
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
-use crate::framing::{Frame, LineEnd, LineSplitter};
+use crate::framing::{Frame, LineSplitter, Step};
 
 /// Splits an async byte stream into frames (what a client reading a server's stdout uses
 /// too).
@@ -29,22 +31,10 @@ impl<R: AsyncBufRead + Unpin> AsyncFrameReader<R> {
     pub async fn next_frame(&mut self, max_frame_bytes: usize) -> io::Result<Option<Frame<'_>>> {
         loop {
             let available = self.input.fill_buf().await?;
-            let ended = if available.is_empty() {
-                true
-            } else {
-                let (consumed, ended) = self.lines.feed(available, max_frame_bytes);
-                self.input.consume(consumed);
-                ended
-            };
-            if ended {
-                match self.lines.end_line(max_frame_bytes) {
-                    None => return Ok(None),
-                    Some(LineEnd::Blank) => {}
-                    Some(LineEnd::TooLong { len }) => return Ok(Some(Frame::TooLong { len })),
-                    Some(LineEnd::Line { start }) => {
-                        return Ok(Some(Frame::Line(self.lines.content(start))));
-                    }
-                }
+            let (consumed, step) = self.lines.step(available, max_frame_bytes);
+            self.input.consume(consumed);
+            if let Step::Done(ending) = step {
+                return Ok(self.lines.frame(ending));
             }
         }
     }

@@ -46,15 +46,11 @@ pub fn code_minus_32700() -> BoxedStrategy<super::CodeMinus32700> {
 /// Values of [`super::Error`].
 pub fn error() -> BoxedStrategy<super::Error> {
     (
-        (
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-            s::optional(s::json()),
-            s::string(None, None, None),
-        ),
+        s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from).boxed(),
+        s::optional(s::json()),
+        s::string(None, None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::Error {
+        .prop_map(|(f0, f1, f2)| super::Error {
             code: f0,
             data: f1,
             message: f2,
@@ -64,8 +60,8 @@ pub fn error() -> BoxedStrategy<super::Error> {
 }
 /// Values of [`super::ErrorResponse`].
 pub fn error_response() -> BoxedStrategy<super::ErrorResponse> {
-    ((error(), request_id(), jsonrpc_2_0()),)
-        .prop_map(|((f0, f1, f2),)| super::ErrorResponse {
+    (error(), request_id(), jsonrpc_2_0())
+        .prop_map(|(f0, f1, f2)| super::ErrorResponse {
             error: f0,
             id: f1,
             jsonrpc: f2,
@@ -75,8 +71,8 @@ pub fn error_response() -> BoxedStrategy<super::ErrorResponse> {
 }
 /// Values of [`super::InternalError`].
 pub fn internal_error() -> BoxedStrategy<super::InternalError> {
-    ((code_minus_32603(), s::optional(s::json()), s::string(None, None, None)),)
-        .prop_map(|((f0, f1, f2),)| super::InternalError {
+    (code_minus_32603(), s::optional(s::json()), s::string(None, None, None))
+        .prop_map(|(f0, f1, f2)| super::InternalError {
             code: f0,
             data: f1,
             message: f2,
@@ -86,8 +82,8 @@ pub fn internal_error() -> BoxedStrategy<super::InternalError> {
 }
 /// Values of [`super::InvalidParamsError`].
 pub fn invalid_params_error() -> BoxedStrategy<super::InvalidParamsError> {
-    ((code_minus_32602(), s::optional(s::json()), s::string(None, None, None)),)
-        .prop_map(|((f0, f1, f2),)| super::InvalidParamsError {
+    (code_minus_32602(), s::optional(s::json()), s::string(None, None, None))
+        .prop_map(|(f0, f1, f2)| super::InvalidParamsError {
             code: f0,
             data: f1,
             message: f2,
@@ -97,8 +93,8 @@ pub fn invalid_params_error() -> BoxedStrategy<super::InvalidParamsError> {
 }
 /// Values of [`super::InvalidRequestError`].
 pub fn invalid_request_error() -> BoxedStrategy<super::InvalidRequestError> {
-    ((code_minus_32600(), s::optional(s::json()), s::string(None, None, None)),)
-        .prop_map(|((f0, f1, f2),)| super::InvalidRequestError {
+    (code_minus_32600(), s::optional(s::json()), s::string(None, None, None))
+        .prop_map(|(f0, f1, f2)| super::InvalidRequestError {
             code: f0,
             data: f1,
             message: f2,
@@ -127,8 +123,8 @@ pub fn message() -> BoxedStrategy<super::Message> {
 }
 /// Values of [`super::MethodNotFoundError`].
 pub fn method_not_found_error() -> BoxedStrategy<super::MethodNotFoundError> {
-    ((code_minus_32601(), s::optional(s::json()), s::string(None, None, None)),)
-        .prop_map(|((f0, f1, f2),)| super::MethodNotFoundError {
+    (code_minus_32601(), s::optional(s::json()), s::string(None, None, None))
+        .prop_map(|(f0, f1, f2)| super::MethodNotFoundError {
             code: f0,
             data: f1,
             message: f2,
@@ -138,8 +134,8 @@ pub fn method_not_found_error() -> BoxedStrategy<super::MethodNotFoundError> {
 }
 /// Values of [`super::Notification`].
 pub fn notification() -> BoxedStrategy<super::Notification> {
-    ((jsonrpc_2_0(), s::string(None, None, None), s::optional(params())),)
-        .prop_map(|((f0, f1, f2),)| super::Notification {
+    (jsonrpc_2_0(), s::string(None, None, None), s::optional(params()))
+        .prop_map(|(f0, f1, f2)| super::Notification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -161,8 +157,8 @@ pub fn params() -> BoxedStrategy<super::Params> {
 }
 /// Values of [`super::ParseError`].
 pub fn parse_error() -> BoxedStrategy<super::ParseError> {
-    ((code_minus_32700(), s::optional(s::json()), s::string(None, None, None)),)
-        .prop_map(|((f0, f1, f2),)| super::ParseError {
+    (code_minus_32700(), s::optional(s::json()), s::string(None, None, None))
+        .prop_map(|(f0, f1, f2)| super::ParseError {
             code: f0,
             data: f1,
             message: f2,
@@ -172,8 +168,8 @@ pub fn parse_error() -> BoxedStrategy<super::ParseError> {
 }
 /// Values of [`super::Request`].
 pub fn request() -> BoxedStrategy<super::Request> {
-    ((request_id(), jsonrpc_2_0(), s::string(None, None, None), s::optional(params())),)
-        .prop_map(|((f0, f1, f2, f3),)| super::Request {
+    (request_id(), jsonrpc_2_0(), s::string(None, None, None), s::optional(params()))
+        .prop_map(|(f0, f1, f2, f3)| super::Request {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -209,8 +205,8 @@ pub fn response() -> BoxedStrategy<super::Response> {
 }
 /// Values of [`super::ResultResponse`].
 pub fn result_response() -> BoxedStrategy<super::ResultResponse> {
-    ((request_id(), jsonrpc_2_0(), s::json()),)
-        .prop_map(|((f0, f1, f2),)| super::ResultResponse {
+    (request_id(), jsonrpc_2_0(), s::json())
+        .prop_map(|(f0, f1, f2)| super::ResultResponse {
             id: f0,
             jsonrpc: f1,
             result: f2,

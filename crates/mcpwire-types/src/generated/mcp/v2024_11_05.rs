@@ -25,64 +25,10 @@ impl Annotated {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `annotations` member.
-    #[must_use]
-    pub fn with_annotations(
-        mut self,
-        annotations: impl Into<AnnotatedAnnotations>,
-    ) -> Self {
-        self.annotations = Some(annotations.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Annotated {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Annotated {
-    const NAME: &'static str = "Annotated";
-    const MEMBERS: &'static [&'static str] = &["annotations"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<AnnotatedAnnotations>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "annotations" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "annotations")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            annotations: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Annotated "Annotated" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 annotations "annotations" opt with_annotations into: AnnotatedAnnotations;
 }
 /// `AnnotatedAnnotations` (MCP 2024-11-05).
 ///
@@ -111,74 +57,11 @@ impl AnnotatedAnnotations {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `audience` member.
-    #[must_use]
-    pub fn with_audience(mut self, audience: impl Into<Vec<Role>>) -> Self {
-        self.audience = Some(audience.into());
-        self
-    }
-    /// Sets the optional `priority` member.
-    #[must_use]
-    pub fn with_priority(mut self, priority: impl Into<::serde_json::Number>) -> Self {
-        self.priority = Some(priority.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for AnnotatedAnnotations {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for AnnotatedAnnotations {
-    const NAME: &'static str = "AnnotatedAnnotations";
-    const MEMBERS: &'static [&'static str] = &["audience", "priority"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Vec<Role>>, Option<::serde_json::Number>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "audience" => Some(0usize),
-            "priority" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "audience")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "priority"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            audience: slots.0,
-            priority: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    AnnotatedAnnotations "AnnotatedAnnotations" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 audience "audience" opt with_audience into: Vec<Role>;
+    1 priority "priority" opt with_priority into: ::serde_json::Number;
 }
 /// `BlobResourceContents` (MCP 2024-11-05).
 ///
@@ -208,71 +91,12 @@ impl BlobResourceContents {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `mimeType` member.
-    #[must_use]
-    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
-        self.mime_type = Some(mime_type.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for BlobResourceContents {
-    const NAME: &'static str = "BlobResourceContents";
-    const MEMBERS: &'static [&'static str] = &["blob", "mimeType", "uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "blob" => Some(0usize),
-            "mimeType" => Some(1usize),
-            "uri" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "blob"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "mimeType")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            blob: ::mcpwire_types::support::required_member(slots.0, "blob")?,
-            mime_type: slots.1,
-            uri: ::mcpwire_types::support::required_member(slots.2, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    BlobResourceContents "BlobResourceContents" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 blob "blob" req: String;
+    1 mime_type "mimeType" opt with_mime_type into: String;
+    2 uri "uri" req: String;
 }
 /// `CallToolRequest` (MCP 2024-11-05).
 ///
@@ -298,60 +122,11 @@ impl CallToolRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolRequest {
-    const NAME: &'static str = "CallToolRequest";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MethodToolsCall>, Option<CallToolRequestParams>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CallToolRequest "CallToolRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodToolsCall;
+    1 params "params" req: CallToolRequestParams;
 }
 /// `CallToolRequestParams` (MCP 2024-11-05).
 ///
@@ -378,71 +153,11 @@ impl CallToolRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `arguments` member.
-    #[must_use]
-    pub fn with_arguments(
-        mut self,
-        arguments: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.arguments = Some(arguments.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolRequestParams {
-    const NAME: &'static str = "CallToolRequestParams";
-    const MEMBERS: &'static [&'static str] = &["arguments", "name"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "arguments" => Some(0usize),
-            "name" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "arguments")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "name"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            arguments: slots.0,
-            name: ::mcpwire_types::support::required_member(slots.1, "name")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CallToolRequestParams "CallToolRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 arguments "arguments" opt with_arguments into: ::mcpwire_types::JsonObject;
+    1 name "name" req: String;
 }
 /// `CallToolResult` (MCP 2024-11-05).
 ///
@@ -473,79 +188,12 @@ impl CallToolResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `isError` member.
-    #[must_use]
-    pub fn with_is_error(mut self, is_error: impl Into<bool>) -> Self {
-        self.is_error = Some(is_error.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CallToolResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolResult {
-    const NAME: &'static str = "CallToolResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "content", "isError"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<Vec<CallToolResultContentItem>>,
-        Option<bool>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "content" => Some(1usize),
-            "isError" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "content"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "isError"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            content: ::mcpwire_types::support::required_member(slots.1, "content")?,
-            is_error: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CallToolResult "CallToolResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 content "content" req: Vec<CallToolResultContentItem>;
+    2 is_error "isError" opt with_is_error into: bool;
 }
 /// `CallToolResultContentItem` (MCP 2024-11-05).
 ///
@@ -769,63 +417,11 @@ impl CancelledNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelledNotification {
-    const NAME: &'static str = "CancelledNotification";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MethodNotificationsCancelled>,
-        Option<CancelledNotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CancelledNotification "CancelledNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodNotificationsCancelled;
+    1 params "params" req: CancelledNotificationParams;
 }
 /// `CancelledNotificationParams` (MCP 2024-11-05).
 ///
@@ -853,66 +449,11 @@ impl CancelledNotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `reason` member.
-    #[must_use]
-    pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
-        self.reason = Some(reason.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelledNotificationParams {
-    const NAME: &'static str = "CancelledNotificationParams";
-    const MEMBERS: &'static [&'static str] = &["reason", "requestId"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<RequestId>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "reason" => Some(0usize),
-            "requestId" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "reason"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "requestId"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            reason: slots.0,
-            request_id: ::mcpwire_types::support::required_member(slots.1, "requestId")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CancelledNotificationParams "CancelledNotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 reason "reason" opt with_reason into: String;
+    1 request_id "requestId" req: RequestId;
 }
 /// `ClientCapabilities` (MCP 2024-11-05).
 ///
@@ -945,93 +486,12 @@ impl ClientCapabilities {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `experimental` member.
-    #[must_use]
-    pub fn with_experimental(
-        mut self,
-        experimental: impl Into<::mcpwire_types::JsonObjectMap>,
-    ) -> Self {
-        self.experimental = Some(experimental.into());
-        self
-    }
-    /// Sets the optional `roots` member.
-    #[must_use]
-    pub fn with_roots(mut self, roots: impl Into<ClientCapabilitiesRoots>) -> Self {
-        self.roots = Some(roots.into());
-        self
-    }
-    /// Sets the optional `sampling` member.
-    #[must_use]
-    pub fn with_sampling(
-        mut self,
-        sampling: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.sampling = Some(sampling.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilities {
-    const NAME: &'static str = "ClientCapabilities";
-    const MEMBERS: &'static [&'static str] = &["experimental", "roots", "sampling"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObjectMap>,
-        Option<ClientCapabilitiesRoots>,
-        Option<::mcpwire_types::JsonObject>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "experimental" => Some(0usize),
-            "roots" => Some(1usize),
-            "sampling" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "experimental")
-            }
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "roots"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "sampling"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            experimental: slots.0,
-            roots: slots.1,
-            sampling: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ClientCapabilities "ClientCapabilities" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 experimental "experimental" opt with_experimental into: ::mcpwire_types::JsonObjectMap;
+    1 roots "roots" opt with_roots into: ClientCapabilitiesRoots;
+    2 sampling "sampling" opt with_sampling into: ::mcpwire_types::JsonObject;
 }
 /// `ClientCapabilitiesRoots` (MCP 2024-11-05).
 ///
@@ -1056,61 +516,10 @@ impl ClientCapabilitiesRoots {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `listChanged` member.
-    #[must_use]
-    pub fn with_list_changed(mut self, list_changed: impl Into<bool>) -> Self {
-        self.list_changed = Some(list_changed.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilitiesRoots {
-    const NAME: &'static str = "ClientCapabilitiesRoots";
-    const MEMBERS: &'static [&'static str] = &["listChanged"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<bool>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "listChanged" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            list_changed: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ClientCapabilitiesRoots "ClientCapabilitiesRoots" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 list_changed "listChanged" opt with_list_changed into: bool;
 }
 /// `ClientNotification` (MCP 2024-11-05).
 ///
@@ -2073,60 +1482,11 @@ impl CompleteRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequest {
-    const NAME: &'static str = "CompleteRequest";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MethodCompletionComplete>, Option<CompleteRequestParams>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CompleteRequest "CompleteRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodCompletionComplete;
+    1 params "params" req: CompleteRequestParams;
 }
 /// `CompleteRequestParams` (MCP 2024-11-05).
 ///
@@ -2155,65 +1515,11 @@ impl CompleteRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParams {
-    const NAME: &'static str = "CompleteRequestParams";
-    const MEMBERS: &'static [&'static str] = &["argument", "ref"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<CompleteRequestParamsArgument>,
-        Option<CompleteRequestParamsRef>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "argument" => Some(0usize),
-            "ref" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "argument")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "ref"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            argument: ::mcpwire_types::support::required_member(slots.0, "argument")?,
-            r#ref: ::mcpwire_types::support::required_member(slots.1, "ref")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CompleteRequestParams "CompleteRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 argument "argument" req: CompleteRequestParamsArgument;
+    1 r#ref "ref" req: CompleteRequestParamsRef;
 }
 /// `CompleteRequestParamsArgument` (MCP 2024-11-05).
 ///
@@ -2239,60 +1545,11 @@ impl CompleteRequestParamsArgument {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParamsArgument {
-    const NAME: &'static str = "CompleteRequestParamsArgument";
-    const MEMBERS: &'static [&'static str] = &["name", "value"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0usize),
-            "value" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "name"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "value"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            name: ::mcpwire_types::support::required_member(slots.0, "name")?,
-            value: ::mcpwire_types::support::required_member(slots.1, "value")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CompleteRequestParamsArgument "CompleteRequestParamsArgument" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 name "name" req: String;
+    1 value "value" req: String;
 }
 /// `CompleteRequestParamsRef` (MCP 2024-11-05).
 ///
@@ -2490,69 +1747,11 @@ impl CompleteResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CompleteResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteResult {
-    const NAME: &'static str = "CompleteResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "completion"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>, Option<CompleteResultCompletion>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "completion" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "completion"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            completion: ::mcpwire_types::support::required_member(
-                slots.1,
-                "completion",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CompleteResult "CompleteResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 completion "completion" req: CompleteResultCompletion;
 }
 /// `CompleteResultCompletion` (MCP 2024-11-05).
 ///
@@ -2583,82 +1782,12 @@ impl CompleteResultCompletion {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `hasMore` member.
-    #[must_use]
-    pub fn with_has_more(mut self, has_more: impl Into<bool>) -> Self {
-        self.has_more = Some(has_more.into());
-        self
-    }
-    /// Sets the optional `total` member.
-    #[must_use]
-    pub fn with_total(
-        mut self,
-        total: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.total = Some(total.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteResultCompletion {
-    const NAME: &'static str = "CompleteResultCompletion";
-    const MEMBERS: &'static [&'static str] = &["hasMore", "total", "values"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<bool>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<Vec<String>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "hasMore" => Some(0usize),
-            "total" => Some(1usize),
-            "values" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "hasMore"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "total"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "values"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            has_more: slots.0,
-            total: slots.1,
-            values: ::mcpwire_types::support::required_member(slots.2, "values")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CompleteResultCompletion "CompleteResultCompletion" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 has_more "hasMore" opt with_has_more into: bool;
+    1 total "total" opt with_total into: ::mcpwire_types::support::Integer;
+    2 values "values" req: Vec<String>;
 }
 /// `CreateMessageRequest` (MCP 2024-11-05).
 ///
@@ -2684,63 +1813,11 @@ impl CreateMessageRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageRequest {
-    const NAME: &'static str = "CreateMessageRequest";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MethodSamplingCreateMessage>,
-        Option<CreateMessageRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CreateMessageRequest "CreateMessageRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodSamplingCreateMessage;
+    1 params "params" req: CreateMessageRequestParams;
 }
 /// `CreateMessageRequestParams` (MCP 2024-11-05).
 ///
@@ -2798,169 +1875,17 @@ impl CreateMessageRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `includeContext` member.
-    #[must_use]
-    pub fn with_include_context(
-        mut self,
-        include_context: impl Into<CreateMessageRequestParamsIncludeContext>,
-    ) -> Self {
-        self.include_context = Some(include_context.into());
-        self
-    }
-    /// Sets the optional `metadata` member.
-    #[must_use]
-    pub fn with_metadata(
-        mut self,
-        metadata: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.metadata = Some(metadata.into());
-        self
-    }
-    /// Sets the optional `modelPreferences` member.
-    #[must_use]
-    pub fn with_model_preferences(
-        mut self,
-        model_preferences: impl Into<ModelPreferences>,
-    ) -> Self {
-        self.model_preferences = Some(model_preferences.into());
-        self
-    }
-    /// Sets the optional `stopSequences` member.
-    #[must_use]
-    pub fn with_stop_sequences(
-        mut self,
-        stop_sequences: impl Into<Vec<String>>,
-    ) -> Self {
-        self.stop_sequences = Some(stop_sequences.into());
-        self
-    }
-    /// Sets the optional `systemPrompt` member.
-    #[must_use]
-    pub fn with_system_prompt(mut self, system_prompt: impl Into<String>) -> Self {
-        self.system_prompt = Some(system_prompt.into());
-        self
-    }
-    /// Sets the optional `temperature` member.
-    #[must_use]
-    pub fn with_temperature(
-        mut self,
-        temperature: impl Into<::serde_json::Number>,
-    ) -> Self {
-        self.temperature = Some(temperature.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageRequestParams {
-    const NAME: &'static str = "CreateMessageRequestParams";
-    const MEMBERS: &'static [&'static str] = &[
-        "includeContext",
-        "maxTokens",
-        "messages",
-        "metadata",
-        "modelPreferences",
-        "stopSequences",
-        "systemPrompt",
-        "temperature",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<CreateMessageRequestParamsIncludeContext>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<Vec<SamplingMessage>>,
-        Option<::mcpwire_types::JsonObject>,
-        Option<ModelPreferences>,
-        Option<Vec<String>>,
-        Option<String>,
-        Option<::serde_json::Number>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "includeContext" => Some(0usize),
-            "maxTokens" => Some(1usize),
-            "messages" => Some(2usize),
-            "metadata" => Some(3usize),
-            "modelPreferences" => Some(4usize),
-            "stopSequences" => Some(5usize),
-            "systemPrompt" => Some(6usize),
-            "temperature" => Some(7usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.0,
-                    map,
-                    "includeContext",
-                )
-            }
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "maxTokens")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "messages")
-            }
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "metadata")
-            }
-            4usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.4,
-                    map,
-                    "modelPreferences",
-                )
-            }
-            5usize => {
-                ::mcpwire_types::support::read_member(&mut slots.5, map, "stopSequences")
-            }
-            6usize => {
-                ::mcpwire_types::support::read_member(&mut slots.6, map, "systemPrompt")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.7, map, "temperature"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            include_context: slots.0,
-            max_tokens: ::mcpwire_types::support::required_member(slots.1, "maxTokens")?,
-            messages: ::mcpwire_types::support::required_member(slots.2, "messages")?,
-            metadata: slots.3,
-            model_preferences: slots.4,
-            stop_sequences: slots.5,
-            system_prompt: slots.6,
-            temperature: slots.7,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CreateMessageRequestParams "CreateMessageRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 include_context "includeContext" opt with_include_context into: CreateMessageRequestParamsIncludeContext;
+    1 max_tokens "maxTokens" req: ::mcpwire_types::support::Integer;
+    2 messages "messages" req: Vec<SamplingMessage>;
+    3 metadata "metadata" opt with_metadata into: ::mcpwire_types::JsonObject;
+    4 model_preferences "modelPreferences" opt with_model_preferences into: ModelPreferences;
+    5 stop_sequences "stopSequences" opt with_stop_sequences into: Vec<String>;
+    6 system_prompt "systemPrompt" opt with_system_prompt into: String;
+    7 temperature "temperature" opt with_temperature into: ::serde_json::Number;
 }
 /// `CreateMessageRequestParamsIncludeContext` (MCP 2024-11-05).
 ///
@@ -3029,93 +1954,14 @@ impl CreateMessageResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `stopReason` member.
-    #[must_use]
-    pub fn with_stop_reason(mut self, stop_reason: impl Into<String>) -> Self {
-        self.stop_reason = Some(stop_reason.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageResult {
-    const NAME: &'static str = "CreateMessageResult";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "content",
-        "model",
-        "role",
-        "stopReason",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<CreateMessageResultContent>,
-        Option<String>,
-        Option<Role>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "content" => Some(1usize),
-            "model" => Some(2usize),
-            "role" => Some(3usize),
-            "stopReason" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "content"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "model"),
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "role"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "stopReason"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            content: ::mcpwire_types::support::required_member(slots.1, "content")?,
-            model: ::mcpwire_types::support::required_member(slots.2, "model")?,
-            role: ::mcpwire_types::support::required_member(slots.3, "role")?,
-            stop_reason: slots.4,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CreateMessageResult "CreateMessageResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 content "content" req: CreateMessageResultContent;
+    2 model "model" req: String;
+    3 role "role" req: Role;
+    4 stop_reason "stopReason" opt with_stop_reason into: String;
 }
 /// `CreateMessageResultContent` (MCP 2024-11-05).
 ///
@@ -3325,80 +2171,12 @@ impl EmbeddedResource {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `annotations` member.
-    #[must_use]
-    pub fn with_annotations(
-        mut self,
-        annotations: impl Into<EmbeddedResourceAnnotations>,
-    ) -> Self {
-        self.annotations = Some(annotations.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for EmbeddedResource {
-    const NAME: &'static str = "EmbeddedResource";
-    const MEMBERS: &'static [&'static str] = &["annotations", "resource", "type"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<EmbeddedResourceAnnotations>,
-        Option<EmbeddedResourceResource>,
-        Option<TypeResource>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "annotations" => Some(0usize),
-            "resource" => Some(1usize),
-            "type" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "annotations")
-            }
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "resource")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            annotations: slots.0,
-            resource: ::mcpwire_types::support::required_member(slots.1, "resource")?,
-            r#type: ::mcpwire_types::support::required_member(slots.2, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    EmbeddedResource "EmbeddedResource" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 annotations "annotations" opt with_annotations into: EmbeddedResourceAnnotations;
+    1 resource "resource" req: EmbeddedResourceResource;
+    2 r#type "type" req: TypeResource;
 }
 /// `EmbeddedResourceAnnotations` (MCP 2024-11-05).
 ///
@@ -3427,74 +2205,11 @@ impl EmbeddedResourceAnnotations {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `audience` member.
-    #[must_use]
-    pub fn with_audience(mut self, audience: impl Into<Vec<Role>>) -> Self {
-        self.audience = Some(audience.into());
-        self
-    }
-    /// Sets the optional `priority` member.
-    #[must_use]
-    pub fn with_priority(mut self, priority: impl Into<::serde_json::Number>) -> Self {
-        self.priority = Some(priority.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceAnnotations {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for EmbeddedResourceAnnotations {
-    const NAME: &'static str = "EmbeddedResourceAnnotations";
-    const MEMBERS: &'static [&'static str] = &["audience", "priority"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Vec<Role>>, Option<::serde_json::Number>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "audience" => Some(0usize),
-            "priority" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "audience")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "priority"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            audience: slots.0,
-            priority: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    EmbeddedResourceAnnotations "EmbeddedResourceAnnotations" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 audience "audience" opt with_audience into: Vec<Role>;
+    1 priority "priority" opt with_priority into: ::serde_json::Number;
 }
 /// `EmbeddedResourceResource` (MCP 2024-11-05).
 ///
@@ -3688,60 +2403,11 @@ impl GetPromptRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptRequest {
-    const NAME: &'static str = "GetPromptRequest";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MethodPromptsGet>, Option<GetPromptRequestParams>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    GetPromptRequest "GetPromptRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodPromptsGet;
+    1 params "params" req: GetPromptRequestParams;
 }
 /// `GetPromptRequestParams` (MCP 2024-11-05).
 ///
@@ -3768,71 +2434,11 @@ impl GetPromptRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `arguments` member.
-    #[must_use]
-    pub fn with_arguments(
-        mut self,
-        arguments: impl Into<::std::collections::BTreeMap<String, String>>,
-    ) -> Self {
-        self.arguments = Some(arguments.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptRequestParams {
-    const NAME: &'static str = "GetPromptRequestParams";
-    const MEMBERS: &'static [&'static str] = &["arguments", "name"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::std::collections::BTreeMap<String, String>>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "arguments" => Some(0usize),
-            "name" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "arguments")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "name"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            arguments: slots.0,
-            name: ::mcpwire_types::support::required_member(slots.1, "name")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    GetPromptRequestParams "GetPromptRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 arguments "arguments" opt with_arguments into: ::std::collections::BTreeMap<String, String>;
+    1 name "name" req: String;
 }
 /// `GetPromptResult` (MCP 2024-11-05).
 ///
@@ -3863,81 +2469,12 @@ impl GetPromptResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptResult {
-    const NAME: &'static str = "GetPromptResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "description", "messages"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<Vec<PromptMessage>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "description" => Some(1usize),
-            "messages" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "description")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "messages"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            description: slots.1,
-            messages: ::mcpwire_types::support::required_member(slots.2, "messages")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    GetPromptResult "GetPromptResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 description "description" opt with_description into: String;
+    2 messages "messages" req: Vec<PromptMessage>;
 }
 /// `ImageContent` (MCP 2024-11-05).
 ///
@@ -3971,89 +2508,13 @@ impl ImageContent {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `annotations` member.
-    #[must_use]
-    pub fn with_annotations(
-        mut self,
-        annotations: impl Into<ImageContentAnnotations>,
-    ) -> Self {
-        self.annotations = Some(annotations.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ImageContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ImageContent {
-    const NAME: &'static str = "ImageContent";
-    const MEMBERS: &'static [&'static str] = &[
-        "annotations",
-        "data",
-        "mimeType",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<ImageContentAnnotations>,
-        Option<String>,
-        Option<String>,
-        Option<TypeImage>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "annotations" => Some(0usize),
-            "data" => Some(1usize),
-            "mimeType" => Some(2usize),
-            "type" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "annotations")
-            }
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "mimeType")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            annotations: slots.0,
-            data: ::mcpwire_types::support::required_member(slots.1, "data")?,
-            mime_type: ::mcpwire_types::support::required_member(slots.2, "mimeType")?,
-            r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ImageContent "ImageContent" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 annotations "annotations" opt with_annotations into: ImageContentAnnotations;
+    1 data "data" req: String;
+    2 mime_type "mimeType" req: String;
+    3 r#type "type" req: TypeImage;
 }
 /// `ImageContentAnnotations` (MCP 2024-11-05).
 ///
@@ -4082,74 +2543,11 @@ impl ImageContentAnnotations {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `audience` member.
-    #[must_use]
-    pub fn with_audience(mut self, audience: impl Into<Vec<Role>>) -> Self {
-        self.audience = Some(audience.into());
-        self
-    }
-    /// Sets the optional `priority` member.
-    #[must_use]
-    pub fn with_priority(mut self, priority: impl Into<::serde_json::Number>) -> Self {
-        self.priority = Some(priority.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ImageContentAnnotations {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ImageContentAnnotations {
-    const NAME: &'static str = "ImageContentAnnotations";
-    const MEMBERS: &'static [&'static str] = &["audience", "priority"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Vec<Role>>, Option<::serde_json::Number>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "audience" => Some(0usize),
-            "priority" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "audience")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "priority"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            audience: slots.0,
-            priority: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ImageContentAnnotations "ImageContentAnnotations" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 audience "audience" opt with_audience into: Vec<Role>;
+    1 priority "priority" opt with_priority into: ::serde_json::Number;
 }
 /// `Implementation` (MCP 2024-11-05).
 ///
@@ -4175,60 +2573,11 @@ impl Implementation {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Implementation {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Implementation {
-    const NAME: &'static str = "Implementation";
-    const MEMBERS: &'static [&'static str] = &["name", "version"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0usize),
-            "version" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "name"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "version"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            name: ::mcpwire_types::support::required_member(slots.0, "name")?,
-            version: ::mcpwire_types::support::required_member(slots.1, "version")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Implementation "Implementation" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 name "name" req: String;
+    1 version "version" req: String;
 }
 /// `InitializeRequest` (MCP 2024-11-05).
 ///
@@ -4254,60 +2603,11 @@ impl InitializeRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializeRequest {
-    const NAME: &'static str = "InitializeRequest";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MethodInitialize>, Option<InitializeRequestParams>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    InitializeRequest "InitializeRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodInitialize;
+    1 params "params" req: InitializeRequestParams;
 }
 /// `InitializeRequestParams` (MCP 2024-11-05).
 ///
@@ -4342,86 +2642,12 @@ impl InitializeRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializeRequestParams {
-    const NAME: &'static str = "InitializeRequestParams";
-    const MEMBERS: &'static [&'static str] = &[
-        "capabilities",
-        "clientInfo",
-        "protocolVersion",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ClientCapabilities>, Option<Implementation>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "capabilities" => Some(0usize),
-            "clientInfo" => Some(1usize),
-            "protocolVersion" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "capabilities")
-            }
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "clientInfo")
-            }
-            _ => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.2,
-                    map,
-                    "protocolVersion",
-                )
-            }
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            capabilities: ::mcpwire_types::support::required_member(
-                slots.0,
-                "capabilities",
-            )?,
-            client_info: ::mcpwire_types::support::required_member(
-                slots.1,
-                "clientInfo",
-            )?,
-            protocol_version: ::mcpwire_types::support::required_member(
-                slots.2,
-                "protocolVersion",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    InitializeRequestParams "InitializeRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 capabilities "capabilities" req: ClientCapabilities;
+    1 client_info "clientInfo" req: Implementation;
+    2 protocol_version "protocolVersion" req: String;
 }
 /// `InitializeResult` (MCP 2024-11-05).
 ///
@@ -4464,112 +2690,14 @@ impl InitializeResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `instructions` member.
-    #[must_use]
-    pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
-        self.instructions = Some(instructions.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for InitializeResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializeResult {
-    const NAME: &'static str = "InitializeResult";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "capabilities",
-        "instructions",
-        "protocolVersion",
-        "serverInfo",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<ServerCapabilities>,
-        Option<String>,
-        Option<String>,
-        Option<Implementation>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "capabilities" => Some(1usize),
-            "instructions" => Some(2usize),
-            "protocolVersion" => Some(3usize),
-            "serverInfo" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "capabilities")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "instructions")
-            }
-            3usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.3,
-                    map,
-                    "protocolVersion",
-                )
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "serverInfo"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            capabilities: ::mcpwire_types::support::required_member(
-                slots.1,
-                "capabilities",
-            )?,
-            instructions: slots.2,
-            protocol_version: ::mcpwire_types::support::required_member(
-                slots.3,
-                "protocolVersion",
-            )?,
-            server_info: ::mcpwire_types::support::required_member(
-                slots.4,
-                "serverInfo",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    InitializeResult "InitializeResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 capabilities "capabilities" req: ServerCapabilities;
+    2 instructions "instructions" opt with_instructions into: String;
+    3 protocol_version "protocolVersion" req: String;
+    4 server_info "serverInfo" req: Implementation;
 }
 /// `InitializedNotification` (MCP 2024-11-05).
 ///
@@ -4597,72 +2725,11 @@ impl InitializedNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(
-        mut self,
-        params: impl Into<InitializedNotificationParams>,
-    ) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializedNotification {
-    const NAME: &'static str = "InitializedNotification";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MethodNotificationsInitialized>,
-        Option<InitializedNotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    InitializedNotification "InitializedNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodNotificationsInitialized;
+    1 params "params" opt with_params into: InitializedNotificationParams;
 }
 /// `InitializedNotificationParams` (MCP 2024-11-05).
 ///
@@ -4687,58 +2754,10 @@ impl InitializedNotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for InitializedNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializedNotificationParams {
-    const NAME: &'static str = "InitializedNotificationParams";
-    const MEMBERS: &'static [&'static str] = &["_meta"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { meta: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    InitializedNotificationParams "InitializedNotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
 }
 /// `JSONRPCError` (MCP 2024-11-05).
 ///
@@ -4767,63 +2786,12 @@ impl JSONRPCError {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for JSONRPCError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCError {
-    const NAME: &'static str = "JSONRPCError";
-    const MEMBERS: &'static [&'static str] = &["error", "id", "jsonrpc"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<JSONRPCErrorError>, Option<RequestId>, Option<Jsonrpc2_0>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "error" => Some(0usize),
-            "id" => Some(1usize),
-            "jsonrpc" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "error"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "id"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "jsonrpc"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            error: ::mcpwire_types::support::required_member(slots.0, "error")?,
-            id: ::mcpwire_types::support::required_member(slots.1, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.2, "jsonrpc")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    JSONRPCError "JSONRPCError" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 error "error" req: JSONRPCErrorError;
+    1 id "id" req: RequestId;
+    2 jsonrpc "jsonrpc" req: Jsonrpc2_0;
 }
 /// `JSONRPCErrorError` (MCP 2024-11-05).
 ///
@@ -4856,73 +2824,12 @@ impl JSONRPCErrorError {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `data` member.
-    #[must_use]
-    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
-        self.data = Some(data.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCErrorError {
-    const NAME: &'static str = "JSONRPCErrorError";
-    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::support::Integer>,
-        Option<::mcpwire_types::Json>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "data" => Some(1usize),
-            "message" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
-            data: slots.1,
-            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    JSONRPCErrorError "JSONRPCErrorError" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 code "code" req: ::mcpwire_types::support::Integer;
+    1 data "data" opt with_data into: ::mcpwire_types::Json;
+    2 message "message" req: String;
 }
 /// `JSONRPCMessage` (MCP 2024-11-05).
 ///
@@ -5167,69 +3074,12 @@ impl JSONRPCNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<JSONRPCNotificationParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCNotification {
-    const NAME: &'static str = "JSONRPCNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Jsonrpc2_0>, Option<String>, Option<JSONRPCNotificationParams>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    JSONRPCNotification "JSONRPCNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: String;
+    2 params "params" opt with_params into: JSONRPCNotificationParams;
 }
 /// `JSONRPCNotificationParams` (MCP 2024-11-05).
 ///
@@ -5254,58 +3104,10 @@ impl JSONRPCNotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for JSONRPCNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCNotificationParams {
-    const NAME: &'static str = "JSONRPCNotificationParams";
-    const MEMBERS: &'static [&'static str] = &["_meta"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { meta: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    JSONRPCNotificationParams "JSONRPCNotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
 }
 /// `JSONRPCRequest` (MCP 2024-11-05).
 ///
@@ -5338,77 +3140,13 @@ impl JSONRPCRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<JSONRPCRequestParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCRequest {
-    const NAME: &'static str = "JSONRPCRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<String>,
-        Option<JSONRPCRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    JSONRPCRequest "JSONRPCRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: String;
+    3 params "params" opt with_params into: JSONRPCRequestParams;
 }
 /// `JSONRPCRequestParams` (MCP 2024-11-05).
 ///
@@ -5433,58 +3171,10 @@ impl JSONRPCRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<JSONRPCRequestParamsMeta>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for JSONRPCRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCRequestParams {
-    const NAME: &'static str = "JSONRPCRequestParams";
-    const MEMBERS: &'static [&'static str] = &["_meta"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<JSONRPCRequestParamsMeta>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { meta: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    JSONRPCRequestParams "JSONRPCRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: JSONRPCRequestParamsMeta;
 }
 /// `JSONRPCRequestParamsMeta` (MCP 2024-11-05).
 ///
@@ -5509,64 +3199,10 @@ impl JSONRPCRequestParamsMeta {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `progressToken` member.
-    #[must_use]
-    pub fn with_progress_token(
-        mut self,
-        progress_token: impl Into<ProgressToken>,
-    ) -> Self {
-        self.progress_token = Some(progress_token.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for JSONRPCRequestParamsMeta {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCRequestParamsMeta {
-    const NAME: &'static str = "JSONRPCRequestParamsMeta";
-    const MEMBERS: &'static [&'static str] = &["progressToken"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ProgressToken>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "progressToken" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            progress_token: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    JSONRPCRequestParamsMeta "JSONRPCRequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
 /// `JSONRPCResponse` (MCP 2024-11-05).
 ///
@@ -5595,63 +3231,12 @@ impl JSONRPCResponse {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCResponse {
-    const NAME: &'static str = "JSONRPCResponse";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<RequestId>, Option<Jsonrpc2_0>, Option<Result>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "result" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "result"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    JSONRPCResponse "JSONRPCResponse" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 result "result" req: Result;
 }
 /// `Jsonrpc2_0` (MCP 2024-11-05).
 ///
@@ -5719,66 +3304,11 @@ impl ListPromptsRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<ListPromptsRequestParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsRequest {
-    const NAME: &'static str = "ListPromptsRequest";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MethodPromptsList>, Option<ListPromptsRequestParams>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListPromptsRequest "ListPromptsRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodPromptsList;
+    1 params "params" opt with_params into: ListPromptsRequestParams;
 }
 /// `ListPromptsRequestParams` (MCP 2024-11-05).
 ///
@@ -5803,58 +3333,10 @@ impl ListPromptsRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `cursor` member.
-    #[must_use]
-    pub fn with_cursor(mut self, cursor: impl Into<String>) -> Self {
-        self.cursor = Some(cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListPromptsRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsRequestParams {
-    const NAME: &'static str = "ListPromptsRequestParams";
-    const MEMBERS: &'static [&'static str] = &["cursor"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "cursor" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { cursor: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    ListPromptsRequestParams "ListPromptsRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 cursor "cursor" opt with_cursor into: String;
 }
 /// `ListPromptsResult` (MCP 2024-11-05).
 ///
@@ -5885,81 +3367,12 @@ impl ListPromptsResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `nextCursor` member.
-    #[must_use]
-    pub fn with_next_cursor(mut self, next_cursor: impl Into<String>) -> Self {
-        self.next_cursor = Some(next_cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsResult {
-    const NAME: &'static str = "ListPromptsResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor", "prompts"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<Vec<Prompt>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "nextCursor" => Some(1usize),
-            "prompts" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "nextCursor")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "prompts"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            next_cursor: slots.1,
-            prompts: ::mcpwire_types::support::required_member(slots.2, "prompts")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListPromptsResult "ListPromptsResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 next_cursor "nextCursor" opt with_next_cursor into: String;
+    2 prompts "prompts" req: Vec<Prompt>;
 }
 /// `ListResourceTemplatesRequest` (MCP 2024-11-05).
 ///
@@ -5987,72 +3400,11 @@ impl ListResourceTemplatesRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(
-        mut self,
-        params: impl Into<ListResourceTemplatesRequestParams>,
-    ) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourceTemplatesRequest {
-    const NAME: &'static str = "ListResourceTemplatesRequest";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MethodResourcesTemplatesList>,
-        Option<ListResourceTemplatesRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListResourceTemplatesRequest "ListResourceTemplatesRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodResourcesTemplatesList;
+    1 params "params" opt with_params into: ListResourceTemplatesRequestParams;
 }
 /// `ListResourceTemplatesRequestParams` (MCP 2024-11-05).
 ///
@@ -6077,59 +3429,10 @@ impl ListResourceTemplatesRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `cursor` member.
-    #[must_use]
-    pub fn with_cursor(mut self, cursor: impl Into<String>) -> Self {
-        self.cursor = Some(cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for ListResourceTemplatesRequestParams {
-    const NAME: &'static str = "ListResourceTemplatesRequestParams";
-    const MEMBERS: &'static [&'static str] = &["cursor"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "cursor" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { cursor: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    ListResourceTemplatesRequestParams "ListResourceTemplatesRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 cursor "cursor" opt with_cursor into: String;
 }
 /// `ListResourceTemplatesResult` (MCP 2024-11-05).
 ///
@@ -6161,94 +3464,12 @@ impl ListResourceTemplatesResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `nextCursor` member.
-    #[must_use]
-    pub fn with_next_cursor(mut self, next_cursor: impl Into<String>) -> Self {
-        self.next_cursor = Some(next_cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourceTemplatesResult {
-    const NAME: &'static str = "ListResourceTemplatesResult";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "nextCursor",
-        "resourceTemplates",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<Vec<ResourceTemplate>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "nextCursor" => Some(1usize),
-            "resourceTemplates" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "nextCursor")
-            }
-            _ => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.2,
-                    map,
-                    "resourceTemplates",
-                )
-            }
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            next_cursor: slots.1,
-            resource_templates: ::mcpwire_types::support::required_member(
-                slots.2,
-                "resourceTemplates",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListResourceTemplatesResult "ListResourceTemplatesResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 next_cursor "nextCursor" opt with_next_cursor into: String;
+    2 resource_templates "resourceTemplates" req: Vec<ResourceTemplate>;
 }
 /// `ListResourcesRequest` (MCP 2024-11-05).
 ///
@@ -6276,66 +3497,11 @@ impl ListResourcesRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<ListResourcesRequestParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesRequest {
-    const NAME: &'static str = "ListResourcesRequest";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MethodResourcesList>, Option<ListResourcesRequestParams>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListResourcesRequest "ListResourcesRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodResourcesList;
+    1 params "params" opt with_params into: ListResourcesRequestParams;
 }
 /// `ListResourcesRequestParams` (MCP 2024-11-05).
 ///
@@ -6360,58 +3526,10 @@ impl ListResourcesRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `cursor` member.
-    #[must_use]
-    pub fn with_cursor(mut self, cursor: impl Into<String>) -> Self {
-        self.cursor = Some(cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListResourcesRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesRequestParams {
-    const NAME: &'static str = "ListResourcesRequestParams";
-    const MEMBERS: &'static [&'static str] = &["cursor"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "cursor" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { cursor: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    ListResourcesRequestParams "ListResourcesRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 cursor "cursor" opt with_cursor into: String;
 }
 /// `ListResourcesResult` (MCP 2024-11-05).
 ///
@@ -6442,81 +3560,12 @@ impl ListResourcesResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `nextCursor` member.
-    #[must_use]
-    pub fn with_next_cursor(mut self, next_cursor: impl Into<String>) -> Self {
-        self.next_cursor = Some(next_cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesResult {
-    const NAME: &'static str = "ListResourcesResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor", "resources"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<Vec<Resource>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "nextCursor" => Some(1usize),
-            "resources" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "nextCursor")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "resources"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            next_cursor: slots.1,
-            resources: ::mcpwire_types::support::required_member(slots.2, "resources")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListResourcesResult "ListResourcesResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 next_cursor "nextCursor" opt with_next_cursor into: String;
+    2 resources "resources" req: Vec<Resource>;
 }
 /// `ListRootsRequest` (MCP 2024-11-05).
 ///
@@ -6544,66 +3593,11 @@ impl ListRootsRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<ListRootsRequestParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequest {
-    const NAME: &'static str = "ListRootsRequest";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MethodRootsList>, Option<ListRootsRequestParams>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListRootsRequest "ListRootsRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodRootsList;
+    1 params "params" opt with_params into: ListRootsRequestParams;
 }
 /// `ListRootsRequestParams` (MCP 2024-11-05).
 ///
@@ -6628,58 +3622,10 @@ impl ListRootsRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<ListRootsRequestParamsMeta>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequestParams {
-    const NAME: &'static str = "ListRootsRequestParams";
-    const MEMBERS: &'static [&'static str] = &["_meta"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ListRootsRequestParamsMeta>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { meta: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    ListRootsRequestParams "ListRootsRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ListRootsRequestParamsMeta;
 }
 /// `ListRootsRequestParamsMeta` (MCP 2024-11-05).
 ///
@@ -6704,64 +3650,10 @@ impl ListRootsRequestParamsMeta {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `progressToken` member.
-    #[must_use]
-    pub fn with_progress_token(
-        mut self,
-        progress_token: impl Into<ProgressToken>,
-    ) -> Self {
-        self.progress_token = Some(progress_token.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParamsMeta {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequestParamsMeta {
-    const NAME: &'static str = "ListRootsRequestParamsMeta";
-    const MEMBERS: &'static [&'static str] = &["progressToken"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ProgressToken>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "progressToken" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            progress_token: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListRootsRequestParamsMeta "ListRootsRequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
 /// `ListRootsResult` (MCP 2024-11-05).
 ///
@@ -6788,66 +3680,11 @@ impl ListRootsResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsResult {
-    const NAME: &'static str = "ListRootsResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "roots"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>, Option<Vec<Root>>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "roots" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "roots"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            roots: ::mcpwire_types::support::required_member(slots.1, "roots")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListRootsResult "ListRootsResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 roots "roots" req: Vec<Root>;
 }
 /// `ListToolsRequest` (MCP 2024-11-05).
 ///
@@ -6875,66 +3712,11 @@ impl ListToolsRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<ListToolsRequestParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsRequest {
-    const NAME: &'static str = "ListToolsRequest";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MethodToolsList>, Option<ListToolsRequestParams>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListToolsRequest "ListToolsRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodToolsList;
+    1 params "params" opt with_params into: ListToolsRequestParams;
 }
 /// `ListToolsRequestParams` (MCP 2024-11-05).
 ///
@@ -6959,58 +3741,10 @@ impl ListToolsRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `cursor` member.
-    #[must_use]
-    pub fn with_cursor(mut self, cursor: impl Into<String>) -> Self {
-        self.cursor = Some(cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListToolsRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsRequestParams {
-    const NAME: &'static str = "ListToolsRequestParams";
-    const MEMBERS: &'static [&'static str] = &["cursor"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "cursor" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { cursor: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    ListToolsRequestParams "ListToolsRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 cursor "cursor" opt with_cursor into: String;
 }
 /// `ListToolsResult` (MCP 2024-11-05).
 ///
@@ -7041,81 +3775,12 @@ impl ListToolsResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `nextCursor` member.
-    #[must_use]
-    pub fn with_next_cursor(mut self, next_cursor: impl Into<String>) -> Self {
-        self.next_cursor = Some(next_cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsResult {
-    const NAME: &'static str = "ListToolsResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor", "tools"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<Vec<Tool>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "nextCursor" => Some(1usize),
-            "tools" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "nextCursor")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "tools"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            next_cursor: slots.1,
-            tools: ::mcpwire_types::support::required_member(slots.2, "tools")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListToolsResult "ListToolsResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 next_cursor "nextCursor" opt with_next_cursor into: String;
+    2 tools "tools" req: Vec<Tool>;
 }
 /// `LoggingLevel` (MCP 2024-11-05).
 ///
@@ -7189,63 +3854,11 @@ impl LoggingMessageNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for LoggingMessageNotification {
-    const NAME: &'static str = "LoggingMessageNotification";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MethodNotificationsMessage>,
-        Option<LoggingMessageNotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    LoggingMessageNotification "LoggingMessageNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodNotificationsMessage;
+    1 params "params" req: LoggingMessageNotificationParams;
 }
 /// `LoggingMessageNotificationParams` (MCP 2024-11-05).
 ///
@@ -7278,70 +3891,12 @@ impl LoggingMessageNotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `logger` member.
-    #[must_use]
-    pub fn with_logger(mut self, logger: impl Into<String>) -> Self {
-        self.logger = Some(logger.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for LoggingMessageNotificationParams {
-    const NAME: &'static str = "LoggingMessageNotificationParams";
-    const MEMBERS: &'static [&'static str] = &["data", "level", "logger"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::Json>, Option<LoggingLevel>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "data" => Some(0usize),
-            "level" => Some(1usize),
-            "logger" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "data"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "level"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "logger"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            data: ::mcpwire_types::support::required_member(slots.0, "data")?,
-            level: ::mcpwire_types::support::required_member(slots.1, "level")?,
-            logger: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    LoggingMessageNotificationParams "LoggingMessageNotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 data "data" req: ::mcpwire_types::Json;
+    1 level "level" req: LoggingLevel;
+    2 logger "logger" opt with_logger into: String;
 }
 /// `MethodCompletionComplete` (MCP 2024-11-05).
 ///
@@ -8348,58 +4903,10 @@ impl ModelHint {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `name` member.
-    #[must_use]
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ModelHint {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ModelHint {
-    const NAME: &'static str = "ModelHint";
-    const MEMBERS: &'static [&'static str] = &["name"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "name")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { name: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    ModelHint "ModelHint" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 name "name" opt with_name into: String;
 }
 /// `ModelPreferences` (MCP 2024-11-05).
 ///
@@ -8440,119 +4947,13 @@ impl ModelPreferences {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `costPriority` member.
-    #[must_use]
-    pub fn with_cost_priority(
-        mut self,
-        cost_priority: impl Into<::serde_json::Number>,
-    ) -> Self {
-        self.cost_priority = Some(cost_priority.into());
-        self
-    }
-    /// Sets the optional `hints` member.
-    #[must_use]
-    pub fn with_hints(mut self, hints: impl Into<Vec<ModelHint>>) -> Self {
-        self.hints = Some(hints.into());
-        self
-    }
-    /// Sets the optional `intelligencePriority` member.
-    #[must_use]
-    pub fn with_intelligence_priority(
-        mut self,
-        intelligence_priority: impl Into<::serde_json::Number>,
-    ) -> Self {
-        self.intelligence_priority = Some(intelligence_priority.into());
-        self
-    }
-    /// Sets the optional `speedPriority` member.
-    #[must_use]
-    pub fn with_speed_priority(
-        mut self,
-        speed_priority: impl Into<::serde_json::Number>,
-    ) -> Self {
-        self.speed_priority = Some(speed_priority.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ModelPreferences {
-    const NAME: &'static str = "ModelPreferences";
-    const MEMBERS: &'static [&'static str] = &[
-        "costPriority",
-        "hints",
-        "intelligencePriority",
-        "speedPriority",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::serde_json::Number>,
-        Option<Vec<ModelHint>>,
-        Option<::serde_json::Number>,
-        Option<::serde_json::Number>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "costPriority" => Some(0usize),
-            "hints" => Some(1usize),
-            "intelligencePriority" => Some(2usize),
-            "speedPriority" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "costPriority")
-            }
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "hints"),
-            2usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.2,
-                    map,
-                    "intelligencePriority",
-                )
-            }
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "speedPriority")
-            }
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            cost_priority: slots.0,
-            hints: slots.1,
-            intelligence_priority: slots.2,
-            speed_priority: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ModelPreferences "ModelPreferences" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 cost_priority "costPriority" opt with_cost_priority into: ::serde_json::Number;
+    1 hints "hints" opt with_hints into: Vec<ModelHint>;
+    2 intelligence_priority "intelligencePriority" opt with_intelligence_priority into: ::serde_json::Number;
+    3 speed_priority "speedPriority" opt with_speed_priority into: ::serde_json::Number;
 }
 /// `Notification` (MCP 2024-11-05).
 ///
@@ -8579,66 +4980,11 @@ impl Notification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<NotificationParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Notification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Notification {
-    const NAME: &'static str = "Notification";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<NotificationParams>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Notification "Notification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: String;
+    1 params "params" opt with_params into: NotificationParams;
 }
 /// `NotificationParams` (MCP 2024-11-05).
 ///
@@ -8663,58 +5009,10 @@ impl NotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for NotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for NotificationParams {
-    const NAME: &'static str = "NotificationParams";
-    const MEMBERS: &'static [&'static str] = &["_meta"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { meta: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    NotificationParams "NotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
 }
 /// `PaginatedRequest` (MCP 2024-11-05).
 ///
@@ -8741,66 +5039,11 @@ impl PaginatedRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<PaginatedRequestParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedRequest {
-    const NAME: &'static str = "PaginatedRequest";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<PaginatedRequestParams>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PaginatedRequest "PaginatedRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: String;
+    1 params "params" opt with_params into: PaginatedRequestParams;
 }
 /// `PaginatedRequestParams` (MCP 2024-11-05).
 ///
@@ -8825,58 +5068,10 @@ impl PaginatedRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `cursor` member.
-    #[must_use]
-    pub fn with_cursor(mut self, cursor: impl Into<String>) -> Self {
-        self.cursor = Some(cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedRequestParams {
-    const NAME: &'static str = "PaginatedRequestParams";
-    const MEMBERS: &'static [&'static str] = &["cursor"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "cursor" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "cursor")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { cursor: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    PaginatedRequestParams "PaginatedRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 cursor "cursor" opt with_cursor into: String;
 }
 /// `PaginatedResult` (MCP 2024-11-05).
 ///
@@ -8905,72 +5100,11 @@ impl PaginatedResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `nextCursor` member.
-    #[must_use]
-    pub fn with_next_cursor(mut self, next_cursor: impl Into<String>) -> Self {
-        self.next_cursor = Some(next_cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedResult {
-    const NAME: &'static str = "PaginatedResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "nextCursor" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "nextCursor"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            next_cursor: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PaginatedResult "PaginatedResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 next_cursor "nextCursor" opt with_next_cursor into: String;
 }
 /// `PingRequest` (MCP 2024-11-05).
 ///
@@ -8998,66 +5132,11 @@ impl PingRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<PingRequestParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PingRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequest {
-    const NAME: &'static str = "PingRequest";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MethodPing>, Option<PingRequestParams>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PingRequest "PingRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodPing;
+    1 params "params" opt with_params into: PingRequestParams;
 }
 /// `PingRequestParams` (MCP 2024-11-05).
 ///
@@ -9082,58 +5161,10 @@ impl PingRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<PingRequestParamsMeta>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PingRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequestParams {
-    const NAME: &'static str = "PingRequestParams";
-    const MEMBERS: &'static [&'static str] = &["_meta"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<PingRequestParamsMeta>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { meta: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    PingRequestParams "PingRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: PingRequestParamsMeta;
 }
 /// `PingRequestParamsMeta` (MCP 2024-11-05).
 ///
@@ -9158,64 +5189,10 @@ impl PingRequestParamsMeta {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `progressToken` member.
-    #[must_use]
-    pub fn with_progress_token(
-        mut self,
-        progress_token: impl Into<ProgressToken>,
-    ) -> Self {
-        self.progress_token = Some(progress_token.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PingRequestParamsMeta {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequestParamsMeta {
-    const NAME: &'static str = "PingRequestParamsMeta";
-    const MEMBERS: &'static [&'static str] = &["progressToken"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ProgressToken>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "progressToken" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            progress_token: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PingRequestParamsMeta "PingRequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
 /// `ProgressNotification` (MCP 2024-11-05).
 ///
@@ -9241,63 +5218,11 @@ impl ProgressNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ProgressNotification {
-    const NAME: &'static str = "ProgressNotification";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MethodNotificationsProgress>,
-        Option<ProgressNotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ProgressNotification "ProgressNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodNotificationsProgress;
+    1 params "params" req: ProgressNotificationParams;
 }
 /// `ProgressNotificationParams` (MCP 2024-11-05).
 ///
@@ -9331,80 +5256,12 @@ impl ProgressNotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `total` member.
-    #[must_use]
-    pub fn with_total(mut self, total: impl Into<::serde_json::Number>) -> Self {
-        self.total = Some(total.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ProgressNotificationParams {
-    const NAME: &'static str = "ProgressNotificationParams";
-    const MEMBERS: &'static [&'static str] = &["progress", "progressToken", "total"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::serde_json::Number>,
-        Option<ProgressToken>,
-        Option<::serde_json::Number>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "progress" => Some(0usize),
-            "progressToken" => Some(1usize),
-            "total" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "progress")
-            }
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "progressToken")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "total"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            progress: ::mcpwire_types::support::required_member(slots.0, "progress")?,
-            progress_token: ::mcpwire_types::support::required_member(
-                slots.1,
-                "progressToken",
-            )?,
-            total: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ProgressNotificationParams "ProgressNotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 progress "progress" req: ::serde_json::Number;
+    1 progress_token "progressToken" req: ProgressToken;
+    2 total "total" opt with_total into: ::serde_json::Number;
 }
 /// `ProgressToken` (MCP 2024-11-05).
 ///
@@ -9573,79 +5430,12 @@ impl Prompt {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `arguments` member.
-    #[must_use]
-    pub fn with_arguments(mut self, arguments: impl Into<Vec<PromptArgument>>) -> Self {
-        self.arguments = Some(arguments.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Prompt {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Prompt {
-    const NAME: &'static str = "Prompt";
-    const MEMBERS: &'static [&'static str] = &["arguments", "description", "name"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Vec<PromptArgument>>, Option<String>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "arguments" => Some(0usize),
-            "description" => Some(1usize),
-            "name" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "arguments")
-            }
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "description")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "name"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            arguments: slots.0,
-            description: slots.1,
-            name: ::mcpwire_types::support::required_member(slots.2, "name")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Prompt "Prompt" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 arguments "arguments" opt with_arguments into: Vec<PromptArgument>;
+    1 description "description" opt with_description into: String;
+    2 name "name" req: String;
 }
 /// `PromptArgument` (MCP 2024-11-05).
 ///
@@ -9676,77 +5466,12 @@ impl PromptArgument {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `required` member.
-    #[must_use]
-    pub fn with_required(mut self, required: impl Into<bool>) -> Self {
-        self.required = Some(required.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PromptArgument {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptArgument {
-    const NAME: &'static str = "PromptArgument";
-    const MEMBERS: &'static [&'static str] = &["description", "name", "required"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>, Option<bool>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "description" => Some(0usize),
-            "name" => Some(1usize),
-            "required" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "description")
-            }
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "name"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "required"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            description: slots.0,
-            name: ::mcpwire_types::support::required_member(slots.1, "name")?,
-            required: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PromptArgument "PromptArgument" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 description "description" opt with_description into: String;
+    1 name "name" req: String;
+    2 required "required" opt with_required into: bool;
 }
 /// `PromptListChangedNotification` (MCP 2024-11-05).
 ///
@@ -9774,72 +5499,11 @@ impl PromptListChangedNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(
-        mut self,
-        params: impl Into<PromptListChangedNotificationParams>,
-    ) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptListChangedNotification {
-    const NAME: &'static str = "PromptListChangedNotification";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MethodNotificationsPromptsListChanged>,
-        Option<PromptListChangedNotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PromptListChangedNotification "PromptListChangedNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodNotificationsPromptsListChanged;
+    1 params "params" opt with_params into: PromptListChangedNotificationParams;
 }
 /// `PromptListChangedNotificationParams` (MCP 2024-11-05).
 ///
@@ -9864,59 +5528,10 @@ impl PromptListChangedNotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for PromptListChangedNotificationParams {
-    const NAME: &'static str = "PromptListChangedNotificationParams";
-    const MEMBERS: &'static [&'static str] = &["_meta"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { meta: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    PromptListChangedNotificationParams "PromptListChangedNotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
 }
 /// `PromptMessage` (MCP 2024-11-05).
 ///
@@ -9942,60 +5557,11 @@ impl PromptMessage {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PromptMessage {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptMessage {
-    const NAME: &'static str = "PromptMessage";
-    const MEMBERS: &'static [&'static str] = &["content", "role"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<PromptMessageContent>, Option<Role>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "content" => Some(0usize),
-            "role" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "content"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "role"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            content: ::mcpwire_types::support::required_member(slots.0, "content")?,
-            role: ::mcpwire_types::support::required_member(slots.1, "role")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PromptMessage "PromptMessage" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 content "content" req: PromptMessageContent;
+    1 role "role" req: Role;
 }
 /// `PromptMessageContent` (MCP 2024-11-05).
 ///
@@ -10219,60 +5785,11 @@ impl PromptReference {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PromptReference {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptReference {
-    const NAME: &'static str = "PromptReference";
-    const MEMBERS: &'static [&'static str] = &["name", "type"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<TypeRefPrompt>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0usize),
-            "type" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "name"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            name: ::mcpwire_types::support::required_member(slots.0, "name")?,
-            r#type: ::mcpwire_types::support::required_member(slots.1, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PromptReference "PromptReference" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 name "name" req: String;
+    1 r#type "type" req: TypeRefPrompt;
 }
 /// `ReadResourceRequest` (MCP 2024-11-05).
 ///
@@ -10298,60 +5815,11 @@ impl ReadResourceRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceRequest {
-    const NAME: &'static str = "ReadResourceRequest";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MethodResourcesRead>, Option<ReadResourceRequestParams>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ReadResourceRequest "ReadResourceRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodResourcesRead;
+    1 params "params" req: ReadResourceRequestParams;
 }
 /// `ReadResourceRequestParams` (MCP 2024-11-05).
 ///
@@ -10374,55 +5842,10 @@ impl ReadResourceRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceRequestParams {
-    const NAME: &'static str = "ReadResourceRequestParams";
-    const MEMBERS: &'static [&'static str] = &["uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "uri" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "uri")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            uri: ::mcpwire_types::support::required_member(slots.0, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ReadResourceRequestParams "ReadResourceRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 uri "uri" req: String;
 }
 /// `ReadResourceResult` (MCP 2024-11-05).
 ///
@@ -10449,69 +5872,11 @@ impl ReadResourceResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceResult {
-    const NAME: &'static str = "ReadResourceResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "contents"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<Vec<ReadResourceResultContentsItem>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "contents" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "contents"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            contents: ::mcpwire_types::support::required_member(slots.1, "contents")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ReadResourceResult "ReadResourceResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 contents "contents" req: Vec<ReadResourceResultContentsItem>;
 }
 /// `ReadResourceResultContentsItem` (MCP 2024-11-05).
 ///
@@ -10708,66 +6073,11 @@ impl Request {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<RequestParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Request {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Request {
-    const NAME: &'static str = "Request";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<RequestParams>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Request "Request" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: String;
+    1 params "params" opt with_params into: RequestParams;
 }
 /// `RequestId` (MCP 2024-11-05).
 ///
@@ -10930,58 +6240,10 @@ impl RequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<RequestParamsMeta>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for RequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParams {
-    const NAME: &'static str = "RequestParams";
-    const MEMBERS: &'static [&'static str] = &["_meta"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<RequestParamsMeta>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { meta: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    RequestParams "RequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: RequestParamsMeta;
 }
 /// `RequestParamsMeta` (MCP 2024-11-05).
 ///
@@ -11006,64 +6268,10 @@ impl RequestParamsMeta {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `progressToken` member.
-    #[must_use]
-    pub fn with_progress_token(
-        mut self,
-        progress_token: impl Into<ProgressToken>,
-    ) -> Self {
-        self.progress_token = Some(progress_token.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParamsMeta {
-    const NAME: &'static str = "RequestParamsMeta";
-    const MEMBERS: &'static [&'static str] = &["progressToken"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ProgressToken>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "progressToken" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            progress_token: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    RequestParamsMeta "RequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
 /// `Resource` (MCP 2024-11-05).
 ///
@@ -11105,122 +6313,15 @@ impl Resource {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `annotations` member.
-    #[must_use]
-    pub fn with_annotations(
-        mut self,
-        annotations: impl Into<ResourceAnnotations>,
-    ) -> Self {
-        self.annotations = Some(annotations.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `mimeType` member.
-    #[must_use]
-    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
-        self.mime_type = Some(mime_type.into());
-        self
-    }
-    /// Sets the optional `size` member.
-    #[must_use]
-    pub fn with_size(
-        mut self,
-        size: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.size = Some(size.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Resource {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Resource {
-    const NAME: &'static str = "Resource";
-    const MEMBERS: &'static [&'static str] = &[
-        "annotations",
-        "description",
-        "mimeType",
-        "name",
-        "size",
-        "uri",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<ResourceAnnotations>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "annotations" => Some(0usize),
-            "description" => Some(1usize),
-            "mimeType" => Some(2usize),
-            "name" => Some(3usize),
-            "size" => Some(4usize),
-            "uri" => Some(5usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "annotations")
-            }
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "description")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "mimeType")
-            }
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "name"),
-            4usize => ::mcpwire_types::support::read_member(&mut slots.4, map, "size"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.5, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            annotations: slots.0,
-            description: slots.1,
-            mime_type: slots.2,
-            name: ::mcpwire_types::support::required_member(slots.3, "name")?,
-            size: slots.4,
-            uri: ::mcpwire_types::support::required_member(slots.5, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Resource "Resource" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 annotations "annotations" opt with_annotations into: ResourceAnnotations;
+    1 description "description" opt with_description into: String;
+    2 mime_type "mimeType" opt with_mime_type into: String;
+    3 name "name" req: String;
+    4 size "size" opt with_size into: ::mcpwire_types::support::Integer;
+    5 uri "uri" req: String;
 }
 /// `ResourceAnnotations` (MCP 2024-11-05).
 ///
@@ -11249,74 +6350,11 @@ impl ResourceAnnotations {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `audience` member.
-    #[must_use]
-    pub fn with_audience(mut self, audience: impl Into<Vec<Role>>) -> Self {
-        self.audience = Some(audience.into());
-        self
-    }
-    /// Sets the optional `priority` member.
-    #[must_use]
-    pub fn with_priority(mut self, priority: impl Into<::serde_json::Number>) -> Self {
-        self.priority = Some(priority.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceAnnotations {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceAnnotations {
-    const NAME: &'static str = "ResourceAnnotations";
-    const MEMBERS: &'static [&'static str] = &["audience", "priority"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Vec<Role>>, Option<::serde_json::Number>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "audience" => Some(0usize),
-            "priority" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "audience")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "priority"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            audience: slots.0,
-            priority: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceAnnotations "ResourceAnnotations" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 audience "audience" opt with_audience into: Vec<Role>;
+    1 priority "priority" opt with_priority into: ::serde_json::Number;
 }
 /// `ResourceContents` (MCP 2024-11-05).
 ///
@@ -11343,68 +6381,11 @@ impl ResourceContents {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `mimeType` member.
-    #[must_use]
-    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
-        self.mime_type = Some(mime_type.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceContents {
-    const NAME: &'static str = "ResourceContents";
-    const MEMBERS: &'static [&'static str] = &["mimeType", "uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "mimeType" => Some(0usize),
-            "uri" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "mimeType")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            mime_type: slots.0,
-            uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceContents "ResourceContents" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 mime_type "mimeType" opt with_mime_type into: String;
+    1 uri "uri" req: String;
 }
 /// `ResourceListChangedNotification` (MCP 2024-11-05).
 ///
@@ -11432,73 +6413,11 @@ impl ResourceListChangedNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(
-        mut self,
-        params: impl Into<ResourceListChangedNotificationParams>,
-    ) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for ResourceListChangedNotification {
-    const NAME: &'static str = "ResourceListChangedNotification";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MethodNotificationsResourcesListChanged>,
-        Option<ResourceListChangedNotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceListChangedNotification "ResourceListChangedNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodNotificationsResourcesListChanged;
+    1 params "params" opt with_params into: ResourceListChangedNotificationParams;
 }
 /// `ResourceListChangedNotificationParams` (MCP 2024-11-05).
 ///
@@ -11523,59 +6442,10 @@ impl ResourceListChangedNotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for ResourceListChangedNotificationParams {
-    const NAME: &'static str = "ResourceListChangedNotificationParams";
-    const MEMBERS: &'static [&'static str] = &["_meta"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { meta: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    ResourceListChangedNotificationParams "ResourceListChangedNotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
 }
 /// `ResourceReference` (MCP 2024-11-05).
 ///
@@ -11601,60 +6471,11 @@ impl ResourceReference {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceReference {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceReference {
-    const NAME: &'static str = "ResourceReference";
-    const MEMBERS: &'static [&'static str] = &["type", "uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<TypeRefResource>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "type" => Some(0usize),
-            "uri" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "type"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            r#type: ::mcpwire_types::support::required_member(slots.0, "type")?,
-            uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceReference "ResourceReference" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 r#type "type" req: TypeRefResource;
+    1 uri "uri" req: String;
 }
 /// `ResourceTemplate` (MCP 2024-11-05).
 ///
@@ -11693,111 +6514,14 @@ impl ResourceTemplate {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `annotations` member.
-    #[must_use]
-    pub fn with_annotations(
-        mut self,
-        annotations: impl Into<ResourceTemplateAnnotations>,
-    ) -> Self {
-        self.annotations = Some(annotations.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `mimeType` member.
-    #[must_use]
-    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
-        self.mime_type = Some(mime_type.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceTemplate {
-    const NAME: &'static str = "ResourceTemplate";
-    const MEMBERS: &'static [&'static str] = &[
-        "annotations",
-        "description",
-        "mimeType",
-        "name",
-        "uriTemplate",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<ResourceTemplateAnnotations>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "annotations" => Some(0usize),
-            "description" => Some(1usize),
-            "mimeType" => Some(2usize),
-            "name" => Some(3usize),
-            "uriTemplate" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "annotations")
-            }
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "description")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "mimeType")
-            }
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "name"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "uriTemplate"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            annotations: slots.0,
-            description: slots.1,
-            mime_type: slots.2,
-            name: ::mcpwire_types::support::required_member(slots.3, "name")?,
-            uri_template: ::mcpwire_types::support::required_member(
-                slots.4,
-                "uriTemplate",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceTemplate "ResourceTemplate" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 annotations "annotations" opt with_annotations into: ResourceTemplateAnnotations;
+    1 description "description" opt with_description into: String;
+    2 mime_type "mimeType" opt with_mime_type into: String;
+    3 name "name" req: String;
+    4 uri_template "uriTemplate" req: String;
 }
 /// `ResourceTemplateAnnotations` (MCP 2024-11-05).
 ///
@@ -11826,74 +6550,11 @@ impl ResourceTemplateAnnotations {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `audience` member.
-    #[must_use]
-    pub fn with_audience(mut self, audience: impl Into<Vec<Role>>) -> Self {
-        self.audience = Some(audience.into());
-        self
-    }
-    /// Sets the optional `priority` member.
-    #[must_use]
-    pub fn with_priority(mut self, priority: impl Into<::serde_json::Number>) -> Self {
-        self.priority = Some(priority.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceTemplateAnnotations {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceTemplateAnnotations {
-    const NAME: &'static str = "ResourceTemplateAnnotations";
-    const MEMBERS: &'static [&'static str] = &["audience", "priority"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Vec<Role>>, Option<::serde_json::Number>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "audience" => Some(0usize),
-            "priority" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "audience")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "priority"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            audience: slots.0,
-            priority: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceTemplateAnnotations "ResourceTemplateAnnotations" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 audience "audience" opt with_audience into: Vec<Role>;
+    1 priority "priority" opt with_priority into: ::serde_json::Number;
 }
 /// `ResourceUpdatedNotification` (MCP 2024-11-05).
 ///
@@ -11919,63 +6580,11 @@ impl ResourceUpdatedNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceUpdatedNotification {
-    const NAME: &'static str = "ResourceUpdatedNotification";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MethodNotificationsResourcesUpdated>,
-        Option<ResourceUpdatedNotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceUpdatedNotification "ResourceUpdatedNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodNotificationsResourcesUpdated;
+    1 params "params" req: ResourceUpdatedNotificationParams;
 }
 /// `ResourceUpdatedNotificationParams` (MCP 2024-11-05).
 ///
@@ -11998,56 +6607,10 @@ impl ResourceUpdatedNotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for ResourceUpdatedNotificationParams {
-    const NAME: &'static str = "ResourceUpdatedNotificationParams";
-    const MEMBERS: &'static [&'static str] = &["uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "uri" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "uri")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            uri: ::mcpwire_types::support::required_member(slots.0, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceUpdatedNotificationParams "ResourceUpdatedNotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 uri "uri" req: String;
 }
 /// `Result` (MCP 2024-11-05).
 ///
@@ -12072,58 +6635,10 @@ impl Result {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Result {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Result {
-    const NAME: &'static str = "Result";
-    const MEMBERS: &'static [&'static str] = &["_meta"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { meta: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    Result "Result" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
 }
 /// `Role` (MCP 2024-11-05).
 ///
@@ -12174,66 +6689,11 @@ impl Root {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `name` member.
-    #[must_use]
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Root {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Root {
-    const NAME: &'static str = "Root";
-    const MEMBERS: &'static [&'static str] = &["name", "uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0usize),
-            "uri" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "name"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            name: slots.0,
-            uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Root "Root" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 name "name" opt with_name into: String;
+    1 uri "uri" req: String;
 }
 /// `RootsListChangedNotification` (MCP 2024-11-05).
 ///
@@ -12261,72 +6721,11 @@ impl RootsListChangedNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(
-        mut self,
-        params: impl Into<RootsListChangedNotificationParams>,
-    ) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RootsListChangedNotification {
-    const NAME: &'static str = "RootsListChangedNotification";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MethodNotificationsRootsListChanged>,
-        Option<RootsListChangedNotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    RootsListChangedNotification "RootsListChangedNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodNotificationsRootsListChanged;
+    1 params "params" opt with_params into: RootsListChangedNotificationParams;
 }
 /// `RootsListChangedNotificationParams` (MCP 2024-11-05).
 ///
@@ -12351,59 +6750,10 @@ impl RootsListChangedNotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for RootsListChangedNotificationParams {
-    const NAME: &'static str = "RootsListChangedNotificationParams";
-    const MEMBERS: &'static [&'static str] = &["_meta"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { meta: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    RootsListChangedNotificationParams "RootsListChangedNotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
 }
 /// `SamplingMessage` (MCP 2024-11-05).
 ///
@@ -12432,60 +6782,11 @@ impl SamplingMessage {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SamplingMessage {
-    const NAME: &'static str = "SamplingMessage";
-    const MEMBERS: &'static [&'static str] = &["content", "role"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<SamplingMessageContent>, Option<Role>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "content" => Some(0usize),
-            "role" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "content"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "role"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            content: ::mcpwire_types::support::required_member(slots.0, "content")?,
-            role: ::mcpwire_types::support::required_member(slots.1, "role")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    SamplingMessage "SamplingMessage" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 content "content" req: SamplingMessageContent;
+    1 role "role" req: Role;
 }
 /// `SamplingMessageContent` (MCP 2024-11-05).
 ///
@@ -12697,127 +6998,14 @@ impl ServerCapabilities {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `experimental` member.
-    #[must_use]
-    pub fn with_experimental(
-        mut self,
-        experimental: impl Into<::mcpwire_types::JsonObjectMap>,
-    ) -> Self {
-        self.experimental = Some(experimental.into());
-        self
-    }
-    /// Sets the optional `logging` member.
-    #[must_use]
-    pub fn with_logging(
-        mut self,
-        logging: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.logging = Some(logging.into());
-        self
-    }
-    /// Sets the optional `prompts` member.
-    #[must_use]
-    pub fn with_prompts(
-        mut self,
-        prompts: impl Into<ServerCapabilitiesPrompts>,
-    ) -> Self {
-        self.prompts = Some(prompts.into());
-        self
-    }
-    /// Sets the optional `resources` member.
-    #[must_use]
-    pub fn with_resources(
-        mut self,
-        resources: impl Into<ServerCapabilitiesResources>,
-    ) -> Self {
-        self.resources = Some(resources.into());
-        self
-    }
-    /// Sets the optional `tools` member.
-    #[must_use]
-    pub fn with_tools(mut self, tools: impl Into<ServerCapabilitiesTools>) -> Self {
-        self.tools = Some(tools.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilities {
-    const NAME: &'static str = "ServerCapabilities";
-    const MEMBERS: &'static [&'static str] = &[
-        "experimental",
-        "logging",
-        "prompts",
-        "resources",
-        "tools",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObjectMap>,
-        Option<::mcpwire_types::JsonObject>,
-        Option<ServerCapabilitiesPrompts>,
-        Option<ServerCapabilitiesResources>,
-        Option<ServerCapabilitiesTools>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "experimental" => Some(0usize),
-            "logging" => Some(1usize),
-            "prompts" => Some(2usize),
-            "resources" => Some(3usize),
-            "tools" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "experimental")
-            }
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "logging"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "prompts"),
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "resources")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "tools"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            experimental: slots.0,
-            logging: slots.1,
-            prompts: slots.2,
-            resources: slots.3,
-            tools: slots.4,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ServerCapabilities "ServerCapabilities" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 experimental "experimental" opt with_experimental into: ::mcpwire_types::JsonObjectMap;
+    1 logging "logging" opt with_logging into: ::mcpwire_types::JsonObject;
+    2 prompts "prompts" opt with_prompts into: ServerCapabilitiesPrompts;
+    3 resources "resources" opt with_resources into: ServerCapabilitiesResources;
+    4 tools "tools" opt with_tools into: ServerCapabilitiesTools;
 }
 /// `ServerCapabilitiesPrompts` (MCP 2024-11-05).
 ///
@@ -12842,61 +7030,10 @@ impl ServerCapabilitiesPrompts {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `listChanged` member.
-    #[must_use]
-    pub fn with_list_changed(mut self, list_changed: impl Into<bool>) -> Self {
-        self.list_changed = Some(list_changed.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesPrompts {
-    const NAME: &'static str = "ServerCapabilitiesPrompts";
-    const MEMBERS: &'static [&'static str] = &["listChanged"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<bool>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "listChanged" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            list_changed: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ServerCapabilitiesPrompts "ServerCapabilitiesPrompts" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 list_changed "listChanged" opt with_list_changed into: bool;
 }
 /// `ServerCapabilitiesResources` (MCP 2024-11-05).
 ///
@@ -12925,74 +7062,11 @@ impl ServerCapabilitiesResources {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `listChanged` member.
-    #[must_use]
-    pub fn with_list_changed(mut self, list_changed: impl Into<bool>) -> Self {
-        self.list_changed = Some(list_changed.into());
-        self
-    }
-    /// Sets the optional `subscribe` member.
-    #[must_use]
-    pub fn with_subscribe(mut self, subscribe: impl Into<bool>) -> Self {
-        self.subscribe = Some(subscribe.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesResources {
-    const NAME: &'static str = "ServerCapabilitiesResources";
-    const MEMBERS: &'static [&'static str] = &["listChanged", "subscribe"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<bool>, Option<bool>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "listChanged" => Some(0usize),
-            "subscribe" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "subscribe"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            list_changed: slots.0,
-            subscribe: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ServerCapabilitiesResources "ServerCapabilitiesResources" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 list_changed "listChanged" opt with_list_changed into: bool;
+    1 subscribe "subscribe" opt with_subscribe into: bool;
 }
 /// `ServerCapabilitiesTools` (MCP 2024-11-05).
 ///
@@ -13017,61 +7091,10 @@ impl ServerCapabilitiesTools {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `listChanged` member.
-    #[must_use]
-    pub fn with_list_changed(mut self, list_changed: impl Into<bool>) -> Self {
-        self.list_changed = Some(list_changed.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesTools {
-    const NAME: &'static str = "ServerCapabilitiesTools";
-    const MEMBERS: &'static [&'static str] = &["listChanged"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<bool>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "listChanged" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            list_changed: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ServerCapabilitiesTools "ServerCapabilitiesTools" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 list_changed "listChanged" opt with_list_changed into: bool;
 }
 /// `ServerNotification` (MCP 2024-11-05).
 ///
@@ -14074,60 +8097,11 @@ impl SetLevelRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SetLevelRequest {
-    const NAME: &'static str = "SetLevelRequest";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MethodLoggingSetLevel>, Option<SetLevelRequestParams>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    SetLevelRequest "SetLevelRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodLoggingSetLevel;
+    1 params "params" req: SetLevelRequestParams;
 }
 /// `SetLevelRequestParams` (MCP 2024-11-05).
 ///
@@ -14150,55 +8124,10 @@ impl SetLevelRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SetLevelRequestParams {
-    const NAME: &'static str = "SetLevelRequestParams";
-    const MEMBERS: &'static [&'static str] = &["level"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<LoggingLevel>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "level" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "level")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            level: ::mcpwire_types::support::required_member(slots.0, "level")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    SetLevelRequestParams "SetLevelRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 level "level" req: LoggingLevel;
 }
 /// `SubscribeRequest` (MCP 2024-11-05).
 ///
@@ -14224,60 +8153,11 @@ impl SubscribeRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscribeRequest {
-    const NAME: &'static str = "SubscribeRequest";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MethodResourcesSubscribe>, Option<SubscribeRequestParams>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    SubscribeRequest "SubscribeRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodResourcesSubscribe;
+    1 params "params" req: SubscribeRequestParams;
 }
 /// `SubscribeRequestParams` (MCP 2024-11-05).
 ///
@@ -14300,55 +8180,10 @@ impl SubscribeRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscribeRequestParams {
-    const NAME: &'static str = "SubscribeRequestParams";
-    const MEMBERS: &'static [&'static str] = &["uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "uri" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "uri")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            uri: ::mcpwire_types::support::required_member(slots.0, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    SubscribeRequestParams "SubscribeRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 uri "uri" req: String;
 }
 /// `TextContent` (MCP 2024-11-05).
 ///
@@ -14378,74 +8213,12 @@ impl TextContent {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `annotations` member.
-    #[must_use]
-    pub fn with_annotations(
-        mut self,
-        annotations: impl Into<TextContentAnnotations>,
-    ) -> Self {
-        self.annotations = Some(annotations.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TextContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TextContent {
-    const NAME: &'static str = "TextContent";
-    const MEMBERS: &'static [&'static str] = &["annotations", "text", "type"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<TextContentAnnotations>, Option<String>, Option<TypeText>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "annotations" => Some(0usize),
-            "text" => Some(1usize),
-            "type" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "annotations")
-            }
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "text"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            annotations: slots.0,
-            text: ::mcpwire_types::support::required_member(slots.1, "text")?,
-            r#type: ::mcpwire_types::support::required_member(slots.2, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    TextContent "TextContent" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 annotations "annotations" opt with_annotations into: TextContentAnnotations;
+    1 text "text" req: String;
+    2 r#type "type" req: TypeText;
 }
 /// `TextContentAnnotations` (MCP 2024-11-05).
 ///
@@ -14474,74 +8247,11 @@ impl TextContentAnnotations {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `audience` member.
-    #[must_use]
-    pub fn with_audience(mut self, audience: impl Into<Vec<Role>>) -> Self {
-        self.audience = Some(audience.into());
-        self
-    }
-    /// Sets the optional `priority` member.
-    #[must_use]
-    pub fn with_priority(mut self, priority: impl Into<::serde_json::Number>) -> Self {
-        self.priority = Some(priority.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TextContentAnnotations {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TextContentAnnotations {
-    const NAME: &'static str = "TextContentAnnotations";
-    const MEMBERS: &'static [&'static str] = &["audience", "priority"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Vec<Role>>, Option<::serde_json::Number>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "audience" => Some(0usize),
-            "priority" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "audience")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "priority"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            audience: slots.0,
-            priority: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    TextContentAnnotations "TextContentAnnotations" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 audience "audience" opt with_audience into: Vec<Role>;
+    1 priority "priority" opt with_priority into: ::serde_json::Number;
 }
 /// `TextResourceContents` (MCP 2024-11-05).
 ///
@@ -14571,71 +8281,12 @@ impl TextResourceContents {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `mimeType` member.
-    #[must_use]
-    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
-        self.mime_type = Some(mime_type.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TextResourceContents {
-    const NAME: &'static str = "TextResourceContents";
-    const MEMBERS: &'static [&'static str] = &["mimeType", "text", "uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "mimeType" => Some(0usize),
-            "text" => Some(1usize),
-            "uri" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "mimeType")
-            }
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "text"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            mime_type: slots.0,
-            text: ::mcpwire_types::support::required_member(slots.1, "text")?,
-            uri: ::mcpwire_types::support::required_member(slots.2, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    TextResourceContents "TextResourceContents" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 mime_type "mimeType" opt with_mime_type into: String;
+    1 text "text" req: String;
+    2 uri "uri" req: String;
 }
 /// `Tool` (MCP 2024-11-05).
 ///
@@ -14669,76 +8320,12 @@ impl Tool {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Tool {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Tool {
-    const NAME: &'static str = "Tool";
-    const MEMBERS: &'static [&'static str] = &["description", "inputSchema", "name"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<ToolInputSchema>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "description" => Some(0usize),
-            "inputSchema" => Some(1usize),
-            "name" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "description")
-            }
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "inputSchema")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "name"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            description: slots.0,
-            input_schema: ::mcpwire_types::support::required_member(
-                slots.1,
-                "inputSchema",
-            )?,
-            name: ::mcpwire_types::support::required_member(slots.2, "name")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Tool "Tool" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 description "description" opt with_description into: String;
+    1 input_schema "inputSchema" req: ToolInputSchema;
+    2 name "name" req: String;
 }
 /// `ToolInputSchema` (MCP 2024-11-05).
 ///
@@ -14770,86 +8357,12 @@ impl ToolInputSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `properties` member.
-    #[must_use]
-    pub fn with_properties(
-        mut self,
-        properties: impl Into<::mcpwire_types::JsonObjectMap>,
-    ) -> Self {
-        self.properties = Some(properties.into());
-        self
-    }
-    /// Sets the optional `required` member.
-    #[must_use]
-    pub fn with_required(mut self, required: impl Into<Vec<String>>) -> Self {
-        self.required = Some(required.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolInputSchema {
-    const NAME: &'static str = "ToolInputSchema";
-    const MEMBERS: &'static [&'static str] = &["properties", "required", "type"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObjectMap>,
-        Option<Vec<String>>,
-        Option<TypeObject>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "properties" => Some(0usize),
-            "required" => Some(1usize),
-            "type" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "properties")
-            }
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "required")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            properties: slots.0,
-            required: slots.1,
-            r#type: ::mcpwire_types::support::required_member(slots.2, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ToolInputSchema "ToolInputSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 properties "properties" opt with_properties into: ::mcpwire_types::JsonObjectMap;
+    1 required "required" opt with_required into: Vec<String>;
+    2 r#type "type" req: TypeObject;
 }
 /// `ToolListChangedNotification` (MCP 2024-11-05).
 ///
@@ -14877,72 +8390,11 @@ impl ToolListChangedNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(
-        mut self,
-        params: impl Into<ToolListChangedNotificationParams>,
-    ) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolListChangedNotification {
-    const NAME: &'static str = "ToolListChangedNotification";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MethodNotificationsToolsListChanged>,
-        Option<ToolListChangedNotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ToolListChangedNotification "ToolListChangedNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodNotificationsToolsListChanged;
+    1 params "params" opt with_params into: ToolListChangedNotificationParams;
 }
 /// `ToolListChangedNotificationParams` (MCP 2024-11-05).
 ///
@@ -14967,59 +8419,10 @@ impl ToolListChangedNotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for ToolListChangedNotificationParams {
-    const NAME: &'static str = "ToolListChangedNotificationParams";
-    const MEMBERS: &'static [&'static str] = &["_meta"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { meta: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    ToolListChangedNotificationParams "ToolListChangedNotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
 }
 /// `TypeImage` (MCP 2024-11-05).
 ///
@@ -15285,60 +8688,11 @@ impl UnsubscribeRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UnsubscribeRequest {
-    const NAME: &'static str = "UnsubscribeRequest";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MethodResourcesUnsubscribe>, Option<UnsubscribeRequestParams>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    UnsubscribeRequest "UnsubscribeRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodResourcesUnsubscribe;
+    1 params "params" req: UnsubscribeRequestParams;
 }
 /// `UnsubscribeRequestParams` (MCP 2024-11-05).
 ///
@@ -15361,55 +8715,10 @@ impl UnsubscribeRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UnsubscribeRequestParams {
-    const NAME: &'static str = "UnsubscribeRequestParams";
-    const MEMBERS: &'static [&'static str] = &["uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "uri" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "uri")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            uri: ::mcpwire_types::support::required_member(slots.0, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    UnsubscribeRequestParams "UnsubscribeRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 uri "uri" req: String;
 }
 /// Error codes of MCP 2024-11-05: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

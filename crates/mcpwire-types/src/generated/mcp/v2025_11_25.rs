@@ -33,85 +33,12 @@ impl Annotations {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `audience` member.
-    #[must_use]
-    pub fn with_audience(mut self, audience: impl Into<Vec<Role>>) -> Self {
-        self.audience = Some(audience.into());
-        self
-    }
-    /// Sets the optional `lastModified` member.
-    #[must_use]
-    pub fn with_last_modified(mut self, last_modified: impl Into<String>) -> Self {
-        self.last_modified = Some(last_modified.into());
-        self
-    }
-    /// Sets the optional `priority` member.
-    #[must_use]
-    pub fn with_priority(mut self, priority: impl Into<::serde_json::Number>) -> Self {
-        self.priority = Some(priority.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Annotations {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Annotations {
-    const NAME: &'static str = "Annotations";
-    const MEMBERS: &'static [&'static str] = &["audience", "lastModified", "priority"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Vec<Role>>, Option<String>, Option<::serde_json::Number>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "audience" => Some(0usize),
-            "lastModified" => Some(1usize),
-            "priority" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "audience")
-            }
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "lastModified")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "priority"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            audience: slots.0,
-            last_modified: slots.1,
-            priority: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Annotations "Annotations" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 audience "audience" opt with_audience into: Vec<Role>;
+    1 last_modified "lastModified" opt with_last_modified into: String;
+    2 priority "priority" opt with_priority into: ::serde_json::Number;
 }
 /// `AudioContent` (MCP 2025-11-25).
 ///
@@ -149,97 +76,14 @@ impl AudioContent {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `annotations` member.
-    #[must_use]
-    pub fn with_annotations(mut self, annotations: impl Into<Annotations>) -> Self {
-        self.annotations = Some(annotations.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for AudioContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for AudioContent {
-    const NAME: &'static str = "AudioContent";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "annotations",
-        "data",
-        "mimeType",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<Annotations>,
-        Option<String>,
-        Option<String>,
-        Option<TypeAudio>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "annotations" => Some(1usize),
-            "data" => Some(2usize),
-            "mimeType" => Some(3usize),
-            "type" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "annotations")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "data"),
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "mimeType")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            annotations: slots.1,
-            data: ::mcpwire_types::support::required_member(slots.2, "data")?,
-            mime_type: ::mcpwire_types::support::required_member(slots.3, "mimeType")?,
-            r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    AudioContent "AudioContent" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 annotations "annotations" opt with_annotations into: Annotations;
+    2 data "data" req: String;
+    3 mime_type "mimeType" req: String;
+    4 r#type "type" req: TypeAudio;
 }
 /// `BaseMetadata` (MCP 2025-11-25).
 ///
@@ -266,66 +110,11 @@ impl BaseMetadata {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for BaseMetadata {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for BaseMetadata {
-    const NAME: &'static str = "BaseMetadata";
-    const MEMBERS: &'static [&'static str] = &["name", "title"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0usize),
-            "title" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "name"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "title"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            name: ::mcpwire_types::support::required_member(slots.0, "name")?,
-            title: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    BaseMetadata "BaseMetadata" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 name "name" req: String;
+    1 title "title" opt with_title into: String;
 }
 /// `BlobResourceContents` (MCP 2025-11-25).
 ///
@@ -359,85 +148,13 @@ impl BlobResourceContents {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `mimeType` member.
-    #[must_use]
-    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
-        self.mime_type = Some(mime_type.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for BlobResourceContents {
-    const NAME: &'static str = "BlobResourceContents";
-    const MEMBERS: &'static [&'static str] = &["_meta", "blob", "mimeType", "uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "blob" => Some(1usize),
-            "mimeType" => Some(2usize),
-            "uri" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "blob"),
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "mimeType")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            blob: ::mcpwire_types::support::required_member(slots.1, "blob")?,
-            mime_type: slots.2,
-            uri: ::mcpwire_types::support::required_member(slots.3, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    BlobResourceContents "BlobResourceContents" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 blob "blob" req: String;
+    2 mime_type "mimeType" opt with_mime_type into: String;
+    3 uri "uri" req: String;
 }
 /// `BooleanSchema` (MCP 2025-11-25).
 ///
@@ -473,91 +190,13 @@ impl BooleanSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `default` member.
-    #[must_use]
-    pub fn with_default(mut self, default: impl Into<bool>) -> Self {
-        self.default = Some(default.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for BooleanSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for BooleanSchema {
-    const NAME: &'static str = "BooleanSchema";
-    const MEMBERS: &'static [&'static str] = &[
-        "default",
-        "description",
-        "title",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<bool>, Option<String>, Option<String>, Option<TypeBoolean>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "default" => Some(0usize),
-            "description" => Some(1usize),
-            "title" => Some(2usize),
-            "type" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "default"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "description")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "title"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            default: slots.0,
-            description: slots.1,
-            title: slots.2,
-            r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    BooleanSchema "BooleanSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 default "default" opt with_default into: bool;
+    1 description "description" opt with_description into: String;
+    2 title "title" opt with_title into: String;
+    3 r#type "type" req: TypeBoolean;
 }
 /// `CallToolRequest` (MCP 2025-11-25).
 ///
@@ -592,71 +231,13 @@ impl CallToolRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolRequest {
-    const NAME: &'static str = "CallToolRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodToolsCall>,
-        Option<CallToolRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CallToolRequest "CallToolRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodToolsCall;
+    3 params "params" req: CallToolRequestParams;
 }
 /// `CallToolRequestParams` (MCP 2025-11-25).
 ///
@@ -691,94 +272,13 @@ impl CallToolRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<CallToolRequestParamsMeta>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `arguments` member.
-    #[must_use]
-    pub fn with_arguments(
-        mut self,
-        arguments: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.arguments = Some(arguments.into());
-        self
-    }
-    /// Sets the optional `task` member.
-    #[must_use]
-    pub fn with_task(mut self, task: impl Into<TaskMetadata>) -> Self {
-        self.task = Some(task.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolRequestParams {
-    const NAME: &'static str = "CallToolRequestParams";
-    const MEMBERS: &'static [&'static str] = &["_meta", "arguments", "name", "task"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<CallToolRequestParamsMeta>,
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<TaskMetadata>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "arguments" => Some(1usize),
-            "name" => Some(2usize),
-            "task" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "arguments")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "name"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "task"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            arguments: slots.1,
-            name: ::mcpwire_types::support::required_member(slots.2, "name")?,
-            task: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CallToolRequestParams "CallToolRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: CallToolRequestParamsMeta;
+    1 arguments "arguments" opt with_arguments into: ::mcpwire_types::JsonObject;
+    2 name "name" req: String;
+    3 task "task" opt with_task into: TaskMetadata;
 }
 /// `CallToolRequestParamsMeta` (MCP 2025-11-25).
 ///
@@ -803,64 +303,10 @@ impl CallToolRequestParamsMeta {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `progressToken` member.
-    #[must_use]
-    pub fn with_progress_token(
-        mut self,
-        progress_token: impl Into<ProgressToken>,
-    ) -> Self {
-        self.progress_token = Some(progress_token.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CallToolRequestParamsMeta {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolRequestParamsMeta {
-    const NAME: &'static str = "CallToolRequestParamsMeta";
-    const MEMBERS: &'static [&'static str] = &["progressToken"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ProgressToken>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "progressToken" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            progress_token: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CallToolRequestParamsMeta "CallToolRequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
 /// `CallToolResult` (MCP 2025-11-25).
 ///
@@ -899,103 +345,13 @@ impl CallToolResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `isError` member.
-    #[must_use]
-    pub fn with_is_error(mut self, is_error: impl Into<bool>) -> Self {
-        self.is_error = Some(is_error.into());
-        self
-    }
-    /// Sets the optional `structuredContent` member.
-    #[must_use]
-    pub fn with_structured_content(
-        mut self,
-        structured_content: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.structured_content = Some(structured_content.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CallToolResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolResult {
-    const NAME: &'static str = "CallToolResult";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "content",
-        "isError",
-        "structuredContent",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<Vec<ContentBlock>>,
-        Option<bool>,
-        Option<::mcpwire_types::JsonObject>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "content" => Some(1usize),
-            "isError" => Some(2usize),
-            "structuredContent" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "content"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "isError"),
-            _ => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.3,
-                    map,
-                    "structuredContent",
-                )
-            }
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            content: ::mcpwire_types::support::required_member(slots.1, "content")?,
-            is_error: slots.2,
-            structured_content: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CallToolResult "CallToolResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 content "content" req: Vec<ContentBlock>;
+    2 is_error "isError" opt with_is_error into: bool;
+    3 structured_content "structuredContent" opt with_structured_content into: ::mcpwire_types::JsonObject;
 }
 /// `CancelTaskRequest` (MCP 2025-11-25).
 ///
@@ -1030,71 +386,13 @@ impl CancelTaskRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CancelTaskRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelTaskRequest {
-    const NAME: &'static str = "CancelTaskRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodTasksCancel>,
-        Option<CancelTaskRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CancelTaskRequest "CancelTaskRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodTasksCancel;
+    3 params "params" req: CancelTaskRequestParams;
 }
 /// `CancelTaskRequestParams` (MCP 2025-11-25).
 ///
@@ -1118,55 +416,10 @@ impl CancelTaskRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CancelTaskRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelTaskRequestParams {
-    const NAME: &'static str = "CancelTaskRequestParams";
-    const MEMBERS: &'static [&'static str] = &["taskId"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "taskId" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "taskId")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            task_id: ::mcpwire_types::support::required_member(slots.0, "taskId")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CancelTaskRequestParams "CancelTaskRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 task_id "taskId" req: String;
 }
 /// `CancelTaskResult` (MCP 2025-11-25).
 ///
@@ -1222,128 +475,17 @@ impl CancelTaskResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `pollInterval` member.
-    #[must_use]
-    pub fn with_poll_interval(
-        mut self,
-        poll_interval: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.poll_interval = Some(poll_interval.into());
-        self
-    }
-    /// Sets the optional `statusMessage` member.
-    #[must_use]
-    pub fn with_status_message(mut self, status_message: impl Into<String>) -> Self {
-        self.status_message = Some(status_message.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CancelTaskResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelTaskResult {
-    const NAME: &'static str = "CancelTaskResult";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "createdAt",
-        "lastUpdatedAt",
-        "pollInterval",
-        "status",
-        "statusMessage",
-        "taskId",
-        "ttl",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<String>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<TaskStatus>,
-        Option<String>,
-        Option<String>,
-        Option<Option<::mcpwire_types::support::Integer>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "createdAt" => Some(1usize),
-            "lastUpdatedAt" => Some(2usize),
-            "pollInterval" => Some(3usize),
-            "status" => Some(4usize),
-            "statusMessage" => Some(5usize),
-            "taskId" => Some(6usize),
-            "ttl" => Some(7usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "createdAt")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "lastUpdatedAt")
-            }
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "pollInterval")
-            }
-            4usize => ::mcpwire_types::support::read_member(&mut slots.4, map, "status"),
-            5usize => {
-                ::mcpwire_types::support::read_member(&mut slots.5, map, "statusMessage")
-            }
-            6usize => ::mcpwire_types::support::read_member(&mut slots.6, map, "taskId"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.7, map, "ttl"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            created_at: ::mcpwire_types::support::required_member(slots.1, "createdAt")?,
-            last_updated_at: ::mcpwire_types::support::required_member(
-                slots.2,
-                "lastUpdatedAt",
-            )?,
-            poll_interval: slots.3,
-            status: ::mcpwire_types::support::required_member(slots.4, "status")?,
-            status_message: slots.5,
-            task_id: ::mcpwire_types::support::required_member(slots.6, "taskId")?,
-            ttl: ::mcpwire_types::support::required_member(slots.7, "ttl")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CancelTaskResult "CancelTaskResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 created_at "createdAt" req: String;
+    2 last_updated_at "lastUpdatedAt" req: String;
+    3 poll_interval "pollInterval" opt with_poll_interval into: ::mcpwire_types::support::Integer;
+    4 status "status" req: TaskStatus;
+    5 status_message "statusMessage" opt with_status_message into: String;
+    6 task_id "taskId" req: String;
+    7 ttl "ttl" req: Option<::mcpwire_types::support::Integer>;
 }
 /// `CancelledNotification` (MCP 2025-11-25).
 ///
@@ -1372,67 +514,12 @@ impl CancelledNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelledNotification {
-    const NAME: &'static str = "CancelledNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Jsonrpc2_0>,
-        Option<MethodNotificationsCancelled>,
-        Option<CancelledNotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CancelledNotification "CancelledNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: MethodNotificationsCancelled;
+    2 params "params" req: CancelledNotificationParams;
 }
 /// `CancelledNotificationParams` (MCP 2025-11-25).
 ///
@@ -1465,85 +552,12 @@ impl CancelledNotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `reason` member.
-    #[must_use]
-    pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
-        self.reason = Some(reason.into());
-        self
-    }
-    /// Sets the optional `requestId` member.
-    #[must_use]
-    pub fn with_request_id(mut self, request_id: impl Into<RequestId>) -> Self {
-        self.request_id = Some(request_id.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelledNotificationParams {
-    const NAME: &'static str = "CancelledNotificationParams";
-    const MEMBERS: &'static [&'static str] = &["_meta", "reason", "requestId"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<RequestId>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "reason" => Some(1usize),
-            "requestId" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "reason"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "requestId"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            reason: slots.1,
-            request_id: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CancelledNotificationParams "CancelledNotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 reason "reason" opt with_reason into: String;
+    2 request_id "requestId" opt with_request_id into: RequestId;
 }
 /// `ClientCapabilities` (MCP 2025-11-25).
 ///
@@ -1584,126 +598,14 @@ impl ClientCapabilities {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `elicitation` member.
-    #[must_use]
-    pub fn with_elicitation(
-        mut self,
-        elicitation: impl Into<ClientCapabilitiesElicitation>,
-    ) -> Self {
-        self.elicitation = Some(elicitation.into());
-        self
-    }
-    /// Sets the optional `experimental` member.
-    #[must_use]
-    pub fn with_experimental(
-        mut self,
-        experimental: impl Into<::mcpwire_types::JsonObjectMap>,
-    ) -> Self {
-        self.experimental = Some(experimental.into());
-        self
-    }
-    /// Sets the optional `roots` member.
-    #[must_use]
-    pub fn with_roots(mut self, roots: impl Into<ClientCapabilitiesRoots>) -> Self {
-        self.roots = Some(roots.into());
-        self
-    }
-    /// Sets the optional `sampling` member.
-    #[must_use]
-    pub fn with_sampling(
-        mut self,
-        sampling: impl Into<ClientCapabilitiesSampling>,
-    ) -> Self {
-        self.sampling = Some(sampling.into());
-        self
-    }
-    /// Sets the optional `tasks` member.
-    #[must_use]
-    pub fn with_tasks(mut self, tasks: impl Into<ClientCapabilitiesTasks>) -> Self {
-        self.tasks = Some(tasks.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilities {
-    const NAME: &'static str = "ClientCapabilities";
-    const MEMBERS: &'static [&'static str] = &[
-        "elicitation",
-        "experimental",
-        "roots",
-        "sampling",
-        "tasks",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<ClientCapabilitiesElicitation>,
-        Option<::mcpwire_types::JsonObjectMap>,
-        Option<ClientCapabilitiesRoots>,
-        Option<ClientCapabilitiesSampling>,
-        Option<ClientCapabilitiesTasks>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "elicitation" => Some(0usize),
-            "experimental" => Some(1usize),
-            "roots" => Some(2usize),
-            "sampling" => Some(3usize),
-            "tasks" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "elicitation")
-            }
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "experimental")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "roots"),
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "sampling")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "tasks"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            elicitation: slots.0,
-            experimental: slots.1,
-            roots: slots.2,
-            sampling: slots.3,
-            tasks: slots.4,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ClientCapabilities "ClientCapabilities" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 elicitation "elicitation" opt with_elicitation into: ClientCapabilitiesElicitation;
+    1 experimental "experimental" opt with_experimental into: ::mcpwire_types::JsonObjectMap;
+    2 roots "roots" opt with_roots into: ClientCapabilitiesRoots;
+    3 sampling "sampling" opt with_sampling into: ClientCapabilitiesSampling;
+    4 tasks "tasks" opt with_tasks into: ClientCapabilitiesTasks;
 }
 /// `ClientCapabilitiesElicitation` (MCP 2025-11-25).
 ///
@@ -1732,75 +634,11 @@ impl ClientCapabilitiesElicitation {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `form` member.
-    #[must_use]
-    pub fn with_form(mut self, form: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.form = Some(form.into());
-        self
-    }
-    /// Sets the optional `url` member.
-    #[must_use]
-    pub fn with_url(mut self, url: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.url = Some(url.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesElicitation {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilitiesElicitation {
-    const NAME: &'static str = "ClientCapabilitiesElicitation";
-    const MEMBERS: &'static [&'static str] = &["form", "url"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<::mcpwire_types::JsonObject>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "form" => Some(0usize),
-            "url" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "form"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "url"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            form: slots.0,
-            url: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ClientCapabilitiesElicitation "ClientCapabilitiesElicitation" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 form "form" opt with_form into: ::mcpwire_types::JsonObject;
+    1 url "url" opt with_url into: ::mcpwire_types::JsonObject;
 }
 /// `ClientCapabilitiesRoots` (MCP 2025-11-25).
 ///
@@ -1825,61 +663,10 @@ impl ClientCapabilitiesRoots {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `listChanged` member.
-    #[must_use]
-    pub fn with_list_changed(mut self, list_changed: impl Into<bool>) -> Self {
-        self.list_changed = Some(list_changed.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesRoots {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilitiesRoots {
-    const NAME: &'static str = "ClientCapabilitiesRoots";
-    const MEMBERS: &'static [&'static str] = &["listChanged"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<bool>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "listChanged" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            list_changed: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ClientCapabilitiesRoots "ClientCapabilitiesRoots" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 list_changed "listChanged" opt with_list_changed into: bool;
 }
 /// `ClientCapabilitiesSampling` (MCP 2025-11-25).
 ///
@@ -1908,78 +695,11 @@ impl ClientCapabilitiesSampling {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `context` member.
-    #[must_use]
-    pub fn with_context(
-        mut self,
-        context: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.context = Some(context.into());
-        self
-    }
-    /// Sets the optional `tools` member.
-    #[must_use]
-    pub fn with_tools(mut self, tools: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.tools = Some(tools.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesSampling {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilitiesSampling {
-    const NAME: &'static str = "ClientCapabilitiesSampling";
-    const MEMBERS: &'static [&'static str] = &["context", "tools"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<::mcpwire_types::JsonObject>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "context" => Some(0usize),
-            "tools" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "context"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "tools"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            context: slots.0,
-            tools: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ClientCapabilitiesSampling "ClientCapabilitiesSampling" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 context "context" opt with_context into: ::mcpwire_types::JsonObject;
+    1 tools "tools" opt with_tools into: ::mcpwire_types::JsonObject;
 }
 /// `ClientCapabilitiesTasks` (MCP 2025-11-25).
 ///
@@ -2012,91 +732,12 @@ impl ClientCapabilitiesTasks {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `cancel` member.
-    #[must_use]
-    pub fn with_cancel(
-        mut self,
-        cancel: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.cancel = Some(cancel.into());
-        self
-    }
-    /// Sets the optional `list` member.
-    #[must_use]
-    pub fn with_list(mut self, list: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.list = Some(list.into());
-        self
-    }
-    /// Sets the optional `requests` member.
-    #[must_use]
-    pub fn with_requests(
-        mut self,
-        requests: impl Into<ClientCapabilitiesTasksRequests>,
-    ) -> Self {
-        self.requests = Some(requests.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasks {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilitiesTasks {
-    const NAME: &'static str = "ClientCapabilitiesTasks";
-    const MEMBERS: &'static [&'static str] = &["cancel", "list", "requests"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<::mcpwire_types::JsonObject>,
-        Option<ClientCapabilitiesTasksRequests>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "cancel" => Some(0usize),
-            "list" => Some(1usize),
-            "requests" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "cancel"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "list"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "requests"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            cancel: slots.0,
-            list: slots.1,
-            requests: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ClientCapabilitiesTasks "ClientCapabilitiesTasks" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 cancel "cancel" opt with_cancel into: ::mcpwire_types::JsonObject;
+    1 list "list" opt with_list into: ::mcpwire_types::JsonObject;
+    2 requests "requests" opt with_requests into: ClientCapabilitiesTasksRequests;
 }
 /// `ClientCapabilitiesTasksRequests` (MCP 2025-11-25).
 ///
@@ -2125,84 +766,11 @@ impl ClientCapabilitiesTasksRequests {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `elicitation` member.
-    #[must_use]
-    pub fn with_elicitation(
-        mut self,
-        elicitation: impl Into<ClientCapabilitiesTasksRequestsElicitation>,
-    ) -> Self {
-        self.elicitation = Some(elicitation.into());
-        self
-    }
-    /// Sets the optional `sampling` member.
-    #[must_use]
-    pub fn with_sampling(
-        mut self,
-        sampling: impl Into<ClientCapabilitiesTasksRequestsSampling>,
-    ) -> Self {
-        self.sampling = Some(sampling.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequests {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for ClientCapabilitiesTasksRequests {
-    const NAME: &'static str = "ClientCapabilitiesTasksRequests";
-    const MEMBERS: &'static [&'static str] = &["elicitation", "sampling"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<ClientCapabilitiesTasksRequestsElicitation>,
-        Option<ClientCapabilitiesTasksRequestsSampling>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "elicitation" => Some(0usize),
-            "sampling" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "elicitation")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "sampling"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            elicitation: slots.0,
-            sampling: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ClientCapabilitiesTasksRequests "ClientCapabilitiesTasksRequests" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 elicitation "elicitation" opt with_elicitation into: ClientCapabilitiesTasksRequestsElicitation;
+    1 sampling "sampling" opt with_sampling into: ClientCapabilitiesTasksRequestsSampling;
 }
 /// `ClientCapabilitiesTasksRequestsElicitation` (MCP 2025-11-25).
 ///
@@ -2227,62 +795,10 @@ impl ClientCapabilitiesTasksRequestsElicitation {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `create` member.
-    #[must_use]
-    pub fn with_create(
-        mut self,
-        create: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.create = Some(create.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsElicitation {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for ClientCapabilitiesTasksRequestsElicitation {
-    const NAME: &'static str = "ClientCapabilitiesTasksRequestsElicitation";
-    const MEMBERS: &'static [&'static str] = &["create"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "create" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "create")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { create: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    ClientCapabilitiesTasksRequestsElicitation "ClientCapabilitiesTasksRequestsElicitation" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 create "create" opt with_create into: ::mcpwire_types::JsonObject;
 }
 /// `ClientCapabilitiesTasksRequestsSampling` (MCP 2025-11-25).
 ///
@@ -2307,65 +823,10 @@ impl ClientCapabilitiesTasksRequestsSampling {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `createMessage` member.
-    #[must_use]
-    pub fn with_create_message(
-        mut self,
-        create_message: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.create_message = Some(create_message.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsSampling {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for ClientCapabilitiesTasksRequestsSampling {
-    const NAME: &'static str = "ClientCapabilitiesTasksRequestsSampling";
-    const MEMBERS: &'static [&'static str] = &["createMessage"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "createMessage" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "createMessage")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            create_message: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ClientCapabilitiesTasksRequestsSampling "ClientCapabilitiesTasksRequestsSampling" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 create_message "createMessage" opt with_create_message into: ::mcpwire_types::JsonObject;
 }
 /// `ClientNotification` (MCP 2025-11-25).
 ///
@@ -3745,71 +2206,13 @@ impl CompleteRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequest {
-    const NAME: &'static str = "CompleteRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodCompletionComplete>,
-        Option<CompleteRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CompleteRequest "CompleteRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodCompletionComplete;
+    3 params "params" req: CompleteRequestParams;
 }
 /// `CompleteRequestParams` (MCP 2025-11-25).
 ///
@@ -3846,88 +2249,13 @@ impl CompleteRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<CompleteRequestParamsMeta>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `context` member.
-    #[must_use]
-    pub fn with_context(
-        mut self,
-        context: impl Into<CompleteRequestParamsContext>,
-    ) -> Self {
-        self.context = Some(context.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParams {
-    const NAME: &'static str = "CompleteRequestParams";
-    const MEMBERS: &'static [&'static str] = &["_meta", "argument", "context", "ref"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<CompleteRequestParamsMeta>,
-        Option<CompleteRequestParamsArgument>,
-        Option<CompleteRequestParamsContext>,
-        Option<CompleteRequestParamsRef>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "argument" => Some(1usize),
-            "context" => Some(2usize),
-            "ref" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "argument")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "context"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "ref"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            argument: ::mcpwire_types::support::required_member(slots.1, "argument")?,
-            context: slots.2,
-            r#ref: ::mcpwire_types::support::required_member(slots.3, "ref")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CompleteRequestParams "CompleteRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: CompleteRequestParamsMeta;
+    1 argument "argument" req: CompleteRequestParamsArgument;
+    2 context "context" opt with_context into: CompleteRequestParamsContext;
+    3 r#ref "ref" req: CompleteRequestParamsRef;
 }
 /// `CompleteRequestParamsArgument` (MCP 2025-11-25).
 ///
@@ -3953,60 +2281,11 @@ impl CompleteRequestParamsArgument {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParamsArgument {
-    const NAME: &'static str = "CompleteRequestParamsArgument";
-    const MEMBERS: &'static [&'static str] = &["name", "value"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0usize),
-            "value" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "name"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "value"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            name: ::mcpwire_types::support::required_member(slots.0, "name")?,
-            value: ::mcpwire_types::support::required_member(slots.1, "value")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CompleteRequestParamsArgument "CompleteRequestParamsArgument" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 name "name" req: String;
+    1 value "value" req: String;
 }
 /// `CompleteRequestParamsContext` (MCP 2025-11-25).
 ///
@@ -4031,61 +2310,10 @@ impl CompleteRequestParamsContext {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `arguments` member.
-    #[must_use]
-    pub fn with_arguments(
-        mut self,
-        arguments: impl Into<::std::collections::BTreeMap<String, String>>,
-    ) -> Self {
-        self.arguments = Some(arguments.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsContext {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParamsContext {
-    const NAME: &'static str = "CompleteRequestParamsContext";
-    const MEMBERS: &'static [&'static str] = &["arguments"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::std::collections::BTreeMap<String, String>>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "arguments" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "arguments")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { arguments: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    CompleteRequestParamsContext "CompleteRequestParamsContext" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 arguments "arguments" opt with_arguments into: ::std::collections::BTreeMap<String, String>;
 }
 /// `CompleteRequestParamsMeta` (MCP 2025-11-25).
 ///
@@ -4110,64 +2338,10 @@ impl CompleteRequestParamsMeta {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `progressToken` member.
-    #[must_use]
-    pub fn with_progress_token(
-        mut self,
-        progress_token: impl Into<ProgressToken>,
-    ) -> Self {
-        self.progress_token = Some(progress_token.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsMeta {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParamsMeta {
-    const NAME: &'static str = "CompleteRequestParamsMeta";
-    const MEMBERS: &'static [&'static str] = &["progressToken"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ProgressToken>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "progressToken" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            progress_token: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CompleteRequestParamsMeta "CompleteRequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
 /// `CompleteRequestParamsRef` (MCP 2025-11-25).
 ///
@@ -4370,69 +2544,11 @@ impl CompleteResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CompleteResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteResult {
-    const NAME: &'static str = "CompleteResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "completion"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>, Option<CompleteResultCompletion>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "completion" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "completion"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            completion: ::mcpwire_types::support::required_member(
-                slots.1,
-                "completion",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CompleteResult "CompleteResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 completion "completion" req: CompleteResultCompletion;
 }
 /// `CompleteResultCompletion` (MCP 2025-11-25).
 ///
@@ -4463,82 +2579,12 @@ impl CompleteResultCompletion {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `hasMore` member.
-    #[must_use]
-    pub fn with_has_more(mut self, has_more: impl Into<bool>) -> Self {
-        self.has_more = Some(has_more.into());
-        self
-    }
-    /// Sets the optional `total` member.
-    #[must_use]
-    pub fn with_total(
-        mut self,
-        total: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.total = Some(total.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteResultCompletion {
-    const NAME: &'static str = "CompleteResultCompletion";
-    const MEMBERS: &'static [&'static str] = &["hasMore", "total", "values"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<bool>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<Vec<String>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "hasMore" => Some(0usize),
-            "total" => Some(1usize),
-            "values" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "hasMore"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "total"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "values"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            has_more: slots.0,
-            total: slots.1,
-            values: ::mcpwire_types::support::required_member(slots.2, "values")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CompleteResultCompletion "CompleteResultCompletion" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 has_more "hasMore" opt with_has_more into: bool;
+    1 total "total" opt with_total into: ::mcpwire_types::support::Integer;
+    2 values "values" req: Vec<String>;
 }
 /// `ContentBlock` (MCP 2025-11-25).
 ///
@@ -4843,71 +2889,13 @@ impl CreateMessageRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageRequest {
-    const NAME: &'static str = "CreateMessageRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodSamplingCreateMessage>,
-        Option<CreateMessageRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CreateMessageRequest "CreateMessageRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodSamplingCreateMessage;
+    3 params "params" req: CreateMessageRequestParams;
 }
 /// `CreateMessageRequestParams` (MCP 2025-11-25).
 ///
@@ -4981,217 +2969,21 @@ impl CreateMessageRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<CreateMessageRequestParamsMeta>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `includeContext` member.
-    #[must_use]
-    pub fn with_include_context(
-        mut self,
-        include_context: impl Into<CreateMessageRequestParamsIncludeContext>,
-    ) -> Self {
-        self.include_context = Some(include_context.into());
-        self
-    }
-    /// Sets the optional `metadata` member.
-    #[must_use]
-    pub fn with_metadata(
-        mut self,
-        metadata: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.metadata = Some(metadata.into());
-        self
-    }
-    /// Sets the optional `modelPreferences` member.
-    #[must_use]
-    pub fn with_model_preferences(
-        mut self,
-        model_preferences: impl Into<ModelPreferences>,
-    ) -> Self {
-        self.model_preferences = Some(model_preferences.into());
-        self
-    }
-    /// Sets the optional `stopSequences` member.
-    #[must_use]
-    pub fn with_stop_sequences(
-        mut self,
-        stop_sequences: impl Into<Vec<String>>,
-    ) -> Self {
-        self.stop_sequences = Some(stop_sequences.into());
-        self
-    }
-    /// Sets the optional `systemPrompt` member.
-    #[must_use]
-    pub fn with_system_prompt(mut self, system_prompt: impl Into<String>) -> Self {
-        self.system_prompt = Some(system_prompt.into());
-        self
-    }
-    /// Sets the optional `task` member.
-    #[must_use]
-    pub fn with_task(mut self, task: impl Into<TaskMetadata>) -> Self {
-        self.task = Some(task.into());
-        self
-    }
-    /// Sets the optional `temperature` member.
-    #[must_use]
-    pub fn with_temperature(
-        mut self,
-        temperature: impl Into<::serde_json::Number>,
-    ) -> Self {
-        self.temperature = Some(temperature.into());
-        self
-    }
-    /// Sets the optional `toolChoice` member.
-    #[must_use]
-    pub fn with_tool_choice(mut self, tool_choice: impl Into<ToolChoice>) -> Self {
-        self.tool_choice = Some(tool_choice.into());
-        self
-    }
-    /// Sets the optional `tools` member.
-    #[must_use]
-    pub fn with_tools(mut self, tools: impl Into<Vec<Tool>>) -> Self {
-        self.tools = Some(tools.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageRequestParams {
-    const NAME: &'static str = "CreateMessageRequestParams";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "includeContext",
-        "maxTokens",
-        "messages",
-        "metadata",
-        "modelPreferences",
-        "stopSequences",
-        "systemPrompt",
-        "task",
-        "temperature",
-        "toolChoice",
-        "tools",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<CreateMessageRequestParamsMeta>,
-        Option<CreateMessageRequestParamsIncludeContext>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<Vec<SamplingMessage>>,
-        Option<::mcpwire_types::JsonObject>,
-        Option<ModelPreferences>,
-        Option<Vec<String>>,
-        Option<String>,
-        Option<TaskMetadata>,
-        Option<::serde_json::Number>,
-        Option<ToolChoice>,
-        Option<Vec<Tool>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "includeContext" => Some(1usize),
-            "maxTokens" => Some(2usize),
-            "messages" => Some(3usize),
-            "metadata" => Some(4usize),
-            "modelPreferences" => Some(5usize),
-            "stopSequences" => Some(6usize),
-            "systemPrompt" => Some(7usize),
-            "task" => Some(8usize),
-            "temperature" => Some(9usize),
-            "toolChoice" => Some(10usize),
-            "tools" => Some(11usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.1,
-                    map,
-                    "includeContext",
-                )
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "maxTokens")
-            }
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "messages")
-            }
-            4usize => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "metadata")
-            }
-            5usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.5,
-                    map,
-                    "modelPreferences",
-                )
-            }
-            6usize => {
-                ::mcpwire_types::support::read_member(&mut slots.6, map, "stopSequences")
-            }
-            7usize => {
-                ::mcpwire_types::support::read_member(&mut slots.7, map, "systemPrompt")
-            }
-            8usize => ::mcpwire_types::support::read_member(&mut slots.8, map, "task"),
-            9usize => {
-                ::mcpwire_types::support::read_member(&mut slots.9, map, "temperature")
-            }
-            10usize => {
-                ::mcpwire_types::support::read_member(&mut slots.10, map, "toolChoice")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.11, map, "tools"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            include_context: slots.1,
-            max_tokens: ::mcpwire_types::support::required_member(slots.2, "maxTokens")?,
-            messages: ::mcpwire_types::support::required_member(slots.3, "messages")?,
-            metadata: slots.4,
-            model_preferences: slots.5,
-            stop_sequences: slots.6,
-            system_prompt: slots.7,
-            task: slots.8,
-            temperature: slots.9,
-            tool_choice: slots.10,
-            tools: slots.11,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CreateMessageRequestParams "CreateMessageRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: CreateMessageRequestParamsMeta;
+    1 include_context "includeContext" opt with_include_context into: CreateMessageRequestParamsIncludeContext;
+    2 max_tokens "maxTokens" req: ::mcpwire_types::support::Integer;
+    3 messages "messages" req: Vec<SamplingMessage>;
+    4 metadata "metadata" opt with_metadata into: ::mcpwire_types::JsonObject;
+    5 model_preferences "modelPreferences" opt with_model_preferences into: ModelPreferences;
+    6 stop_sequences "stopSequences" opt with_stop_sequences into: Vec<String>;
+    7 system_prompt "systemPrompt" opt with_system_prompt into: String;
+    8 task "task" opt with_task into: TaskMetadata;
+    9 temperature "temperature" opt with_temperature into: ::serde_json::Number;
+    10 tool_choice "toolChoice" opt with_tool_choice into: ToolChoice;
+    11 tools "tools" opt with_tools into: Vec<Tool>;
 }
 /// `CreateMessageRequestParamsIncludeContext` (MCP 2025-11-25).
 ///
@@ -5244,64 +3036,10 @@ impl CreateMessageRequestParamsMeta {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `progressToken` member.
-    #[must_use]
-    pub fn with_progress_token(
-        mut self,
-        progress_token: impl Into<ProgressToken>,
-    ) -> Self {
-        self.progress_token = Some(progress_token.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParamsMeta {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageRequestParamsMeta {
-    const NAME: &'static str = "CreateMessageRequestParamsMeta";
-    const MEMBERS: &'static [&'static str] = &["progressToken"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ProgressToken>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "progressToken" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            progress_token: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CreateMessageRequestParamsMeta "CreateMessageRequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
 /// `CreateMessageResult` (MCP 2025-11-25).
 ///
@@ -5342,93 +3080,14 @@ impl CreateMessageResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `stopReason` member.
-    #[must_use]
-    pub fn with_stop_reason(mut self, stop_reason: impl Into<String>) -> Self {
-        self.stop_reason = Some(stop_reason.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageResult {
-    const NAME: &'static str = "CreateMessageResult";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "content",
-        "model",
-        "role",
-        "stopReason",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<CreateMessageResultContent>,
-        Option<String>,
-        Option<Role>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "content" => Some(1usize),
-            "model" => Some(2usize),
-            "role" => Some(3usize),
-            "stopReason" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "content"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "model"),
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "role"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "stopReason"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            content: ::mcpwire_types::support::required_member(slots.1, "content")?,
-            model: ::mcpwire_types::support::required_member(slots.2, "model")?,
-            role: ::mcpwire_types::support::required_member(slots.3, "role")?,
-            stop_reason: slots.4,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CreateMessageResult "CreateMessageResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 content "content" req: CreateMessageResultContent;
+    2 model "model" req: String;
+    3 role "role" req: Role;
+    4 stop_reason "stopReason" opt with_stop_reason into: String;
 }
 /// `CreateMessageResultContent` (MCP 2025-11-25).
 ///
@@ -5754,66 +3413,11 @@ impl CreateTaskResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CreateTaskResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateTaskResult {
-    const NAME: &'static str = "CreateTaskResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "task"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>, Option<Task>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "task" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "task"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            task: ::mcpwire_types::support::required_member(slots.1, "task")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CreateTaskResult "CreateTaskResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 task "task" req: Task;
 }
 /// `Cursor` (MCP 2025-11-25).
 ///
@@ -5853,71 +3457,13 @@ impl ElicitRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ElicitRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitRequest {
-    const NAME: &'static str = "ElicitRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodElicitationCreate>,
-        Option<ElicitRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ElicitRequest "ElicitRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodElicitationCreate;
+    3 params "params" req: ElicitRequestParams;
 }
 /// `ElicitRequestFormParams` (MCP 2025-11-25).
 ///
@@ -5959,108 +3505,14 @@ impl ElicitRequestFormParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<ElicitRequestFormParamsMeta>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `mode` member.
-    #[must_use]
-    pub fn with_mode(mut self, mode: impl Into<ModeForm>) -> Self {
-        self.mode = Some(mode.into());
-        self
-    }
-    /// Sets the optional `task` member.
-    #[must_use]
-    pub fn with_task(mut self, task: impl Into<TaskMetadata>) -> Self {
-        self.task = Some(task.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitRequestFormParams {
-    const NAME: &'static str = "ElicitRequestFormParams";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "message",
-        "mode",
-        "requestedSchema",
-        "task",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<ElicitRequestFormParamsMeta>,
-        Option<String>,
-        Option<ModeForm>,
-        Option<ElicitRequestFormParamsRequestedSchema>,
-        Option<TaskMetadata>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "message" => Some(1usize),
-            "mode" => Some(2usize),
-            "requestedSchema" => Some(3usize),
-            "task" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "message"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "mode"),
-            3usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.3,
-                    map,
-                    "requestedSchema",
-                )
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "task"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            message: ::mcpwire_types::support::required_member(slots.1, "message")?,
-            mode: slots.2,
-            requested_schema: ::mcpwire_types::support::required_member(
-                slots.3,
-                "requestedSchema",
-            )?,
-            task: slots.4,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ElicitRequestFormParams "ElicitRequestFormParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ElicitRequestFormParamsMeta;
+    1 message "message" req: String;
+    2 mode "mode" opt with_mode into: ModeForm;
+    3 requested_schema "requestedSchema" req: ElicitRequestFormParamsRequestedSchema;
+    4 task "task" opt with_task into: TaskMetadata;
 }
 /// `ElicitRequestFormParamsMeta` (MCP 2025-11-25).
 ///
@@ -6085,64 +3537,10 @@ impl ElicitRequestFormParamsMeta {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `progressToken` member.
-    #[must_use]
-    pub fn with_progress_token(
-        mut self,
-        progress_token: impl Into<ProgressToken>,
-    ) -> Self {
-        self.progress_token = Some(progress_token.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParamsMeta {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitRequestFormParamsMeta {
-    const NAME: &'static str = "ElicitRequestFormParamsMeta";
-    const MEMBERS: &'static [&'static str] = &["progressToken"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ProgressToken>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "progressToken" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            progress_token: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ElicitRequestFormParamsMeta "ElicitRequestFormParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
 /// `ElicitRequestFormParamsRequestedSchema` (MCP 2025-11-25).
 ///
@@ -6180,96 +3578,13 @@ impl ElicitRequestFormParamsRequestedSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `$schema` member.
-    #[must_use]
-    pub fn with_schema(mut self, schema: impl Into<String>) -> Self {
-        self.schema = Some(schema.into());
-        self
-    }
-    /// Sets the optional `required` member.
-    #[must_use]
-    pub fn with_required(mut self, required: impl Into<Vec<String>>) -> Self {
-        self.required = Some(required.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for ElicitRequestFormParamsRequestedSchema {
-    const NAME: &'static str = "ElicitRequestFormParamsRequestedSchema";
-    const MEMBERS: &'static [&'static str] = &[
-        "$schema",
-        "properties",
-        "required",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<::std::collections::BTreeMap<String, PrimitiveSchemaDefinition>>,
-        Option<Vec<String>>,
-        Option<TypeObject>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "$schema" => Some(0usize),
-            "properties" => Some(1usize),
-            "required" => Some(2usize),
-            "type" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "$schema"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "properties")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "required")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            schema: slots.0,
-            properties: ::mcpwire_types::support::required_member(
-                slots.1,
-                "properties",
-            )?,
-            required: slots.2,
-            r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ElicitRequestFormParamsRequestedSchema "ElicitRequestFormParamsRequestedSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 schema "$schema" opt with_schema into: String;
+    1 properties "properties" req: ::std::collections::BTreeMap<String, PrimitiveSchemaDefinition>;
+    2 required "required" opt with_required into: Vec<String>;
+    3 r#type "type" req: TypeObject;
 }
 /// `ElicitRequestParams` (MCP 2025-11-25).
 ///
@@ -6481,103 +3796,15 @@ impl ElicitRequestURLParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<ElicitRequestURLParamsMeta>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `task` member.
-    #[must_use]
-    pub fn with_task(mut self, task: impl Into<TaskMetadata>) -> Self {
-        self.task = Some(task.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ElicitRequestURLParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitRequestURLParams {
-    const NAME: &'static str = "ElicitRequestURLParams";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "elicitationId",
-        "message",
-        "mode",
-        "task",
-        "url",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<ElicitRequestURLParamsMeta>,
-        Option<String>,
-        Option<String>,
-        Option<ModeUrl>,
-        Option<TaskMetadata>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "elicitationId" => Some(1usize),
-            "message" => Some(2usize),
-            "mode" => Some(3usize),
-            "task" => Some(4usize),
-            "url" => Some(5usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "elicitationId")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "mode"),
-            4usize => ::mcpwire_types::support::read_member(&mut slots.4, map, "task"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.5, map, "url"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            elicitation_id: ::mcpwire_types::support::required_member(
-                slots.1,
-                "elicitationId",
-            )?,
-            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            mode: ::mcpwire_types::support::required_member(slots.3, "mode")?,
-            task: slots.4,
-            url: ::mcpwire_types::support::required_member(slots.5, "url")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ElicitRequestURLParams "ElicitRequestURLParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ElicitRequestURLParamsMeta;
+    1 elicitation_id "elicitationId" req: String;
+    2 message "message" req: String;
+    3 mode "mode" req: ModeUrl;
+    4 task "task" opt with_task into: TaskMetadata;
+    5 url "url" req: String;
 }
 /// `ElicitRequestURLParamsMeta` (MCP 2025-11-25).
 ///
@@ -6602,64 +3829,10 @@ impl ElicitRequestURLParamsMeta {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `progressToken` member.
-    #[must_use]
-    pub fn with_progress_token(
-        mut self,
-        progress_token: impl Into<ProgressToken>,
-    ) -> Self {
-        self.progress_token = Some(progress_token.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ElicitRequestURLParamsMeta {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitRequestURLParamsMeta {
-    const NAME: &'static str = "ElicitRequestURLParamsMeta";
-    const MEMBERS: &'static [&'static str] = &["progressToken"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ProgressToken>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "progressToken" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            progress_token: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ElicitRequestURLParamsMeta "ElicitRequestURLParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
 /// `ElicitResult` (MCP 2025-11-25).
 ///
@@ -6690,84 +3863,12 @@ impl ElicitResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `content` member.
-    #[must_use]
-    pub fn with_content(
-        mut self,
-        content: impl Into<
-            ::std::collections::BTreeMap<String, ElicitResultContentValue>,
-        >,
-    ) -> Self {
-        self.content = Some(content.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ElicitResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitResult {
-    const NAME: &'static str = "ElicitResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "action", "content"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<ElicitResultAction>,
-        Option<::std::collections::BTreeMap<String, ElicitResultContentValue>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "action" => Some(1usize),
-            "content" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "action"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "content"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            action: ::mcpwire_types::support::required_member(slots.1, "action")?,
-            content: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ElicitResult "ElicitResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 action "action" req: ElicitResultAction;
+    2 content "content" opt with_content into: ::std::collections::BTreeMap<String, ElicitResultContentValue>;
 }
 /// `ElicitResultAction` (MCP 2025-11-25).
 ///
@@ -7012,68 +4113,12 @@ impl ElicitationCompleteNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ElicitationCompleteNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for ElicitationCompleteNotification {
-    const NAME: &'static str = "ElicitationCompleteNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Jsonrpc2_0>,
-        Option<MethodNotificationsElicitationComplete>,
-        Option<ElicitationCompleteNotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ElicitationCompleteNotification "ElicitationCompleteNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: MethodNotificationsElicitationComplete;
+    2 params "params" req: ElicitationCompleteNotificationParams;
 }
 /// `ElicitationCompleteNotificationParams` (MCP 2025-11-25).
 ///
@@ -7097,59 +4142,10 @@ impl ElicitationCompleteNotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ElicitationCompleteNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for ElicitationCompleteNotificationParams {
-    const NAME: &'static str = "ElicitationCompleteNotificationParams";
-    const MEMBERS: &'static [&'static str] = &["elicitationId"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "elicitationId" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "elicitationId")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            elicitation_id: ::mcpwire_types::support::required_member(
-                slots.0,
-                "elicitationId",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ElicitationCompleteNotificationParams "ElicitationCompleteNotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 elicitation_id "elicitationId" req: String;
 }
 /// `EmbeddedResource` (MCP 2025-11-25).
 ///
@@ -7183,92 +4179,13 @@ impl EmbeddedResource {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `annotations` member.
-    #[must_use]
-    pub fn with_annotations(mut self, annotations: impl Into<Annotations>) -> Self {
-        self.annotations = Some(annotations.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for EmbeddedResource {
-    const NAME: &'static str = "EmbeddedResource";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "annotations",
-        "resource",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<Annotations>,
-        Option<EmbeddedResourceResource>,
-        Option<TypeResource>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "annotations" => Some(1usize),
-            "resource" => Some(2usize),
-            "type" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "annotations")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "resource")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            annotations: slots.1,
-            resource: ::mcpwire_types::support::required_member(slots.2, "resource")?,
-            r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    EmbeddedResource "EmbeddedResource" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 annotations "annotations" opt with_annotations into: Annotations;
+    2 resource "resource" req: EmbeddedResourceResource;
+    3 r#type "type" req: TypeResource;
 }
 /// `EmbeddedResourceResource` (MCP 2025-11-25).
 ///
@@ -7739,73 +4656,12 @@ impl Error {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `data` member.
-    #[must_use]
-    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
-        self.data = Some(data.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Error {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Error {
-    const NAME: &'static str = "Error";
-    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::support::Integer>,
-        Option<::mcpwire_types::Json>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "data" => Some(1usize),
-            "message" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
-            data: slots.1,
-            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Error "Error" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 code "code" req: ::mcpwire_types::support::Integer;
+    1 data "data" opt with_data into: ::mcpwire_types::Json;
+    2 message "message" req: String;
 }
 /// `GetPromptRequest` (MCP 2025-11-25).
 ///
@@ -7840,71 +4696,13 @@ impl GetPromptRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptRequest {
-    const NAME: &'static str = "GetPromptRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodPromptsGet>,
-        Option<GetPromptRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    GetPromptRequest "GetPromptRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodPromptsGet;
+    3 params "params" req: GetPromptRequestParams;
 }
 /// `GetPromptRequestParams` (MCP 2025-11-25).
 ///
@@ -7935,84 +4733,12 @@ impl GetPromptRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<GetPromptRequestParamsMeta>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `arguments` member.
-    #[must_use]
-    pub fn with_arguments(
-        mut self,
-        arguments: impl Into<::std::collections::BTreeMap<String, String>>,
-    ) -> Self {
-        self.arguments = Some(arguments.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptRequestParams {
-    const NAME: &'static str = "GetPromptRequestParams";
-    const MEMBERS: &'static [&'static str] = &["_meta", "arguments", "name"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<GetPromptRequestParamsMeta>,
-        Option<::std::collections::BTreeMap<String, String>>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "arguments" => Some(1usize),
-            "name" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "arguments")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "name"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            arguments: slots.1,
-            name: ::mcpwire_types::support::required_member(slots.2, "name")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    GetPromptRequestParams "GetPromptRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: GetPromptRequestParamsMeta;
+    1 arguments "arguments" opt with_arguments into: ::std::collections::BTreeMap<String, String>;
+    2 name "name" req: String;
 }
 /// `GetPromptRequestParamsMeta` (MCP 2025-11-25).
 ///
@@ -8037,64 +4763,10 @@ impl GetPromptRequestParamsMeta {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `progressToken` member.
-    #[must_use]
-    pub fn with_progress_token(
-        mut self,
-        progress_token: impl Into<ProgressToken>,
-    ) -> Self {
-        self.progress_token = Some(progress_token.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParamsMeta {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptRequestParamsMeta {
-    const NAME: &'static str = "GetPromptRequestParamsMeta";
-    const MEMBERS: &'static [&'static str] = &["progressToken"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ProgressToken>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "progressToken" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            progress_token: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    GetPromptRequestParamsMeta "GetPromptRequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
 /// `GetPromptResult` (MCP 2025-11-25).
 ///
@@ -8125,81 +4797,12 @@ impl GetPromptResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptResult {
-    const NAME: &'static str = "GetPromptResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "description", "messages"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<Vec<PromptMessage>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "description" => Some(1usize),
-            "messages" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "description")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "messages"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            description: slots.1,
-            messages: ::mcpwire_types::support::required_member(slots.2, "messages")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    GetPromptResult "GetPromptResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 description "description" opt with_description into: String;
+    2 messages "messages" req: Vec<PromptMessage>;
 }
 /// `GetTaskPayloadRequest` (MCP 2025-11-25).
 ///
@@ -8234,71 +4837,13 @@ impl GetTaskPayloadRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for GetTaskPayloadRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetTaskPayloadRequest {
-    const NAME: &'static str = "GetTaskPayloadRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodTasksResult>,
-        Option<GetTaskPayloadRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    GetTaskPayloadRequest "GetTaskPayloadRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodTasksResult;
+    3 params "params" req: GetTaskPayloadRequestParams;
 }
 /// `GetTaskPayloadRequestParams` (MCP 2025-11-25).
 ///
@@ -8322,55 +4867,10 @@ impl GetTaskPayloadRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for GetTaskPayloadRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetTaskPayloadRequestParams {
-    const NAME: &'static str = "GetTaskPayloadRequestParams";
-    const MEMBERS: &'static [&'static str] = &["taskId"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "taskId" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "taskId")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            task_id: ::mcpwire_types::support::required_member(slots.0, "taskId")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    GetTaskPayloadRequestParams "GetTaskPayloadRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 task_id "taskId" req: String;
 }
 /// `GetTaskPayloadResult` (MCP 2025-11-25).
 ///
@@ -8395,58 +4895,10 @@ impl GetTaskPayloadResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for GetTaskPayloadResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetTaskPayloadResult {
-    const NAME: &'static str = "GetTaskPayloadResult";
-    const MEMBERS: &'static [&'static str] = &["_meta"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { meta: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    GetTaskPayloadResult "GetTaskPayloadResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
 }
 /// `GetTaskRequest` (MCP 2025-11-25).
 ///
@@ -8481,71 +4933,13 @@ impl GetTaskRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for GetTaskRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetTaskRequest {
-    const NAME: &'static str = "GetTaskRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodTasksGet>,
-        Option<GetTaskRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    GetTaskRequest "GetTaskRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodTasksGet;
+    3 params "params" req: GetTaskRequestParams;
 }
 /// `GetTaskRequestParams` (MCP 2025-11-25).
 ///
@@ -8569,55 +4963,10 @@ impl GetTaskRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for GetTaskRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetTaskRequestParams {
-    const NAME: &'static str = "GetTaskRequestParams";
-    const MEMBERS: &'static [&'static str] = &["taskId"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "taskId" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "taskId")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            task_id: ::mcpwire_types::support::required_member(slots.0, "taskId")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    GetTaskRequestParams "GetTaskRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 task_id "taskId" req: String;
 }
 /// `GetTaskResult` (MCP 2025-11-25).
 ///
@@ -8673,128 +5022,17 @@ impl GetTaskResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `pollInterval` member.
-    #[must_use]
-    pub fn with_poll_interval(
-        mut self,
-        poll_interval: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.poll_interval = Some(poll_interval.into());
-        self
-    }
-    /// Sets the optional `statusMessage` member.
-    #[must_use]
-    pub fn with_status_message(mut self, status_message: impl Into<String>) -> Self {
-        self.status_message = Some(status_message.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for GetTaskResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetTaskResult {
-    const NAME: &'static str = "GetTaskResult";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "createdAt",
-        "lastUpdatedAt",
-        "pollInterval",
-        "status",
-        "statusMessage",
-        "taskId",
-        "ttl",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<String>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<TaskStatus>,
-        Option<String>,
-        Option<String>,
-        Option<Option<::mcpwire_types::support::Integer>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "createdAt" => Some(1usize),
-            "lastUpdatedAt" => Some(2usize),
-            "pollInterval" => Some(3usize),
-            "status" => Some(4usize),
-            "statusMessage" => Some(5usize),
-            "taskId" => Some(6usize),
-            "ttl" => Some(7usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "createdAt")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "lastUpdatedAt")
-            }
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "pollInterval")
-            }
-            4usize => ::mcpwire_types::support::read_member(&mut slots.4, map, "status"),
-            5usize => {
-                ::mcpwire_types::support::read_member(&mut slots.5, map, "statusMessage")
-            }
-            6usize => ::mcpwire_types::support::read_member(&mut slots.6, map, "taskId"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.7, map, "ttl"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            created_at: ::mcpwire_types::support::required_member(slots.1, "createdAt")?,
-            last_updated_at: ::mcpwire_types::support::required_member(
-                slots.2,
-                "lastUpdatedAt",
-            )?,
-            poll_interval: slots.3,
-            status: ::mcpwire_types::support::required_member(slots.4, "status")?,
-            status_message: slots.5,
-            task_id: ::mcpwire_types::support::required_member(slots.6, "taskId")?,
-            ttl: ::mcpwire_types::support::required_member(slots.7, "ttl")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    GetTaskResult "GetTaskResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 created_at "createdAt" req: String;
+    2 last_updated_at "lastUpdatedAt" req: String;
+    3 poll_interval "pollInterval" opt with_poll_interval into: ::mcpwire_types::support::Integer;
+    4 status "status" req: TaskStatus;
+    5 status_message "statusMessage" opt with_status_message into: String;
+    6 task_id "taskId" req: String;
+    7 ttl "ttl" req: Option<::mcpwire_types::support::Integer>;
 }
 /// `Icon` (MCP 2025-11-25).
 ///
@@ -8829,91 +5067,13 @@ impl Icon {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `mimeType` member.
-    #[must_use]
-    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
-        self.mime_type = Some(mime_type.into());
-        self
-    }
-    /// Sets the optional `sizes` member.
-    #[must_use]
-    pub fn with_sizes(mut self, sizes: impl Into<Vec<String>>) -> Self {
-        self.sizes = Some(sizes.into());
-        self
-    }
-    /// Sets the optional `theme` member.
-    #[must_use]
-    pub fn with_theme(mut self, theme: impl Into<IconTheme>) -> Self {
-        self.theme = Some(theme.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Icon {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Icon {
-    const NAME: &'static str = "Icon";
-    const MEMBERS: &'static [&'static str] = &["mimeType", "sizes", "src", "theme"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<Vec<String>>,
-        Option<String>,
-        Option<IconTheme>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "mimeType" => Some(0usize),
-            "sizes" => Some(1usize),
-            "src" => Some(2usize),
-            "theme" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "mimeType")
-            }
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "sizes"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "src"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "theme"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            mime_type: slots.0,
-            sizes: slots.1,
-            src: ::mcpwire_types::support::required_member(slots.2, "src")?,
-            theme: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Icon "Icon" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 mime_type "mimeType" opt with_mime_type into: String;
+    1 sizes "sizes" opt with_sizes into: Vec<String>;
+    2 src "src" req: String;
+    3 theme "theme" opt with_theme into: IconTheme;
 }
 /// `IconTheme` (MCP 2025-11-25).
 ///
@@ -8962,58 +5122,10 @@ impl Icons {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `icons` member.
-    #[must_use]
-    pub fn with_icons(mut self, icons: impl Into<Vec<Icon>>) -> Self {
-        self.icons = Some(icons.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Icons {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Icons {
-    const NAME: &'static str = "Icons";
-    const MEMBERS: &'static [&'static str] = &["icons"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Vec<Icon>>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "icons" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "icons")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { icons: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    Icons "Icons" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 icons "icons" opt with_icons into: Vec<Icon>;
 }
 /// `ImageContent` (MCP 2025-11-25).
 ///
@@ -9051,97 +5163,14 @@ impl ImageContent {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `annotations` member.
-    #[must_use]
-    pub fn with_annotations(mut self, annotations: impl Into<Annotations>) -> Self {
-        self.annotations = Some(annotations.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ImageContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ImageContent {
-    const NAME: &'static str = "ImageContent";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "annotations",
-        "data",
-        "mimeType",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<Annotations>,
-        Option<String>,
-        Option<String>,
-        Option<TypeImage>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "annotations" => Some(1usize),
-            "data" => Some(2usize),
-            "mimeType" => Some(3usize),
-            "type" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "annotations")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "data"),
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "mimeType")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            annotations: slots.1,
-            data: ::mcpwire_types::support::required_member(slots.2, "data")?,
-            mime_type: ::mcpwire_types::support::required_member(slots.3, "mimeType")?,
-            r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ImageContent "ImageContent" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 annotations "annotations" opt with_annotations into: Annotations;
+    2 data "data" req: String;
+    3 mime_type "mimeType" req: String;
+    4 r#type "type" req: TypeImage;
 }
 /// `Implementation` (MCP 2025-11-25).
 ///
@@ -9183,112 +5212,15 @@ impl Implementation {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `icons` member.
-    #[must_use]
-    pub fn with_icons(mut self, icons: impl Into<Vec<Icon>>) -> Self {
-        self.icons = Some(icons.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Sets the optional `websiteUrl` member.
-    #[must_use]
-    pub fn with_website_url(mut self, website_url: impl Into<String>) -> Self {
-        self.website_url = Some(website_url.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Implementation {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Implementation {
-    const NAME: &'static str = "Implementation";
-    const MEMBERS: &'static [&'static str] = &[
-        "description",
-        "icons",
-        "name",
-        "title",
-        "version",
-        "websiteUrl",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<Vec<Icon>>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "description" => Some(0usize),
-            "icons" => Some(1usize),
-            "name" => Some(2usize),
-            "title" => Some(3usize),
-            "version" => Some(4usize),
-            "websiteUrl" => Some(5usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "description")
-            }
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "icons"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "name"),
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "title"),
-            4usize => ::mcpwire_types::support::read_member(&mut slots.4, map, "version"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.5, map, "websiteUrl"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            description: slots.0,
-            icons: slots.1,
-            name: ::mcpwire_types::support::required_member(slots.2, "name")?,
-            title: slots.3,
-            version: ::mcpwire_types::support::required_member(slots.4, "version")?,
-            website_url: slots.5,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Implementation "Implementation" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 description "description" opt with_description into: String;
+    1 icons "icons" opt with_icons into: Vec<Icon>;
+    2 name "name" req: String;
+    3 title "title" opt with_title into: String;
+    4 version "version" req: String;
+    5 website_url "websiteUrl" opt with_website_url into: String;
 }
 /// `InitializeRequest` (MCP 2025-11-25).
 ///
@@ -9323,71 +5255,13 @@ impl InitializeRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializeRequest {
-    const NAME: &'static str = "InitializeRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodInitialize>,
-        Option<InitializeRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    InitializeRequest "InitializeRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodInitialize;
+    3 params "params" req: InitializeRequestParams;
 }
 /// `InitializeRequestParams` (MCP 2025-11-25).
 ///
@@ -9426,101 +5300,13 @@ impl InitializeRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<InitializeRequestParamsMeta>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for InitializeRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializeRequestParams {
-    const NAME: &'static str = "InitializeRequestParams";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "capabilities",
-        "clientInfo",
-        "protocolVersion",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<InitializeRequestParamsMeta>,
-        Option<ClientCapabilities>,
-        Option<Implementation>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "capabilities" => Some(1usize),
-            "clientInfo" => Some(2usize),
-            "protocolVersion" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "capabilities")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "clientInfo")
-            }
-            _ => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.3,
-                    map,
-                    "protocolVersion",
-                )
-            }
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            capabilities: ::mcpwire_types::support::required_member(
-                slots.1,
-                "capabilities",
-            )?,
-            client_info: ::mcpwire_types::support::required_member(
-                slots.2,
-                "clientInfo",
-            )?,
-            protocol_version: ::mcpwire_types::support::required_member(
-                slots.3,
-                "protocolVersion",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    InitializeRequestParams "InitializeRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: InitializeRequestParamsMeta;
+    1 capabilities "capabilities" req: ClientCapabilities;
+    2 client_info "clientInfo" req: Implementation;
+    3 protocol_version "protocolVersion" req: String;
 }
 /// `InitializeRequestParamsMeta` (MCP 2025-11-25).
 ///
@@ -9545,64 +5331,10 @@ impl InitializeRequestParamsMeta {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `progressToken` member.
-    #[must_use]
-    pub fn with_progress_token(
-        mut self,
-        progress_token: impl Into<ProgressToken>,
-    ) -> Self {
-        self.progress_token = Some(progress_token.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for InitializeRequestParamsMeta {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializeRequestParamsMeta {
-    const NAME: &'static str = "InitializeRequestParamsMeta";
-    const MEMBERS: &'static [&'static str] = &["progressToken"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ProgressToken>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "progressToken" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            progress_token: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    InitializeRequestParamsMeta "InitializeRequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
 /// `InitializeResult` (MCP 2025-11-25).
 ///
@@ -9645,112 +5377,14 @@ impl InitializeResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `instructions` member.
-    #[must_use]
-    pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
-        self.instructions = Some(instructions.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for InitializeResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializeResult {
-    const NAME: &'static str = "InitializeResult";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "capabilities",
-        "instructions",
-        "protocolVersion",
-        "serverInfo",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<ServerCapabilities>,
-        Option<String>,
-        Option<String>,
-        Option<Implementation>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "capabilities" => Some(1usize),
-            "instructions" => Some(2usize),
-            "protocolVersion" => Some(3usize),
-            "serverInfo" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "capabilities")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "instructions")
-            }
-            3usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.3,
-                    map,
-                    "protocolVersion",
-                )
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "serverInfo"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            capabilities: ::mcpwire_types::support::required_member(
-                slots.1,
-                "capabilities",
-            )?,
-            instructions: slots.2,
-            protocol_version: ::mcpwire_types::support::required_member(
-                slots.3,
-                "protocolVersion",
-            )?,
-            server_info: ::mcpwire_types::support::required_member(
-                slots.4,
-                "serverInfo",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    InitializeResult "InitializeResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 capabilities "capabilities" req: ServerCapabilities;
+    2 instructions "instructions" opt with_instructions into: String;
+    3 protocol_version "protocolVersion" req: String;
+    4 server_info "serverInfo" req: Implementation;
 }
 /// `InitializedNotification` (MCP 2025-11-25).
 ///
@@ -9781,73 +5415,12 @@ impl InitializedNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<NotificationParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for InitializedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InitializedNotification {
-    const NAME: &'static str = "InitializedNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Jsonrpc2_0>,
-        Option<MethodNotificationsInitialized>,
-        Option<NotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    InitializedNotification "InitializedNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: MethodNotificationsInitialized;
+    2 params "params" opt with_params into: NotificationParams;
 }
 /// `JSONRPCErrorResponse` (MCP 2025-11-25).
 ///
@@ -9877,69 +5450,12 @@ impl JSONRPCErrorResponse {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `id` member.
-    #[must_use]
-    pub fn with_id(mut self, id: impl Into<RequestId>) -> Self {
-        self.id = Some(id.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCErrorResponse {
-    const NAME: &'static str = "JSONRPCErrorResponse";
-    const MEMBERS: &'static [&'static str] = &["error", "id", "jsonrpc"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Error>, Option<RequestId>, Option<Jsonrpc2_0>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "error" => Some(0usize),
-            "id" => Some(1usize),
-            "jsonrpc" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "error"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "id"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "jsonrpc"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            error: ::mcpwire_types::support::required_member(slots.0, "error")?,
-            id: slots.1,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.2, "jsonrpc")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    JSONRPCErrorResponse "JSONRPCErrorResponse" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 error "error" req: Error;
+    1 id "id" opt with_id into: RequestId;
+    2 jsonrpc "jsonrpc" req: Jsonrpc2_0;
 }
 /// `JSONRPCMessage` (MCP 2025-11-25).
 ///
@@ -10185,76 +5701,12 @@ impl JSONRPCNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(
-        mut self,
-        params: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCNotification {
-    const NAME: &'static str = "JSONRPCNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Jsonrpc2_0>,
-        Option<String>,
-        Option<::mcpwire_types::JsonObject>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    JSONRPCNotification "JSONRPCNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: String;
+    2 params "params" opt with_params into: ::mcpwire_types::JsonObject;
 }
 /// `JSONRPCRequest` (MCP 2025-11-25).
 ///
@@ -10287,80 +5739,13 @@ impl JSONRPCRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(
-        mut self,
-        params: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCRequest {
-    const NAME: &'static str = "JSONRPCRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<String>,
-        Option<::mcpwire_types::JsonObject>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    JSONRPCRequest "JSONRPCRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: String;
+    3 params "params" opt with_params into: ::mcpwire_types::JsonObject;
 }
 /// `JSONRPCResponse` (MCP 2025-11-25).
 ///
@@ -10550,63 +5935,12 @@ impl JSONRPCResultResponse {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for JSONRPCResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCResultResponse {
-    const NAME: &'static str = "JSONRPCResultResponse";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<RequestId>, Option<Jsonrpc2_0>, Option<Result>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "result" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "result"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    JSONRPCResultResponse "JSONRPCResultResponse" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 result "result" req: Result;
 }
 /// `Jsonrpc2_0` (MCP 2025-11-25).
 ///
@@ -10688,114 +6022,15 @@ impl LegacyTitledEnumSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `default` member.
-    #[must_use]
-    pub fn with_default(mut self, default: impl Into<String>) -> Self {
-        self.default = Some(default.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `enumNames` member.
-    #[must_use]
-    pub fn with_enum_names(mut self, enum_names: impl Into<Vec<String>>) -> Self {
-        self.enum_names = Some(enum_names.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for LegacyTitledEnumSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for LegacyTitledEnumSchema {
-    const NAME: &'static str = "LegacyTitledEnumSchema";
-    const MEMBERS: &'static [&'static str] = &[
-        "default",
-        "description",
-        "enum",
-        "enumNames",
-        "title",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<String>,
-        Option<Vec<String>>,
-        Option<Vec<String>>,
-        Option<String>,
-        Option<TypeString>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "default" => Some(0usize),
-            "description" => Some(1usize),
-            "enum" => Some(2usize),
-            "enumNames" => Some(3usize),
-            "title" => Some(4usize),
-            "type" => Some(5usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "default"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "description")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "enum"),
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "enumNames")
-            }
-            4usize => ::mcpwire_types::support::read_member(&mut slots.4, map, "title"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.5, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            default: slots.0,
-            description: slots.1,
-            r#enum: ::mcpwire_types::support::required_member(slots.2, "enum")?,
-            enum_names: slots.3,
-            title: slots.4,
-            r#type: ::mcpwire_types::support::required_member(slots.5, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    LegacyTitledEnumSchema "LegacyTitledEnumSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 default "default" opt with_default into: String;
+    1 description "description" opt with_description into: String;
+    2 r#enum "enum" req: Vec<String>;
+    3 enum_names "enumNames" opt with_enum_names into: Vec<String>;
+    4 title "title" opt with_title into: String;
+    5 r#type "type" req: TypeString;
 }
 /// `ListPromptsRequest` (MCP 2025-11-25).
 ///
@@ -10828,77 +6063,13 @@ impl ListPromptsRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<PaginatedRequestParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsRequest {
-    const NAME: &'static str = "ListPromptsRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodPromptsList>,
-        Option<PaginatedRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListPromptsRequest "ListPromptsRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodPromptsList;
+    3 params "params" opt with_params into: PaginatedRequestParams;
 }
 /// `ListPromptsResult` (MCP 2025-11-25).
 ///
@@ -10929,81 +6100,12 @@ impl ListPromptsResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `nextCursor` member.
-    #[must_use]
-    pub fn with_next_cursor(mut self, next_cursor: impl Into<String>) -> Self {
-        self.next_cursor = Some(next_cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsResult {
-    const NAME: &'static str = "ListPromptsResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor", "prompts"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<Vec<Prompt>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "nextCursor" => Some(1usize),
-            "prompts" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "nextCursor")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "prompts"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            next_cursor: slots.1,
-            prompts: ::mcpwire_types::support::required_member(slots.2, "prompts")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListPromptsResult "ListPromptsResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 next_cursor "nextCursor" opt with_next_cursor into: String;
+    2 prompts "prompts" req: Vec<Prompt>;
 }
 /// `ListResourceTemplatesRequest` (MCP 2025-11-25).
 ///
@@ -11036,77 +6138,13 @@ impl ListResourceTemplatesRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<PaginatedRequestParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourceTemplatesRequest {
-    const NAME: &'static str = "ListResourceTemplatesRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodResourcesTemplatesList>,
-        Option<PaginatedRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListResourceTemplatesRequest "ListResourceTemplatesRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodResourcesTemplatesList;
+    3 params "params" opt with_params into: PaginatedRequestParams;
 }
 /// `ListResourceTemplatesResult` (MCP 2025-11-25).
 ///
@@ -11138,94 +6176,12 @@ impl ListResourceTemplatesResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `nextCursor` member.
-    #[must_use]
-    pub fn with_next_cursor(mut self, next_cursor: impl Into<String>) -> Self {
-        self.next_cursor = Some(next_cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourceTemplatesResult {
-    const NAME: &'static str = "ListResourceTemplatesResult";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "nextCursor",
-        "resourceTemplates",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<Vec<ResourceTemplate>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "nextCursor" => Some(1usize),
-            "resourceTemplates" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "nextCursor")
-            }
-            _ => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.2,
-                    map,
-                    "resourceTemplates",
-                )
-            }
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            next_cursor: slots.1,
-            resource_templates: ::mcpwire_types::support::required_member(
-                slots.2,
-                "resourceTemplates",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListResourceTemplatesResult "ListResourceTemplatesResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 next_cursor "nextCursor" opt with_next_cursor into: String;
+    2 resource_templates "resourceTemplates" req: Vec<ResourceTemplate>;
 }
 /// `ListResourcesRequest` (MCP 2025-11-25).
 ///
@@ -11258,77 +6214,13 @@ impl ListResourcesRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<PaginatedRequestParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesRequest {
-    const NAME: &'static str = "ListResourcesRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodResourcesList>,
-        Option<PaginatedRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListResourcesRequest "ListResourcesRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodResourcesList;
+    3 params "params" opt with_params into: PaginatedRequestParams;
 }
 /// `ListResourcesResult` (MCP 2025-11-25).
 ///
@@ -11359,81 +6251,12 @@ impl ListResourcesResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `nextCursor` member.
-    #[must_use]
-    pub fn with_next_cursor(mut self, next_cursor: impl Into<String>) -> Self {
-        self.next_cursor = Some(next_cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesResult {
-    const NAME: &'static str = "ListResourcesResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor", "resources"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<Vec<Resource>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "nextCursor" => Some(1usize),
-            "resources" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "nextCursor")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "resources"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            next_cursor: slots.1,
-            resources: ::mcpwire_types::support::required_member(slots.2, "resources")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListResourcesResult "ListResourcesResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 next_cursor "nextCursor" opt with_next_cursor into: String;
+    2 resources "resources" req: Vec<Resource>;
 }
 /// `ListRootsRequest` (MCP 2025-11-25).
 ///
@@ -11466,77 +6289,13 @@ impl ListRootsRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<RequestParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequest {
-    const NAME: &'static str = "ListRootsRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodRootsList>,
-        Option<RequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListRootsRequest "ListRootsRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodRootsList;
+    3 params "params" opt with_params into: RequestParams;
 }
 /// `ListRootsResult` (MCP 2025-11-25).
 ///
@@ -11563,66 +6322,11 @@ impl ListRootsResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsResult {
-    const NAME: &'static str = "ListRootsResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "roots"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>, Option<Vec<Root>>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "roots" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "roots"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            roots: ::mcpwire_types::support::required_member(slots.1, "roots")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListRootsResult "ListRootsResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 roots "roots" req: Vec<Root>;
 }
 /// `ListTasksRequest` (MCP 2025-11-25).
 ///
@@ -11655,77 +6359,13 @@ impl ListTasksRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<PaginatedRequestParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListTasksRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListTasksRequest {
-    const NAME: &'static str = "ListTasksRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodTasksList>,
-        Option<PaginatedRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListTasksRequest "ListTasksRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodTasksList;
+    3 params "params" opt with_params into: PaginatedRequestParams;
 }
 /// `ListTasksResult` (MCP 2025-11-25).
 ///
@@ -11756,81 +6396,12 @@ impl ListTasksResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `nextCursor` member.
-    #[must_use]
-    pub fn with_next_cursor(mut self, next_cursor: impl Into<String>) -> Self {
-        self.next_cursor = Some(next_cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListTasksResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListTasksResult {
-    const NAME: &'static str = "ListTasksResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor", "tasks"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<Vec<Task>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "nextCursor" => Some(1usize),
-            "tasks" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "nextCursor")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "tasks"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            next_cursor: slots.1,
-            tasks: ::mcpwire_types::support::required_member(slots.2, "tasks")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListTasksResult "ListTasksResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 next_cursor "nextCursor" opt with_next_cursor into: String;
+    2 tasks "tasks" req: Vec<Task>;
 }
 /// `ListToolsRequest` (MCP 2025-11-25).
 ///
@@ -11863,77 +6434,13 @@ impl ListToolsRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<PaginatedRequestParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsRequest {
-    const NAME: &'static str = "ListToolsRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodToolsList>,
-        Option<PaginatedRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListToolsRequest "ListToolsRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodToolsList;
+    3 params "params" opt with_params into: PaginatedRequestParams;
 }
 /// `ListToolsResult` (MCP 2025-11-25).
 ///
@@ -11964,81 +6471,12 @@ impl ListToolsResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `nextCursor` member.
-    #[must_use]
-    pub fn with_next_cursor(mut self, next_cursor: impl Into<String>) -> Self {
-        self.next_cursor = Some(next_cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsResult {
-    const NAME: &'static str = "ListToolsResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor", "tools"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<Vec<Tool>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "nextCursor" => Some(1usize),
-            "tools" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "nextCursor")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "tools"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            next_cursor: slots.1,
-            tools: ::mcpwire_types::support::required_member(slots.2, "tools")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListToolsResult "ListToolsResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 next_cursor "nextCursor" opt with_next_cursor into: String;
+    2 tools "tools" req: Vec<Tool>;
 }
 /// `LoggingLevel` (MCP 2025-11-25).
 ///
@@ -12115,67 +6553,12 @@ impl LoggingMessageNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for LoggingMessageNotification {
-    const NAME: &'static str = "LoggingMessageNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Jsonrpc2_0>,
-        Option<MethodNotificationsMessage>,
-        Option<LoggingMessageNotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    LoggingMessageNotification "LoggingMessageNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: MethodNotificationsMessage;
+    2 params "params" req: LoggingMessageNotificationParams;
 }
 /// `LoggingMessageNotificationParams` (MCP 2025-11-25).
 ///
@@ -12212,84 +6595,13 @@ impl LoggingMessageNotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `logger` member.
-    #[must_use]
-    pub fn with_logger(mut self, logger: impl Into<String>) -> Self {
-        self.logger = Some(logger.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for LoggingMessageNotificationParams {
-    const NAME: &'static str = "LoggingMessageNotificationParams";
-    const MEMBERS: &'static [&'static str] = &["_meta", "data", "level", "logger"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<::mcpwire_types::Json>,
-        Option<LoggingLevel>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "data" => Some(1usize),
-            "level" => Some(2usize),
-            "logger" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "level"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "logger"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            data: ::mcpwire_types::support::required_member(slots.1, "data")?,
-            level: ::mcpwire_types::support::required_member(slots.2, "level")?,
-            logger: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    LoggingMessageNotificationParams "LoggingMessageNotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 data "data" req: ::mcpwire_types::Json;
+    2 level "level" req: LoggingLevel;
+    3 logger "logger" opt with_logger into: String;
 }
 /// `MethodCompletionComplete` (MCP 2025-11-25).
 ///
@@ -13660,58 +7972,10 @@ impl ModelHint {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `name` member.
-    #[must_use]
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ModelHint {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ModelHint {
-    const NAME: &'static str = "ModelHint";
-    const MEMBERS: &'static [&'static str] = &["name"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "name")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { name: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    ModelHint "ModelHint" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 name "name" opt with_name into: String;
 }
 /// `ModelPreferences` (MCP 2025-11-25).
 ///
@@ -13752,119 +8016,13 @@ impl ModelPreferences {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `costPriority` member.
-    #[must_use]
-    pub fn with_cost_priority(
-        mut self,
-        cost_priority: impl Into<::serde_json::Number>,
-    ) -> Self {
-        self.cost_priority = Some(cost_priority.into());
-        self
-    }
-    /// Sets the optional `hints` member.
-    #[must_use]
-    pub fn with_hints(mut self, hints: impl Into<Vec<ModelHint>>) -> Self {
-        self.hints = Some(hints.into());
-        self
-    }
-    /// Sets the optional `intelligencePriority` member.
-    #[must_use]
-    pub fn with_intelligence_priority(
-        mut self,
-        intelligence_priority: impl Into<::serde_json::Number>,
-    ) -> Self {
-        self.intelligence_priority = Some(intelligence_priority.into());
-        self
-    }
-    /// Sets the optional `speedPriority` member.
-    #[must_use]
-    pub fn with_speed_priority(
-        mut self,
-        speed_priority: impl Into<::serde_json::Number>,
-    ) -> Self {
-        self.speed_priority = Some(speed_priority.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ModelPreferences {
-    const NAME: &'static str = "ModelPreferences";
-    const MEMBERS: &'static [&'static str] = &[
-        "costPriority",
-        "hints",
-        "intelligencePriority",
-        "speedPriority",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::serde_json::Number>,
-        Option<Vec<ModelHint>>,
-        Option<::serde_json::Number>,
-        Option<::serde_json::Number>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "costPriority" => Some(0usize),
-            "hints" => Some(1usize),
-            "intelligencePriority" => Some(2usize),
-            "speedPriority" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "costPriority")
-            }
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "hints"),
-            2usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.2,
-                    map,
-                    "intelligencePriority",
-                )
-            }
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "speedPriority")
-            }
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            cost_priority: slots.0,
-            hints: slots.1,
-            intelligence_priority: slots.2,
-            speed_priority: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ModelPreferences "ModelPreferences" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 cost_priority "costPriority" opt with_cost_priority into: ::serde_json::Number;
+    1 hints "hints" opt with_hints into: Vec<ModelHint>;
+    2 intelligence_priority "intelligencePriority" opt with_intelligence_priority into: ::serde_json::Number;
+    3 speed_priority "speedPriority" opt with_speed_priority into: ::serde_json::Number;
 }
 /// `MultiSelectEnumSchema` (MCP 2025-11-25).
 ///
@@ -14061,69 +8219,11 @@ impl Notification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(
-        mut self,
-        params: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Notification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Notification {
-    const NAME: &'static str = "Notification";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<::mcpwire_types::JsonObject>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Notification "Notification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: String;
+    1 params "params" opt with_params into: ::mcpwire_types::JsonObject;
 }
 /// `NotificationParams` (MCP 2025-11-25).
 ///
@@ -14148,58 +8248,10 @@ impl NotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for NotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for NotificationParams {
-    const NAME: &'static str = "NotificationParams";
-    const MEMBERS: &'static [&'static str] = &["_meta"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { meta: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    NotificationParams "NotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
 }
 /// `NumberSchema` (MCP 2025-11-25).
 ///
@@ -14242,118 +8294,15 @@ impl NumberSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `default` member.
-    #[must_use]
-    pub fn with_default(mut self, default: impl Into<::serde_json::Number>) -> Self {
-        self.default = Some(default.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `maximum` member.
-    #[must_use]
-    pub fn with_maximum(mut self, maximum: impl Into<::serde_json::Number>) -> Self {
-        self.maximum = Some(maximum.into());
-        self
-    }
-    /// Sets the optional `minimum` member.
-    #[must_use]
-    pub fn with_minimum(mut self, minimum: impl Into<::serde_json::Number>) -> Self {
-        self.minimum = Some(minimum.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for NumberSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for NumberSchema {
-    const NAME: &'static str = "NumberSchema";
-    const MEMBERS: &'static [&'static str] = &[
-        "default",
-        "description",
-        "maximum",
-        "minimum",
-        "title",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::serde_json::Number>,
-        Option<String>,
-        Option<::serde_json::Number>,
-        Option<::serde_json::Number>,
-        Option<String>,
-        Option<NumberSchemaType>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "default" => Some(0usize),
-            "description" => Some(1usize),
-            "maximum" => Some(2usize),
-            "minimum" => Some(3usize),
-            "title" => Some(4usize),
-            "type" => Some(5usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "default"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "description")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "maximum"),
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "minimum"),
-            4usize => ::mcpwire_types::support::read_member(&mut slots.4, map, "title"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.5, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            default: slots.0,
-            description: slots.1,
-            maximum: slots.2,
-            minimum: slots.3,
-            title: slots.4,
-            r#type: ::mcpwire_types::support::required_member(slots.5, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    NumberSchema "NumberSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 default "default" opt with_default into: ::serde_json::Number;
+    1 description "description" opt with_description into: String;
+    2 maximum "maximum" opt with_maximum into: ::serde_json::Number;
+    3 minimum "minimum" opt with_minimum into: ::serde_json::Number;
+    4 title "title" opt with_title into: String;
+    5 r#type "type" req: NumberSchemaType;
 }
 /// `NumberSchemaType` (MCP 2025-11-25).
 ///
@@ -14410,77 +8359,13 @@ impl PaginatedRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<PaginatedRequestParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedRequest {
-    const NAME: &'static str = "PaginatedRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<String>,
-        Option<PaginatedRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PaginatedRequest "PaginatedRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: String;
+    3 params "params" opt with_params into: PaginatedRequestParams;
 }
 /// `PaginatedRequestParams` (MCP 2025-11-25).
 ///
@@ -14509,72 +8394,11 @@ impl PaginatedRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<PaginatedRequestParamsMeta>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `cursor` member.
-    #[must_use]
-    pub fn with_cursor(mut self, cursor: impl Into<String>) -> Self {
-        self.cursor = Some(cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedRequestParams {
-    const NAME: &'static str = "PaginatedRequestParams";
-    const MEMBERS: &'static [&'static str] = &["_meta", "cursor"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<PaginatedRequestParamsMeta>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "cursor" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "cursor"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            cursor: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PaginatedRequestParams "PaginatedRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: PaginatedRequestParamsMeta;
+    1 cursor "cursor" opt with_cursor into: String;
 }
 /// `PaginatedRequestParamsMeta` (MCP 2025-11-25).
 ///
@@ -14599,64 +8423,10 @@ impl PaginatedRequestParamsMeta {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `progressToken` member.
-    #[must_use]
-    pub fn with_progress_token(
-        mut self,
-        progress_token: impl Into<ProgressToken>,
-    ) -> Self {
-        self.progress_token = Some(progress_token.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParamsMeta {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedRequestParamsMeta {
-    const NAME: &'static str = "PaginatedRequestParamsMeta";
-    const MEMBERS: &'static [&'static str] = &["progressToken"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ProgressToken>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "progressToken" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            progress_token: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PaginatedRequestParamsMeta "PaginatedRequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
 /// `PaginatedResult` (MCP 2025-11-25).
 ///
@@ -14685,72 +8455,11 @@ impl PaginatedResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `nextCursor` member.
-    #[must_use]
-    pub fn with_next_cursor(mut self, next_cursor: impl Into<String>) -> Self {
-        self.next_cursor = Some(next_cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedResult {
-    const NAME: &'static str = "PaginatedResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "nextCursor" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "nextCursor"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            next_cursor: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PaginatedResult "PaginatedResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 next_cursor "nextCursor" opt with_next_cursor into: String;
 }
 /// `PingRequest` (MCP 2025-11-25).
 ///
@@ -14783,77 +8492,13 @@ impl PingRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<RequestParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PingRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PingRequest {
-    const NAME: &'static str = "PingRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodPing>,
-        Option<RequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PingRequest "PingRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodPing;
+    3 params "params" opt with_params into: RequestParams;
 }
 /// `PrimitiveSchemaDefinition` (MCP 2025-11-25).
 ///
@@ -15276,67 +8921,12 @@ impl ProgressNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ProgressNotification {
-    const NAME: &'static str = "ProgressNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Jsonrpc2_0>,
-        Option<MethodNotificationsProgress>,
-        Option<ProgressNotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ProgressNotification "ProgressNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: MethodNotificationsProgress;
+    2 params "params" req: ProgressNotificationParams;
 }
 /// `ProgressNotificationParams` (MCP 2025-11-25).
 ///
@@ -15378,106 +8968,14 @@ impl ProgressNotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `message` member.
-    #[must_use]
-    pub fn with_message(mut self, message: impl Into<String>) -> Self {
-        self.message = Some(message.into());
-        self
-    }
-    /// Sets the optional `total` member.
-    #[must_use]
-    pub fn with_total(mut self, total: impl Into<::serde_json::Number>) -> Self {
-        self.total = Some(total.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ProgressNotificationParams {
-    const NAME: &'static str = "ProgressNotificationParams";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "message",
-        "progress",
-        "progressToken",
-        "total",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<::serde_json::Number>,
-        Option<ProgressToken>,
-        Option<::serde_json::Number>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "message" => Some(1usize),
-            "progress" => Some(2usize),
-            "progressToken" => Some(3usize),
-            "total" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "message"),
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "progress")
-            }
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "progressToken")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "total"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            message: slots.1,
-            progress: ::mcpwire_types::support::required_member(slots.2, "progress")?,
-            progress_token: ::mcpwire_types::support::required_member(
-                slots.3,
-                "progressToken",
-            )?,
-            total: slots.4,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ProgressNotificationParams "ProgressNotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 message "message" opt with_message into: String;
+    2 progress "progress" req: ::serde_json::Number;
+    3 progress_token "progressToken" req: ProgressToken;
+    4 total "total" opt with_total into: ::serde_json::Number;
 }
 /// `ProgressToken` (MCP 2025-11-25).
 ///
@@ -15658,120 +9156,15 @@ impl Prompt {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `arguments` member.
-    #[must_use]
-    pub fn with_arguments(mut self, arguments: impl Into<Vec<PromptArgument>>) -> Self {
-        self.arguments = Some(arguments.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `icons` member.
-    #[must_use]
-    pub fn with_icons(mut self, icons: impl Into<Vec<Icon>>) -> Self {
-        self.icons = Some(icons.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Prompt {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Prompt {
-    const NAME: &'static str = "Prompt";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "arguments",
-        "description",
-        "icons",
-        "name",
-        "title",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<Vec<PromptArgument>>,
-        Option<String>,
-        Option<Vec<Icon>>,
-        Option<String>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "arguments" => Some(1usize),
-            "description" => Some(2usize),
-            "icons" => Some(3usize),
-            "name" => Some(4usize),
-            "title" => Some(5usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "arguments")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "description")
-            }
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "icons"),
-            4usize => ::mcpwire_types::support::read_member(&mut slots.4, map, "name"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.5, map, "title"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            arguments: slots.1,
-            description: slots.2,
-            icons: slots.3,
-            name: ::mcpwire_types::support::required_member(slots.4, "name")?,
-            title: slots.5,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Prompt "Prompt" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 arguments "arguments" opt with_arguments into: Vec<PromptArgument>;
+    2 description "description" opt with_description into: String;
+    3 icons "icons" opt with_icons into: Vec<Icon>;
+    4 name "name" req: String;
+    5 title "title" opt with_title into: String;
 }
 /// `PromptArgument` (MCP 2025-11-25).
 ///
@@ -15806,93 +9199,13 @@ impl PromptArgument {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `required` member.
-    #[must_use]
-    pub fn with_required(mut self, required: impl Into<bool>) -> Self {
-        self.required = Some(required.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PromptArgument {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptArgument {
-    const NAME: &'static str = "PromptArgument";
-    const MEMBERS: &'static [&'static str] = &[
-        "description",
-        "name",
-        "required",
-        "title",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>, Option<bool>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "description" => Some(0usize),
-            "name" => Some(1usize),
-            "required" => Some(2usize),
-            "title" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "description")
-            }
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "name"),
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "required")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "title"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            description: slots.0,
-            name: ::mcpwire_types::support::required_member(slots.1, "name")?,
-            required: slots.2,
-            title: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PromptArgument "PromptArgument" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 description "description" opt with_description into: String;
+    1 name "name" req: String;
+    2 required "required" opt with_required into: bool;
+    3 title "title" opt with_title into: String;
 }
 /// `PromptListChangedNotification` (MCP 2025-11-25).
 ///
@@ -15923,73 +9236,12 @@ impl PromptListChangedNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<NotificationParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptListChangedNotification {
-    const NAME: &'static str = "PromptListChangedNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Jsonrpc2_0>,
-        Option<MethodNotificationsPromptsListChanged>,
-        Option<NotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PromptListChangedNotification "PromptListChangedNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: MethodNotificationsPromptsListChanged;
+    2 params "params" opt with_params into: NotificationParams;
 }
 /// `PromptMessage` (MCP 2025-11-25).
 ///
@@ -16015,60 +9267,11 @@ impl PromptMessage {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PromptMessage {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptMessage {
-    const NAME: &'static str = "PromptMessage";
-    const MEMBERS: &'static [&'static str] = &["content", "role"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ContentBlock>, Option<Role>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "content" => Some(0usize),
-            "role" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "content"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "role"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            content: ::mcpwire_types::support::required_member(slots.0, "content")?,
-            role: ::mcpwire_types::support::required_member(slots.1, "role")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PromptMessage "PromptMessage" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 content "content" req: ContentBlock;
+    1 role "role" req: Role;
 }
 /// `PromptReference` (MCP 2025-11-25).
 ///
@@ -16098,69 +9301,12 @@ impl PromptReference {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PromptReference {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptReference {
-    const NAME: &'static str = "PromptReference";
-    const MEMBERS: &'static [&'static str] = &["name", "title", "type"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>, Option<TypeRefPrompt>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0usize),
-            "title" => Some(1usize),
-            "type" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "name"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "title"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            name: ::mcpwire_types::support::required_member(slots.0, "name")?,
-            title: slots.1,
-            r#type: ::mcpwire_types::support::required_member(slots.2, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PromptReference "PromptReference" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 name "name" req: String;
+    1 title "title" opt with_title into: String;
+    2 r#type "type" req: TypeRefPrompt;
 }
 /// `ReadResourceRequest` (MCP 2025-11-25).
 ///
@@ -16195,71 +9341,13 @@ impl ReadResourceRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceRequest {
-    const NAME: &'static str = "ReadResourceRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodResourcesRead>,
-        Option<ReadResourceRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ReadResourceRequest "ReadResourceRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodResourcesRead;
+    3 params "params" req: ReadResourceRequestParams;
 }
 /// `ReadResourceRequestParams` (MCP 2025-11-25).
 ///
@@ -16286,66 +9374,11 @@ impl ReadResourceRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<ReadResourceRequestParamsMeta>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceRequestParams {
-    const NAME: &'static str = "ReadResourceRequestParams";
-    const MEMBERS: &'static [&'static str] = &["_meta", "uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ReadResourceRequestParamsMeta>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "uri" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ReadResourceRequestParams "ReadResourceRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ReadResourceRequestParamsMeta;
+    1 uri "uri" req: String;
 }
 /// `ReadResourceRequestParamsMeta` (MCP 2025-11-25).
 ///
@@ -16370,64 +9403,10 @@ impl ReadResourceRequestParamsMeta {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `progressToken` member.
-    #[must_use]
-    pub fn with_progress_token(
-        mut self,
-        progress_token: impl Into<ProgressToken>,
-    ) -> Self {
-        self.progress_token = Some(progress_token.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParamsMeta {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceRequestParamsMeta {
-    const NAME: &'static str = "ReadResourceRequestParamsMeta";
-    const MEMBERS: &'static [&'static str] = &["progressToken"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ProgressToken>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "progressToken" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            progress_token: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ReadResourceRequestParamsMeta "ReadResourceRequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
 /// `ReadResourceResult` (MCP 2025-11-25).
 ///
@@ -16454,69 +9433,11 @@ impl ReadResourceResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceResult {
-    const NAME: &'static str = "ReadResourceResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "contents"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<Vec<ReadResourceResultContentsItem>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "contents" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "contents"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            contents: ::mcpwire_types::support::required_member(slots.1, "contents")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ReadResourceResult "ReadResourceResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 contents "contents" req: Vec<ReadResourceResultContentsItem>;
 }
 /// `ReadResourceResultContentsItem` (MCP 2025-11-25).
 ///
@@ -16710,55 +9631,10 @@ impl RelatedTaskMetadata {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for RelatedTaskMetadata {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RelatedTaskMetadata {
-    const NAME: &'static str = "RelatedTaskMetadata";
-    const MEMBERS: &'static [&'static str] = &["taskId"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "taskId" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "taskId")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            task_id: ::mcpwire_types::support::required_member(slots.0, "taskId")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    RelatedTaskMetadata "RelatedTaskMetadata" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 task_id "taskId" req: String;
 }
 /// `Request` (MCP 2025-11-25).
 ///
@@ -16785,69 +9661,11 @@ impl Request {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(
-        mut self,
-        params: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Request {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Request {
-    const NAME: &'static str = "Request";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<::mcpwire_types::JsonObject>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Request "Request" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: String;
+    1 params "params" opt with_params into: ::mcpwire_types::JsonObject;
 }
 /// `RequestId` (MCP 2025-11-25).
 ///
@@ -17010,58 +9828,10 @@ impl RequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<RequestParamsMeta>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for RequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParams {
-    const NAME: &'static str = "RequestParams";
-    const MEMBERS: &'static [&'static str] = &["_meta"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<RequestParamsMeta>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { meta: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    RequestParams "RequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: RequestParamsMeta;
 }
 /// `RequestParamsMeta` (MCP 2025-11-25).
 ///
@@ -17086,64 +9856,10 @@ impl RequestParamsMeta {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `progressToken` member.
-    #[must_use]
-    pub fn with_progress_token(
-        mut self,
-        progress_token: impl Into<ProgressToken>,
-    ) -> Self {
-        self.progress_token = Some(progress_token.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for RequestParamsMeta {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParamsMeta {
-    const NAME: &'static str = "RequestParamsMeta";
-    const MEMBERS: &'static [&'static str] = &["progressToken"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ProgressToken>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "progressToken" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            progress_token: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    RequestParamsMeta "RequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
 /// `Resource` (MCP 2025-11-25).
 ///
@@ -17197,152 +9913,18 @@ impl Resource {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `annotations` member.
-    #[must_use]
-    pub fn with_annotations(mut self, annotations: impl Into<Annotations>) -> Self {
-        self.annotations = Some(annotations.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `icons` member.
-    #[must_use]
-    pub fn with_icons(mut self, icons: impl Into<Vec<Icon>>) -> Self {
-        self.icons = Some(icons.into());
-        self
-    }
-    /// Sets the optional `mimeType` member.
-    #[must_use]
-    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
-        self.mime_type = Some(mime_type.into());
-        self
-    }
-    /// Sets the optional `size` member.
-    #[must_use]
-    pub fn with_size(
-        mut self,
-        size: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.size = Some(size.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Resource {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Resource {
-    const NAME: &'static str = "Resource";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "annotations",
-        "description",
-        "icons",
-        "mimeType",
-        "name",
-        "size",
-        "title",
-        "uri",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<Annotations>,
-        Option<String>,
-        Option<Vec<Icon>>,
-        Option<String>,
-        Option<String>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<String>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "annotations" => Some(1usize),
-            "description" => Some(2usize),
-            "icons" => Some(3usize),
-            "mimeType" => Some(4usize),
-            "name" => Some(5usize),
-            "size" => Some(6usize),
-            "title" => Some(7usize),
-            "uri" => Some(8usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "annotations")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "description")
-            }
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "icons"),
-            4usize => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "mimeType")
-            }
-            5usize => ::mcpwire_types::support::read_member(&mut slots.5, map, "name"),
-            6usize => ::mcpwire_types::support::read_member(&mut slots.6, map, "size"),
-            7usize => ::mcpwire_types::support::read_member(&mut slots.7, map, "title"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.8, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            annotations: slots.1,
-            description: slots.2,
-            icons: slots.3,
-            mime_type: slots.4,
-            name: ::mcpwire_types::support::required_member(slots.5, "name")?,
-            size: slots.6,
-            title: slots.7,
-            uri: ::mcpwire_types::support::required_member(slots.8, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Resource "Resource" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 annotations "annotations" opt with_annotations into: Annotations;
+    2 description "description" opt with_description into: String;
+    3 icons "icons" opt with_icons into: Vec<Icon>;
+    4 mime_type "mimeType" opt with_mime_type into: String;
+    5 name "name" req: String;
+    6 size "size" opt with_size into: ::mcpwire_types::support::Integer;
+    7 title "title" opt with_title into: String;
+    8 uri "uri" req: String;
 }
 /// `ResourceContents` (MCP 2025-11-25).
 ///
@@ -17373,77 +9955,12 @@ impl ResourceContents {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `mimeType` member.
-    #[must_use]
-    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
-        self.mime_type = Some(mime_type.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceContents {
-    const NAME: &'static str = "ResourceContents";
-    const MEMBERS: &'static [&'static str] = &["_meta", "mimeType", "uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>, Option<String>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "mimeType" => Some(1usize),
-            "uri" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "mimeType")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            mime_type: slots.1,
-            uri: ::mcpwire_types::support::required_member(slots.2, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceContents "ResourceContents" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 mime_type "mimeType" opt with_mime_type into: String;
+    2 uri "uri" req: String;
 }
 /// `ResourceLink` (MCP 2025-11-25).
 ///
@@ -17500,157 +10017,19 @@ impl ResourceLink {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `annotations` member.
-    #[must_use]
-    pub fn with_annotations(mut self, annotations: impl Into<Annotations>) -> Self {
-        self.annotations = Some(annotations.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `icons` member.
-    #[must_use]
-    pub fn with_icons(mut self, icons: impl Into<Vec<Icon>>) -> Self {
-        self.icons = Some(icons.into());
-        self
-    }
-    /// Sets the optional `mimeType` member.
-    #[must_use]
-    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
-        self.mime_type = Some(mime_type.into());
-        self
-    }
-    /// Sets the optional `size` member.
-    #[must_use]
-    pub fn with_size(
-        mut self,
-        size: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.size = Some(size.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceLink {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceLink {
-    const NAME: &'static str = "ResourceLink";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "annotations",
-        "description",
-        "icons",
-        "mimeType",
-        "name",
-        "size",
-        "title",
-        "type",
-        "uri",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<Annotations>,
-        Option<String>,
-        Option<Vec<Icon>>,
-        Option<String>,
-        Option<String>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<String>,
-        Option<TypeResourceLink>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "annotations" => Some(1usize),
-            "description" => Some(2usize),
-            "icons" => Some(3usize),
-            "mimeType" => Some(4usize),
-            "name" => Some(5usize),
-            "size" => Some(6usize),
-            "title" => Some(7usize),
-            "type" => Some(8usize),
-            "uri" => Some(9usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "annotations")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "description")
-            }
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "icons"),
-            4usize => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "mimeType")
-            }
-            5usize => ::mcpwire_types::support::read_member(&mut slots.5, map, "name"),
-            6usize => ::mcpwire_types::support::read_member(&mut slots.6, map, "size"),
-            7usize => ::mcpwire_types::support::read_member(&mut slots.7, map, "title"),
-            8usize => ::mcpwire_types::support::read_member(&mut slots.8, map, "type"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.9, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            annotations: slots.1,
-            description: slots.2,
-            icons: slots.3,
-            mime_type: slots.4,
-            name: ::mcpwire_types::support::required_member(slots.5, "name")?,
-            size: slots.6,
-            title: slots.7,
-            r#type: ::mcpwire_types::support::required_member(slots.8, "type")?,
-            uri: ::mcpwire_types::support::required_member(slots.9, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceLink "ResourceLink" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 annotations "annotations" opt with_annotations into: Annotations;
+    2 description "description" opt with_description into: String;
+    3 icons "icons" opt with_icons into: Vec<Icon>;
+    4 mime_type "mimeType" opt with_mime_type into: String;
+    5 name "name" req: String;
+    6 size "size" opt with_size into: ::mcpwire_types::support::Integer;
+    7 title "title" opt with_title into: String;
+    8 r#type "type" req: TypeResourceLink;
+    9 uri "uri" req: String;
 }
 /// `ResourceListChangedNotification` (MCP 2025-11-25).
 ///
@@ -17681,74 +10060,12 @@ impl ResourceListChangedNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<NotificationParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for ResourceListChangedNotification {
-    const NAME: &'static str = "ResourceListChangedNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Jsonrpc2_0>,
-        Option<MethodNotificationsResourcesListChanged>,
-        Option<NotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceListChangedNotification "ResourceListChangedNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: MethodNotificationsResourcesListChanged;
+    2 params "params" opt with_params into: NotificationParams;
 }
 /// `ResourceRequestParams` (MCP 2025-11-25).
 ///
@@ -17775,66 +10092,11 @@ impl ResourceRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<ResourceRequestParamsMeta>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceRequestParams {
-    const NAME: &'static str = "ResourceRequestParams";
-    const MEMBERS: &'static [&'static str] = &["_meta", "uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ResourceRequestParamsMeta>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "uri" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceRequestParams "ResourceRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ResourceRequestParamsMeta;
+    1 uri "uri" req: String;
 }
 /// `ResourceRequestParamsMeta` (MCP 2025-11-25).
 ///
@@ -17859,64 +10121,10 @@ impl ResourceRequestParamsMeta {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `progressToken` member.
-    #[must_use]
-    pub fn with_progress_token(
-        mut self,
-        progress_token: impl Into<ProgressToken>,
-    ) -> Self {
-        self.progress_token = Some(progress_token.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceRequestParamsMeta {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceRequestParamsMeta {
-    const NAME: &'static str = "ResourceRequestParamsMeta";
-    const MEMBERS: &'static [&'static str] = &["progressToken"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ProgressToken>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "progressToken" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            progress_token: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceRequestParamsMeta "ResourceRequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
 /// `ResourceTemplate` (MCP 2025-11-25).
 ///
@@ -17967,141 +10175,17 @@ impl ResourceTemplate {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `annotations` member.
-    #[must_use]
-    pub fn with_annotations(mut self, annotations: impl Into<Annotations>) -> Self {
-        self.annotations = Some(annotations.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `icons` member.
-    #[must_use]
-    pub fn with_icons(mut self, icons: impl Into<Vec<Icon>>) -> Self {
-        self.icons = Some(icons.into());
-        self
-    }
-    /// Sets the optional `mimeType` member.
-    #[must_use]
-    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
-        self.mime_type = Some(mime_type.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceTemplate {
-    const NAME: &'static str = "ResourceTemplate";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "annotations",
-        "description",
-        "icons",
-        "mimeType",
-        "name",
-        "title",
-        "uriTemplate",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<Annotations>,
-        Option<String>,
-        Option<Vec<Icon>>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "annotations" => Some(1usize),
-            "description" => Some(2usize),
-            "icons" => Some(3usize),
-            "mimeType" => Some(4usize),
-            "name" => Some(5usize),
-            "title" => Some(6usize),
-            "uriTemplate" => Some(7usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "annotations")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "description")
-            }
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "icons"),
-            4usize => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "mimeType")
-            }
-            5usize => ::mcpwire_types::support::read_member(&mut slots.5, map, "name"),
-            6usize => ::mcpwire_types::support::read_member(&mut slots.6, map, "title"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.7, map, "uriTemplate"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            annotations: slots.1,
-            description: slots.2,
-            icons: slots.3,
-            mime_type: slots.4,
-            name: ::mcpwire_types::support::required_member(slots.5, "name")?,
-            title: slots.6,
-            uri_template: ::mcpwire_types::support::required_member(
-                slots.7,
-                "uriTemplate",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceTemplate "ResourceTemplate" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 annotations "annotations" opt with_annotations into: Annotations;
+    2 description "description" opt with_description into: String;
+    3 icons "icons" opt with_icons into: Vec<Icon>;
+    4 mime_type "mimeType" opt with_mime_type into: String;
+    5 name "name" req: String;
+    6 title "title" opt with_title into: String;
+    7 uri_template "uriTemplate" req: String;
 }
 /// `ResourceTemplateReference` (MCP 2025-11-25).
 ///
@@ -18127,60 +10211,11 @@ impl ResourceTemplateReference {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceTemplateReference {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceTemplateReference {
-    const NAME: &'static str = "ResourceTemplateReference";
-    const MEMBERS: &'static [&'static str] = &["type", "uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<TypeRefResource>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "type" => Some(0usize),
-            "uri" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "type"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            r#type: ::mcpwire_types::support::required_member(slots.0, "type")?,
-            uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceTemplateReference "ResourceTemplateReference" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 r#type "type" req: TypeRefResource;
+    1 uri "uri" req: String;
 }
 /// `ResourceUpdatedNotification` (MCP 2025-11-25).
 ///
@@ -18209,67 +10244,12 @@ impl ResourceUpdatedNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceUpdatedNotification {
-    const NAME: &'static str = "ResourceUpdatedNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Jsonrpc2_0>,
-        Option<MethodNotificationsResourcesUpdated>,
-        Option<ResourceUpdatedNotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceUpdatedNotification "ResourceUpdatedNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: MethodNotificationsResourcesUpdated;
+    2 params "params" req: ResourceUpdatedNotificationParams;
 }
 /// `ResourceUpdatedNotificationParams` (MCP 2025-11-25).
 ///
@@ -18296,67 +10276,11 @@ impl ResourceUpdatedNotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for ResourceUpdatedNotificationParams {
-    const NAME: &'static str = "ResourceUpdatedNotificationParams";
-    const MEMBERS: &'static [&'static str] = &["_meta", "uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "uri" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceUpdatedNotificationParams "ResourceUpdatedNotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 uri "uri" req: String;
 }
 /// `Result` (MCP 2025-11-25).
 ///
@@ -18381,58 +10305,10 @@ impl Result {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Result {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Result {
-    const NAME: &'static str = "Result";
-    const MEMBERS: &'static [&'static str] = &["_meta"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { meta: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    Result "Result" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
 }
 /// `Role` (MCP 2025-11-25).
 ///
@@ -18487,75 +10363,12 @@ impl Root {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `name` member.
-    #[must_use]
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Root {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Root {
-    const NAME: &'static str = "Root";
-    const MEMBERS: &'static [&'static str] = &["_meta", "name", "uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>, Option<String>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "name" => Some(1usize),
-            "uri" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "name"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            name: slots.1,
-            uri: ::mcpwire_types::support::required_member(slots.2, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Root "Root" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 name "name" opt with_name into: String;
+    2 uri "uri" req: String;
 }
 /// `RootsListChangedNotification` (MCP 2025-11-25).
 ///
@@ -18586,73 +10399,12 @@ impl RootsListChangedNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<NotificationParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for RootsListChangedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RootsListChangedNotification {
-    const NAME: &'static str = "RootsListChangedNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Jsonrpc2_0>,
-        Option<MethodNotificationsRootsListChanged>,
-        Option<NotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    RootsListChangedNotification "RootsListChangedNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: MethodNotificationsRootsListChanged;
+    2 params "params" opt with_params into: NotificationParams;
 }
 /// `SamplingMessage` (MCP 2025-11-25).
 ///
@@ -18685,73 +10437,12 @@ impl SamplingMessage {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SamplingMessage {
-    const NAME: &'static str = "SamplingMessage";
-    const MEMBERS: &'static [&'static str] = &["_meta", "content", "role"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<SamplingMessageContent>,
-        Option<Role>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "content" => Some(1usize),
-            "role" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "content"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "role"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            content: ::mcpwire_types::support::required_member(slots.1, "content")?,
-            role: ::mcpwire_types::support::required_member(slots.2, "role")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    SamplingMessage "SamplingMessage" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 content "content" req: SamplingMessageContent;
+    2 role "role" req: Role;
 }
 /// `SamplingMessageContent` (MCP 2025-11-25).
 ///
@@ -19360,154 +11051,16 @@ impl ServerCapabilities {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `completions` member.
-    #[must_use]
-    pub fn with_completions(
-        mut self,
-        completions: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.completions = Some(completions.into());
-        self
-    }
-    /// Sets the optional `experimental` member.
-    #[must_use]
-    pub fn with_experimental(
-        mut self,
-        experimental: impl Into<::mcpwire_types::JsonObjectMap>,
-    ) -> Self {
-        self.experimental = Some(experimental.into());
-        self
-    }
-    /// Sets the optional `logging` member.
-    #[must_use]
-    pub fn with_logging(
-        mut self,
-        logging: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.logging = Some(logging.into());
-        self
-    }
-    /// Sets the optional `prompts` member.
-    #[must_use]
-    pub fn with_prompts(
-        mut self,
-        prompts: impl Into<ServerCapabilitiesPrompts>,
-    ) -> Self {
-        self.prompts = Some(prompts.into());
-        self
-    }
-    /// Sets the optional `resources` member.
-    #[must_use]
-    pub fn with_resources(
-        mut self,
-        resources: impl Into<ServerCapabilitiesResources>,
-    ) -> Self {
-        self.resources = Some(resources.into());
-        self
-    }
-    /// Sets the optional `tasks` member.
-    #[must_use]
-    pub fn with_tasks(mut self, tasks: impl Into<ServerCapabilitiesTasks>) -> Self {
-        self.tasks = Some(tasks.into());
-        self
-    }
-    /// Sets the optional `tools` member.
-    #[must_use]
-    pub fn with_tools(mut self, tools: impl Into<ServerCapabilitiesTools>) -> Self {
-        self.tools = Some(tools.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilities {
-    const NAME: &'static str = "ServerCapabilities";
-    const MEMBERS: &'static [&'static str] = &[
-        "completions",
-        "experimental",
-        "logging",
-        "prompts",
-        "resources",
-        "tasks",
-        "tools",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<::mcpwire_types::JsonObjectMap>,
-        Option<::mcpwire_types::JsonObject>,
-        Option<ServerCapabilitiesPrompts>,
-        Option<ServerCapabilitiesResources>,
-        Option<ServerCapabilitiesTasks>,
-        Option<ServerCapabilitiesTools>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "completions" => Some(0usize),
-            "experimental" => Some(1usize),
-            "logging" => Some(2usize),
-            "prompts" => Some(3usize),
-            "resources" => Some(4usize),
-            "tasks" => Some(5usize),
-            "tools" => Some(6usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "completions")
-            }
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "experimental")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "logging"),
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "prompts"),
-            4usize => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "resources")
-            }
-            5usize => ::mcpwire_types::support::read_member(&mut slots.5, map, "tasks"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.6, map, "tools"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            completions: slots.0,
-            experimental: slots.1,
-            logging: slots.2,
-            prompts: slots.3,
-            resources: slots.4,
-            tasks: slots.5,
-            tools: slots.6,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ServerCapabilities "ServerCapabilities" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 completions "completions" opt with_completions into: ::mcpwire_types::JsonObject;
+    1 experimental "experimental" opt with_experimental into: ::mcpwire_types::JsonObjectMap;
+    2 logging "logging" opt with_logging into: ::mcpwire_types::JsonObject;
+    3 prompts "prompts" opt with_prompts into: ServerCapabilitiesPrompts;
+    4 resources "resources" opt with_resources into: ServerCapabilitiesResources;
+    5 tasks "tasks" opt with_tasks into: ServerCapabilitiesTasks;
+    6 tools "tools" opt with_tools into: ServerCapabilitiesTools;
 }
 /// `ServerCapabilitiesPrompts` (MCP 2025-11-25).
 ///
@@ -19532,61 +11085,10 @@ impl ServerCapabilitiesPrompts {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `listChanged` member.
-    #[must_use]
-    pub fn with_list_changed(mut self, list_changed: impl Into<bool>) -> Self {
-        self.list_changed = Some(list_changed.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesPrompts {
-    const NAME: &'static str = "ServerCapabilitiesPrompts";
-    const MEMBERS: &'static [&'static str] = &["listChanged"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<bool>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "listChanged" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            list_changed: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ServerCapabilitiesPrompts "ServerCapabilitiesPrompts" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 list_changed "listChanged" opt with_list_changed into: bool;
 }
 /// `ServerCapabilitiesResources` (MCP 2025-11-25).
 ///
@@ -19615,74 +11117,11 @@ impl ServerCapabilitiesResources {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `listChanged` member.
-    #[must_use]
-    pub fn with_list_changed(mut self, list_changed: impl Into<bool>) -> Self {
-        self.list_changed = Some(list_changed.into());
-        self
-    }
-    /// Sets the optional `subscribe` member.
-    #[must_use]
-    pub fn with_subscribe(mut self, subscribe: impl Into<bool>) -> Self {
-        self.subscribe = Some(subscribe.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesResources {
-    const NAME: &'static str = "ServerCapabilitiesResources";
-    const MEMBERS: &'static [&'static str] = &["listChanged", "subscribe"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<bool>, Option<bool>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "listChanged" => Some(0usize),
-            "subscribe" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "subscribe"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            list_changed: slots.0,
-            subscribe: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ServerCapabilitiesResources "ServerCapabilitiesResources" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 list_changed "listChanged" opt with_list_changed into: bool;
+    1 subscribe "subscribe" opt with_subscribe into: bool;
 }
 /// `ServerCapabilitiesTasks` (MCP 2025-11-25).
 ///
@@ -19715,91 +11154,12 @@ impl ServerCapabilitiesTasks {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `cancel` member.
-    #[must_use]
-    pub fn with_cancel(
-        mut self,
-        cancel: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.cancel = Some(cancel.into());
-        self
-    }
-    /// Sets the optional `list` member.
-    #[must_use]
-    pub fn with_list(mut self, list: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.list = Some(list.into());
-        self
-    }
-    /// Sets the optional `requests` member.
-    #[must_use]
-    pub fn with_requests(
-        mut self,
-        requests: impl Into<ServerCapabilitiesTasksRequests>,
-    ) -> Self {
-        self.requests = Some(requests.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasks {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesTasks {
-    const NAME: &'static str = "ServerCapabilitiesTasks";
-    const MEMBERS: &'static [&'static str] = &["cancel", "list", "requests"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<::mcpwire_types::JsonObject>,
-        Option<ServerCapabilitiesTasksRequests>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "cancel" => Some(0usize),
-            "list" => Some(1usize),
-            "requests" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "cancel"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "list"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "requests"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            cancel: slots.0,
-            list: slots.1,
-            requests: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ServerCapabilitiesTasks "ServerCapabilitiesTasks" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 cancel "cancel" opt with_cancel into: ::mcpwire_types::JsonObject;
+    1 list "list" opt with_list into: ::mcpwire_types::JsonObject;
+    2 requests "requests" opt with_requests into: ServerCapabilitiesTasksRequests;
 }
 /// `ServerCapabilitiesTasksRequests` (MCP 2025-11-25).
 ///
@@ -19824,62 +11184,10 @@ impl ServerCapabilitiesTasksRequests {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `tools` member.
-    #[must_use]
-    pub fn with_tools(
-        mut self,
-        tools: impl Into<ServerCapabilitiesTasksRequestsTools>,
-    ) -> Self {
-        self.tools = Some(tools.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasksRequests {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for ServerCapabilitiesTasksRequests {
-    const NAME: &'static str = "ServerCapabilitiesTasksRequests";
-    const MEMBERS: &'static [&'static str] = &["tools"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ServerCapabilitiesTasksRequestsTools>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "tools" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "tools")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { tools: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    ServerCapabilitiesTasksRequests "ServerCapabilitiesTasksRequests" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 tools "tools" opt with_tools into: ServerCapabilitiesTasksRequestsTools;
 }
 /// `ServerCapabilitiesTasksRequestsTools` (MCP 2025-11-25).
 ///
@@ -19904,59 +11212,10 @@ impl ServerCapabilitiesTasksRequestsTools {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `call` member.
-    #[must_use]
-    pub fn with_call(mut self, call: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.call = Some(call.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTasksRequestsTools {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for ServerCapabilitiesTasksRequestsTools {
-    const NAME: &'static str = "ServerCapabilitiesTasksRequestsTools";
-    const MEMBERS: &'static [&'static str] = &["call"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::JsonObject>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "call" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "call")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { call: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    ServerCapabilitiesTasksRequestsTools "ServerCapabilitiesTasksRequestsTools" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 call "call" opt with_call into: ::mcpwire_types::JsonObject;
 }
 /// `ServerCapabilitiesTools` (MCP 2025-11-25).
 ///
@@ -19981,61 +11240,10 @@ impl ServerCapabilitiesTools {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `listChanged` member.
-    #[must_use]
-    pub fn with_list_changed(mut self, list_changed: impl Into<bool>) -> Self {
-        self.list_changed = Some(list_changed.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesTools {
-    const NAME: &'static str = "ServerCapabilitiesTools";
-    const MEMBERS: &'static [&'static str] = &["listChanged"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<bool>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "listChanged" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            list_changed: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ServerCapabilitiesTools "ServerCapabilitiesTools" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 list_changed "listChanged" opt with_list_changed into: bool;
 }
 /// `ServerNotification` (MCP 2025-11-25).
 ///
@@ -21451,71 +12659,13 @@ impl SetLevelRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for SetLevelRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SetLevelRequest {
-    const NAME: &'static str = "SetLevelRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodLoggingSetLevel>,
-        Option<SetLevelRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    SetLevelRequest "SetLevelRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodLoggingSetLevel;
+    3 params "params" req: SetLevelRequestParams;
 }
 /// `SetLevelRequestParams` (MCP 2025-11-25).
 ///
@@ -21542,66 +12692,11 @@ impl SetLevelRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<SetLevelRequestParamsMeta>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SetLevelRequestParams {
-    const NAME: &'static str = "SetLevelRequestParams";
-    const MEMBERS: &'static [&'static str] = &["_meta", "level"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<SetLevelRequestParamsMeta>, Option<LoggingLevel>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "level" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "level"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            level: ::mcpwire_types::support::required_member(slots.1, "level")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    SetLevelRequestParams "SetLevelRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: SetLevelRequestParamsMeta;
+    1 level "level" req: LoggingLevel;
 }
 /// `SetLevelRequestParamsMeta` (MCP 2025-11-25).
 ///
@@ -21626,64 +12721,10 @@ impl SetLevelRequestParamsMeta {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `progressToken` member.
-    #[must_use]
-    pub fn with_progress_token(
-        mut self,
-        progress_token: impl Into<ProgressToken>,
-    ) -> Self {
-        self.progress_token = Some(progress_token.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for SetLevelRequestParamsMeta {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SetLevelRequestParamsMeta {
-    const NAME: &'static str = "SetLevelRequestParamsMeta";
-    const MEMBERS: &'static [&'static str] = &["progressToken"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ProgressToken>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "progressToken" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            progress_token: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    SetLevelRequestParamsMeta "SetLevelRequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
 /// `SingleSelectEnumSchema` (MCP 2025-11-25).
 ///
@@ -21899,139 +12940,16 @@ impl StringSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `default` member.
-    #[must_use]
-    pub fn with_default(mut self, default: impl Into<String>) -> Self {
-        self.default = Some(default.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `format` member.
-    #[must_use]
-    pub fn with_format(mut self, format: impl Into<StringSchemaFormat>) -> Self {
-        self.format = Some(format.into());
-        self
-    }
-    /// Sets the optional `maxLength` member.
-    #[must_use]
-    pub fn with_max_length(
-        mut self,
-        max_length: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.max_length = Some(max_length.into());
-        self
-    }
-    /// Sets the optional `minLength` member.
-    #[must_use]
-    pub fn with_min_length(
-        mut self,
-        min_length: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.min_length = Some(min_length.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for StringSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for StringSchema {
-    const NAME: &'static str = "StringSchema";
-    const MEMBERS: &'static [&'static str] = &[
-        "default",
-        "description",
-        "format",
-        "maxLength",
-        "minLength",
-        "title",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<String>,
-        Option<StringSchemaFormat>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<String>,
-        Option<TypeString>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "default" => Some(0usize),
-            "description" => Some(1usize),
-            "format" => Some(2usize),
-            "maxLength" => Some(3usize),
-            "minLength" => Some(4usize),
-            "title" => Some(5usize),
-            "type" => Some(6usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "default"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "description")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "format"),
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "maxLength")
-            }
-            4usize => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "minLength")
-            }
-            5usize => ::mcpwire_types::support::read_member(&mut slots.5, map, "title"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.6, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            default: slots.0,
-            description: slots.1,
-            format: slots.2,
-            max_length: slots.3,
-            min_length: slots.4,
-            title: slots.5,
-            r#type: ::mcpwire_types::support::required_member(slots.6, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    StringSchema "StringSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 default "default" opt with_default into: String;
+    1 description "description" opt with_description into: String;
+    2 format "format" opt with_format into: StringSchemaFormat;
+    3 max_length "maxLength" opt with_max_length into: ::mcpwire_types::support::Integer;
+    4 min_length "minLength" opt with_min_length into: ::mcpwire_types::support::Integer;
+    5 title "title" opt with_title into: String;
+    6 r#type "type" req: TypeString;
 }
 /// `StringSchemaFormat` (MCP 2025-11-25).
 ///
@@ -22098,71 +13016,13 @@ impl SubscribeRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for SubscribeRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscribeRequest {
-    const NAME: &'static str = "SubscribeRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodResourcesSubscribe>,
-        Option<SubscribeRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    SubscribeRequest "SubscribeRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodResourcesSubscribe;
+    3 params "params" req: SubscribeRequestParams;
 }
 /// `SubscribeRequestParams` (MCP 2025-11-25).
 ///
@@ -22189,66 +13049,11 @@ impl SubscribeRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<SubscribeRequestParamsMeta>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscribeRequestParams {
-    const NAME: &'static str = "SubscribeRequestParams";
-    const MEMBERS: &'static [&'static str] = &["_meta", "uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<SubscribeRequestParamsMeta>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "uri" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    SubscribeRequestParams "SubscribeRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: SubscribeRequestParamsMeta;
+    1 uri "uri" req: String;
 }
 /// `SubscribeRequestParamsMeta` (MCP 2025-11-25).
 ///
@@ -22273,64 +13078,10 @@ impl SubscribeRequestParamsMeta {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `progressToken` member.
-    #[must_use]
-    pub fn with_progress_token(
-        mut self,
-        progress_token: impl Into<ProgressToken>,
-    ) -> Self {
-        self.progress_token = Some(progress_token.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for SubscribeRequestParamsMeta {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscribeRequestParamsMeta {
-    const NAME: &'static str = "SubscribeRequestParamsMeta";
-    const MEMBERS: &'static [&'static str] = &["progressToken"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ProgressToken>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "progressToken" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            progress_token: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    SubscribeRequestParamsMeta "SubscribeRequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
 /// `Task` (MCP 2025-11-25).
 ///
@@ -22382,117 +13133,16 @@ impl Task {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `pollInterval` member.
-    #[must_use]
-    pub fn with_poll_interval(
-        mut self,
-        poll_interval: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.poll_interval = Some(poll_interval.into());
-        self
-    }
-    /// Sets the optional `statusMessage` member.
-    #[must_use]
-    pub fn with_status_message(mut self, status_message: impl Into<String>) -> Self {
-        self.status_message = Some(status_message.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Task {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Task {
-    const NAME: &'static str = "Task";
-    const MEMBERS: &'static [&'static str] = &[
-        "createdAt",
-        "lastUpdatedAt",
-        "pollInterval",
-        "status",
-        "statusMessage",
-        "taskId",
-        "ttl",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<String>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<TaskStatus>,
-        Option<String>,
-        Option<String>,
-        Option<Option<::mcpwire_types::support::Integer>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "createdAt" => Some(0usize),
-            "lastUpdatedAt" => Some(1usize),
-            "pollInterval" => Some(2usize),
-            "status" => Some(3usize),
-            "statusMessage" => Some(4usize),
-            "taskId" => Some(5usize),
-            "ttl" => Some(6usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "createdAt")
-            }
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "lastUpdatedAt")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "pollInterval")
-            }
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "status"),
-            4usize => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "statusMessage")
-            }
-            5usize => ::mcpwire_types::support::read_member(&mut slots.5, map, "taskId"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.6, map, "ttl"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            created_at: ::mcpwire_types::support::required_member(slots.0, "createdAt")?,
-            last_updated_at: ::mcpwire_types::support::required_member(
-                slots.1,
-                "lastUpdatedAt",
-            )?,
-            poll_interval: slots.2,
-            status: ::mcpwire_types::support::required_member(slots.3, "status")?,
-            status_message: slots.4,
-            task_id: ::mcpwire_types::support::required_member(slots.5, "taskId")?,
-            ttl: ::mcpwire_types::support::required_member(slots.6, "ttl")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Task "Task" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 created_at "createdAt" req: String;
+    1 last_updated_at "lastUpdatedAt" req: String;
+    2 poll_interval "pollInterval" opt with_poll_interval into: ::mcpwire_types::support::Integer;
+    3 status "status" req: TaskStatus;
+    4 status_message "statusMessage" opt with_status_message into: String;
+    5 task_id "taskId" req: String;
+    6 ttl "ttl" req: Option<::mcpwire_types::support::Integer>;
 }
 /// `TaskAugmentedRequestParams` (MCP 2025-11-25).
 ///
@@ -22521,72 +13171,11 @@ impl TaskAugmentedRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<TaskAugmentedRequestParamsMeta>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `task` member.
-    #[must_use]
-    pub fn with_task(mut self, task: impl Into<TaskMetadata>) -> Self {
-        self.task = Some(task.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TaskAugmentedRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TaskAugmentedRequestParams {
-    const NAME: &'static str = "TaskAugmentedRequestParams";
-    const MEMBERS: &'static [&'static str] = &["_meta", "task"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<TaskAugmentedRequestParamsMeta>, Option<TaskMetadata>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "task" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "task"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            task: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    TaskAugmentedRequestParams "TaskAugmentedRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: TaskAugmentedRequestParamsMeta;
+    1 task "task" opt with_task into: TaskMetadata;
 }
 /// `TaskAugmentedRequestParamsMeta` (MCP 2025-11-25).
 ///
@@ -22611,64 +13200,10 @@ impl TaskAugmentedRequestParamsMeta {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `progressToken` member.
-    #[must_use]
-    pub fn with_progress_token(
-        mut self,
-        progress_token: impl Into<ProgressToken>,
-    ) -> Self {
-        self.progress_token = Some(progress_token.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TaskAugmentedRequestParamsMeta {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TaskAugmentedRequestParamsMeta {
-    const NAME: &'static str = "TaskAugmentedRequestParamsMeta";
-    const MEMBERS: &'static [&'static str] = &["progressToken"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ProgressToken>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "progressToken" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            progress_token: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    TaskAugmentedRequestParamsMeta "TaskAugmentedRequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
 /// `TaskMetadata` (MCP 2025-11-25).
 ///
@@ -22693,61 +13228,10 @@ impl TaskMetadata {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `ttl` member.
-    #[must_use]
-    pub fn with_ttl(
-        mut self,
-        ttl: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.ttl = Some(ttl.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TaskMetadata {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TaskMetadata {
-    const NAME: &'static str = "TaskMetadata";
-    const MEMBERS: &'static [&'static str] = &["ttl"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::mcpwire_types::support::Integer>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "ttl" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "ttl")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { ttl: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    TaskMetadata "TaskMetadata" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 ttl "ttl" opt with_ttl into: ::mcpwire_types::support::Integer;
 }
 /// `TaskStatus` (MCP 2025-11-25).
 ///
@@ -22812,67 +13296,12 @@ impl TaskStatusNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TaskStatusNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TaskStatusNotification {
-    const NAME: &'static str = "TaskStatusNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Jsonrpc2_0>,
-        Option<MethodNotificationsTasksStatus>,
-        Option<TaskStatusNotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    TaskStatusNotification "TaskStatusNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: MethodNotificationsTasksStatus;
+    2 params "params" req: TaskStatusNotificationParams;
 }
 /// `TaskStatusNotificationParams` (MCP 2025-11-25).
 ///
@@ -22928,128 +13357,17 @@ impl TaskStatusNotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `pollInterval` member.
-    #[must_use]
-    pub fn with_poll_interval(
-        mut self,
-        poll_interval: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.poll_interval = Some(poll_interval.into());
-        self
-    }
-    /// Sets the optional `statusMessage` member.
-    #[must_use]
-    pub fn with_status_message(mut self, status_message: impl Into<String>) -> Self {
-        self.status_message = Some(status_message.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TaskStatusNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TaskStatusNotificationParams {
-    const NAME: &'static str = "TaskStatusNotificationParams";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "createdAt",
-        "lastUpdatedAt",
-        "pollInterval",
-        "status",
-        "statusMessage",
-        "taskId",
-        "ttl",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<String>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<TaskStatus>,
-        Option<String>,
-        Option<String>,
-        Option<Option<::mcpwire_types::support::Integer>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "createdAt" => Some(1usize),
-            "lastUpdatedAt" => Some(2usize),
-            "pollInterval" => Some(3usize),
-            "status" => Some(4usize),
-            "statusMessage" => Some(5usize),
-            "taskId" => Some(6usize),
-            "ttl" => Some(7usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "createdAt")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "lastUpdatedAt")
-            }
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "pollInterval")
-            }
-            4usize => ::mcpwire_types::support::read_member(&mut slots.4, map, "status"),
-            5usize => {
-                ::mcpwire_types::support::read_member(&mut slots.5, map, "statusMessage")
-            }
-            6usize => ::mcpwire_types::support::read_member(&mut slots.6, map, "taskId"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.7, map, "ttl"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            created_at: ::mcpwire_types::support::required_member(slots.1, "createdAt")?,
-            last_updated_at: ::mcpwire_types::support::required_member(
-                slots.2,
-                "lastUpdatedAt",
-            )?,
-            poll_interval: slots.3,
-            status: ::mcpwire_types::support::required_member(slots.4, "status")?,
-            status_message: slots.5,
-            task_id: ::mcpwire_types::support::required_member(slots.6, "taskId")?,
-            ttl: ::mcpwire_types::support::required_member(slots.7, "ttl")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    TaskStatusNotificationParams "TaskStatusNotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 created_at "createdAt" req: String;
+    2 last_updated_at "lastUpdatedAt" req: String;
+    3 poll_interval "pollInterval" opt with_poll_interval into: ::mcpwire_types::support::Integer;
+    4 status "status" req: TaskStatus;
+    5 status_message "statusMessage" opt with_status_message into: String;
+    6 task_id "taskId" req: String;
+    7 ttl "ttl" req: Option<::mcpwire_types::support::Integer>;
 }
 /// `TextContent` (MCP 2025-11-25).
 ///
@@ -23083,85 +13401,13 @@ impl TextContent {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `annotations` member.
-    #[must_use]
-    pub fn with_annotations(mut self, annotations: impl Into<Annotations>) -> Self {
-        self.annotations = Some(annotations.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TextContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TextContent {
-    const NAME: &'static str = "TextContent";
-    const MEMBERS: &'static [&'static str] = &["_meta", "annotations", "text", "type"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<Annotations>,
-        Option<String>,
-        Option<TypeText>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "annotations" => Some(1usize),
-            "text" => Some(2usize),
-            "type" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "annotations")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "text"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            annotations: slots.1,
-            text: ::mcpwire_types::support::required_member(slots.2, "text")?,
-            r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    TextContent "TextContent" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 annotations "annotations" opt with_annotations into: Annotations;
+    2 text "text" req: String;
+    3 r#type "type" req: TypeText;
 }
 /// `TextResourceContents` (MCP 2025-11-25).
 ///
@@ -23195,85 +13441,13 @@ impl TextResourceContents {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `mimeType` member.
-    #[must_use]
-    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
-        self.mime_type = Some(mime_type.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TextResourceContents {
-    const NAME: &'static str = "TextResourceContents";
-    const MEMBERS: &'static [&'static str] = &["_meta", "mimeType", "text", "uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "mimeType" => Some(1usize),
-            "text" => Some(2usize),
-            "uri" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "mimeType")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "text"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            mime_type: slots.1,
-            text: ::mcpwire_types::support::required_member(slots.2, "text")?,
-            uri: ::mcpwire_types::support::required_member(slots.3, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    TextResourceContents "TextResourceContents" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 mime_type "mimeType" opt with_mime_type into: String;
+    2 text "text" req: String;
+    3 uri "uri" req: String;
 }
 /// `TitledMultiSelectEnumSchema` (MCP 2025-11-25).
 ///
@@ -23319,133 +13493,16 @@ impl TitledMultiSelectEnumSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `default` member.
-    #[must_use]
-    pub fn with_default(mut self, default: impl Into<Vec<String>>) -> Self {
-        self.default = Some(default.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `maxItems` member.
-    #[must_use]
-    pub fn with_max_items(
-        mut self,
-        max_items: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.max_items = Some(max_items.into());
-        self
-    }
-    /// Sets the optional `minItems` member.
-    #[must_use]
-    pub fn with_min_items(
-        mut self,
-        min_items: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.min_items = Some(min_items.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TitledMultiSelectEnumSchema {
-    const NAME: &'static str = "TitledMultiSelectEnumSchema";
-    const MEMBERS: &'static [&'static str] = &[
-        "default",
-        "description",
-        "items",
-        "maxItems",
-        "minItems",
-        "title",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Vec<String>>,
-        Option<String>,
-        Option<TitledMultiSelectEnumSchemaItems>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<String>,
-        Option<TypeArray>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "default" => Some(0usize),
-            "description" => Some(1usize),
-            "items" => Some(2usize),
-            "maxItems" => Some(3usize),
-            "minItems" => Some(4usize),
-            "title" => Some(5usize),
-            "type" => Some(6usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "default"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "description")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "items"),
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "maxItems")
-            }
-            4usize => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "minItems")
-            }
-            5usize => ::mcpwire_types::support::read_member(&mut slots.5, map, "title"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.6, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            default: slots.0,
-            description: slots.1,
-            items: ::mcpwire_types::support::required_member(slots.2, "items")?,
-            max_items: slots.3,
-            min_items: slots.4,
-            title: slots.5,
-            r#type: ::mcpwire_types::support::required_member(slots.6, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    TitledMultiSelectEnumSchema "TitledMultiSelectEnumSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 default "default" opt with_default into: Vec<String>;
+    1 description "description" opt with_description into: String;
+    2 items "items" req: TitledMultiSelectEnumSchemaItems;
+    3 max_items "maxItems" opt with_max_items into: ::mcpwire_types::support::Integer;
+    4 min_items "minItems" opt with_min_items into: ::mcpwire_types::support::Integer;
+    5 title "title" opt with_title into: String;
+    6 r#type "type" req: TypeArray;
 }
 /// `TitledMultiSelectEnumSchemaItems` (MCP 2025-11-25).
 ///
@@ -23471,56 +13528,10 @@ impl TitledMultiSelectEnumSchemaItems {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for TitledMultiSelectEnumSchemaItems {
-    const NAME: &'static str = "TitledMultiSelectEnumSchemaItems";
-    const MEMBERS: &'static [&'static str] = &["anyOf"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "anyOf" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "anyOf")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            any_of: ::mcpwire_types::support::required_member(slots.0, "anyOf")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    TitledMultiSelectEnumSchemaItems "TitledMultiSelectEnumSchemaItems" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 any_of "anyOf" req: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>;
 }
 /// `TitledMultiSelectEnumSchemaItemsAnyOfItem` (MCP 2025-11-25).
 ///
@@ -23546,61 +13557,11 @@ impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for TitledMultiSelectEnumSchemaItemsAnyOfItem {
-    const NAME: &'static str = "TitledMultiSelectEnumSchemaItemsAnyOfItem";
-    const MEMBERS: &'static [&'static str] = &["const", "title"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "const" => Some(0usize),
-            "title" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "const"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "title"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            r#const: ::mcpwire_types::support::required_member(slots.0, "const")?,
-            title: ::mcpwire_types::support::required_member(slots.1, "title")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    TitledMultiSelectEnumSchemaItemsAnyOfItem "TitledMultiSelectEnumSchemaItemsAnyOfItem" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 r#const "const" req: String;
+    1 title "title" req: String;
 }
 /// `TitledSingleSelectEnumSchema` (MCP 2025-11-25).
 ///
@@ -23639,101 +13600,14 @@ impl TitledSingleSelectEnumSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `default` member.
-    #[must_use]
-    pub fn with_default(mut self, default: impl Into<String>) -> Self {
-        self.default = Some(default.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TitledSingleSelectEnumSchema {
-    const NAME: &'static str = "TitledSingleSelectEnumSchema";
-    const MEMBERS: &'static [&'static str] = &[
-        "default",
-        "description",
-        "oneOf",
-        "title",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<String>,
-        Option<Vec<TitledSingleSelectEnumSchemaOneOfItem>>,
-        Option<String>,
-        Option<TypeString>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "default" => Some(0usize),
-            "description" => Some(1usize),
-            "oneOf" => Some(2usize),
-            "title" => Some(3usize),
-            "type" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "default"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "description")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "oneOf"),
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "title"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            default: slots.0,
-            description: slots.1,
-            one_of: ::mcpwire_types::support::required_member(slots.2, "oneOf")?,
-            title: slots.3,
-            r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    TitledSingleSelectEnumSchema "TitledSingleSelectEnumSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 default "default" opt with_default into: String;
+    1 description "description" opt with_description into: String;
+    2 one_of "oneOf" req: Vec<TitledSingleSelectEnumSchemaOneOfItem>;
+    3 title "title" opt with_title into: String;
+    4 r#type "type" req: TypeString;
 }
 /// `TitledSingleSelectEnumSchemaOneOfItem` (MCP 2025-11-25).
 ///
@@ -23759,61 +13633,11 @@ impl TitledSingleSelectEnumSchemaOneOfItem {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for TitledSingleSelectEnumSchemaOneOfItem {
-    const NAME: &'static str = "TitledSingleSelectEnumSchemaOneOfItem";
-    const MEMBERS: &'static [&'static str] = &["const", "title"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "const" => Some(0usize),
-            "title" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "const"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "title"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            r#const: ::mcpwire_types::support::required_member(slots.0, "const")?,
-            title: ::mcpwire_types::support::required_member(slots.1, "title")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    TitledSingleSelectEnumSchemaOneOfItem "TitledSingleSelectEnumSchemaOneOfItem" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 r#const "const" req: String;
+    1 title "title" req: String;
 }
 /// `Tool` (MCP 2025-11-25).
 ///
@@ -23871,159 +13695,18 @@ impl Tool {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `annotations` member.
-    #[must_use]
-    pub fn with_annotations(mut self, annotations: impl Into<ToolAnnotations>) -> Self {
-        self.annotations = Some(annotations.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `execution` member.
-    #[must_use]
-    pub fn with_execution(mut self, execution: impl Into<ToolExecution>) -> Self {
-        self.execution = Some(execution.into());
-        self
-    }
-    /// Sets the optional `icons` member.
-    #[must_use]
-    pub fn with_icons(mut self, icons: impl Into<Vec<Icon>>) -> Self {
-        self.icons = Some(icons.into());
-        self
-    }
-    /// Sets the optional `outputSchema` member.
-    #[must_use]
-    pub fn with_output_schema(
-        mut self,
-        output_schema: impl Into<ToolOutputSchema>,
-    ) -> Self {
-        self.output_schema = Some(output_schema.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Tool {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Tool {
-    const NAME: &'static str = "Tool";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "annotations",
-        "description",
-        "execution",
-        "icons",
-        "inputSchema",
-        "name",
-        "outputSchema",
-        "title",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<ToolAnnotations>,
-        Option<String>,
-        Option<ToolExecution>,
-        Option<Vec<Icon>>,
-        Option<ToolInputSchema>,
-        Option<String>,
-        Option<ToolOutputSchema>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "annotations" => Some(1usize),
-            "description" => Some(2usize),
-            "execution" => Some(3usize),
-            "icons" => Some(4usize),
-            "inputSchema" => Some(5usize),
-            "name" => Some(6usize),
-            "outputSchema" => Some(7usize),
-            "title" => Some(8usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "annotations")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "description")
-            }
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "execution")
-            }
-            4usize => ::mcpwire_types::support::read_member(&mut slots.4, map, "icons"),
-            5usize => {
-                ::mcpwire_types::support::read_member(&mut slots.5, map, "inputSchema")
-            }
-            6usize => ::mcpwire_types::support::read_member(&mut slots.6, map, "name"),
-            7usize => {
-                ::mcpwire_types::support::read_member(&mut slots.7, map, "outputSchema")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.8, map, "title"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            annotations: slots.1,
-            description: slots.2,
-            execution: slots.3,
-            icons: slots.4,
-            input_schema: ::mcpwire_types::support::required_member(
-                slots.5,
-                "inputSchema",
-            )?,
-            name: ::mcpwire_types::support::required_member(slots.6, "name")?,
-            output_schema: slots.7,
-            title: slots.8,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Tool "Tool" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 annotations "annotations" opt with_annotations into: ToolAnnotations;
+    2 description "description" opt with_description into: String;
+    3 execution "execution" opt with_execution into: ToolExecution;
+    4 icons "icons" opt with_icons into: Vec<Icon>;
+    5 input_schema "inputSchema" req: ToolInputSchema;
+    6 name "name" req: String;
+    7 output_schema "outputSchema" opt with_output_schema into: ToolOutputSchema;
+    8 title "title" opt with_title into: String;
 }
 /// `ToolAnnotations` (MCP 2025-11-25).
 ///
@@ -24068,127 +13751,14 @@ impl ToolAnnotations {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `destructiveHint` member.
-    #[must_use]
-    pub fn with_destructive_hint(mut self, destructive_hint: impl Into<bool>) -> Self {
-        self.destructive_hint = Some(destructive_hint.into());
-        self
-    }
-    /// Sets the optional `idempotentHint` member.
-    #[must_use]
-    pub fn with_idempotent_hint(mut self, idempotent_hint: impl Into<bool>) -> Self {
-        self.idempotent_hint = Some(idempotent_hint.into());
-        self
-    }
-    /// Sets the optional `openWorldHint` member.
-    #[must_use]
-    pub fn with_open_world_hint(mut self, open_world_hint: impl Into<bool>) -> Self {
-        self.open_world_hint = Some(open_world_hint.into());
-        self
-    }
-    /// Sets the optional `readOnlyHint` member.
-    #[must_use]
-    pub fn with_read_only_hint(mut self, read_only_hint: impl Into<bool>) -> Self {
-        self.read_only_hint = Some(read_only_hint.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolAnnotations {
-    const NAME: &'static str = "ToolAnnotations";
-    const MEMBERS: &'static [&'static str] = &[
-        "destructiveHint",
-        "idempotentHint",
-        "openWorldHint",
-        "readOnlyHint",
-        "title",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<bool>,
-        Option<bool>,
-        Option<bool>,
-        Option<bool>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "destructiveHint" => Some(0usize),
-            "idempotentHint" => Some(1usize),
-            "openWorldHint" => Some(2usize),
-            "readOnlyHint" => Some(3usize),
-            "title" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.0,
-                    map,
-                    "destructiveHint",
-                )
-            }
-            1usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.1,
-                    map,
-                    "idempotentHint",
-                )
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "openWorldHint")
-            }
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "readOnlyHint")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "title"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            destructive_hint: slots.0,
-            idempotent_hint: slots.1,
-            open_world_hint: slots.2,
-            read_only_hint: slots.3,
-            title: slots.4,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ToolAnnotations "ToolAnnotations" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 destructive_hint "destructiveHint" opt with_destructive_hint into: bool;
+    1 idempotent_hint "idempotentHint" opt with_idempotent_hint into: bool;
+    2 open_world_hint "openWorldHint" opt with_open_world_hint into: bool;
+    3 read_only_hint "readOnlyHint" opt with_read_only_hint into: bool;
+    4 title "title" opt with_title into: String;
 }
 /// `ToolChoice` (MCP 2025-11-25).
 ///
@@ -24213,58 +13783,10 @@ impl ToolChoice {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `mode` member.
-    #[must_use]
-    pub fn with_mode(mut self, mode: impl Into<ToolChoiceMode>) -> Self {
-        self.mode = Some(mode.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ToolChoice {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolChoice {
-    const NAME: &'static str = "ToolChoice";
-    const MEMBERS: &'static [&'static str] = &["mode"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ToolChoiceMode>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "mode" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "mode")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { mode: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    ToolChoice "ToolChoice" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 mode "mode" opt with_mode into: ToolChoiceMode;
 }
 /// `ToolChoiceMode` (MCP 2025-11-25).
 ///
@@ -24317,64 +13839,10 @@ impl ToolExecution {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `taskSupport` member.
-    #[must_use]
-    pub fn with_task_support(
-        mut self,
-        task_support: impl Into<ToolExecutionTaskSupport>,
-    ) -> Self {
-        self.task_support = Some(task_support.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ToolExecution {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolExecution {
-    const NAME: &'static str = "ToolExecution";
-    const MEMBERS: &'static [&'static str] = &["taskSupport"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ToolExecutionTaskSupport>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "taskSupport" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "taskSupport")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            task_support: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ToolExecution "ToolExecution" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 task_support "taskSupport" opt with_task_support into: ToolExecutionTaskSupport;
 }
 /// `ToolExecutionTaskSupport` (MCP 2025-11-25).
 ///
@@ -24438,101 +13906,13 @@ impl ToolInputSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `$schema` member.
-    #[must_use]
-    pub fn with_schema(mut self, schema: impl Into<String>) -> Self {
-        self.schema = Some(schema.into());
-        self
-    }
-    /// Sets the optional `properties` member.
-    #[must_use]
-    pub fn with_properties(
-        mut self,
-        properties: impl Into<::mcpwire_types::JsonObjectMap>,
-    ) -> Self {
-        self.properties = Some(properties.into());
-        self
-    }
-    /// Sets the optional `required` member.
-    #[must_use]
-    pub fn with_required(mut self, required: impl Into<Vec<String>>) -> Self {
-        self.required = Some(required.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolInputSchema {
-    const NAME: &'static str = "ToolInputSchema";
-    const MEMBERS: &'static [&'static str] = &[
-        "$schema",
-        "properties",
-        "required",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<::mcpwire_types::JsonObjectMap>,
-        Option<Vec<String>>,
-        Option<TypeObject>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "$schema" => Some(0usize),
-            "properties" => Some(1usize),
-            "required" => Some(2usize),
-            "type" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "$schema"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "properties")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "required")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            schema: slots.0,
-            properties: slots.1,
-            required: slots.2,
-            r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ToolInputSchema "ToolInputSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 schema "$schema" opt with_schema into: String;
+    1 properties "properties" opt with_properties into: ::mcpwire_types::JsonObjectMap;
+    2 required "required" opt with_required into: Vec<String>;
+    3 r#type "type" req: TypeObject;
 }
 /// `ToolListChangedNotification` (MCP 2025-11-25).
 ///
@@ -24563,73 +13943,12 @@ impl ToolListChangedNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<NotificationParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolListChangedNotification {
-    const NAME: &'static str = "ToolListChangedNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Jsonrpc2_0>,
-        Option<MethodNotificationsToolsListChanged>,
-        Option<NotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ToolListChangedNotification "ToolListChangedNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: MethodNotificationsToolsListChanged;
+    2 params "params" opt with_params into: NotificationParams;
 }
 /// `ToolOutputSchema` (MCP 2025-11-25).
 ///
@@ -24665,101 +13984,13 @@ impl ToolOutputSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `$schema` member.
-    #[must_use]
-    pub fn with_schema(mut self, schema: impl Into<String>) -> Self {
-        self.schema = Some(schema.into());
-        self
-    }
-    /// Sets the optional `properties` member.
-    #[must_use]
-    pub fn with_properties(
-        mut self,
-        properties: impl Into<::mcpwire_types::JsonObjectMap>,
-    ) -> Self {
-        self.properties = Some(properties.into());
-        self
-    }
-    /// Sets the optional `required` member.
-    #[must_use]
-    pub fn with_required(mut self, required: impl Into<Vec<String>>) -> Self {
-        self.required = Some(required.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolOutputSchema {
-    const NAME: &'static str = "ToolOutputSchema";
-    const MEMBERS: &'static [&'static str] = &[
-        "$schema",
-        "properties",
-        "required",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<::mcpwire_types::JsonObjectMap>,
-        Option<Vec<String>>,
-        Option<TypeObject>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "$schema" => Some(0usize),
-            "properties" => Some(1usize),
-            "required" => Some(2usize),
-            "type" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "$schema"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "properties")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "required")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            schema: slots.0,
-            properties: slots.1,
-            required: slots.2,
-            r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ToolOutputSchema "ToolOutputSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 schema "$schema" opt with_schema into: String;
+    1 properties "properties" opt with_properties into: ::mcpwire_types::JsonObjectMap;
+    2 required "required" opt with_required into: Vec<String>;
+    3 r#type "type" req: TypeObject;
 }
 /// `ToolResultContent` (MCP 2025-11-25).
 ///
@@ -24808,118 +14039,15 @@ impl ToolResultContent {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `isError` member.
-    #[must_use]
-    pub fn with_is_error(mut self, is_error: impl Into<bool>) -> Self {
-        self.is_error = Some(is_error.into());
-        self
-    }
-    /// Sets the optional `structuredContent` member.
-    #[must_use]
-    pub fn with_structured_content(
-        mut self,
-        structured_content: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.structured_content = Some(structured_content.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ToolResultContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolResultContent {
-    const NAME: &'static str = "ToolResultContent";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "content",
-        "isError",
-        "structuredContent",
-        "toolUseId",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<Vec<ContentBlock>>,
-        Option<bool>,
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<TypeToolResult>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "content" => Some(1usize),
-            "isError" => Some(2usize),
-            "structuredContent" => Some(3usize),
-            "toolUseId" => Some(4usize),
-            "type" => Some(5usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "content"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "isError"),
-            3usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.3,
-                    map,
-                    "structuredContent",
-                )
-            }
-            4usize => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "toolUseId")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.5, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            content: ::mcpwire_types::support::required_member(slots.1, "content")?,
-            is_error: slots.2,
-            structured_content: slots.3,
-            tool_use_id: ::mcpwire_types::support::required_member(
-                slots.4,
-                "toolUseId",
-            )?,
-            r#type: ::mcpwire_types::support::required_member(slots.5, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ToolResultContent "ToolResultContent" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 content "content" req: Vec<ContentBlock>;
+    2 is_error "isError" opt with_is_error into: bool;
+    3 structured_content "structuredContent" opt with_structured_content into: ::mcpwire_types::JsonObject;
+    4 tool_use_id "toolUseId" req: String;
+    5 r#type "type" req: TypeToolResult;
 }
 /// `ToolUseContent` (MCP 2025-11-25).
 ///
@@ -24959,81 +14087,14 @@ impl ToolUseContent {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ToolUseContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolUseContent {
-    const NAME: &'static str = "ToolUseContent";
-    const MEMBERS: &'static [&'static str] = &["_meta", "id", "input", "name", "type"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<TypeToolUse>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "id" => Some(1usize),
-            "input" => Some(2usize),
-            "name" => Some(3usize),
-            "type" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "id"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "input"),
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "name"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            id: ::mcpwire_types::support::required_member(slots.1, "id")?,
-            input: ::mcpwire_types::support::required_member(slots.2, "input")?,
-            name: ::mcpwire_types::support::required_member(slots.3, "name")?,
-            r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ToolUseContent "ToolUseContent" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
+    1 id "id" req: String;
+    2 input "input" req: ::mcpwire_types::JsonObject;
+    3 name "name" req: String;
+    4 r#type "type" req: TypeToolUse;
 }
 /// `TypeArray` (MCP 2025-11-25).
 ///
@@ -25583,73 +14644,12 @@ impl URLElicitationRequiredError {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `id` member.
-    #[must_use]
-    pub fn with_id(mut self, id: impl Into<RequestId>) -> Self {
-        self.id = Some(id.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for URLElicitationRequiredError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for URLElicitationRequiredError {
-    const NAME: &'static str = "URLElicitationRequiredError";
-    const MEMBERS: &'static [&'static str] = &["error", "id", "jsonrpc"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<URLElicitationRequiredErrorError>,
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "error" => Some(0usize),
-            "id" => Some(1usize),
-            "jsonrpc" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "error"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "id"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "jsonrpc"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            error: ::mcpwire_types::support::required_member(slots.0, "error")?,
-            id: slots.1,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.2, "jsonrpc")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    URLElicitationRequiredError "URLElicitationRequiredError" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 error "error" req: URLElicitationRequiredErrorError;
+    1 id "id" opt with_id into: RequestId;
+    2 jsonrpc "jsonrpc" req: Jsonrpc2_0;
 }
 /// `URLElicitationRequiredErrorError` (MCP 2025-11-25).
 ///
@@ -25681,68 +14681,12 @@ impl URLElicitationRequiredErrorError {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for URLElicitationRequiredErrorError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for URLElicitationRequiredErrorError {
-    const NAME: &'static str = "URLElicitationRequiredErrorError";
-    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<CodeMinus32042>,
-        Option<URLElicitationRequiredErrorErrorData>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "data" => Some(1usize),
-            "message" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
-            data: ::mcpwire_types::support::required_member(slots.1, "data")?,
-            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    URLElicitationRequiredErrorError "URLElicitationRequiredErrorError" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 code "code" req: CodeMinus32042;
+    1 data "data" req: URLElicitationRequiredErrorErrorData;
+    2 message "message" req: String;
 }
 /// `URLElicitationRequiredErrorErrorData` (MCP 2025-11-25).
 ///
@@ -25765,59 +14709,10 @@ impl URLElicitationRequiredErrorErrorData {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for URLElicitationRequiredErrorErrorData {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for URLElicitationRequiredErrorErrorData {
-    const NAME: &'static str = "URLElicitationRequiredErrorErrorData";
-    const MEMBERS: &'static [&'static str] = &["elicitations"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Vec<ElicitRequestURLParams>>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "elicitations" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "elicitations")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            elicitations: ::mcpwire_types::support::required_member(
-                slots.0,
-                "elicitations",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    URLElicitationRequiredErrorErrorData "URLElicitationRequiredErrorErrorData" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 elicitations "elicitations" req: Vec<ElicitRequestURLParams>;
 }
 /// `UnsubscribeRequest` (MCP 2025-11-25).
 ///
@@ -25852,71 +14747,13 @@ impl UnsubscribeRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UnsubscribeRequest {
-    const NAME: &'static str = "UnsubscribeRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodResourcesUnsubscribe>,
-        Option<UnsubscribeRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    UnsubscribeRequest "UnsubscribeRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodResourcesUnsubscribe;
+    3 params "params" req: UnsubscribeRequestParams;
 }
 /// `UnsubscribeRequestParams` (MCP 2025-11-25).
 ///
@@ -25943,66 +14780,11 @@ impl UnsubscribeRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<UnsubscribeRequestParamsMeta>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UnsubscribeRequestParams {
-    const NAME: &'static str = "UnsubscribeRequestParams";
-    const MEMBERS: &'static [&'static str] = &["_meta", "uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<UnsubscribeRequestParamsMeta>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "uri" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    UnsubscribeRequestParams "UnsubscribeRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: UnsubscribeRequestParamsMeta;
+    1 uri "uri" req: String;
 }
 /// `UnsubscribeRequestParamsMeta` (MCP 2025-11-25).
 ///
@@ -26027,64 +14809,10 @@ impl UnsubscribeRequestParamsMeta {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `progressToken` member.
-    #[must_use]
-    pub fn with_progress_token(
-        mut self,
-        progress_token: impl Into<ProgressToken>,
-    ) -> Self {
-        self.progress_token = Some(progress_token.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for UnsubscribeRequestParamsMeta {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UnsubscribeRequestParamsMeta {
-    const NAME: &'static str = "UnsubscribeRequestParamsMeta";
-    const MEMBERS: &'static [&'static str] = &["progressToken"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ProgressToken>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "progressToken" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "progressToken")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            progress_token: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    UnsubscribeRequestParamsMeta "UnsubscribeRequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
 /// `UntitledMultiSelectEnumSchema` (MCP 2025-11-25).
 ///
@@ -26130,133 +14858,16 @@ impl UntitledMultiSelectEnumSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `default` member.
-    #[must_use]
-    pub fn with_default(mut self, default: impl Into<Vec<String>>) -> Self {
-        self.default = Some(default.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `maxItems` member.
-    #[must_use]
-    pub fn with_max_items(
-        mut self,
-        max_items: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.max_items = Some(max_items.into());
-        self
-    }
-    /// Sets the optional `minItems` member.
-    #[must_use]
-    pub fn with_min_items(
-        mut self,
-        min_items: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.min_items = Some(min_items.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UntitledMultiSelectEnumSchema {
-    const NAME: &'static str = "UntitledMultiSelectEnumSchema";
-    const MEMBERS: &'static [&'static str] = &[
-        "default",
-        "description",
-        "items",
-        "maxItems",
-        "minItems",
-        "title",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Vec<String>>,
-        Option<String>,
-        Option<UntitledMultiSelectEnumSchemaItems>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<String>,
-        Option<TypeArray>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "default" => Some(0usize),
-            "description" => Some(1usize),
-            "items" => Some(2usize),
-            "maxItems" => Some(3usize),
-            "minItems" => Some(4usize),
-            "title" => Some(5usize),
-            "type" => Some(6usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "default"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "description")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "items"),
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "maxItems")
-            }
-            4usize => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "minItems")
-            }
-            5usize => ::mcpwire_types::support::read_member(&mut slots.5, map, "title"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.6, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            default: slots.0,
-            description: slots.1,
-            items: ::mcpwire_types::support::required_member(slots.2, "items")?,
-            max_items: slots.3,
-            min_items: slots.4,
-            title: slots.5,
-            r#type: ::mcpwire_types::support::required_member(slots.6, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    UntitledMultiSelectEnumSchema "UntitledMultiSelectEnumSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 default "default" opt with_default into: Vec<String>;
+    1 description "description" opt with_description into: String;
+    2 items "items" req: UntitledMultiSelectEnumSchemaItems;
+    3 max_items "maxItems" opt with_max_items into: ::mcpwire_types::support::Integer;
+    4 min_items "minItems" opt with_min_items into: ::mcpwire_types::support::Integer;
+    5 title "title" opt with_title into: String;
+    6 r#type "type" req: TypeArray;
 }
 /// `UntitledMultiSelectEnumSchemaItems` (MCP 2025-11-25).
 ///
@@ -26282,61 +14893,11 @@ impl UntitledMultiSelectEnumSchemaItems {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for UntitledMultiSelectEnumSchemaItems {
-    const NAME: &'static str = "UntitledMultiSelectEnumSchemaItems";
-    const MEMBERS: &'static [&'static str] = &["enum", "type"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Vec<String>>, Option<TypeString>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "enum" => Some(0usize),
-            "type" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "enum"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            r#enum: ::mcpwire_types::support::required_member(slots.0, "enum")?,
-            r#type: ::mcpwire_types::support::required_member(slots.1, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    UntitledMultiSelectEnumSchemaItems "UntitledMultiSelectEnumSchemaItems" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 r#enum "enum" req: Vec<String>;
+    1 r#type "type" req: TypeString;
 }
 /// `UntitledSingleSelectEnumSchema` (MCP 2025-11-25).
 ///
@@ -26374,101 +14935,14 @@ impl UntitledSingleSelectEnumSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `default` member.
-    #[must_use]
-    pub fn with_default(mut self, default: impl Into<String>) -> Self {
-        self.default = Some(default.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UntitledSingleSelectEnumSchema {
-    const NAME: &'static str = "UntitledSingleSelectEnumSchema";
-    const MEMBERS: &'static [&'static str] = &[
-        "default",
-        "description",
-        "enum",
-        "title",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<String>,
-        Option<Vec<String>>,
-        Option<String>,
-        Option<TypeString>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "default" => Some(0usize),
-            "description" => Some(1usize),
-            "enum" => Some(2usize),
-            "title" => Some(3usize),
-            "type" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "default"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "description")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "enum"),
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "title"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            default: slots.0,
-            description: slots.1,
-            r#enum: ::mcpwire_types::support::required_member(slots.2, "enum")?,
-            title: slots.3,
-            r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    UntitledSingleSelectEnumSchema "UntitledSingleSelectEnumSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 default "default" opt with_default into: String;
+    1 description "description" opt with_description into: String;
+    2 r#enum "enum" req: Vec<String>;
+    3 title "title" opt with_title into: String;
+    4 r#type "type" req: TypeString;
 }
 /// Error codes of MCP 2025-11-25: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

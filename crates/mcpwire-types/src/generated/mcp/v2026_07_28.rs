@@ -33,85 +33,12 @@ impl Annotations {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `audience` member.
-    #[must_use]
-    pub fn with_audience(mut self, audience: impl Into<Vec<Role>>) -> Self {
-        self.audience = Some(audience.into());
-        self
-    }
-    /// Sets the optional `lastModified` member.
-    #[must_use]
-    pub fn with_last_modified(mut self, last_modified: impl Into<String>) -> Self {
-        self.last_modified = Some(last_modified.into());
-        self
-    }
-    /// Sets the optional `priority` member.
-    #[must_use]
-    pub fn with_priority(mut self, priority: impl Into<::serde_json::Number>) -> Self {
-        self.priority = Some(priority.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Annotations {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Annotations {
-    const NAME: &'static str = "Annotations";
-    const MEMBERS: &'static [&'static str] = &["audience", "lastModified", "priority"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Vec<Role>>, Option<String>, Option<::serde_json::Number>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "audience" => Some(0usize),
-            "lastModified" => Some(1usize),
-            "priority" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "audience")
-            }
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "lastModified")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "priority"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            audience: slots.0,
-            last_modified: slots.1,
-            priority: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Annotations "Annotations" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 audience "audience" opt with_audience into: Vec<Role>;
+    1 last_modified "lastModified" opt with_last_modified into: String;
+    2 priority "priority" opt with_priority into: ::serde_json::Number;
 }
 /// `AudioContent` (MCP 2026-07-28).
 ///
@@ -149,97 +76,14 @@ impl AudioContent {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<MetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `annotations` member.
-    #[must_use]
-    pub fn with_annotations(mut self, annotations: impl Into<Annotations>) -> Self {
-        self.annotations = Some(annotations.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for AudioContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for AudioContent {
-    const NAME: &'static str = "AudioContent";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "annotations",
-        "data",
-        "mimeType",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MetaObject>,
-        Option<Annotations>,
-        Option<String>,
-        Option<String>,
-        Option<TypeAudio>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "annotations" => Some(1usize),
-            "data" => Some(2usize),
-            "mimeType" => Some(3usize),
-            "type" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "annotations")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "data"),
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "mimeType")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            annotations: slots.1,
-            data: ::mcpwire_types::support::required_member(slots.2, "data")?,
-            mime_type: ::mcpwire_types::support::required_member(slots.3, "mimeType")?,
-            r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    AudioContent "AudioContent" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: MetaObject;
+    1 annotations "annotations" opt with_annotations into: Annotations;
+    2 data "data" req: String;
+    3 mime_type "mimeType" req: String;
+    4 r#type "type" req: TypeAudio;
 }
 /// `BaseMetadata` (MCP 2026-07-28).
 ///
@@ -266,66 +110,11 @@ impl BaseMetadata {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for BaseMetadata {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for BaseMetadata {
-    const NAME: &'static str = "BaseMetadata";
-    const MEMBERS: &'static [&'static str] = &["name", "title"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0usize),
-            "title" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "name"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "title"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            name: ::mcpwire_types::support::required_member(slots.0, "name")?,
-            title: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    BaseMetadata "BaseMetadata" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 name "name" req: String;
+    1 title "title" opt with_title into: String;
 }
 /// `BlobResourceContents` (MCP 2026-07-28).
 ///
@@ -359,80 +148,13 @@ impl BlobResourceContents {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<MetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `mimeType` member.
-    #[must_use]
-    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
-        self.mime_type = Some(mime_type.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for BlobResourceContents {
-    const NAME: &'static str = "BlobResourceContents";
-    const MEMBERS: &'static [&'static str] = &["_meta", "blob", "mimeType", "uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MetaObject>, Option<String>, Option<String>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "blob" => Some(1usize),
-            "mimeType" => Some(2usize),
-            "uri" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "blob"),
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "mimeType")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            blob: ::mcpwire_types::support::required_member(slots.1, "blob")?,
-            mime_type: slots.2,
-            uri: ::mcpwire_types::support::required_member(slots.3, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    BlobResourceContents "BlobResourceContents" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: MetaObject;
+    1 blob "blob" req: String;
+    2 mime_type "mimeType" opt with_mime_type into: String;
+    3 uri "uri" req: String;
 }
 /// `BooleanSchema` (MCP 2026-07-28).
 ///
@@ -468,91 +190,13 @@ impl BooleanSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `default` member.
-    #[must_use]
-    pub fn with_default(mut self, default: impl Into<bool>) -> Self {
-        self.default = Some(default.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for BooleanSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for BooleanSchema {
-    const NAME: &'static str = "BooleanSchema";
-    const MEMBERS: &'static [&'static str] = &[
-        "default",
-        "description",
-        "title",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<bool>, Option<String>, Option<String>, Option<TypeBoolean>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "default" => Some(0usize),
-            "description" => Some(1usize),
-            "title" => Some(2usize),
-            "type" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "default"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "description")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "title"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            default: slots.0,
-            description: slots.1,
-            title: slots.2,
-            r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    BooleanSchema "BooleanSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 default "default" opt with_default into: bool;
+    1 description "description" opt with_description into: String;
+    2 title "title" opt with_title into: String;
+    3 r#type "type" req: TypeBoolean;
 }
 /// `CacheableResult` (MCP 2026-07-28).
 ///
@@ -592,92 +236,13 @@ impl CacheableResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<ResultMetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CacheableResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CacheableResult {
-    const NAME: &'static str = "CacheableResult";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "cacheScope",
-        "resultType",
-        "ttlMs",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<ResultMetaObject>,
-        Option<CacheableResultCacheScope>,
-        Option<String>,
-        Option<::mcpwire_types::support::Integer>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "cacheScope" => Some(1usize),
-            "resultType" => Some(2usize),
-            "ttlMs" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "cacheScope")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "resultType")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "ttlMs"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            cache_scope: ::mcpwire_types::support::required_member(
-                slots.1,
-                "cacheScope",
-            )?,
-            result_type: ::mcpwire_types::support::required_member(
-                slots.2,
-                "resultType",
-            )?,
-            ttl_ms: ::mcpwire_types::support::required_member(slots.3, "ttlMs")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CacheableResult "CacheableResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ResultMetaObject;
+    1 cache_scope "cacheScope" req: CacheableResultCacheScope;
+    2 result_type "resultType" req: String;
+    3 ttl_ms "ttlMs" req: ::mcpwire_types::support::Integer;
 }
 /// `CacheableResultCacheScope` (MCP 2026-07-28).
 ///
@@ -736,71 +301,13 @@ impl CallToolRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CallToolRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolRequest {
-    const NAME: &'static str = "CallToolRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodToolsCall>,
-        Option<CallToolRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CallToolRequest "CallToolRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodToolsCall;
+    3 params "params" req: CallToolRequestParams;
 }
 /// `CallToolRequestParams` (MCP 2026-07-28).
 ///
@@ -839,113 +346,14 @@ impl CallToolRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `arguments` member.
-    #[must_use]
-    pub fn with_arguments(
-        mut self,
-        arguments: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.arguments = Some(arguments.into());
-        self
-    }
-    /// Sets the optional `inputResponses` member.
-    #[must_use]
-    pub fn with_input_responses(
-        mut self,
-        input_responses: impl Into<InputResponses>,
-    ) -> Self {
-        self.input_responses = Some(input_responses.into());
-        self
-    }
-    /// Sets the optional `requestState` member.
-    #[must_use]
-    pub fn with_request_state(mut self, request_state: impl Into<String>) -> Self {
-        self.request_state = Some(request_state.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CallToolRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolRequestParams {
-    const NAME: &'static str = "CallToolRequestParams";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "arguments",
-        "inputResponses",
-        "name",
-        "requestState",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestMetaObject>,
-        Option<::mcpwire_types::JsonObject>,
-        Option<InputResponses>,
-        Option<String>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "arguments" => Some(1usize),
-            "inputResponses" => Some(2usize),
-            "name" => Some(3usize),
-            "requestState" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "arguments")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.2,
-                    map,
-                    "inputResponses",
-                )
-            }
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "name"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "requestState"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: ::mcpwire_types::support::required_member(slots.0, "_meta")?,
-            arguments: slots.1,
-            input_responses: slots.2,
-            name: ::mcpwire_types::support::required_member(slots.3, "name")?,
-            request_state: slots.4,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CallToolRequestParams "CallToolRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" req: RequestMetaObject;
+    1 arguments "arguments" opt with_arguments into: ::mcpwire_types::JsonObject;
+    2 input_responses "inputResponses" opt with_input_responses into: InputResponses;
+    3 name "name" req: String;
+    4 request_state "requestState" opt with_request_state into: String;
 }
 /// `CallToolResult` (MCP 2026-07-28).
 ///
@@ -991,113 +399,14 @@ impl CallToolResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<ResultMetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `isError` member.
-    #[must_use]
-    pub fn with_is_error(mut self, is_error: impl Into<bool>) -> Self {
-        self.is_error = Some(is_error.into());
-        self
-    }
-    /// Sets the optional `structuredContent` member.
-    #[must_use]
-    pub fn with_structured_content(
-        mut self,
-        structured_content: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.structured_content = Some(structured_content.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CallToolResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolResult {
-    const NAME: &'static str = "CallToolResult";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "content",
-        "isError",
-        "resultType",
-        "structuredContent",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<ResultMetaObject>,
-        Option<Vec<ContentBlock>>,
-        Option<bool>,
-        Option<String>,
-        Option<::mcpwire_types::Json>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "content" => Some(1usize),
-            "isError" => Some(2usize),
-            "resultType" => Some(3usize),
-            "structuredContent" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "content"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "isError"),
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "resultType")
-            }
-            _ => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.4,
-                    map,
-                    "structuredContent",
-                )
-            }
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            content: ::mcpwire_types::support::required_member(slots.1, "content")?,
-            is_error: slots.2,
-            result_type: ::mcpwire_types::support::required_member(
-                slots.3,
-                "resultType",
-            )?,
-            structured_content: slots.4,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CallToolResult "CallToolResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ResultMetaObject;
+    1 content "content" req: Vec<ContentBlock>;
+    2 is_error "isError" opt with_is_error into: bool;
+    3 result_type "resultType" req: String;
+    4 structured_content "structuredContent" opt with_structured_content into: ::mcpwire_types::Json;
 }
 /// `CallToolResultResponse` (MCP 2026-07-28).
 ///
@@ -1129,67 +438,12 @@ impl CallToolResultResponse {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CallToolResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CallToolResultResponse {
-    const NAME: &'static str = "CallToolResultResponse";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<CallToolResultResponseResult>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "result" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "result"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CallToolResultResponse "CallToolResultResponse" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 result "result" req: CallToolResultResponseResult;
 }
 /// `CallToolResultResponseResult` (MCP 2026-07-28).
 ///
@@ -1380,67 +634,12 @@ impl CancelledNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CancelledNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelledNotification {
-    const NAME: &'static str = "CancelledNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Jsonrpc2_0>,
-        Option<MethodNotificationsCancelled>,
-        Option<CancelledNotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CancelledNotification "CancelledNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: MethodNotificationsCancelled;
+    2 params "params" req: CancelledNotificationParams;
 }
 /// `CancelledNotificationParams` (MCP 2026-07-28).
 ///
@@ -1472,75 +671,12 @@ impl CancelledNotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<NotificationMetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `reason` member.
-    #[must_use]
-    pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
-        self.reason = Some(reason.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CancelledNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CancelledNotificationParams {
-    const NAME: &'static str = "CancelledNotificationParams";
-    const MEMBERS: &'static [&'static str] = &["_meta", "reason", "requestId"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<NotificationMetaObject>, Option<String>, Option<RequestId>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "reason" => Some(1usize),
-            "requestId" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "reason"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "requestId"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            reason: slots.1,
-            request_id: ::mcpwire_types::support::required_member(slots.2, "requestId")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CancelledNotificationParams "CancelledNotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: NotificationMetaObject;
+    1 reason "reason" opt with_reason into: String;
+    2 request_id "requestId" req: RequestId;
 }
 /// `ClientCapabilities` (MCP 2026-07-28).
 ///
@@ -1581,129 +717,14 @@ impl ClientCapabilities {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `elicitation` member.
-    #[must_use]
-    pub fn with_elicitation(
-        mut self,
-        elicitation: impl Into<ClientCapabilitiesElicitation>,
-    ) -> Self {
-        self.elicitation = Some(elicitation.into());
-        self
-    }
-    /// Sets the optional `experimental` member.
-    #[must_use]
-    pub fn with_experimental(
-        mut self,
-        experimental: impl Into<::std::collections::BTreeMap<String, JSONObject>>,
-    ) -> Self {
-        self.experimental = Some(experimental.into());
-        self
-    }
-    /// Sets the optional `extensions` member.
-    #[must_use]
-    pub fn with_extensions(
-        mut self,
-        extensions: impl Into<::std::collections::BTreeMap<String, JSONObject>>,
-    ) -> Self {
-        self.extensions = Some(extensions.into());
-        self
-    }
-    /// Sets the optional `roots` member.
-    #[must_use]
-    pub fn with_roots(mut self, roots: impl Into<::mcpwire_types::JsonObject>) -> Self {
-        self.roots = Some(roots.into());
-        self
-    }
-    /// Sets the optional `sampling` member.
-    #[must_use]
-    pub fn with_sampling(
-        mut self,
-        sampling: impl Into<ClientCapabilitiesSampling>,
-    ) -> Self {
-        self.sampling = Some(sampling.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilities {
-    const NAME: &'static str = "ClientCapabilities";
-    const MEMBERS: &'static [&'static str] = &[
-        "elicitation",
-        "experimental",
-        "extensions",
-        "roots",
-        "sampling",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<ClientCapabilitiesElicitation>,
-        Option<::std::collections::BTreeMap<String, JSONObject>>,
-        Option<::std::collections::BTreeMap<String, JSONObject>>,
-        Option<::mcpwire_types::JsonObject>,
-        Option<ClientCapabilitiesSampling>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "elicitation" => Some(0usize),
-            "experimental" => Some(1usize),
-            "extensions" => Some(2usize),
-            "roots" => Some(3usize),
-            "sampling" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "elicitation")
-            }
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "experimental")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "extensions")
-            }
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "roots"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "sampling"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            elicitation: slots.0,
-            experimental: slots.1,
-            extensions: slots.2,
-            roots: slots.3,
-            sampling: slots.4,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ClientCapabilities "ClientCapabilities" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 elicitation "elicitation" opt with_elicitation into: ClientCapabilitiesElicitation;
+    1 experimental "experimental" opt with_experimental into: ::std::collections::BTreeMap<String, JSONObject>;
+    2 extensions "extensions" opt with_extensions into: ::std::collections::BTreeMap<String, JSONObject>;
+    3 roots "roots" opt with_roots into: ::mcpwire_types::JsonObject;
+    4 sampling "sampling" opt with_sampling into: ClientCapabilitiesSampling;
 }
 /// `ClientCapabilitiesElicitation` (MCP 2026-07-28).
 ///
@@ -1732,72 +753,11 @@ impl ClientCapabilitiesElicitation {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `form` member.
-    #[must_use]
-    pub fn with_form(mut self, form: impl Into<JSONObject>) -> Self {
-        self.form = Some(form.into());
-        self
-    }
-    /// Sets the optional `url` member.
-    #[must_use]
-    pub fn with_url(mut self, url: impl Into<JSONObject>) -> Self {
-        self.url = Some(url.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesElicitation {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilitiesElicitation {
-    const NAME: &'static str = "ClientCapabilitiesElicitation";
-    const MEMBERS: &'static [&'static str] = &["form", "url"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<JSONObject>, Option<JSONObject>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "form" => Some(0usize),
-            "url" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "form"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "url"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            form: slots.0,
-            url: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ClientCapabilitiesElicitation "ClientCapabilitiesElicitation" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 form "form" opt with_form into: JSONObject;
+    1 url "url" opt with_url into: JSONObject;
 }
 /// `ClientCapabilitiesSampling` (MCP 2026-07-28).
 ///
@@ -1826,72 +786,11 @@ impl ClientCapabilitiesSampling {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `context` member.
-    #[must_use]
-    pub fn with_context(mut self, context: impl Into<JSONObject>) -> Self {
-        self.context = Some(context.into());
-        self
-    }
-    /// Sets the optional `tools` member.
-    #[must_use]
-    pub fn with_tools(mut self, tools: impl Into<JSONObject>) -> Self {
-        self.tools = Some(tools.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ClientCapabilitiesSampling {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientCapabilitiesSampling {
-    const NAME: &'static str = "ClientCapabilitiesSampling";
-    const MEMBERS: &'static [&'static str] = &["context", "tools"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<JSONObject>, Option<JSONObject>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "context" => Some(0usize),
-            "tools" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "context"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "tools"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            context: slots.0,
-            tools: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ClientCapabilitiesSampling "ClientCapabilitiesSampling" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 context "context" opt with_context into: JSONObject;
+    1 tools "tools" opt with_tools into: JSONObject;
 }
 /// `ClientNotification` (MCP 2026-07-28).
 ///
@@ -1920,67 +819,12 @@ impl ClientNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ClientNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ClientNotification {
-    const NAME: &'static str = "ClientNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Jsonrpc2_0>,
-        Option<MethodNotificationsCancelled>,
-        Option<CancelledNotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ClientNotification "ClientNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: MethodNotificationsCancelled;
+    2 params "params" req: CancelledNotificationParams;
 }
 /// `ClientRequest` (MCP 2026-07-28).
 ///
@@ -2791,71 +1635,13 @@ impl CompleteRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CompleteRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequest {
-    const NAME: &'static str = "CompleteRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodCompletionComplete>,
-        Option<CompleteRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CompleteRequest "CompleteRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodCompletionComplete;
+    3 params "params" req: CompleteRequestParams;
 }
 /// `CompleteRequestParams` (MCP 2026-07-28).
 ///
@@ -2893,82 +1679,13 @@ impl CompleteRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `context` member.
-    #[must_use]
-    pub fn with_context(
-        mut self,
-        context: impl Into<CompleteRequestParamsContext>,
-    ) -> Self {
-        self.context = Some(context.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CompleteRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParams {
-    const NAME: &'static str = "CompleteRequestParams";
-    const MEMBERS: &'static [&'static str] = &["_meta", "argument", "context", "ref"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestMetaObject>,
-        Option<CompleteRequestParamsArgument>,
-        Option<CompleteRequestParamsContext>,
-        Option<CompleteRequestParamsRef>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "argument" => Some(1usize),
-            "context" => Some(2usize),
-            "ref" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "argument")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "context"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "ref"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: ::mcpwire_types::support::required_member(slots.0, "_meta")?,
-            argument: ::mcpwire_types::support::required_member(slots.1, "argument")?,
-            context: slots.2,
-            r#ref: ::mcpwire_types::support::required_member(slots.3, "ref")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CompleteRequestParams "CompleteRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" req: RequestMetaObject;
+    1 argument "argument" req: CompleteRequestParamsArgument;
+    2 context "context" opt with_context into: CompleteRequestParamsContext;
+    3 r#ref "ref" req: CompleteRequestParamsRef;
 }
 /// `CompleteRequestParamsArgument` (MCP 2026-07-28).
 ///
@@ -2994,60 +1711,11 @@ impl CompleteRequestParamsArgument {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsArgument {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParamsArgument {
-    const NAME: &'static str = "CompleteRequestParamsArgument";
-    const MEMBERS: &'static [&'static str] = &["name", "value"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0usize),
-            "value" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "name"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "value"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            name: ::mcpwire_types::support::required_member(slots.0, "name")?,
-            value: ::mcpwire_types::support::required_member(slots.1, "value")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CompleteRequestParamsArgument "CompleteRequestParamsArgument" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 name "name" req: String;
+    1 value "value" req: String;
 }
 /// `CompleteRequestParamsContext` (MCP 2026-07-28).
 ///
@@ -3072,61 +1740,10 @@ impl CompleteRequestParamsContext {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `arguments` member.
-    #[must_use]
-    pub fn with_arguments(
-        mut self,
-        arguments: impl Into<::std::collections::BTreeMap<String, String>>,
-    ) -> Self {
-        self.arguments = Some(arguments.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsContext {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteRequestParamsContext {
-    const NAME: &'static str = "CompleteRequestParamsContext";
-    const MEMBERS: &'static [&'static str] = &["arguments"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<::std::collections::BTreeMap<String, String>>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "arguments" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "arguments")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { arguments: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    CompleteRequestParamsContext "CompleteRequestParamsContext" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 arguments "arguments" opt with_arguments into: ::std::collections::BTreeMap<String, String>;
 }
 /// `CompleteRequestParamsRef` (MCP 2026-07-28).
 ///
@@ -3336,81 +1953,12 @@ impl CompleteResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<ResultMetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CompleteResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteResult {
-    const NAME: &'static str = "CompleteResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "completion", "resultType"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<ResultMetaObject>,
-        Option<CompleteResultCompletion>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "completion" => Some(1usize),
-            "resultType" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "completion")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "resultType"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            completion: ::mcpwire_types::support::required_member(
-                slots.1,
-                "completion",
-            )?,
-            result_type: ::mcpwire_types::support::required_member(
-                slots.2,
-                "resultType",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CompleteResult "CompleteResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ResultMetaObject;
+    1 completion "completion" req: CompleteResultCompletion;
+    2 result_type "resultType" req: String;
 }
 /// `CompleteResultCompletion` (MCP 2026-07-28).
 ///
@@ -3441,82 +1989,12 @@ impl CompleteResultCompletion {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `hasMore` member.
-    #[must_use]
-    pub fn with_has_more(mut self, has_more: impl Into<bool>) -> Self {
-        self.has_more = Some(has_more.into());
-        self
-    }
-    /// Sets the optional `total` member.
-    #[must_use]
-    pub fn with_total(
-        mut self,
-        total: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.total = Some(total.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CompleteResultCompletion {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteResultCompletion {
-    const NAME: &'static str = "CompleteResultCompletion";
-    const MEMBERS: &'static [&'static str] = &["hasMore", "total", "values"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<bool>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<Vec<String>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "hasMore" => Some(0usize),
-            "total" => Some(1usize),
-            "values" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "hasMore"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "total"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "values"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            has_more: slots.0,
-            total: slots.1,
-            values: ::mcpwire_types::support::required_member(slots.2, "values")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CompleteResultCompletion "CompleteResultCompletion" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 has_more "hasMore" opt with_has_more into: bool;
+    1 total "total" opt with_total into: ::mcpwire_types::support::Integer;
+    2 values "values" req: Vec<String>;
 }
 /// `CompleteResultResponse` (MCP 2026-07-28).
 ///
@@ -3545,63 +2023,12 @@ impl CompleteResultResponse {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CompleteResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CompleteResultResponse {
-    const NAME: &'static str = "CompleteResultResponse";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<RequestId>, Option<Jsonrpc2_0>, Option<CompleteResult>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "result" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "result"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CompleteResultResponse "CompleteResultResponse" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 result "result" req: CompleteResult;
 }
 /// `ContentBlock` (MCP 2026-07-28).
 ///
@@ -3897,63 +2324,11 @@ impl CreateMessageRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CreateMessageRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageRequest {
-    const NAME: &'static str = "CreateMessageRequest";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MethodSamplingCreateMessage>,
-        Option<CreateMessageRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CreateMessageRequest "CreateMessageRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodSamplingCreateMessage;
+    1 params "params" req: CreateMessageRequestParams;
 }
 /// `CreateMessageRequestParams` (MCP 2026-07-28).
 ///
@@ -4019,192 +2394,19 @@ impl CreateMessageRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `includeContext` member.
-    #[must_use]
-    pub fn with_include_context(
-        mut self,
-        include_context: impl Into<CreateMessageRequestParamsIncludeContext>,
-    ) -> Self {
-        self.include_context = Some(include_context.into());
-        self
-    }
-    /// Sets the optional `metadata` member.
-    #[must_use]
-    pub fn with_metadata(mut self, metadata: impl Into<JSONObject>) -> Self {
-        self.metadata = Some(metadata.into());
-        self
-    }
-    /// Sets the optional `modelPreferences` member.
-    #[must_use]
-    pub fn with_model_preferences(
-        mut self,
-        model_preferences: impl Into<ModelPreferences>,
-    ) -> Self {
-        self.model_preferences = Some(model_preferences.into());
-        self
-    }
-    /// Sets the optional `stopSequences` member.
-    #[must_use]
-    pub fn with_stop_sequences(
-        mut self,
-        stop_sequences: impl Into<Vec<String>>,
-    ) -> Self {
-        self.stop_sequences = Some(stop_sequences.into());
-        self
-    }
-    /// Sets the optional `systemPrompt` member.
-    #[must_use]
-    pub fn with_system_prompt(mut self, system_prompt: impl Into<String>) -> Self {
-        self.system_prompt = Some(system_prompt.into());
-        self
-    }
-    /// Sets the optional `temperature` member.
-    #[must_use]
-    pub fn with_temperature(
-        mut self,
-        temperature: impl Into<::serde_json::Number>,
-    ) -> Self {
-        self.temperature = Some(temperature.into());
-        self
-    }
-    /// Sets the optional `toolChoice` member.
-    #[must_use]
-    pub fn with_tool_choice(mut self, tool_choice: impl Into<ToolChoice>) -> Self {
-        self.tool_choice = Some(tool_choice.into());
-        self
-    }
-    /// Sets the optional `tools` member.
-    #[must_use]
-    pub fn with_tools(mut self, tools: impl Into<Vec<Tool>>) -> Self {
-        self.tools = Some(tools.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CreateMessageRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageRequestParams {
-    const NAME: &'static str = "CreateMessageRequestParams";
-    const MEMBERS: &'static [&'static str] = &[
-        "includeContext",
-        "maxTokens",
-        "messages",
-        "metadata",
-        "modelPreferences",
-        "stopSequences",
-        "systemPrompt",
-        "temperature",
-        "toolChoice",
-        "tools",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<CreateMessageRequestParamsIncludeContext>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<Vec<SamplingMessage>>,
-        Option<JSONObject>,
-        Option<ModelPreferences>,
-        Option<Vec<String>>,
-        Option<String>,
-        Option<::serde_json::Number>,
-        Option<ToolChoice>,
-        Option<Vec<Tool>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "includeContext" => Some(0usize),
-            "maxTokens" => Some(1usize),
-            "messages" => Some(2usize),
-            "metadata" => Some(3usize),
-            "modelPreferences" => Some(4usize),
-            "stopSequences" => Some(5usize),
-            "systemPrompt" => Some(6usize),
-            "temperature" => Some(7usize),
-            "toolChoice" => Some(8usize),
-            "tools" => Some(9usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.0,
-                    map,
-                    "includeContext",
-                )
-            }
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "maxTokens")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "messages")
-            }
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "metadata")
-            }
-            4usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.4,
-                    map,
-                    "modelPreferences",
-                )
-            }
-            5usize => {
-                ::mcpwire_types::support::read_member(&mut slots.5, map, "stopSequences")
-            }
-            6usize => {
-                ::mcpwire_types::support::read_member(&mut slots.6, map, "systemPrompt")
-            }
-            7usize => {
-                ::mcpwire_types::support::read_member(&mut slots.7, map, "temperature")
-            }
-            8usize => {
-                ::mcpwire_types::support::read_member(&mut slots.8, map, "toolChoice")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.9, map, "tools"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            include_context: slots.0,
-            max_tokens: ::mcpwire_types::support::required_member(slots.1, "maxTokens")?,
-            messages: ::mcpwire_types::support::required_member(slots.2, "messages")?,
-            metadata: slots.3,
-            model_preferences: slots.4,
-            stop_sequences: slots.5,
-            system_prompt: slots.6,
-            temperature: slots.7,
-            tool_choice: slots.8,
-            tools: slots.9,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CreateMessageRequestParams "CreateMessageRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 include_context "includeContext" opt with_include_context into: CreateMessageRequestParamsIncludeContext;
+    1 max_tokens "maxTokens" req: ::mcpwire_types::support::Integer;
+    2 messages "messages" req: Vec<SamplingMessage>;
+    3 metadata "metadata" opt with_metadata into: JSONObject;
+    4 model_preferences "modelPreferences" opt with_model_preferences into: ModelPreferences;
+    5 stop_sequences "stopSequences" opt with_stop_sequences into: Vec<String>;
+    6 system_prompt "systemPrompt" opt with_system_prompt into: String;
+    7 temperature "temperature" opt with_temperature into: ::serde_json::Number;
+    8 tool_choice "toolChoice" opt with_tool_choice into: ToolChoice;
+    9 tools "tools" opt with_tools into: Vec<Tool>;
 }
 /// `CreateMessageRequestParamsIncludeContext` (MCP 2026-07-28).
 ///
@@ -4273,93 +2475,14 @@ impl CreateMessageResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<MetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `stopReason` member.
-    #[must_use]
-    pub fn with_stop_reason(mut self, stop_reason: impl Into<String>) -> Self {
-        self.stop_reason = Some(stop_reason.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for CreateMessageResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for CreateMessageResult {
-    const NAME: &'static str = "CreateMessageResult";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "content",
-        "model",
-        "role",
-        "stopReason",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MetaObject>,
-        Option<CreateMessageResultContent>,
-        Option<String>,
-        Option<Role>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "content" => Some(1usize),
-            "model" => Some(2usize),
-            "role" => Some(3usize),
-            "stopReason" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "content"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "model"),
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "role"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "stopReason"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            content: ::mcpwire_types::support::required_member(slots.1, "content")?,
-            model: ::mcpwire_types::support::required_member(slots.2, "model")?,
-            role: ::mcpwire_types::support::required_member(slots.3, "role")?,
-            stop_reason: slots.4,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    CreateMessageResult "CreateMessageResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: MetaObject;
+    1 content "content" req: CreateMessageResultContent;
+    2 model "model" req: String;
+    3 role "role" req: Role;
+    4 stop_reason "stopReason" opt with_stop_reason into: String;
 }
 /// `CreateMessageResultContent` (MCP 2026-07-28).
 ///
@@ -4695,71 +2818,13 @@ impl DiscoverRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for DiscoverRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for DiscoverRequest {
-    const NAME: &'static str = "DiscoverRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodServerDiscover>,
-        Option<RequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    DiscoverRequest "DiscoverRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodServerDiscover;
+    3 params "params" req: RequestParams;
 }
 /// `DiscoverResult` (MCP 2026-07-28).
 ///
@@ -4812,129 +2877,16 @@ impl DiscoverResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<ResultMetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `instructions` member.
-    #[must_use]
-    pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
-        self.instructions = Some(instructions.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for DiscoverResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for DiscoverResult {
-    const NAME: &'static str = "DiscoverResult";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "cacheScope",
-        "capabilities",
-        "instructions",
-        "resultType",
-        "supportedVersions",
-        "ttlMs",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<ResultMetaObject>,
-        Option<DiscoverResultCacheScope>,
-        Option<ServerCapabilities>,
-        Option<String>,
-        Option<String>,
-        Option<Vec<String>>,
-        Option<::mcpwire_types::support::Integer>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "cacheScope" => Some(1usize),
-            "capabilities" => Some(2usize),
-            "instructions" => Some(3usize),
-            "resultType" => Some(4usize),
-            "supportedVersions" => Some(5usize),
-            "ttlMs" => Some(6usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "cacheScope")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "capabilities")
-            }
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "instructions")
-            }
-            4usize => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "resultType")
-            }
-            5usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.5,
-                    map,
-                    "supportedVersions",
-                )
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.6, map, "ttlMs"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            cache_scope: ::mcpwire_types::support::required_member(
-                slots.1,
-                "cacheScope",
-            )?,
-            capabilities: ::mcpwire_types::support::required_member(
-                slots.2,
-                "capabilities",
-            )?,
-            instructions: slots.3,
-            result_type: ::mcpwire_types::support::required_member(
-                slots.4,
-                "resultType",
-            )?,
-            supported_versions: ::mcpwire_types::support::required_member(
-                slots.5,
-                "supportedVersions",
-            )?,
-            ttl_ms: ::mcpwire_types::support::required_member(slots.6, "ttlMs")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    DiscoverResult "DiscoverResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ResultMetaObject;
+    1 cache_scope "cacheScope" req: DiscoverResultCacheScope;
+    2 capabilities "capabilities" req: ServerCapabilities;
+    3 instructions "instructions" opt with_instructions into: String;
+    4 result_type "resultType" req: String;
+    5 supported_versions "supportedVersions" req: Vec<String>;
+    6 ttl_ms "ttlMs" req: ::mcpwire_types::support::Integer;
 }
 /// `DiscoverResultCacheScope` (MCP 2026-07-28).
 ///
@@ -4987,63 +2939,12 @@ impl DiscoverResultResponse {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for DiscoverResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for DiscoverResultResponse {
-    const NAME: &'static str = "DiscoverResultResponse";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<RequestId>, Option<Jsonrpc2_0>, Option<DiscoverResult>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "result" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "result"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    DiscoverResultResponse "DiscoverResultResponse" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 result "result" req: DiscoverResult;
 }
 /// `ElicitRequest` (MCP 2026-07-28).
 ///
@@ -5069,60 +2970,11 @@ impl ElicitRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ElicitRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitRequest {
-    const NAME: &'static str = "ElicitRequest";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MethodElicitationCreate>, Option<ElicitRequestParams>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.1, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ElicitRequest "ElicitRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodElicitationCreate;
+    1 params "params" req: ElicitRequestParams;
 }
 /// `ElicitRequestFormParams` (MCP 2026-07-28).
 ///
@@ -5156,82 +3008,12 @@ impl ElicitRequestFormParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `mode` member.
-    #[must_use]
-    pub fn with_mode(mut self, mode: impl Into<ModeForm>) -> Self {
-        self.mode = Some(mode.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitRequestFormParams {
-    const NAME: &'static str = "ElicitRequestFormParams";
-    const MEMBERS: &'static [&'static str] = &["message", "mode", "requestedSchema"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<ModeForm>,
-        Option<ElicitRequestFormParamsRequestedSchema>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "message" => Some(0usize),
-            "mode" => Some(1usize),
-            "requestedSchema" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "message"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "mode"),
-            _ => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.2,
-                    map,
-                    "requestedSchema",
-                )
-            }
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            message: ::mcpwire_types::support::required_member(slots.0, "message")?,
-            mode: slots.1,
-            requested_schema: ::mcpwire_types::support::required_member(
-                slots.2,
-                "requestedSchema",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ElicitRequestFormParams "ElicitRequestFormParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 message "message" req: String;
+    1 mode "mode" opt with_mode into: ModeForm;
+    2 requested_schema "requestedSchema" req: ElicitRequestFormParamsRequestedSchema;
 }
 /// `ElicitRequestFormParamsRequestedSchema` (MCP 2026-07-28).
 ///
@@ -5269,96 +3051,13 @@ impl ElicitRequestFormParamsRequestedSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `$schema` member.
-    #[must_use]
-    pub fn with_schema(mut self, schema: impl Into<String>) -> Self {
-        self.schema = Some(schema.into());
-        self
-    }
-    /// Sets the optional `required` member.
-    #[must_use]
-    pub fn with_required(mut self, required: impl Into<Vec<String>>) -> Self {
-        self.required = Some(required.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for ElicitRequestFormParamsRequestedSchema {
-    const NAME: &'static str = "ElicitRequestFormParamsRequestedSchema";
-    const MEMBERS: &'static [&'static str] = &[
-        "$schema",
-        "properties",
-        "required",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<::std::collections::BTreeMap<String, PrimitiveSchemaDefinition>>,
-        Option<Vec<String>>,
-        Option<TypeObject>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "$schema" => Some(0usize),
-            "properties" => Some(1usize),
-            "required" => Some(2usize),
-            "type" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "$schema"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "properties")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "required")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            schema: slots.0,
-            properties: ::mcpwire_types::support::required_member(
-                slots.1,
-                "properties",
-            )?,
-            required: slots.2,
-            r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ElicitRequestFormParamsRequestedSchema "ElicitRequestFormParamsRequestedSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 schema "$schema" opt with_schema into: String;
+    1 properties "properties" req: ::std::collections::BTreeMap<String, PrimitiveSchemaDefinition>;
+    2 required "required" opt with_required into: Vec<String>;
+    3 r#type "type" req: TypeObject;
 }
 /// `ElicitRequestParams` (MCP 2026-07-28).
 ///
@@ -5553,63 +3252,12 @@ impl ElicitRequestURLParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ElicitRequestURLParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitRequestURLParams {
-    const NAME: &'static str = "ElicitRequestURLParams";
-    const MEMBERS: &'static [&'static str] = &["message", "mode", "url"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<ModeUrl>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "message" => Some(0usize),
-            "mode" => Some(1usize),
-            "url" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "message"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "mode"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "url"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            message: ::mcpwire_types::support::required_member(slots.0, "message")?,
-            mode: ::mcpwire_types::support::required_member(slots.1, "mode")?,
-            url: ::mcpwire_types::support::required_member(slots.2, "url")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ElicitRequestURLParams "ElicitRequestURLParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 message "message" req: String;
+    1 mode "mode" req: ModeUrl;
+    2 url "url" req: String;
 }
 /// `ElicitResult` (MCP 2026-07-28).
 ///
@@ -5636,74 +3284,11 @@ impl ElicitResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `content` member.
-    #[must_use]
-    pub fn with_content(
-        mut self,
-        content: impl Into<
-            ::std::collections::BTreeMap<String, ElicitResultContentValue>,
-        >,
-    ) -> Self {
-        self.content = Some(content.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ElicitResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ElicitResult {
-    const NAME: &'static str = "ElicitResult";
-    const MEMBERS: &'static [&'static str] = &["action", "content"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<ElicitResultAction>,
-        Option<::std::collections::BTreeMap<String, ElicitResultContentValue>>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "action" => Some(0usize),
-            "content" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "action"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "content"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            action: ::mcpwire_types::support::required_member(slots.0, "action")?,
-            content: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ElicitResult "ElicitResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 action "action" req: ElicitResultAction;
+    1 content "content" opt with_content into: ::std::collections::BTreeMap<String, ElicitResultContentValue>;
 }
 /// `ElicitResultAction` (MCP 2026-07-28).
 ///
@@ -5953,92 +3538,13 @@ impl EmbeddedResource {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<MetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `annotations` member.
-    #[must_use]
-    pub fn with_annotations(mut self, annotations: impl Into<Annotations>) -> Self {
-        self.annotations = Some(annotations.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for EmbeddedResource {
-    const NAME: &'static str = "EmbeddedResource";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "annotations",
-        "resource",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MetaObject>,
-        Option<Annotations>,
-        Option<EmbeddedResourceResource>,
-        Option<TypeResource>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "annotations" => Some(1usize),
-            "resource" => Some(2usize),
-            "type" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "annotations")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "resource")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            annotations: slots.1,
-            resource: ::mcpwire_types::support::required_member(slots.2, "resource")?,
-            r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    EmbeddedResource "EmbeddedResource" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: MetaObject;
+    1 annotations "annotations" opt with_annotations into: Annotations;
+    2 resource "resource" req: EmbeddedResourceResource;
+    3 r#type "type" req: TypeResource;
 }
 /// `EmbeddedResourceResource` (MCP 2026-07-28).
 ///
@@ -6509,73 +4015,12 @@ impl Error {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `data` member.
-    #[must_use]
-    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
-        self.data = Some(data.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Error {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Error {
-    const NAME: &'static str = "Error";
-    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::mcpwire_types::support::Integer>,
-        Option<::mcpwire_types::Json>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "data" => Some(1usize),
-            "message" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
-            data: slots.1,
-            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Error "Error" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 code "code" req: ::mcpwire_types::support::Integer;
+    1 data "data" opt with_data into: ::mcpwire_types::Json;
+    2 message "message" req: String;
 }
 /// `GetPromptRequest` (MCP 2026-07-28).
 ///
@@ -6610,71 +4055,13 @@ impl GetPromptRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for GetPromptRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptRequest {
-    const NAME: &'static str = "GetPromptRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodPromptsGet>,
-        Option<GetPromptRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    GetPromptRequest "GetPromptRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodPromptsGet;
+    3 params "params" req: GetPromptRequestParams;
 }
 /// `GetPromptRequestParams` (MCP 2026-07-28).
 ///
@@ -6713,113 +4100,14 @@ impl GetPromptRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `arguments` member.
-    #[must_use]
-    pub fn with_arguments(
-        mut self,
-        arguments: impl Into<::std::collections::BTreeMap<String, String>>,
-    ) -> Self {
-        self.arguments = Some(arguments.into());
-        self
-    }
-    /// Sets the optional `inputResponses` member.
-    #[must_use]
-    pub fn with_input_responses(
-        mut self,
-        input_responses: impl Into<InputResponses>,
-    ) -> Self {
-        self.input_responses = Some(input_responses.into());
-        self
-    }
-    /// Sets the optional `requestState` member.
-    #[must_use]
-    pub fn with_request_state(mut self, request_state: impl Into<String>) -> Self {
-        self.request_state = Some(request_state.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for GetPromptRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptRequestParams {
-    const NAME: &'static str = "GetPromptRequestParams";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "arguments",
-        "inputResponses",
-        "name",
-        "requestState",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestMetaObject>,
-        Option<::std::collections::BTreeMap<String, String>>,
-        Option<InputResponses>,
-        Option<String>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "arguments" => Some(1usize),
-            "inputResponses" => Some(2usize),
-            "name" => Some(3usize),
-            "requestState" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "arguments")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.2,
-                    map,
-                    "inputResponses",
-                )
-            }
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "name"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "requestState"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: ::mcpwire_types::support::required_member(slots.0, "_meta")?,
-            arguments: slots.1,
-            input_responses: slots.2,
-            name: ::mcpwire_types::support::required_member(slots.3, "name")?,
-            request_state: slots.4,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    GetPromptRequestParams "GetPromptRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" req: RequestMetaObject;
+    1 arguments "arguments" opt with_arguments into: ::std::collections::BTreeMap<String, String>;
+    2 input_responses "inputResponses" opt with_input_responses into: InputResponses;
+    3 name "name" req: String;
+    4 request_state "requestState" opt with_request_state into: String;
 }
 /// `GetPromptResult` (MCP 2026-07-28).
 ///
@@ -6857,95 +4145,13 @@ impl GetPromptResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<ResultMetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for GetPromptResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptResult {
-    const NAME: &'static str = "GetPromptResult";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "description",
-        "messages",
-        "resultType",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<ResultMetaObject>,
-        Option<String>,
-        Option<Vec<PromptMessage>>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "description" => Some(1usize),
-            "messages" => Some(2usize),
-            "resultType" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "description")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "messages")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "resultType"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            description: slots.1,
-            messages: ::mcpwire_types::support::required_member(slots.2, "messages")?,
-            result_type: ::mcpwire_types::support::required_member(
-                slots.3,
-                "resultType",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    GetPromptResult "GetPromptResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ResultMetaObject;
+    1 description "description" opt with_description into: String;
+    2 messages "messages" req: Vec<PromptMessage>;
+    3 result_type "resultType" req: String;
 }
 /// `GetPromptResultResponse` (MCP 2026-07-28).
 ///
@@ -6977,67 +4183,12 @@ impl GetPromptResultResponse {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for GetPromptResultResponse {
-    const NAME: &'static str = "GetPromptResultResponse";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<GetPromptResultResponseResult>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "result" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "result"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    GetPromptResultResponse "GetPromptResultResponse" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 result "result" req: GetPromptResultResponseResult;
 }
 /// `GetPromptResultResponseResult` (MCP 2026-07-28).
 ///
@@ -7229,73 +4380,12 @@ impl HeaderMismatchError {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `id` member.
-    #[must_use]
-    pub fn with_id(mut self, id: impl Into<RequestId>) -> Self {
-        self.id = Some(id.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for HeaderMismatchError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for HeaderMismatchError {
-    const NAME: &'static str = "HeaderMismatchError";
-    const MEMBERS: &'static [&'static str] = &["error", "id", "jsonrpc"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<HeaderMismatchErrorError>,
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "error" => Some(0usize),
-            "id" => Some(1usize),
-            "jsonrpc" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "error"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "id"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "jsonrpc"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            error: ::mcpwire_types::support::required_member(slots.0, "error")?,
-            id: slots.1,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.2, "jsonrpc")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    HeaderMismatchError "HeaderMismatchError" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 error "error" req: HeaderMismatchErrorError;
+    1 id "id" opt with_id into: RequestId;
+    2 jsonrpc "jsonrpc" req: Jsonrpc2_0;
 }
 /// `HeaderMismatchErrorError` (MCP 2026-07-28).
 ///
@@ -7325,69 +4415,12 @@ impl HeaderMismatchErrorError {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `data` member.
-    #[must_use]
-    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
-        self.data = Some(data.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for HeaderMismatchErrorError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for HeaderMismatchErrorError {
-    const NAME: &'static str = "HeaderMismatchErrorError";
-    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<CodeMinus32020>, Option<::mcpwire_types::Json>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "data" => Some(1usize),
-            "message" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
-            data: slots.1,
-            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    HeaderMismatchErrorError "HeaderMismatchErrorError" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 code "code" req: CodeMinus32020;
+    1 data "data" opt with_data into: ::mcpwire_types::Json;
+    2 message "message" req: String;
 }
 /// `Icon` (MCP 2026-07-28).
 ///
@@ -7422,91 +4455,13 @@ impl Icon {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `mimeType` member.
-    #[must_use]
-    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
-        self.mime_type = Some(mime_type.into());
-        self
-    }
-    /// Sets the optional `sizes` member.
-    #[must_use]
-    pub fn with_sizes(mut self, sizes: impl Into<Vec<String>>) -> Self {
-        self.sizes = Some(sizes.into());
-        self
-    }
-    /// Sets the optional `theme` member.
-    #[must_use]
-    pub fn with_theme(mut self, theme: impl Into<IconTheme>) -> Self {
-        self.theme = Some(theme.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Icon {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Icon {
-    const NAME: &'static str = "Icon";
-    const MEMBERS: &'static [&'static str] = &["mimeType", "sizes", "src", "theme"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<Vec<String>>,
-        Option<String>,
-        Option<IconTheme>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "mimeType" => Some(0usize),
-            "sizes" => Some(1usize),
-            "src" => Some(2usize),
-            "theme" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "mimeType")
-            }
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "sizes"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "src"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "theme"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            mime_type: slots.0,
-            sizes: slots.1,
-            src: ::mcpwire_types::support::required_member(slots.2, "src")?,
-            theme: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Icon "Icon" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 mime_type "mimeType" opt with_mime_type into: String;
+    1 sizes "sizes" opt with_sizes into: Vec<String>;
+    2 src "src" req: String;
+    3 theme "theme" opt with_theme into: IconTheme;
 }
 /// `IconTheme` (MCP 2026-07-28).
 ///
@@ -7555,58 +4510,10 @@ impl Icons {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `icons` member.
-    #[must_use]
-    pub fn with_icons(mut self, icons: impl Into<Vec<Icon>>) -> Self {
-        self.icons = Some(icons.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Icons {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Icons {
-    const NAME: &'static str = "Icons";
-    const MEMBERS: &'static [&'static str] = &["icons"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Vec<Icon>>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "icons" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "icons")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { icons: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    Icons "Icons" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 icons "icons" opt with_icons into: Vec<Icon>;
 }
 /// `ImageContent` (MCP 2026-07-28).
 ///
@@ -7644,97 +4551,14 @@ impl ImageContent {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<MetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `annotations` member.
-    #[must_use]
-    pub fn with_annotations(mut self, annotations: impl Into<Annotations>) -> Self {
-        self.annotations = Some(annotations.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ImageContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ImageContent {
-    const NAME: &'static str = "ImageContent";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "annotations",
-        "data",
-        "mimeType",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MetaObject>,
-        Option<Annotations>,
-        Option<String>,
-        Option<String>,
-        Option<TypeImage>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "annotations" => Some(1usize),
-            "data" => Some(2usize),
-            "mimeType" => Some(3usize),
-            "type" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "annotations")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "data"),
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "mimeType")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            annotations: slots.1,
-            data: ::mcpwire_types::support::required_member(slots.2, "data")?,
-            mime_type: ::mcpwire_types::support::required_member(slots.3, "mimeType")?,
-            r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ImageContent "ImageContent" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: MetaObject;
+    1 annotations "annotations" opt with_annotations into: Annotations;
+    2 data "data" req: String;
+    3 mime_type "mimeType" req: String;
+    4 r#type "type" req: TypeImage;
 }
 /// `Implementation` (MCP 2026-07-28).
 ///
@@ -7776,112 +4600,15 @@ impl Implementation {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `icons` member.
-    #[must_use]
-    pub fn with_icons(mut self, icons: impl Into<Vec<Icon>>) -> Self {
-        self.icons = Some(icons.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Sets the optional `websiteUrl` member.
-    #[must_use]
-    pub fn with_website_url(mut self, website_url: impl Into<String>) -> Self {
-        self.website_url = Some(website_url.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Implementation {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Implementation {
-    const NAME: &'static str = "Implementation";
-    const MEMBERS: &'static [&'static str] = &[
-        "description",
-        "icons",
-        "name",
-        "title",
-        "version",
-        "websiteUrl",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<Vec<Icon>>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "description" => Some(0usize),
-            "icons" => Some(1usize),
-            "name" => Some(2usize),
-            "title" => Some(3usize),
-            "version" => Some(4usize),
-            "websiteUrl" => Some(5usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "description")
-            }
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "icons"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "name"),
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "title"),
-            4usize => ::mcpwire_types::support::read_member(&mut slots.4, map, "version"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.5, map, "websiteUrl"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            description: slots.0,
-            icons: slots.1,
-            name: ::mcpwire_types::support::required_member(slots.2, "name")?,
-            title: slots.3,
-            version: ::mcpwire_types::support::required_member(slots.4, "version")?,
-            website_url: slots.5,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Implementation "Implementation" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 description "description" opt with_description into: String;
+    1 icons "icons" opt with_icons into: Vec<Icon>;
+    2 name "name" req: String;
+    3 title "title" opt with_title into: String;
+    4 version "version" req: String;
+    5 website_url "websiteUrl" opt with_website_url into: String;
 }
 /// `InputRequest` (MCP 2026-07-28).
 ///
@@ -8133,104 +4860,13 @@ impl InputRequiredResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<ResultMetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `inputRequests` member.
-    #[must_use]
-    pub fn with_input_requests(
-        mut self,
-        input_requests: impl Into<InputRequests>,
-    ) -> Self {
-        self.input_requests = Some(input_requests.into());
-        self
-    }
-    /// Sets the optional `requestState` member.
-    #[must_use]
-    pub fn with_request_state(mut self, request_state: impl Into<String>) -> Self {
-        self.request_state = Some(request_state.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for InputRequiredResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InputRequiredResult {
-    const NAME: &'static str = "InputRequiredResult";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "inputRequests",
-        "requestState",
-        "resultType",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<ResultMetaObject>,
-        Option<InputRequests>,
-        Option<String>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "inputRequests" => Some(1usize),
-            "requestState" => Some(2usize),
-            "resultType" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "inputRequests")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "requestState")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "resultType"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            input_requests: slots.1,
-            request_state: slots.2,
-            result_type: ::mcpwire_types::support::required_member(
-                slots.3,
-                "resultType",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    InputRequiredResult "InputRequiredResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ResultMetaObject;
+    1 input_requests "inputRequests" opt with_input_requests into: InputRequests;
+    2 request_state "requestState" opt with_request_state into: String;
+    3 result_type "resultType" req: String;
 }
 /// `InputResponse` (MCP 2026-07-28).
 ///
@@ -8444,88 +5080,12 @@ impl InputResponseRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `inputResponses` member.
-    #[must_use]
-    pub fn with_input_responses(
-        mut self,
-        input_responses: impl Into<InputResponses>,
-    ) -> Self {
-        self.input_responses = Some(input_responses.into());
-        self
-    }
-    /// Sets the optional `requestState` member.
-    #[must_use]
-    pub fn with_request_state(mut self, request_state: impl Into<String>) -> Self {
-        self.request_state = Some(request_state.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for InputResponseRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InputResponseRequestParams {
-    const NAME: &'static str = "InputResponseRequestParams";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "inputResponses",
-        "requestState",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<RequestMetaObject>, Option<InputResponses>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "inputResponses" => Some(1usize),
-            "requestState" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.1,
-                    map,
-                    "inputResponses",
-                )
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "requestState"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: ::mcpwire_types::support::required_member(slots.0, "_meta")?,
-            input_responses: slots.1,
-            request_state: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    InputResponseRequestParams "InputResponseRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" req: RequestMetaObject;
+    1 input_responses "inputResponses" opt with_input_responses into: InputResponses;
+    2 request_state "requestState" opt with_request_state into: String;
 }
 /// `InputResponses` (MCP 2026-07-28).
 ///
@@ -8560,69 +5120,12 @@ impl InternalError {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `data` member.
-    #[must_use]
-    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
-        self.data = Some(data.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for InternalError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InternalError {
-    const NAME: &'static str = "InternalError";
-    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<CodeMinus32603>, Option<::mcpwire_types::Json>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "data" => Some(1usize),
-            "message" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
-            data: slots.1,
-            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    InternalError "InternalError" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 code "code" req: CodeMinus32603;
+    1 data "data" opt with_data into: ::mcpwire_types::Json;
+    2 message "message" req: String;
 }
 /// `InvalidParamsError` (MCP 2026-07-28).
 ///
@@ -8652,69 +5155,12 @@ impl InvalidParamsError {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `data` member.
-    #[must_use]
-    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
-        self.data = Some(data.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for InvalidParamsError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InvalidParamsError {
-    const NAME: &'static str = "InvalidParamsError";
-    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<CodeMinus32602>, Option<::mcpwire_types::Json>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "data" => Some(1usize),
-            "message" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
-            data: slots.1,
-            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    InvalidParamsError "InvalidParamsError" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 code "code" req: CodeMinus32602;
+    1 data "data" opt with_data into: ::mcpwire_types::Json;
+    2 message "message" req: String;
 }
 /// `InvalidRequestError` (MCP 2026-07-28).
 ///
@@ -8744,69 +5190,12 @@ impl InvalidRequestError {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `data` member.
-    #[must_use]
-    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
-        self.data = Some(data.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for InvalidRequestError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for InvalidRequestError {
-    const NAME: &'static str = "InvalidRequestError";
-    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<CodeMinus32600>, Option<::mcpwire_types::Json>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "data" => Some(1usize),
-            "message" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
-            data: slots.1,
-            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    InvalidRequestError "InvalidRequestError" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 code "code" req: CodeMinus32600;
+    1 data "data" opt with_data into: ::mcpwire_types::Json;
+    2 message "message" req: String;
 }
 /// `JSONArray` (MCP 2026-07-28).
 ///
@@ -8846,69 +5235,12 @@ impl JSONRPCErrorResponse {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `id` member.
-    #[must_use]
-    pub fn with_id(mut self, id: impl Into<RequestId>) -> Self {
-        self.id = Some(id.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for JSONRPCErrorResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCErrorResponse {
-    const NAME: &'static str = "JSONRPCErrorResponse";
-    const MEMBERS: &'static [&'static str] = &["error", "id", "jsonrpc"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Error>, Option<RequestId>, Option<Jsonrpc2_0>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "error" => Some(0usize),
-            "id" => Some(1usize),
-            "jsonrpc" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "error"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "id"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "jsonrpc"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            error: ::mcpwire_types::support::required_member(slots.0, "error")?,
-            id: slots.1,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.2, "jsonrpc")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    JSONRPCErrorResponse "JSONRPCErrorResponse" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 error "error" req: Error;
+    1 id "id" opt with_id into: RequestId;
+    2 jsonrpc "jsonrpc" req: Jsonrpc2_0;
 }
 /// `JSONRPCMessage` (MCP 2026-07-28).
 ///
@@ -9157,76 +5489,12 @@ impl JSONRPCNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(
-        mut self,
-        params: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for JSONRPCNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCNotification {
-    const NAME: &'static str = "JSONRPCNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Jsonrpc2_0>,
-        Option<String>,
-        Option<::mcpwire_types::JsonObject>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    JSONRPCNotification "JSONRPCNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: String;
+    2 params "params" opt with_params into: ::mcpwire_types::JsonObject;
 }
 /// `JSONRPCRequest` (MCP 2026-07-28).
 ///
@@ -9259,80 +5527,13 @@ impl JSONRPCRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(
-        mut self,
-        params: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for JSONRPCRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCRequest {
-    const NAME: &'static str = "JSONRPCRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<String>,
-        Option<::mcpwire_types::JsonObject>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    JSONRPCRequest "JSONRPCRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: String;
+    3 params "params" opt with_params into: ::mcpwire_types::JsonObject;
 }
 /// `JSONRPCResponse` (MCP 2026-07-28).
 ///
@@ -9525,63 +5726,12 @@ impl JSONRPCResultResponse {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for JSONRPCResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for JSONRPCResultResponse {
-    const NAME: &'static str = "JSONRPCResultResponse";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<RequestId>, Option<Jsonrpc2_0>, Option<Result>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "result" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "result"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    JSONRPCResultResponse "JSONRPCResultResponse" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 result "result" req: Result;
 }
 /// `JSONValue` (MCP 2026-07-28).
 ///
@@ -9873,114 +6023,15 @@ impl LegacyTitledEnumSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `default` member.
-    #[must_use]
-    pub fn with_default(mut self, default: impl Into<String>) -> Self {
-        self.default = Some(default.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `enumNames` member.
-    #[must_use]
-    pub fn with_enum_names(mut self, enum_names: impl Into<Vec<String>>) -> Self {
-        self.enum_names = Some(enum_names.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for LegacyTitledEnumSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for LegacyTitledEnumSchema {
-    const NAME: &'static str = "LegacyTitledEnumSchema";
-    const MEMBERS: &'static [&'static str] = &[
-        "default",
-        "description",
-        "enum",
-        "enumNames",
-        "title",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<String>,
-        Option<Vec<String>>,
-        Option<Vec<String>>,
-        Option<String>,
-        Option<TypeString>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "default" => Some(0usize),
-            "description" => Some(1usize),
-            "enum" => Some(2usize),
-            "enumNames" => Some(3usize),
-            "title" => Some(4usize),
-            "type" => Some(5usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "default"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "description")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "enum"),
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "enumNames")
-            }
-            4usize => ::mcpwire_types::support::read_member(&mut slots.4, map, "title"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.5, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            default: slots.0,
-            description: slots.1,
-            r#enum: ::mcpwire_types::support::required_member(slots.2, "enum")?,
-            enum_names: slots.3,
-            title: slots.4,
-            r#type: ::mcpwire_types::support::required_member(slots.5, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    LegacyTitledEnumSchema "LegacyTitledEnumSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 default "default" opt with_default into: String;
+    1 description "description" opt with_description into: String;
+    2 r#enum "enum" req: Vec<String>;
+    3 enum_names "enumNames" opt with_enum_names into: Vec<String>;
+    4 title "title" opt with_title into: String;
+    5 r#type "type" req: TypeString;
 }
 /// `ListPromptsRequest` (MCP 2026-07-28).
 ///
@@ -10015,71 +6066,13 @@ impl ListPromptsRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListPromptsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsRequest {
-    const NAME: &'static str = "ListPromptsRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodPromptsList>,
-        Option<PaginatedRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListPromptsRequest "ListPromptsRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodPromptsList;
+    3 params "params" req: PaginatedRequestParams;
 }
 /// `ListPromptsResult` (MCP 2026-07-28).
 ///
@@ -10127,110 +6120,15 @@ impl ListPromptsResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<ResultMetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `nextCursor` member.
-    #[must_use]
-    pub fn with_next_cursor(mut self, next_cursor: impl Into<String>) -> Self {
-        self.next_cursor = Some(next_cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListPromptsResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsResult {
-    const NAME: &'static str = "ListPromptsResult";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "cacheScope",
-        "nextCursor",
-        "prompts",
-        "resultType",
-        "ttlMs",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<ResultMetaObject>,
-        Option<ListPromptsResultCacheScope>,
-        Option<String>,
-        Option<Vec<Prompt>>,
-        Option<String>,
-        Option<::mcpwire_types::support::Integer>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "cacheScope" => Some(1usize),
-            "nextCursor" => Some(2usize),
-            "prompts" => Some(3usize),
-            "resultType" => Some(4usize),
-            "ttlMs" => Some(5usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "cacheScope")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "nextCursor")
-            }
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "prompts"),
-            4usize => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "resultType")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.5, map, "ttlMs"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            cache_scope: ::mcpwire_types::support::required_member(
-                slots.1,
-                "cacheScope",
-            )?,
-            next_cursor: slots.2,
-            prompts: ::mcpwire_types::support::required_member(slots.3, "prompts")?,
-            result_type: ::mcpwire_types::support::required_member(
-                slots.4,
-                "resultType",
-            )?,
-            ttl_ms: ::mcpwire_types::support::required_member(slots.5, "ttlMs")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListPromptsResult "ListPromptsResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ResultMetaObject;
+    1 cache_scope "cacheScope" req: ListPromptsResultCacheScope;
+    2 next_cursor "nextCursor" opt with_next_cursor into: String;
+    3 prompts "prompts" req: Vec<Prompt>;
+    4 result_type "resultType" req: String;
+    5 ttl_ms "ttlMs" req: ::mcpwire_types::support::Integer;
 }
 /// `ListPromptsResultCacheScope` (MCP 2026-07-28).
 ///
@@ -10283,63 +6181,12 @@ impl ListPromptsResultResponse {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListPromptsResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListPromptsResultResponse {
-    const NAME: &'static str = "ListPromptsResultResponse";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<RequestId>, Option<Jsonrpc2_0>, Option<ListPromptsResult>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "result" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "result"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListPromptsResultResponse "ListPromptsResultResponse" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 result "result" req: ListPromptsResult;
 }
 /// `ListResourceTemplatesRequest` (MCP 2026-07-28).
 ///
@@ -10374,71 +6221,13 @@ impl ListResourceTemplatesRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourceTemplatesRequest {
-    const NAME: &'static str = "ListResourceTemplatesRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodResourcesTemplatesList>,
-        Option<PaginatedRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListResourceTemplatesRequest "ListResourceTemplatesRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodResourcesTemplatesList;
+    3 params "params" req: PaginatedRequestParams;
 }
 /// `ListResourceTemplatesResult` (MCP 2026-07-28).
 ///
@@ -10487,119 +6276,15 @@ impl ListResourceTemplatesResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<ResultMetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `nextCursor` member.
-    #[must_use]
-    pub fn with_next_cursor(mut self, next_cursor: impl Into<String>) -> Self {
-        self.next_cursor = Some(next_cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourceTemplatesResult {
-    const NAME: &'static str = "ListResourceTemplatesResult";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "cacheScope",
-        "nextCursor",
-        "resourceTemplates",
-        "resultType",
-        "ttlMs",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<ResultMetaObject>,
-        Option<ListResourceTemplatesResultCacheScope>,
-        Option<String>,
-        Option<Vec<ResourceTemplate>>,
-        Option<String>,
-        Option<::mcpwire_types::support::Integer>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "cacheScope" => Some(1usize),
-            "nextCursor" => Some(2usize),
-            "resourceTemplates" => Some(3usize),
-            "resultType" => Some(4usize),
-            "ttlMs" => Some(5usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "cacheScope")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "nextCursor")
-            }
-            3usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.3,
-                    map,
-                    "resourceTemplates",
-                )
-            }
-            4usize => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "resultType")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.5, map, "ttlMs"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            cache_scope: ::mcpwire_types::support::required_member(
-                slots.1,
-                "cacheScope",
-            )?,
-            next_cursor: slots.2,
-            resource_templates: ::mcpwire_types::support::required_member(
-                slots.3,
-                "resourceTemplates",
-            )?,
-            result_type: ::mcpwire_types::support::required_member(
-                slots.4,
-                "resultType",
-            )?,
-            ttl_ms: ::mcpwire_types::support::required_member(slots.5, "ttlMs")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListResourceTemplatesResult "ListResourceTemplatesResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ResultMetaObject;
+    1 cache_scope "cacheScope" req: ListResourceTemplatesResultCacheScope;
+    2 next_cursor "nextCursor" opt with_next_cursor into: String;
+    3 resource_templates "resourceTemplates" req: Vec<ResourceTemplate>;
+    4 result_type "resultType" req: String;
+    5 ttl_ms "ttlMs" req: ::mcpwire_types::support::Integer;
 }
 /// `ListResourceTemplatesResultCacheScope` (MCP 2026-07-28).
 ///
@@ -10655,68 +6340,12 @@ impl ListResourceTemplatesResultResponse {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListResourceTemplatesResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for ListResourceTemplatesResultResponse {
-    const NAME: &'static str = "ListResourceTemplatesResultResponse";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<ListResourceTemplatesResult>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "result" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "result"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListResourceTemplatesResultResponse "ListResourceTemplatesResultResponse" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 result "result" req: ListResourceTemplatesResult;
 }
 /// `ListResourcesRequest` (MCP 2026-07-28).
 ///
@@ -10751,71 +6380,13 @@ impl ListResourcesRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListResourcesRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesRequest {
-    const NAME: &'static str = "ListResourcesRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodResourcesList>,
-        Option<PaginatedRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListResourcesRequest "ListResourcesRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodResourcesList;
+    3 params "params" req: PaginatedRequestParams;
 }
 /// `ListResourcesResult` (MCP 2026-07-28).
 ///
@@ -10863,112 +6434,15 @@ impl ListResourcesResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<ResultMetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `nextCursor` member.
-    #[must_use]
-    pub fn with_next_cursor(mut self, next_cursor: impl Into<String>) -> Self {
-        self.next_cursor = Some(next_cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesResult {
-    const NAME: &'static str = "ListResourcesResult";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "cacheScope",
-        "nextCursor",
-        "resources",
-        "resultType",
-        "ttlMs",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<ResultMetaObject>,
-        Option<ListResourcesResultCacheScope>,
-        Option<String>,
-        Option<Vec<Resource>>,
-        Option<String>,
-        Option<::mcpwire_types::support::Integer>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "cacheScope" => Some(1usize),
-            "nextCursor" => Some(2usize),
-            "resources" => Some(3usize),
-            "resultType" => Some(4usize),
-            "ttlMs" => Some(5usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "cacheScope")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "nextCursor")
-            }
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "resources")
-            }
-            4usize => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "resultType")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.5, map, "ttlMs"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            cache_scope: ::mcpwire_types::support::required_member(
-                slots.1,
-                "cacheScope",
-            )?,
-            next_cursor: slots.2,
-            resources: ::mcpwire_types::support::required_member(slots.3, "resources")?,
-            result_type: ::mcpwire_types::support::required_member(
-                slots.4,
-                "resultType",
-            )?,
-            ttl_ms: ::mcpwire_types::support::required_member(slots.5, "ttlMs")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListResourcesResult "ListResourcesResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ResultMetaObject;
+    1 cache_scope "cacheScope" req: ListResourcesResultCacheScope;
+    2 next_cursor "nextCursor" opt with_next_cursor into: String;
+    3 resources "resources" req: Vec<Resource>;
+    4 result_type "resultType" req: String;
+    5 ttl_ms "ttlMs" req: ::mcpwire_types::support::Integer;
 }
 /// `ListResourcesResultCacheScope` (MCP 2026-07-28).
 ///
@@ -11024,63 +6498,12 @@ impl ListResourcesResultResponse {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListResourcesResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListResourcesResultResponse {
-    const NAME: &'static str = "ListResourcesResultResponse";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<RequestId>, Option<Jsonrpc2_0>, Option<ListResourcesResult>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "result" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "result"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListResourcesResultResponse "ListResourcesResultResponse" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 result "result" req: ListResourcesResult;
 }
 /// `ListRootsRequest` (MCP 2026-07-28).
 ///
@@ -11108,66 +6531,11 @@ impl ListRootsRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<ListRootsRequestParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListRootsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequest {
-    const NAME: &'static str = "ListRootsRequest";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MethodRootsList>, Option<ListRootsRequestParams>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListRootsRequest "ListRootsRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: MethodRootsList;
+    1 params "params" opt with_params into: ListRootsRequestParams;
 }
 /// `ListRootsRequestParams` (MCP 2026-07-28).
 ///
@@ -11192,58 +6560,10 @@ impl ListRootsRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<MetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListRootsRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsRequestParams {
-    const NAME: &'static str = "ListRootsRequestParams";
-    const MEMBERS: &'static [&'static str] = &["_meta"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MetaObject>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { meta: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    ListRootsRequestParams "ListRootsRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: MetaObject;
 }
 /// `ListRootsResult` (MCP 2026-07-28).
 ///
@@ -11266,55 +6586,10 @@ impl ListRootsResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListRootsResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListRootsResult {
-    const NAME: &'static str = "ListRootsResult";
-    const MEMBERS: &'static [&'static str] = &["roots"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Vec<Root>>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "roots" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "roots")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            roots: ::mcpwire_types::support::required_member(slots.0, "roots")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListRootsResult "ListRootsResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 roots "roots" req: Vec<Root>;
 }
 /// `ListToolsRequest` (MCP 2026-07-28).
 ///
@@ -11349,71 +6624,13 @@ impl ListToolsRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListToolsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsRequest {
-    const NAME: &'static str = "ListToolsRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodToolsList>,
-        Option<PaginatedRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListToolsRequest "ListToolsRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodToolsList;
+    3 params "params" req: PaginatedRequestParams;
 }
 /// `ListToolsResult` (MCP 2026-07-28).
 ///
@@ -11461,110 +6678,15 @@ impl ListToolsResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<ResultMetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `nextCursor` member.
-    #[must_use]
-    pub fn with_next_cursor(mut self, next_cursor: impl Into<String>) -> Self {
-        self.next_cursor = Some(next_cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsResult {
-    const NAME: &'static str = "ListToolsResult";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "cacheScope",
-        "nextCursor",
-        "resultType",
-        "tools",
-        "ttlMs",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<ResultMetaObject>,
-        Option<ListToolsResultCacheScope>,
-        Option<String>,
-        Option<String>,
-        Option<Vec<Tool>>,
-        Option<::mcpwire_types::support::Integer>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "cacheScope" => Some(1usize),
-            "nextCursor" => Some(2usize),
-            "resultType" => Some(3usize),
-            "tools" => Some(4usize),
-            "ttlMs" => Some(5usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "cacheScope")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "nextCursor")
-            }
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "resultType")
-            }
-            4usize => ::mcpwire_types::support::read_member(&mut slots.4, map, "tools"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.5, map, "ttlMs"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            cache_scope: ::mcpwire_types::support::required_member(
-                slots.1,
-                "cacheScope",
-            )?,
-            next_cursor: slots.2,
-            result_type: ::mcpwire_types::support::required_member(
-                slots.3,
-                "resultType",
-            )?,
-            tools: ::mcpwire_types::support::required_member(slots.4, "tools")?,
-            ttl_ms: ::mcpwire_types::support::required_member(slots.5, "ttlMs")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListToolsResult "ListToolsResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ResultMetaObject;
+    1 cache_scope "cacheScope" req: ListToolsResultCacheScope;
+    2 next_cursor "nextCursor" opt with_next_cursor into: String;
+    3 result_type "resultType" req: String;
+    4 tools "tools" req: Vec<Tool>;
+    5 ttl_ms "ttlMs" req: ::mcpwire_types::support::Integer;
 }
 /// `ListToolsResultCacheScope` (MCP 2026-07-28).
 ///
@@ -11617,63 +6739,12 @@ impl ListToolsResultResponse {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ListToolsResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ListToolsResultResponse {
-    const NAME: &'static str = "ListToolsResultResponse";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<RequestId>, Option<Jsonrpc2_0>, Option<ListToolsResult>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "result" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "result"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ListToolsResultResponse "ListToolsResultResponse" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 result "result" req: ListToolsResult;
 }
 /// `LoggingLevel` (MCP 2026-07-28).
 ///
@@ -11750,67 +6821,12 @@ impl LoggingMessageNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for LoggingMessageNotification {
-    const NAME: &'static str = "LoggingMessageNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Jsonrpc2_0>,
-        Option<MethodNotificationsMessage>,
-        Option<LoggingMessageNotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    LoggingMessageNotification "LoggingMessageNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: MethodNotificationsMessage;
+    2 params "params" req: LoggingMessageNotificationParams;
 }
 /// `LoggingMessageNotificationParams` (MCP 2026-07-28).
 ///
@@ -11847,84 +6863,13 @@ impl LoggingMessageNotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<NotificationMetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `logger` member.
-    #[must_use]
-    pub fn with_logger(mut self, logger: impl Into<String>) -> Self {
-        self.logger = Some(logger.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for LoggingMessageNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for LoggingMessageNotificationParams {
-    const NAME: &'static str = "LoggingMessageNotificationParams";
-    const MEMBERS: &'static [&'static str] = &["_meta", "data", "level", "logger"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<NotificationMetaObject>,
-        Option<::mcpwire_types::Json>,
-        Option<LoggingLevel>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "data" => Some(1usize),
-            "level" => Some(2usize),
-            "logger" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "level"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "logger"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            data: ::mcpwire_types::support::required_member(slots.1, "data")?,
-            level: ::mcpwire_types::support::required_member(slots.2, "level")?,
-            logger: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    LoggingMessageNotificationParams "LoggingMessageNotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: NotificationMetaObject;
+    1 data "data" req: ::mcpwire_types::Json;
+    2 level "level" req: LoggingLevel;
+    3 logger "logger" opt with_logger into: String;
 }
 /// `MetaObject` (MCP 2026-07-28).
 ///
@@ -12039,69 +6984,12 @@ impl MethodNotFoundError {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `data` member.
-    #[must_use]
-    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
-        self.data = Some(data.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for MethodNotFoundError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for MethodNotFoundError {
-    const NAME: &'static str = "MethodNotFoundError";
-    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<CodeMinus32601>, Option<::mcpwire_types::Json>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "data" => Some(1usize),
-            "message" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
-            data: slots.1,
-            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    MethodNotFoundError "MethodNotFoundError" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 code "code" req: CodeMinus32601;
+    1 data "data" opt with_data into: ::mcpwire_types::Json;
+    2 message "message" req: String;
 }
 /// `MethodNotificationsCancelled` (MCP 2026-07-28).
 ///
@@ -12911,74 +7799,12 @@ impl MissingRequiredClientCapabilityError {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `id` member.
-    #[must_use]
-    pub fn with_id(mut self, id: impl Into<RequestId>) -> Self {
-        self.id = Some(id.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for MissingRequiredClientCapabilityError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for MissingRequiredClientCapabilityError {
-    const NAME: &'static str = "MissingRequiredClientCapabilityError";
-    const MEMBERS: &'static [&'static str] = &["error", "id", "jsonrpc"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MissingRequiredClientCapabilityErrorError>,
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "error" => Some(0usize),
-            "id" => Some(1usize),
-            "jsonrpc" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "error"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "id"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "jsonrpc"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            error: ::mcpwire_types::support::required_member(slots.0, "error")?,
-            id: slots.1,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.2, "jsonrpc")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    MissingRequiredClientCapabilityError "MissingRequiredClientCapabilityError" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 error "error" req: MissingRequiredClientCapabilityErrorError;
+    1 id "id" opt with_id into: RequestId;
+    2 jsonrpc "jsonrpc" req: Jsonrpc2_0;
 }
 /// `MissingRequiredClientCapabilityErrorError` (MCP 2026-07-28).
 ///
@@ -13010,68 +7836,12 @@ impl MissingRequiredClientCapabilityErrorError {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for MissingRequiredClientCapabilityErrorError {
-    const NAME: &'static str = "MissingRequiredClientCapabilityErrorError";
-    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<CodeMinus32021>,
-        Option<MissingRequiredClientCapabilityErrorErrorData>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "data" => Some(1usize),
-            "message" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
-            data: ::mcpwire_types::support::required_member(slots.1, "data")?,
-            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    MissingRequiredClientCapabilityErrorError "MissingRequiredClientCapabilityErrorError" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 code "code" req: CodeMinus32021;
+    1 data "data" req: MissingRequiredClientCapabilityErrorErrorData;
+    2 message "message" req: String;
 }
 /// `MissingRequiredClientCapabilityErrorErrorData` (MCP 2026-07-28).
 ///
@@ -13095,59 +7865,10 @@ impl MissingRequiredClientCapabilityErrorErrorData {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorErrorData {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for MissingRequiredClientCapabilityErrorErrorData {
-    const NAME: &'static str = "MissingRequiredClientCapabilityErrorErrorData";
-    const MEMBERS: &'static [&'static str] = &["requiredCapabilities"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ClientCapabilities>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "requiredCapabilities" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "requiredCapabilities")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            required_capabilities: ::mcpwire_types::support::required_member(
-                slots.0,
-                "requiredCapabilities",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    MissingRequiredClientCapabilityErrorErrorData "MissingRequiredClientCapabilityErrorErrorData" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 required_capabilities "requiredCapabilities" req: ClientCapabilities;
 }
 /// `ModeForm` (MCP 2026-07-28).
 ///
@@ -13252,58 +7973,10 @@ impl ModelHint {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `name` member.
-    #[must_use]
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ModelHint {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ModelHint {
-    const NAME: &'static str = "ModelHint";
-    const MEMBERS: &'static [&'static str] = &["name"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "name")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { name: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    ModelHint "ModelHint" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 name "name" opt with_name into: String;
 }
 /// `ModelPreferences` (MCP 2026-07-28).
 ///
@@ -13344,119 +8017,13 @@ impl ModelPreferences {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `costPriority` member.
-    #[must_use]
-    pub fn with_cost_priority(
-        mut self,
-        cost_priority: impl Into<::serde_json::Number>,
-    ) -> Self {
-        self.cost_priority = Some(cost_priority.into());
-        self
-    }
-    /// Sets the optional `hints` member.
-    #[must_use]
-    pub fn with_hints(mut self, hints: impl Into<Vec<ModelHint>>) -> Self {
-        self.hints = Some(hints.into());
-        self
-    }
-    /// Sets the optional `intelligencePriority` member.
-    #[must_use]
-    pub fn with_intelligence_priority(
-        mut self,
-        intelligence_priority: impl Into<::serde_json::Number>,
-    ) -> Self {
-        self.intelligence_priority = Some(intelligence_priority.into());
-        self
-    }
-    /// Sets the optional `speedPriority` member.
-    #[must_use]
-    pub fn with_speed_priority(
-        mut self,
-        speed_priority: impl Into<::serde_json::Number>,
-    ) -> Self {
-        self.speed_priority = Some(speed_priority.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ModelPreferences {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ModelPreferences {
-    const NAME: &'static str = "ModelPreferences";
-    const MEMBERS: &'static [&'static str] = &[
-        "costPriority",
-        "hints",
-        "intelligencePriority",
-        "speedPriority",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::serde_json::Number>,
-        Option<Vec<ModelHint>>,
-        Option<::serde_json::Number>,
-        Option<::serde_json::Number>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "costPriority" => Some(0usize),
-            "hints" => Some(1usize),
-            "intelligencePriority" => Some(2usize),
-            "speedPriority" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "costPriority")
-            }
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "hints"),
-            2usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.2,
-                    map,
-                    "intelligencePriority",
-                )
-            }
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "speedPriority")
-            }
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            cost_priority: slots.0,
-            hints: slots.1,
-            intelligence_priority: slots.2,
-            speed_priority: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ModelPreferences "ModelPreferences" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 cost_priority "costPriority" opt with_cost_priority into: ::serde_json::Number;
+    1 hints "hints" opt with_hints into: Vec<ModelHint>;
+    2 intelligence_priority "intelligencePriority" opt with_intelligence_priority into: ::serde_json::Number;
+    3 speed_priority "speedPriority" opt with_speed_priority into: ::serde_json::Number;
 }
 /// `MultiSelectEnumSchema` (MCP 2026-07-28).
 ///
@@ -13653,69 +8220,11 @@ impl Notification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(
-        mut self,
-        params: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Notification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Notification {
-    const NAME: &'static str = "Notification";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<::mcpwire_types::JsonObject>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Notification "Notification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: String;
+    1 params "params" opt with_params into: ::mcpwire_types::JsonObject;
 }
 /// `NotificationMetaObject` (MCP 2026-07-28).
 ///
@@ -13744,70 +8253,10 @@ impl NotificationMetaObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `io.modelcontextprotocol/subscriptionId` member.
-    #[must_use]
-    pub fn with_io_modelcontextprotocol_subscription_id(
-        mut self,
-        io_modelcontextprotocol_subscription_id: impl Into<RequestId>,
-    ) -> Self {
-        self.io_modelcontextprotocol_subscription_id = Some(
-            io_modelcontextprotocol_subscription_id.into(),
-        );
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for NotificationMetaObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for NotificationMetaObject {
-    const NAME: &'static str = "NotificationMetaObject";
-    const MEMBERS: &'static [&'static str] = &["io.modelcontextprotocol/subscriptionId"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<RequestId>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "io.modelcontextprotocol/subscriptionId" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(
-            &mut slots.0,
-            map,
-            "io.modelcontextprotocol/subscriptionId",
-        )
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            io_modelcontextprotocol_subscription_id: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    NotificationMetaObject "NotificationMetaObject" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 io_modelcontextprotocol_subscription_id "io.modelcontextprotocol/subscriptionId" opt with_io_modelcontextprotocol_subscription_id into: RequestId;
 }
 /// `NotificationParams` (MCP 2026-07-28).
 ///
@@ -13832,58 +8281,10 @@ impl NotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<NotificationMetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for NotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for NotificationParams {
-    const NAME: &'static str = "NotificationParams";
-    const MEMBERS: &'static [&'static str] = &["_meta"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<NotificationMetaObject>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { meta: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    NotificationParams "NotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: NotificationMetaObject;
 }
 /// `NumberSchema` (MCP 2026-07-28).
 ///
@@ -13926,118 +8327,15 @@ impl NumberSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `default` member.
-    #[must_use]
-    pub fn with_default(mut self, default: impl Into<::serde_json::Number>) -> Self {
-        self.default = Some(default.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `maximum` member.
-    #[must_use]
-    pub fn with_maximum(mut self, maximum: impl Into<::serde_json::Number>) -> Self {
-        self.maximum = Some(maximum.into());
-        self
-    }
-    /// Sets the optional `minimum` member.
-    #[must_use]
-    pub fn with_minimum(mut self, minimum: impl Into<::serde_json::Number>) -> Self {
-        self.minimum = Some(minimum.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for NumberSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for NumberSchema {
-    const NAME: &'static str = "NumberSchema";
-    const MEMBERS: &'static [&'static str] = &[
-        "default",
-        "description",
-        "maximum",
-        "minimum",
-        "title",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<::serde_json::Number>,
-        Option<String>,
-        Option<::serde_json::Number>,
-        Option<::serde_json::Number>,
-        Option<String>,
-        Option<NumberSchemaType>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "default" => Some(0usize),
-            "description" => Some(1usize),
-            "maximum" => Some(2usize),
-            "minimum" => Some(3usize),
-            "title" => Some(4usize),
-            "type" => Some(5usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "default"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "description")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "maximum"),
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "minimum"),
-            4usize => ::mcpwire_types::support::read_member(&mut slots.4, map, "title"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.5, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            default: slots.0,
-            description: slots.1,
-            maximum: slots.2,
-            minimum: slots.3,
-            title: slots.4,
-            r#type: ::mcpwire_types::support::required_member(slots.5, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    NumberSchema "NumberSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 default "default" opt with_default into: ::serde_json::Number;
+    1 description "description" opt with_description into: String;
+    2 maximum "maximum" opt with_maximum into: ::serde_json::Number;
+    3 minimum "minimum" opt with_minimum into: ::serde_json::Number;
+    4 title "title" opt with_title into: String;
+    5 r#type "type" req: NumberSchemaType;
 }
 /// `NumberSchemaType` (MCP 2026-07-28).
 ///
@@ -14097,71 +8395,13 @@ impl PaginatedRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PaginatedRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedRequest {
-    const NAME: &'static str = "PaginatedRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<String>,
-        Option<PaginatedRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PaginatedRequest "PaginatedRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: String;
+    3 params "params" req: PaginatedRequestParams;
 }
 /// `PaginatedRequestParams` (MCP 2026-07-28).
 ///
@@ -14189,66 +8429,11 @@ impl PaginatedRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `cursor` member.
-    #[must_use]
-    pub fn with_cursor(mut self, cursor: impl Into<String>) -> Self {
-        self.cursor = Some(cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PaginatedRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedRequestParams {
-    const NAME: &'static str = "PaginatedRequestParams";
-    const MEMBERS: &'static [&'static str] = &["_meta", "cursor"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<RequestMetaObject>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "cursor" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "cursor"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: ::mcpwire_types::support::required_member(slots.0, "_meta")?,
-            cursor: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PaginatedRequestParams "PaginatedRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" req: RequestMetaObject;
+    1 cursor "cursor" opt with_cursor into: String;
 }
 /// `PaginatedResult` (MCP 2026-07-28).
 ///
@@ -14280,80 +8465,12 @@ impl PaginatedResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<ResultMetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `nextCursor` member.
-    #[must_use]
-    pub fn with_next_cursor(mut self, next_cursor: impl Into<String>) -> Self {
-        self.next_cursor = Some(next_cursor.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PaginatedResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PaginatedResult {
-    const NAME: &'static str = "PaginatedResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor", "resultType"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ResultMetaObject>, Option<String>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "nextCursor" => Some(1usize),
-            "resultType" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "nextCursor")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "resultType"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            next_cursor: slots.1,
-            result_type: ::mcpwire_types::support::required_member(
-                slots.2,
-                "resultType",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PaginatedResult "PaginatedResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ResultMetaObject;
+    1 next_cursor "nextCursor" opt with_next_cursor into: String;
+    2 result_type "resultType" req: String;
 }
 /// `ParseError` (MCP 2026-07-28).
 ///
@@ -14383,69 +8500,12 @@ impl ParseError {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `data` member.
-    #[must_use]
-    pub fn with_data(mut self, data: impl Into<::mcpwire_types::Json>) -> Self {
-        self.data = Some(data.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ParseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ParseError {
-    const NAME: &'static str = "ParseError";
-    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<CodeMinus32700>, Option<::mcpwire_types::Json>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "data" => Some(1usize),
-            "message" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
-            data: slots.1,
-            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ParseError "ParseError" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 code "code" req: CodeMinus32700;
+    1 data "data" opt with_data into: ::mcpwire_types::Json;
+    2 message "message" req: String;
 }
 /// `PrimitiveSchemaDefinition` (MCP 2026-07-28).
 ///
@@ -14868,67 +8928,12 @@ impl ProgressNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ProgressNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ProgressNotification {
-    const NAME: &'static str = "ProgressNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Jsonrpc2_0>,
-        Option<MethodNotificationsProgress>,
-        Option<ProgressNotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ProgressNotification "ProgressNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: MethodNotificationsProgress;
+    2 params "params" req: ProgressNotificationParams;
 }
 /// `ProgressNotificationParams` (MCP 2026-07-28).
 ///
@@ -14970,106 +8975,14 @@ impl ProgressNotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<NotificationMetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `message` member.
-    #[must_use]
-    pub fn with_message(mut self, message: impl Into<String>) -> Self {
-        self.message = Some(message.into());
-        self
-    }
-    /// Sets the optional `total` member.
-    #[must_use]
-    pub fn with_total(mut self, total: impl Into<::serde_json::Number>) -> Self {
-        self.total = Some(total.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ProgressNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ProgressNotificationParams {
-    const NAME: &'static str = "ProgressNotificationParams";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "message",
-        "progress",
-        "progressToken",
-        "total",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<NotificationMetaObject>,
-        Option<String>,
-        Option<::serde_json::Number>,
-        Option<ProgressToken>,
-        Option<::serde_json::Number>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "message" => Some(1usize),
-            "progress" => Some(2usize),
-            "progressToken" => Some(3usize),
-            "total" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "message"),
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "progress")
-            }
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "progressToken")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "total"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            message: slots.1,
-            progress: ::mcpwire_types::support::required_member(slots.2, "progress")?,
-            progress_token: ::mcpwire_types::support::required_member(
-                slots.3,
-                "progressToken",
-            )?,
-            total: slots.4,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ProgressNotificationParams "ProgressNotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: NotificationMetaObject;
+    1 message "message" opt with_message into: String;
+    2 progress "progress" req: ::serde_json::Number;
+    3 progress_token "progressToken" req: ProgressToken;
+    4 total "total" opt with_total into: ::serde_json::Number;
 }
 /// `ProgressToken` (MCP 2026-07-28).
 ///
@@ -15250,120 +9163,15 @@ impl Prompt {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<MetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `arguments` member.
-    #[must_use]
-    pub fn with_arguments(mut self, arguments: impl Into<Vec<PromptArgument>>) -> Self {
-        self.arguments = Some(arguments.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `icons` member.
-    #[must_use]
-    pub fn with_icons(mut self, icons: impl Into<Vec<Icon>>) -> Self {
-        self.icons = Some(icons.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Prompt {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Prompt {
-    const NAME: &'static str = "Prompt";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "arguments",
-        "description",
-        "icons",
-        "name",
-        "title",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MetaObject>,
-        Option<Vec<PromptArgument>>,
-        Option<String>,
-        Option<Vec<Icon>>,
-        Option<String>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "arguments" => Some(1usize),
-            "description" => Some(2usize),
-            "icons" => Some(3usize),
-            "name" => Some(4usize),
-            "title" => Some(5usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "arguments")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "description")
-            }
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "icons"),
-            4usize => ::mcpwire_types::support::read_member(&mut slots.4, map, "name"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.5, map, "title"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            arguments: slots.1,
-            description: slots.2,
-            icons: slots.3,
-            name: ::mcpwire_types::support::required_member(slots.4, "name")?,
-            title: slots.5,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Prompt "Prompt" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: MetaObject;
+    1 arguments "arguments" opt with_arguments into: Vec<PromptArgument>;
+    2 description "description" opt with_description into: String;
+    3 icons "icons" opt with_icons into: Vec<Icon>;
+    4 name "name" req: String;
+    5 title "title" opt with_title into: String;
 }
 /// `PromptArgument` (MCP 2026-07-28).
 ///
@@ -15398,93 +9206,13 @@ impl PromptArgument {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `required` member.
-    #[must_use]
-    pub fn with_required(mut self, required: impl Into<bool>) -> Self {
-        self.required = Some(required.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PromptArgument {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptArgument {
-    const NAME: &'static str = "PromptArgument";
-    const MEMBERS: &'static [&'static str] = &[
-        "description",
-        "name",
-        "required",
-        "title",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>, Option<bool>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "description" => Some(0usize),
-            "name" => Some(1usize),
-            "required" => Some(2usize),
-            "title" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "description")
-            }
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "name"),
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "required")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "title"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            description: slots.0,
-            name: ::mcpwire_types::support::required_member(slots.1, "name")?,
-            required: slots.2,
-            title: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PromptArgument "PromptArgument" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 description "description" opt with_description into: String;
+    1 name "name" req: String;
+    2 required "required" opt with_required into: bool;
+    3 title "title" opt with_title into: String;
 }
 /// `PromptListChangedNotification` (MCP 2026-07-28).
 ///
@@ -15515,73 +9243,12 @@ impl PromptListChangedNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<NotificationParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PromptListChangedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptListChangedNotification {
-    const NAME: &'static str = "PromptListChangedNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Jsonrpc2_0>,
-        Option<MethodNotificationsPromptsListChanged>,
-        Option<NotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PromptListChangedNotification "PromptListChangedNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: MethodNotificationsPromptsListChanged;
+    2 params "params" opt with_params into: NotificationParams;
 }
 /// `PromptMessage` (MCP 2026-07-28).
 ///
@@ -15607,60 +9274,11 @@ impl PromptMessage {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PromptMessage {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptMessage {
-    const NAME: &'static str = "PromptMessage";
-    const MEMBERS: &'static [&'static str] = &["content", "role"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ContentBlock>, Option<Role>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "content" => Some(0usize),
-            "role" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "content"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "role"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            content: ::mcpwire_types::support::required_member(slots.0, "content")?,
-            role: ::mcpwire_types::support::required_member(slots.1, "role")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PromptMessage "PromptMessage" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 content "content" req: ContentBlock;
+    1 role "role" req: Role;
 }
 /// `PromptReference` (MCP 2026-07-28).
 ///
@@ -15690,69 +9308,12 @@ impl PromptReference {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for PromptReference {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for PromptReference {
-    const NAME: &'static str = "PromptReference";
-    const MEMBERS: &'static [&'static str] = &["name", "title", "type"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>, Option<TypeRefPrompt>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0usize),
-            "title" => Some(1usize),
-            "type" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "name"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "title"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            name: ::mcpwire_types::support::required_member(slots.0, "name")?,
-            title: slots.1,
-            r#type: ::mcpwire_types::support::required_member(slots.2, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    PromptReference "PromptReference" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 name "name" req: String;
+    1 title "title" opt with_title into: String;
+    2 r#type "type" req: TypeRefPrompt;
 }
 /// `ReadResourceRequest` (MCP 2026-07-28).
 ///
@@ -15787,71 +9348,13 @@ impl ReadResourceRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ReadResourceRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceRequest {
-    const NAME: &'static str = "ReadResourceRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodResourcesRead>,
-        Option<ReadResourceRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ReadResourceRequest "ReadResourceRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodResourcesRead;
+    3 params "params" req: ReadResourceRequestParams;
 }
 /// `ReadResourceRequestParams` (MCP 2026-07-28).
 ///
@@ -15886,99 +9389,13 @@ impl ReadResourceRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `inputResponses` member.
-    #[must_use]
-    pub fn with_input_responses(
-        mut self,
-        input_responses: impl Into<InputResponses>,
-    ) -> Self {
-        self.input_responses = Some(input_responses.into());
-        self
-    }
-    /// Sets the optional `requestState` member.
-    #[must_use]
-    pub fn with_request_state(mut self, request_state: impl Into<String>) -> Self {
-        self.request_state = Some(request_state.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ReadResourceRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceRequestParams {
-    const NAME: &'static str = "ReadResourceRequestParams";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "inputResponses",
-        "requestState",
-        "uri",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestMetaObject>,
-        Option<InputResponses>,
-        Option<String>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "inputResponses" => Some(1usize),
-            "requestState" => Some(2usize),
-            "uri" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.1,
-                    map,
-                    "inputResponses",
-                )
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "requestState")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: ::mcpwire_types::support::required_member(slots.0, "_meta")?,
-            input_responses: slots.1,
-            request_state: slots.2,
-            uri: ::mcpwire_types::support::required_member(slots.3, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ReadResourceRequestParams "ReadResourceRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" req: RequestMetaObject;
+    1 input_responses "inputResponses" opt with_input_responses into: InputResponses;
+    2 request_state "requestState" opt with_request_state into: String;
+    3 uri "uri" req: String;
 }
 /// `ReadResourceResult` (MCP 2026-07-28).
 ///
@@ -16022,99 +9439,14 @@ impl ReadResourceResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<ResultMetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceResult {
-    const NAME: &'static str = "ReadResourceResult";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "cacheScope",
-        "contents",
-        "resultType",
-        "ttlMs",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<ResultMetaObject>,
-        Option<ReadResourceResultCacheScope>,
-        Option<Vec<ReadResourceResultContentsItem>>,
-        Option<String>,
-        Option<::mcpwire_types::support::Integer>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "cacheScope" => Some(1usize),
-            "contents" => Some(2usize),
-            "resultType" => Some(3usize),
-            "ttlMs" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "cacheScope")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "contents")
-            }
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "resultType")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "ttlMs"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            cache_scope: ::mcpwire_types::support::required_member(
-                slots.1,
-                "cacheScope",
-            )?,
-            contents: ::mcpwire_types::support::required_member(slots.2, "contents")?,
-            result_type: ::mcpwire_types::support::required_member(
-                slots.3,
-                "resultType",
-            )?,
-            ttl_ms: ::mcpwire_types::support::required_member(slots.4, "ttlMs")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ReadResourceResult "ReadResourceResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ResultMetaObject;
+    1 cache_scope "cacheScope" req: ReadResourceResultCacheScope;
+    2 contents "contents" req: Vec<ReadResourceResultContentsItem>;
+    3 result_type "resultType" req: String;
+    4 ttl_ms "ttlMs" req: ::mcpwire_types::support::Integer;
 }
 /// `ReadResourceResultCacheScope` (MCP 2026-07-28).
 ///
@@ -16340,67 +9672,12 @@ impl ReadResourceResultResponse {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ReadResourceResultResponse {
-    const NAME: &'static str = "ReadResourceResultResponse";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<ReadResourceResultResponseResult>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "result" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "result"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ReadResourceResultResponse "ReadResourceResultResponse" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 result "result" req: ReadResourceResultResponseResult;
 }
 /// `ReadResourceResultResponseResult` (MCP 2026-07-28).
 ///
@@ -16597,69 +9874,11 @@ impl Request {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(
-        mut self,
-        params: impl Into<::mcpwire_types::JsonObject>,
-    ) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Request {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Request {
-    const NAME: &'static str = "Request";
-    const MEMBERS: &'static [&'static str] = &["method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<::mcpwire_types::JsonObject>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "method" => Some(0usize),
-            "params" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            method: ::mcpwire_types::support::required_member(slots.0, "method")?,
-            params: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Request "Request" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 method "method" req: String;
+    1 params "params" opt with_params into: ::mcpwire_types::JsonObject;
 }
 /// `RequestId` (MCP 2026-07-28).
 ///
@@ -16850,144 +10069,14 @@ impl RequestMetaObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `io.modelcontextprotocol/clientInfo` member.
-    #[must_use]
-    pub fn with_io_modelcontextprotocol_client_info(
-        mut self,
-        io_modelcontextprotocol_client_info: impl Into<Implementation>,
-    ) -> Self {
-        self.io_modelcontextprotocol_client_info = Some(
-            io_modelcontextprotocol_client_info.into(),
-        );
-        self
-    }
-    /// Sets the optional `io.modelcontextprotocol/logLevel` member.
-    #[must_use]
-    pub fn with_io_modelcontextprotocol_log_level(
-        mut self,
-        io_modelcontextprotocol_log_level: impl Into<LoggingLevel>,
-    ) -> Self {
-        self.io_modelcontextprotocol_log_level = Some(
-            io_modelcontextprotocol_log_level.into(),
-        );
-        self
-    }
-    /// Sets the optional `progressToken` member.
-    #[must_use]
-    pub fn with_progress_token(
-        mut self,
-        progress_token: impl Into<ProgressToken>,
-    ) -> Self {
-        self.progress_token = Some(progress_token.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for RequestMetaObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestMetaObject {
-    const NAME: &'static str = "RequestMetaObject";
-    const MEMBERS: &'static [&'static str] = &[
-        "io.modelcontextprotocol/clientCapabilities",
-        "io.modelcontextprotocol/clientInfo",
-        "io.modelcontextprotocol/logLevel",
-        "io.modelcontextprotocol/protocolVersion",
-        "progressToken",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<ClientCapabilities>,
-        Option<Implementation>,
-        Option<LoggingLevel>,
-        Option<String>,
-        Option<ProgressToken>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "io.modelcontextprotocol/clientCapabilities" => Some(0usize),
-            "io.modelcontextprotocol/clientInfo" => Some(1usize),
-            "io.modelcontextprotocol/logLevel" => Some(2usize),
-            "io.modelcontextprotocol/protocolVersion" => Some(3usize),
-            "progressToken" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.0,
-                    map,
-                    "io.modelcontextprotocol/clientCapabilities",
-                )
-            }
-            1usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.1,
-                    map,
-                    "io.modelcontextprotocol/clientInfo",
-                )
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.2,
-                    map,
-                    "io.modelcontextprotocol/logLevel",
-                )
-            }
-            3usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.3,
-                    map,
-                    "io.modelcontextprotocol/protocolVersion",
-                )
-            }
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "progressToken")
-            }
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            io_modelcontextprotocol_client_capabilities: ::mcpwire_types::support::required_member(
-                slots.0,
-                "io.modelcontextprotocol/clientCapabilities",
-            )?,
-            io_modelcontextprotocol_client_info: slots.1,
-            io_modelcontextprotocol_log_level: slots.2,
-            io_modelcontextprotocol_protocol_version: ::mcpwire_types::support::required_member(
-                slots.3,
-                "io.modelcontextprotocol/protocolVersion",
-            )?,
-            progress_token: slots.4,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    RequestMetaObject "RequestMetaObject" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 io_modelcontextprotocol_client_capabilities "io.modelcontextprotocol/clientCapabilities" req: ClientCapabilities;
+    1 io_modelcontextprotocol_client_info "io.modelcontextprotocol/clientInfo" opt with_io_modelcontextprotocol_client_info into: Implementation;
+    2 io_modelcontextprotocol_log_level "io.modelcontextprotocol/logLevel" opt with_io_modelcontextprotocol_log_level into: LoggingLevel;
+    3 io_modelcontextprotocol_protocol_version "io.modelcontextprotocol/protocolVersion" req: String;
+    4 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
 /// `RequestParams` (MCP 2026-07-28).
 ///
@@ -17011,55 +10100,10 @@ impl RequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for RequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for RequestParams {
-    const NAME: &'static str = "RequestParams";
-    const MEMBERS: &'static [&'static str] = &["_meta"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<RequestMetaObject>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: ::mcpwire_types::support::required_member(slots.0, "_meta")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    RequestParams "RequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" req: RequestMetaObject;
 }
 /// `Resource` (MCP 2026-07-28).
 ///
@@ -17113,152 +10157,18 @@ impl Resource {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<MetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `annotations` member.
-    #[must_use]
-    pub fn with_annotations(mut self, annotations: impl Into<Annotations>) -> Self {
-        self.annotations = Some(annotations.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `icons` member.
-    #[must_use]
-    pub fn with_icons(mut self, icons: impl Into<Vec<Icon>>) -> Self {
-        self.icons = Some(icons.into());
-        self
-    }
-    /// Sets the optional `mimeType` member.
-    #[must_use]
-    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
-        self.mime_type = Some(mime_type.into());
-        self
-    }
-    /// Sets the optional `size` member.
-    #[must_use]
-    pub fn with_size(
-        mut self,
-        size: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.size = Some(size.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Resource {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Resource {
-    const NAME: &'static str = "Resource";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "annotations",
-        "description",
-        "icons",
-        "mimeType",
-        "name",
-        "size",
-        "title",
-        "uri",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MetaObject>,
-        Option<Annotations>,
-        Option<String>,
-        Option<Vec<Icon>>,
-        Option<String>,
-        Option<String>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<String>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "annotations" => Some(1usize),
-            "description" => Some(2usize),
-            "icons" => Some(3usize),
-            "mimeType" => Some(4usize),
-            "name" => Some(5usize),
-            "size" => Some(6usize),
-            "title" => Some(7usize),
-            "uri" => Some(8usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "annotations")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "description")
-            }
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "icons"),
-            4usize => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "mimeType")
-            }
-            5usize => ::mcpwire_types::support::read_member(&mut slots.5, map, "name"),
-            6usize => ::mcpwire_types::support::read_member(&mut slots.6, map, "size"),
-            7usize => ::mcpwire_types::support::read_member(&mut slots.7, map, "title"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.8, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            annotations: slots.1,
-            description: slots.2,
-            icons: slots.3,
-            mime_type: slots.4,
-            name: ::mcpwire_types::support::required_member(slots.5, "name")?,
-            size: slots.6,
-            title: slots.7,
-            uri: ::mcpwire_types::support::required_member(slots.8, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Resource "Resource" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: MetaObject;
+    1 annotations "annotations" opt with_annotations into: Annotations;
+    2 description "description" opt with_description into: String;
+    3 icons "icons" opt with_icons into: Vec<Icon>;
+    4 mime_type "mimeType" opt with_mime_type into: String;
+    5 name "name" req: String;
+    6 size "size" opt with_size into: ::mcpwire_types::support::Integer;
+    7 title "title" opt with_title into: String;
+    8 uri "uri" req: String;
 }
 /// `ResourceContents` (MCP 2026-07-28).
 ///
@@ -17289,77 +10199,12 @@ impl ResourceContents {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<MetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `mimeType` member.
-    #[must_use]
-    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
-        self.mime_type = Some(mime_type.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceContents {
-    const NAME: &'static str = "ResourceContents";
-    const MEMBERS: &'static [&'static str] = &["_meta", "mimeType", "uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MetaObject>, Option<String>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "mimeType" => Some(1usize),
-            "uri" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "mimeType")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            mime_type: slots.1,
-            uri: ::mcpwire_types::support::required_member(slots.2, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceContents "ResourceContents" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: MetaObject;
+    1 mime_type "mimeType" opt with_mime_type into: String;
+    2 uri "uri" req: String;
 }
 /// `ResourceLink` (MCP 2026-07-28).
 ///
@@ -17416,157 +10261,19 @@ impl ResourceLink {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<MetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `annotations` member.
-    #[must_use]
-    pub fn with_annotations(mut self, annotations: impl Into<Annotations>) -> Self {
-        self.annotations = Some(annotations.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `icons` member.
-    #[must_use]
-    pub fn with_icons(mut self, icons: impl Into<Vec<Icon>>) -> Self {
-        self.icons = Some(icons.into());
-        self
-    }
-    /// Sets the optional `mimeType` member.
-    #[must_use]
-    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
-        self.mime_type = Some(mime_type.into());
-        self
-    }
-    /// Sets the optional `size` member.
-    #[must_use]
-    pub fn with_size(
-        mut self,
-        size: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.size = Some(size.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceLink {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceLink {
-    const NAME: &'static str = "ResourceLink";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "annotations",
-        "description",
-        "icons",
-        "mimeType",
-        "name",
-        "size",
-        "title",
-        "type",
-        "uri",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MetaObject>,
-        Option<Annotations>,
-        Option<String>,
-        Option<Vec<Icon>>,
-        Option<String>,
-        Option<String>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<String>,
-        Option<TypeResourceLink>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "annotations" => Some(1usize),
-            "description" => Some(2usize),
-            "icons" => Some(3usize),
-            "mimeType" => Some(4usize),
-            "name" => Some(5usize),
-            "size" => Some(6usize),
-            "title" => Some(7usize),
-            "type" => Some(8usize),
-            "uri" => Some(9usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "annotations")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "description")
-            }
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "icons"),
-            4usize => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "mimeType")
-            }
-            5usize => ::mcpwire_types::support::read_member(&mut slots.5, map, "name"),
-            6usize => ::mcpwire_types::support::read_member(&mut slots.6, map, "size"),
-            7usize => ::mcpwire_types::support::read_member(&mut slots.7, map, "title"),
-            8usize => ::mcpwire_types::support::read_member(&mut slots.8, map, "type"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.9, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            annotations: slots.1,
-            description: slots.2,
-            icons: slots.3,
-            mime_type: slots.4,
-            name: ::mcpwire_types::support::required_member(slots.5, "name")?,
-            size: slots.6,
-            title: slots.7,
-            r#type: ::mcpwire_types::support::required_member(slots.8, "type")?,
-            uri: ::mcpwire_types::support::required_member(slots.9, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceLink "ResourceLink" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: MetaObject;
+    1 annotations "annotations" opt with_annotations into: Annotations;
+    2 description "description" opt with_description into: String;
+    3 icons "icons" opt with_icons into: Vec<Icon>;
+    4 mime_type "mimeType" opt with_mime_type into: String;
+    5 name "name" req: String;
+    6 size "size" opt with_size into: ::mcpwire_types::support::Integer;
+    7 title "title" opt with_title into: String;
+    8 r#type "type" req: TypeResourceLink;
+    9 uri "uri" req: String;
 }
 /// `ResourceListChangedNotification` (MCP 2026-07-28).
 ///
@@ -17597,74 +10304,12 @@ impl ResourceListChangedNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<NotificationParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceListChangedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for ResourceListChangedNotification {
-    const NAME: &'static str = "ResourceListChangedNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Jsonrpc2_0>,
-        Option<MethodNotificationsResourcesListChanged>,
-        Option<NotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceListChangedNotification "ResourceListChangedNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: MethodNotificationsResourcesListChanged;
+    2 params "params" opt with_params into: NotificationParams;
 }
 /// `ResourceRequestParams` (MCP 2026-07-28).
 ///
@@ -17691,60 +10336,11 @@ impl ResourceRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceRequestParams {
-    const NAME: &'static str = "ResourceRequestParams";
-    const MEMBERS: &'static [&'static str] = &["_meta", "uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<RequestMetaObject>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "uri" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: ::mcpwire_types::support::required_member(slots.0, "_meta")?,
-            uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceRequestParams "ResourceRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" req: RequestMetaObject;
+    1 uri "uri" req: String;
 }
 /// `ResourceTemplate` (MCP 2026-07-28).
 ///
@@ -17795,141 +10391,17 @@ impl ResourceTemplate {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<MetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `annotations` member.
-    #[must_use]
-    pub fn with_annotations(mut self, annotations: impl Into<Annotations>) -> Self {
-        self.annotations = Some(annotations.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `icons` member.
-    #[must_use]
-    pub fn with_icons(mut self, icons: impl Into<Vec<Icon>>) -> Self {
-        self.icons = Some(icons.into());
-        self
-    }
-    /// Sets the optional `mimeType` member.
-    #[must_use]
-    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
-        self.mime_type = Some(mime_type.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceTemplate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceTemplate {
-    const NAME: &'static str = "ResourceTemplate";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "annotations",
-        "description",
-        "icons",
-        "mimeType",
-        "name",
-        "title",
-        "uriTemplate",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MetaObject>,
-        Option<Annotations>,
-        Option<String>,
-        Option<Vec<Icon>>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "annotations" => Some(1usize),
-            "description" => Some(2usize),
-            "icons" => Some(3usize),
-            "mimeType" => Some(4usize),
-            "name" => Some(5usize),
-            "title" => Some(6usize),
-            "uriTemplate" => Some(7usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "annotations")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "description")
-            }
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "icons"),
-            4usize => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "mimeType")
-            }
-            5usize => ::mcpwire_types::support::read_member(&mut slots.5, map, "name"),
-            6usize => ::mcpwire_types::support::read_member(&mut slots.6, map, "title"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.7, map, "uriTemplate"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            annotations: slots.1,
-            description: slots.2,
-            icons: slots.3,
-            mime_type: slots.4,
-            name: ::mcpwire_types::support::required_member(slots.5, "name")?,
-            title: slots.6,
-            uri_template: ::mcpwire_types::support::required_member(
-                slots.7,
-                "uriTemplate",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceTemplate "ResourceTemplate" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: MetaObject;
+    1 annotations "annotations" opt with_annotations into: Annotations;
+    2 description "description" opt with_description into: String;
+    3 icons "icons" opt with_icons into: Vec<Icon>;
+    4 mime_type "mimeType" opt with_mime_type into: String;
+    5 name "name" req: String;
+    6 title "title" opt with_title into: String;
+    7 uri_template "uriTemplate" req: String;
 }
 /// `ResourceTemplateReference` (MCP 2026-07-28).
 ///
@@ -17955,60 +10427,11 @@ impl ResourceTemplateReference {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceTemplateReference {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceTemplateReference {
-    const NAME: &'static str = "ResourceTemplateReference";
-    const MEMBERS: &'static [&'static str] = &["type", "uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<TypeRefResource>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "type" => Some(0usize),
-            "uri" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "type"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            r#type: ::mcpwire_types::support::required_member(slots.0, "type")?,
-            uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceTemplateReference "ResourceTemplateReference" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 r#type "type" req: TypeRefResource;
+    1 uri "uri" req: String;
 }
 /// `ResourceUpdatedNotification` (MCP 2026-07-28).
 ///
@@ -18037,67 +10460,12 @@ impl ResourceUpdatedNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResourceUpdatedNotification {
-    const NAME: &'static str = "ResourceUpdatedNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Jsonrpc2_0>,
-        Option<MethodNotificationsResourcesUpdated>,
-        Option<ResourceUpdatedNotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceUpdatedNotification "ResourceUpdatedNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: MethodNotificationsResourcesUpdated;
+    2 params "params" req: ResourceUpdatedNotificationParams;
 }
 /// `ResourceUpdatedNotificationParams` (MCP 2026-07-28).
 ///
@@ -18124,67 +10492,11 @@ impl ResourceUpdatedNotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<NotificationMetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for ResourceUpdatedNotificationParams {
-    const NAME: &'static str = "ResourceUpdatedNotificationParams";
-    const MEMBERS: &'static [&'static str] = &["_meta", "uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<NotificationMetaObject>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "uri" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            uri: ::mcpwire_types::support::required_member(slots.1, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResourceUpdatedNotificationParams "ResourceUpdatedNotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: NotificationMetaObject;
+    1 uri "uri" req: String;
 }
 /// `Result` (MCP 2026-07-28).
 ///
@@ -18212,69 +10524,11 @@ impl Result {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<ResultMetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Result {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Result {
-    const NAME: &'static str = "Result";
-    const MEMBERS: &'static [&'static str] = &["_meta", "resultType"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ResultMetaObject>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "resultType" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "resultType"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            result_type: ::mcpwire_types::support::required_member(
-                slots.1,
-                "resultType",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Result "Result" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: ResultMetaObject;
+    1 result_type "resultType" req: String;
 }
 /// `ResultMetaObject` (MCP 2026-07-28).
 ///
@@ -18303,70 +10557,10 @@ impl ResultMetaObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `io.modelcontextprotocol/serverInfo` member.
-    #[must_use]
-    pub fn with_io_modelcontextprotocol_server_info(
-        mut self,
-        io_modelcontextprotocol_server_info: impl Into<Implementation>,
-    ) -> Self {
-        self.io_modelcontextprotocol_server_info = Some(
-            io_modelcontextprotocol_server_info.into(),
-        );
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ResultMetaObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ResultMetaObject {
-    const NAME: &'static str = "ResultMetaObject";
-    const MEMBERS: &'static [&'static str] = &["io.modelcontextprotocol/serverInfo"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Implementation>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "io.modelcontextprotocol/serverInfo" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(
-            &mut slots.0,
-            map,
-            "io.modelcontextprotocol/serverInfo",
-        )
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            io_modelcontextprotocol_server_info: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ResultMetaObject "ResultMetaObject" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 io_modelcontextprotocol_server_info "io.modelcontextprotocol/serverInfo" opt with_io_modelcontextprotocol_server_info into: Implementation;
 }
 /// `ResultType` (MCP 2026-07-28).
 ///
@@ -18426,75 +10620,12 @@ impl Root {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<MetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `name` member.
-    #[must_use]
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Root {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Root {
-    const NAME: &'static str = "Root";
-    const MEMBERS: &'static [&'static str] = &["_meta", "name", "uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MetaObject>, Option<String>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "name" => Some(1usize),
-            "uri" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "name"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            name: slots.1,
-            uri: ::mcpwire_types::support::required_member(slots.2, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Root "Root" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: MetaObject;
+    1 name "name" opt with_name into: String;
+    2 uri "uri" req: String;
 }
 /// `SamplingMessage` (MCP 2026-07-28).
 ///
@@ -18527,69 +10658,12 @@ impl SamplingMessage {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<MetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for SamplingMessage {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SamplingMessage {
-    const NAME: &'static str = "SamplingMessage";
-    const MEMBERS: &'static [&'static str] = &["_meta", "content", "role"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MetaObject>, Option<SamplingMessageContent>, Option<Role>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "content" => Some(1usize),
-            "role" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "content"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "role"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            content: ::mcpwire_types::support::required_member(slots.1, "content")?,
-            role: ::mcpwire_types::support::required_member(slots.2, "role")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    SamplingMessage "SamplingMessage" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: MetaObject;
+    1 content "content" req: SamplingMessageContent;
+    2 role "role" req: Role;
 }
 /// `SamplingMessageContent` (MCP 2026-07-28).
 ///
@@ -19198,153 +11272,16 @@ impl ServerCapabilities {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `completions` member.
-    #[must_use]
-    pub fn with_completions(mut self, completions: impl Into<JSONObject>) -> Self {
-        self.completions = Some(completions.into());
-        self
-    }
-    /// Sets the optional `experimental` member.
-    #[must_use]
-    pub fn with_experimental(
-        mut self,
-        experimental: impl Into<::std::collections::BTreeMap<String, JSONObject>>,
-    ) -> Self {
-        self.experimental = Some(experimental.into());
-        self
-    }
-    /// Sets the optional `extensions` member.
-    #[must_use]
-    pub fn with_extensions(
-        mut self,
-        extensions: impl Into<::std::collections::BTreeMap<String, JSONObject>>,
-    ) -> Self {
-        self.extensions = Some(extensions.into());
-        self
-    }
-    /// Sets the optional `logging` member.
-    #[must_use]
-    pub fn with_logging(mut self, logging: impl Into<JSONObject>) -> Self {
-        self.logging = Some(logging.into());
-        self
-    }
-    /// Sets the optional `prompts` member.
-    #[must_use]
-    pub fn with_prompts(
-        mut self,
-        prompts: impl Into<ServerCapabilitiesPrompts>,
-    ) -> Self {
-        self.prompts = Some(prompts.into());
-        self
-    }
-    /// Sets the optional `resources` member.
-    #[must_use]
-    pub fn with_resources(
-        mut self,
-        resources: impl Into<ServerCapabilitiesResources>,
-    ) -> Self {
-        self.resources = Some(resources.into());
-        self
-    }
-    /// Sets the optional `tools` member.
-    #[must_use]
-    pub fn with_tools(mut self, tools: impl Into<ServerCapabilitiesTools>) -> Self {
-        self.tools = Some(tools.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilities {
-    const NAME: &'static str = "ServerCapabilities";
-    const MEMBERS: &'static [&'static str] = &[
-        "completions",
-        "experimental",
-        "extensions",
-        "logging",
-        "prompts",
-        "resources",
-        "tools",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<JSONObject>,
-        Option<::std::collections::BTreeMap<String, JSONObject>>,
-        Option<::std::collections::BTreeMap<String, JSONObject>>,
-        Option<JSONObject>,
-        Option<ServerCapabilitiesPrompts>,
-        Option<ServerCapabilitiesResources>,
-        Option<ServerCapabilitiesTools>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "completions" => Some(0usize),
-            "experimental" => Some(1usize),
-            "extensions" => Some(2usize),
-            "logging" => Some(3usize),
-            "prompts" => Some(4usize),
-            "resources" => Some(5usize),
-            "tools" => Some(6usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "completions")
-            }
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "experimental")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "extensions")
-            }
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "logging"),
-            4usize => ::mcpwire_types::support::read_member(&mut slots.4, map, "prompts"),
-            5usize => {
-                ::mcpwire_types::support::read_member(&mut slots.5, map, "resources")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.6, map, "tools"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            completions: slots.0,
-            experimental: slots.1,
-            extensions: slots.2,
-            logging: slots.3,
-            prompts: slots.4,
-            resources: slots.5,
-            tools: slots.6,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ServerCapabilities "ServerCapabilities" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 completions "completions" opt with_completions into: JSONObject;
+    1 experimental "experimental" opt with_experimental into: ::std::collections::BTreeMap<String, JSONObject>;
+    2 extensions "extensions" opt with_extensions into: ::std::collections::BTreeMap<String, JSONObject>;
+    3 logging "logging" opt with_logging into: JSONObject;
+    4 prompts "prompts" opt with_prompts into: ServerCapabilitiesPrompts;
+    5 resources "resources" opt with_resources into: ServerCapabilitiesResources;
+    6 tools "tools" opt with_tools into: ServerCapabilitiesTools;
 }
 /// `ServerCapabilitiesPrompts` (MCP 2026-07-28).
 ///
@@ -19369,61 +11306,10 @@ impl ServerCapabilitiesPrompts {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `listChanged` member.
-    #[must_use]
-    pub fn with_list_changed(mut self, list_changed: impl Into<bool>) -> Self {
-        self.list_changed = Some(list_changed.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesPrompts {
-    const NAME: &'static str = "ServerCapabilitiesPrompts";
-    const MEMBERS: &'static [&'static str] = &["listChanged"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<bool>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "listChanged" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            list_changed: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ServerCapabilitiesPrompts "ServerCapabilitiesPrompts" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 list_changed "listChanged" opt with_list_changed into: bool;
 }
 /// `ServerCapabilitiesResources` (MCP 2026-07-28).
 ///
@@ -19452,74 +11338,11 @@ impl ServerCapabilitiesResources {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `listChanged` member.
-    #[must_use]
-    pub fn with_list_changed(mut self, list_changed: impl Into<bool>) -> Self {
-        self.list_changed = Some(list_changed.into());
-        self
-    }
-    /// Sets the optional `subscribe` member.
-    #[must_use]
-    pub fn with_subscribe(mut self, subscribe: impl Into<bool>) -> Self {
-        self.subscribe = Some(subscribe.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesResources {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesResources {
-    const NAME: &'static str = "ServerCapabilitiesResources";
-    const MEMBERS: &'static [&'static str] = &["listChanged", "subscribe"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<bool>, Option<bool>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "listChanged" => Some(0usize),
-            "subscribe" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "subscribe"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            list_changed: slots.0,
-            subscribe: slots.1,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ServerCapabilitiesResources "ServerCapabilitiesResources" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 list_changed "listChanged" opt with_list_changed into: bool;
+    1 subscribe "subscribe" opt with_subscribe into: bool;
 }
 /// `ServerCapabilitiesTools` (MCP 2026-07-28).
 ///
@@ -19544,61 +11367,10 @@ impl ServerCapabilitiesTools {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `listChanged` member.
-    #[must_use]
-    pub fn with_list_changed(mut self, list_changed: impl Into<bool>) -> Self {
-        self.list_changed = Some(list_changed.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ServerCapabilitiesTools {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ServerCapabilitiesTools {
-    const NAME: &'static str = "ServerCapabilitiesTools";
-    const MEMBERS: &'static [&'static str] = &["listChanged"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<bool>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "listChanged" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "listChanged")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            list_changed: slots.0,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ServerCapabilitiesTools "ServerCapabilitiesTools" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 list_changed "listChanged" opt with_list_changed into: bool;
 }
 /// `ServerNotification` (MCP 2026-07-28).
 ///
@@ -20731,139 +12503,16 @@ impl StringSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `default` member.
-    #[must_use]
-    pub fn with_default(mut self, default: impl Into<String>) -> Self {
-        self.default = Some(default.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `format` member.
-    #[must_use]
-    pub fn with_format(mut self, format: impl Into<StringSchemaFormat>) -> Self {
-        self.format = Some(format.into());
-        self
-    }
-    /// Sets the optional `maxLength` member.
-    #[must_use]
-    pub fn with_max_length(
-        mut self,
-        max_length: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.max_length = Some(max_length.into());
-        self
-    }
-    /// Sets the optional `minLength` member.
-    #[must_use]
-    pub fn with_min_length(
-        mut self,
-        min_length: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.min_length = Some(min_length.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for StringSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for StringSchema {
-    const NAME: &'static str = "StringSchema";
-    const MEMBERS: &'static [&'static str] = &[
-        "default",
-        "description",
-        "format",
-        "maxLength",
-        "minLength",
-        "title",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<String>,
-        Option<StringSchemaFormat>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<String>,
-        Option<TypeString>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "default" => Some(0usize),
-            "description" => Some(1usize),
-            "format" => Some(2usize),
-            "maxLength" => Some(3usize),
-            "minLength" => Some(4usize),
-            "title" => Some(5usize),
-            "type" => Some(6usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "default"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "description")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "format"),
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "maxLength")
-            }
-            4usize => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "minLength")
-            }
-            5usize => ::mcpwire_types::support::read_member(&mut slots.5, map, "title"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.6, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            default: slots.0,
-            description: slots.1,
-            format: slots.2,
-            max_length: slots.3,
-            min_length: slots.4,
-            title: slots.5,
-            r#type: ::mcpwire_types::support::required_member(slots.6, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    StringSchema "StringSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 default "default" opt with_default into: String;
+    1 description "description" opt with_description into: String;
+    2 format "format" opt with_format into: StringSchemaFormat;
+    3 max_length "maxLength" opt with_max_length into: ::mcpwire_types::support::Integer;
+    4 min_length "minLength" opt with_min_length into: ::mcpwire_types::support::Integer;
+    5 title "title" opt with_title into: String;
+    6 r#type "type" req: TypeString;
 }
 /// `StringSchemaFormat` (MCP 2026-07-28).
 ///
@@ -20948,131 +12597,13 @@ impl SubscriptionFilter {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `promptsListChanged` member.
-    #[must_use]
-    pub fn with_prompts_list_changed(
-        mut self,
-        prompts_list_changed: impl Into<bool>,
-    ) -> Self {
-        self.prompts_list_changed = Some(prompts_list_changed.into());
-        self
-    }
-    /// Sets the optional `resourceSubscriptions` member.
-    #[must_use]
-    pub fn with_resource_subscriptions(
-        mut self,
-        resource_subscriptions: impl Into<Vec<String>>,
-    ) -> Self {
-        self.resource_subscriptions = Some(resource_subscriptions.into());
-        self
-    }
-    /// Sets the optional `resourcesListChanged` member.
-    #[must_use]
-    pub fn with_resources_list_changed(
-        mut self,
-        resources_list_changed: impl Into<bool>,
-    ) -> Self {
-        self.resources_list_changed = Some(resources_list_changed.into());
-        self
-    }
-    /// Sets the optional `toolsListChanged` member.
-    #[must_use]
-    pub fn with_tools_list_changed(
-        mut self,
-        tools_list_changed: impl Into<bool>,
-    ) -> Self {
-        self.tools_list_changed = Some(tools_list_changed.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for SubscriptionFilter {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscriptionFilter {
-    const NAME: &'static str = "SubscriptionFilter";
-    const MEMBERS: &'static [&'static str] = &[
-        "promptsListChanged",
-        "resourceSubscriptions",
-        "resourcesListChanged",
-        "toolsListChanged",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<bool>, Option<Vec<String>>, Option<bool>, Option<bool>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "promptsListChanged" => Some(0usize),
-            "resourceSubscriptions" => Some(1usize),
-            "resourcesListChanged" => Some(2usize),
-            "toolsListChanged" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.0,
-                    map,
-                    "promptsListChanged",
-                )
-            }
-            1usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.1,
-                    map,
-                    "resourceSubscriptions",
-                )
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.2,
-                    map,
-                    "resourcesListChanged",
-                )
-            }
-            _ => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.3,
-                    map,
-                    "toolsListChanged",
-                )
-            }
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            prompts_list_changed: slots.0,
-            resource_subscriptions: slots.1,
-            resources_list_changed: slots.2,
-            tools_list_changed: slots.3,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    SubscriptionFilter "SubscriptionFilter" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 prompts_list_changed "promptsListChanged" opt with_prompts_list_changed into: bool;
+    1 resource_subscriptions "resourceSubscriptions" opt with_resource_subscriptions into: Vec<String>;
+    2 resources_list_changed "resourcesListChanged" opt with_resources_list_changed into: bool;
+    3 tools_list_changed "toolsListChanged" opt with_tools_list_changed into: bool;
 }
 /// `SubscriptionsAcknowledgedNotification` (MCP 2026-07-28).
 ///
@@ -21101,68 +12632,12 @@ impl SubscriptionsAcknowledgedNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for SubscriptionsAcknowledgedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for SubscriptionsAcknowledgedNotification {
-    const NAME: &'static str = "SubscriptionsAcknowledgedNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Jsonrpc2_0>,
-        Option<MethodNotificationsSubscriptionsAcknowledged>,
-        Option<SubscriptionsAcknowledgedNotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.2, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    SubscriptionsAcknowledgedNotification "SubscriptionsAcknowledgedNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: MethodNotificationsSubscriptionsAcknowledged;
+    2 params "params" req: SubscriptionsAcknowledgedNotificationParams;
 }
 /// `SubscriptionsAcknowledgedNotificationParams` (MCP 2026-07-28).
 ///
@@ -21189,72 +12664,11 @@ impl SubscriptionsAcknowledgedNotificationParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<NotificationMetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for SubscriptionsAcknowledgedNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for SubscriptionsAcknowledgedNotificationParams {
-    const NAME: &'static str = "SubscriptionsAcknowledgedNotificationParams";
-    const MEMBERS: &'static [&'static str] = &["_meta", "notifications"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<NotificationMetaObject>, Option<SubscriptionFilter>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "notifications" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "notifications")
-            }
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            notifications: ::mcpwire_types::support::required_member(
-                slots.1,
-                "notifications",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    SubscriptionsAcknowledgedNotificationParams "SubscriptionsAcknowledgedNotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: NotificationMetaObject;
+    1 notifications "notifications" req: SubscriptionFilter;
 }
 /// `SubscriptionsListenRequest` (MCP 2026-07-28).
 ///
@@ -21289,71 +12703,13 @@ impl SubscriptionsListenRequest {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscriptionsListenRequest {
-    const NAME: &'static str = "SubscriptionsListenRequest";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<MethodSubscriptionsListen>,
-        Option<SubscriptionsListenRequestParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "method" => Some(2usize),
-            "params" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.2, "method")?,
-            params: ::mcpwire_types::support::required_member(slots.3, "params")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    SubscriptionsListenRequest "SubscriptionsListenRequest" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 method "method" req: MethodSubscriptionsListen;
+    3 params "params" req: SubscriptionsListenRequestParams;
 }
 /// `SubscriptionsListenRequestParams` (MCP 2026-07-28).
 ///
@@ -21383,66 +12739,11 @@ impl SubscriptionsListenRequestParams {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for SubscriptionsListenRequestParams {
-    const NAME: &'static str = "SubscriptionsListenRequestParams";
-    const MEMBERS: &'static [&'static str] = &["_meta", "notifications"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<RequestMetaObject>, Option<SubscriptionFilter>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "notifications" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "notifications")
-            }
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: ::mcpwire_types::support::required_member(slots.0, "_meta")?,
-            notifications: ::mcpwire_types::support::required_member(
-                slots.1,
-                "notifications",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    SubscriptionsListenRequestParams "SubscriptionsListenRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" req: RequestMetaObject;
+    1 notifications "notifications" req: SubscriptionFilter;
 }
 /// `SubscriptionsListenResult` (MCP 2026-07-28).
 ///
@@ -21473,63 +12774,11 @@ impl SubscriptionsListenResult {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for SubscriptionsListenResult {
-    const NAME: &'static str = "SubscriptionsListenResult";
-    const MEMBERS: &'static [&'static str] = &["_meta", "resultType"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<SubscriptionsListenResultMetaObject>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "resultType" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "resultType"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: ::mcpwire_types::support::required_member(slots.0, "_meta")?,
-            result_type: ::mcpwire_types::support::required_member(
-                slots.1,
-                "resultType",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    SubscriptionsListenResult "SubscriptionsListenResult" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" req: SubscriptionsListenResultMetaObject;
+    1 result_type "resultType" req: String;
 }
 /// `SubscriptionsListenResultMetaObject` (MCP 2026-07-28).
 ///
@@ -21562,90 +12811,11 @@ impl SubscriptionsListenResultMetaObject {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `io.modelcontextprotocol/serverInfo` member.
-    #[must_use]
-    pub fn with_io_modelcontextprotocol_server_info(
-        mut self,
-        io_modelcontextprotocol_server_info: impl Into<Implementation>,
-    ) -> Self {
-        self.io_modelcontextprotocol_server_info = Some(
-            io_modelcontextprotocol_server_info.into(),
-        );
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenResultMetaObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for SubscriptionsListenResultMetaObject {
-    const NAME: &'static str = "SubscriptionsListenResultMetaObject";
-    const MEMBERS: &'static [&'static str] = &[
-        "io.modelcontextprotocol/serverInfo",
-        "io.modelcontextprotocol/subscriptionId",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Implementation>, Option<RequestId>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "io.modelcontextprotocol/serverInfo" => Some(0usize),
-            "io.modelcontextprotocol/subscriptionId" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.0,
-                    map,
-                    "io.modelcontextprotocol/serverInfo",
-                )
-            }
-            _ => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.1,
-                    map,
-                    "io.modelcontextprotocol/subscriptionId",
-                )
-            }
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            io_modelcontextprotocol_server_info: slots.0,
-            io_modelcontextprotocol_subscription_id: ::mcpwire_types::support::required_member(
-                slots.1,
-                "io.modelcontextprotocol/subscriptionId",
-            )?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    SubscriptionsListenResultMetaObject "SubscriptionsListenResultMetaObject" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 io_modelcontextprotocol_server_info "io.modelcontextprotocol/serverInfo" opt with_io_modelcontextprotocol_server_info into: Implementation;
+    1 io_modelcontextprotocol_subscription_id "io.modelcontextprotocol/subscriptionId" req: RequestId;
 }
 /// `SubscriptionsListenResultResponse` (MCP 2026-07-28).
 ///
@@ -21677,68 +12847,12 @@ impl SubscriptionsListenResultResponse {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for SubscriptionsListenResultResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for SubscriptionsListenResultResponse {
-    const NAME: &'static str = "SubscriptionsListenResultResponse";
-    const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-        Option<SubscriptionsListenResult>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0usize),
-            "jsonrpc" => Some(1usize),
-            "result" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "id"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "jsonrpc"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "result"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            id: ::mcpwire_types::support::required_member(slots.0, "id")?,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.1, "jsonrpc")?,
-            result: ::mcpwire_types::support::required_member(slots.2, "result")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    SubscriptionsListenResultResponse "SubscriptionsListenResultResponse" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 id "id" req: RequestId;
+    1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    2 result "result" req: SubscriptionsListenResult;
 }
 /// `TextContent` (MCP 2026-07-28).
 ///
@@ -21772,85 +12886,13 @@ impl TextContent {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<MetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `annotations` member.
-    #[must_use]
-    pub fn with_annotations(mut self, annotations: impl Into<Annotations>) -> Self {
-        self.annotations = Some(annotations.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TextContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TextContent {
-    const NAME: &'static str = "TextContent";
-    const MEMBERS: &'static [&'static str] = &["_meta", "annotations", "text", "type"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MetaObject>,
-        Option<Annotations>,
-        Option<String>,
-        Option<TypeText>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "annotations" => Some(1usize),
-            "text" => Some(2usize),
-            "type" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "annotations")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "text"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            annotations: slots.1,
-            text: ::mcpwire_types::support::required_member(slots.2, "text")?,
-            r#type: ::mcpwire_types::support::required_member(slots.3, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    TextContent "TextContent" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: MetaObject;
+    1 annotations "annotations" opt with_annotations into: Annotations;
+    2 text "text" req: String;
+    3 r#type "type" req: TypeText;
 }
 /// `TextResourceContents` (MCP 2026-07-28).
 ///
@@ -21884,80 +12926,13 @@ impl TextResourceContents {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<MetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `mimeType` member.
-    #[must_use]
-    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
-        self.mime_type = Some(mime_type.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TextResourceContents {
-    const NAME: &'static str = "TextResourceContents";
-    const MEMBERS: &'static [&'static str] = &["_meta", "mimeType", "text", "uri"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<MetaObject>, Option<String>, Option<String>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "mimeType" => Some(1usize),
-            "text" => Some(2usize),
-            "uri" => Some(3usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "mimeType")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "text"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.3, map, "uri"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            mime_type: slots.1,
-            text: ::mcpwire_types::support::required_member(slots.2, "text")?,
-            uri: ::mcpwire_types::support::required_member(slots.3, "uri")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    TextResourceContents "TextResourceContents" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: MetaObject;
+    1 mime_type "mimeType" opt with_mime_type into: String;
+    2 text "text" req: String;
+    3 uri "uri" req: String;
 }
 /// `TitledMultiSelectEnumSchema` (MCP 2026-07-28).
 ///
@@ -22003,133 +12978,16 @@ impl TitledMultiSelectEnumSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `default` member.
-    #[must_use]
-    pub fn with_default(mut self, default: impl Into<Vec<String>>) -> Self {
-        self.default = Some(default.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `maxItems` member.
-    #[must_use]
-    pub fn with_max_items(
-        mut self,
-        max_items: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.max_items = Some(max_items.into());
-        self
-    }
-    /// Sets the optional `minItems` member.
-    #[must_use]
-    pub fn with_min_items(
-        mut self,
-        min_items: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.min_items = Some(min_items.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TitledMultiSelectEnumSchema {
-    const NAME: &'static str = "TitledMultiSelectEnumSchema";
-    const MEMBERS: &'static [&'static str] = &[
-        "default",
-        "description",
-        "items",
-        "maxItems",
-        "minItems",
-        "title",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Vec<String>>,
-        Option<String>,
-        Option<TitledMultiSelectEnumSchemaItems>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<String>,
-        Option<TypeArray>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "default" => Some(0usize),
-            "description" => Some(1usize),
-            "items" => Some(2usize),
-            "maxItems" => Some(3usize),
-            "minItems" => Some(4usize),
-            "title" => Some(5usize),
-            "type" => Some(6usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "default"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "description")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "items"),
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "maxItems")
-            }
-            4usize => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "minItems")
-            }
-            5usize => ::mcpwire_types::support::read_member(&mut slots.5, map, "title"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.6, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            default: slots.0,
-            description: slots.1,
-            items: ::mcpwire_types::support::required_member(slots.2, "items")?,
-            max_items: slots.3,
-            min_items: slots.4,
-            title: slots.5,
-            r#type: ::mcpwire_types::support::required_member(slots.6, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    TitledMultiSelectEnumSchema "TitledMultiSelectEnumSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 default "default" opt with_default into: Vec<String>;
+    1 description "description" opt with_description into: String;
+    2 items "items" req: TitledMultiSelectEnumSchemaItems;
+    3 max_items "maxItems" opt with_max_items into: ::mcpwire_types::support::Integer;
+    4 min_items "minItems" opt with_min_items into: ::mcpwire_types::support::Integer;
+    5 title "title" opt with_title into: String;
+    6 r#type "type" req: TypeArray;
 }
 /// `TitledMultiSelectEnumSchemaItems` (MCP 2026-07-28).
 ///
@@ -22155,56 +13013,10 @@ impl TitledMultiSelectEnumSchemaItems {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for TitledMultiSelectEnumSchemaItems {
-    const NAME: &'static str = "TitledMultiSelectEnumSchemaItems";
-    const MEMBERS: &'static [&'static str] = &["anyOf"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "anyOf" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "anyOf")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            any_of: ::mcpwire_types::support::required_member(slots.0, "anyOf")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    TitledMultiSelectEnumSchemaItems "TitledMultiSelectEnumSchemaItems" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 any_of "anyOf" req: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>;
 }
 /// `TitledMultiSelectEnumSchemaItemsAnyOfItem` (MCP 2026-07-28).
 ///
@@ -22230,61 +13042,11 @@ impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for TitledMultiSelectEnumSchemaItemsAnyOfItem {
-    const NAME: &'static str = "TitledMultiSelectEnumSchemaItemsAnyOfItem";
-    const MEMBERS: &'static [&'static str] = &["const", "title"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "const" => Some(0usize),
-            "title" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "const"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "title"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            r#const: ::mcpwire_types::support::required_member(slots.0, "const")?,
-            title: ::mcpwire_types::support::required_member(slots.1, "title")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    TitledMultiSelectEnumSchemaItemsAnyOfItem "TitledMultiSelectEnumSchemaItemsAnyOfItem" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 r#const "const" req: String;
+    1 title "title" req: String;
 }
 /// `TitledSingleSelectEnumSchema` (MCP 2026-07-28).
 ///
@@ -22323,101 +13085,14 @@ impl TitledSingleSelectEnumSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `default` member.
-    #[must_use]
-    pub fn with_default(mut self, default: impl Into<String>) -> Self {
-        self.default = Some(default.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for TitledSingleSelectEnumSchema {
-    const NAME: &'static str = "TitledSingleSelectEnumSchema";
-    const MEMBERS: &'static [&'static str] = &[
-        "default",
-        "description",
-        "oneOf",
-        "title",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<String>,
-        Option<Vec<TitledSingleSelectEnumSchemaOneOfItem>>,
-        Option<String>,
-        Option<TypeString>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "default" => Some(0usize),
-            "description" => Some(1usize),
-            "oneOf" => Some(2usize),
-            "title" => Some(3usize),
-            "type" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "default"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "description")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "oneOf"),
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "title"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            default: slots.0,
-            description: slots.1,
-            one_of: ::mcpwire_types::support::required_member(slots.2, "oneOf")?,
-            title: slots.3,
-            r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    TitledSingleSelectEnumSchema "TitledSingleSelectEnumSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 default "default" opt with_default into: String;
+    1 description "description" opt with_description into: String;
+    2 one_of "oneOf" req: Vec<TitledSingleSelectEnumSchemaOneOfItem>;
+    3 title "title" opt with_title into: String;
+    4 r#type "type" req: TypeString;
 }
 /// `TitledSingleSelectEnumSchemaOneOfItem` (MCP 2026-07-28).
 ///
@@ -22443,61 +13118,11 @@ impl TitledSingleSelectEnumSchemaOneOfItem {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for TitledSingleSelectEnumSchemaOneOfItem {
-    const NAME: &'static str = "TitledSingleSelectEnumSchemaOneOfItem";
-    const MEMBERS: &'static [&'static str] = &["const", "title"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<String>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "const" => Some(0usize),
-            "title" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "const"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "title"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            r#const: ::mcpwire_types::support::required_member(slots.0, "const")?,
-            title: ::mcpwire_types::support::required_member(slots.1, "title")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    TitledSingleSelectEnumSchemaOneOfItem "TitledSingleSelectEnumSchemaOneOfItem" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 r#const "const" req: String;
+    1 title "title" req: String;
 }
 /// `Tool` (MCP 2026-07-28).
 ///
@@ -22551,146 +13176,17 @@ impl Tool {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<MetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `annotations` member.
-    #[must_use]
-    pub fn with_annotations(mut self, annotations: impl Into<ToolAnnotations>) -> Self {
-        self.annotations = Some(annotations.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `icons` member.
-    #[must_use]
-    pub fn with_icons(mut self, icons: impl Into<Vec<Icon>>) -> Self {
-        self.icons = Some(icons.into());
-        self
-    }
-    /// Sets the optional `outputSchema` member.
-    #[must_use]
-    pub fn with_output_schema(
-        mut self,
-        output_schema: impl Into<ToolOutputSchema>,
-    ) -> Self {
-        self.output_schema = Some(output_schema.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for Tool {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for Tool {
-    const NAME: &'static str = "Tool";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "annotations",
-        "description",
-        "icons",
-        "inputSchema",
-        "name",
-        "outputSchema",
-        "title",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MetaObject>,
-        Option<ToolAnnotations>,
-        Option<String>,
-        Option<Vec<Icon>>,
-        Option<ToolInputSchema>,
-        Option<String>,
-        Option<ToolOutputSchema>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "annotations" => Some(1usize),
-            "description" => Some(2usize),
-            "icons" => Some(3usize),
-            "inputSchema" => Some(4usize),
-            "name" => Some(5usize),
-            "outputSchema" => Some(6usize),
-            "title" => Some(7usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "annotations")
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "description")
-            }
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "icons"),
-            4usize => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "inputSchema")
-            }
-            5usize => ::mcpwire_types::support::read_member(&mut slots.5, map, "name"),
-            6usize => {
-                ::mcpwire_types::support::read_member(&mut slots.6, map, "outputSchema")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.7, map, "title"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            annotations: slots.1,
-            description: slots.2,
-            icons: slots.3,
-            input_schema: ::mcpwire_types::support::required_member(
-                slots.4,
-                "inputSchema",
-            )?,
-            name: ::mcpwire_types::support::required_member(slots.5, "name")?,
-            output_schema: slots.6,
-            title: slots.7,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    Tool "Tool" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: MetaObject;
+    1 annotations "annotations" opt with_annotations into: ToolAnnotations;
+    2 description "description" opt with_description into: String;
+    3 icons "icons" opt with_icons into: Vec<Icon>;
+    4 input_schema "inputSchema" req: ToolInputSchema;
+    5 name "name" req: String;
+    6 output_schema "outputSchema" opt with_output_schema into: ToolOutputSchema;
+    7 title "title" opt with_title into: String;
 }
 /// `ToolAnnotations` (MCP 2026-07-28).
 ///
@@ -22735,127 +13231,14 @@ impl ToolAnnotations {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `destructiveHint` member.
-    #[must_use]
-    pub fn with_destructive_hint(mut self, destructive_hint: impl Into<bool>) -> Self {
-        self.destructive_hint = Some(destructive_hint.into());
-        self
-    }
-    /// Sets the optional `idempotentHint` member.
-    #[must_use]
-    pub fn with_idempotent_hint(mut self, idempotent_hint: impl Into<bool>) -> Self {
-        self.idempotent_hint = Some(idempotent_hint.into());
-        self
-    }
-    /// Sets the optional `openWorldHint` member.
-    #[must_use]
-    pub fn with_open_world_hint(mut self, open_world_hint: impl Into<bool>) -> Self {
-        self.open_world_hint = Some(open_world_hint.into());
-        self
-    }
-    /// Sets the optional `readOnlyHint` member.
-    #[must_use]
-    pub fn with_read_only_hint(mut self, read_only_hint: impl Into<bool>) -> Self {
-        self.read_only_hint = Some(read_only_hint.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ToolAnnotations {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolAnnotations {
-    const NAME: &'static str = "ToolAnnotations";
-    const MEMBERS: &'static [&'static str] = &[
-        "destructiveHint",
-        "idempotentHint",
-        "openWorldHint",
-        "readOnlyHint",
-        "title",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<bool>,
-        Option<bool>,
-        Option<bool>,
-        Option<bool>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "destructiveHint" => Some(0usize),
-            "idempotentHint" => Some(1usize),
-            "openWorldHint" => Some(2usize),
-            "readOnlyHint" => Some(3usize),
-            "title" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.0,
-                    map,
-                    "destructiveHint",
-                )
-            }
-            1usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.1,
-                    map,
-                    "idempotentHint",
-                )
-            }
-            2usize => {
-                ::mcpwire_types::support::read_member(&mut slots.2, map, "openWorldHint")
-            }
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "readOnlyHint")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "title"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            destructive_hint: slots.0,
-            idempotent_hint: slots.1,
-            open_world_hint: slots.2,
-            read_only_hint: slots.3,
-            title: slots.4,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ToolAnnotations "ToolAnnotations" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 destructive_hint "destructiveHint" opt with_destructive_hint into: bool;
+    1 idempotent_hint "idempotentHint" opt with_idempotent_hint into: bool;
+    2 open_world_hint "openWorldHint" opt with_open_world_hint into: bool;
+    3 read_only_hint "readOnlyHint" opt with_read_only_hint into: bool;
+    4 title "title" opt with_title into: String;
 }
 /// `ToolChoice` (MCP 2026-07-28).
 ///
@@ -22880,58 +13263,10 @@ impl ToolChoice {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `mode` member.
-    #[must_use]
-    pub fn with_mode(mut self, mode: impl Into<ToolChoiceMode>) -> Self {
-        self.mode = Some(mode.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ToolChoice {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolChoice {
-    const NAME: &'static str = "ToolChoice";
-    const MEMBERS: &'static [&'static str] = &["mode"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<ToolChoiceMode>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "mode" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "mode")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { mode: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    ToolChoice "ToolChoice" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 mode "mode" opt with_mode into: ToolChoiceMode;
 }
 /// `ToolChoiceMode` (MCP 2026-07-28).
 ///
@@ -22987,66 +13322,11 @@ impl ToolInputSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `$schema` member.
-    #[must_use]
-    pub fn with_schema(mut self, schema: impl Into<String>) -> Self {
-        self.schema = Some(schema.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ToolInputSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolInputSchema {
-    const NAME: &'static str = "ToolInputSchema";
-    const MEMBERS: &'static [&'static str] = &["$schema", "type"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<TypeObject>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "$schema" => Some(0usize),
-            "type" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "$schema"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            schema: slots.0,
-            r#type: ::mcpwire_types::support::required_member(slots.1, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ToolInputSchema "ToolInputSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 schema "$schema" opt with_schema into: String;
+    1 r#type "type" req: TypeObject;
 }
 /// `ToolListChangedNotification` (MCP 2026-07-28).
 ///
@@ -23077,73 +13357,12 @@ impl ToolListChangedNotification {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `params` member.
-    #[must_use]
-    pub fn with_params(mut self, params: impl Into<NotificationParams>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ToolListChangedNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolListChangedNotification {
-    const NAME: &'static str = "ToolListChangedNotification";
-    const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Jsonrpc2_0>,
-        Option<MethodNotificationsToolsListChanged>,
-        Option<NotificationParams>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "jsonrpc" => Some(0usize),
-            "method" => Some(1usize),
-            "params" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "jsonrpc"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "method"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "params"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            jsonrpc: ::mcpwire_types::support::required_member(slots.0, "jsonrpc")?,
-            method: ::mcpwire_types::support::required_member(slots.1, "method")?,
-            params: slots.2,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ToolListChangedNotification "ToolListChangedNotification" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 jsonrpc "jsonrpc" req: Jsonrpc2_0;
+    1 method "method" req: MethodNotificationsToolsListChanged;
+    2 params "params" opt with_params into: NotificationParams;
 }
 /// `ToolOutputSchema` (MCP 2026-07-28).
 ///
@@ -23168,58 +13387,10 @@ impl ToolOutputSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `$schema` member.
-    #[must_use]
-    pub fn with_schema(mut self, schema: impl Into<String>) -> Self {
-        self.schema = Some(schema.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ToolOutputSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolOutputSchema {
-    const NAME: &'static str = "ToolOutputSchema";
-    const MEMBERS: &'static [&'static str] = &["$schema"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>,);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None,)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "$schema" => Some(0usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        _index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        ::mcpwire_types::support::read_member(&mut slots.0, map, "$schema")
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self { schema: slots.0, extra })
-    }
+::mcpwire_types::support::object! {
+    ToolOutputSchema "ToolOutputSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 schema "$schema" opt with_schema into: String;
 }
 /// `ToolResultContent` (MCP 2026-07-28).
 ///
@@ -23268,118 +13439,15 @@ impl ToolResultContent {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<MetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Sets the optional `isError` member.
-    #[must_use]
-    pub fn with_is_error(mut self, is_error: impl Into<bool>) -> Self {
-        self.is_error = Some(is_error.into());
-        self
-    }
-    /// Sets the optional `structuredContent` member.
-    #[must_use]
-    pub fn with_structured_content(
-        mut self,
-        structured_content: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.structured_content = Some(structured_content.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ToolResultContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolResultContent {
-    const NAME: &'static str = "ToolResultContent";
-    const MEMBERS: &'static [&'static str] = &[
-        "_meta",
-        "content",
-        "isError",
-        "structuredContent",
-        "toolUseId",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MetaObject>,
-        Option<Vec<ContentBlock>>,
-        Option<bool>,
-        Option<::mcpwire_types::Json>,
-        Option<String>,
-        Option<TypeToolResult>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "content" => Some(1usize),
-            "isError" => Some(2usize),
-            "structuredContent" => Some(3usize),
-            "toolUseId" => Some(4usize),
-            "type" => Some(5usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "content"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "isError"),
-            3usize => {
-                ::mcpwire_types::support::read_member(
-                    &mut slots.3,
-                    map,
-                    "structuredContent",
-                )
-            }
-            4usize => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "toolUseId")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.5, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            content: ::mcpwire_types::support::required_member(slots.1, "content")?,
-            is_error: slots.2,
-            structured_content: slots.3,
-            tool_use_id: ::mcpwire_types::support::required_member(
-                slots.4,
-                "toolUseId",
-            )?,
-            r#type: ::mcpwire_types::support::required_member(slots.5, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ToolResultContent "ToolResultContent" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: MetaObject;
+    1 content "content" req: Vec<ContentBlock>;
+    2 is_error "isError" opt with_is_error into: bool;
+    3 structured_content "structuredContent" opt with_structured_content into: ::mcpwire_types::Json;
+    4 tool_use_id "toolUseId" req: String;
+    5 r#type "type" req: TypeToolResult;
 }
 /// `ToolUseContent` (MCP 2026-07-28).
 ///
@@ -23419,81 +13487,14 @@ impl ToolUseContent {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `_meta` member.
-    #[must_use]
-    pub fn with_meta(mut self, meta: impl Into<MetaObject>) -> Self {
-        self.meta = Some(meta.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for ToolUseContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for ToolUseContent {
-    const NAME: &'static str = "ToolUseContent";
-    const MEMBERS: &'static [&'static str] = &["_meta", "id", "input", "name", "type"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<MetaObject>,
-        Option<String>,
-        Option<::mcpwire_types::JsonObject>,
-        Option<String>,
-        Option<TypeToolUse>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "_meta" => Some(0usize),
-            "id" => Some(1usize),
-            "input" => Some(2usize),
-            "name" => Some(3usize),
-            "type" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "_meta"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "id"),
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "input"),
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "name"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            meta: slots.0,
-            id: ::mcpwire_types::support::required_member(slots.1, "id")?,
-            input: ::mcpwire_types::support::required_member(slots.2, "input")?,
-            name: ::mcpwire_types::support::required_member(slots.3, "name")?,
-            r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    ToolUseContent "ToolUseContent" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 meta "_meta" opt with_meta into: MetaObject;
+    1 id "id" req: String;
+    2 input "input" req: ::mcpwire_types::JsonObject;
+    3 name "name" req: String;
+    4 r#type "type" req: TypeToolUse;
 }
 /// `TypeArray` (MCP 2026-07-28).
 ///
@@ -24043,74 +14044,12 @@ impl UnsupportedProtocolVersionError {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `id` member.
-    #[must_use]
-    pub fn with_id(mut self, id: impl Into<RequestId>) -> Self {
-        self.id = Some(id.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for UnsupportedProtocolVersionError {
-    const NAME: &'static str = "UnsupportedProtocolVersionError";
-    const MEMBERS: &'static [&'static str] = &["error", "id", "jsonrpc"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<UnsupportedProtocolVersionErrorError>,
-        Option<RequestId>,
-        Option<Jsonrpc2_0>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "error" => Some(0usize),
-            "id" => Some(1usize),
-            "jsonrpc" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "error"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "id"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "jsonrpc"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            error: ::mcpwire_types::support::required_member(slots.0, "error")?,
-            id: slots.1,
-            jsonrpc: ::mcpwire_types::support::required_member(slots.2, "jsonrpc")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    UnsupportedProtocolVersionError "UnsupportedProtocolVersionError" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 error "error" req: UnsupportedProtocolVersionErrorError;
+    1 id "id" opt with_id into: RequestId;
+    2 jsonrpc "jsonrpc" req: Jsonrpc2_0;
 }
 /// `UnsupportedProtocolVersionErrorError` (MCP 2026-07-28).
 ///
@@ -24142,68 +14081,12 @@ impl UnsupportedProtocolVersionErrorError {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for UnsupportedProtocolVersionErrorError {
-    const NAME: &'static str = "UnsupportedProtocolVersionErrorError";
-    const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<CodeMinus32022>,
-        Option<UnsupportedProtocolVersionErrorErrorData>,
-        Option<String>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0usize),
-            "data" => Some(1usize),
-            "message" => Some(2usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "code"),
-            1usize => ::mcpwire_types::support::read_member(&mut slots.1, map, "data"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.2, map, "message"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            code: ::mcpwire_types::support::required_member(slots.0, "code")?,
-            data: ::mcpwire_types::support::required_member(slots.1, "data")?,
-            message: ::mcpwire_types::support::required_member(slots.2, "message")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    UnsupportedProtocolVersionErrorError "UnsupportedProtocolVersionErrorError" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 code "code" req: CodeMinus32022;
+    1 data "data" req: UnsupportedProtocolVersionErrorErrorData;
+    2 message "message" req: String;
 }
 /// `UnsupportedProtocolVersionErrorErrorData` (MCP 2026-07-28).
 ///
@@ -24229,63 +14112,11 @@ impl UnsupportedProtocolVersionErrorErrorData {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorErrorData {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for UnsupportedProtocolVersionErrorErrorData {
-    const NAME: &'static str = "UnsupportedProtocolVersionErrorErrorData";
-    const MEMBERS: &'static [&'static str] = &["requested", "supported"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<String>, Option<Vec<String>>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "requested" => Some(0usize),
-            "supported" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => {
-                ::mcpwire_types::support::read_member(&mut slots.0, map, "requested")
-            }
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "supported"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            requested: ::mcpwire_types::support::required_member(slots.0, "requested")?,
-            supported: ::mcpwire_types::support::required_member(slots.1, "supported")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    UnsupportedProtocolVersionErrorErrorData "UnsupportedProtocolVersionErrorErrorData" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 requested "requested" req: String;
+    1 supported "supported" req: Vec<String>;
 }
 /// `UntitledMultiSelectEnumSchema` (MCP 2026-07-28).
 ///
@@ -24331,133 +14162,16 @@ impl UntitledMultiSelectEnumSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `default` member.
-    #[must_use]
-    pub fn with_default(mut self, default: impl Into<Vec<String>>) -> Self {
-        self.default = Some(default.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `maxItems` member.
-    #[must_use]
-    pub fn with_max_items(
-        mut self,
-        max_items: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.max_items = Some(max_items.into());
-        self
-    }
-    /// Sets the optional `minItems` member.
-    #[must_use]
-    pub fn with_min_items(
-        mut self,
-        min_items: impl Into<::mcpwire_types::support::Integer>,
-    ) -> Self {
-        self.min_items = Some(min_items.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UntitledMultiSelectEnumSchema {
-    const NAME: &'static str = "UntitledMultiSelectEnumSchema";
-    const MEMBERS: &'static [&'static str] = &[
-        "default",
-        "description",
-        "items",
-        "maxItems",
-        "minItems",
-        "title",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<Vec<String>>,
-        Option<String>,
-        Option<UntitledMultiSelectEnumSchemaItems>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<::mcpwire_types::support::Integer>,
-        Option<String>,
-        Option<TypeArray>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "default" => Some(0usize),
-            "description" => Some(1usize),
-            "items" => Some(2usize),
-            "maxItems" => Some(3usize),
-            "minItems" => Some(4usize),
-            "title" => Some(5usize),
-            "type" => Some(6usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "default"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "description")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "items"),
-            3usize => {
-                ::mcpwire_types::support::read_member(&mut slots.3, map, "maxItems")
-            }
-            4usize => {
-                ::mcpwire_types::support::read_member(&mut slots.4, map, "minItems")
-            }
-            5usize => ::mcpwire_types::support::read_member(&mut slots.5, map, "title"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.6, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            default: slots.0,
-            description: slots.1,
-            items: ::mcpwire_types::support::required_member(slots.2, "items")?,
-            max_items: slots.3,
-            min_items: slots.4,
-            title: slots.5,
-            r#type: ::mcpwire_types::support::required_member(slots.6, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    UntitledMultiSelectEnumSchema "UntitledMultiSelectEnumSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 default "default" opt with_default into: Vec<String>;
+    1 description "description" opt with_description into: String;
+    2 items "items" req: UntitledMultiSelectEnumSchemaItems;
+    3 max_items "maxItems" opt with_max_items into: ::mcpwire_types::support::Integer;
+    4 min_items "minItems" opt with_min_items into: ::mcpwire_types::support::Integer;
+    5 title "title" opt with_title into: String;
+    6 r#type "type" req: TypeArray;
 }
 /// `UntitledMultiSelectEnumSchemaItems` (MCP 2026-07-28).
 ///
@@ -24483,61 +14197,11 @@ impl UntitledMultiSelectEnumSchemaItems {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de>
-for UntitledMultiSelectEnumSchemaItems {
-    const NAME: &'static str = "UntitledMultiSelectEnumSchemaItems";
-    const MEMBERS: &'static [&'static str] = &["enum", "type"];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (Option<Vec<String>>, Option<TypeString>);
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "enum" => Some(0usize),
-            "type" => Some(1usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "enum"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.1, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            r#enum: ::mcpwire_types::support::required_member(slots.0, "enum")?,
-            r#type: ::mcpwire_types::support::required_member(slots.1, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    UntitledMultiSelectEnumSchemaItems "UntitledMultiSelectEnumSchemaItems" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 r#enum "enum" req: Vec<String>;
+    1 r#type "type" req: TypeString;
 }
 /// `UntitledSingleSelectEnumSchema` (MCP 2026-07-28).
 ///
@@ -24575,101 +14239,14 @@ impl UntitledSingleSelectEnumSchema {
             extra: ::std::collections::BTreeMap::new(),
         }
     }
-    /// Sets the optional `default` member.
-    #[must_use]
-    pub fn with_default(mut self, default: impl Into<String>) -> Self {
-        self.default = Some(default.into());
-        self
-    }
-    /// Sets the optional `description` member.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-    /// Sets the optional `title` member.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-    /// Adds a member the schema does not declare (encoded after the declared ones).
-    #[must_use]
-    pub fn with_extra_member(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<::mcpwire_types::Json>,
-    ) -> Self {
-        self.extra.insert(name.into(), value.into());
-        self
-    }
 }
-impl<'de> ::serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::mcpwire_types::support::decode_object(deserializer)
-    }
-}
-impl<'de> ::mcpwire_types::support::ObjectTable<'de> for UntitledSingleSelectEnumSchema {
-    const NAME: &'static str = "UntitledSingleSelectEnumSchema";
-    const MEMBERS: &'static [&'static str] = &[
-        "default",
-        "description",
-        "enum",
-        "title",
-        "type",
-    ];
-    const KEEPS_UNDECLARED: bool = true;
-    type Slots = (
-        Option<String>,
-        Option<String>,
-        Option<Vec<String>>,
-        Option<String>,
-        Option<TypeString>,
-    );
-    type Extra = ::mcpwire_types::Json;
-    fn empty() -> Self::Slots {
-        (None, None, None, None, None)
-    }
-    fn declared(name: &str) -> Option<usize> {
-        match name {
-            "default" => Some(0usize),
-            "description" => Some(1usize),
-            "enum" => Some(2usize),
-            "title" => Some(3usize),
-            "type" => Some(4usize),
-            _ => None,
-        }
-    }
-    fn read<A: ::serde::de::MapAccess<'de>>(
-        slots: &mut Self::Slots,
-        index: usize,
-        map: &mut A,
-    ) -> ::core::result::Result<(), A::Error> {
-        match index {
-            0usize => ::mcpwire_types::support::read_member(&mut slots.0, map, "default"),
-            1usize => {
-                ::mcpwire_types::support::read_member(&mut slots.1, map, "description")
-            }
-            2usize => ::mcpwire_types::support::read_member(&mut slots.2, map, "enum"),
-            3usize => ::mcpwire_types::support::read_member(&mut slots.3, map, "title"),
-            _ => ::mcpwire_types::support::read_member(&mut slots.4, map, "type"),
-        }
-    }
-    fn build<E: ::serde::de::Error>(
-        slots: Self::Slots,
-        extra: ::std::collections::BTreeMap<String, Self::Extra>,
-    ) -> ::core::result::Result<Self, E> {
-        ::core::result::Result::Ok(Self {
-            default: slots.0,
-            description: slots.1,
-            r#enum: ::mcpwire_types::support::required_member(slots.2, "enum")?,
-            title: slots.3,
-            r#type: ::mcpwire_types::support::required_member(slots.4, "type")?,
-            extra,
-        })
-    }
+::mcpwire_types::support::object! {
+    UntitledSingleSelectEnumSchema "UntitledSingleSelectEnumSchema" keeps extra with_extra_member: ::mcpwire_types::Json;
+    0 default "default" opt with_default into: String;
+    1 description "description" opt with_description into: String;
+    2 r#enum "enum" req: Vec<String>;
+    3 title "title" opt with_title into: String;
+    4 r#type "type" req: TypeString;
 }
 /// Error codes of MCP 2026-07-28: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -5,8 +5,8 @@ use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
 use ::mcpwire_types::support::strategy as s;
 /// Values of [`super::Annotated`].
 pub fn annotated() -> BoxedStrategy<super::Annotated> {
-    ((s::optional(annotated_annotations()),),)
-        .prop_map(|((f0,),)| super::Annotated {
+    s::optional(annotated_annotations())
+        .prop_map(|f0| super::Annotated {
             annotations: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -15,12 +15,10 @@ pub fn annotated() -> BoxedStrategy<super::Annotated> {
 /// Values of [`super::AnnotatedAnnotations`].
 pub fn annotated_annotations() -> BoxedStrategy<super::AnnotatedAnnotations> {
     (
-        (
-            s::optional(s::vec(role(), None, None)),
-            s::optional(s::number(Some(0f64), Some(1f64))),
-        ),
+        s::optional(s::vec(role(), None, None)),
+        s::optional(s::number(Some(0f64), Some(1f64))),
     )
-        .prop_map(|((f0, f1),)| super::AnnotatedAnnotations {
+        .prop_map(|(f0, f1)| super::AnnotatedAnnotations {
             audience: f0,
             priority: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -30,13 +28,11 @@ pub fn annotated_annotations() -> BoxedStrategy<super::AnnotatedAnnotations> {
 /// Values of [`super::BlobResourceContents`].
 pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
     (
-        (
-            s::string(Some("byte"), None, None),
-            s::optional(s::string(None, None, None)),
-            s::string(Some("uri"), None, None),
-        ),
+        s::string(Some("byte"), None, None),
+        s::optional(s::string(None, None, None)),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::BlobResourceContents {
+        .prop_map(|(f0, f1, f2)| super::BlobResourceContents {
             blob: f0,
             mime_type: f1,
             uri: f2,
@@ -46,8 +42,8 @@ pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
 }
 /// Values of [`super::CallToolRequest`].
 pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
-    ((method_tools_call(), call_tool_request_params()),)
-        .prop_map(|((f0, f1),)| super::CallToolRequest {
+    (method_tools_call(), call_tool_request_params())
+        .prop_map(|(f0, f1)| super::CallToolRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -56,8 +52,8 @@ pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
 }
 /// Values of [`super::CallToolRequestParams`].
 pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams> {
-    ((s::optional(s::json_object()), s::string(None, None, None)),)
-        .prop_map(|((f0, f1),)| super::CallToolRequestParams {
+    (s::optional(s::json_object()), s::string(None, None, None))
+        .prop_map(|(f0, f1)| super::CallToolRequestParams {
             arguments: f0,
             name: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -67,13 +63,11 @@ pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams>
 /// Values of [`super::CallToolResult`].
 pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::vec(call_tool_result_content_item(), None, None),
-            s::optional(s::boolean()),
-        ),
+        s::optional(s::json_object()),
+        s::vec(call_tool_result_content_item(), None, None),
+        s::optional(s::boolean()),
     )
-        .prop_map(|((f0, f1, f2),)| super::CallToolResult {
+        .prop_map(|(f0, f1, f2)| super::CallToolResult {
             meta: f0,
             content: f1,
             is_error: f2,
@@ -100,8 +94,8 @@ pub fn call_tool_result_content_item() -> BoxedStrategy<
 }
 /// Values of [`super::CancelledNotification`].
 pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
-    ((method_notifications_cancelled(), cancelled_notification_params()),)
-        .prop_map(|((f0, f1),)| super::CancelledNotification {
+    (method_notifications_cancelled(), cancelled_notification_params())
+        .prop_map(|(f0, f1)| super::CancelledNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -112,8 +106,8 @@ pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
 pub fn cancelled_notification_params() -> BoxedStrategy<
     super::CancelledNotificationParams,
 > {
-    ((s::optional(s::string(None, None, None)), request_id()),)
-        .prop_map(|((f0, f1),)| super::CancelledNotificationParams {
+    (s::optional(s::string(None, None, None)), request_id())
+        .prop_map(|(f0, f1)| super::CancelledNotificationParams {
             reason: f0,
             request_id: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -123,13 +117,11 @@ pub fn cancelled_notification_params() -> BoxedStrategy<
 /// Values of [`super::ClientCapabilities`].
 pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
     (
-        (
-            s::optional(s::json_object_map()),
-            s::optional(client_capabilities_roots()),
-            s::optional(s::json_object()),
-        ),
+        s::optional(s::json_object_map()),
+        s::optional(client_capabilities_roots()),
+        s::optional(s::json_object()),
     )
-        .prop_map(|((f0, f1, f2),)| super::ClientCapabilities {
+        .prop_map(|(f0, f1, f2)| super::ClientCapabilities {
             experimental: f0,
             roots: f1,
             sampling: f2,
@@ -139,8 +131,8 @@ pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
 }
 /// Values of [`super::ClientCapabilitiesRoots`].
 pub fn client_capabilities_roots() -> BoxedStrategy<super::ClientCapabilitiesRoots> {
-    ((s::optional(s::boolean()),),)
-        .prop_map(|((f0,),)| super::ClientCapabilitiesRoots {
+    s::optional(s::boolean())
+        .prop_map(|f0| super::ClientCapabilitiesRoots {
             list_changed: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -212,8 +204,8 @@ pub fn client_result() -> BoxedStrategy<super::ClientResult> {
 }
 /// Values of [`super::CompleteRequest`].
 pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
-    ((method_completion_complete(), complete_request_params()),)
-        .prop_map(|((f0, f1),)| super::CompleteRequest {
+    (method_completion_complete(), complete_request_params())
+        .prop_map(|(f0, f1)| super::CompleteRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -222,8 +214,8 @@ pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
 }
 /// Values of [`super::CompleteRequestParams`].
 pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> {
-    ((complete_request_params_argument(), complete_request_params_ref()),)
-        .prop_map(|((f0, f1),)| super::CompleteRequestParams {
+    (complete_request_params_argument(), complete_request_params_ref())
+        .prop_map(|(f0, f1)| super::CompleteRequestParams {
             argument: f0,
             r#ref: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -234,8 +226,8 @@ pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> 
 pub fn complete_request_params_argument() -> BoxedStrategy<
     super::CompleteRequestParamsArgument,
 > {
-    ((s::string(None, None, None), s::string(None, None, None)),)
-        .prop_map(|((f0, f1),)| super::CompleteRequestParamsArgument {
+    (s::string(None, None, None), s::string(None, None, None))
+        .prop_map(|(f0, f1)| super::CompleteRequestParamsArgument {
             name: f0,
             value: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -258,8 +250,8 @@ pub fn complete_request_params_ref() -> BoxedStrategy<super::CompleteRequestPara
 }
 /// Values of [`super::CompleteResult`].
 pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
-    ((s::optional(s::json_object()), complete_result_completion()),)
-        .prop_map(|((f0, f1),)| super::CompleteResult {
+    (s::optional(s::json_object()), complete_result_completion())
+        .prop_map(|(f0, f1)| super::CompleteResult {
             meta: f0,
             completion: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -269,17 +261,15 @@ pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
 /// Values of [`super::CompleteResultCompletion`].
 pub fn complete_result_completion() -> BoxedStrategy<super::CompleteResultCompletion> {
     (
-        (
-            s::optional(s::boolean()),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::vec(s::string(None, None, None), None, None),
+        s::optional(s::boolean()),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
         ),
+        s::vec(s::string(None, None, None), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::CompleteResultCompletion {
+        .prop_map(|(f0, f1, f2)| super::CompleteResultCompletion {
             has_more: f0,
             total: f1,
             values: f2,
@@ -289,8 +279,8 @@ pub fn complete_result_completion() -> BoxedStrategy<super::CompleteResultComple
 }
 /// Values of [`super::CreateMessageRequest`].
 pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
-    ((method_sampling_create_message(), create_message_request_params()),)
-        .prop_map(|((f0, f1),)| super::CreateMessageRequest {
+    (method_sampling_create_message(), create_message_request_params())
+        .prop_map(|(f0, f1)| super::CreateMessageRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -302,20 +292,16 @@ pub fn create_message_request_params() -> BoxedStrategy<
     super::CreateMessageRequestParams,
 > {
     (
-        (
-            s::optional(create_message_request_params_include_context()),
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-            s::vec(sampling_message(), None, None),
-            s::optional(s::json_object()),
-            s::optional(model_preferences()),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::number(None, None)),
-        ),
+        s::optional(create_message_request_params_include_context()),
+        s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from).boxed(),
+        s::vec(sampling_message(), None, None),
+        s::optional(s::json_object()),
+        s::optional(model_preferences()),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::number(None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7),)| super::CreateMessageRequestParams {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7)| super::CreateMessageRequestParams {
             include_context: f0,
             max_tokens: f1,
             messages: f2,
@@ -343,15 +329,13 @@ pub fn create_message_request_params_include_context() -> BoxedStrategy<
 /// Values of [`super::CreateMessageResult`].
 pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
     (
-        (
-            s::optional(s::json_object()),
-            create_message_result_content(),
-            s::string(None, None, None),
-            role(),
-            s::optional(s::string(None, None, None)),
-        ),
+        s::optional(s::json_object()),
+        create_message_result_content(),
+        s::string(None, None, None),
+        role(),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::CreateMessageResult {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::CreateMessageResult {
             meta: f0,
             content: f1,
             model: f2,
@@ -383,13 +367,11 @@ pub fn cursor() -> BoxedStrategy<super::Cursor> {
 /// Values of [`super::EmbeddedResource`].
 pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
     (
-        (
-            s::optional(embedded_resource_annotations()),
-            embedded_resource_resource(),
-            type_resource(),
-        ),
+        s::optional(embedded_resource_annotations()),
+        embedded_resource_resource(),
+        type_resource(),
     )
-        .prop_map(|((f0, f1, f2),)| super::EmbeddedResource {
+        .prop_map(|(f0, f1, f2)| super::EmbeddedResource {
             annotations: f0,
             resource: f1,
             r#type: f2,
@@ -402,12 +384,10 @@ pub fn embedded_resource_annotations() -> BoxedStrategy<
     super::EmbeddedResourceAnnotations,
 > {
     (
-        (
-            s::optional(s::vec(role(), None, None)),
-            s::optional(s::number(Some(0f64), Some(1f64))),
-        ),
+        s::optional(s::vec(role(), None, None)),
+        s::optional(s::number(Some(0f64), Some(1f64))),
     )
-        .prop_map(|((f0, f1),)| super::EmbeddedResourceAnnotations {
+        .prop_map(|(f0, f1)| super::EmbeddedResourceAnnotations {
             audience: f0,
             priority: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -434,8 +414,8 @@ pub fn empty_result() -> BoxedStrategy<super::EmptyResult> {
 }
 /// Values of [`super::GetPromptRequest`].
 pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
-    ((method_prompts_get(), get_prompt_request_params()),)
-        .prop_map(|((f0, f1),)| super::GetPromptRequest {
+    (method_prompts_get(), get_prompt_request_params())
+        .prop_map(|(f0, f1)| super::GetPromptRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -444,8 +424,8 @@ pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
 }
 /// Values of [`super::GetPromptRequestParams`].
 pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParams> {
-    ((s::optional(s::map(s::string(None, None, None))), s::string(None, None, None)),)
-        .prop_map(|((f0, f1),)| super::GetPromptRequestParams {
+    (s::optional(s::map(s::string(None, None, None))), s::string(None, None, None))
+        .prop_map(|(f0, f1)| super::GetPromptRequestParams {
             arguments: f0,
             name: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -455,13 +435,11 @@ pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParam
 /// Values of [`super::GetPromptResult`].
 pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::vec(prompt_message(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::vec(prompt_message(), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::GetPromptResult {
+        .prop_map(|(f0, f1, f2)| super::GetPromptResult {
             meta: f0,
             description: f1,
             messages: f2,
@@ -472,14 +450,12 @@ pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
 /// Values of [`super::ImageContent`].
 pub fn image_content() -> BoxedStrategy<super::ImageContent> {
     (
-        (
-            s::optional(image_content_annotations()),
-            s::string(Some("byte"), None, None),
-            s::string(None, None, None),
-            type_image(),
-        ),
+        s::optional(image_content_annotations()),
+        s::string(Some("byte"), None, None),
+        s::string(None, None, None),
+        type_image(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ImageContent {
+        .prop_map(|(f0, f1, f2, f3)| super::ImageContent {
             annotations: f0,
             data: f1,
             mime_type: f2,
@@ -491,12 +467,10 @@ pub fn image_content() -> BoxedStrategy<super::ImageContent> {
 /// Values of [`super::ImageContentAnnotations`].
 pub fn image_content_annotations() -> BoxedStrategy<super::ImageContentAnnotations> {
     (
-        (
-            s::optional(s::vec(role(), None, None)),
-            s::optional(s::number(Some(0f64), Some(1f64))),
-        ),
+        s::optional(s::vec(role(), None, None)),
+        s::optional(s::number(Some(0f64), Some(1f64))),
     )
-        .prop_map(|((f0, f1),)| super::ImageContentAnnotations {
+        .prop_map(|(f0, f1)| super::ImageContentAnnotations {
             audience: f0,
             priority: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -505,8 +479,8 @@ pub fn image_content_annotations() -> BoxedStrategy<super::ImageContentAnnotatio
 }
 /// Values of [`super::Implementation`].
 pub fn implementation() -> BoxedStrategy<super::Implementation> {
-    ((s::string(None, None, None), s::string(None, None, None)),)
-        .prop_map(|((f0, f1),)| super::Implementation {
+    (s::string(None, None, None), s::string(None, None, None))
+        .prop_map(|(f0, f1)| super::Implementation {
             name: f0,
             version: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -515,8 +489,8 @@ pub fn implementation() -> BoxedStrategy<super::Implementation> {
 }
 /// Values of [`super::InitializeRequest`].
 pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
-    ((method_initialize(), initialize_request_params()),)
-        .prop_map(|((f0, f1),)| super::InitializeRequest {
+    (method_initialize(), initialize_request_params())
+        .prop_map(|(f0, f1)| super::InitializeRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -525,8 +499,8 @@ pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
 }
 /// Values of [`super::InitializeRequestParams`].
 pub fn initialize_request_params() -> BoxedStrategy<super::InitializeRequestParams> {
-    ((client_capabilities(), implementation(), s::string(None, None, None)),)
-        .prop_map(|((f0, f1, f2),)| super::InitializeRequestParams {
+    (client_capabilities(), implementation(), s::string(None, None, None))
+        .prop_map(|(f0, f1, f2)| super::InitializeRequestParams {
             capabilities: f0,
             client_info: f1,
             protocol_version: f2,
@@ -537,15 +511,13 @@ pub fn initialize_request_params() -> BoxedStrategy<super::InitializeRequestPara
 /// Values of [`super::InitializeResult`].
 pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
     (
-        (
-            s::optional(s::json_object()),
-            server_capabilities(),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            implementation(),
-        ),
+        s::optional(s::json_object()),
+        server_capabilities(),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        implementation(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::InitializeResult {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::InitializeResult {
             meta: f0,
             capabilities: f1,
             instructions: f2,
@@ -557,13 +529,8 @@ pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
 }
 /// Values of [`super::InitializedNotification`].
 pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotification> {
-    (
-        (
-            method_notifications_initialized(),
-            s::optional(initialized_notification_params()),
-        ),
-    )
-        .prop_map(|((f0, f1),)| super::InitializedNotification {
+    (method_notifications_initialized(), s::optional(initialized_notification_params()))
+        .prop_map(|(f0, f1)| super::InitializedNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -574,8 +541,8 @@ pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotificatio
 pub fn initialized_notification_params() -> BoxedStrategy<
     super::InitializedNotificationParams,
 > {
-    ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::InitializedNotificationParams {
+    (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::InitializedNotificationParams {
             meta: f0,
             extra: f1,
         })
@@ -583,8 +550,8 @@ pub fn initialized_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::JSONRPCError`].
 pub fn jsonrpcerror() -> BoxedStrategy<super::JSONRPCError> {
-    ((jsonrpcerror_error(), request_id(), jsonrpc_2_0()),)
-        .prop_map(|((f0, f1, f2),)| super::JSONRPCError {
+    (jsonrpcerror_error(), request_id(), jsonrpc_2_0())
+        .prop_map(|(f0, f1, f2)| super::JSONRPCError {
             error: f0,
             id: f1,
             jsonrpc: f2,
@@ -595,15 +562,11 @@ pub fn jsonrpcerror() -> BoxedStrategy<super::JSONRPCError> {
 /// Values of [`super::JSONRPCErrorError`].
 pub fn jsonrpcerror_error() -> BoxedStrategy<super::JSONRPCErrorError> {
     (
-        (
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-            s::optional(s::json()),
-            s::string(None, None, None),
-        ),
+        s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from).boxed(),
+        s::optional(s::json()),
+        s::string(None, None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::JSONRPCErrorError {
+        .prop_map(|(f0, f1, f2)| super::JSONRPCErrorError {
             code: f0,
             data: f1,
             message: f2,
@@ -630,13 +593,11 @@ pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
 /// Values of [`super::JSONRPCNotification`].
 pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
     (
-        (
-            jsonrpc_2_0(),
-            s::string(None, None, None),
-            s::optional(jsonrpcnotification_params()),
-        ),
+        jsonrpc_2_0(),
+        s::string(None, None, None),
+        s::optional(jsonrpcnotification_params()),
     )
-        .prop_map(|((f0, f1, f2),)| super::JSONRPCNotification {
+        .prop_map(|(f0, f1, f2)| super::JSONRPCNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -646,8 +607,8 @@ pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
 }
 /// Values of [`super::JSONRPCNotificationParams`].
 pub fn jsonrpcnotification_params() -> BoxedStrategy<super::JSONRPCNotificationParams> {
-    ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::JSONRPCNotificationParams {
+    (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::JSONRPCNotificationParams {
             meta: f0,
             extra: f1,
         })
@@ -656,14 +617,12 @@ pub fn jsonrpcnotification_params() -> BoxedStrategy<super::JSONRPCNotificationP
 /// Values of [`super::JSONRPCRequest`].
 pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
     (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            s::string(None, None, None),
-            s::optional(jsonrpcrequest_params()),
-        ),
+        request_id(),
+        jsonrpc_2_0(),
+        s::string(None, None, None),
+        s::optional(jsonrpcrequest_params()),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::JSONRPCRequest {
+        .prop_map(|(f0, f1, f2, f3)| super::JSONRPCRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -674,8 +633,8 @@ pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
 }
 /// Values of [`super::JSONRPCRequestParams`].
 pub fn jsonrpcrequest_params() -> BoxedStrategy<super::JSONRPCRequestParams> {
-    ((s::optional(jsonrpcrequest_params_meta()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::JSONRPCRequestParams {
+    (s::optional(jsonrpcrequest_params_meta()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::JSONRPCRequestParams {
             meta: f0,
             extra: f1,
         })
@@ -683,8 +642,8 @@ pub fn jsonrpcrequest_params() -> BoxedStrategy<super::JSONRPCRequestParams> {
 }
 /// Values of [`super::JSONRPCRequestParamsMeta`].
 pub fn jsonrpcrequest_params_meta() -> BoxedStrategy<super::JSONRPCRequestParamsMeta> {
-    ((s::optional(progress_token()),),)
-        .prop_map(|((f0,),)| super::JSONRPCRequestParamsMeta {
+    s::optional(progress_token())
+        .prop_map(|f0| super::JSONRPCRequestParamsMeta {
             progress_token: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -692,8 +651,8 @@ pub fn jsonrpcrequest_params_meta() -> BoxedStrategy<super::JSONRPCRequestParams
 }
 /// Values of [`super::JSONRPCResponse`].
 pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
-    ((request_id(), jsonrpc_2_0(), result()),)
-        .prop_map(|((f0, f1, f2),)| super::JSONRPCResponse {
+    (request_id(), jsonrpc_2_0(), result())
+        .prop_map(|(f0, f1, f2)| super::JSONRPCResponse {
             id: f0,
             jsonrpc: f1,
             result: f2,
@@ -707,8 +666,8 @@ pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
 }
 /// Values of [`super::ListPromptsRequest`].
 pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
-    ((method_prompts_list(), s::optional(list_prompts_request_params())),)
-        .prop_map(|((f0, f1),)| super::ListPromptsRequest {
+    (method_prompts_list(), s::optional(list_prompts_request_params()))
+        .prop_map(|(f0, f1)| super::ListPromptsRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -717,8 +676,8 @@ pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
 }
 /// Values of [`super::ListPromptsRequestParams`].
 pub fn list_prompts_request_params() -> BoxedStrategy<super::ListPromptsRequestParams> {
-    ((s::optional(s::string(None, None, None)),),)
-        .prop_map(|((f0,),)| super::ListPromptsRequestParams {
+    s::optional(s::string(None, None, None))
+        .prop_map(|f0| super::ListPromptsRequestParams {
             cursor: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -727,13 +686,11 @@ pub fn list_prompts_request_params() -> BoxedStrategy<super::ListPromptsRequestP
 /// Values of [`super::ListPromptsResult`].
 pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::vec(prompt(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::vec(prompt(), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::ListPromptsResult {
+        .prop_map(|(f0, f1, f2)| super::ListPromptsResult {
             meta: f0,
             next_cursor: f1,
             prompts: f2,
@@ -746,12 +703,10 @@ pub fn list_resource_templates_request() -> BoxedStrategy<
     super::ListResourceTemplatesRequest,
 > {
     (
-        (
-            method_resources_templates_list(),
-            s::optional(list_resource_templates_request_params()),
-        ),
+        method_resources_templates_list(),
+        s::optional(list_resource_templates_request_params()),
     )
-        .prop_map(|((f0, f1),)| super::ListResourceTemplatesRequest {
+        .prop_map(|(f0, f1)| super::ListResourceTemplatesRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -762,8 +717,8 @@ pub fn list_resource_templates_request() -> BoxedStrategy<
 pub fn list_resource_templates_request_params() -> BoxedStrategy<
     super::ListResourceTemplatesRequestParams,
 > {
-    ((s::optional(s::string(None, None, None)),),)
-        .prop_map(|((f0,),)| super::ListResourceTemplatesRequestParams {
+    s::optional(s::string(None, None, None))
+        .prop_map(|f0| super::ListResourceTemplatesRequestParams {
             cursor: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -774,13 +729,11 @@ pub fn list_resource_templates_result() -> BoxedStrategy<
     super::ListResourceTemplatesResult,
 > {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::vec(resource_template(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::vec(resource_template(), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::ListResourceTemplatesResult {
+        .prop_map(|(f0, f1, f2)| super::ListResourceTemplatesResult {
             meta: f0,
             next_cursor: f1,
             resource_templates: f2,
@@ -790,8 +743,8 @@ pub fn list_resource_templates_result() -> BoxedStrategy<
 }
 /// Values of [`super::ListResourcesRequest`].
 pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
-    ((method_resources_list(), s::optional(list_resources_request_params())),)
-        .prop_map(|((f0, f1),)| super::ListResourcesRequest {
+    (method_resources_list(), s::optional(list_resources_request_params()))
+        .prop_map(|(f0, f1)| super::ListResourcesRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -802,8 +755,8 @@ pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
 pub fn list_resources_request_params() -> BoxedStrategy<
     super::ListResourcesRequestParams,
 > {
-    ((s::optional(s::string(None, None, None)),),)
-        .prop_map(|((f0,),)| super::ListResourcesRequestParams {
+    s::optional(s::string(None, None, None))
+        .prop_map(|f0| super::ListResourcesRequestParams {
             cursor: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -812,13 +765,11 @@ pub fn list_resources_request_params() -> BoxedStrategy<
 /// Values of [`super::ListResourcesResult`].
 pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::vec(resource(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::vec(resource(), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::ListResourcesResult {
+        .prop_map(|(f0, f1, f2)| super::ListResourcesResult {
             meta: f0,
             next_cursor: f1,
             resources: f2,
@@ -828,8 +779,8 @@ pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
 }
 /// Values of [`super::ListRootsRequest`].
 pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
-    ((method_roots_list(), s::optional(list_roots_request_params())),)
-        .prop_map(|((f0, f1),)| super::ListRootsRequest {
+    (method_roots_list(), s::optional(list_roots_request_params()))
+        .prop_map(|(f0, f1)| super::ListRootsRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -838,8 +789,8 @@ pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
 }
 /// Values of [`super::ListRootsRequestParams`].
 pub fn list_roots_request_params() -> BoxedStrategy<super::ListRootsRequestParams> {
-    ((s::optional(list_roots_request_params_meta()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::ListRootsRequestParams {
+    (s::optional(list_roots_request_params_meta()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::ListRootsRequestParams {
             meta: f0,
             extra: f1,
         })
@@ -849,8 +800,8 @@ pub fn list_roots_request_params() -> BoxedStrategy<super::ListRootsRequestParam
 pub fn list_roots_request_params_meta() -> BoxedStrategy<
     super::ListRootsRequestParamsMeta,
 > {
-    ((s::optional(progress_token()),),)
-        .prop_map(|((f0,),)| super::ListRootsRequestParamsMeta {
+    s::optional(progress_token())
+        .prop_map(|f0| super::ListRootsRequestParamsMeta {
             progress_token: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -858,8 +809,8 @@ pub fn list_roots_request_params_meta() -> BoxedStrategy<
 }
 /// Values of [`super::ListRootsResult`].
 pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
-    ((s::optional(s::json_object()), s::vec(root(), None, None)),)
-        .prop_map(|((f0, f1),)| super::ListRootsResult {
+    (s::optional(s::json_object()), s::vec(root(), None, None))
+        .prop_map(|(f0, f1)| super::ListRootsResult {
             meta: f0,
             roots: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -868,8 +819,8 @@ pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
 }
 /// Values of [`super::ListToolsRequest`].
 pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
-    ((method_tools_list(), s::optional(list_tools_request_params())),)
-        .prop_map(|((f0, f1),)| super::ListToolsRequest {
+    (method_tools_list(), s::optional(list_tools_request_params()))
+        .prop_map(|(f0, f1)| super::ListToolsRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -878,8 +829,8 @@ pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
 }
 /// Values of [`super::ListToolsRequestParams`].
 pub fn list_tools_request_params() -> BoxedStrategy<super::ListToolsRequestParams> {
-    ((s::optional(s::string(None, None, None)),),)
-        .prop_map(|((f0,),)| super::ListToolsRequestParams {
+    s::optional(s::string(None, None, None))
+        .prop_map(|f0| super::ListToolsRequestParams {
             cursor: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -888,13 +839,11 @@ pub fn list_tools_request_params() -> BoxedStrategy<super::ListToolsRequestParam
 /// Values of [`super::ListToolsResult`].
 pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::vec(tool(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::vec(tool(), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::ListToolsResult {
+        .prop_map(|(f0, f1, f2)| super::ListToolsResult {
             meta: f0,
             next_cursor: f1,
             tools: f2,
@@ -917,8 +866,8 @@ pub fn logging_level() -> BoxedStrategy<super::LoggingLevel> {
 pub fn logging_message_notification() -> BoxedStrategy<
     super::LoggingMessageNotification,
 > {
-    ((method_notifications_message(), logging_message_notification_params()),)
-        .prop_map(|((f0, f1),)| super::LoggingMessageNotification {
+    (method_notifications_message(), logging_message_notification_params())
+        .prop_map(|(f0, f1)| super::LoggingMessageNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -929,8 +878,8 @@ pub fn logging_message_notification() -> BoxedStrategy<
 pub fn logging_message_notification_params() -> BoxedStrategy<
     super::LoggingMessageNotificationParams,
 > {
-    ((s::json(), logging_level(), s::optional(s::string(None, None, None))),)
-        .prop_map(|((f0, f1, f2),)| super::LoggingMessageNotificationParams {
+    (s::json(), logging_level(), s::optional(s::string(None, None, None)))
+        .prop_map(|(f0, f1, f2)| super::LoggingMessageNotificationParams {
             data: f0,
             level: f1,
             logger: f2,
@@ -1060,8 +1009,8 @@ pub fn method_tools_list() -> BoxedStrategy<super::MethodToolsList> {
 }
 /// Values of [`super::ModelHint`].
 pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
-    ((s::optional(s::string(None, None, None)),),)
-        .prop_map(|((f0,),)| super::ModelHint {
+    s::optional(s::string(None, None, None))
+        .prop_map(|f0| super::ModelHint {
             name: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1070,14 +1019,12 @@ pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
 /// Values of [`super::ModelPreferences`].
 pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
     (
-        (
-            s::optional(s::number(Some(0f64), Some(1f64))),
-            s::optional(s::vec(model_hint(), None, None)),
-            s::optional(s::number(Some(0f64), Some(1f64))),
-            s::optional(s::number(Some(0f64), Some(1f64))),
-        ),
+        s::optional(s::number(Some(0f64), Some(1f64))),
+        s::optional(s::vec(model_hint(), None, None)),
+        s::optional(s::number(Some(0f64), Some(1f64))),
+        s::optional(s::number(Some(0f64), Some(1f64))),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ModelPreferences {
+        .prop_map(|(f0, f1, f2, f3)| super::ModelPreferences {
             cost_priority: f0,
             hints: f1,
             intelligence_priority: f2,
@@ -1088,8 +1035,8 @@ pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
 }
 /// Values of [`super::Notification`].
 pub fn notification() -> BoxedStrategy<super::Notification> {
-    ((s::string(None, None, None), s::optional(notification_params())),)
-        .prop_map(|((f0, f1),)| super::Notification {
+    (s::string(None, None, None), s::optional(notification_params()))
+        .prop_map(|(f0, f1)| super::Notification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1098,8 +1045,8 @@ pub fn notification() -> BoxedStrategy<super::Notification> {
 }
 /// Values of [`super::NotificationParams`].
 pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
-    ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::NotificationParams {
+    (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::NotificationParams {
             meta: f0,
             extra: f1,
         })
@@ -1107,8 +1054,8 @@ pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
 }
 /// Values of [`super::PaginatedRequest`].
 pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
-    ((s::string(None, None, None), s::optional(paginated_request_params())),)
-        .prop_map(|((f0, f1),)| super::PaginatedRequest {
+    (s::string(None, None, None), s::optional(paginated_request_params()))
+        .prop_map(|(f0, f1)| super::PaginatedRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1117,8 +1064,8 @@ pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
 }
 /// Values of [`super::PaginatedRequestParams`].
 pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams> {
-    ((s::optional(s::string(None, None, None)),),)
-        .prop_map(|((f0,),)| super::PaginatedRequestParams {
+    s::optional(s::string(None, None, None))
+        .prop_map(|f0| super::PaginatedRequestParams {
             cursor: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1126,8 +1073,8 @@ pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams
 }
 /// Values of [`super::PaginatedResult`].
 pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
-    ((s::optional(s::json_object()), s::optional(s::string(None, None, None))),)
-        .prop_map(|((f0, f1),)| super::PaginatedResult {
+    (s::optional(s::json_object()), s::optional(s::string(None, None, None)))
+        .prop_map(|(f0, f1)| super::PaginatedResult {
             meta: f0,
             next_cursor: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1136,8 +1083,8 @@ pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
 }
 /// Values of [`super::PingRequest`].
 pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
-    ((method_ping(), s::optional(ping_request_params())),)
-        .prop_map(|((f0, f1),)| super::PingRequest {
+    (method_ping(), s::optional(ping_request_params()))
+        .prop_map(|(f0, f1)| super::PingRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1146,8 +1093,8 @@ pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
 }
 /// Values of [`super::PingRequestParams`].
 pub fn ping_request_params() -> BoxedStrategy<super::PingRequestParams> {
-    ((s::optional(ping_request_params_meta()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::PingRequestParams {
+    (s::optional(ping_request_params_meta()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::PingRequestParams {
             meta: f0,
             extra: f1,
         })
@@ -1155,8 +1102,8 @@ pub fn ping_request_params() -> BoxedStrategy<super::PingRequestParams> {
 }
 /// Values of [`super::PingRequestParamsMeta`].
 pub fn ping_request_params_meta() -> BoxedStrategy<super::PingRequestParamsMeta> {
-    ((s::optional(progress_token()),),)
-        .prop_map(|((f0,),)| super::PingRequestParamsMeta {
+    s::optional(progress_token())
+        .prop_map(|f0| super::PingRequestParamsMeta {
             progress_token: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1164,8 +1111,8 @@ pub fn ping_request_params_meta() -> BoxedStrategy<super::PingRequestParamsMeta>
 }
 /// Values of [`super::ProgressNotification`].
 pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
-    ((method_notifications_progress(), progress_notification_params()),)
-        .prop_map(|((f0, f1),)| super::ProgressNotification {
+    (method_notifications_progress(), progress_notification_params())
+        .prop_map(|(f0, f1)| super::ProgressNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1176,8 +1123,8 @@ pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
 pub fn progress_notification_params() -> BoxedStrategy<
     super::ProgressNotificationParams,
 > {
-    ((s::number(None, None), progress_token(), s::optional(s::number(None, None))),)
-        .prop_map(|((f0, f1, f2),)| super::ProgressNotificationParams {
+    (s::number(None, None), progress_token(), s::optional(s::number(None, None)))
+        .prop_map(|(f0, f1, f2)| super::ProgressNotificationParams {
             progress: f0,
             progress_token: f1,
             total: f2,
@@ -1202,13 +1149,11 @@ pub fn progress_token() -> BoxedStrategy<super::ProgressToken> {
 /// Values of [`super::Prompt`].
 pub fn prompt() -> BoxedStrategy<super::Prompt> {
     (
-        (
-            s::optional(s::vec(prompt_argument(), None, None)),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-        ),
+        s::optional(s::vec(prompt_argument(), None, None)),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::Prompt {
+        .prop_map(|(f0, f1, f2)| super::Prompt {
             arguments: f0,
             description: f1,
             name: f2,
@@ -1219,13 +1164,11 @@ pub fn prompt() -> BoxedStrategy<super::Prompt> {
 /// Values of [`super::PromptArgument`].
 pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(s::boolean()),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(s::boolean()),
     )
-        .prop_map(|((f0, f1, f2),)| super::PromptArgument {
+        .prop_map(|(f0, f1, f2)| super::PromptArgument {
             description: f0,
             name: f1,
             required: f2,
@@ -1238,12 +1181,10 @@ pub fn prompt_list_changed_notification() -> BoxedStrategy<
     super::PromptListChangedNotification,
 > {
     (
-        (
-            method_notifications_prompts_list_changed(),
-            s::optional(prompt_list_changed_notification_params()),
-        ),
+        method_notifications_prompts_list_changed(),
+        s::optional(prompt_list_changed_notification_params()),
     )
-        .prop_map(|((f0, f1),)| super::PromptListChangedNotification {
+        .prop_map(|(f0, f1)| super::PromptListChangedNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1254,8 +1195,8 @@ pub fn prompt_list_changed_notification() -> BoxedStrategy<
 pub fn prompt_list_changed_notification_params() -> BoxedStrategy<
     super::PromptListChangedNotificationParams,
 > {
-    ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::PromptListChangedNotificationParams {
+    (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::PromptListChangedNotificationParams {
             meta: f0,
             extra: f1,
         })
@@ -1263,8 +1204,8 @@ pub fn prompt_list_changed_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::PromptMessage`].
 pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
-    ((prompt_message_content(), role()),)
-        .prop_map(|((f0, f1),)| super::PromptMessage {
+    (prompt_message_content(), role())
+        .prop_map(|(f0, f1)| super::PromptMessage {
             content: f0,
             role: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1288,8 +1229,8 @@ pub fn prompt_message_content() -> BoxedStrategy<super::PromptMessageContent> {
 }
 /// Values of [`super::PromptReference`].
 pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
-    ((s::string(None, None, None), type_ref_prompt()),)
-        .prop_map(|((f0, f1),)| super::PromptReference {
+    (s::string(None, None, None), type_ref_prompt())
+        .prop_map(|(f0, f1)| super::PromptReference {
             name: f0,
             r#type: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1298,8 +1239,8 @@ pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
 }
 /// Values of [`super::ReadResourceRequest`].
 pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
-    ((method_resources_read(), read_resource_request_params()),)
-        .prop_map(|((f0, f1),)| super::ReadResourceRequest {
+    (method_resources_read(), read_resource_request_params())
+        .prop_map(|(f0, f1)| super::ReadResourceRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1310,8 +1251,8 @@ pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
 pub fn read_resource_request_params() -> BoxedStrategy<
     super::ReadResourceRequestParams,
 > {
-    ((s::string(Some("uri"), None, None),),)
-        .prop_map(|((f0,),)| super::ReadResourceRequestParams {
+    s::string(Some("uri"), None, None)
+        .prop_map(|f0| super::ReadResourceRequestParams {
             uri: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1320,12 +1261,10 @@ pub fn read_resource_request_params() -> BoxedStrategy<
 /// Values of [`super::ReadResourceResult`].
 pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::vec(read_resource_result_contents_item(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::vec(read_resource_result_contents_item(), None, None),
     )
-        .prop_map(|((f0, f1),)| super::ReadResourceResult {
+        .prop_map(|(f0, f1)| super::ReadResourceResult {
             meta: f0,
             contents: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1351,8 +1290,8 @@ pub fn read_resource_result_contents_item() -> BoxedStrategy<
 }
 /// Values of [`super::Request`].
 pub fn request() -> BoxedStrategy<super::Request> {
-    ((s::string(None, None, None), s::optional(request_params())),)
-        .prop_map(|((f0, f1),)| super::Request {
+    (s::string(None, None, None), s::optional(request_params()))
+        .prop_map(|(f0, f1)| super::Request {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1374,8 +1313,8 @@ pub fn request_id() -> BoxedStrategy<super::RequestId> {
 }
 /// Values of [`super::RequestParams`].
 pub fn request_params() -> BoxedStrategy<super::RequestParams> {
-    ((s::optional(request_params_meta()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::RequestParams {
+    (s::optional(request_params_meta()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::RequestParams {
             meta: f0,
             extra: f1,
         })
@@ -1383,8 +1322,8 @@ pub fn request_params() -> BoxedStrategy<super::RequestParams> {
 }
 /// Values of [`super::RequestParamsMeta`].
 pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
-    ((s::optional(progress_token()),),)
-        .prop_map(|((f0,),)| super::RequestParamsMeta {
+    s::optional(progress_token())
+        .prop_map(|f0| super::RequestParamsMeta {
             progress_token: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1393,20 +1332,18 @@ pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
 /// Values of [`super::Resource`].
 pub fn resource() -> BoxedStrategy<super::Resource> {
     (
-        (
-            s::optional(resource_annotations()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::string(Some("uri"), None, None),
+        s::optional(resource_annotations()),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
         ),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::Resource {
+        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::Resource {
             annotations: f0,
             description: f1,
             mime_type: f2,
@@ -1420,12 +1357,10 @@ pub fn resource() -> BoxedStrategy<super::Resource> {
 /// Values of [`super::ResourceAnnotations`].
 pub fn resource_annotations() -> BoxedStrategy<super::ResourceAnnotations> {
     (
-        (
-            s::optional(s::vec(role(), None, None)),
-            s::optional(s::number(Some(0f64), Some(1f64))),
-        ),
+        s::optional(s::vec(role(), None, None)),
+        s::optional(s::number(Some(0f64), Some(1f64))),
     )
-        .prop_map(|((f0, f1),)| super::ResourceAnnotations {
+        .prop_map(|(f0, f1)| super::ResourceAnnotations {
             audience: f0,
             priority: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1434,8 +1369,8 @@ pub fn resource_annotations() -> BoxedStrategy<super::ResourceAnnotations> {
 }
 /// Values of [`super::ResourceContents`].
 pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
-    ((s::optional(s::string(None, None, None)), s::string(Some("uri"), None, None)),)
-        .prop_map(|((f0, f1),)| super::ResourceContents {
+    (s::optional(s::string(None, None, None)), s::string(Some("uri"), None, None))
+        .prop_map(|(f0, f1)| super::ResourceContents {
             mime_type: f0,
             uri: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1447,12 +1382,10 @@ pub fn resource_list_changed_notification() -> BoxedStrategy<
     super::ResourceListChangedNotification,
 > {
     (
-        (
-            method_notifications_resources_list_changed(),
-            s::optional(resource_list_changed_notification_params()),
-        ),
+        method_notifications_resources_list_changed(),
+        s::optional(resource_list_changed_notification_params()),
     )
-        .prop_map(|((f0, f1),)| super::ResourceListChangedNotification {
+        .prop_map(|(f0, f1)| super::ResourceListChangedNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1463,8 +1396,8 @@ pub fn resource_list_changed_notification() -> BoxedStrategy<
 pub fn resource_list_changed_notification_params() -> BoxedStrategy<
     super::ResourceListChangedNotificationParams,
 > {
-    ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::ResourceListChangedNotificationParams {
+    (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::ResourceListChangedNotificationParams {
             meta: f0,
             extra: f1,
         })
@@ -1472,8 +1405,8 @@ pub fn resource_list_changed_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::ResourceReference`].
 pub fn resource_reference() -> BoxedStrategy<super::ResourceReference> {
-    ((type_ref_resource(), s::string(Some("uri-template"), None, None)),)
-        .prop_map(|((f0, f1),)| super::ResourceReference {
+    (type_ref_resource(), s::string(Some("uri-template"), None, None))
+        .prop_map(|(f0, f1)| super::ResourceReference {
             r#type: f0,
             uri: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1483,15 +1416,13 @@ pub fn resource_reference() -> BoxedStrategy<super::ResourceReference> {
 /// Values of [`super::ResourceTemplate`].
 pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
     (
-        (
-            s::optional(resource_template_annotations()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::string(Some("uri-template"), None, None),
-        ),
+        s::optional(resource_template_annotations()),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::string(Some("uri-template"), None, None),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::ResourceTemplate {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::ResourceTemplate {
             annotations: f0,
             description: f1,
             mime_type: f2,
@@ -1506,12 +1437,10 @@ pub fn resource_template_annotations() -> BoxedStrategy<
     super::ResourceTemplateAnnotations,
 > {
     (
-        (
-            s::optional(s::vec(role(), None, None)),
-            s::optional(s::number(Some(0f64), Some(1f64))),
-        ),
+        s::optional(s::vec(role(), None, None)),
+        s::optional(s::number(Some(0f64), Some(1f64))),
     )
-        .prop_map(|((f0, f1),)| super::ResourceTemplateAnnotations {
+        .prop_map(|(f0, f1)| super::ResourceTemplateAnnotations {
             audience: f0,
             priority: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1522,8 +1451,8 @@ pub fn resource_template_annotations() -> BoxedStrategy<
 pub fn resource_updated_notification() -> BoxedStrategy<
     super::ResourceUpdatedNotification,
 > {
-    ((method_notifications_resources_updated(), resource_updated_notification_params()),)
-        .prop_map(|((f0, f1),)| super::ResourceUpdatedNotification {
+    (method_notifications_resources_updated(), resource_updated_notification_params())
+        .prop_map(|(f0, f1)| super::ResourceUpdatedNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1534,8 +1463,8 @@ pub fn resource_updated_notification() -> BoxedStrategy<
 pub fn resource_updated_notification_params() -> BoxedStrategy<
     super::ResourceUpdatedNotificationParams,
 > {
-    ((s::string(Some("uri"), None, None),),)
-        .prop_map(|((f0,),)| super::ResourceUpdatedNotificationParams {
+    s::string(Some("uri"), None, None)
+        .prop_map(|f0| super::ResourceUpdatedNotificationParams {
             uri: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1543,8 +1472,8 @@ pub fn resource_updated_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::Result`].
 pub fn result() -> BoxedStrategy<super::Result> {
-    ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::Result {
+    (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::Result {
             meta: f0,
             extra: f1,
         })
@@ -1556,8 +1485,8 @@ pub fn role() -> BoxedStrategy<super::Role> {
 }
 /// Values of [`super::Root`].
 pub fn root() -> BoxedStrategy<super::Root> {
-    ((s::optional(s::string(None, None, None)), s::string(Some("uri"), None, None)),)
-        .prop_map(|((f0, f1),)| super::Root {
+    (s::optional(s::string(None, None, None)), s::string(Some("uri"), None, None))
+        .prop_map(|(f0, f1)| super::Root {
             name: f0,
             uri: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1569,12 +1498,10 @@ pub fn roots_list_changed_notification() -> BoxedStrategy<
     super::RootsListChangedNotification,
 > {
     (
-        (
-            method_notifications_roots_list_changed(),
-            s::optional(roots_list_changed_notification_params()),
-        ),
+        method_notifications_roots_list_changed(),
+        s::optional(roots_list_changed_notification_params()),
     )
-        .prop_map(|((f0, f1),)| super::RootsListChangedNotification {
+        .prop_map(|(f0, f1)| super::RootsListChangedNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1585,8 +1512,8 @@ pub fn roots_list_changed_notification() -> BoxedStrategy<
 pub fn roots_list_changed_notification_params() -> BoxedStrategy<
     super::RootsListChangedNotificationParams,
 > {
-    ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::RootsListChangedNotificationParams {
+    (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::RootsListChangedNotificationParams {
             meta: f0,
             extra: f1,
         })
@@ -1594,8 +1521,8 @@ pub fn roots_list_changed_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::SamplingMessage`].
 pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
-    ((sampling_message_content(), role()),)
-        .prop_map(|((f0, f1),)| super::SamplingMessage {
+    (sampling_message_content(), role())
+        .prop_map(|(f0, f1)| super::SamplingMessage {
             content: f0,
             role: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1618,15 +1545,13 @@ pub fn sampling_message_content() -> BoxedStrategy<super::SamplingMessageContent
 /// Values of [`super::ServerCapabilities`].
 pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
     (
-        (
-            s::optional(s::json_object_map()),
-            s::optional(s::json_object()),
-            s::optional(server_capabilities_prompts()),
-            s::optional(server_capabilities_resources()),
-            s::optional(server_capabilities_tools()),
-        ),
+        s::optional(s::json_object_map()),
+        s::optional(s::json_object()),
+        s::optional(server_capabilities_prompts()),
+        s::optional(server_capabilities_resources()),
+        s::optional(server_capabilities_tools()),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::ServerCapabilities {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::ServerCapabilities {
             experimental: f0,
             logging: f1,
             prompts: f2,
@@ -1638,8 +1563,8 @@ pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
 }
 /// Values of [`super::ServerCapabilitiesPrompts`].
 pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesPrompts> {
-    ((s::optional(s::boolean()),),)
-        .prop_map(|((f0,),)| super::ServerCapabilitiesPrompts {
+    s::optional(s::boolean())
+        .prop_map(|f0| super::ServerCapabilitiesPrompts {
             list_changed: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1649,8 +1574,8 @@ pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesP
 pub fn server_capabilities_resources() -> BoxedStrategy<
     super::ServerCapabilitiesResources,
 > {
-    ((s::optional(s::boolean()), s::optional(s::boolean())),)
-        .prop_map(|((f0, f1),)| super::ServerCapabilitiesResources {
+    (s::optional(s::boolean()), s::optional(s::boolean()))
+        .prop_map(|(f0, f1)| super::ServerCapabilitiesResources {
             list_changed: f0,
             subscribe: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1659,8 +1584,8 @@ pub fn server_capabilities_resources() -> BoxedStrategy<
 }
 /// Values of [`super::ServerCapabilitiesTools`].
 pub fn server_capabilities_tools() -> BoxedStrategy<super::ServerCapabilitiesTools> {
-    ((s::optional(s::boolean()),),)
-        .prop_map(|((f0,),)| super::ServerCapabilitiesTools {
+    s::optional(s::boolean())
+        .prop_map(|f0| super::ServerCapabilitiesTools {
             list_changed: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1731,8 +1656,8 @@ pub fn server_result() -> BoxedStrategy<super::ServerResult> {
 }
 /// Values of [`super::SetLevelRequest`].
 pub fn set_level_request() -> BoxedStrategy<super::SetLevelRequest> {
-    ((method_logging_set_level(), set_level_request_params()),)
-        .prop_map(|((f0, f1),)| super::SetLevelRequest {
+    (method_logging_set_level(), set_level_request_params())
+        .prop_map(|(f0, f1)| super::SetLevelRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1741,8 +1666,8 @@ pub fn set_level_request() -> BoxedStrategy<super::SetLevelRequest> {
 }
 /// Values of [`super::SetLevelRequestParams`].
 pub fn set_level_request_params() -> BoxedStrategy<super::SetLevelRequestParams> {
-    ((logging_level(),),)
-        .prop_map(|((f0,),)| super::SetLevelRequestParams {
+    logging_level()
+        .prop_map(|f0| super::SetLevelRequestParams {
             level: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1750,8 +1675,8 @@ pub fn set_level_request_params() -> BoxedStrategy<super::SetLevelRequestParams>
 }
 /// Values of [`super::SubscribeRequest`].
 pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
-    ((method_resources_subscribe(), subscribe_request_params()),)
-        .prop_map(|((f0, f1),)| super::SubscribeRequest {
+    (method_resources_subscribe(), subscribe_request_params())
+        .prop_map(|(f0, f1)| super::SubscribeRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1760,8 +1685,8 @@ pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
 }
 /// Values of [`super::SubscribeRequestParams`].
 pub fn subscribe_request_params() -> BoxedStrategy<super::SubscribeRequestParams> {
-    ((s::string(Some("uri"), None, None),),)
-        .prop_map(|((f0,),)| super::SubscribeRequestParams {
+    s::string(Some("uri"), None, None)
+        .prop_map(|f0| super::SubscribeRequestParams {
             uri: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1769,14 +1694,8 @@ pub fn subscribe_request_params() -> BoxedStrategy<super::SubscribeRequestParams
 }
 /// Values of [`super::TextContent`].
 pub fn text_content() -> BoxedStrategy<super::TextContent> {
-    (
-        (
-            s::optional(text_content_annotations()),
-            s::string(None, None, None),
-            type_text(),
-        ),
-    )
-        .prop_map(|((f0, f1, f2),)| super::TextContent {
+    (s::optional(text_content_annotations()), s::string(None, None, None), type_text())
+        .prop_map(|(f0, f1, f2)| super::TextContent {
             annotations: f0,
             text: f1,
             r#type: f2,
@@ -1787,12 +1706,10 @@ pub fn text_content() -> BoxedStrategy<super::TextContent> {
 /// Values of [`super::TextContentAnnotations`].
 pub fn text_content_annotations() -> BoxedStrategy<super::TextContentAnnotations> {
     (
-        (
-            s::optional(s::vec(role(), None, None)),
-            s::optional(s::number(Some(0f64), Some(1f64))),
-        ),
+        s::optional(s::vec(role(), None, None)),
+        s::optional(s::number(Some(0f64), Some(1f64))),
     )
-        .prop_map(|((f0, f1),)| super::TextContentAnnotations {
+        .prop_map(|(f0, f1)| super::TextContentAnnotations {
             audience: f0,
             priority: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1802,13 +1719,11 @@ pub fn text_content_annotations() -> BoxedStrategy<super::TextContentAnnotations
 /// Values of [`super::TextResourceContents`].
 pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::string(Some("uri"), None, None),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::TextResourceContents {
+        .prop_map(|(f0, f1, f2)| super::TextResourceContents {
             mime_type: f0,
             text: f1,
             uri: f2,
@@ -1819,13 +1734,11 @@ pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
 /// Values of [`super::Tool`].
 pub fn tool() -> BoxedStrategy<super::Tool> {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            tool_input_schema(),
-            s::string(None, None, None),
-        ),
+        s::optional(s::string(None, None, None)),
+        tool_input_schema(),
+        s::string(None, None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::Tool {
+        .prop_map(|(f0, f1, f2)| super::Tool {
             description: f0,
             input_schema: f1,
             name: f2,
@@ -1836,13 +1749,11 @@ pub fn tool() -> BoxedStrategy<super::Tool> {
 /// Values of [`super::ToolInputSchema`].
 pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
     (
-        (
-            s::optional(s::json_object_map()),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            type_object(),
-        ),
+        s::optional(s::json_object_map()),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        type_object(),
     )
-        .prop_map(|((f0, f1, f2),)| super::ToolInputSchema {
+        .prop_map(|(f0, f1, f2)| super::ToolInputSchema {
             properties: f0,
             required: f1,
             r#type: f2,
@@ -1855,12 +1766,10 @@ pub fn tool_list_changed_notification() -> BoxedStrategy<
     super::ToolListChangedNotification,
 > {
     (
-        (
-            method_notifications_tools_list_changed(),
-            s::optional(tool_list_changed_notification_params()),
-        ),
+        method_notifications_tools_list_changed(),
+        s::optional(tool_list_changed_notification_params()),
     )
-        .prop_map(|((f0, f1),)| super::ToolListChangedNotification {
+        .prop_map(|(f0, f1)| super::ToolListChangedNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1871,8 +1780,8 @@ pub fn tool_list_changed_notification() -> BoxedStrategy<
 pub fn tool_list_changed_notification_params() -> BoxedStrategy<
     super::ToolListChangedNotificationParams,
 > {
-    ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::ToolListChangedNotificationParams {
+    (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::ToolListChangedNotificationParams {
             meta: f0,
             extra: f1,
         })
@@ -1904,8 +1813,8 @@ pub fn type_text() -> BoxedStrategy<super::TypeText> {
 }
 /// Values of [`super::UnsubscribeRequest`].
 pub fn unsubscribe_request() -> BoxedStrategy<super::UnsubscribeRequest> {
-    ((method_resources_unsubscribe(), unsubscribe_request_params()),)
-        .prop_map(|((f0, f1),)| super::UnsubscribeRequest {
+    (method_resources_unsubscribe(), unsubscribe_request_params())
+        .prop_map(|(f0, f1)| super::UnsubscribeRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1914,8 +1823,8 @@ pub fn unsubscribe_request() -> BoxedStrategy<super::UnsubscribeRequest> {
 }
 /// Values of [`super::UnsubscribeRequestParams`].
 pub fn unsubscribe_request_params() -> BoxedStrategy<super::UnsubscribeRequestParams> {
-    ((s::string(Some("uri"), None, None),),)
-        .prop_map(|((f0,),)| super::UnsubscribeRequestParams {
+    s::string(Some("uri"), None, None)
+        .prop_map(|f0| super::UnsubscribeRequestParams {
             uri: f0,
             extra: ::std::collections::BTreeMap::new(),
         })

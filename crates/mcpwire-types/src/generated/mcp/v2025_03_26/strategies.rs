@@ -6,12 +6,10 @@ use ::mcpwire_types::support::strategy as s;
 /// Values of [`super::Annotations`].
 pub fn annotations() -> BoxedStrategy<super::Annotations> {
     (
-        (
-            s::optional(s::vec(role(), None, None)),
-            s::optional(s::number(Some(0f64), Some(1f64))),
-        ),
+        s::optional(s::vec(role(), None, None)),
+        s::optional(s::number(Some(0f64), Some(1f64))),
     )
-        .prop_map(|((f0, f1),)| super::Annotations {
+        .prop_map(|(f0, f1)| super::Annotations {
             audience: f0,
             priority: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -21,14 +19,12 @@ pub fn annotations() -> BoxedStrategy<super::Annotations> {
 /// Values of [`super::AudioContent`].
 pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
     (
-        (
-            s::optional(annotations()),
-            s::string(Some("byte"), None, None),
-            s::string(None, None, None),
-            type_audio(),
-        ),
+        s::optional(annotations()),
+        s::string(Some("byte"), None, None),
+        s::string(None, None, None),
+        type_audio(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::AudioContent {
+        .prop_map(|(f0, f1, f2, f3)| super::AudioContent {
             annotations: f0,
             data: f1,
             mime_type: f2,
@@ -40,13 +36,11 @@ pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
 /// Values of [`super::BlobResourceContents`].
 pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
     (
-        (
-            s::string(Some("byte"), None, None),
-            s::optional(s::string(None, None, None)),
-            s::string(Some("uri"), None, None),
-        ),
+        s::string(Some("byte"), None, None),
+        s::optional(s::string(None, None, None)),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::BlobResourceContents {
+        .prop_map(|(f0, f1, f2)| super::BlobResourceContents {
             blob: f0,
             mime_type: f1,
             uri: f2,
@@ -56,8 +50,8 @@ pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
 }
 /// Values of [`super::CallToolRequest`].
 pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
-    ((method_tools_call(), call_tool_request_params()),)
-        .prop_map(|((f0, f1),)| super::CallToolRequest {
+    (method_tools_call(), call_tool_request_params())
+        .prop_map(|(f0, f1)| super::CallToolRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -66,8 +60,8 @@ pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
 }
 /// Values of [`super::CallToolRequestParams`].
 pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams> {
-    ((s::optional(s::json_object()), s::string(None, None, None)),)
-        .prop_map(|((f0, f1),)| super::CallToolRequestParams {
+    (s::optional(s::json_object()), s::string(None, None, None))
+        .prop_map(|(f0, f1)| super::CallToolRequestParams {
             arguments: f0,
             name: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -77,13 +71,11 @@ pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams>
 /// Values of [`super::CallToolResult`].
 pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::vec(call_tool_result_content_item(), None, None),
-            s::optional(s::boolean()),
-        ),
+        s::optional(s::json_object()),
+        s::vec(call_tool_result_content_item(), None, None),
+        s::optional(s::boolean()),
     )
-        .prop_map(|((f0, f1, f2),)| super::CallToolResult {
+        .prop_map(|(f0, f1, f2)| super::CallToolResult {
             meta: f0,
             content: f1,
             is_error: f2,
@@ -111,8 +103,8 @@ pub fn call_tool_result_content_item() -> BoxedStrategy<
 }
 /// Values of [`super::CancelledNotification`].
 pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
-    ((method_notifications_cancelled(), cancelled_notification_params()),)
-        .prop_map(|((f0, f1),)| super::CancelledNotification {
+    (method_notifications_cancelled(), cancelled_notification_params())
+        .prop_map(|(f0, f1)| super::CancelledNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -123,8 +115,8 @@ pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
 pub fn cancelled_notification_params() -> BoxedStrategy<
     super::CancelledNotificationParams,
 > {
-    ((s::optional(s::string(None, None, None)), request_id()),)
-        .prop_map(|((f0, f1),)| super::CancelledNotificationParams {
+    (s::optional(s::string(None, None, None)), request_id())
+        .prop_map(|(f0, f1)| super::CancelledNotificationParams {
             reason: f0,
             request_id: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -134,13 +126,11 @@ pub fn cancelled_notification_params() -> BoxedStrategy<
 /// Values of [`super::ClientCapabilities`].
 pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
     (
-        (
-            s::optional(s::json_object_map()),
-            s::optional(client_capabilities_roots()),
-            s::optional(s::json_object()),
-        ),
+        s::optional(s::json_object_map()),
+        s::optional(client_capabilities_roots()),
+        s::optional(s::json_object()),
     )
-        .prop_map(|((f0, f1, f2),)| super::ClientCapabilities {
+        .prop_map(|(f0, f1, f2)| super::ClientCapabilities {
             experimental: f0,
             roots: f1,
             sampling: f2,
@@ -150,8 +140,8 @@ pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
 }
 /// Values of [`super::ClientCapabilitiesRoots`].
 pub fn client_capabilities_roots() -> BoxedStrategy<super::ClientCapabilitiesRoots> {
-    ((s::optional(s::boolean()),),)
-        .prop_map(|((f0,),)| super::ClientCapabilitiesRoots {
+    s::optional(s::boolean())
+        .prop_map(|f0| super::ClientCapabilitiesRoots {
             list_changed: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -223,8 +213,8 @@ pub fn client_result() -> BoxedStrategy<super::ClientResult> {
 }
 /// Values of [`super::CompleteRequest`].
 pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
-    ((method_completion_complete(), complete_request_params()),)
-        .prop_map(|((f0, f1),)| super::CompleteRequest {
+    (method_completion_complete(), complete_request_params())
+        .prop_map(|(f0, f1)| super::CompleteRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -233,8 +223,8 @@ pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
 }
 /// Values of [`super::CompleteRequestParams`].
 pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> {
-    ((complete_request_params_argument(), complete_request_params_ref()),)
-        .prop_map(|((f0, f1),)| super::CompleteRequestParams {
+    (complete_request_params_argument(), complete_request_params_ref())
+        .prop_map(|(f0, f1)| super::CompleteRequestParams {
             argument: f0,
             r#ref: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -245,8 +235,8 @@ pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> 
 pub fn complete_request_params_argument() -> BoxedStrategy<
     super::CompleteRequestParamsArgument,
 > {
-    ((s::string(None, None, None), s::string(None, None, None)),)
-        .prop_map(|((f0, f1),)| super::CompleteRequestParamsArgument {
+    (s::string(None, None, None), s::string(None, None, None))
+        .prop_map(|(f0, f1)| super::CompleteRequestParamsArgument {
             name: f0,
             value: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -269,8 +259,8 @@ pub fn complete_request_params_ref() -> BoxedStrategy<super::CompleteRequestPara
 }
 /// Values of [`super::CompleteResult`].
 pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
-    ((s::optional(s::json_object()), complete_result_completion()),)
-        .prop_map(|((f0, f1),)| super::CompleteResult {
+    (s::optional(s::json_object()), complete_result_completion())
+        .prop_map(|(f0, f1)| super::CompleteResult {
             meta: f0,
             completion: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -280,17 +270,15 @@ pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
 /// Values of [`super::CompleteResultCompletion`].
 pub fn complete_result_completion() -> BoxedStrategy<super::CompleteResultCompletion> {
     (
-        (
-            s::optional(s::boolean()),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::vec(s::string(None, None, None), None, None),
+        s::optional(s::boolean()),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
         ),
+        s::vec(s::string(None, None, None), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::CompleteResultCompletion {
+        .prop_map(|(f0, f1, f2)| super::CompleteResultCompletion {
             has_more: f0,
             total: f1,
             values: f2,
@@ -300,8 +288,8 @@ pub fn complete_result_completion() -> BoxedStrategy<super::CompleteResultComple
 }
 /// Values of [`super::CreateMessageRequest`].
 pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
-    ((method_sampling_create_message(), create_message_request_params()),)
-        .prop_map(|((f0, f1),)| super::CreateMessageRequest {
+    (method_sampling_create_message(), create_message_request_params())
+        .prop_map(|(f0, f1)| super::CreateMessageRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -313,20 +301,16 @@ pub fn create_message_request_params() -> BoxedStrategy<
     super::CreateMessageRequestParams,
 > {
     (
-        (
-            s::optional(create_message_request_params_include_context()),
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-            s::vec(sampling_message(), None, None),
-            s::optional(s::json_object()),
-            s::optional(model_preferences()),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::number(None, None)),
-        ),
+        s::optional(create_message_request_params_include_context()),
+        s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from).boxed(),
+        s::vec(sampling_message(), None, None),
+        s::optional(s::json_object()),
+        s::optional(model_preferences()),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::number(None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7),)| super::CreateMessageRequestParams {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7)| super::CreateMessageRequestParams {
             include_context: f0,
             max_tokens: f1,
             messages: f2,
@@ -354,15 +338,13 @@ pub fn create_message_request_params_include_context() -> BoxedStrategy<
 /// Values of [`super::CreateMessageResult`].
 pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
     (
-        (
-            s::optional(s::json_object()),
-            create_message_result_content(),
-            s::string(None, None, None),
-            role(),
-            s::optional(s::string(None, None, None)),
-        ),
+        s::optional(s::json_object()),
+        create_message_result_content(),
+        s::string(None, None, None),
+        role(),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::CreateMessageResult {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::CreateMessageResult {
             meta: f0,
             content: f1,
             model: f2,
@@ -395,8 +377,8 @@ pub fn cursor() -> BoxedStrategy<super::Cursor> {
 }
 /// Values of [`super::EmbeddedResource`].
 pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
-    ((s::optional(annotations()), embedded_resource_resource(), type_resource()),)
-        .prop_map(|((f0, f1, f2),)| super::EmbeddedResource {
+    (s::optional(annotations()), embedded_resource_resource(), type_resource())
+        .prop_map(|(f0, f1, f2)| super::EmbeddedResource {
             annotations: f0,
             resource: f1,
             r#type: f2,
@@ -424,8 +406,8 @@ pub fn empty_result() -> BoxedStrategy<super::EmptyResult> {
 }
 /// Values of [`super::GetPromptRequest`].
 pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
-    ((method_prompts_get(), get_prompt_request_params()),)
-        .prop_map(|((f0, f1),)| super::GetPromptRequest {
+    (method_prompts_get(), get_prompt_request_params())
+        .prop_map(|(f0, f1)| super::GetPromptRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -434,8 +416,8 @@ pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
 }
 /// Values of [`super::GetPromptRequestParams`].
 pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParams> {
-    ((s::optional(s::map(s::string(None, None, None))), s::string(None, None, None)),)
-        .prop_map(|((f0, f1),)| super::GetPromptRequestParams {
+    (s::optional(s::map(s::string(None, None, None))), s::string(None, None, None))
+        .prop_map(|(f0, f1)| super::GetPromptRequestParams {
             arguments: f0,
             name: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -445,13 +427,11 @@ pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParam
 /// Values of [`super::GetPromptResult`].
 pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::vec(prompt_message(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::vec(prompt_message(), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::GetPromptResult {
+        .prop_map(|(f0, f1, f2)| super::GetPromptResult {
             meta: f0,
             description: f1,
             messages: f2,
@@ -462,14 +442,12 @@ pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
 /// Values of [`super::ImageContent`].
 pub fn image_content() -> BoxedStrategy<super::ImageContent> {
     (
-        (
-            s::optional(annotations()),
-            s::string(Some("byte"), None, None),
-            s::string(None, None, None),
-            type_image(),
-        ),
+        s::optional(annotations()),
+        s::string(Some("byte"), None, None),
+        s::string(None, None, None),
+        type_image(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ImageContent {
+        .prop_map(|(f0, f1, f2, f3)| super::ImageContent {
             annotations: f0,
             data: f1,
             mime_type: f2,
@@ -480,8 +458,8 @@ pub fn image_content() -> BoxedStrategy<super::ImageContent> {
 }
 /// Values of [`super::Implementation`].
 pub fn implementation() -> BoxedStrategy<super::Implementation> {
-    ((s::string(None, None, None), s::string(None, None, None)),)
-        .prop_map(|((f0, f1),)| super::Implementation {
+    (s::string(None, None, None), s::string(None, None, None))
+        .prop_map(|(f0, f1)| super::Implementation {
             name: f0,
             version: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -490,8 +468,8 @@ pub fn implementation() -> BoxedStrategy<super::Implementation> {
 }
 /// Values of [`super::InitializeRequest`].
 pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
-    ((method_initialize(), initialize_request_params()),)
-        .prop_map(|((f0, f1),)| super::InitializeRequest {
+    (method_initialize(), initialize_request_params())
+        .prop_map(|(f0, f1)| super::InitializeRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -500,8 +478,8 @@ pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
 }
 /// Values of [`super::InitializeRequestParams`].
 pub fn initialize_request_params() -> BoxedStrategy<super::InitializeRequestParams> {
-    ((client_capabilities(), implementation(), s::string(None, None, None)),)
-        .prop_map(|((f0, f1, f2),)| super::InitializeRequestParams {
+    (client_capabilities(), implementation(), s::string(None, None, None))
+        .prop_map(|(f0, f1, f2)| super::InitializeRequestParams {
             capabilities: f0,
             client_info: f1,
             protocol_version: f2,
@@ -512,15 +490,13 @@ pub fn initialize_request_params() -> BoxedStrategy<super::InitializeRequestPara
 /// Values of [`super::InitializeResult`].
 pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
     (
-        (
-            s::optional(s::json_object()),
-            server_capabilities(),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            implementation(),
-        ),
+        s::optional(s::json_object()),
+        server_capabilities(),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        implementation(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::InitializeResult {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::InitializeResult {
             meta: f0,
             capabilities: f1,
             instructions: f2,
@@ -532,13 +508,8 @@ pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
 }
 /// Values of [`super::InitializedNotification`].
 pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotification> {
-    (
-        (
-            method_notifications_initialized(),
-            s::optional(initialized_notification_params()),
-        ),
-    )
-        .prop_map(|((f0, f1),)| super::InitializedNotification {
+    (method_notifications_initialized(), s::optional(initialized_notification_params()))
+        .prop_map(|(f0, f1)| super::InitializedNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -549,8 +520,8 @@ pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotificatio
 pub fn initialized_notification_params() -> BoxedStrategy<
     super::InitializedNotificationParams,
 > {
-    ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::InitializedNotificationParams {
+    (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::InitializedNotificationParams {
             meta: f0,
             extra: f1,
         })
@@ -593,8 +564,8 @@ pub fn jsonrpcbatch_response_item() -> BoxedStrategy<super::JSONRPCBatchResponse
 }
 /// Values of [`super::JSONRPCError`].
 pub fn jsonrpcerror() -> BoxedStrategy<super::JSONRPCError> {
-    ((jsonrpcerror_error(), request_id(), jsonrpc_2_0()),)
-        .prop_map(|((f0, f1, f2),)| super::JSONRPCError {
+    (jsonrpcerror_error(), request_id(), jsonrpc_2_0())
+        .prop_map(|(f0, f1, f2)| super::JSONRPCError {
             error: f0,
             id: f1,
             jsonrpc: f2,
@@ -605,15 +576,11 @@ pub fn jsonrpcerror() -> BoxedStrategy<super::JSONRPCError> {
 /// Values of [`super::JSONRPCErrorError`].
 pub fn jsonrpcerror_error() -> BoxedStrategy<super::JSONRPCErrorError> {
     (
-        (
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-            s::optional(s::json()),
-            s::string(None, None, None),
-        ),
+        s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from).boxed(),
+        s::optional(s::json()),
+        s::string(None, None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::JSONRPCErrorError {
+        .prop_map(|(f0, f1, f2)| super::JSONRPCErrorError {
             code: f0,
             data: f1,
             message: f2,
@@ -643,13 +610,11 @@ pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
 /// Values of [`super::JSONRPCNotification`].
 pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
     (
-        (
-            jsonrpc_2_0(),
-            s::string(None, None, None),
-            s::optional(jsonrpcnotification_params()),
-        ),
+        jsonrpc_2_0(),
+        s::string(None, None, None),
+        s::optional(jsonrpcnotification_params()),
     )
-        .prop_map(|((f0, f1, f2),)| super::JSONRPCNotification {
+        .prop_map(|(f0, f1, f2)| super::JSONRPCNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -659,8 +624,8 @@ pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
 }
 /// Values of [`super::JSONRPCNotificationParams`].
 pub fn jsonrpcnotification_params() -> BoxedStrategy<super::JSONRPCNotificationParams> {
-    ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::JSONRPCNotificationParams {
+    (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::JSONRPCNotificationParams {
             meta: f0,
             extra: f1,
         })
@@ -669,14 +634,12 @@ pub fn jsonrpcnotification_params() -> BoxedStrategy<super::JSONRPCNotificationP
 /// Values of [`super::JSONRPCRequest`].
 pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
     (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            s::string(None, None, None),
-            s::optional(jsonrpcrequest_params()),
-        ),
+        request_id(),
+        jsonrpc_2_0(),
+        s::string(None, None, None),
+        s::optional(jsonrpcrequest_params()),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::JSONRPCRequest {
+        .prop_map(|(f0, f1, f2, f3)| super::JSONRPCRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -687,8 +650,8 @@ pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
 }
 /// Values of [`super::JSONRPCRequestParams`].
 pub fn jsonrpcrequest_params() -> BoxedStrategy<super::JSONRPCRequestParams> {
-    ((s::optional(jsonrpcrequest_params_meta()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::JSONRPCRequestParams {
+    (s::optional(jsonrpcrequest_params_meta()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::JSONRPCRequestParams {
             meta: f0,
             extra: f1,
         })
@@ -696,8 +659,8 @@ pub fn jsonrpcrequest_params() -> BoxedStrategy<super::JSONRPCRequestParams> {
 }
 /// Values of [`super::JSONRPCRequestParamsMeta`].
 pub fn jsonrpcrequest_params_meta() -> BoxedStrategy<super::JSONRPCRequestParamsMeta> {
-    ((s::optional(progress_token()),),)
-        .prop_map(|((f0,),)| super::JSONRPCRequestParamsMeta {
+    s::optional(progress_token())
+        .prop_map(|f0| super::JSONRPCRequestParamsMeta {
             progress_token: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -705,8 +668,8 @@ pub fn jsonrpcrequest_params_meta() -> BoxedStrategy<super::JSONRPCRequestParams
 }
 /// Values of [`super::JSONRPCResponse`].
 pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
-    ((request_id(), jsonrpc_2_0(), result()),)
-        .prop_map(|((f0, f1, f2),)| super::JSONRPCResponse {
+    (request_id(), jsonrpc_2_0(), result())
+        .prop_map(|(f0, f1, f2)| super::JSONRPCResponse {
             id: f0,
             jsonrpc: f1,
             result: f2,
@@ -720,8 +683,8 @@ pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
 }
 /// Values of [`super::ListPromptsRequest`].
 pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
-    ((method_prompts_list(), s::optional(list_prompts_request_params())),)
-        .prop_map(|((f0, f1),)| super::ListPromptsRequest {
+    (method_prompts_list(), s::optional(list_prompts_request_params()))
+        .prop_map(|(f0, f1)| super::ListPromptsRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -730,8 +693,8 @@ pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
 }
 /// Values of [`super::ListPromptsRequestParams`].
 pub fn list_prompts_request_params() -> BoxedStrategy<super::ListPromptsRequestParams> {
-    ((s::optional(s::string(None, None, None)),),)
-        .prop_map(|((f0,),)| super::ListPromptsRequestParams {
+    s::optional(s::string(None, None, None))
+        .prop_map(|f0| super::ListPromptsRequestParams {
             cursor: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -740,13 +703,11 @@ pub fn list_prompts_request_params() -> BoxedStrategy<super::ListPromptsRequestP
 /// Values of [`super::ListPromptsResult`].
 pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::vec(prompt(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::vec(prompt(), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::ListPromptsResult {
+        .prop_map(|(f0, f1, f2)| super::ListPromptsResult {
             meta: f0,
             next_cursor: f1,
             prompts: f2,
@@ -759,12 +720,10 @@ pub fn list_resource_templates_request() -> BoxedStrategy<
     super::ListResourceTemplatesRequest,
 > {
     (
-        (
-            method_resources_templates_list(),
-            s::optional(list_resource_templates_request_params()),
-        ),
+        method_resources_templates_list(),
+        s::optional(list_resource_templates_request_params()),
     )
-        .prop_map(|((f0, f1),)| super::ListResourceTemplatesRequest {
+        .prop_map(|(f0, f1)| super::ListResourceTemplatesRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -775,8 +734,8 @@ pub fn list_resource_templates_request() -> BoxedStrategy<
 pub fn list_resource_templates_request_params() -> BoxedStrategy<
     super::ListResourceTemplatesRequestParams,
 > {
-    ((s::optional(s::string(None, None, None)),),)
-        .prop_map(|((f0,),)| super::ListResourceTemplatesRequestParams {
+    s::optional(s::string(None, None, None))
+        .prop_map(|f0| super::ListResourceTemplatesRequestParams {
             cursor: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -787,13 +746,11 @@ pub fn list_resource_templates_result() -> BoxedStrategy<
     super::ListResourceTemplatesResult,
 > {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::vec(resource_template(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::vec(resource_template(), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::ListResourceTemplatesResult {
+        .prop_map(|(f0, f1, f2)| super::ListResourceTemplatesResult {
             meta: f0,
             next_cursor: f1,
             resource_templates: f2,
@@ -803,8 +760,8 @@ pub fn list_resource_templates_result() -> BoxedStrategy<
 }
 /// Values of [`super::ListResourcesRequest`].
 pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
-    ((method_resources_list(), s::optional(list_resources_request_params())),)
-        .prop_map(|((f0, f1),)| super::ListResourcesRequest {
+    (method_resources_list(), s::optional(list_resources_request_params()))
+        .prop_map(|(f0, f1)| super::ListResourcesRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -815,8 +772,8 @@ pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
 pub fn list_resources_request_params() -> BoxedStrategy<
     super::ListResourcesRequestParams,
 > {
-    ((s::optional(s::string(None, None, None)),),)
-        .prop_map(|((f0,),)| super::ListResourcesRequestParams {
+    s::optional(s::string(None, None, None))
+        .prop_map(|f0| super::ListResourcesRequestParams {
             cursor: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -825,13 +782,11 @@ pub fn list_resources_request_params() -> BoxedStrategy<
 /// Values of [`super::ListResourcesResult`].
 pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::vec(resource(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::vec(resource(), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::ListResourcesResult {
+        .prop_map(|(f0, f1, f2)| super::ListResourcesResult {
             meta: f0,
             next_cursor: f1,
             resources: f2,
@@ -841,8 +796,8 @@ pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
 }
 /// Values of [`super::ListRootsRequest`].
 pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
-    ((method_roots_list(), s::optional(list_roots_request_params())),)
-        .prop_map(|((f0, f1),)| super::ListRootsRequest {
+    (method_roots_list(), s::optional(list_roots_request_params()))
+        .prop_map(|(f0, f1)| super::ListRootsRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -851,8 +806,8 @@ pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
 }
 /// Values of [`super::ListRootsRequestParams`].
 pub fn list_roots_request_params() -> BoxedStrategy<super::ListRootsRequestParams> {
-    ((s::optional(list_roots_request_params_meta()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::ListRootsRequestParams {
+    (s::optional(list_roots_request_params_meta()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::ListRootsRequestParams {
             meta: f0,
             extra: f1,
         })
@@ -862,8 +817,8 @@ pub fn list_roots_request_params() -> BoxedStrategy<super::ListRootsRequestParam
 pub fn list_roots_request_params_meta() -> BoxedStrategy<
     super::ListRootsRequestParamsMeta,
 > {
-    ((s::optional(progress_token()),),)
-        .prop_map(|((f0,),)| super::ListRootsRequestParamsMeta {
+    s::optional(progress_token())
+        .prop_map(|f0| super::ListRootsRequestParamsMeta {
             progress_token: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -871,8 +826,8 @@ pub fn list_roots_request_params_meta() -> BoxedStrategy<
 }
 /// Values of [`super::ListRootsResult`].
 pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
-    ((s::optional(s::json_object()), s::vec(root(), None, None)),)
-        .prop_map(|((f0, f1),)| super::ListRootsResult {
+    (s::optional(s::json_object()), s::vec(root(), None, None))
+        .prop_map(|(f0, f1)| super::ListRootsResult {
             meta: f0,
             roots: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -881,8 +836,8 @@ pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
 }
 /// Values of [`super::ListToolsRequest`].
 pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
-    ((method_tools_list(), s::optional(list_tools_request_params())),)
-        .prop_map(|((f0, f1),)| super::ListToolsRequest {
+    (method_tools_list(), s::optional(list_tools_request_params()))
+        .prop_map(|(f0, f1)| super::ListToolsRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -891,8 +846,8 @@ pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
 }
 /// Values of [`super::ListToolsRequestParams`].
 pub fn list_tools_request_params() -> BoxedStrategy<super::ListToolsRequestParams> {
-    ((s::optional(s::string(None, None, None)),),)
-        .prop_map(|((f0,),)| super::ListToolsRequestParams {
+    s::optional(s::string(None, None, None))
+        .prop_map(|f0| super::ListToolsRequestParams {
             cursor: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -901,13 +856,11 @@ pub fn list_tools_request_params() -> BoxedStrategy<super::ListToolsRequestParam
 /// Values of [`super::ListToolsResult`].
 pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::vec(tool(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::vec(tool(), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::ListToolsResult {
+        .prop_map(|(f0, f1, f2)| super::ListToolsResult {
             meta: f0,
             next_cursor: f1,
             tools: f2,
@@ -930,8 +883,8 @@ pub fn logging_level() -> BoxedStrategy<super::LoggingLevel> {
 pub fn logging_message_notification() -> BoxedStrategy<
     super::LoggingMessageNotification,
 > {
-    ((method_notifications_message(), logging_message_notification_params()),)
-        .prop_map(|((f0, f1),)| super::LoggingMessageNotification {
+    (method_notifications_message(), logging_message_notification_params())
+        .prop_map(|(f0, f1)| super::LoggingMessageNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -942,8 +895,8 @@ pub fn logging_message_notification() -> BoxedStrategy<
 pub fn logging_message_notification_params() -> BoxedStrategy<
     super::LoggingMessageNotificationParams,
 > {
-    ((s::json(), logging_level(), s::optional(s::string(None, None, None))),)
-        .prop_map(|((f0, f1, f2),)| super::LoggingMessageNotificationParams {
+    (s::json(), logging_level(), s::optional(s::string(None, None, None)))
+        .prop_map(|(f0, f1, f2)| super::LoggingMessageNotificationParams {
             data: f0,
             level: f1,
             logger: f2,
@@ -1073,8 +1026,8 @@ pub fn method_tools_list() -> BoxedStrategy<super::MethodToolsList> {
 }
 /// Values of [`super::ModelHint`].
 pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
-    ((s::optional(s::string(None, None, None)),),)
-        .prop_map(|((f0,),)| super::ModelHint {
+    s::optional(s::string(None, None, None))
+        .prop_map(|f0| super::ModelHint {
             name: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1083,14 +1036,12 @@ pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
 /// Values of [`super::ModelPreferences`].
 pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
     (
-        (
-            s::optional(s::number(Some(0f64), Some(1f64))),
-            s::optional(s::vec(model_hint(), None, None)),
-            s::optional(s::number(Some(0f64), Some(1f64))),
-            s::optional(s::number(Some(0f64), Some(1f64))),
-        ),
+        s::optional(s::number(Some(0f64), Some(1f64))),
+        s::optional(s::vec(model_hint(), None, None)),
+        s::optional(s::number(Some(0f64), Some(1f64))),
+        s::optional(s::number(Some(0f64), Some(1f64))),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ModelPreferences {
+        .prop_map(|(f0, f1, f2, f3)| super::ModelPreferences {
             cost_priority: f0,
             hints: f1,
             intelligence_priority: f2,
@@ -1101,8 +1052,8 @@ pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
 }
 /// Values of [`super::Notification`].
 pub fn notification() -> BoxedStrategy<super::Notification> {
-    ((s::string(None, None, None), s::optional(notification_params())),)
-        .prop_map(|((f0, f1),)| super::Notification {
+    (s::string(None, None, None), s::optional(notification_params()))
+        .prop_map(|(f0, f1)| super::Notification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1111,8 +1062,8 @@ pub fn notification() -> BoxedStrategy<super::Notification> {
 }
 /// Values of [`super::NotificationParams`].
 pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
-    ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::NotificationParams {
+    (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::NotificationParams {
             meta: f0,
             extra: f1,
         })
@@ -1120,8 +1071,8 @@ pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
 }
 /// Values of [`super::PaginatedRequest`].
 pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
-    ((s::string(None, None, None), s::optional(paginated_request_params())),)
-        .prop_map(|((f0, f1),)| super::PaginatedRequest {
+    (s::string(None, None, None), s::optional(paginated_request_params()))
+        .prop_map(|(f0, f1)| super::PaginatedRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1130,8 +1081,8 @@ pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
 }
 /// Values of [`super::PaginatedRequestParams`].
 pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams> {
-    ((s::optional(s::string(None, None, None)),),)
-        .prop_map(|((f0,),)| super::PaginatedRequestParams {
+    s::optional(s::string(None, None, None))
+        .prop_map(|f0| super::PaginatedRequestParams {
             cursor: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1139,8 +1090,8 @@ pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams
 }
 /// Values of [`super::PaginatedResult`].
 pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
-    ((s::optional(s::json_object()), s::optional(s::string(None, None, None))),)
-        .prop_map(|((f0, f1),)| super::PaginatedResult {
+    (s::optional(s::json_object()), s::optional(s::string(None, None, None)))
+        .prop_map(|(f0, f1)| super::PaginatedResult {
             meta: f0,
             next_cursor: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1149,8 +1100,8 @@ pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
 }
 /// Values of [`super::PingRequest`].
 pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
-    ((method_ping(), s::optional(ping_request_params())),)
-        .prop_map(|((f0, f1),)| super::PingRequest {
+    (method_ping(), s::optional(ping_request_params()))
+        .prop_map(|(f0, f1)| super::PingRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1159,8 +1110,8 @@ pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
 }
 /// Values of [`super::PingRequestParams`].
 pub fn ping_request_params() -> BoxedStrategy<super::PingRequestParams> {
-    ((s::optional(ping_request_params_meta()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::PingRequestParams {
+    (s::optional(ping_request_params_meta()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::PingRequestParams {
             meta: f0,
             extra: f1,
         })
@@ -1168,8 +1119,8 @@ pub fn ping_request_params() -> BoxedStrategy<super::PingRequestParams> {
 }
 /// Values of [`super::PingRequestParamsMeta`].
 pub fn ping_request_params_meta() -> BoxedStrategy<super::PingRequestParamsMeta> {
-    ((s::optional(progress_token()),),)
-        .prop_map(|((f0,),)| super::PingRequestParamsMeta {
+    s::optional(progress_token())
+        .prop_map(|f0| super::PingRequestParamsMeta {
             progress_token: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1177,8 +1128,8 @@ pub fn ping_request_params_meta() -> BoxedStrategy<super::PingRequestParamsMeta>
 }
 /// Values of [`super::ProgressNotification`].
 pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
-    ((method_notifications_progress(), progress_notification_params()),)
-        .prop_map(|((f0, f1),)| super::ProgressNotification {
+    (method_notifications_progress(), progress_notification_params())
+        .prop_map(|(f0, f1)| super::ProgressNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1190,14 +1141,12 @@ pub fn progress_notification_params() -> BoxedStrategy<
     super::ProgressNotificationParams,
 > {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::number(None, None),
-            progress_token(),
-            s::optional(s::number(None, None)),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::number(None, None),
+        progress_token(),
+        s::optional(s::number(None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ProgressNotificationParams {
+        .prop_map(|(f0, f1, f2, f3)| super::ProgressNotificationParams {
             message: f0,
             progress: f1,
             progress_token: f2,
@@ -1223,13 +1172,11 @@ pub fn progress_token() -> BoxedStrategy<super::ProgressToken> {
 /// Values of [`super::Prompt`].
 pub fn prompt() -> BoxedStrategy<super::Prompt> {
     (
-        (
-            s::optional(s::vec(prompt_argument(), None, None)),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-        ),
+        s::optional(s::vec(prompt_argument(), None, None)),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::Prompt {
+        .prop_map(|(f0, f1, f2)| super::Prompt {
             arguments: f0,
             description: f1,
             name: f2,
@@ -1240,13 +1187,11 @@ pub fn prompt() -> BoxedStrategy<super::Prompt> {
 /// Values of [`super::PromptArgument`].
 pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(s::boolean()),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(s::boolean()),
     )
-        .prop_map(|((f0, f1, f2),)| super::PromptArgument {
+        .prop_map(|(f0, f1, f2)| super::PromptArgument {
             description: f0,
             name: f1,
             required: f2,
@@ -1259,12 +1204,10 @@ pub fn prompt_list_changed_notification() -> BoxedStrategy<
     super::PromptListChangedNotification,
 > {
     (
-        (
-            method_notifications_prompts_list_changed(),
-            s::optional(prompt_list_changed_notification_params()),
-        ),
+        method_notifications_prompts_list_changed(),
+        s::optional(prompt_list_changed_notification_params()),
     )
-        .prop_map(|((f0, f1),)| super::PromptListChangedNotification {
+        .prop_map(|(f0, f1)| super::PromptListChangedNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1275,8 +1218,8 @@ pub fn prompt_list_changed_notification() -> BoxedStrategy<
 pub fn prompt_list_changed_notification_params() -> BoxedStrategy<
     super::PromptListChangedNotificationParams,
 > {
-    ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::PromptListChangedNotificationParams {
+    (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::PromptListChangedNotificationParams {
             meta: f0,
             extra: f1,
         })
@@ -1284,8 +1227,8 @@ pub fn prompt_list_changed_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::PromptMessage`].
 pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
-    ((prompt_message_content(), role()),)
-        .prop_map(|((f0, f1),)| super::PromptMessage {
+    (prompt_message_content(), role())
+        .prop_map(|(f0, f1)| super::PromptMessage {
             content: f0,
             role: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1310,8 +1253,8 @@ pub fn prompt_message_content() -> BoxedStrategy<super::PromptMessageContent> {
 }
 /// Values of [`super::PromptReference`].
 pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
-    ((s::string(None, None, None), type_ref_prompt()),)
-        .prop_map(|((f0, f1),)| super::PromptReference {
+    (s::string(None, None, None), type_ref_prompt())
+        .prop_map(|(f0, f1)| super::PromptReference {
             name: f0,
             r#type: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1320,8 +1263,8 @@ pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
 }
 /// Values of [`super::ReadResourceRequest`].
 pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
-    ((method_resources_read(), read_resource_request_params()),)
-        .prop_map(|((f0, f1),)| super::ReadResourceRequest {
+    (method_resources_read(), read_resource_request_params())
+        .prop_map(|(f0, f1)| super::ReadResourceRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1332,8 +1275,8 @@ pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
 pub fn read_resource_request_params() -> BoxedStrategy<
     super::ReadResourceRequestParams,
 > {
-    ((s::string(Some("uri"), None, None),),)
-        .prop_map(|((f0,),)| super::ReadResourceRequestParams {
+    s::string(Some("uri"), None, None)
+        .prop_map(|f0| super::ReadResourceRequestParams {
             uri: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1342,12 +1285,10 @@ pub fn read_resource_request_params() -> BoxedStrategy<
 /// Values of [`super::ReadResourceResult`].
 pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::vec(read_resource_result_contents_item(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::vec(read_resource_result_contents_item(), None, None),
     )
-        .prop_map(|((f0, f1),)| super::ReadResourceResult {
+        .prop_map(|(f0, f1)| super::ReadResourceResult {
             meta: f0,
             contents: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1373,8 +1314,8 @@ pub fn read_resource_result_contents_item() -> BoxedStrategy<
 }
 /// Values of [`super::Request`].
 pub fn request() -> BoxedStrategy<super::Request> {
-    ((s::string(None, None, None), s::optional(request_params())),)
-        .prop_map(|((f0, f1),)| super::Request {
+    (s::string(None, None, None), s::optional(request_params()))
+        .prop_map(|(f0, f1)| super::Request {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1396,8 +1337,8 @@ pub fn request_id() -> BoxedStrategy<super::RequestId> {
 }
 /// Values of [`super::RequestParams`].
 pub fn request_params() -> BoxedStrategy<super::RequestParams> {
-    ((s::optional(request_params_meta()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::RequestParams {
+    (s::optional(request_params_meta()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::RequestParams {
             meta: f0,
             extra: f1,
         })
@@ -1405,8 +1346,8 @@ pub fn request_params() -> BoxedStrategy<super::RequestParams> {
 }
 /// Values of [`super::RequestParamsMeta`].
 pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
-    ((s::optional(progress_token()),),)
-        .prop_map(|((f0,),)| super::RequestParamsMeta {
+    s::optional(progress_token())
+        .prop_map(|f0| super::RequestParamsMeta {
             progress_token: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1415,20 +1356,18 @@ pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
 /// Values of [`super::Resource`].
 pub fn resource() -> BoxedStrategy<super::Resource> {
     (
-        (
-            s::optional(annotations()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::string(Some("uri"), None, None),
+        s::optional(annotations()),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
         ),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::Resource {
+        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::Resource {
             annotations: f0,
             description: f1,
             mime_type: f2,
@@ -1441,8 +1380,8 @@ pub fn resource() -> BoxedStrategy<super::Resource> {
 }
 /// Values of [`super::ResourceContents`].
 pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
-    ((s::optional(s::string(None, None, None)), s::string(Some("uri"), None, None)),)
-        .prop_map(|((f0, f1),)| super::ResourceContents {
+    (s::optional(s::string(None, None, None)), s::string(Some("uri"), None, None))
+        .prop_map(|(f0, f1)| super::ResourceContents {
             mime_type: f0,
             uri: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1454,12 +1393,10 @@ pub fn resource_list_changed_notification() -> BoxedStrategy<
     super::ResourceListChangedNotification,
 > {
     (
-        (
-            method_notifications_resources_list_changed(),
-            s::optional(resource_list_changed_notification_params()),
-        ),
+        method_notifications_resources_list_changed(),
+        s::optional(resource_list_changed_notification_params()),
     )
-        .prop_map(|((f0, f1),)| super::ResourceListChangedNotification {
+        .prop_map(|(f0, f1)| super::ResourceListChangedNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1470,8 +1407,8 @@ pub fn resource_list_changed_notification() -> BoxedStrategy<
 pub fn resource_list_changed_notification_params() -> BoxedStrategy<
     super::ResourceListChangedNotificationParams,
 > {
-    ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::ResourceListChangedNotificationParams {
+    (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::ResourceListChangedNotificationParams {
             meta: f0,
             extra: f1,
         })
@@ -1479,8 +1416,8 @@ pub fn resource_list_changed_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::ResourceReference`].
 pub fn resource_reference() -> BoxedStrategy<super::ResourceReference> {
-    ((type_ref_resource(), s::string(Some("uri-template"), None, None)),)
-        .prop_map(|((f0, f1),)| super::ResourceReference {
+    (type_ref_resource(), s::string(Some("uri-template"), None, None))
+        .prop_map(|(f0, f1)| super::ResourceReference {
             r#type: f0,
             uri: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1490,15 +1427,13 @@ pub fn resource_reference() -> BoxedStrategy<super::ResourceReference> {
 /// Values of [`super::ResourceTemplate`].
 pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
     (
-        (
-            s::optional(annotations()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::string(Some("uri-template"), None, None),
-        ),
+        s::optional(annotations()),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::string(Some("uri-template"), None, None),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::ResourceTemplate {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::ResourceTemplate {
             annotations: f0,
             description: f1,
             mime_type: f2,
@@ -1512,8 +1447,8 @@ pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
 pub fn resource_updated_notification() -> BoxedStrategy<
     super::ResourceUpdatedNotification,
 > {
-    ((method_notifications_resources_updated(), resource_updated_notification_params()),)
-        .prop_map(|((f0, f1),)| super::ResourceUpdatedNotification {
+    (method_notifications_resources_updated(), resource_updated_notification_params())
+        .prop_map(|(f0, f1)| super::ResourceUpdatedNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1524,8 +1459,8 @@ pub fn resource_updated_notification() -> BoxedStrategy<
 pub fn resource_updated_notification_params() -> BoxedStrategy<
     super::ResourceUpdatedNotificationParams,
 > {
-    ((s::string(Some("uri"), None, None),),)
-        .prop_map(|((f0,),)| super::ResourceUpdatedNotificationParams {
+    s::string(Some("uri"), None, None)
+        .prop_map(|f0| super::ResourceUpdatedNotificationParams {
             uri: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1533,8 +1468,8 @@ pub fn resource_updated_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::Result`].
 pub fn result() -> BoxedStrategy<super::Result> {
-    ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::Result {
+    (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::Result {
             meta: f0,
             extra: f1,
         })
@@ -1546,8 +1481,8 @@ pub fn role() -> BoxedStrategy<super::Role> {
 }
 /// Values of [`super::Root`].
 pub fn root() -> BoxedStrategy<super::Root> {
-    ((s::optional(s::string(None, None, None)), s::string(Some("uri"), None, None)),)
-        .prop_map(|((f0, f1),)| super::Root {
+    (s::optional(s::string(None, None, None)), s::string(Some("uri"), None, None))
+        .prop_map(|(f0, f1)| super::Root {
             name: f0,
             uri: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1559,12 +1494,10 @@ pub fn roots_list_changed_notification() -> BoxedStrategy<
     super::RootsListChangedNotification,
 > {
     (
-        (
-            method_notifications_roots_list_changed(),
-            s::optional(roots_list_changed_notification_params()),
-        ),
+        method_notifications_roots_list_changed(),
+        s::optional(roots_list_changed_notification_params()),
     )
-        .prop_map(|((f0, f1),)| super::RootsListChangedNotification {
+        .prop_map(|(f0, f1)| super::RootsListChangedNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1575,8 +1508,8 @@ pub fn roots_list_changed_notification() -> BoxedStrategy<
 pub fn roots_list_changed_notification_params() -> BoxedStrategy<
     super::RootsListChangedNotificationParams,
 > {
-    ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::RootsListChangedNotificationParams {
+    (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::RootsListChangedNotificationParams {
             meta: f0,
             extra: f1,
         })
@@ -1584,8 +1517,8 @@ pub fn roots_list_changed_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::SamplingMessage`].
 pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
-    ((sampling_message_content(), role()),)
-        .prop_map(|((f0, f1),)| super::SamplingMessage {
+    (sampling_message_content(), role())
+        .prop_map(|(f0, f1)| super::SamplingMessage {
             content: f0,
             role: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1610,16 +1543,14 @@ pub fn sampling_message_content() -> BoxedStrategy<super::SamplingMessageContent
 /// Values of [`super::ServerCapabilities`].
 pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::json_object_map()),
-            s::optional(s::json_object()),
-            s::optional(server_capabilities_prompts()),
-            s::optional(server_capabilities_resources()),
-            s::optional(server_capabilities_tools()),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::json_object_map()),
+        s::optional(s::json_object()),
+        s::optional(server_capabilities_prompts()),
+        s::optional(server_capabilities_resources()),
+        s::optional(server_capabilities_tools()),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::ServerCapabilities {
+        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::ServerCapabilities {
             completions: f0,
             experimental: f1,
             logging: f2,
@@ -1632,8 +1563,8 @@ pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
 }
 /// Values of [`super::ServerCapabilitiesPrompts`].
 pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesPrompts> {
-    ((s::optional(s::boolean()),),)
-        .prop_map(|((f0,),)| super::ServerCapabilitiesPrompts {
+    s::optional(s::boolean())
+        .prop_map(|f0| super::ServerCapabilitiesPrompts {
             list_changed: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1643,8 +1574,8 @@ pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesP
 pub fn server_capabilities_resources() -> BoxedStrategy<
     super::ServerCapabilitiesResources,
 > {
-    ((s::optional(s::boolean()), s::optional(s::boolean())),)
-        .prop_map(|((f0, f1),)| super::ServerCapabilitiesResources {
+    (s::optional(s::boolean()), s::optional(s::boolean()))
+        .prop_map(|(f0, f1)| super::ServerCapabilitiesResources {
             list_changed: f0,
             subscribe: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1653,8 +1584,8 @@ pub fn server_capabilities_resources() -> BoxedStrategy<
 }
 /// Values of [`super::ServerCapabilitiesTools`].
 pub fn server_capabilities_tools() -> BoxedStrategy<super::ServerCapabilitiesTools> {
-    ((s::optional(s::boolean()),),)
-        .prop_map(|((f0,),)| super::ServerCapabilitiesTools {
+    s::optional(s::boolean())
+        .prop_map(|f0| super::ServerCapabilitiesTools {
             list_changed: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1725,8 +1656,8 @@ pub fn server_result() -> BoxedStrategy<super::ServerResult> {
 }
 /// Values of [`super::SetLevelRequest`].
 pub fn set_level_request() -> BoxedStrategy<super::SetLevelRequest> {
-    ((method_logging_set_level(), set_level_request_params()),)
-        .prop_map(|((f0, f1),)| super::SetLevelRequest {
+    (method_logging_set_level(), set_level_request_params())
+        .prop_map(|(f0, f1)| super::SetLevelRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1735,8 +1666,8 @@ pub fn set_level_request() -> BoxedStrategy<super::SetLevelRequest> {
 }
 /// Values of [`super::SetLevelRequestParams`].
 pub fn set_level_request_params() -> BoxedStrategy<super::SetLevelRequestParams> {
-    ((logging_level(),),)
-        .prop_map(|((f0,),)| super::SetLevelRequestParams {
+    logging_level()
+        .prop_map(|f0| super::SetLevelRequestParams {
             level: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1744,8 +1675,8 @@ pub fn set_level_request_params() -> BoxedStrategy<super::SetLevelRequestParams>
 }
 /// Values of [`super::SubscribeRequest`].
 pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
-    ((method_resources_subscribe(), subscribe_request_params()),)
-        .prop_map(|((f0, f1),)| super::SubscribeRequest {
+    (method_resources_subscribe(), subscribe_request_params())
+        .prop_map(|(f0, f1)| super::SubscribeRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1754,8 +1685,8 @@ pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
 }
 /// Values of [`super::SubscribeRequestParams`].
 pub fn subscribe_request_params() -> BoxedStrategy<super::SubscribeRequestParams> {
-    ((s::string(Some("uri"), None, None),),)
-        .prop_map(|((f0,),)| super::SubscribeRequestParams {
+    s::string(Some("uri"), None, None)
+        .prop_map(|f0| super::SubscribeRequestParams {
             uri: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1763,8 +1694,8 @@ pub fn subscribe_request_params() -> BoxedStrategy<super::SubscribeRequestParams
 }
 /// Values of [`super::TextContent`].
 pub fn text_content() -> BoxedStrategy<super::TextContent> {
-    ((s::optional(annotations()), s::string(None, None, None), type_text()),)
-        .prop_map(|((f0, f1, f2),)| super::TextContent {
+    (s::optional(annotations()), s::string(None, None, None), type_text())
+        .prop_map(|(f0, f1, f2)| super::TextContent {
             annotations: f0,
             text: f1,
             r#type: f2,
@@ -1775,13 +1706,11 @@ pub fn text_content() -> BoxedStrategy<super::TextContent> {
 /// Values of [`super::TextResourceContents`].
 pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::string(Some("uri"), None, None),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::TextResourceContents {
+        .prop_map(|(f0, f1, f2)| super::TextResourceContents {
             mime_type: f0,
             text: f1,
             uri: f2,
@@ -1792,14 +1721,12 @@ pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
 /// Values of [`super::Tool`].
 pub fn tool() -> BoxedStrategy<super::Tool> {
     (
-        (
-            s::optional(tool_annotations()),
-            s::optional(s::string(None, None, None)),
-            tool_input_schema(),
-            s::string(None, None, None),
-        ),
+        s::optional(tool_annotations()),
+        s::optional(s::string(None, None, None)),
+        tool_input_schema(),
+        s::string(None, None, None),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::Tool {
+        .prop_map(|(f0, f1, f2, f3)| super::Tool {
             annotations: f0,
             description: f1,
             input_schema: f2,
@@ -1811,15 +1738,13 @@ pub fn tool() -> BoxedStrategy<super::Tool> {
 /// Values of [`super::ToolAnnotations`].
 pub fn tool_annotations() -> BoxedStrategy<super::ToolAnnotations> {
     (
-        (
-            s::optional(s::boolean()),
-            s::optional(s::boolean()),
-            s::optional(s::boolean()),
-            s::optional(s::boolean()),
-            s::optional(s::string(None, None, None)),
-        ),
+        s::optional(s::boolean()),
+        s::optional(s::boolean()),
+        s::optional(s::boolean()),
+        s::optional(s::boolean()),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::ToolAnnotations {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::ToolAnnotations {
             destructive_hint: f0,
             idempotent_hint: f1,
             open_world_hint: f2,
@@ -1832,13 +1757,11 @@ pub fn tool_annotations() -> BoxedStrategy<super::ToolAnnotations> {
 /// Values of [`super::ToolInputSchema`].
 pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
     (
-        (
-            s::optional(s::json_object_map()),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            type_object(),
-        ),
+        s::optional(s::json_object_map()),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        type_object(),
     )
-        .prop_map(|((f0, f1, f2),)| super::ToolInputSchema {
+        .prop_map(|(f0, f1, f2)| super::ToolInputSchema {
             properties: f0,
             required: f1,
             r#type: f2,
@@ -1851,12 +1774,10 @@ pub fn tool_list_changed_notification() -> BoxedStrategy<
     super::ToolListChangedNotification,
 > {
     (
-        (
-            method_notifications_tools_list_changed(),
-            s::optional(tool_list_changed_notification_params()),
-        ),
+        method_notifications_tools_list_changed(),
+        s::optional(tool_list_changed_notification_params()),
     )
-        .prop_map(|((f0, f1),)| super::ToolListChangedNotification {
+        .prop_map(|(f0, f1)| super::ToolListChangedNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1867,8 +1788,8 @@ pub fn tool_list_changed_notification() -> BoxedStrategy<
 pub fn tool_list_changed_notification_params() -> BoxedStrategy<
     super::ToolListChangedNotificationParams,
 > {
-    ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::ToolListChangedNotificationParams {
+    (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::ToolListChangedNotificationParams {
             meta: f0,
             extra: f1,
         })
@@ -1904,8 +1825,8 @@ pub fn type_text() -> BoxedStrategy<super::TypeText> {
 }
 /// Values of [`super::UnsubscribeRequest`].
 pub fn unsubscribe_request() -> BoxedStrategy<super::UnsubscribeRequest> {
-    ((method_resources_unsubscribe(), unsubscribe_request_params()),)
-        .prop_map(|((f0, f1),)| super::UnsubscribeRequest {
+    (method_resources_unsubscribe(), unsubscribe_request_params())
+        .prop_map(|(f0, f1)| super::UnsubscribeRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1914,8 +1835,8 @@ pub fn unsubscribe_request() -> BoxedStrategy<super::UnsubscribeRequest> {
 }
 /// Values of [`super::UnsubscribeRequestParams`].
 pub fn unsubscribe_request_params() -> BoxedStrategy<super::UnsubscribeRequestParams> {
-    ((s::string(Some("uri"), None, None),),)
-        .prop_map(|((f0,),)| super::UnsubscribeRequestParams {
+    s::string(Some("uri"), None, None)
+        .prop_map(|f0| super::UnsubscribeRequestParams {
             uri: f0,
             extra: ::std::collections::BTreeMap::new(),
         })

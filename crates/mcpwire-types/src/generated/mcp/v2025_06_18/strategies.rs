@@ -6,13 +6,11 @@ use ::mcpwire_types::support::strategy as s;
 /// Values of [`super::Annotations`].
 pub fn annotations() -> BoxedStrategy<super::Annotations> {
     (
-        (
-            s::optional(s::vec(role(), None, None)),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::number(Some(0f64), Some(1f64))),
-        ),
+        s::optional(s::vec(role(), None, None)),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::number(Some(0f64), Some(1f64))),
     )
-        .prop_map(|((f0, f1, f2),)| super::Annotations {
+        .prop_map(|(f0, f1, f2)| super::Annotations {
             audience: f0,
             last_modified: f1,
             priority: f2,
@@ -23,15 +21,13 @@ pub fn annotations() -> BoxedStrategy<super::Annotations> {
 /// Values of [`super::AudioContent`].
 pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(annotations()),
-            s::string(Some("byte"), None, None),
-            s::string(None, None, None),
-            type_audio(),
-        ),
+        s::optional(s::json_object()),
+        s::optional(annotations()),
+        s::string(Some("byte"), None, None),
+        s::string(None, None, None),
+        type_audio(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::AudioContent {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::AudioContent {
             meta: f0,
             annotations: f1,
             data: f2,
@@ -43,8 +39,8 @@ pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
 }
 /// Values of [`super::BaseMetadata`].
 pub fn base_metadata() -> BoxedStrategy<super::BaseMetadata> {
-    ((s::string(None, None, None), s::optional(s::string(None, None, None))),)
-        .prop_map(|((f0, f1),)| super::BaseMetadata {
+    (s::string(None, None, None), s::optional(s::string(None, None, None)))
+        .prop_map(|(f0, f1)| super::BaseMetadata {
             name: f0,
             title: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -54,14 +50,12 @@ pub fn base_metadata() -> BoxedStrategy<super::BaseMetadata> {
 /// Values of [`super::BlobResourceContents`].
 pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
     (
-        (
-            s::optional(s::json_object()),
-            s::string(Some("byte"), None, None),
-            s::optional(s::string(None, None, None)),
-            s::string(Some("uri"), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::string(Some("byte"), None, None),
+        s::optional(s::string(None, None, None)),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::BlobResourceContents {
+        .prop_map(|(f0, f1, f2, f3)| super::BlobResourceContents {
             meta: f0,
             blob: f1,
             mime_type: f2,
@@ -73,14 +67,12 @@ pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
 /// Values of [`super::BooleanSchema`].
 pub fn boolean_schema() -> BoxedStrategy<super::BooleanSchema> {
     (
-        (
-            s::optional(s::boolean()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            type_boolean(),
-        ),
+        s::optional(s::boolean()),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::string(None, None, None)),
+        type_boolean(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::BooleanSchema {
+        .prop_map(|(f0, f1, f2, f3)| super::BooleanSchema {
             default: f0,
             description: f1,
             title: f2,
@@ -91,8 +83,8 @@ pub fn boolean_schema() -> BoxedStrategy<super::BooleanSchema> {
 }
 /// Values of [`super::CallToolRequest`].
 pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
-    ((method_tools_call(), call_tool_request_params()),)
-        .prop_map(|((f0, f1),)| super::CallToolRequest {
+    (method_tools_call(), call_tool_request_params())
+        .prop_map(|(f0, f1)| super::CallToolRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -101,8 +93,8 @@ pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
 }
 /// Values of [`super::CallToolRequestParams`].
 pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams> {
-    ((s::optional(s::json_object()), s::string(None, None, None)),)
-        .prop_map(|((f0, f1),)| super::CallToolRequestParams {
+    (s::optional(s::json_object()), s::string(None, None, None))
+        .prop_map(|(f0, f1)| super::CallToolRequestParams {
             arguments: f0,
             name: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -112,14 +104,12 @@ pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams>
 /// Values of [`super::CallToolResult`].
 pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::vec(content_block(), None, None),
-            s::optional(s::boolean()),
-            s::optional(s::json_object()),
-        ),
+        s::optional(s::json_object()),
+        s::vec(content_block(), None, None),
+        s::optional(s::boolean()),
+        s::optional(s::json_object()),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::CallToolResult {
+        .prop_map(|(f0, f1, f2, f3)| super::CallToolResult {
             meta: f0,
             content: f1,
             is_error: f2,
@@ -130,8 +120,8 @@ pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
 }
 /// Values of [`super::CancelledNotification`].
 pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
-    ((method_notifications_cancelled(), cancelled_notification_params()),)
-        .prop_map(|((f0, f1),)| super::CancelledNotification {
+    (method_notifications_cancelled(), cancelled_notification_params())
+        .prop_map(|(f0, f1)| super::CancelledNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -142,8 +132,8 @@ pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
 pub fn cancelled_notification_params() -> BoxedStrategy<
     super::CancelledNotificationParams,
 > {
-    ((s::optional(s::string(None, None, None)), request_id()),)
-        .prop_map(|((f0, f1),)| super::CancelledNotificationParams {
+    (s::optional(s::string(None, None, None)), request_id())
+        .prop_map(|(f0, f1)| super::CancelledNotificationParams {
             reason: f0,
             request_id: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -153,14 +143,12 @@ pub fn cancelled_notification_params() -> BoxedStrategy<
 /// Values of [`super::ClientCapabilities`].
 pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::json_object_map()),
-            s::optional(client_capabilities_roots()),
-            s::optional(s::json_object()),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::json_object_map()),
+        s::optional(client_capabilities_roots()),
+        s::optional(s::json_object()),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ClientCapabilities {
+        .prop_map(|(f0, f1, f2, f3)| super::ClientCapabilities {
             elicitation: f0,
             experimental: f1,
             roots: f2,
@@ -171,8 +159,8 @@ pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
 }
 /// Values of [`super::ClientCapabilitiesRoots`].
 pub fn client_capabilities_roots() -> BoxedStrategy<super::ClientCapabilitiesRoots> {
-    ((s::optional(s::boolean()),),)
-        .prop_map(|((f0,),)| super::ClientCapabilitiesRoots {
+    s::optional(s::boolean())
+        .prop_map(|f0| super::ClientCapabilitiesRoots {
             list_changed: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -245,8 +233,8 @@ pub fn client_result() -> BoxedStrategy<super::ClientResult> {
 }
 /// Values of [`super::CompleteRequest`].
 pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
-    ((method_completion_complete(), complete_request_params()),)
-        .prop_map(|((f0, f1),)| super::CompleteRequest {
+    (method_completion_complete(), complete_request_params())
+        .prop_map(|(f0, f1)| super::CompleteRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -256,13 +244,11 @@ pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
 /// Values of [`super::CompleteRequestParams`].
 pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> {
     (
-        (
-            complete_request_params_argument(),
-            s::optional(complete_request_params_context()),
-            complete_request_params_ref(),
-        ),
+        complete_request_params_argument(),
+        s::optional(complete_request_params_context()),
+        complete_request_params_ref(),
     )
-        .prop_map(|((f0, f1, f2),)| super::CompleteRequestParams {
+        .prop_map(|(f0, f1, f2)| super::CompleteRequestParams {
             argument: f0,
             context: f1,
             r#ref: f2,
@@ -274,8 +260,8 @@ pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> 
 pub fn complete_request_params_argument() -> BoxedStrategy<
     super::CompleteRequestParamsArgument,
 > {
-    ((s::string(None, None, None), s::string(None, None, None)),)
-        .prop_map(|((f0, f1),)| super::CompleteRequestParamsArgument {
+    (s::string(None, None, None), s::string(None, None, None))
+        .prop_map(|(f0, f1)| super::CompleteRequestParamsArgument {
             name: f0,
             value: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -286,8 +272,8 @@ pub fn complete_request_params_argument() -> BoxedStrategy<
 pub fn complete_request_params_context() -> BoxedStrategy<
     super::CompleteRequestParamsContext,
 > {
-    ((s::optional(s::map(s::string(None, None, None))),),)
-        .prop_map(|((f0,),)| super::CompleteRequestParamsContext {
+    s::optional(s::map(s::string(None, None, None)))
+        .prop_map(|f0| super::CompleteRequestParamsContext {
             arguments: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -310,8 +296,8 @@ pub fn complete_request_params_ref() -> BoxedStrategy<super::CompleteRequestPara
 }
 /// Values of [`super::CompleteResult`].
 pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
-    ((s::optional(s::json_object()), complete_result_completion()),)
-        .prop_map(|((f0, f1),)| super::CompleteResult {
+    (s::optional(s::json_object()), complete_result_completion())
+        .prop_map(|(f0, f1)| super::CompleteResult {
             meta: f0,
             completion: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -321,17 +307,15 @@ pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
 /// Values of [`super::CompleteResultCompletion`].
 pub fn complete_result_completion() -> BoxedStrategy<super::CompleteResultCompletion> {
     (
-        (
-            s::optional(s::boolean()),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::vec(s::string(None, None, None), None, None),
+        s::optional(s::boolean()),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
         ),
+        s::vec(s::string(None, None, None), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::CompleteResultCompletion {
+        .prop_map(|(f0, f1, f2)| super::CompleteResultCompletion {
             has_more: f0,
             total: f1,
             values: f2,
@@ -357,8 +341,8 @@ pub fn content_block() -> BoxedStrategy<super::ContentBlock> {
 }
 /// Values of [`super::CreateMessageRequest`].
 pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
-    ((method_sampling_create_message(), create_message_request_params()),)
-        .prop_map(|((f0, f1),)| super::CreateMessageRequest {
+    (method_sampling_create_message(), create_message_request_params())
+        .prop_map(|(f0, f1)| super::CreateMessageRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -370,20 +354,16 @@ pub fn create_message_request_params() -> BoxedStrategy<
     super::CreateMessageRequestParams,
 > {
     (
-        (
-            s::optional(create_message_request_params_include_context()),
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-            s::vec(sampling_message(), None, None),
-            s::optional(s::json_object()),
-            s::optional(model_preferences()),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::number(None, None)),
-        ),
+        s::optional(create_message_request_params_include_context()),
+        s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from).boxed(),
+        s::vec(sampling_message(), None, None),
+        s::optional(s::json_object()),
+        s::optional(model_preferences()),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::number(None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7),)| super::CreateMessageRequestParams {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7)| super::CreateMessageRequestParams {
             include_context: f0,
             max_tokens: f1,
             messages: f2,
@@ -411,15 +391,13 @@ pub fn create_message_request_params_include_context() -> BoxedStrategy<
 /// Values of [`super::CreateMessageResult`].
 pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
     (
-        (
-            s::optional(s::json_object()),
-            create_message_result_content(),
-            s::string(None, None, None),
-            role(),
-            s::optional(s::string(None, None, None)),
-        ),
+        s::optional(s::json_object()),
+        create_message_result_content(),
+        s::string(None, None, None),
+        role(),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::CreateMessageResult {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::CreateMessageResult {
             meta: f0,
             content: f1,
             model: f2,
@@ -452,8 +430,8 @@ pub fn cursor() -> BoxedStrategy<super::Cursor> {
 }
 /// Values of [`super::ElicitRequest`].
 pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
-    ((method_elicitation_create(), elicit_request_params()),)
-        .prop_map(|((f0, f1),)| super::ElicitRequest {
+    (method_elicitation_create(), elicit_request_params())
+        .prop_map(|(f0, f1)| super::ElicitRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -462,8 +440,8 @@ pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
 }
 /// Values of [`super::ElicitRequestParams`].
 pub fn elicit_request_params() -> BoxedStrategy<super::ElicitRequestParams> {
-    ((s::string(None, None, None), elicit_request_params_requested_schema()),)
-        .prop_map(|((f0, f1),)| super::ElicitRequestParams {
+    (s::string(None, None, None), elicit_request_params_requested_schema())
+        .prop_map(|(f0, f1)| super::ElicitRequestParams {
             message: f0,
             requested_schema: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -475,13 +453,11 @@ pub fn elicit_request_params_requested_schema() -> BoxedStrategy<
     super::ElicitRequestParamsRequestedSchema,
 > {
     (
-        (
-            s::map(primitive_schema_definition()),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            type_object(),
-        ),
+        s::map(primitive_schema_definition()),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        type_object(),
     )
-        .prop_map(|((f0, f1, f2),)| super::ElicitRequestParamsRequestedSchema {
+        .prop_map(|(f0, f1, f2)| super::ElicitRequestParamsRequestedSchema {
             properties: f0,
             required: f1,
             r#type: f2,
@@ -492,13 +468,11 @@ pub fn elicit_request_params_requested_schema() -> BoxedStrategy<
 /// Values of [`super::ElicitResult`].
 pub fn elicit_result() -> BoxedStrategy<super::ElicitResult> {
     (
-        (
-            s::optional(s::json_object()),
-            elicit_result_action(),
-            s::optional(s::map(elicit_result_content_value())),
-        ),
+        s::optional(s::json_object()),
+        elicit_result_action(),
+        s::optional(s::map(elicit_result_content_value())),
     )
-        .prop_map(|((f0, f1, f2),)| super::ElicitResult {
+        .prop_map(|(f0, f1, f2)| super::ElicitResult {
             meta: f0,
             action: f1,
             content: f2,
@@ -533,14 +507,12 @@ pub fn elicit_result_content_value() -> BoxedStrategy<super::ElicitResultContent
 /// Values of [`super::EmbeddedResource`].
 pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(annotations()),
-            embedded_resource_resource(),
-            type_resource(),
-        ),
+        s::optional(s::json_object()),
+        s::optional(annotations()),
+        embedded_resource_resource(),
+        type_resource(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::EmbeddedResource {
+        .prop_map(|(f0, f1, f2, f3)| super::EmbeddedResource {
             meta: f0,
             annotations: f1,
             resource: f2,
@@ -570,15 +542,13 @@ pub fn empty_result() -> BoxedStrategy<super::EmptyResult> {
 /// Values of [`super::EnumSchema`].
 pub fn enum_schema() -> BoxedStrategy<super::EnumSchema> {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::vec(s::string(None, None, None), None, None),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            s::optional(s::string(None, None, None)),
-            type_string(),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::vec(s::string(None, None, None), None, None),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        s::optional(s::string(None, None, None)),
+        type_string(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::EnumSchema {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::EnumSchema {
             description: f0,
             r#enum: f1,
             enum_names: f2,
@@ -590,8 +560,8 @@ pub fn enum_schema() -> BoxedStrategy<super::EnumSchema> {
 }
 /// Values of [`super::GetPromptRequest`].
 pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
-    ((method_prompts_get(), get_prompt_request_params()),)
-        .prop_map(|((f0, f1),)| super::GetPromptRequest {
+    (method_prompts_get(), get_prompt_request_params())
+        .prop_map(|(f0, f1)| super::GetPromptRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -600,8 +570,8 @@ pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
 }
 /// Values of [`super::GetPromptRequestParams`].
 pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParams> {
-    ((s::optional(s::map(s::string(None, None, None))), s::string(None, None, None)),)
-        .prop_map(|((f0, f1),)| super::GetPromptRequestParams {
+    (s::optional(s::map(s::string(None, None, None))), s::string(None, None, None))
+        .prop_map(|(f0, f1)| super::GetPromptRequestParams {
             arguments: f0,
             name: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -611,13 +581,11 @@ pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParam
 /// Values of [`super::GetPromptResult`].
 pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::vec(prompt_message(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::vec(prompt_message(), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::GetPromptResult {
+        .prop_map(|(f0, f1, f2)| super::GetPromptResult {
             meta: f0,
             description: f1,
             messages: f2,
@@ -628,15 +596,13 @@ pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
 /// Values of [`super::ImageContent`].
 pub fn image_content() -> BoxedStrategy<super::ImageContent> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(annotations()),
-            s::string(Some("byte"), None, None),
-            s::string(None, None, None),
-            type_image(),
-        ),
+        s::optional(s::json_object()),
+        s::optional(annotations()),
+        s::string(Some("byte"), None, None),
+        s::string(None, None, None),
+        type_image(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::ImageContent {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::ImageContent {
             meta: f0,
             annotations: f1,
             data: f2,
@@ -649,13 +615,11 @@ pub fn image_content() -> BoxedStrategy<super::ImageContent> {
 /// Values of [`super::Implementation`].
 pub fn implementation() -> BoxedStrategy<super::Implementation> {
     (
-        (
-            s::string(None, None, None),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-        ),
+        s::string(None, None, None),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::Implementation {
+        .prop_map(|(f0, f1, f2)| super::Implementation {
             name: f0,
             title: f1,
             version: f2,
@@ -665,8 +629,8 @@ pub fn implementation() -> BoxedStrategy<super::Implementation> {
 }
 /// Values of [`super::InitializeRequest`].
 pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
-    ((method_initialize(), initialize_request_params()),)
-        .prop_map(|((f0, f1),)| super::InitializeRequest {
+    (method_initialize(), initialize_request_params())
+        .prop_map(|(f0, f1)| super::InitializeRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -675,8 +639,8 @@ pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
 }
 /// Values of [`super::InitializeRequestParams`].
 pub fn initialize_request_params() -> BoxedStrategy<super::InitializeRequestParams> {
-    ((client_capabilities(), implementation(), s::string(None, None, None)),)
-        .prop_map(|((f0, f1, f2),)| super::InitializeRequestParams {
+    (client_capabilities(), implementation(), s::string(None, None, None))
+        .prop_map(|(f0, f1, f2)| super::InitializeRequestParams {
             capabilities: f0,
             client_info: f1,
             protocol_version: f2,
@@ -687,15 +651,13 @@ pub fn initialize_request_params() -> BoxedStrategy<super::InitializeRequestPara
 /// Values of [`super::InitializeResult`].
 pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
     (
-        (
-            s::optional(s::json_object()),
-            server_capabilities(),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            implementation(),
-        ),
+        s::optional(s::json_object()),
+        server_capabilities(),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        implementation(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::InitializeResult {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::InitializeResult {
             meta: f0,
             capabilities: f1,
             instructions: f2,
@@ -707,8 +669,8 @@ pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
 }
 /// Values of [`super::InitializedNotification`].
 pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotification> {
-    ((method_notifications_initialized(), s::optional(result())),)
-        .prop_map(|((f0, f1),)| super::InitializedNotification {
+    (method_notifications_initialized(), s::optional(result()))
+        .prop_map(|(f0, f1)| super::InitializedNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -717,8 +679,8 @@ pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotificatio
 }
 /// Values of [`super::JSONRPCError`].
 pub fn jsonrpcerror() -> BoxedStrategy<super::JSONRPCError> {
-    ((jsonrpcerror_error(), request_id(), jsonrpc_2_0()),)
-        .prop_map(|((f0, f1, f2),)| super::JSONRPCError {
+    (jsonrpcerror_error(), request_id(), jsonrpc_2_0())
+        .prop_map(|(f0, f1, f2)| super::JSONRPCError {
             error: f0,
             id: f1,
             jsonrpc: f2,
@@ -729,15 +691,11 @@ pub fn jsonrpcerror() -> BoxedStrategy<super::JSONRPCError> {
 /// Values of [`super::JSONRPCErrorError`].
 pub fn jsonrpcerror_error() -> BoxedStrategy<super::JSONRPCErrorError> {
     (
-        (
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-            s::optional(s::json()),
-            s::string(None, None, None),
-        ),
+        s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from).boxed(),
+        s::optional(s::json()),
+        s::string(None, None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::JSONRPCErrorError {
+        .prop_map(|(f0, f1, f2)| super::JSONRPCErrorError {
             code: f0,
             data: f1,
             message: f2,
@@ -763,8 +721,8 @@ pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
 }
 /// Values of [`super::JSONRPCNotification`].
 pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
-    ((jsonrpc_2_0(), s::string(None, None, None), s::optional(result())),)
-        .prop_map(|((f0, f1, f2),)| super::JSONRPCNotification {
+    (jsonrpc_2_0(), s::string(None, None, None), s::optional(result()))
+        .prop_map(|(f0, f1, f2)| super::JSONRPCNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -775,14 +733,12 @@ pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
 /// Values of [`super::JSONRPCRequest`].
 pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
     (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            s::string(None, None, None),
-            s::optional(jsonrpcrequest_params()),
-        ),
+        request_id(),
+        jsonrpc_2_0(),
+        s::string(None, None, None),
+        s::optional(jsonrpcrequest_params()),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::JSONRPCRequest {
+        .prop_map(|(f0, f1, f2, f3)| super::JSONRPCRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -793,8 +749,8 @@ pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
 }
 /// Values of [`super::JSONRPCRequestParams`].
 pub fn jsonrpcrequest_params() -> BoxedStrategy<super::JSONRPCRequestParams> {
-    ((s::optional(jsonrpcrequest_params_meta()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::JSONRPCRequestParams {
+    (s::optional(jsonrpcrequest_params_meta()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::JSONRPCRequestParams {
             meta: f0,
             extra: f1,
         })
@@ -802,8 +758,8 @@ pub fn jsonrpcrequest_params() -> BoxedStrategy<super::JSONRPCRequestParams> {
 }
 /// Values of [`super::JSONRPCRequestParamsMeta`].
 pub fn jsonrpcrequest_params_meta() -> BoxedStrategy<super::JSONRPCRequestParamsMeta> {
-    ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
-        .prop_map(|((f0, f1),)| super::JSONRPCRequestParamsMeta {
+    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
+        .prop_map(|(f0, f1)| super::JSONRPCRequestParamsMeta {
             progress_token: f0,
             extra: f1,
         })
@@ -811,8 +767,8 @@ pub fn jsonrpcrequest_params_meta() -> BoxedStrategy<super::JSONRPCRequestParams
 }
 /// Values of [`super::JSONRPCResponse`].
 pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
-    ((request_id(), jsonrpc_2_0(), result()),)
-        .prop_map(|((f0, f1, f2),)| super::JSONRPCResponse {
+    (request_id(), jsonrpc_2_0(), result())
+        .prop_map(|(f0, f1, f2)| super::JSONRPCResponse {
             id: f0,
             jsonrpc: f1,
             result: f2,
@@ -826,8 +782,8 @@ pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
 }
 /// Values of [`super::ListPromptsRequest`].
 pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
-    ((method_prompts_list(), s::optional(list_prompts_request_params())),)
-        .prop_map(|((f0, f1),)| super::ListPromptsRequest {
+    (method_prompts_list(), s::optional(list_prompts_request_params()))
+        .prop_map(|(f0, f1)| super::ListPromptsRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -836,8 +792,8 @@ pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
 }
 /// Values of [`super::ListPromptsRequestParams`].
 pub fn list_prompts_request_params() -> BoxedStrategy<super::ListPromptsRequestParams> {
-    ((s::optional(s::string(None, None, None)),),)
-        .prop_map(|((f0,),)| super::ListPromptsRequestParams {
+    s::optional(s::string(None, None, None))
+        .prop_map(|f0| super::ListPromptsRequestParams {
             cursor: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -846,13 +802,11 @@ pub fn list_prompts_request_params() -> BoxedStrategy<super::ListPromptsRequestP
 /// Values of [`super::ListPromptsResult`].
 pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::vec(prompt(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::vec(prompt(), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::ListPromptsResult {
+        .prop_map(|(f0, f1, f2)| super::ListPromptsResult {
             meta: f0,
             next_cursor: f1,
             prompts: f2,
@@ -865,12 +819,10 @@ pub fn list_resource_templates_request() -> BoxedStrategy<
     super::ListResourceTemplatesRequest,
 > {
     (
-        (
-            method_resources_templates_list(),
-            s::optional(list_resource_templates_request_params()),
-        ),
+        method_resources_templates_list(),
+        s::optional(list_resource_templates_request_params()),
     )
-        .prop_map(|((f0, f1),)| super::ListResourceTemplatesRequest {
+        .prop_map(|(f0, f1)| super::ListResourceTemplatesRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -881,8 +833,8 @@ pub fn list_resource_templates_request() -> BoxedStrategy<
 pub fn list_resource_templates_request_params() -> BoxedStrategy<
     super::ListResourceTemplatesRequestParams,
 > {
-    ((s::optional(s::string(None, None, None)),),)
-        .prop_map(|((f0,),)| super::ListResourceTemplatesRequestParams {
+    s::optional(s::string(None, None, None))
+        .prop_map(|f0| super::ListResourceTemplatesRequestParams {
             cursor: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -893,13 +845,11 @@ pub fn list_resource_templates_result() -> BoxedStrategy<
     super::ListResourceTemplatesResult,
 > {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::vec(resource_template(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::vec(resource_template(), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::ListResourceTemplatesResult {
+        .prop_map(|(f0, f1, f2)| super::ListResourceTemplatesResult {
             meta: f0,
             next_cursor: f1,
             resource_templates: f2,
@@ -909,8 +859,8 @@ pub fn list_resource_templates_result() -> BoxedStrategy<
 }
 /// Values of [`super::ListResourcesRequest`].
 pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
-    ((method_resources_list(), s::optional(list_resources_request_params())),)
-        .prop_map(|((f0, f1),)| super::ListResourcesRequest {
+    (method_resources_list(), s::optional(list_resources_request_params()))
+        .prop_map(|(f0, f1)| super::ListResourcesRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -921,8 +871,8 @@ pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
 pub fn list_resources_request_params() -> BoxedStrategy<
     super::ListResourcesRequestParams,
 > {
-    ((s::optional(s::string(None, None, None)),),)
-        .prop_map(|((f0,),)| super::ListResourcesRequestParams {
+    s::optional(s::string(None, None, None))
+        .prop_map(|f0| super::ListResourcesRequestParams {
             cursor: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -931,13 +881,11 @@ pub fn list_resources_request_params() -> BoxedStrategy<
 /// Values of [`super::ListResourcesResult`].
 pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::vec(resource(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::vec(resource(), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::ListResourcesResult {
+        .prop_map(|(f0, f1, f2)| super::ListResourcesResult {
             meta: f0,
             next_cursor: f1,
             resources: f2,
@@ -947,8 +895,8 @@ pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
 }
 /// Values of [`super::ListRootsRequest`].
 pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
-    ((method_roots_list(), s::optional(list_roots_request_params())),)
-        .prop_map(|((f0, f1),)| super::ListRootsRequest {
+    (method_roots_list(), s::optional(list_roots_request_params()))
+        .prop_map(|(f0, f1)| super::ListRootsRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -957,8 +905,8 @@ pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
 }
 /// Values of [`super::ListRootsRequestParams`].
 pub fn list_roots_request_params() -> BoxedStrategy<super::ListRootsRequestParams> {
-    ((s::optional(list_roots_request_params_meta()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::ListRootsRequestParams {
+    (s::optional(list_roots_request_params_meta()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::ListRootsRequestParams {
             meta: f0,
             extra: f1,
         })
@@ -968,8 +916,8 @@ pub fn list_roots_request_params() -> BoxedStrategy<super::ListRootsRequestParam
 pub fn list_roots_request_params_meta() -> BoxedStrategy<
     super::ListRootsRequestParamsMeta,
 > {
-    ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
-        .prop_map(|((f0, f1),)| super::ListRootsRequestParamsMeta {
+    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
+        .prop_map(|(f0, f1)| super::ListRootsRequestParamsMeta {
             progress_token: f0,
             extra: f1,
         })
@@ -977,8 +925,8 @@ pub fn list_roots_request_params_meta() -> BoxedStrategy<
 }
 /// Values of [`super::ListRootsResult`].
 pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
-    ((s::optional(s::json_object()), s::vec(root(), None, None)),)
-        .prop_map(|((f0, f1),)| super::ListRootsResult {
+    (s::optional(s::json_object()), s::vec(root(), None, None))
+        .prop_map(|(f0, f1)| super::ListRootsResult {
             meta: f0,
             roots: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -987,8 +935,8 @@ pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
 }
 /// Values of [`super::ListToolsRequest`].
 pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
-    ((method_tools_list(), s::optional(list_tools_request_params())),)
-        .prop_map(|((f0, f1),)| super::ListToolsRequest {
+    (method_tools_list(), s::optional(list_tools_request_params()))
+        .prop_map(|(f0, f1)| super::ListToolsRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -997,8 +945,8 @@ pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
 }
 /// Values of [`super::ListToolsRequestParams`].
 pub fn list_tools_request_params() -> BoxedStrategy<super::ListToolsRequestParams> {
-    ((s::optional(s::string(None, None, None)),),)
-        .prop_map(|((f0,),)| super::ListToolsRequestParams {
+    s::optional(s::string(None, None, None))
+        .prop_map(|f0| super::ListToolsRequestParams {
             cursor: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1007,13 +955,11 @@ pub fn list_tools_request_params() -> BoxedStrategy<super::ListToolsRequestParam
 /// Values of [`super::ListToolsResult`].
 pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::vec(tool(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::vec(tool(), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::ListToolsResult {
+        .prop_map(|(f0, f1, f2)| super::ListToolsResult {
             meta: f0,
             next_cursor: f1,
             tools: f2,
@@ -1036,8 +982,8 @@ pub fn logging_level() -> BoxedStrategy<super::LoggingLevel> {
 pub fn logging_message_notification() -> BoxedStrategy<
     super::LoggingMessageNotification,
 > {
-    ((method_notifications_message(), logging_message_notification_params()),)
-        .prop_map(|((f0, f1),)| super::LoggingMessageNotification {
+    (method_notifications_message(), logging_message_notification_params())
+        .prop_map(|(f0, f1)| super::LoggingMessageNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1048,8 +994,8 @@ pub fn logging_message_notification() -> BoxedStrategy<
 pub fn logging_message_notification_params() -> BoxedStrategy<
     super::LoggingMessageNotificationParams,
 > {
-    ((s::json(), logging_level(), s::optional(s::string(None, None, None))),)
-        .prop_map(|((f0, f1, f2),)| super::LoggingMessageNotificationParams {
+    (s::json(), logging_level(), s::optional(s::string(None, None, None)))
+        .prop_map(|(f0, f1, f2)| super::LoggingMessageNotificationParams {
             data: f0,
             level: f1,
             logger: f2,
@@ -1183,8 +1129,8 @@ pub fn method_tools_list() -> BoxedStrategy<super::MethodToolsList> {
 }
 /// Values of [`super::ModelHint`].
 pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
-    ((s::optional(s::string(None, None, None)),),)
-        .prop_map(|((f0,),)| super::ModelHint {
+    s::optional(s::string(None, None, None))
+        .prop_map(|f0| super::ModelHint {
             name: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1193,14 +1139,12 @@ pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
 /// Values of [`super::ModelPreferences`].
 pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
     (
-        (
-            s::optional(s::number(Some(0f64), Some(1f64))),
-            s::optional(s::vec(model_hint(), None, None)),
-            s::optional(s::number(Some(0f64), Some(1f64))),
-            s::optional(s::number(Some(0f64), Some(1f64))),
-        ),
+        s::optional(s::number(Some(0f64), Some(1f64))),
+        s::optional(s::vec(model_hint(), None, None)),
+        s::optional(s::number(Some(0f64), Some(1f64))),
+        s::optional(s::number(Some(0f64), Some(1f64))),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ModelPreferences {
+        .prop_map(|(f0, f1, f2, f3)| super::ModelPreferences {
             cost_priority: f0,
             hints: f1,
             intelligence_priority: f2,
@@ -1211,8 +1155,8 @@ pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
 }
 /// Values of [`super::Notification`].
 pub fn notification() -> BoxedStrategy<super::Notification> {
-    ((s::string(None, None, None), s::optional(result())),)
-        .prop_map(|((f0, f1),)| super::Notification {
+    (s::string(None, None, None), s::optional(result()))
+        .prop_map(|(f0, f1)| super::Notification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1222,15 +1166,13 @@ pub fn notification() -> BoxedStrategy<super::Notification> {
 /// Values of [`super::NumberSchema`].
 pub fn number_schema() -> BoxedStrategy<super::NumberSchema> {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::number(None, None)),
-            s::optional(s::number(None, None)),
-            s::optional(s::string(None, None, None)),
-            number_schema_type(),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::number(None, None)),
+        s::optional(s::number(None, None)),
+        s::optional(s::string(None, None, None)),
+        number_schema_type(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::NumberSchema {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::NumberSchema {
             description: f0,
             maximum: f1,
             minimum: f2,
@@ -1248,8 +1190,8 @@ pub fn number_schema_type() -> BoxedStrategy<super::NumberSchemaType> {
 }
 /// Values of [`super::PaginatedRequest`].
 pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
-    ((s::string(None, None, None), s::optional(paginated_request_params())),)
-        .prop_map(|((f0, f1),)| super::PaginatedRequest {
+    (s::string(None, None, None), s::optional(paginated_request_params()))
+        .prop_map(|(f0, f1)| super::PaginatedRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1258,8 +1200,8 @@ pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
 }
 /// Values of [`super::PaginatedRequestParams`].
 pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams> {
-    ((s::optional(s::string(None, None, None)),),)
-        .prop_map(|((f0,),)| super::PaginatedRequestParams {
+    s::optional(s::string(None, None, None))
+        .prop_map(|f0| super::PaginatedRequestParams {
             cursor: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1267,8 +1209,8 @@ pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams
 }
 /// Values of [`super::PaginatedResult`].
 pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
-    ((s::optional(s::json_object()), s::optional(s::string(None, None, None))),)
-        .prop_map(|((f0, f1),)| super::PaginatedResult {
+    (s::optional(s::json_object()), s::optional(s::string(None, None, None)))
+        .prop_map(|(f0, f1)| super::PaginatedResult {
             meta: f0,
             next_cursor: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1277,8 +1219,8 @@ pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
 }
 /// Values of [`super::PingRequest`].
 pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
-    ((method_ping(), s::optional(ping_request_params())),)
-        .prop_map(|((f0, f1),)| super::PingRequest {
+    (method_ping(), s::optional(ping_request_params()))
+        .prop_map(|(f0, f1)| super::PingRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1287,8 +1229,8 @@ pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
 }
 /// Values of [`super::PingRequestParams`].
 pub fn ping_request_params() -> BoxedStrategy<super::PingRequestParams> {
-    ((s::optional(ping_request_params_meta()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::PingRequestParams {
+    (s::optional(ping_request_params_meta()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::PingRequestParams {
             meta: f0,
             extra: f1,
         })
@@ -1296,8 +1238,8 @@ pub fn ping_request_params() -> BoxedStrategy<super::PingRequestParams> {
 }
 /// Values of [`super::PingRequestParamsMeta`].
 pub fn ping_request_params_meta() -> BoxedStrategy<super::PingRequestParamsMeta> {
-    ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
-        .prop_map(|((f0, f1),)| super::PingRequestParamsMeta {
+    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
+        .prop_map(|(f0, f1)| super::PingRequestParamsMeta {
             progress_token: f0,
             extra: f1,
         })
@@ -1322,8 +1264,8 @@ pub fn primitive_schema_definition() -> BoxedStrategy<super::PrimitiveSchemaDefi
 }
 /// Values of [`super::ProgressNotification`].
 pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
-    ((method_notifications_progress(), progress_notification_params()),)
-        .prop_map(|((f0, f1),)| super::ProgressNotification {
+    (method_notifications_progress(), progress_notification_params())
+        .prop_map(|(f0, f1)| super::ProgressNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1335,14 +1277,12 @@ pub fn progress_notification_params() -> BoxedStrategy<
     super::ProgressNotificationParams,
 > {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::number(None, None),
-            progress_token(),
-            s::optional(s::number(None, None)),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::number(None, None),
+        progress_token(),
+        s::optional(s::number(None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ProgressNotificationParams {
+        .prop_map(|(f0, f1, f2, f3)| super::ProgressNotificationParams {
             message: f0,
             progress: f1,
             progress_token: f2,
@@ -1368,15 +1308,13 @@ pub fn progress_token() -> BoxedStrategy<super::ProgressToken> {
 /// Values of [`super::Prompt`].
 pub fn prompt() -> BoxedStrategy<super::Prompt> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::vec(prompt_argument(), None, None)),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(s::string(None, None, None)),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::vec(prompt_argument(), None, None)),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::Prompt {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::Prompt {
             meta: f0,
             arguments: f1,
             description: f2,
@@ -1389,14 +1327,12 @@ pub fn prompt() -> BoxedStrategy<super::Prompt> {
 /// Values of [`super::PromptArgument`].
 pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(s::boolean()),
-            s::optional(s::string(None, None, None)),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(s::boolean()),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::PromptArgument {
+        .prop_map(|(f0, f1, f2, f3)| super::PromptArgument {
             description: f0,
             name: f1,
             required: f2,
@@ -1409,8 +1345,8 @@ pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
 pub fn prompt_list_changed_notification() -> BoxedStrategy<
     super::PromptListChangedNotification,
 > {
-    ((method_notifications_prompts_list_changed(), s::optional(result())),)
-        .prop_map(|((f0, f1),)| super::PromptListChangedNotification {
+    (method_notifications_prompts_list_changed(), s::optional(result()))
+        .prop_map(|(f0, f1)| super::PromptListChangedNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1419,8 +1355,8 @@ pub fn prompt_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::PromptMessage`].
 pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
-    ((content_block(), role()),)
-        .prop_map(|((f0, f1),)| super::PromptMessage {
+    (content_block(), role())
+        .prop_map(|(f0, f1)| super::PromptMessage {
             content: f0,
             role: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1430,13 +1366,11 @@ pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
 /// Values of [`super::PromptReference`].
 pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
     (
-        (
-            s::string(None, None, None),
-            s::optional(s::string(None, None, None)),
-            type_ref_prompt(),
-        ),
+        s::string(None, None, None),
+        s::optional(s::string(None, None, None)),
+        type_ref_prompt(),
     )
-        .prop_map(|((f0, f1, f2),)| super::PromptReference {
+        .prop_map(|(f0, f1, f2)| super::PromptReference {
             name: f0,
             title: f1,
             r#type: f2,
@@ -1446,8 +1380,8 @@ pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
 }
 /// Values of [`super::ReadResourceRequest`].
 pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
-    ((method_resources_read(), read_resource_request_params()),)
-        .prop_map(|((f0, f1),)| super::ReadResourceRequest {
+    (method_resources_read(), read_resource_request_params())
+        .prop_map(|(f0, f1)| super::ReadResourceRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1458,8 +1392,8 @@ pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
 pub fn read_resource_request_params() -> BoxedStrategy<
     super::ReadResourceRequestParams,
 > {
-    ((s::string(Some("uri"), None, None),),)
-        .prop_map(|((f0,),)| super::ReadResourceRequestParams {
+    s::string(Some("uri"), None, None)
+        .prop_map(|f0| super::ReadResourceRequestParams {
             uri: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1468,12 +1402,10 @@ pub fn read_resource_request_params() -> BoxedStrategy<
 /// Values of [`super::ReadResourceResult`].
 pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::vec(read_resource_result_contents_item(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::vec(read_resource_result_contents_item(), None, None),
     )
-        .prop_map(|((f0, f1),)| super::ReadResourceResult {
+        .prop_map(|(f0, f1)| super::ReadResourceResult {
             meta: f0,
             contents: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1499,8 +1431,8 @@ pub fn read_resource_result_contents_item() -> BoxedStrategy<
 }
 /// Values of [`super::Request`].
 pub fn request() -> BoxedStrategy<super::Request> {
-    ((s::string(None, None, None), s::optional(request_params())),)
-        .prop_map(|((f0, f1),)| super::Request {
+    (s::string(None, None, None), s::optional(request_params()))
+        .prop_map(|(f0, f1)| super::Request {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1522,8 +1454,8 @@ pub fn request_id() -> BoxedStrategy<super::RequestId> {
 }
 /// Values of [`super::RequestParams`].
 pub fn request_params() -> BoxedStrategy<super::RequestParams> {
-    ((s::optional(request_params_meta()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::RequestParams {
+    (s::optional(request_params_meta()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::RequestParams {
             meta: f0,
             extra: f1,
         })
@@ -1531,8 +1463,8 @@ pub fn request_params() -> BoxedStrategy<super::RequestParams> {
 }
 /// Values of [`super::RequestParamsMeta`].
 pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
-    ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
-        .prop_map(|((f0, f1),)| super::RequestParamsMeta {
+    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
+        .prop_map(|(f0, f1)| super::RequestParamsMeta {
             progress_token: f0,
             extra: f1,
         })
@@ -1541,22 +1473,20 @@ pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
 /// Values of [`super::Resource`].
 pub fn resource() -> BoxedStrategy<super::Resource> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(annotations()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::optional(s::string(None, None, None)),
-            s::string(Some("uri"), None, None),
+        s::optional(s::json_object()),
+        s::optional(annotations()),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
         ),
+        s::optional(s::string(None, None, None)),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7),)| super::Resource {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7)| super::Resource {
             meta: f0,
             annotations: f1,
             description: f2,
@@ -1572,13 +1502,11 @@ pub fn resource() -> BoxedStrategy<super::Resource> {
 /// Values of [`super::ResourceContents`].
 pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::string(Some("uri"), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::ResourceContents {
+        .prop_map(|(f0, f1, f2)| super::ResourceContents {
             meta: f0,
             mime_type: f1,
             uri: f2,
@@ -1589,23 +1517,21 @@ pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
 /// Values of [`super::ResourceLink`].
 pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(annotations()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::optional(s::string(None, None, None)),
-            type_resource_link(),
-            s::string(Some("uri"), None, None),
+        s::optional(s::json_object()),
+        s::optional(annotations()),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
         ),
+        s::optional(s::string(None, None, None)),
+        type_resource_link(),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8),)| super::ResourceLink {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8)| super::ResourceLink {
             meta: f0,
             annotations: f1,
             description: f2,
@@ -1623,8 +1549,8 @@ pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
 pub fn resource_list_changed_notification() -> BoxedStrategy<
     super::ResourceListChangedNotification,
 > {
-    ((method_notifications_resources_list_changed(), s::optional(result())),)
-        .prop_map(|((f0, f1),)| super::ResourceListChangedNotification {
+    (method_notifications_resources_list_changed(), s::optional(result()))
+        .prop_map(|(f0, f1)| super::ResourceListChangedNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1634,17 +1560,15 @@ pub fn resource_list_changed_notification() -> BoxedStrategy<
 /// Values of [`super::ResourceTemplate`].
 pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(annotations()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(s::string(None, None, None)),
-            s::string(Some("uri-template"), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(annotations()),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(s::string(None, None, None)),
+        s::string(Some("uri-template"), None, None),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::ResourceTemplate {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::ResourceTemplate {
             meta: f0,
             annotations: f1,
             description: f2,
@@ -1658,8 +1582,8 @@ pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
 }
 /// Values of [`super::ResourceTemplateReference`].
 pub fn resource_template_reference() -> BoxedStrategy<super::ResourceTemplateReference> {
-    ((type_ref_resource(), s::string(Some("uri-template"), None, None)),)
-        .prop_map(|((f0, f1),)| super::ResourceTemplateReference {
+    (type_ref_resource(), s::string(Some("uri-template"), None, None))
+        .prop_map(|(f0, f1)| super::ResourceTemplateReference {
             r#type: f0,
             uri: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1670,8 +1594,8 @@ pub fn resource_template_reference() -> BoxedStrategy<super::ResourceTemplateRef
 pub fn resource_updated_notification() -> BoxedStrategy<
     super::ResourceUpdatedNotification,
 > {
-    ((method_notifications_resources_updated(), resource_updated_notification_params()),)
-        .prop_map(|((f0, f1),)| super::ResourceUpdatedNotification {
+    (method_notifications_resources_updated(), resource_updated_notification_params())
+        .prop_map(|(f0, f1)| super::ResourceUpdatedNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1682,8 +1606,8 @@ pub fn resource_updated_notification() -> BoxedStrategy<
 pub fn resource_updated_notification_params() -> BoxedStrategy<
     super::ResourceUpdatedNotificationParams,
 > {
-    ((s::string(Some("uri"), None, None),),)
-        .prop_map(|((f0,),)| super::ResourceUpdatedNotificationParams {
+    s::string(Some("uri"), None, None)
+        .prop_map(|f0| super::ResourceUpdatedNotificationParams {
             uri: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1691,8 +1615,8 @@ pub fn resource_updated_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::Result`].
 pub fn result() -> BoxedStrategy<super::Result> {
-    ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::Result {
+    (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::Result {
             meta: f0,
             extra: f1,
         })
@@ -1705,13 +1629,11 @@ pub fn role() -> BoxedStrategy<super::Role> {
 /// Values of [`super::Root`].
 pub fn root() -> BoxedStrategy<super::Root> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::string(Some("uri"), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::Root {
+        .prop_map(|(f0, f1, f2)| super::Root {
             meta: f0,
             name: f1,
             uri: f2,
@@ -1723,8 +1645,8 @@ pub fn root() -> BoxedStrategy<super::Root> {
 pub fn roots_list_changed_notification() -> BoxedStrategy<
     super::RootsListChangedNotification,
 > {
-    ((method_notifications_roots_list_changed(), s::optional(result())),)
-        .prop_map(|((f0, f1),)| super::RootsListChangedNotification {
+    (method_notifications_roots_list_changed(), s::optional(result()))
+        .prop_map(|(f0, f1)| super::RootsListChangedNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1733,8 +1655,8 @@ pub fn roots_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::SamplingMessage`].
 pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
-    ((sampling_message_content(), role()),)
-        .prop_map(|((f0, f1),)| super::SamplingMessage {
+    (sampling_message_content(), role())
+        .prop_map(|(f0, f1)| super::SamplingMessage {
             content: f0,
             role: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1759,16 +1681,14 @@ pub fn sampling_message_content() -> BoxedStrategy<super::SamplingMessageContent
 /// Values of [`super::ServerCapabilities`].
 pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::json_object_map()),
-            s::optional(s::json_object()),
-            s::optional(server_capabilities_prompts()),
-            s::optional(server_capabilities_resources()),
-            s::optional(server_capabilities_tools()),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::json_object_map()),
+        s::optional(s::json_object()),
+        s::optional(server_capabilities_prompts()),
+        s::optional(server_capabilities_resources()),
+        s::optional(server_capabilities_tools()),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::ServerCapabilities {
+        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::ServerCapabilities {
             completions: f0,
             experimental: f1,
             logging: f2,
@@ -1781,8 +1701,8 @@ pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
 }
 /// Values of [`super::ServerCapabilitiesPrompts`].
 pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesPrompts> {
-    ((s::optional(s::boolean()),),)
-        .prop_map(|((f0,),)| super::ServerCapabilitiesPrompts {
+    s::optional(s::boolean())
+        .prop_map(|f0| super::ServerCapabilitiesPrompts {
             list_changed: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1792,8 +1712,8 @@ pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesP
 pub fn server_capabilities_resources() -> BoxedStrategy<
     super::ServerCapabilitiesResources,
 > {
-    ((s::optional(s::boolean()), s::optional(s::boolean())),)
-        .prop_map(|((f0, f1),)| super::ServerCapabilitiesResources {
+    (s::optional(s::boolean()), s::optional(s::boolean()))
+        .prop_map(|(f0, f1)| super::ServerCapabilitiesResources {
             list_changed: f0,
             subscribe: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1802,8 +1722,8 @@ pub fn server_capabilities_resources() -> BoxedStrategy<
 }
 /// Values of [`super::ServerCapabilitiesTools`].
 pub fn server_capabilities_tools() -> BoxedStrategy<super::ServerCapabilitiesTools> {
-    ((s::optional(s::boolean()),),)
-        .prop_map(|((f0,),)| super::ServerCapabilitiesTools {
+    s::optional(s::boolean())
+        .prop_map(|f0| super::ServerCapabilitiesTools {
             list_changed: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1875,8 +1795,8 @@ pub fn server_result() -> BoxedStrategy<super::ServerResult> {
 }
 /// Values of [`super::SetLevelRequest`].
 pub fn set_level_request() -> BoxedStrategy<super::SetLevelRequest> {
-    ((method_logging_set_level(), set_level_request_params()),)
-        .prop_map(|((f0, f1),)| super::SetLevelRequest {
+    (method_logging_set_level(), set_level_request_params())
+        .prop_map(|(f0, f1)| super::SetLevelRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1885,8 +1805,8 @@ pub fn set_level_request() -> BoxedStrategy<super::SetLevelRequest> {
 }
 /// Values of [`super::SetLevelRequestParams`].
 pub fn set_level_request_params() -> BoxedStrategy<super::SetLevelRequestParams> {
-    ((logging_level(),),)
-        .prop_map(|((f0,),)| super::SetLevelRequestParams {
+    logging_level()
+        .prop_map(|f0| super::SetLevelRequestParams {
             level: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1895,24 +1815,22 @@ pub fn set_level_request_params() -> BoxedStrategy<super::SetLevelRequestParams>
 /// Values of [`super::StringSchema`].
 pub fn string_schema() -> BoxedStrategy<super::StringSchema> {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(string_schema_format()),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::optional(s::string(None, None, None)),
-            type_string(),
+        s::optional(s::string(None, None, None)),
+        s::optional(string_schema_format()),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
         ),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
+        ),
+        s::optional(s::string(None, None, None)),
+        type_string(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::StringSchema {
+        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::StringSchema {
             description: f0,
             format: f1,
             max_length: f2,
@@ -1934,8 +1852,8 @@ pub fn string_schema_format() -> BoxedStrategy<super::StringSchemaFormat> {
 }
 /// Values of [`super::SubscribeRequest`].
 pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
-    ((method_resources_subscribe(), subscribe_request_params()),)
-        .prop_map(|((f0, f1),)| super::SubscribeRequest {
+    (method_resources_subscribe(), subscribe_request_params())
+        .prop_map(|(f0, f1)| super::SubscribeRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1944,8 +1862,8 @@ pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
 }
 /// Values of [`super::SubscribeRequestParams`].
 pub fn subscribe_request_params() -> BoxedStrategy<super::SubscribeRequestParams> {
-    ((s::string(Some("uri"), None, None),),)
-        .prop_map(|((f0,),)| super::SubscribeRequestParams {
+    s::string(Some("uri"), None, None)
+        .prop_map(|f0| super::SubscribeRequestParams {
             uri: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1954,14 +1872,12 @@ pub fn subscribe_request_params() -> BoxedStrategy<super::SubscribeRequestParams
 /// Values of [`super::TextContent`].
 pub fn text_content() -> BoxedStrategy<super::TextContent> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(annotations()),
-            s::string(None, None, None),
-            type_text(),
-        ),
+        s::optional(s::json_object()),
+        s::optional(annotations()),
+        s::string(None, None, None),
+        type_text(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::TextContent {
+        .prop_map(|(f0, f1, f2, f3)| super::TextContent {
             meta: f0,
             annotations: f1,
             text: f2,
@@ -1973,14 +1889,12 @@ pub fn text_content() -> BoxedStrategy<super::TextContent> {
 /// Values of [`super::TextResourceContents`].
 pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::string(Some("uri"), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::TextResourceContents {
+        .prop_map(|(f0, f1, f2, f3)| super::TextResourceContents {
             meta: f0,
             mime_type: f1,
             text: f2,
@@ -1992,17 +1906,15 @@ pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
 /// Values of [`super::Tool`].
 pub fn tool() -> BoxedStrategy<super::Tool> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(tool_annotations()),
-            s::optional(s::string(None, None, None)),
-            tool_input_schema(),
-            s::string(None, None, None),
-            s::optional(tool_output_schema()),
-            s::optional(s::string(None, None, None)),
-        ),
+        s::optional(s::json_object()),
+        s::optional(tool_annotations()),
+        s::optional(s::string(None, None, None)),
+        tool_input_schema(),
+        s::string(None, None, None),
+        s::optional(tool_output_schema()),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::Tool {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::Tool {
             meta: f0,
             annotations: f1,
             description: f2,
@@ -2017,15 +1929,13 @@ pub fn tool() -> BoxedStrategy<super::Tool> {
 /// Values of [`super::ToolAnnotations`].
 pub fn tool_annotations() -> BoxedStrategy<super::ToolAnnotations> {
     (
-        (
-            s::optional(s::boolean()),
-            s::optional(s::boolean()),
-            s::optional(s::boolean()),
-            s::optional(s::boolean()),
-            s::optional(s::string(None, None, None)),
-        ),
+        s::optional(s::boolean()),
+        s::optional(s::boolean()),
+        s::optional(s::boolean()),
+        s::optional(s::boolean()),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::ToolAnnotations {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::ToolAnnotations {
             destructive_hint: f0,
             idempotent_hint: f1,
             open_world_hint: f2,
@@ -2038,13 +1948,11 @@ pub fn tool_annotations() -> BoxedStrategy<super::ToolAnnotations> {
 /// Values of [`super::ToolInputSchema`].
 pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
     (
-        (
-            s::optional(s::json_object_map()),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            type_object(),
-        ),
+        s::optional(s::json_object_map()),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        type_object(),
     )
-        .prop_map(|((f0, f1, f2),)| super::ToolInputSchema {
+        .prop_map(|(f0, f1, f2)| super::ToolInputSchema {
             properties: f0,
             required: f1,
             r#type: f2,
@@ -2056,8 +1964,8 @@ pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
 pub fn tool_list_changed_notification() -> BoxedStrategy<
     super::ToolListChangedNotification,
 > {
-    ((method_notifications_tools_list_changed(), s::optional(result())),)
-        .prop_map(|((f0, f1),)| super::ToolListChangedNotification {
+    (method_notifications_tools_list_changed(), s::optional(result()))
+        .prop_map(|(f0, f1)| super::ToolListChangedNotification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2067,13 +1975,11 @@ pub fn tool_list_changed_notification() -> BoxedStrategy<
 /// Values of [`super::ToolOutputSchema`].
 pub fn tool_output_schema() -> BoxedStrategy<super::ToolOutputSchema> {
     (
-        (
-            s::optional(s::json_object_map()),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            type_object(),
-        ),
+        s::optional(s::json_object_map()),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        type_object(),
     )
-        .prop_map(|((f0, f1, f2),)| super::ToolOutputSchema {
+        .prop_map(|(f0, f1, f2)| super::ToolOutputSchema {
             properties: f0,
             required: f1,
             r#type: f2,
@@ -2123,8 +2029,8 @@ pub fn type_text() -> BoxedStrategy<super::TypeText> {
 }
 /// Values of [`super::UnsubscribeRequest`].
 pub fn unsubscribe_request() -> BoxedStrategy<super::UnsubscribeRequest> {
-    ((method_resources_unsubscribe(), unsubscribe_request_params()),)
-        .prop_map(|((f0, f1),)| super::UnsubscribeRequest {
+    (method_resources_unsubscribe(), unsubscribe_request_params())
+        .prop_map(|(f0, f1)| super::UnsubscribeRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2133,8 +2039,8 @@ pub fn unsubscribe_request() -> BoxedStrategy<super::UnsubscribeRequest> {
 }
 /// Values of [`super::UnsubscribeRequestParams`].
 pub fn unsubscribe_request_params() -> BoxedStrategy<super::UnsubscribeRequestParams> {
-    ((s::string(Some("uri"), None, None),),)
-        .prop_map(|((f0,),)| super::UnsubscribeRequestParams {
+    s::string(Some("uri"), None, None)
+        .prop_map(|f0| super::UnsubscribeRequestParams {
             uri: f0,
             extra: ::std::collections::BTreeMap::new(),
         })

@@ -6,13 +6,11 @@ use ::mcpwire_types::support::strategy as s;
 /// Values of [`super::Annotations`].
 pub fn annotations() -> BoxedStrategy<super::Annotations> {
     (
-        (
-            s::optional(s::vec(role(), None, None)),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::number(Some(0f64), Some(1f64))),
-        ),
+        s::optional(s::vec(role(), None, None)),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::number(Some(0f64), Some(1f64))),
     )
-        .prop_map(|((f0, f1, f2),)| super::Annotations {
+        .prop_map(|(f0, f1, f2)| super::Annotations {
             audience: f0,
             last_modified: f1,
             priority: f2,
@@ -23,15 +21,13 @@ pub fn annotations() -> BoxedStrategy<super::Annotations> {
 /// Values of [`super::AudioContent`].
 pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(annotations()),
-            s::string(Some("byte"), None, None),
-            s::string(None, None, None),
-            type_audio(),
-        ),
+        s::optional(s::json_object()),
+        s::optional(annotations()),
+        s::string(Some("byte"), None, None),
+        s::string(None, None, None),
+        type_audio(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::AudioContent {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::AudioContent {
             meta: f0,
             annotations: f1,
             data: f2,
@@ -43,8 +39,8 @@ pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
 }
 /// Values of [`super::BaseMetadata`].
 pub fn base_metadata() -> BoxedStrategy<super::BaseMetadata> {
-    ((s::string(None, None, None), s::optional(s::string(None, None, None))),)
-        .prop_map(|((f0, f1),)| super::BaseMetadata {
+    (s::string(None, None, None), s::optional(s::string(None, None, None)))
+        .prop_map(|(f0, f1)| super::BaseMetadata {
             name: f0,
             title: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -54,14 +50,12 @@ pub fn base_metadata() -> BoxedStrategy<super::BaseMetadata> {
 /// Values of [`super::BlobResourceContents`].
 pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
     (
-        (
-            s::optional(s::json_object()),
-            s::string(Some("byte"), None, None),
-            s::optional(s::string(None, None, None)),
-            s::string(Some("uri"), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::string(Some("byte"), None, None),
+        s::optional(s::string(None, None, None)),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::BlobResourceContents {
+        .prop_map(|(f0, f1, f2, f3)| super::BlobResourceContents {
             meta: f0,
             blob: f1,
             mime_type: f2,
@@ -73,14 +67,12 @@ pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
 /// Values of [`super::BooleanSchema`].
 pub fn boolean_schema() -> BoxedStrategy<super::BooleanSchema> {
     (
-        (
-            s::optional(s::boolean()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            type_boolean(),
-        ),
+        s::optional(s::boolean()),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::string(None, None, None)),
+        type_boolean(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::BooleanSchema {
+        .prop_map(|(f0, f1, f2, f3)| super::BooleanSchema {
             default: f0,
             description: f1,
             title: f2,
@@ -91,8 +83,8 @@ pub fn boolean_schema() -> BoxedStrategy<super::BooleanSchema> {
 }
 /// Values of [`super::CallToolRequest`].
 pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
-    ((request_id(), jsonrpc_2_0(), method_tools_call(), call_tool_request_params()),)
-        .prop_map(|((f0, f1, f2, f3),)| super::CallToolRequest {
+    (request_id(), jsonrpc_2_0(), method_tools_call(), call_tool_request_params())
+        .prop_map(|(f0, f1, f2, f3)| super::CallToolRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -104,14 +96,12 @@ pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
 /// Values of [`super::CallToolRequestParams`].
 pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams> {
     (
-        (
-            s::optional(call_tool_request_params_meta()),
-            s::optional(s::json_object()),
-            s::string(None, None, None),
-            s::optional(task_metadata()),
-        ),
+        s::optional(call_tool_request_params_meta()),
+        s::optional(s::json_object()),
+        s::string(None, None, None),
+        s::optional(task_metadata()),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::CallToolRequestParams {
+        .prop_map(|(f0, f1, f2, f3)| super::CallToolRequestParams {
             meta: f0,
             arguments: f1,
             name: f2,
@@ -124,8 +114,8 @@ pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams>
 pub fn call_tool_request_params_meta() -> BoxedStrategy<
     super::CallToolRequestParamsMeta,
 > {
-    ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
-        .prop_map(|((f0, f1),)| super::CallToolRequestParamsMeta {
+    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
+        .prop_map(|(f0, f1)| super::CallToolRequestParamsMeta {
             progress_token: f0,
             extra: f1,
         })
@@ -134,14 +124,12 @@ pub fn call_tool_request_params_meta() -> BoxedStrategy<
 /// Values of [`super::CallToolResult`].
 pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::vec(content_block(), None, None),
-            s::optional(s::boolean()),
-            s::optional(s::json_object()),
-        ),
+        s::optional(s::json_object()),
+        s::vec(content_block(), None, None),
+        s::optional(s::boolean()),
+        s::optional(s::json_object()),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::CallToolResult {
+        .prop_map(|(f0, f1, f2, f3)| super::CallToolResult {
             meta: f0,
             content: f1,
             is_error: f2,
@@ -152,8 +140,8 @@ pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
 }
 /// Values of [`super::CancelTaskRequest`].
 pub fn cancel_task_request() -> BoxedStrategy<super::CancelTaskRequest> {
-    ((request_id(), jsonrpc_2_0(), method_tasks_cancel(), cancel_task_request_params()),)
-        .prop_map(|((f0, f1, f2, f3),)| super::CancelTaskRequest {
+    (request_id(), jsonrpc_2_0(), method_tasks_cancel(), cancel_task_request_params())
+        .prop_map(|(f0, f1, f2, f3)| super::CancelTaskRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -164,8 +152,8 @@ pub fn cancel_task_request() -> BoxedStrategy<super::CancelTaskRequest> {
 }
 /// Values of [`super::CancelTaskRequestParams`].
 pub fn cancel_task_request_params() -> BoxedStrategy<super::CancelTaskRequestParams> {
-    ((s::string(None, None, None),),)
-        .prop_map(|((f0,),)| super::CancelTaskRequestParams {
+    s::string(None, None, None)
+        .prop_map(|f0| super::CancelTaskRequestParams {
             task_id: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -174,39 +162,37 @@ pub fn cancel_task_request_params() -> BoxedStrategy<super::CancelTaskRequestPar
 /// Values of [`super::CancelTaskResult`].
 pub fn cancel_task_result() -> BoxedStrategy<super::CancelTaskResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::string(None, None, None),
-            s::string(None, None, None),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            task_status(),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::extra(
-                s::json(),
-                &[
-                    "_meta",
-                    "createdAt",
-                    "lastUpdatedAt",
-                    "pollInterval",
-                    "status",
-                    "statusMessage",
-                    "taskId",
-                    "ttl",
-                ],
-            ),
+        s::optional(s::json_object()),
+        s::string(None, None, None),
+        s::string(None, None, None),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
+        ),
+        task_status(),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
+        ),
+        s::extra(
+            s::json(),
+            &[
+                "_meta",
+                "createdAt",
+                "lastUpdatedAt",
+                "pollInterval",
+                "status",
+                "statusMessage",
+                "taskId",
+                "ttl",
+            ],
         ),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8),)| super::CancelTaskResult {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8)| super::CancelTaskResult {
             meta: f0,
             created_at: f1,
             last_updated_at: f2,
@@ -221,8 +207,8 @@ pub fn cancel_task_result() -> BoxedStrategy<super::CancelTaskResult> {
 }
 /// Values of [`super::CancelledNotification`].
 pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
-    ((jsonrpc_2_0(), method_notifications_cancelled(), cancelled_notification_params()),)
-        .prop_map(|((f0, f1, f2),)| super::CancelledNotification {
+    (jsonrpc_2_0(), method_notifications_cancelled(), cancelled_notification_params())
+        .prop_map(|(f0, f1, f2)| super::CancelledNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -235,13 +221,11 @@ pub fn cancelled_notification_params() -> BoxedStrategy<
     super::CancelledNotificationParams,
 > {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::optional(request_id()),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::optional(request_id()),
     )
-        .prop_map(|((f0, f1, f2),)| super::CancelledNotificationParams {
+        .prop_map(|(f0, f1, f2)| super::CancelledNotificationParams {
             meta: f0,
             reason: f1,
             request_id: f2,
@@ -252,15 +236,13 @@ pub fn cancelled_notification_params() -> BoxedStrategy<
 /// Values of [`super::ClientCapabilities`].
 pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
     (
-        (
-            s::optional(client_capabilities_elicitation()),
-            s::optional(s::json_object_map()),
-            s::optional(client_capabilities_roots()),
-            s::optional(client_capabilities_sampling()),
-            s::optional(client_capabilities_tasks()),
-        ),
+        s::optional(client_capabilities_elicitation()),
+        s::optional(s::json_object_map()),
+        s::optional(client_capabilities_roots()),
+        s::optional(client_capabilities_sampling()),
+        s::optional(client_capabilities_tasks()),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::ClientCapabilities {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::ClientCapabilities {
             elicitation: f0,
             experimental: f1,
             roots: f2,
@@ -274,8 +256,8 @@ pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
 pub fn client_capabilities_elicitation() -> BoxedStrategy<
     super::ClientCapabilitiesElicitation,
 > {
-    ((s::optional(s::json_object()), s::optional(s::json_object())),)
-        .prop_map(|((f0, f1),)| super::ClientCapabilitiesElicitation {
+    (s::optional(s::json_object()), s::optional(s::json_object()))
+        .prop_map(|(f0, f1)| super::ClientCapabilitiesElicitation {
             form: f0,
             url: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -284,8 +266,8 @@ pub fn client_capabilities_elicitation() -> BoxedStrategy<
 }
 /// Values of [`super::ClientCapabilitiesRoots`].
 pub fn client_capabilities_roots() -> BoxedStrategy<super::ClientCapabilitiesRoots> {
-    ((s::optional(s::boolean()),),)
-        .prop_map(|((f0,),)| super::ClientCapabilitiesRoots {
+    s::optional(s::boolean())
+        .prop_map(|f0| super::ClientCapabilitiesRoots {
             list_changed: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -295,8 +277,8 @@ pub fn client_capabilities_roots() -> BoxedStrategy<super::ClientCapabilitiesRoo
 pub fn client_capabilities_sampling() -> BoxedStrategy<
     super::ClientCapabilitiesSampling,
 > {
-    ((s::optional(s::json_object()), s::optional(s::json_object())),)
-        .prop_map(|((f0, f1),)| super::ClientCapabilitiesSampling {
+    (s::optional(s::json_object()), s::optional(s::json_object()))
+        .prop_map(|(f0, f1)| super::ClientCapabilitiesSampling {
             context: f0,
             tools: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -306,13 +288,11 @@ pub fn client_capabilities_sampling() -> BoxedStrategy<
 /// Values of [`super::ClientCapabilitiesTasks`].
 pub fn client_capabilities_tasks() -> BoxedStrategy<super::ClientCapabilitiesTasks> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::json_object()),
-            s::optional(client_capabilities_tasks_requests()),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::json_object()),
+        s::optional(client_capabilities_tasks_requests()),
     )
-        .prop_map(|((f0, f1, f2),)| super::ClientCapabilitiesTasks {
+        .prop_map(|(f0, f1, f2)| super::ClientCapabilitiesTasks {
             cancel: f0,
             list: f1,
             requests: f2,
@@ -325,12 +305,10 @@ pub fn client_capabilities_tasks_requests() -> BoxedStrategy<
     super::ClientCapabilitiesTasksRequests,
 > {
     (
-        (
-            s::optional(client_capabilities_tasks_requests_elicitation()),
-            s::optional(client_capabilities_tasks_requests_sampling()),
-        ),
+        s::optional(client_capabilities_tasks_requests_elicitation()),
+        s::optional(client_capabilities_tasks_requests_sampling()),
     )
-        .prop_map(|((f0, f1),)| super::ClientCapabilitiesTasksRequests {
+        .prop_map(|(f0, f1)| super::ClientCapabilitiesTasksRequests {
             elicitation: f0,
             sampling: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -341,8 +319,8 @@ pub fn client_capabilities_tasks_requests() -> BoxedStrategy<
 pub fn client_capabilities_tasks_requests_elicitation() -> BoxedStrategy<
     super::ClientCapabilitiesTasksRequestsElicitation,
 > {
-    ((s::optional(s::json_object()),),)
-        .prop_map(|((f0,),)| super::ClientCapabilitiesTasksRequestsElicitation {
+    s::optional(s::json_object())
+        .prop_map(|f0| super::ClientCapabilitiesTasksRequestsElicitation {
             create: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -352,8 +330,8 @@ pub fn client_capabilities_tasks_requests_elicitation() -> BoxedStrategy<
 pub fn client_capabilities_tasks_requests_sampling() -> BoxedStrategy<
     super::ClientCapabilitiesTasksRequestsSampling,
 > {
-    ((s::optional(s::json_object()),),)
-        .prop_map(|((f0,),)| super::ClientCapabilitiesTasksRequestsSampling {
+    s::optional(s::json_object())
+        .prop_map(|f0| super::ClientCapabilitiesTasksRequestsSampling {
             create_message: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -445,14 +423,12 @@ pub fn code_minus_32042() -> BoxedStrategy<super::CodeMinus32042> {
 /// Values of [`super::CompleteRequest`].
 pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
     (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            method_completion_complete(),
-            complete_request_params(),
-        ),
+        request_id(),
+        jsonrpc_2_0(),
+        method_completion_complete(),
+        complete_request_params(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::CompleteRequest {
+        .prop_map(|(f0, f1, f2, f3)| super::CompleteRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -464,14 +440,12 @@ pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
 /// Values of [`super::CompleteRequestParams`].
 pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> {
     (
-        (
-            s::optional(complete_request_params_meta()),
-            complete_request_params_argument(),
-            s::optional(complete_request_params_context()),
-            complete_request_params_ref(),
-        ),
+        s::optional(complete_request_params_meta()),
+        complete_request_params_argument(),
+        s::optional(complete_request_params_context()),
+        complete_request_params_ref(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::CompleteRequestParams {
+        .prop_map(|(f0, f1, f2, f3)| super::CompleteRequestParams {
             meta: f0,
             argument: f1,
             context: f2,
@@ -484,8 +458,8 @@ pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> 
 pub fn complete_request_params_argument() -> BoxedStrategy<
     super::CompleteRequestParamsArgument,
 > {
-    ((s::string(None, None, None), s::string(None, None, None)),)
-        .prop_map(|((f0, f1),)| super::CompleteRequestParamsArgument {
+    (s::string(None, None, None), s::string(None, None, None))
+        .prop_map(|(f0, f1)| super::CompleteRequestParamsArgument {
             name: f0,
             value: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -496,8 +470,8 @@ pub fn complete_request_params_argument() -> BoxedStrategy<
 pub fn complete_request_params_context() -> BoxedStrategy<
     super::CompleteRequestParamsContext,
 > {
-    ((s::optional(s::map(s::string(None, None, None))),),)
-        .prop_map(|((f0,),)| super::CompleteRequestParamsContext {
+    s::optional(s::map(s::string(None, None, None)))
+        .prop_map(|f0| super::CompleteRequestParamsContext {
             arguments: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -507,8 +481,8 @@ pub fn complete_request_params_context() -> BoxedStrategy<
 pub fn complete_request_params_meta() -> BoxedStrategy<
     super::CompleteRequestParamsMeta,
 > {
-    ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
-        .prop_map(|((f0, f1),)| super::CompleteRequestParamsMeta {
+    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
+        .prop_map(|(f0, f1)| super::CompleteRequestParamsMeta {
             progress_token: f0,
             extra: f1,
         })
@@ -531,8 +505,8 @@ pub fn complete_request_params_ref() -> BoxedStrategy<super::CompleteRequestPara
 }
 /// Values of [`super::CompleteResult`].
 pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
-    ((s::optional(s::json_object()), complete_result_completion()),)
-        .prop_map(|((f0, f1),)| super::CompleteResult {
+    (s::optional(s::json_object()), complete_result_completion())
+        .prop_map(|(f0, f1)| super::CompleteResult {
             meta: f0,
             completion: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -542,17 +516,15 @@ pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
 /// Values of [`super::CompleteResultCompletion`].
 pub fn complete_result_completion() -> BoxedStrategy<super::CompleteResultCompletion> {
     (
-        (
-            s::optional(s::boolean()),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::vec(s::string(None, None, None), None, None),
+        s::optional(s::boolean()),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
         ),
+        s::vec(s::string(None, None, None), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::CompleteResultCompletion {
+        .prop_map(|(f0, f1, f2)| super::CompleteResultCompletion {
             has_more: f0,
             total: f1,
             values: f2,
@@ -579,14 +551,12 @@ pub fn content_block() -> BoxedStrategy<super::ContentBlock> {
 /// Values of [`super::CreateMessageRequest`].
 pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
     (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            method_sampling_create_message(),
-            create_message_request_params(),
-        ),
+        request_id(),
+        jsonrpc_2_0(),
+        method_sampling_create_message(),
+        create_message_request_params(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::CreateMessageRequest {
+        .prop_map(|(f0, f1, f2, f3)| super::CreateMessageRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -600,23 +570,20 @@ pub fn create_message_request_params() -> BoxedStrategy<
     super::CreateMessageRequestParams,
 > {
     (
-        (
-            s::optional(create_message_request_params_meta()),
-            s::optional(create_message_request_params_include_context()),
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-            s::vec(sampling_message(), None, None),
-            s::optional(s::json_object()),
-            s::optional(model_preferences()),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            s::optional(s::string(None, None, None)),
-            s::optional(task_metadata()),
-            s::optional(s::number(None, None)),
-        ),
-        (s::optional(tool_choice()), s::optional(s::vec(tool(), None, None))),
+        s::optional(create_message_request_params_meta()),
+        s::optional(create_message_request_params_include_context()),
+        s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from).boxed(),
+        s::vec(sampling_message(), None, None),
+        s::optional(s::json_object()),
+        s::optional(model_preferences()),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        s::optional(s::string(None, None, None)),
+        s::optional(task_metadata()),
+        s::optional(s::number(None, None)),
+        s::optional(tool_choice()),
+        s::optional(s::vec(tool(), None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8, f9), (f10, f11))| super::CreateMessageRequestParams {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11)| super::CreateMessageRequestParams {
             meta: f0,
             include_context: f1,
             max_tokens: f2,
@@ -649,8 +616,8 @@ pub fn create_message_request_params_include_context() -> BoxedStrategy<
 pub fn create_message_request_params_meta() -> BoxedStrategy<
     super::CreateMessageRequestParamsMeta,
 > {
-    ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
-        .prop_map(|((f0, f1),)| super::CreateMessageRequestParamsMeta {
+    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
+        .prop_map(|(f0, f1)| super::CreateMessageRequestParamsMeta {
             progress_token: f0,
             extra: f1,
         })
@@ -659,15 +626,13 @@ pub fn create_message_request_params_meta() -> BoxedStrategy<
 /// Values of [`super::CreateMessageResult`].
 pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
     (
-        (
-            s::optional(s::json_object()),
-            create_message_result_content(),
-            s::string(None, None, None),
-            role(),
-            s::optional(s::string(None, None, None)),
-        ),
+        s::optional(s::json_object()),
+        create_message_result_content(),
+        s::string(None, None, None),
+        role(),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::CreateMessageResult {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::CreateMessageResult {
             meta: f0,
             content: f1,
             model: f2,
@@ -701,8 +666,8 @@ pub fn create_message_result_content() -> BoxedStrategy<
 }
 /// Values of [`super::CreateTaskResult`].
 pub fn create_task_result() -> BoxedStrategy<super::CreateTaskResult> {
-    ((s::optional(s::json_object()), task()),)
-        .prop_map(|((f0, f1),)| super::CreateTaskResult {
+    (s::optional(s::json_object()), task())
+        .prop_map(|(f0, f1)| super::CreateTaskResult {
             meta: f0,
             task: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -715,15 +680,8 @@ pub fn cursor() -> BoxedStrategy<super::Cursor> {
 }
 /// Values of [`super::ElicitRequest`].
 pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
-    (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            method_elicitation_create(),
-            elicit_request_params(),
-        ),
-    )
-        .prop_map(|((f0, f1, f2, f3),)| super::ElicitRequest {
+    (request_id(), jsonrpc_2_0(), method_elicitation_create(), elicit_request_params())
+        .prop_map(|(f0, f1, f2, f3)| super::ElicitRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -735,15 +693,13 @@ pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
 /// Values of [`super::ElicitRequestFormParams`].
 pub fn elicit_request_form_params() -> BoxedStrategy<super::ElicitRequestFormParams> {
     (
-        (
-            s::optional(elicit_request_form_params_meta()),
-            s::string(None, None, None),
-            s::optional(mode_form()),
-            elicit_request_form_params_requested_schema(),
-            s::optional(task_metadata()),
-        ),
+        s::optional(elicit_request_form_params_meta()),
+        s::string(None, None, None),
+        s::optional(mode_form()),
+        elicit_request_form_params_requested_schema(),
+        s::optional(task_metadata()),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::ElicitRequestFormParams {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::ElicitRequestFormParams {
             meta: f0,
             message: f1,
             mode: f2,
@@ -757,8 +713,8 @@ pub fn elicit_request_form_params() -> BoxedStrategy<super::ElicitRequestFormPar
 pub fn elicit_request_form_params_meta() -> BoxedStrategy<
     super::ElicitRequestFormParamsMeta,
 > {
-    ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
-        .prop_map(|((f0, f1),)| super::ElicitRequestFormParamsMeta {
+    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
+        .prop_map(|(f0, f1)| super::ElicitRequestFormParamsMeta {
             progress_token: f0,
             extra: f1,
         })
@@ -769,14 +725,12 @@ pub fn elicit_request_form_params_requested_schema() -> BoxedStrategy<
     super::ElicitRequestFormParamsRequestedSchema,
 > {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::map(primitive_schema_definition()),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            type_object(),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::map(primitive_schema_definition()),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        type_object(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ElicitRequestFormParamsRequestedSchema {
+        .prop_map(|(f0, f1, f2, f3)| super::ElicitRequestFormParamsRequestedSchema {
             schema: f0,
             properties: f1,
             required: f2,
@@ -802,16 +756,14 @@ pub fn elicit_request_params() -> BoxedStrategy<super::ElicitRequestParams> {
 /// Values of [`super::ElicitRequestURLParams`].
 pub fn elicit_request_urlparams() -> BoxedStrategy<super::ElicitRequestURLParams> {
     (
-        (
-            s::optional(elicit_request_urlparams_meta()),
-            s::string(None, None, None),
-            s::string(None, None, None),
-            mode_url(),
-            s::optional(task_metadata()),
-            s::string(Some("uri"), None, None),
-        ),
+        s::optional(elicit_request_urlparams_meta()),
+        s::string(None, None, None),
+        s::string(None, None, None),
+        mode_url(),
+        s::optional(task_metadata()),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::ElicitRequestURLParams {
+        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::ElicitRequestURLParams {
             meta: f0,
             elicitation_id: f1,
             message: f2,
@@ -826,8 +778,8 @@ pub fn elicit_request_urlparams() -> BoxedStrategy<super::ElicitRequestURLParams
 pub fn elicit_request_urlparams_meta() -> BoxedStrategy<
     super::ElicitRequestURLParamsMeta,
 > {
-    ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
-        .prop_map(|((f0, f1),)| super::ElicitRequestURLParamsMeta {
+    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
+        .prop_map(|(f0, f1)| super::ElicitRequestURLParamsMeta {
             progress_token: f0,
             extra: f1,
         })
@@ -836,13 +788,11 @@ pub fn elicit_request_urlparams_meta() -> BoxedStrategy<
 /// Values of [`super::ElicitResult`].
 pub fn elicit_result() -> BoxedStrategy<super::ElicitResult> {
     (
-        (
-            s::optional(s::json_object()),
-            elicit_result_action(),
-            s::optional(s::map(elicit_result_content_value())),
-        ),
+        s::optional(s::json_object()),
+        elicit_result_action(),
+        s::optional(s::map(elicit_result_content_value())),
     )
-        .prop_map(|((f0, f1, f2),)| super::ElicitResult {
+        .prop_map(|(f0, f1, f2)| super::ElicitResult {
             meta: f0,
             action: f1,
             content: f2,
@@ -881,13 +831,11 @@ pub fn elicitation_complete_notification() -> BoxedStrategy<
     super::ElicitationCompleteNotification,
 > {
     (
-        (
-            jsonrpc_2_0(),
-            method_notifications_elicitation_complete(),
-            elicitation_complete_notification_params(),
-        ),
+        jsonrpc_2_0(),
+        method_notifications_elicitation_complete(),
+        elicitation_complete_notification_params(),
     )
-        .prop_map(|((f0, f1, f2),)| super::ElicitationCompleteNotification {
+        .prop_map(|(f0, f1, f2)| super::ElicitationCompleteNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -899,8 +847,8 @@ pub fn elicitation_complete_notification() -> BoxedStrategy<
 pub fn elicitation_complete_notification_params() -> BoxedStrategy<
     super::ElicitationCompleteNotificationParams,
 > {
-    ((s::string(None, None, None),),)
-        .prop_map(|((f0,),)| super::ElicitationCompleteNotificationParams {
+    s::string(None, None, None)
+        .prop_map(|f0| super::ElicitationCompleteNotificationParams {
             elicitation_id: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -909,14 +857,12 @@ pub fn elicitation_complete_notification_params() -> BoxedStrategy<
 /// Values of [`super::EmbeddedResource`].
 pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(annotations()),
-            embedded_resource_resource(),
-            type_resource(),
-        ),
+        s::optional(s::json_object()),
+        s::optional(annotations()),
+        embedded_resource_resource(),
+        type_resource(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::EmbeddedResource {
+        .prop_map(|(f0, f1, f2, f3)| super::EmbeddedResource {
             meta: f0,
             annotations: f1,
             resource: f2,
@@ -966,15 +912,11 @@ pub fn enum_schema() -> BoxedStrategy<super::EnumSchema> {
 /// Values of [`super::Error`].
 pub fn error() -> BoxedStrategy<super::Error> {
     (
-        (
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-            s::optional(s::json()),
-            s::string(None, None, None),
-        ),
+        s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from).boxed(),
+        s::optional(s::json()),
+        s::string(None, None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::Error {
+        .prop_map(|(f0, f1, f2)| super::Error {
             code: f0,
             data: f1,
             message: f2,
@@ -984,8 +926,8 @@ pub fn error() -> BoxedStrategy<super::Error> {
 }
 /// Values of [`super::GetPromptRequest`].
 pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
-    ((request_id(), jsonrpc_2_0(), method_prompts_get(), get_prompt_request_params()),)
-        .prop_map(|((f0, f1, f2, f3),)| super::GetPromptRequest {
+    (request_id(), jsonrpc_2_0(), method_prompts_get(), get_prompt_request_params())
+        .prop_map(|(f0, f1, f2, f3)| super::GetPromptRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -997,13 +939,11 @@ pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
 /// Values of [`super::GetPromptRequestParams`].
 pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParams> {
     (
-        (
-            s::optional(get_prompt_request_params_meta()),
-            s::optional(s::map(s::string(None, None, None))),
-            s::string(None, None, None),
-        ),
+        s::optional(get_prompt_request_params_meta()),
+        s::optional(s::map(s::string(None, None, None))),
+        s::string(None, None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::GetPromptRequestParams {
+        .prop_map(|(f0, f1, f2)| super::GetPromptRequestParams {
             meta: f0,
             arguments: f1,
             name: f2,
@@ -1015,8 +955,8 @@ pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParam
 pub fn get_prompt_request_params_meta() -> BoxedStrategy<
     super::GetPromptRequestParamsMeta,
 > {
-    ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
-        .prop_map(|((f0, f1),)| super::GetPromptRequestParamsMeta {
+    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
+        .prop_map(|(f0, f1)| super::GetPromptRequestParamsMeta {
             progress_token: f0,
             extra: f1,
         })
@@ -1025,13 +965,11 @@ pub fn get_prompt_request_params_meta() -> BoxedStrategy<
 /// Values of [`super::GetPromptResult`].
 pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::vec(prompt_message(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::vec(prompt_message(), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::GetPromptResult {
+        .prop_map(|(f0, f1, f2)| super::GetPromptResult {
             meta: f0,
             description: f1,
             messages: f2,
@@ -1042,14 +980,12 @@ pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
 /// Values of [`super::GetTaskPayloadRequest`].
 pub fn get_task_payload_request() -> BoxedStrategy<super::GetTaskPayloadRequest> {
     (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            method_tasks_result(),
-            get_task_payload_request_params(),
-        ),
+        request_id(),
+        jsonrpc_2_0(),
+        method_tasks_result(),
+        get_task_payload_request_params(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::GetTaskPayloadRequest {
+        .prop_map(|(f0, f1, f2, f3)| super::GetTaskPayloadRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -1062,8 +998,8 @@ pub fn get_task_payload_request() -> BoxedStrategy<super::GetTaskPayloadRequest>
 pub fn get_task_payload_request_params() -> BoxedStrategy<
     super::GetTaskPayloadRequestParams,
 > {
-    ((s::string(None, None, None),),)
-        .prop_map(|((f0,),)| super::GetTaskPayloadRequestParams {
+    s::string(None, None, None)
+        .prop_map(|f0| super::GetTaskPayloadRequestParams {
             task_id: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1071,8 +1007,8 @@ pub fn get_task_payload_request_params() -> BoxedStrategy<
 }
 /// Values of [`super::GetTaskPayloadResult`].
 pub fn get_task_payload_result() -> BoxedStrategy<super::GetTaskPayloadResult> {
-    ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::GetTaskPayloadResult {
+    (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::GetTaskPayloadResult {
             meta: f0,
             extra: f1,
         })
@@ -1080,8 +1016,8 @@ pub fn get_task_payload_result() -> BoxedStrategy<super::GetTaskPayloadResult> {
 }
 /// Values of [`super::GetTaskRequest`].
 pub fn get_task_request() -> BoxedStrategy<super::GetTaskRequest> {
-    ((request_id(), jsonrpc_2_0(), method_tasks_get(), get_task_request_params()),)
-        .prop_map(|((f0, f1, f2, f3),)| super::GetTaskRequest {
+    (request_id(), jsonrpc_2_0(), method_tasks_get(), get_task_request_params())
+        .prop_map(|(f0, f1, f2, f3)| super::GetTaskRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -1092,8 +1028,8 @@ pub fn get_task_request() -> BoxedStrategy<super::GetTaskRequest> {
 }
 /// Values of [`super::GetTaskRequestParams`].
 pub fn get_task_request_params() -> BoxedStrategy<super::GetTaskRequestParams> {
-    ((s::string(None, None, None),),)
-        .prop_map(|((f0,),)| super::GetTaskRequestParams {
+    s::string(None, None, None)
+        .prop_map(|f0| super::GetTaskRequestParams {
             task_id: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1102,39 +1038,37 @@ pub fn get_task_request_params() -> BoxedStrategy<super::GetTaskRequestParams> {
 /// Values of [`super::GetTaskResult`].
 pub fn get_task_result() -> BoxedStrategy<super::GetTaskResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::string(None, None, None),
-            s::string(None, None, None),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            task_status(),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::extra(
-                s::json(),
-                &[
-                    "_meta",
-                    "createdAt",
-                    "lastUpdatedAt",
-                    "pollInterval",
-                    "status",
-                    "statusMessage",
-                    "taskId",
-                    "ttl",
-                ],
-            ),
+        s::optional(s::json_object()),
+        s::string(None, None, None),
+        s::string(None, None, None),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
+        ),
+        task_status(),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
+        ),
+        s::extra(
+            s::json(),
+            &[
+                "_meta",
+                "createdAt",
+                "lastUpdatedAt",
+                "pollInterval",
+                "status",
+                "statusMessage",
+                "taskId",
+                "ttl",
+            ],
         ),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8),)| super::GetTaskResult {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8)| super::GetTaskResult {
             meta: f0,
             created_at: f1,
             last_updated_at: f2,
@@ -1150,14 +1084,12 @@ pub fn get_task_result() -> BoxedStrategy<super::GetTaskResult> {
 /// Values of [`super::Icon`].
 pub fn icon() -> BoxedStrategy<super::Icon> {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            s::string(Some("uri"), None, None),
-            s::optional(icon_theme()),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        s::string(Some("uri"), None, None),
+        s::optional(icon_theme()),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::Icon {
+        .prop_map(|(f0, f1, f2, f3)| super::Icon {
             mime_type: f0,
             sizes: f1,
             src: f2,
@@ -1172,8 +1104,8 @@ pub fn icon_theme() -> BoxedStrategy<super::IconTheme> {
 }
 /// Values of [`super::Icons`].
 pub fn icons() -> BoxedStrategy<super::Icons> {
-    ((s::optional(s::vec(icon(), None, None)),),)
-        .prop_map(|((f0,),)| super::Icons {
+    s::optional(s::vec(icon(), None, None))
+        .prop_map(|f0| super::Icons {
             icons: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1182,15 +1114,13 @@ pub fn icons() -> BoxedStrategy<super::Icons> {
 /// Values of [`super::ImageContent`].
 pub fn image_content() -> BoxedStrategy<super::ImageContent> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(annotations()),
-            s::string(Some("byte"), None, None),
-            s::string(None, None, None),
-            type_image(),
-        ),
+        s::optional(s::json_object()),
+        s::optional(annotations()),
+        s::string(Some("byte"), None, None),
+        s::string(None, None, None),
+        type_image(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::ImageContent {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::ImageContent {
             meta: f0,
             annotations: f1,
             data: f2,
@@ -1203,16 +1133,14 @@ pub fn image_content() -> BoxedStrategy<super::ImageContent> {
 /// Values of [`super::Implementation`].
 pub fn implementation() -> BoxedStrategy<super::Implementation> {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::vec(icon(), None, None)),
-            s::string(None, None, None),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(s::string(Some("uri"), None, None)),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::vec(icon(), None, None)),
+        s::string(None, None, None),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(s::string(Some("uri"), None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::Implementation {
+        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::Implementation {
             description: f0,
             icons: f1,
             name: f2,
@@ -1225,8 +1153,8 @@ pub fn implementation() -> BoxedStrategy<super::Implementation> {
 }
 /// Values of [`super::InitializeRequest`].
 pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
-    ((request_id(), jsonrpc_2_0(), method_initialize(), initialize_request_params()),)
-        .prop_map(|((f0, f1, f2, f3),)| super::InitializeRequest {
+    (request_id(), jsonrpc_2_0(), method_initialize(), initialize_request_params())
+        .prop_map(|(f0, f1, f2, f3)| super::InitializeRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -1238,14 +1166,12 @@ pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
 /// Values of [`super::InitializeRequestParams`].
 pub fn initialize_request_params() -> BoxedStrategy<super::InitializeRequestParams> {
     (
-        (
-            s::optional(initialize_request_params_meta()),
-            client_capabilities(),
-            implementation(),
-            s::string(None, None, None),
-        ),
+        s::optional(initialize_request_params_meta()),
+        client_capabilities(),
+        implementation(),
+        s::string(None, None, None),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::InitializeRequestParams {
+        .prop_map(|(f0, f1, f2, f3)| super::InitializeRequestParams {
             meta: f0,
             capabilities: f1,
             client_info: f2,
@@ -1258,8 +1184,8 @@ pub fn initialize_request_params() -> BoxedStrategy<super::InitializeRequestPara
 pub fn initialize_request_params_meta() -> BoxedStrategy<
     super::InitializeRequestParamsMeta,
 > {
-    ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
-        .prop_map(|((f0, f1),)| super::InitializeRequestParamsMeta {
+    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
+        .prop_map(|(f0, f1)| super::InitializeRequestParamsMeta {
             progress_token: f0,
             extra: f1,
         })
@@ -1268,15 +1194,13 @@ pub fn initialize_request_params_meta() -> BoxedStrategy<
 /// Values of [`super::InitializeResult`].
 pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
     (
-        (
-            s::optional(s::json_object()),
-            server_capabilities(),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            implementation(),
-        ),
+        s::optional(s::json_object()),
+        server_capabilities(),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        implementation(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::InitializeResult {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::InitializeResult {
             meta: f0,
             capabilities: f1,
             instructions: f2,
@@ -1289,13 +1213,11 @@ pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
 /// Values of [`super::InitializedNotification`].
 pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotification> {
     (
-        (
-            jsonrpc_2_0(),
-            method_notifications_initialized(),
-            s::optional(notification_params()),
-        ),
+        jsonrpc_2_0(),
+        method_notifications_initialized(),
+        s::optional(notification_params()),
     )
-        .prop_map(|((f0, f1, f2),)| super::InitializedNotification {
+        .prop_map(|(f0, f1, f2)| super::InitializedNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -1305,8 +1227,8 @@ pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotificatio
 }
 /// Values of [`super::JSONRPCErrorResponse`].
 pub fn jsonrpcerror_response() -> BoxedStrategy<super::JSONRPCErrorResponse> {
-    ((error(), s::optional(request_id()), jsonrpc_2_0()),)
-        .prop_map(|((f0, f1, f2),)| super::JSONRPCErrorResponse {
+    (error(), s::optional(request_id()), jsonrpc_2_0())
+        .prop_map(|(f0, f1, f2)| super::JSONRPCErrorResponse {
             error: f0,
             id: f1,
             jsonrpc: f2,
@@ -1333,8 +1255,8 @@ pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
 }
 /// Values of [`super::JSONRPCNotification`].
 pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
-    ((jsonrpc_2_0(), s::string(None, None, None), s::optional(s::json_object())),)
-        .prop_map(|((f0, f1, f2),)| super::JSONRPCNotification {
+    (jsonrpc_2_0(), s::string(None, None, None), s::optional(s::json_object()))
+        .prop_map(|(f0, f1, f2)| super::JSONRPCNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -1345,14 +1267,12 @@ pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
 /// Values of [`super::JSONRPCRequest`].
 pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
     (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            s::string(None, None, None),
-            s::optional(s::json_object()),
-        ),
+        request_id(),
+        jsonrpc_2_0(),
+        s::string(None, None, None),
+        s::optional(s::json_object()),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::JSONRPCRequest {
+        .prop_map(|(f0, f1, f2, f3)| super::JSONRPCRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -1377,8 +1297,8 @@ pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
 }
 /// Values of [`super::JSONRPCResultResponse`].
 pub fn jsonrpcresult_response() -> BoxedStrategy<super::JSONRPCResultResponse> {
-    ((request_id(), jsonrpc_2_0(), result()),)
-        .prop_map(|((f0, f1, f2),)| super::JSONRPCResultResponse {
+    (request_id(), jsonrpc_2_0(), result())
+        .prop_map(|(f0, f1, f2)| super::JSONRPCResultResponse {
             id: f0,
             jsonrpc: f1,
             result: f2,
@@ -1393,16 +1313,14 @@ pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
 /// Values of [`super::LegacyTitledEnumSchema`].
 pub fn legacy_titled_enum_schema() -> BoxedStrategy<super::LegacyTitledEnumSchema> {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::vec(s::string(None, None, None), None, None),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            s::optional(s::string(None, None, None)),
-            type_string(),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::string(None, None, None)),
+        s::vec(s::string(None, None, None), None, None),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        s::optional(s::string(None, None, None)),
+        type_string(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::LegacyTitledEnumSchema {
+        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::LegacyTitledEnumSchema {
             default: f0,
             description: f1,
             r#enum: f2,
@@ -1416,14 +1334,12 @@ pub fn legacy_titled_enum_schema() -> BoxedStrategy<super::LegacyTitledEnumSchem
 /// Values of [`super::ListPromptsRequest`].
 pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
     (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            method_prompts_list(),
-            s::optional(paginated_request_params()),
-        ),
+        request_id(),
+        jsonrpc_2_0(),
+        method_prompts_list(),
+        s::optional(paginated_request_params()),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ListPromptsRequest {
+        .prop_map(|(f0, f1, f2, f3)| super::ListPromptsRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -1435,13 +1351,11 @@ pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
 /// Values of [`super::ListPromptsResult`].
 pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::vec(prompt(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::vec(prompt(), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::ListPromptsResult {
+        .prop_map(|(f0, f1, f2)| super::ListPromptsResult {
             meta: f0,
             next_cursor: f1,
             prompts: f2,
@@ -1454,14 +1368,12 @@ pub fn list_resource_templates_request() -> BoxedStrategy<
     super::ListResourceTemplatesRequest,
 > {
     (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            method_resources_templates_list(),
-            s::optional(paginated_request_params()),
-        ),
+        request_id(),
+        jsonrpc_2_0(),
+        method_resources_templates_list(),
+        s::optional(paginated_request_params()),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ListResourceTemplatesRequest {
+        .prop_map(|(f0, f1, f2, f3)| super::ListResourceTemplatesRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -1475,13 +1387,11 @@ pub fn list_resource_templates_result() -> BoxedStrategy<
     super::ListResourceTemplatesResult,
 > {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::vec(resource_template(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::vec(resource_template(), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::ListResourceTemplatesResult {
+        .prop_map(|(f0, f1, f2)| super::ListResourceTemplatesResult {
             meta: f0,
             next_cursor: f1,
             resource_templates: f2,
@@ -1492,14 +1402,12 @@ pub fn list_resource_templates_result() -> BoxedStrategy<
 /// Values of [`super::ListResourcesRequest`].
 pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
     (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            method_resources_list(),
-            s::optional(paginated_request_params()),
-        ),
+        request_id(),
+        jsonrpc_2_0(),
+        method_resources_list(),
+        s::optional(paginated_request_params()),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ListResourcesRequest {
+        .prop_map(|(f0, f1, f2, f3)| super::ListResourcesRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -1511,13 +1419,11 @@ pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
 /// Values of [`super::ListResourcesResult`].
 pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::vec(resource(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::vec(resource(), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::ListResourcesResult {
+        .prop_map(|(f0, f1, f2)| super::ListResourcesResult {
             meta: f0,
             next_cursor: f1,
             resources: f2,
@@ -1527,8 +1433,8 @@ pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
 }
 /// Values of [`super::ListRootsRequest`].
 pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
-    ((request_id(), jsonrpc_2_0(), method_roots_list(), s::optional(request_params())),)
-        .prop_map(|((f0, f1, f2, f3),)| super::ListRootsRequest {
+    (request_id(), jsonrpc_2_0(), method_roots_list(), s::optional(request_params()))
+        .prop_map(|(f0, f1, f2, f3)| super::ListRootsRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -1539,8 +1445,8 @@ pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
 }
 /// Values of [`super::ListRootsResult`].
 pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
-    ((s::optional(s::json_object()), s::vec(root(), None, None)),)
-        .prop_map(|((f0, f1),)| super::ListRootsResult {
+    (s::optional(s::json_object()), s::vec(root(), None, None))
+        .prop_map(|(f0, f1)| super::ListRootsResult {
             meta: f0,
             roots: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1550,14 +1456,12 @@ pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
 /// Values of [`super::ListTasksRequest`].
 pub fn list_tasks_request() -> BoxedStrategy<super::ListTasksRequest> {
     (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            method_tasks_list(),
-            s::optional(paginated_request_params()),
-        ),
+        request_id(),
+        jsonrpc_2_0(),
+        method_tasks_list(),
+        s::optional(paginated_request_params()),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ListTasksRequest {
+        .prop_map(|(f0, f1, f2, f3)| super::ListTasksRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -1569,13 +1473,11 @@ pub fn list_tasks_request() -> BoxedStrategy<super::ListTasksRequest> {
 /// Values of [`super::ListTasksResult`].
 pub fn list_tasks_result() -> BoxedStrategy<super::ListTasksResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::vec(task(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::vec(task(), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::ListTasksResult {
+        .prop_map(|(f0, f1, f2)| super::ListTasksResult {
             meta: f0,
             next_cursor: f1,
             tasks: f2,
@@ -1586,14 +1488,12 @@ pub fn list_tasks_result() -> BoxedStrategy<super::ListTasksResult> {
 /// Values of [`super::ListToolsRequest`].
 pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
     (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            method_tools_list(),
-            s::optional(paginated_request_params()),
-        ),
+        request_id(),
+        jsonrpc_2_0(),
+        method_tools_list(),
+        s::optional(paginated_request_params()),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ListToolsRequest {
+        .prop_map(|(f0, f1, f2, f3)| super::ListToolsRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -1605,13 +1505,11 @@ pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
 /// Values of [`super::ListToolsResult`].
 pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::vec(tool(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::vec(tool(), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::ListToolsResult {
+        .prop_map(|(f0, f1, f2)| super::ListToolsResult {
             meta: f0,
             next_cursor: f1,
             tools: f2,
@@ -1635,13 +1533,11 @@ pub fn logging_message_notification() -> BoxedStrategy<
     super::LoggingMessageNotification,
 > {
     (
-        (
-            jsonrpc_2_0(),
-            method_notifications_message(),
-            logging_message_notification_params(),
-        ),
+        jsonrpc_2_0(),
+        method_notifications_message(),
+        logging_message_notification_params(),
     )
-        .prop_map(|((f0, f1, f2),)| super::LoggingMessageNotification {
+        .prop_map(|(f0, f1, f2)| super::LoggingMessageNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -1654,14 +1550,12 @@ pub fn logging_message_notification_params() -> BoxedStrategy<
     super::LoggingMessageNotificationParams,
 > {
     (
-        (
-            s::optional(s::json_object()),
-            s::json(),
-            logging_level(),
-            s::optional(s::string(None, None, None)),
-        ),
+        s::optional(s::json_object()),
+        s::json(),
+        logging_level(),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::LoggingMessageNotificationParams {
+        .prop_map(|(f0, f1, f2, f3)| super::LoggingMessageNotificationParams {
             meta: f0,
             data: f1,
             level: f2,
@@ -1832,8 +1726,8 @@ pub fn mode_url() -> BoxedStrategy<super::ModeUrl> {
 }
 /// Values of [`super::ModelHint`].
 pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
-    ((s::optional(s::string(None, None, None)),),)
-        .prop_map(|((f0,),)| super::ModelHint {
+    s::optional(s::string(None, None, None))
+        .prop_map(|f0| super::ModelHint {
             name: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1842,14 +1736,12 @@ pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
 /// Values of [`super::ModelPreferences`].
 pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
     (
-        (
-            s::optional(s::number(Some(0f64), Some(1f64))),
-            s::optional(s::vec(model_hint(), None, None)),
-            s::optional(s::number(Some(0f64), Some(1f64))),
-            s::optional(s::number(Some(0f64), Some(1f64))),
-        ),
+        s::optional(s::number(Some(0f64), Some(1f64))),
+        s::optional(s::vec(model_hint(), None, None)),
+        s::optional(s::number(Some(0f64), Some(1f64))),
+        s::optional(s::number(Some(0f64), Some(1f64))),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ModelPreferences {
+        .prop_map(|(f0, f1, f2, f3)| super::ModelPreferences {
             cost_priority: f0,
             hints: f1,
             intelligence_priority: f2,
@@ -1875,8 +1767,8 @@ pub fn multi_select_enum_schema() -> BoxedStrategy<super::MultiSelectEnumSchema>
 }
 /// Values of [`super::Notification`].
 pub fn notification() -> BoxedStrategy<super::Notification> {
-    ((s::string(None, None, None), s::optional(s::json_object())),)
-        .prop_map(|((f0, f1),)| super::Notification {
+    (s::string(None, None, None), s::optional(s::json_object()))
+        .prop_map(|(f0, f1)| super::Notification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1885,8 +1777,8 @@ pub fn notification() -> BoxedStrategy<super::Notification> {
 }
 /// Values of [`super::NotificationParams`].
 pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
-    ((s::optional(s::json_object()),),)
-        .prop_map(|((f0,),)| super::NotificationParams {
+    s::optional(s::json_object())
+        .prop_map(|f0| super::NotificationParams {
             meta: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1895,16 +1787,14 @@ pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
 /// Values of [`super::NumberSchema`].
 pub fn number_schema() -> BoxedStrategy<super::NumberSchema> {
     (
-        (
-            s::optional(s::number(None, None)),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::number(None, None)),
-            s::optional(s::number(None, None)),
-            s::optional(s::string(None, None, None)),
-            number_schema_type(),
-        ),
+        s::optional(s::number(None, None)),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::number(None, None)),
+        s::optional(s::number(None, None)),
+        s::optional(s::string(None, None, None)),
+        number_schema_type(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::NumberSchema {
+        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::NumberSchema {
             default: f0,
             description: f1,
             maximum: f2,
@@ -1924,14 +1814,12 @@ pub fn number_schema_type() -> BoxedStrategy<super::NumberSchemaType> {
 /// Values of [`super::PaginatedRequest`].
 pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
     (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            s::string(None, None, None),
-            s::optional(paginated_request_params()),
-        ),
+        request_id(),
+        jsonrpc_2_0(),
+        s::string(None, None, None),
+        s::optional(paginated_request_params()),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::PaginatedRequest {
+        .prop_map(|(f0, f1, f2, f3)| super::PaginatedRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -1943,12 +1831,10 @@ pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
 /// Values of [`super::PaginatedRequestParams`].
 pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams> {
     (
-        (
-            s::optional(paginated_request_params_meta()),
-            s::optional(s::string(None, None, None)),
-        ),
+        s::optional(paginated_request_params_meta()),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1),)| super::PaginatedRequestParams {
+        .prop_map(|(f0, f1)| super::PaginatedRequestParams {
             meta: f0,
             cursor: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1959,8 +1845,8 @@ pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams
 pub fn paginated_request_params_meta() -> BoxedStrategy<
     super::PaginatedRequestParamsMeta,
 > {
-    ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
-        .prop_map(|((f0, f1),)| super::PaginatedRequestParamsMeta {
+    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
+        .prop_map(|(f0, f1)| super::PaginatedRequestParamsMeta {
             progress_token: f0,
             extra: f1,
         })
@@ -1968,8 +1854,8 @@ pub fn paginated_request_params_meta() -> BoxedStrategy<
 }
 /// Values of [`super::PaginatedResult`].
 pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
-    ((s::optional(s::json_object()), s::optional(s::string(None, None, None))),)
-        .prop_map(|((f0, f1),)| super::PaginatedResult {
+    (s::optional(s::json_object()), s::optional(s::string(None, None, None)))
+        .prop_map(|(f0, f1)| super::PaginatedResult {
             meta: f0,
             next_cursor: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1978,8 +1864,8 @@ pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
 }
 /// Values of [`super::PingRequest`].
 pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
-    ((request_id(), jsonrpc_2_0(), method_ping(), s::optional(request_params())),)
-        .prop_map(|((f0, f1, f2, f3),)| super::PingRequest {
+    (request_id(), jsonrpc_2_0(), method_ping(), s::optional(request_params()))
+        .prop_map(|(f0, f1, f2, f3)| super::PingRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -2016,8 +1902,8 @@ pub fn primitive_schema_definition() -> BoxedStrategy<super::PrimitiveSchemaDefi
 }
 /// Values of [`super::ProgressNotification`].
 pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
-    ((jsonrpc_2_0(), method_notifications_progress(), progress_notification_params()),)
-        .prop_map(|((f0, f1, f2),)| super::ProgressNotification {
+    (jsonrpc_2_0(), method_notifications_progress(), progress_notification_params())
+        .prop_map(|(f0, f1, f2)| super::ProgressNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -2030,15 +1916,13 @@ pub fn progress_notification_params() -> BoxedStrategy<
     super::ProgressNotificationParams,
 > {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::number(None, None),
-            progress_token(),
-            s::optional(s::number(None, None)),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::number(None, None),
+        progress_token(),
+        s::optional(s::number(None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::ProgressNotificationParams {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::ProgressNotificationParams {
             meta: f0,
             message: f1,
             progress: f2,
@@ -2065,16 +1949,14 @@ pub fn progress_token() -> BoxedStrategy<super::ProgressToken> {
 /// Values of [`super::Prompt`].
 pub fn prompt() -> BoxedStrategy<super::Prompt> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::vec(prompt_argument(), None, None)),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::vec(icon(), None, None)),
-            s::string(None, None, None),
-            s::optional(s::string(None, None, None)),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::vec(prompt_argument(), None, None)),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::vec(icon(), None, None)),
+        s::string(None, None, None),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::Prompt {
+        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::Prompt {
             meta: f0,
             arguments: f1,
             description: f2,
@@ -2088,14 +1970,12 @@ pub fn prompt() -> BoxedStrategy<super::Prompt> {
 /// Values of [`super::PromptArgument`].
 pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(s::boolean()),
-            s::optional(s::string(None, None, None)),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(s::boolean()),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::PromptArgument {
+        .prop_map(|(f0, f1, f2, f3)| super::PromptArgument {
             description: f0,
             name: f1,
             required: f2,
@@ -2109,13 +1989,11 @@ pub fn prompt_list_changed_notification() -> BoxedStrategy<
     super::PromptListChangedNotification,
 > {
     (
-        (
-            jsonrpc_2_0(),
-            method_notifications_prompts_list_changed(),
-            s::optional(notification_params()),
-        ),
+        jsonrpc_2_0(),
+        method_notifications_prompts_list_changed(),
+        s::optional(notification_params()),
     )
-        .prop_map(|((f0, f1, f2),)| super::PromptListChangedNotification {
+        .prop_map(|(f0, f1, f2)| super::PromptListChangedNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -2125,8 +2003,8 @@ pub fn prompt_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::PromptMessage`].
 pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
-    ((content_block(), role()),)
-        .prop_map(|((f0, f1),)| super::PromptMessage {
+    (content_block(), role())
+        .prop_map(|(f0, f1)| super::PromptMessage {
             content: f0,
             role: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2136,13 +2014,11 @@ pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
 /// Values of [`super::PromptReference`].
 pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
     (
-        (
-            s::string(None, None, None),
-            s::optional(s::string(None, None, None)),
-            type_ref_prompt(),
-        ),
+        s::string(None, None, None),
+        s::optional(s::string(None, None, None)),
+        type_ref_prompt(),
     )
-        .prop_map(|((f0, f1, f2),)| super::PromptReference {
+        .prop_map(|(f0, f1, f2)| super::PromptReference {
             name: f0,
             title: f1,
             r#type: f2,
@@ -2153,14 +2029,12 @@ pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
 /// Values of [`super::ReadResourceRequest`].
 pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
     (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            method_resources_read(),
-            read_resource_request_params(),
-        ),
+        request_id(),
+        jsonrpc_2_0(),
+        method_resources_read(),
+        read_resource_request_params(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ReadResourceRequest {
+        .prop_map(|(f0, f1, f2, f3)| super::ReadResourceRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -2174,12 +2048,10 @@ pub fn read_resource_request_params() -> BoxedStrategy<
     super::ReadResourceRequestParams,
 > {
     (
-        (
-            s::optional(read_resource_request_params_meta()),
-            s::string(Some("uri"), None, None),
-        ),
+        s::optional(read_resource_request_params_meta()),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1),)| super::ReadResourceRequestParams {
+        .prop_map(|(f0, f1)| super::ReadResourceRequestParams {
             meta: f0,
             uri: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2190,8 +2062,8 @@ pub fn read_resource_request_params() -> BoxedStrategy<
 pub fn read_resource_request_params_meta() -> BoxedStrategy<
     super::ReadResourceRequestParamsMeta,
 > {
-    ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
-        .prop_map(|((f0, f1),)| super::ReadResourceRequestParamsMeta {
+    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
+        .prop_map(|(f0, f1)| super::ReadResourceRequestParamsMeta {
             progress_token: f0,
             extra: f1,
         })
@@ -2200,12 +2072,10 @@ pub fn read_resource_request_params_meta() -> BoxedStrategy<
 /// Values of [`super::ReadResourceResult`].
 pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
     (
-        (
-            s::optional(s::json_object()),
-            s::vec(read_resource_result_contents_item(), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::vec(read_resource_result_contents_item(), None, None),
     )
-        .prop_map(|((f0, f1),)| super::ReadResourceResult {
+        .prop_map(|(f0, f1)| super::ReadResourceResult {
             meta: f0,
             contents: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2231,8 +2101,8 @@ pub fn read_resource_result_contents_item() -> BoxedStrategy<
 }
 /// Values of [`super::RelatedTaskMetadata`].
 pub fn related_task_metadata() -> BoxedStrategy<super::RelatedTaskMetadata> {
-    ((s::string(None, None, None),),)
-        .prop_map(|((f0,),)| super::RelatedTaskMetadata {
+    s::string(None, None, None)
+        .prop_map(|f0| super::RelatedTaskMetadata {
             task_id: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -2240,8 +2110,8 @@ pub fn related_task_metadata() -> BoxedStrategy<super::RelatedTaskMetadata> {
 }
 /// Values of [`super::Request`].
 pub fn request() -> BoxedStrategy<super::Request> {
-    ((s::string(None, None, None), s::optional(s::json_object())),)
-        .prop_map(|((f0, f1),)| super::Request {
+    (s::string(None, None, None), s::optional(s::json_object()))
+        .prop_map(|(f0, f1)| super::Request {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2263,8 +2133,8 @@ pub fn request_id() -> BoxedStrategy<super::RequestId> {
 }
 /// Values of [`super::RequestParams`].
 pub fn request_params() -> BoxedStrategy<super::RequestParams> {
-    ((s::optional(request_params_meta()),),)
-        .prop_map(|((f0,),)| super::RequestParams {
+    s::optional(request_params_meta())
+        .prop_map(|f0| super::RequestParams {
             meta: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -2272,8 +2142,8 @@ pub fn request_params() -> BoxedStrategy<super::RequestParams> {
 }
 /// Values of [`super::RequestParamsMeta`].
 pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
-    ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
-        .prop_map(|((f0, f1),)| super::RequestParamsMeta {
+    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
+        .prop_map(|(f0, f1)| super::RequestParamsMeta {
             progress_token: f0,
             extra: f1,
         })
@@ -2282,23 +2152,21 @@ pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
 /// Values of [`super::Resource`].
 pub fn resource() -> BoxedStrategy<super::Resource> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(annotations()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::vec(icon(), None, None)),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::optional(s::string(None, None, None)),
-            s::string(Some("uri"), None, None),
+        s::optional(s::json_object()),
+        s::optional(annotations()),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::vec(icon(), None, None)),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
         ),
+        s::optional(s::string(None, None, None)),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8),)| super::Resource {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8)| super::Resource {
             meta: f0,
             annotations: f1,
             description: f2,
@@ -2315,13 +2183,11 @@ pub fn resource() -> BoxedStrategy<super::Resource> {
 /// Values of [`super::ResourceContents`].
 pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::string(Some("uri"), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::ResourceContents {
+        .prop_map(|(f0, f1, f2)| super::ResourceContents {
             meta: f0,
             mime_type: f1,
             uri: f2,
@@ -2332,24 +2198,22 @@ pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
 /// Values of [`super::ResourceLink`].
 pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(annotations()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::vec(icon(), None, None)),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::optional(s::string(None, None, None)),
-            type_resource_link(),
-            s::string(Some("uri"), None, None),
+        s::optional(s::json_object()),
+        s::optional(annotations()),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::vec(icon(), None, None)),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
         ),
+        s::optional(s::string(None, None, None)),
+        type_resource_link(),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8, f9),)| super::ResourceLink {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8, f9)| super::ResourceLink {
             meta: f0,
             annotations: f1,
             description: f2,
@@ -2369,13 +2233,11 @@ pub fn resource_list_changed_notification() -> BoxedStrategy<
     super::ResourceListChangedNotification,
 > {
     (
-        (
-            jsonrpc_2_0(),
-            method_notifications_resources_list_changed(),
-            s::optional(notification_params()),
-        ),
+        jsonrpc_2_0(),
+        method_notifications_resources_list_changed(),
+        s::optional(notification_params()),
     )
-        .prop_map(|((f0, f1, f2),)| super::ResourceListChangedNotification {
+        .prop_map(|(f0, f1, f2)| super::ResourceListChangedNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -2385,8 +2247,8 @@ pub fn resource_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::ResourceRequestParams`].
 pub fn resource_request_params() -> BoxedStrategy<super::ResourceRequestParams> {
-    ((s::optional(resource_request_params_meta()), s::string(Some("uri"), None, None)),)
-        .prop_map(|((f0, f1),)| super::ResourceRequestParams {
+    (s::optional(resource_request_params_meta()), s::string(Some("uri"), None, None))
+        .prop_map(|(f0, f1)| super::ResourceRequestParams {
             meta: f0,
             uri: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2397,8 +2259,8 @@ pub fn resource_request_params() -> BoxedStrategy<super::ResourceRequestParams> 
 pub fn resource_request_params_meta() -> BoxedStrategy<
     super::ResourceRequestParamsMeta,
 > {
-    ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
-        .prop_map(|((f0, f1),)| super::ResourceRequestParamsMeta {
+    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
+        .prop_map(|(f0, f1)| super::ResourceRequestParamsMeta {
             progress_token: f0,
             extra: f1,
         })
@@ -2407,18 +2269,16 @@ pub fn resource_request_params_meta() -> BoxedStrategy<
 /// Values of [`super::ResourceTemplate`].
 pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(annotations()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::vec(icon(), None, None)),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(s::string(None, None, None)),
-            s::string(Some("uri-template"), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(annotations()),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::vec(icon(), None, None)),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(s::string(None, None, None)),
+        s::string(Some("uri-template"), None, None),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7),)| super::ResourceTemplate {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7)| super::ResourceTemplate {
             meta: f0,
             annotations: f1,
             description: f2,
@@ -2433,8 +2293,8 @@ pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
 }
 /// Values of [`super::ResourceTemplateReference`].
 pub fn resource_template_reference() -> BoxedStrategy<super::ResourceTemplateReference> {
-    ((type_ref_resource(), s::string(Some("uri-template"), None, None)),)
-        .prop_map(|((f0, f1),)| super::ResourceTemplateReference {
+    (type_ref_resource(), s::string(Some("uri-template"), None, None))
+        .prop_map(|(f0, f1)| super::ResourceTemplateReference {
             r#type: f0,
             uri: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2446,13 +2306,11 @@ pub fn resource_updated_notification() -> BoxedStrategy<
     super::ResourceUpdatedNotification,
 > {
     (
-        (
-            jsonrpc_2_0(),
-            method_notifications_resources_updated(),
-            resource_updated_notification_params(),
-        ),
+        jsonrpc_2_0(),
+        method_notifications_resources_updated(),
+        resource_updated_notification_params(),
     )
-        .prop_map(|((f0, f1, f2),)| super::ResourceUpdatedNotification {
+        .prop_map(|(f0, f1, f2)| super::ResourceUpdatedNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -2464,8 +2322,8 @@ pub fn resource_updated_notification() -> BoxedStrategy<
 pub fn resource_updated_notification_params() -> BoxedStrategy<
     super::ResourceUpdatedNotificationParams,
 > {
-    ((s::optional(s::json_object()), s::string(Some("uri"), None, None)),)
-        .prop_map(|((f0, f1),)| super::ResourceUpdatedNotificationParams {
+    (s::optional(s::json_object()), s::string(Some("uri"), None, None))
+        .prop_map(|(f0, f1)| super::ResourceUpdatedNotificationParams {
             meta: f0,
             uri: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2474,8 +2332,8 @@ pub fn resource_updated_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::Result`].
 pub fn result() -> BoxedStrategy<super::Result> {
-    ((s::optional(s::json_object()), s::extra(s::json(), &["_meta"])),)
-        .prop_map(|((f0, f1),)| super::Result {
+    (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
+        .prop_map(|(f0, f1)| super::Result {
             meta: f0,
             extra: f1,
         })
@@ -2488,13 +2346,11 @@ pub fn role() -> BoxedStrategy<super::Role> {
 /// Values of [`super::Root`].
 pub fn root() -> BoxedStrategy<super::Root> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::string(Some("uri"), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::Root {
+        .prop_map(|(f0, f1, f2)| super::Root {
             meta: f0,
             name: f1,
             uri: f2,
@@ -2507,13 +2363,11 @@ pub fn roots_list_changed_notification() -> BoxedStrategy<
     super::RootsListChangedNotification,
 > {
     (
-        (
-            jsonrpc_2_0(),
-            method_notifications_roots_list_changed(),
-            s::optional(notification_params()),
-        ),
+        jsonrpc_2_0(),
+        method_notifications_roots_list_changed(),
+        s::optional(notification_params()),
     )
-        .prop_map(|((f0, f1, f2),)| super::RootsListChangedNotification {
+        .prop_map(|(f0, f1, f2)| super::RootsListChangedNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -2523,8 +2377,8 @@ pub fn roots_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::SamplingMessage`].
 pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
-    ((s::optional(s::json_object()), sampling_message_content(), role()),)
-        .prop_map(|((f0, f1, f2),)| super::SamplingMessage {
+    (s::optional(s::json_object()), sampling_message_content(), role())
+        .prop_map(|(f0, f1, f2)| super::SamplingMessage {
             meta: f0,
             content: f1,
             role: f2,
@@ -2576,17 +2430,15 @@ pub fn sampling_message_content_block() -> BoxedStrategy<
 /// Values of [`super::ServerCapabilities`].
 pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::json_object_map()),
-            s::optional(s::json_object()),
-            s::optional(server_capabilities_prompts()),
-            s::optional(server_capabilities_resources()),
-            s::optional(server_capabilities_tasks()),
-            s::optional(server_capabilities_tools()),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::json_object_map()),
+        s::optional(s::json_object()),
+        s::optional(server_capabilities_prompts()),
+        s::optional(server_capabilities_resources()),
+        s::optional(server_capabilities_tasks()),
+        s::optional(server_capabilities_tools()),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::ServerCapabilities {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::ServerCapabilities {
             completions: f0,
             experimental: f1,
             logging: f2,
@@ -2600,8 +2452,8 @@ pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
 }
 /// Values of [`super::ServerCapabilitiesPrompts`].
 pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesPrompts> {
-    ((s::optional(s::boolean()),),)
-        .prop_map(|((f0,),)| super::ServerCapabilitiesPrompts {
+    s::optional(s::boolean())
+        .prop_map(|f0| super::ServerCapabilitiesPrompts {
             list_changed: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -2611,8 +2463,8 @@ pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesP
 pub fn server_capabilities_resources() -> BoxedStrategy<
     super::ServerCapabilitiesResources,
 > {
-    ((s::optional(s::boolean()), s::optional(s::boolean())),)
-        .prop_map(|((f0, f1),)| super::ServerCapabilitiesResources {
+    (s::optional(s::boolean()), s::optional(s::boolean()))
+        .prop_map(|(f0, f1)| super::ServerCapabilitiesResources {
             list_changed: f0,
             subscribe: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2622,13 +2474,11 @@ pub fn server_capabilities_resources() -> BoxedStrategy<
 /// Values of [`super::ServerCapabilitiesTasks`].
 pub fn server_capabilities_tasks() -> BoxedStrategy<super::ServerCapabilitiesTasks> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::json_object()),
-            s::optional(server_capabilities_tasks_requests()),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::json_object()),
+        s::optional(server_capabilities_tasks_requests()),
     )
-        .prop_map(|((f0, f1, f2),)| super::ServerCapabilitiesTasks {
+        .prop_map(|(f0, f1, f2)| super::ServerCapabilitiesTasks {
             cancel: f0,
             list: f1,
             requests: f2,
@@ -2640,8 +2490,8 @@ pub fn server_capabilities_tasks() -> BoxedStrategy<super::ServerCapabilitiesTas
 pub fn server_capabilities_tasks_requests() -> BoxedStrategy<
     super::ServerCapabilitiesTasksRequests,
 > {
-    ((s::optional(server_capabilities_tasks_requests_tools()),),)
-        .prop_map(|((f0,),)| super::ServerCapabilitiesTasksRequests {
+    s::optional(server_capabilities_tasks_requests_tools())
+        .prop_map(|f0| super::ServerCapabilitiesTasksRequests {
             tools: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -2651,8 +2501,8 @@ pub fn server_capabilities_tasks_requests() -> BoxedStrategy<
 pub fn server_capabilities_tasks_requests_tools() -> BoxedStrategy<
     super::ServerCapabilitiesTasksRequestsTools,
 > {
-    ((s::optional(s::json_object()),),)
-        .prop_map(|((f0,),)| super::ServerCapabilitiesTasksRequestsTools {
+    s::optional(s::json_object())
+        .prop_map(|f0| super::ServerCapabilitiesTasksRequestsTools {
             call: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -2660,8 +2510,8 @@ pub fn server_capabilities_tasks_requests_tools() -> BoxedStrategy<
 }
 /// Values of [`super::ServerCapabilitiesTools`].
 pub fn server_capabilities_tools() -> BoxedStrategy<super::ServerCapabilitiesTools> {
-    ((s::optional(s::boolean()),),)
-        .prop_map(|((f0,),)| super::ServerCapabilitiesTools {
+    s::optional(s::boolean())
+        .prop_map(|f0| super::ServerCapabilitiesTools {
             list_changed: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -2750,15 +2600,8 @@ pub fn server_result() -> BoxedStrategy<super::ServerResult> {
 }
 /// Values of [`super::SetLevelRequest`].
 pub fn set_level_request() -> BoxedStrategy<super::SetLevelRequest> {
-    (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            method_logging_set_level(),
-            set_level_request_params(),
-        ),
-    )
-        .prop_map(|((f0, f1, f2, f3),)| super::SetLevelRequest {
+    (request_id(), jsonrpc_2_0(), method_logging_set_level(), set_level_request_params())
+        .prop_map(|(f0, f1, f2, f3)| super::SetLevelRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -2769,8 +2612,8 @@ pub fn set_level_request() -> BoxedStrategy<super::SetLevelRequest> {
 }
 /// Values of [`super::SetLevelRequestParams`].
 pub fn set_level_request_params() -> BoxedStrategy<super::SetLevelRequestParams> {
-    ((s::optional(set_level_request_params_meta()), logging_level()),)
-        .prop_map(|((f0, f1),)| super::SetLevelRequestParams {
+    (s::optional(set_level_request_params_meta()), logging_level())
+        .prop_map(|(f0, f1)| super::SetLevelRequestParams {
             meta: f0,
             level: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2781,8 +2624,8 @@ pub fn set_level_request_params() -> BoxedStrategy<super::SetLevelRequestParams>
 pub fn set_level_request_params_meta() -> BoxedStrategy<
     super::SetLevelRequestParamsMeta,
 > {
-    ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
-        .prop_map(|((f0, f1),)| super::SetLevelRequestParamsMeta {
+    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
+        .prop_map(|(f0, f1)| super::SetLevelRequestParamsMeta {
             progress_token: f0,
             extra: f1,
         })
@@ -2806,25 +2649,23 @@ pub fn single_select_enum_schema() -> BoxedStrategy<super::SingleSelectEnumSchem
 /// Values of [`super::StringSchema`].
 pub fn string_schema() -> BoxedStrategy<super::StringSchema> {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::optional(string_schema_format()),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::optional(s::string(None, None, None)),
-            type_string(),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::string(None, None, None)),
+        s::optional(string_schema_format()),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
         ),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
+        ),
+        s::optional(s::string(None, None, None)),
+        type_string(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::StringSchema {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::StringSchema {
             default: f0,
             description: f1,
             format: f2,
@@ -2848,14 +2689,12 @@ pub fn string_schema_format() -> BoxedStrategy<super::StringSchemaFormat> {
 /// Values of [`super::SubscribeRequest`].
 pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
     (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            method_resources_subscribe(),
-            subscribe_request_params(),
-        ),
+        request_id(),
+        jsonrpc_2_0(),
+        method_resources_subscribe(),
+        subscribe_request_params(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::SubscribeRequest {
+        .prop_map(|(f0, f1, f2, f3)| super::SubscribeRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -2866,8 +2705,8 @@ pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
 }
 /// Values of [`super::SubscribeRequestParams`].
 pub fn subscribe_request_params() -> BoxedStrategy<super::SubscribeRequestParams> {
-    ((s::optional(subscribe_request_params_meta()), s::string(Some("uri"), None, None)),)
-        .prop_map(|((f0, f1),)| super::SubscribeRequestParams {
+    (s::optional(subscribe_request_params_meta()), s::string(Some("uri"), None, None))
+        .prop_map(|(f0, f1)| super::SubscribeRequestParams {
             meta: f0,
             uri: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2878,8 +2717,8 @@ pub fn subscribe_request_params() -> BoxedStrategy<super::SubscribeRequestParams
 pub fn subscribe_request_params_meta() -> BoxedStrategy<
     super::SubscribeRequestParamsMeta,
 > {
-    ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
-        .prop_map(|((f0, f1),)| super::SubscribeRequestParamsMeta {
+    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
+        .prop_map(|(f0, f1)| super::SubscribeRequestParamsMeta {
             progress_token: f0,
             extra: f1,
         })
@@ -2888,25 +2727,23 @@ pub fn subscribe_request_params_meta() -> BoxedStrategy<
 /// Values of [`super::Task`].
 pub fn task() -> BoxedStrategy<super::Task> {
     (
-        (
-            s::string(None, None, None),
-            s::string(None, None, None),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            task_status(),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
+        s::string(None, None, None),
+        s::string(None, None, None),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
+        ),
+        task_status(),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
         ),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::Task {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::Task {
             created_at: f0,
             last_updated_at: f1,
             poll_interval: f2,
@@ -2922,8 +2759,8 @@ pub fn task() -> BoxedStrategy<super::Task> {
 pub fn task_augmented_request_params() -> BoxedStrategy<
     super::TaskAugmentedRequestParams,
 > {
-    ((s::optional(task_augmented_request_params_meta()), s::optional(task_metadata())),)
-        .prop_map(|((f0, f1),)| super::TaskAugmentedRequestParams {
+    (s::optional(task_augmented_request_params_meta()), s::optional(task_metadata()))
+        .prop_map(|(f0, f1)| super::TaskAugmentedRequestParams {
             meta: f0,
             task: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2934,8 +2771,8 @@ pub fn task_augmented_request_params() -> BoxedStrategy<
 pub fn task_augmented_request_params_meta() -> BoxedStrategy<
     super::TaskAugmentedRequestParamsMeta,
 > {
-    ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
-        .prop_map(|((f0, f1),)| super::TaskAugmentedRequestParamsMeta {
+    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
+        .prop_map(|(f0, f1)| super::TaskAugmentedRequestParamsMeta {
             progress_token: f0,
             extra: f1,
         })
@@ -2943,16 +2780,12 @@ pub fn task_augmented_request_params_meta() -> BoxedStrategy<
 }
 /// Values of [`super::TaskMetadata`].
 pub fn task_metadata() -> BoxedStrategy<super::TaskMetadata> {
-    (
-        (
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-        ),
-    )
-        .prop_map(|((f0,),)| super::TaskMetadata {
+    s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
+        )
+        .prop_map(|f0| super::TaskMetadata {
             ttl: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -2971,13 +2804,11 @@ pub fn task_status() -> BoxedStrategy<super::TaskStatus> {
 /// Values of [`super::TaskStatusNotification`].
 pub fn task_status_notification() -> BoxedStrategy<super::TaskStatusNotification> {
     (
-        (
-            jsonrpc_2_0(),
-            method_notifications_tasks_status(),
-            task_status_notification_params(),
-        ),
+        jsonrpc_2_0(),
+        method_notifications_tasks_status(),
+        task_status_notification_params(),
     )
-        .prop_map(|((f0, f1, f2),)| super::TaskStatusNotification {
+        .prop_map(|(f0, f1, f2)| super::TaskStatusNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -2990,26 +2821,24 @@ pub fn task_status_notification_params() -> BoxedStrategy<
     super::TaskStatusNotificationParams,
 > {
     (
-        (
-            s::optional(s::json_object()),
-            s::string(None, None, None),
-            s::string(None, None, None),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            task_status(),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
+        s::optional(s::json_object()),
+        s::string(None, None, None),
+        s::string(None, None, None),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
+        ),
+        task_status(),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
         ),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7),)| super::TaskStatusNotificationParams {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7)| super::TaskStatusNotificationParams {
             meta: f0,
             created_at: f1,
             last_updated_at: f2,
@@ -3025,14 +2854,12 @@ pub fn task_status_notification_params() -> BoxedStrategy<
 /// Values of [`super::TextContent`].
 pub fn text_content() -> BoxedStrategy<super::TextContent> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(annotations()),
-            s::string(None, None, None),
-            type_text(),
-        ),
+        s::optional(s::json_object()),
+        s::optional(annotations()),
+        s::string(None, None, None),
+        type_text(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::TextContent {
+        .prop_map(|(f0, f1, f2, f3)| super::TextContent {
             meta: f0,
             annotations: f1,
             text: f2,
@@ -3044,14 +2871,12 @@ pub fn text_content() -> BoxedStrategy<super::TextContent> {
 /// Values of [`super::TextResourceContents`].
 pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::string(Some("uri"), None, None),
-        ),
+        s::optional(s::json_object()),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::TextResourceContents {
+        .prop_map(|(f0, f1, f2, f3)| super::TextResourceContents {
             meta: f0,
             mime_type: f1,
             text: f2,
@@ -3065,25 +2890,23 @@ pub fn titled_multi_select_enum_schema() -> BoxedStrategy<
     super::TitledMultiSelectEnumSchema,
 > {
     (
-        (
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            s::optional(s::string(None, None, None)),
-            titled_multi_select_enum_schema_items(),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::optional(s::string(None, None, None)),
-            type_array(),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        s::optional(s::string(None, None, None)),
+        titled_multi_select_enum_schema_items(),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
         ),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
+        ),
+        s::optional(s::string(None, None, None)),
+        type_array(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::TitledMultiSelectEnumSchema {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::TitledMultiSelectEnumSchema {
             default: f0,
             description: f1,
             items: f2,
@@ -3099,8 +2922,8 @@ pub fn titled_multi_select_enum_schema() -> BoxedStrategy<
 pub fn titled_multi_select_enum_schema_items() -> BoxedStrategy<
     super::TitledMultiSelectEnumSchemaItems,
 > {
-    ((s::vec(titled_multi_select_enum_schema_items_any_of_item(), None, None),),)
-        .prop_map(|((f0,),)| super::TitledMultiSelectEnumSchemaItems {
+    s::vec(titled_multi_select_enum_schema_items_any_of_item(), None, None)
+        .prop_map(|f0| super::TitledMultiSelectEnumSchemaItems {
             any_of: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -3110,8 +2933,8 @@ pub fn titled_multi_select_enum_schema_items() -> BoxedStrategy<
 pub fn titled_multi_select_enum_schema_items_any_of_item() -> BoxedStrategy<
     super::TitledMultiSelectEnumSchemaItemsAnyOfItem,
 > {
-    ((s::string(None, None, None), s::string(None, None, None)),)
-        .prop_map(|((f0, f1),)| super::TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    (s::string(None, None, None), s::string(None, None, None))
+        .prop_map(|(f0, f1)| super::TitledMultiSelectEnumSchemaItemsAnyOfItem {
             r#const: f0,
             title: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -3123,15 +2946,13 @@ pub fn titled_single_select_enum_schema() -> BoxedStrategy<
     super::TitledSingleSelectEnumSchema,
 > {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::vec(titled_single_select_enum_schema_one_of_item(), None, None),
-            s::optional(s::string(None, None, None)),
-            type_string(),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::string(None, None, None)),
+        s::vec(titled_single_select_enum_schema_one_of_item(), None, None),
+        s::optional(s::string(None, None, None)),
+        type_string(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::TitledSingleSelectEnumSchema {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::TitledSingleSelectEnumSchema {
             default: f0,
             description: f1,
             one_of: f2,
@@ -3145,8 +2966,8 @@ pub fn titled_single_select_enum_schema() -> BoxedStrategy<
 pub fn titled_single_select_enum_schema_one_of_item() -> BoxedStrategy<
     super::TitledSingleSelectEnumSchemaOneOfItem,
 > {
-    ((s::string(None, None, None), s::string(None, None, None)),)
-        .prop_map(|((f0, f1),)| super::TitledSingleSelectEnumSchemaOneOfItem {
+    (s::string(None, None, None), s::string(None, None, None))
+        .prop_map(|(f0, f1)| super::TitledSingleSelectEnumSchemaOneOfItem {
             r#const: f0,
             title: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -3156,19 +2977,17 @@ pub fn titled_single_select_enum_schema_one_of_item() -> BoxedStrategy<
 /// Values of [`super::Tool`].
 pub fn tool() -> BoxedStrategy<super::Tool> {
     (
-        (
-            s::optional(s::json_object()),
-            s::optional(tool_annotations()),
-            s::optional(s::string(None, None, None)),
-            s::optional(tool_execution()),
-            s::optional(s::vec(icon(), None, None)),
-            tool_input_schema(),
-            s::string(None, None, None),
-            s::optional(tool_output_schema()),
-            s::optional(s::string(None, None, None)),
-        ),
+        s::optional(s::json_object()),
+        s::optional(tool_annotations()),
+        s::optional(s::string(None, None, None)),
+        s::optional(tool_execution()),
+        s::optional(s::vec(icon(), None, None)),
+        tool_input_schema(),
+        s::string(None, None, None),
+        s::optional(tool_output_schema()),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8),)| super::Tool {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8)| super::Tool {
             meta: f0,
             annotations: f1,
             description: f2,
@@ -3185,15 +3004,13 @@ pub fn tool() -> BoxedStrategy<super::Tool> {
 /// Values of [`super::ToolAnnotations`].
 pub fn tool_annotations() -> BoxedStrategy<super::ToolAnnotations> {
     (
-        (
-            s::optional(s::boolean()),
-            s::optional(s::boolean()),
-            s::optional(s::boolean()),
-            s::optional(s::boolean()),
-            s::optional(s::string(None, None, None)),
-        ),
+        s::optional(s::boolean()),
+        s::optional(s::boolean()),
+        s::optional(s::boolean()),
+        s::optional(s::boolean()),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::ToolAnnotations {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::ToolAnnotations {
             destructive_hint: f0,
             idempotent_hint: f1,
             open_world_hint: f2,
@@ -3205,8 +3022,8 @@ pub fn tool_annotations() -> BoxedStrategy<super::ToolAnnotations> {
 }
 /// Values of [`super::ToolChoice`].
 pub fn tool_choice() -> BoxedStrategy<super::ToolChoice> {
-    ((s::optional(tool_choice_mode()),),)
-        .prop_map(|((f0,),)| super::ToolChoice {
+    s::optional(tool_choice_mode())
+        .prop_map(|f0| super::ToolChoice {
             mode: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -3223,8 +3040,8 @@ pub fn tool_choice_mode() -> BoxedStrategy<super::ToolChoiceMode> {
 }
 /// Values of [`super::ToolExecution`].
 pub fn tool_execution() -> BoxedStrategy<super::ToolExecution> {
-    ((s::optional(tool_execution_task_support()),),)
-        .prop_map(|((f0,),)| super::ToolExecution {
+    s::optional(tool_execution_task_support())
+        .prop_map(|f0| super::ToolExecution {
             task_support: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -3243,14 +3060,12 @@ pub fn tool_execution_task_support() -> BoxedStrategy<super::ToolExecutionTaskSu
 /// Values of [`super::ToolInputSchema`].
 pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::json_object_map()),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            type_object(),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::json_object_map()),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        type_object(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ToolInputSchema {
+        .prop_map(|(f0, f1, f2, f3)| super::ToolInputSchema {
             schema: f0,
             properties: f1,
             required: f2,
@@ -3264,13 +3079,11 @@ pub fn tool_list_changed_notification() -> BoxedStrategy<
     super::ToolListChangedNotification,
 > {
     (
-        (
-            jsonrpc_2_0(),
-            method_notifications_tools_list_changed(),
-            s::optional(notification_params()),
-        ),
+        jsonrpc_2_0(),
+        method_notifications_tools_list_changed(),
+        s::optional(notification_params()),
     )
-        .prop_map(|((f0, f1, f2),)| super::ToolListChangedNotification {
+        .prop_map(|(f0, f1, f2)| super::ToolListChangedNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -3281,14 +3094,12 @@ pub fn tool_list_changed_notification() -> BoxedStrategy<
 /// Values of [`super::ToolOutputSchema`].
 pub fn tool_output_schema() -> BoxedStrategy<super::ToolOutputSchema> {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::json_object_map()),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            type_object(),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::json_object_map()),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        type_object(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ToolOutputSchema {
+        .prop_map(|(f0, f1, f2, f3)| super::ToolOutputSchema {
             schema: f0,
             properties: f1,
             required: f2,
@@ -3300,16 +3111,14 @@ pub fn tool_output_schema() -> BoxedStrategy<super::ToolOutputSchema> {
 /// Values of [`super::ToolResultContent`].
 pub fn tool_result_content() -> BoxedStrategy<super::ToolResultContent> {
     (
-        (
-            s::optional(s::json_object()),
-            s::vec(content_block(), None, None),
-            s::optional(s::boolean()),
-            s::optional(s::json_object()),
-            s::string(None, None, None),
-            type_tool_result(),
-        ),
+        s::optional(s::json_object()),
+        s::vec(content_block(), None, None),
+        s::optional(s::boolean()),
+        s::optional(s::json_object()),
+        s::string(None, None, None),
+        type_tool_result(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::ToolResultContent {
+        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::ToolResultContent {
             meta: f0,
             content: f1,
             is_error: f2,
@@ -3323,15 +3132,13 @@ pub fn tool_result_content() -> BoxedStrategy<super::ToolResultContent> {
 /// Values of [`super::ToolUseContent`].
 pub fn tool_use_content() -> BoxedStrategy<super::ToolUseContent> {
     (
-        (
-            s::optional(s::json_object()),
-            s::string(None, None, None),
-            s::json_object(),
-            s::string(None, None, None),
-            type_tool_use(),
-        ),
+        s::optional(s::json_object()),
+        s::string(None, None, None),
+        s::json_object(),
+        s::string(None, None, None),
+        type_tool_use(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::ToolUseContent {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::ToolUseContent {
             meta: f0,
             id: f1,
             input: f2,
@@ -3397,8 +3204,8 @@ pub fn type_tool_use() -> BoxedStrategy<super::TypeToolUse> {
 pub fn urlelicitation_required_error() -> BoxedStrategy<
     super::URLElicitationRequiredError,
 > {
-    ((urlelicitation_required_error_error(), s::optional(request_id()), jsonrpc_2_0()),)
-        .prop_map(|((f0, f1, f2),)| super::URLElicitationRequiredError {
+    (urlelicitation_required_error_error(), s::optional(request_id()), jsonrpc_2_0())
+        .prop_map(|(f0, f1, f2)| super::URLElicitationRequiredError {
             error: f0,
             id: f1,
             jsonrpc: f2,
@@ -3411,13 +3218,11 @@ pub fn urlelicitation_required_error_error() -> BoxedStrategy<
     super::URLElicitationRequiredErrorError,
 > {
     (
-        (
-            code_minus_32042(),
-            urlelicitation_required_error_error_data(),
-            s::string(None, None, None),
-        ),
+        code_minus_32042(),
+        urlelicitation_required_error_error_data(),
+        s::string(None, None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::URLElicitationRequiredErrorError {
+        .prop_map(|(f0, f1, f2)| super::URLElicitationRequiredErrorError {
             code: f0,
             data: f1,
             message: f2,
@@ -3430,12 +3235,10 @@ pub fn urlelicitation_required_error_error_data() -> BoxedStrategy<
     super::URLElicitationRequiredErrorErrorData,
 > {
     (
-        (
-            s::vec(elicit_request_urlparams(), None, None),
-            s::extra(s::json(), &["elicitations"]),
-        ),
+        s::vec(elicit_request_urlparams(), None, None),
+        s::extra(s::json(), &["elicitations"]),
     )
-        .prop_map(|((f0, f1),)| super::URLElicitationRequiredErrorErrorData {
+        .prop_map(|(f0, f1)| super::URLElicitationRequiredErrorErrorData {
             elicitations: f0,
             extra: f1,
         })
@@ -3444,14 +3247,12 @@ pub fn urlelicitation_required_error_error_data() -> BoxedStrategy<
 /// Values of [`super::UnsubscribeRequest`].
 pub fn unsubscribe_request() -> BoxedStrategy<super::UnsubscribeRequest> {
     (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            method_resources_unsubscribe(),
-            unsubscribe_request_params(),
-        ),
+        request_id(),
+        jsonrpc_2_0(),
+        method_resources_unsubscribe(),
+        unsubscribe_request_params(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::UnsubscribeRequest {
+        .prop_map(|(f0, f1, f2, f3)| super::UnsubscribeRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -3462,13 +3263,8 @@ pub fn unsubscribe_request() -> BoxedStrategy<super::UnsubscribeRequest> {
 }
 /// Values of [`super::UnsubscribeRequestParams`].
 pub fn unsubscribe_request_params() -> BoxedStrategy<super::UnsubscribeRequestParams> {
-    (
-        (
-            s::optional(unsubscribe_request_params_meta()),
-            s::string(Some("uri"), None, None),
-        ),
-    )
-        .prop_map(|((f0, f1),)| super::UnsubscribeRequestParams {
+    (s::optional(unsubscribe_request_params_meta()), s::string(Some("uri"), None, None))
+        .prop_map(|(f0, f1)| super::UnsubscribeRequestParams {
             meta: f0,
             uri: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -3479,8 +3275,8 @@ pub fn unsubscribe_request_params() -> BoxedStrategy<super::UnsubscribeRequestPa
 pub fn unsubscribe_request_params_meta() -> BoxedStrategy<
     super::UnsubscribeRequestParamsMeta,
 > {
-    ((s::optional(progress_token()), s::extra(s::json(), &["progressToken"])),)
-        .prop_map(|((f0, f1),)| super::UnsubscribeRequestParamsMeta {
+    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
+        .prop_map(|(f0, f1)| super::UnsubscribeRequestParamsMeta {
             progress_token: f0,
             extra: f1,
         })
@@ -3491,25 +3287,23 @@ pub fn untitled_multi_select_enum_schema() -> BoxedStrategy<
     super::UntitledMultiSelectEnumSchema,
 > {
     (
-        (
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            s::optional(s::string(None, None, None)),
-            untitled_multi_select_enum_schema_items(),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::optional(s::string(None, None, None)),
-            type_array(),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        s::optional(s::string(None, None, None)),
+        untitled_multi_select_enum_schema_items(),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
         ),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
+        ),
+        s::optional(s::string(None, None, None)),
+        type_array(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::UntitledMultiSelectEnumSchema {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::UntitledMultiSelectEnumSchema {
             default: f0,
             description: f1,
             items: f2,
@@ -3525,8 +3319,8 @@ pub fn untitled_multi_select_enum_schema() -> BoxedStrategy<
 pub fn untitled_multi_select_enum_schema_items() -> BoxedStrategy<
     super::UntitledMultiSelectEnumSchemaItems,
 > {
-    ((s::vec(s::string(None, None, None), None, None), type_string()),)
-        .prop_map(|((f0, f1),)| super::UntitledMultiSelectEnumSchemaItems {
+    (s::vec(s::string(None, None, None), None, None), type_string())
+        .prop_map(|(f0, f1)| super::UntitledMultiSelectEnumSchemaItems {
             r#enum: f0,
             r#type: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -3538,15 +3332,13 @@ pub fn untitled_single_select_enum_schema() -> BoxedStrategy<
     super::UntitledSingleSelectEnumSchema,
 > {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::vec(s::string(None, None, None), None, None),
-            s::optional(s::string(None, None, None)),
-            type_string(),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::string(None, None, None)),
+        s::vec(s::string(None, None, None), None, None),
+        s::optional(s::string(None, None, None)),
+        type_string(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::UntitledSingleSelectEnumSchema {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::UntitledSingleSelectEnumSchema {
             default: f0,
             description: f1,
             r#enum: f2,

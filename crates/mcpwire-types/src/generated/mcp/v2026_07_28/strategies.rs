@@ -6,13 +6,11 @@ use ::mcpwire_types::support::strategy as s;
 /// Values of [`super::Annotations`].
 pub fn annotations() -> BoxedStrategy<super::Annotations> {
     (
-        (
-            s::optional(s::vec(role(), None, None)),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::number(Some(0f64), Some(1f64))),
-        ),
+        s::optional(s::vec(role(), None, None)),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::number(Some(0f64), Some(1f64))),
     )
-        .prop_map(|((f0, f1, f2),)| super::Annotations {
+        .prop_map(|(f0, f1, f2)| super::Annotations {
             audience: f0,
             last_modified: f1,
             priority: f2,
@@ -23,15 +21,13 @@ pub fn annotations() -> BoxedStrategy<super::Annotations> {
 /// Values of [`super::AudioContent`].
 pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
     (
-        (
-            s::optional(meta_object()),
-            s::optional(annotations()),
-            s::string(Some("byte"), None, None),
-            s::string(None, None, None),
-            type_audio(),
-        ),
+        s::optional(meta_object()),
+        s::optional(annotations()),
+        s::string(Some("byte"), None, None),
+        s::string(None, None, None),
+        type_audio(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::AudioContent {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::AudioContent {
             meta: f0,
             annotations: f1,
             data: f2,
@@ -43,8 +39,8 @@ pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
 }
 /// Values of [`super::BaseMetadata`].
 pub fn base_metadata() -> BoxedStrategy<super::BaseMetadata> {
-    ((s::string(None, None, None), s::optional(s::string(None, None, None))),)
-        .prop_map(|((f0, f1),)| super::BaseMetadata {
+    (s::string(None, None, None), s::optional(s::string(None, None, None)))
+        .prop_map(|(f0, f1)| super::BaseMetadata {
             name: f0,
             title: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -54,14 +50,12 @@ pub fn base_metadata() -> BoxedStrategy<super::BaseMetadata> {
 /// Values of [`super::BlobResourceContents`].
 pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
     (
-        (
-            s::optional(meta_object()),
-            s::string(Some("byte"), None, None),
-            s::optional(s::string(None, None, None)),
-            s::string(Some("uri"), None, None),
-        ),
+        s::optional(meta_object()),
+        s::string(Some("byte"), None, None),
+        s::optional(s::string(None, None, None)),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::BlobResourceContents {
+        .prop_map(|(f0, f1, f2, f3)| super::BlobResourceContents {
             meta: f0,
             blob: f1,
             mime_type: f2,
@@ -73,14 +67,12 @@ pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
 /// Values of [`super::BooleanSchema`].
 pub fn boolean_schema() -> BoxedStrategy<super::BooleanSchema> {
     (
-        (
-            s::optional(s::boolean()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            type_boolean(),
-        ),
+        s::optional(s::boolean()),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::string(None, None, None)),
+        type_boolean(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::BooleanSchema {
+        .prop_map(|(f0, f1, f2, f3)| super::BooleanSchema {
             default: f0,
             description: f1,
             title: f2,
@@ -92,16 +84,14 @@ pub fn boolean_schema() -> BoxedStrategy<super::BooleanSchema> {
 /// Values of [`super::CacheableResult`].
 pub fn cacheable_result() -> BoxedStrategy<super::CacheableResult> {
     (
-        (
-            s::optional(result_meta_object()),
-            cacheable_result_cache_scope(),
-            s::string(None, None, None),
-            s::integer(Some(0i64), None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
+        s::optional(result_meta_object()),
+        cacheable_result_cache_scope(),
+        s::string(None, None, None),
+        s::integer(Some(0i64), None)
+            .prop_map(::mcpwire_types::support::Integer::from)
+            .boxed(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::CacheableResult {
+        .prop_map(|(f0, f1, f2, f3)| super::CacheableResult {
             meta: f0,
             cache_scope: f1,
             result_type: f2,
@@ -123,8 +113,8 @@ pub fn cacheable_result_cache_scope() -> BoxedStrategy<
 }
 /// Values of [`super::CallToolRequest`].
 pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
-    ((request_id(), jsonrpc_2_0(), method_tools_call(), call_tool_request_params()),)
-        .prop_map(|((f0, f1, f2, f3),)| super::CallToolRequest {
+    (request_id(), jsonrpc_2_0(), method_tools_call(), call_tool_request_params())
+        .prop_map(|(f0, f1, f2, f3)| super::CallToolRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -136,15 +126,13 @@ pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
 /// Values of [`super::CallToolRequestParams`].
 pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams> {
     (
-        (
-            request_meta_object(),
-            s::optional(s::json_object()),
-            s::optional(input_responses()),
-            s::string(None, None, None),
-            s::optional(s::string(None, None, None)),
-        ),
+        request_meta_object(),
+        s::optional(s::json_object()),
+        s::optional(input_responses()),
+        s::string(None, None, None),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::CallToolRequestParams {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::CallToolRequestParams {
             meta: f0,
             arguments: f1,
             input_responses: f2,
@@ -157,15 +145,13 @@ pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams>
 /// Values of [`super::CallToolResult`].
 pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
     (
-        (
-            s::optional(result_meta_object()),
-            s::vec(content_block(), None, None),
-            s::optional(s::boolean()),
-            s::string(None, None, None),
-            s::optional(s::json()),
-        ),
+        s::optional(result_meta_object()),
+        s::vec(content_block(), None, None),
+        s::optional(s::boolean()),
+        s::string(None, None, None),
+        s::optional(s::json()),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::CallToolResult {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::CallToolResult {
             meta: f0,
             content: f1,
             is_error: f2,
@@ -177,8 +163,8 @@ pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
 }
 /// Values of [`super::CallToolResultResponse`].
 pub fn call_tool_result_response() -> BoxedStrategy<super::CallToolResultResponse> {
-    ((request_id(), jsonrpc_2_0(), call_tool_result_response_result()),)
-        .prop_map(|((f0, f1, f2),)| super::CallToolResultResponse {
+    (request_id(), jsonrpc_2_0(), call_tool_result_response_result())
+        .prop_map(|(f0, f1, f2)| super::CallToolResultResponse {
             id: f0,
             jsonrpc: f1,
             result: f2,
@@ -204,8 +190,8 @@ pub fn call_tool_result_response_result() -> BoxedStrategy<
 }
 /// Values of [`super::CancelledNotification`].
 pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
-    ((jsonrpc_2_0(), method_notifications_cancelled(), cancelled_notification_params()),)
-        .prop_map(|((f0, f1, f2),)| super::CancelledNotification {
+    (jsonrpc_2_0(), method_notifications_cancelled(), cancelled_notification_params())
+        .prop_map(|(f0, f1, f2)| super::CancelledNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -218,13 +204,11 @@ pub fn cancelled_notification_params() -> BoxedStrategy<
     super::CancelledNotificationParams,
 > {
     (
-        (
-            s::optional(notification_meta_object()),
-            s::optional(s::string(None, None, None)),
-            request_id(),
-        ),
+        s::optional(notification_meta_object()),
+        s::optional(s::string(None, None, None)),
+        request_id(),
     )
-        .prop_map(|((f0, f1, f2),)| super::CancelledNotificationParams {
+        .prop_map(|(f0, f1, f2)| super::CancelledNotificationParams {
             meta: f0,
             reason: f1,
             request_id: f2,
@@ -235,15 +219,13 @@ pub fn cancelled_notification_params() -> BoxedStrategy<
 /// Values of [`super::ClientCapabilities`].
 pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
     (
-        (
-            s::optional(client_capabilities_elicitation()),
-            s::optional(s::map(jsonobject())),
-            s::optional(s::map(jsonobject())),
-            s::optional(s::json_object()),
-            s::optional(client_capabilities_sampling()),
-        ),
+        s::optional(client_capabilities_elicitation()),
+        s::optional(s::map(jsonobject())),
+        s::optional(s::map(jsonobject())),
+        s::optional(s::json_object()),
+        s::optional(client_capabilities_sampling()),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::ClientCapabilities {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::ClientCapabilities {
             elicitation: f0,
             experimental: f1,
             extensions: f2,
@@ -257,8 +239,8 @@ pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
 pub fn client_capabilities_elicitation() -> BoxedStrategy<
     super::ClientCapabilitiesElicitation,
 > {
-    ((s::optional(jsonobject()), s::optional(jsonobject())),)
-        .prop_map(|((f0, f1),)| super::ClientCapabilitiesElicitation {
+    (s::optional(jsonobject()), s::optional(jsonobject()))
+        .prop_map(|(f0, f1)| super::ClientCapabilitiesElicitation {
             form: f0,
             url: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -269,8 +251,8 @@ pub fn client_capabilities_elicitation() -> BoxedStrategy<
 pub fn client_capabilities_sampling() -> BoxedStrategy<
     super::ClientCapabilitiesSampling,
 > {
-    ((s::optional(jsonobject()), s::optional(jsonobject())),)
-        .prop_map(|((f0, f1),)| super::ClientCapabilitiesSampling {
+    (s::optional(jsonobject()), s::optional(jsonobject()))
+        .prop_map(|(f0, f1)| super::ClientCapabilitiesSampling {
             context: f0,
             tools: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -279,8 +261,8 @@ pub fn client_capabilities_sampling() -> BoxedStrategy<
 }
 /// Values of [`super::ClientNotification`].
 pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
-    ((jsonrpc_2_0(), method_notifications_cancelled(), cancelled_notification_params()),)
-        .prop_map(|((f0, f1, f2),)| super::ClientNotification {
+    (jsonrpc_2_0(), method_notifications_cancelled(), cancelled_notification_params())
+        .prop_map(|(f0, f1, f2)| super::ClientNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -354,14 +336,12 @@ pub fn code_minus_32700() -> BoxedStrategy<super::CodeMinus32700> {
 /// Values of [`super::CompleteRequest`].
 pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
     (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            method_completion_complete(),
-            complete_request_params(),
-        ),
+        request_id(),
+        jsonrpc_2_0(),
+        method_completion_complete(),
+        complete_request_params(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::CompleteRequest {
+        .prop_map(|(f0, f1, f2, f3)| super::CompleteRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -373,14 +353,12 @@ pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
 /// Values of [`super::CompleteRequestParams`].
 pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> {
     (
-        (
-            request_meta_object(),
-            complete_request_params_argument(),
-            s::optional(complete_request_params_context()),
-            complete_request_params_ref(),
-        ),
+        request_meta_object(),
+        complete_request_params_argument(),
+        s::optional(complete_request_params_context()),
+        complete_request_params_ref(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::CompleteRequestParams {
+        .prop_map(|(f0, f1, f2, f3)| super::CompleteRequestParams {
             meta: f0,
             argument: f1,
             context: f2,
@@ -393,8 +371,8 @@ pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> 
 pub fn complete_request_params_argument() -> BoxedStrategy<
     super::CompleteRequestParamsArgument,
 > {
-    ((s::string(None, None, None), s::string(None, None, None)),)
-        .prop_map(|((f0, f1),)| super::CompleteRequestParamsArgument {
+    (s::string(None, None, None), s::string(None, None, None))
+        .prop_map(|(f0, f1)| super::CompleteRequestParamsArgument {
             name: f0,
             value: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -405,8 +383,8 @@ pub fn complete_request_params_argument() -> BoxedStrategy<
 pub fn complete_request_params_context() -> BoxedStrategy<
     super::CompleteRequestParamsContext,
 > {
-    ((s::optional(s::map(s::string(None, None, None))),),)
-        .prop_map(|((f0,),)| super::CompleteRequestParamsContext {
+    s::optional(s::map(s::string(None, None, None)))
+        .prop_map(|f0| super::CompleteRequestParamsContext {
             arguments: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -430,13 +408,11 @@ pub fn complete_request_params_ref() -> BoxedStrategy<super::CompleteRequestPara
 /// Values of [`super::CompleteResult`].
 pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
     (
-        (
-            s::optional(result_meta_object()),
-            complete_result_completion(),
-            s::string(None, None, None),
-        ),
+        s::optional(result_meta_object()),
+        complete_result_completion(),
+        s::string(None, None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::CompleteResult {
+        .prop_map(|(f0, f1, f2)| super::CompleteResult {
             meta: f0,
             completion: f1,
             result_type: f2,
@@ -447,17 +423,15 @@ pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
 /// Values of [`super::CompleteResultCompletion`].
 pub fn complete_result_completion() -> BoxedStrategy<super::CompleteResultCompletion> {
     (
-        (
-            s::optional(s::boolean()),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::vec(s::string(None, None, None), None, Some(100u64)),
+        s::optional(s::boolean()),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
         ),
+        s::vec(s::string(None, None, None), None, Some(100u64)),
     )
-        .prop_map(|((f0, f1, f2),)| super::CompleteResultCompletion {
+        .prop_map(|(f0, f1, f2)| super::CompleteResultCompletion {
             has_more: f0,
             total: f1,
             values: f2,
@@ -467,8 +441,8 @@ pub fn complete_result_completion() -> BoxedStrategy<super::CompleteResultComple
 }
 /// Values of [`super::CompleteResultResponse`].
 pub fn complete_result_response() -> BoxedStrategy<super::CompleteResultResponse> {
-    ((request_id(), jsonrpc_2_0(), complete_result()),)
-        .prop_map(|((f0, f1, f2),)| super::CompleteResultResponse {
+    (request_id(), jsonrpc_2_0(), complete_result())
+        .prop_map(|(f0, f1, f2)| super::CompleteResultResponse {
             id: f0,
             jsonrpc: f1,
             result: f2,
@@ -494,8 +468,8 @@ pub fn content_block() -> BoxedStrategy<super::ContentBlock> {
 }
 /// Values of [`super::CreateMessageRequest`].
 pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
-    ((method_sampling_create_message(), create_message_request_params()),)
-        .prop_map(|((f0, f1),)| super::CreateMessageRequest {
+    (method_sampling_create_message(), create_message_request_params())
+        .prop_map(|(f0, f1)| super::CreateMessageRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -507,22 +481,18 @@ pub fn create_message_request_params() -> BoxedStrategy<
     super::CreateMessageRequestParams,
 > {
     (
-        (
-            s::optional(create_message_request_params_include_context()),
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-            s::vec(sampling_message(), None, None),
-            s::optional(jsonobject()),
-            s::optional(model_preferences()),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::number(None, None)),
-            s::optional(tool_choice()),
-            s::optional(s::vec(tool(), None, None)),
-        ),
+        s::optional(create_message_request_params_include_context()),
+        s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from).boxed(),
+        s::vec(sampling_message(), None, None),
+        s::optional(jsonobject()),
+        s::optional(model_preferences()),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::number(None, None)),
+        s::optional(tool_choice()),
+        s::optional(s::vec(tool(), None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8, f9),)| super::CreateMessageRequestParams {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8, f9)| super::CreateMessageRequestParams {
             include_context: f0,
             max_tokens: f1,
             messages: f2,
@@ -552,15 +522,13 @@ pub fn create_message_request_params_include_context() -> BoxedStrategy<
 /// Values of [`super::CreateMessageResult`].
 pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
     (
-        (
-            s::optional(meta_object()),
-            create_message_result_content(),
-            s::string(None, None, None),
-            role(),
-            s::optional(s::string(None, None, None)),
-        ),
+        s::optional(meta_object()),
+        create_message_result_content(),
+        s::string(None, None, None),
+        role(),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::CreateMessageResult {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::CreateMessageResult {
             meta: f0,
             content: f1,
             model: f2,
@@ -598,8 +566,8 @@ pub fn cursor() -> BoxedStrategy<super::Cursor> {
 }
 /// Values of [`super::DiscoverRequest`].
 pub fn discover_request() -> BoxedStrategy<super::DiscoverRequest> {
-    ((request_id(), jsonrpc_2_0(), method_server_discover(), request_params()),)
-        .prop_map(|((f0, f1, f2, f3),)| super::DiscoverRequest {
+    (request_id(), jsonrpc_2_0(), method_server_discover(), request_params())
+        .prop_map(|(f0, f1, f2, f3)| super::DiscoverRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -611,19 +579,17 @@ pub fn discover_request() -> BoxedStrategy<super::DiscoverRequest> {
 /// Values of [`super::DiscoverResult`].
 pub fn discover_result() -> BoxedStrategy<super::DiscoverResult> {
     (
-        (
-            s::optional(result_meta_object()),
-            discover_result_cache_scope(),
-            server_capabilities(),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::vec(s::string(None, None, None), None, None),
-            s::integer(Some(0i64), None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
+        s::optional(result_meta_object()),
+        discover_result_cache_scope(),
+        server_capabilities(),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::vec(s::string(None, None, None), None, None),
+        s::integer(Some(0i64), None)
+            .prop_map(::mcpwire_types::support::Integer::from)
+            .boxed(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::DiscoverResult {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::DiscoverResult {
             meta: f0,
             cache_scope: f1,
             capabilities: f2,
@@ -646,8 +612,8 @@ pub fn discover_result_cache_scope() -> BoxedStrategy<super::DiscoverResultCache
 }
 /// Values of [`super::DiscoverResultResponse`].
 pub fn discover_result_response() -> BoxedStrategy<super::DiscoverResultResponse> {
-    ((request_id(), jsonrpc_2_0(), discover_result()),)
-        .prop_map(|((f0, f1, f2),)| super::DiscoverResultResponse {
+    (request_id(), jsonrpc_2_0(), discover_result())
+        .prop_map(|(f0, f1, f2)| super::DiscoverResultResponse {
             id: f0,
             jsonrpc: f1,
             result: f2,
@@ -657,8 +623,8 @@ pub fn discover_result_response() -> BoxedStrategy<super::DiscoverResultResponse
 }
 /// Values of [`super::ElicitRequest`].
 pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
-    ((method_elicitation_create(), elicit_request_params()),)
-        .prop_map(|((f0, f1),)| super::ElicitRequest {
+    (method_elicitation_create(), elicit_request_params())
+        .prop_map(|(f0, f1)| super::ElicitRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -668,13 +634,11 @@ pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
 /// Values of [`super::ElicitRequestFormParams`].
 pub fn elicit_request_form_params() -> BoxedStrategy<super::ElicitRequestFormParams> {
     (
-        (
-            s::string(None, None, None),
-            s::optional(mode_form()),
-            elicit_request_form_params_requested_schema(),
-        ),
+        s::string(None, None, None),
+        s::optional(mode_form()),
+        elicit_request_form_params_requested_schema(),
     )
-        .prop_map(|((f0, f1, f2),)| super::ElicitRequestFormParams {
+        .prop_map(|(f0, f1, f2)| super::ElicitRequestFormParams {
             message: f0,
             mode: f1,
             requested_schema: f2,
@@ -687,14 +651,12 @@ pub fn elicit_request_form_params_requested_schema() -> BoxedStrategy<
     super::ElicitRequestFormParamsRequestedSchema,
 > {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::map(primitive_schema_definition()),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            type_object(),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::map(primitive_schema_definition()),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        type_object(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ElicitRequestFormParamsRequestedSchema {
+        .prop_map(|(f0, f1, f2, f3)| super::ElicitRequestFormParamsRequestedSchema {
             schema: f0,
             properties: f1,
             required: f2,
@@ -719,8 +681,8 @@ pub fn elicit_request_params() -> BoxedStrategy<super::ElicitRequestParams> {
 }
 /// Values of [`super::ElicitRequestURLParams`].
 pub fn elicit_request_urlparams() -> BoxedStrategy<super::ElicitRequestURLParams> {
-    ((s::string(None, None, None), mode_url(), s::string(Some("uri"), None, None)),)
-        .prop_map(|((f0, f1, f2),)| super::ElicitRequestURLParams {
+    (s::string(None, None, None), mode_url(), s::string(Some("uri"), None, None))
+        .prop_map(|(f0, f1, f2)| super::ElicitRequestURLParams {
             message: f0,
             mode: f1,
             url: f2,
@@ -730,8 +692,8 @@ pub fn elicit_request_urlparams() -> BoxedStrategy<super::ElicitRequestURLParams
 }
 /// Values of [`super::ElicitResult`].
 pub fn elicit_result() -> BoxedStrategy<super::ElicitResult> {
-    ((elicit_result_action(), s::optional(s::map(elicit_result_content_value()))),)
-        .prop_map(|((f0, f1),)| super::ElicitResult {
+    (elicit_result_action(), s::optional(s::map(elicit_result_content_value())))
+        .prop_map(|(f0, f1)| super::ElicitResult {
             action: f0,
             content: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -767,14 +729,12 @@ pub fn elicit_result_content_value() -> BoxedStrategy<super::ElicitResultContent
 /// Values of [`super::EmbeddedResource`].
 pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
     (
-        (
-            s::optional(meta_object()),
-            s::optional(annotations()),
-            embedded_resource_resource(),
-            type_resource(),
-        ),
+        s::optional(meta_object()),
+        s::optional(annotations()),
+        embedded_resource_resource(),
+        type_resource(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::EmbeddedResource {
+        .prop_map(|(f0, f1, f2, f3)| super::EmbeddedResource {
             meta: f0,
             annotations: f1,
             resource: f2,
@@ -824,15 +784,11 @@ pub fn enum_schema() -> BoxedStrategy<super::EnumSchema> {
 /// Values of [`super::Error`].
 pub fn error() -> BoxedStrategy<super::Error> {
     (
-        (
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-            s::optional(s::json()),
-            s::string(None, None, None),
-        ),
+        s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from).boxed(),
+        s::optional(s::json()),
+        s::string(None, None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::Error {
+        .prop_map(|(f0, f1, f2)| super::Error {
             code: f0,
             data: f1,
             message: f2,
@@ -842,8 +798,8 @@ pub fn error() -> BoxedStrategy<super::Error> {
 }
 /// Values of [`super::GetPromptRequest`].
 pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
-    ((request_id(), jsonrpc_2_0(), method_prompts_get(), get_prompt_request_params()),)
-        .prop_map(|((f0, f1, f2, f3),)| super::GetPromptRequest {
+    (request_id(), jsonrpc_2_0(), method_prompts_get(), get_prompt_request_params())
+        .prop_map(|(f0, f1, f2, f3)| super::GetPromptRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -855,15 +811,13 @@ pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
 /// Values of [`super::GetPromptRequestParams`].
 pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParams> {
     (
-        (
-            request_meta_object(),
-            s::optional(s::map(s::string(None, None, None))),
-            s::optional(input_responses()),
-            s::string(None, None, None),
-            s::optional(s::string(None, None, None)),
-        ),
+        request_meta_object(),
+        s::optional(s::map(s::string(None, None, None))),
+        s::optional(input_responses()),
+        s::string(None, None, None),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::GetPromptRequestParams {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::GetPromptRequestParams {
             meta: f0,
             arguments: f1,
             input_responses: f2,
@@ -876,14 +830,12 @@ pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParam
 /// Values of [`super::GetPromptResult`].
 pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
     (
-        (
-            s::optional(result_meta_object()),
-            s::optional(s::string(None, None, None)),
-            s::vec(prompt_message(), None, None),
-            s::string(None, None, None),
-        ),
+        s::optional(result_meta_object()),
+        s::optional(s::string(None, None, None)),
+        s::vec(prompt_message(), None, None),
+        s::string(None, None, None),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::GetPromptResult {
+        .prop_map(|(f0, f1, f2, f3)| super::GetPromptResult {
             meta: f0,
             description: f1,
             messages: f2,
@@ -894,8 +846,8 @@ pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
 }
 /// Values of [`super::GetPromptResultResponse`].
 pub fn get_prompt_result_response() -> BoxedStrategy<super::GetPromptResultResponse> {
-    ((request_id(), jsonrpc_2_0(), get_prompt_result_response_result()),)
-        .prop_map(|((f0, f1, f2),)| super::GetPromptResultResponse {
+    (request_id(), jsonrpc_2_0(), get_prompt_result_response_result())
+        .prop_map(|(f0, f1, f2)| super::GetPromptResultResponse {
             id: f0,
             jsonrpc: f1,
             result: f2,
@@ -921,8 +873,8 @@ pub fn get_prompt_result_response_result() -> BoxedStrategy<
 }
 /// Values of [`super::HeaderMismatchError`].
 pub fn header_mismatch_error() -> BoxedStrategy<super::HeaderMismatchError> {
-    ((header_mismatch_error_error(), s::optional(request_id()), jsonrpc_2_0()),)
-        .prop_map(|((f0, f1, f2),)| super::HeaderMismatchError {
+    (header_mismatch_error_error(), s::optional(request_id()), jsonrpc_2_0())
+        .prop_map(|(f0, f1, f2)| super::HeaderMismatchError {
             error: f0,
             id: f1,
             jsonrpc: f2,
@@ -932,8 +884,8 @@ pub fn header_mismatch_error() -> BoxedStrategy<super::HeaderMismatchError> {
 }
 /// Values of [`super::HeaderMismatchErrorError`].
 pub fn header_mismatch_error_error() -> BoxedStrategy<super::HeaderMismatchErrorError> {
-    ((code_minus_32020(), s::optional(s::json()), s::string(None, None, None)),)
-        .prop_map(|((f0, f1, f2),)| super::HeaderMismatchErrorError {
+    (code_minus_32020(), s::optional(s::json()), s::string(None, None, None))
+        .prop_map(|(f0, f1, f2)| super::HeaderMismatchErrorError {
             code: f0,
             data: f1,
             message: f2,
@@ -944,14 +896,12 @@ pub fn header_mismatch_error_error() -> BoxedStrategy<super::HeaderMismatchError
 /// Values of [`super::Icon`].
 pub fn icon() -> BoxedStrategy<super::Icon> {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            s::string(Some("uri"), None, None),
-            s::optional(icon_theme()),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        s::string(Some("uri"), None, None),
+        s::optional(icon_theme()),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::Icon {
+        .prop_map(|(f0, f1, f2, f3)| super::Icon {
             mime_type: f0,
             sizes: f1,
             src: f2,
@@ -966,8 +916,8 @@ pub fn icon_theme() -> BoxedStrategy<super::IconTheme> {
 }
 /// Values of [`super::Icons`].
 pub fn icons() -> BoxedStrategy<super::Icons> {
-    ((s::optional(s::vec(icon(), None, None)),),)
-        .prop_map(|((f0,),)| super::Icons {
+    s::optional(s::vec(icon(), None, None))
+        .prop_map(|f0| super::Icons {
             icons: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -976,15 +926,13 @@ pub fn icons() -> BoxedStrategy<super::Icons> {
 /// Values of [`super::ImageContent`].
 pub fn image_content() -> BoxedStrategy<super::ImageContent> {
     (
-        (
-            s::optional(meta_object()),
-            s::optional(annotations()),
-            s::string(Some("byte"), None, None),
-            s::string(None, None, None),
-            type_image(),
-        ),
+        s::optional(meta_object()),
+        s::optional(annotations()),
+        s::string(Some("byte"), None, None),
+        s::string(None, None, None),
+        type_image(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::ImageContent {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::ImageContent {
             meta: f0,
             annotations: f1,
             data: f2,
@@ -997,16 +945,14 @@ pub fn image_content() -> BoxedStrategy<super::ImageContent> {
 /// Values of [`super::Implementation`].
 pub fn implementation() -> BoxedStrategy<super::Implementation> {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::vec(icon(), None, None)),
-            s::string(None, None, None),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(s::string(Some("uri"), None, None)),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::vec(icon(), None, None)),
+        s::string(None, None, None),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(s::string(Some("uri"), None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::Implementation {
+        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::Implementation {
             description: f0,
             icons: f1,
             name: f2,
@@ -1039,14 +985,12 @@ pub fn input_requests() -> BoxedStrategy<super::InputRequests> {
 /// Values of [`super::InputRequiredResult`].
 pub fn input_required_result() -> BoxedStrategy<super::InputRequiredResult> {
     (
-        (
-            s::optional(result_meta_object()),
-            s::optional(input_requests()),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-        ),
+        s::optional(result_meta_object()),
+        s::optional(input_requests()),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::InputRequiredResult {
+        .prop_map(|(f0, f1, f2, f3)| super::InputRequiredResult {
             meta: f0,
             input_requests: f1,
             request_state: f2,
@@ -1075,13 +1019,11 @@ pub fn input_response_request_params() -> BoxedStrategy<
     super::InputResponseRequestParams,
 > {
     (
-        (
-            request_meta_object(),
-            s::optional(input_responses()),
-            s::optional(s::string(None, None, None)),
-        ),
+        request_meta_object(),
+        s::optional(input_responses()),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2),)| super::InputResponseRequestParams {
+        .prop_map(|(f0, f1, f2)| super::InputResponseRequestParams {
             meta: f0,
             input_responses: f1,
             request_state: f2,
@@ -1095,8 +1037,8 @@ pub fn input_responses() -> BoxedStrategy<super::InputResponses> {
 }
 /// Values of [`super::InternalError`].
 pub fn internal_error() -> BoxedStrategy<super::InternalError> {
-    ((code_minus_32603(), s::optional(s::json()), s::string(None, None, None)),)
-        .prop_map(|((f0, f1, f2),)| super::InternalError {
+    (code_minus_32603(), s::optional(s::json()), s::string(None, None, None))
+        .prop_map(|(f0, f1, f2)| super::InternalError {
             code: f0,
             data: f1,
             message: f2,
@@ -1106,8 +1048,8 @@ pub fn internal_error() -> BoxedStrategy<super::InternalError> {
 }
 /// Values of [`super::InvalidParamsError`].
 pub fn invalid_params_error() -> BoxedStrategy<super::InvalidParamsError> {
-    ((code_minus_32602(), s::optional(s::json()), s::string(None, None, None)),)
-        .prop_map(|((f0, f1, f2),)| super::InvalidParamsError {
+    (code_minus_32602(), s::optional(s::json()), s::string(None, None, None))
+        .prop_map(|(f0, f1, f2)| super::InvalidParamsError {
             code: f0,
             data: f1,
             message: f2,
@@ -1117,8 +1059,8 @@ pub fn invalid_params_error() -> BoxedStrategy<super::InvalidParamsError> {
 }
 /// Values of [`super::InvalidRequestError`].
 pub fn invalid_request_error() -> BoxedStrategy<super::InvalidRequestError> {
-    ((code_minus_32600(), s::optional(s::json()), s::string(None, None, None)),)
-        .prop_map(|((f0, f1, f2),)| super::InvalidRequestError {
+    (code_minus_32600(), s::optional(s::json()), s::string(None, None, None))
+        .prop_map(|(f0, f1, f2)| super::InvalidRequestError {
             code: f0,
             data: f1,
             message: f2,
@@ -1144,8 +1086,8 @@ pub fn jsonobject_at(depth: u32) -> BoxedStrategy<super::JSONObject> {
 }
 /// Values of [`super::JSONRPCErrorResponse`].
 pub fn jsonrpcerror_response() -> BoxedStrategy<super::JSONRPCErrorResponse> {
-    ((error(), s::optional(request_id()), jsonrpc_2_0()),)
-        .prop_map(|((f0, f1, f2),)| super::JSONRPCErrorResponse {
+    (error(), s::optional(request_id()), jsonrpc_2_0())
+        .prop_map(|(f0, f1, f2)| super::JSONRPCErrorResponse {
             error: f0,
             id: f1,
             jsonrpc: f2,
@@ -1172,8 +1114,8 @@ pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
 }
 /// Values of [`super::JSONRPCNotification`].
 pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
-    ((jsonrpc_2_0(), s::string(None, None, None), s::optional(s::json_object())),)
-        .prop_map(|((f0, f1, f2),)| super::JSONRPCNotification {
+    (jsonrpc_2_0(), s::string(None, None, None), s::optional(s::json_object()))
+        .prop_map(|(f0, f1, f2)| super::JSONRPCNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -1184,14 +1126,12 @@ pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
 /// Values of [`super::JSONRPCRequest`].
 pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
     (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            s::string(None, None, None),
-            s::optional(s::json_object()),
-        ),
+        request_id(),
+        jsonrpc_2_0(),
+        s::string(None, None, None),
+        s::optional(s::json_object()),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::JSONRPCRequest {
+        .prop_map(|(f0, f1, f2, f3)| super::JSONRPCRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -1216,8 +1156,8 @@ pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
 }
 /// Values of [`super::JSONRPCResultResponse`].
 pub fn jsonrpcresult_response() -> BoxedStrategy<super::JSONRPCResultResponse> {
-    ((request_id(), jsonrpc_2_0(), result()),)
-        .prop_map(|((f0, f1, f2),)| super::JSONRPCResultResponse {
+    (request_id(), jsonrpc_2_0(), result())
+        .prop_map(|(f0, f1, f2)| super::JSONRPCResultResponse {
             id: f0,
             jsonrpc: f1,
             result: f2,
@@ -1262,16 +1202,14 @@ pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
 /// Values of [`super::LegacyTitledEnumSchema`].
 pub fn legacy_titled_enum_schema() -> BoxedStrategy<super::LegacyTitledEnumSchema> {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::vec(s::string(None, None, None), None, None),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            s::optional(s::string(None, None, None)),
-            type_string(),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::string(None, None, None)),
+        s::vec(s::string(None, None, None), None, None),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        s::optional(s::string(None, None, None)),
+        type_string(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::LegacyTitledEnumSchema {
+        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::LegacyTitledEnumSchema {
             default: f0,
             description: f1,
             r#enum: f2,
@@ -1284,8 +1222,8 @@ pub fn legacy_titled_enum_schema() -> BoxedStrategy<super::LegacyTitledEnumSchem
 }
 /// Values of [`super::ListPromptsRequest`].
 pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
-    ((request_id(), jsonrpc_2_0(), method_prompts_list(), paginated_request_params()),)
-        .prop_map(|((f0, f1, f2, f3),)| super::ListPromptsRequest {
+    (request_id(), jsonrpc_2_0(), method_prompts_list(), paginated_request_params())
+        .prop_map(|(f0, f1, f2, f3)| super::ListPromptsRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -1297,18 +1235,16 @@ pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
 /// Values of [`super::ListPromptsResult`].
 pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
     (
-        (
-            s::optional(result_meta_object()),
-            list_prompts_result_cache_scope(),
-            s::optional(s::string(None, None, None)),
-            s::vec(prompt(), None, None),
-            s::string(None, None, None),
-            s::integer(Some(0i64), None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
+        s::optional(result_meta_object()),
+        list_prompts_result_cache_scope(),
+        s::optional(s::string(None, None, None)),
+        s::vec(prompt(), None, None),
+        s::string(None, None, None),
+        s::integer(Some(0i64), None)
+            .prop_map(::mcpwire_types::support::Integer::from)
+            .boxed(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::ListPromptsResult {
+        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::ListPromptsResult {
             meta: f0,
             cache_scope: f1,
             next_cursor: f2,
@@ -1334,8 +1270,8 @@ pub fn list_prompts_result_cache_scope() -> BoxedStrategy<
 pub fn list_prompts_result_response() -> BoxedStrategy<
     super::ListPromptsResultResponse,
 > {
-    ((request_id(), jsonrpc_2_0(), list_prompts_result()),)
-        .prop_map(|((f0, f1, f2),)| super::ListPromptsResultResponse {
+    (request_id(), jsonrpc_2_0(), list_prompts_result())
+        .prop_map(|(f0, f1, f2)| super::ListPromptsResultResponse {
             id: f0,
             jsonrpc: f1,
             result: f2,
@@ -1348,14 +1284,12 @@ pub fn list_resource_templates_request() -> BoxedStrategy<
     super::ListResourceTemplatesRequest,
 > {
     (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            method_resources_templates_list(),
-            paginated_request_params(),
-        ),
+        request_id(),
+        jsonrpc_2_0(),
+        method_resources_templates_list(),
+        paginated_request_params(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ListResourceTemplatesRequest {
+        .prop_map(|(f0, f1, f2, f3)| super::ListResourceTemplatesRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -1369,18 +1303,16 @@ pub fn list_resource_templates_result() -> BoxedStrategy<
     super::ListResourceTemplatesResult,
 > {
     (
-        (
-            s::optional(result_meta_object()),
-            list_resource_templates_result_cache_scope(),
-            s::optional(s::string(None, None, None)),
-            s::vec(resource_template(), None, None),
-            s::string(None, None, None),
-            s::integer(Some(0i64), None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
+        s::optional(result_meta_object()),
+        list_resource_templates_result_cache_scope(),
+        s::optional(s::string(None, None, None)),
+        s::vec(resource_template(), None, None),
+        s::string(None, None, None),
+        s::integer(Some(0i64), None)
+            .prop_map(::mcpwire_types::support::Integer::from)
+            .boxed(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::ListResourceTemplatesResult {
+        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::ListResourceTemplatesResult {
             meta: f0,
             cache_scope: f1,
             next_cursor: f2,
@@ -1406,8 +1338,8 @@ pub fn list_resource_templates_result_cache_scope() -> BoxedStrategy<
 pub fn list_resource_templates_result_response() -> BoxedStrategy<
     super::ListResourceTemplatesResultResponse,
 > {
-    ((request_id(), jsonrpc_2_0(), list_resource_templates_result()),)
-        .prop_map(|((f0, f1, f2),)| super::ListResourceTemplatesResultResponse {
+    (request_id(), jsonrpc_2_0(), list_resource_templates_result())
+        .prop_map(|(f0, f1, f2)| super::ListResourceTemplatesResultResponse {
             id: f0,
             jsonrpc: f1,
             result: f2,
@@ -1417,8 +1349,8 @@ pub fn list_resource_templates_result_response() -> BoxedStrategy<
 }
 /// Values of [`super::ListResourcesRequest`].
 pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
-    ((request_id(), jsonrpc_2_0(), method_resources_list(), paginated_request_params()),)
-        .prop_map(|((f0, f1, f2, f3),)| super::ListResourcesRequest {
+    (request_id(), jsonrpc_2_0(), method_resources_list(), paginated_request_params())
+        .prop_map(|(f0, f1, f2, f3)| super::ListResourcesRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -1430,18 +1362,16 @@ pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
 /// Values of [`super::ListResourcesResult`].
 pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
     (
-        (
-            s::optional(result_meta_object()),
-            list_resources_result_cache_scope(),
-            s::optional(s::string(None, None, None)),
-            s::vec(resource(), None, None),
-            s::string(None, None, None),
-            s::integer(Some(0i64), None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
+        s::optional(result_meta_object()),
+        list_resources_result_cache_scope(),
+        s::optional(s::string(None, None, None)),
+        s::vec(resource(), None, None),
+        s::string(None, None, None),
+        s::integer(Some(0i64), None)
+            .prop_map(::mcpwire_types::support::Integer::from)
+            .boxed(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::ListResourcesResult {
+        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::ListResourcesResult {
             meta: f0,
             cache_scope: f1,
             next_cursor: f2,
@@ -1467,8 +1397,8 @@ pub fn list_resources_result_cache_scope() -> BoxedStrategy<
 pub fn list_resources_result_response() -> BoxedStrategy<
     super::ListResourcesResultResponse,
 > {
-    ((request_id(), jsonrpc_2_0(), list_resources_result()),)
-        .prop_map(|((f0, f1, f2),)| super::ListResourcesResultResponse {
+    (request_id(), jsonrpc_2_0(), list_resources_result())
+        .prop_map(|(f0, f1, f2)| super::ListResourcesResultResponse {
             id: f0,
             jsonrpc: f1,
             result: f2,
@@ -1478,8 +1408,8 @@ pub fn list_resources_result_response() -> BoxedStrategy<
 }
 /// Values of [`super::ListRootsRequest`].
 pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
-    ((method_roots_list(), s::optional(list_roots_request_params())),)
-        .prop_map(|((f0, f1),)| super::ListRootsRequest {
+    (method_roots_list(), s::optional(list_roots_request_params()))
+        .prop_map(|(f0, f1)| super::ListRootsRequest {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1488,8 +1418,8 @@ pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
 }
 /// Values of [`super::ListRootsRequestParams`].
 pub fn list_roots_request_params() -> BoxedStrategy<super::ListRootsRequestParams> {
-    ((s::optional(meta_object()),),)
-        .prop_map(|((f0,),)| super::ListRootsRequestParams {
+    s::optional(meta_object())
+        .prop_map(|f0| super::ListRootsRequestParams {
             meta: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1497,8 +1427,8 @@ pub fn list_roots_request_params() -> BoxedStrategy<super::ListRootsRequestParam
 }
 /// Values of [`super::ListRootsResult`].
 pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
-    ((s::vec(root(), None, None),),)
-        .prop_map(|((f0,),)| super::ListRootsResult {
+    s::vec(root(), None, None)
+        .prop_map(|f0| super::ListRootsResult {
             roots: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1506,8 +1436,8 @@ pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
 }
 /// Values of [`super::ListToolsRequest`].
 pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
-    ((request_id(), jsonrpc_2_0(), method_tools_list(), paginated_request_params()),)
-        .prop_map(|((f0, f1, f2, f3),)| super::ListToolsRequest {
+    (request_id(), jsonrpc_2_0(), method_tools_list(), paginated_request_params())
+        .prop_map(|(f0, f1, f2, f3)| super::ListToolsRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -1519,18 +1449,16 @@ pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
 /// Values of [`super::ListToolsResult`].
 pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
     (
-        (
-            s::optional(result_meta_object()),
-            list_tools_result_cache_scope(),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::vec(tool(), None, None),
-            s::integer(Some(0i64), None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
+        s::optional(result_meta_object()),
+        list_tools_result_cache_scope(),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::vec(tool(), None, None),
+        s::integer(Some(0i64), None)
+            .prop_map(::mcpwire_types::support::Integer::from)
+            .boxed(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::ListToolsResult {
+        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::ListToolsResult {
             meta: f0,
             cache_scope: f1,
             next_cursor: f2,
@@ -1554,8 +1482,8 @@ pub fn list_tools_result_cache_scope() -> BoxedStrategy<
 }
 /// Values of [`super::ListToolsResultResponse`].
 pub fn list_tools_result_response() -> BoxedStrategy<super::ListToolsResultResponse> {
-    ((request_id(), jsonrpc_2_0(), list_tools_result()),)
-        .prop_map(|((f0, f1, f2),)| super::ListToolsResultResponse {
+    (request_id(), jsonrpc_2_0(), list_tools_result())
+        .prop_map(|(f0, f1, f2)| super::ListToolsResultResponse {
             id: f0,
             jsonrpc: f1,
             result: f2,
@@ -1579,13 +1507,11 @@ pub fn logging_message_notification() -> BoxedStrategy<
     super::LoggingMessageNotification,
 > {
     (
-        (
-            jsonrpc_2_0(),
-            method_notifications_message(),
-            logging_message_notification_params(),
-        ),
+        jsonrpc_2_0(),
+        method_notifications_message(),
+        logging_message_notification_params(),
     )
-        .prop_map(|((f0, f1, f2),)| super::LoggingMessageNotification {
+        .prop_map(|(f0, f1, f2)| super::LoggingMessageNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -1598,14 +1524,12 @@ pub fn logging_message_notification_params() -> BoxedStrategy<
     super::LoggingMessageNotificationParams,
 > {
     (
-        (
-            s::optional(notification_meta_object()),
-            s::json(),
-            logging_level(),
-            s::optional(s::string(None, None, None)),
-        ),
+        s::optional(notification_meta_object()),
+        s::json(),
+        logging_level(),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::LoggingMessageNotificationParams {
+        .prop_map(|(f0, f1, f2, f3)| super::LoggingMessageNotificationParams {
             meta: f0,
             data: f1,
             level: f2,
@@ -1628,8 +1552,8 @@ pub fn method_elicitation_create() -> BoxedStrategy<super::MethodElicitationCrea
 }
 /// Values of [`super::MethodNotFoundError`].
 pub fn method_not_found_error() -> BoxedStrategy<super::MethodNotFoundError> {
-    ((code_minus_32601(), s::optional(s::json()), s::string(None, None, None)),)
-        .prop_map(|((f0, f1, f2),)| super::MethodNotFoundError {
+    (code_minus_32601(), s::optional(s::json()), s::string(None, None, None))
+        .prop_map(|(f0, f1, f2)| super::MethodNotFoundError {
             code: f0,
             data: f1,
             message: f2,
@@ -1738,13 +1662,11 @@ pub fn missing_required_client_capability_error() -> BoxedStrategy<
     super::MissingRequiredClientCapabilityError,
 > {
     (
-        (
-            missing_required_client_capability_error_error(),
-            s::optional(request_id()),
-            jsonrpc_2_0(),
-        ),
+        missing_required_client_capability_error_error(),
+        s::optional(request_id()),
+        jsonrpc_2_0(),
     )
-        .prop_map(|((f0, f1, f2),)| super::MissingRequiredClientCapabilityError {
+        .prop_map(|(f0, f1, f2)| super::MissingRequiredClientCapabilityError {
             error: f0,
             id: f1,
             jsonrpc: f2,
@@ -1757,13 +1679,11 @@ pub fn missing_required_client_capability_error_error() -> BoxedStrategy<
     super::MissingRequiredClientCapabilityErrorError,
 > {
     (
-        (
-            code_minus_32021(),
-            missing_required_client_capability_error_error_data(),
-            s::string(None, None, None),
-        ),
+        code_minus_32021(),
+        missing_required_client_capability_error_error_data(),
+        s::string(None, None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::MissingRequiredClientCapabilityErrorError {
+        .prop_map(|(f0, f1, f2)| super::MissingRequiredClientCapabilityErrorError {
             code: f0,
             data: f1,
             message: f2,
@@ -1775,8 +1695,8 @@ pub fn missing_required_client_capability_error_error() -> BoxedStrategy<
 pub fn missing_required_client_capability_error_error_data() -> BoxedStrategy<
     super::MissingRequiredClientCapabilityErrorErrorData,
 > {
-    ((client_capabilities(),),)
-        .prop_map(|((f0,),)| super::MissingRequiredClientCapabilityErrorErrorData {
+    client_capabilities()
+        .prop_map(|f0| super::MissingRequiredClientCapabilityErrorErrorData {
             required_capabilities: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1792,8 +1712,8 @@ pub fn mode_url() -> BoxedStrategy<super::ModeUrl> {
 }
 /// Values of [`super::ModelHint`].
 pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
-    ((s::optional(s::string(None, None, None)),),)
-        .prop_map(|((f0,),)| super::ModelHint {
+    s::optional(s::string(None, None, None))
+        .prop_map(|f0| super::ModelHint {
             name: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1802,14 +1722,12 @@ pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
 /// Values of [`super::ModelPreferences`].
 pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
     (
-        (
-            s::optional(s::number(Some(0f64), Some(1f64))),
-            s::optional(s::vec(model_hint(), None, None)),
-            s::optional(s::number(Some(0f64), Some(1f64))),
-            s::optional(s::number(Some(0f64), Some(1f64))),
-        ),
+        s::optional(s::number(Some(0f64), Some(1f64))),
+        s::optional(s::vec(model_hint(), None, None)),
+        s::optional(s::number(Some(0f64), Some(1f64))),
+        s::optional(s::number(Some(0f64), Some(1f64))),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ModelPreferences {
+        .prop_map(|(f0, f1, f2, f3)| super::ModelPreferences {
             cost_priority: f0,
             hints: f1,
             intelligence_priority: f2,
@@ -1835,8 +1753,8 @@ pub fn multi_select_enum_schema() -> BoxedStrategy<super::MultiSelectEnumSchema>
 }
 /// Values of [`super::Notification`].
 pub fn notification() -> BoxedStrategy<super::Notification> {
-    ((s::string(None, None, None), s::optional(s::json_object())),)
-        .prop_map(|((f0, f1),)| super::Notification {
+    (s::string(None, None, None), s::optional(s::json_object()))
+        .prop_map(|(f0, f1)| super::Notification {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1845,8 +1763,8 @@ pub fn notification() -> BoxedStrategy<super::Notification> {
 }
 /// Values of [`super::NotificationMetaObject`].
 pub fn notification_meta_object() -> BoxedStrategy<super::NotificationMetaObject> {
-    ((s::optional(request_id()),),)
-        .prop_map(|((f0,),)| super::NotificationMetaObject {
+    s::optional(request_id())
+        .prop_map(|f0| super::NotificationMetaObject {
             io_modelcontextprotocol_subscription_id: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1854,8 +1772,8 @@ pub fn notification_meta_object() -> BoxedStrategy<super::NotificationMetaObject
 }
 /// Values of [`super::NotificationParams`].
 pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
-    ((s::optional(notification_meta_object()),),)
-        .prop_map(|((f0,),)| super::NotificationParams {
+    s::optional(notification_meta_object())
+        .prop_map(|f0| super::NotificationParams {
             meta: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -1864,16 +1782,14 @@ pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
 /// Values of [`super::NumberSchema`].
 pub fn number_schema() -> BoxedStrategy<super::NumberSchema> {
     (
-        (
-            s::optional(s::number(None, None)),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::number(None, None)),
-            s::optional(s::number(None, None)),
-            s::optional(s::string(None, None, None)),
-            number_schema_type(),
-        ),
+        s::optional(s::number(None, None)),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::number(None, None)),
+        s::optional(s::number(None, None)),
+        s::optional(s::string(None, None, None)),
+        number_schema_type(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::NumberSchema {
+        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::NumberSchema {
             default: f0,
             description: f1,
             maximum: f2,
@@ -1893,14 +1809,12 @@ pub fn number_schema_type() -> BoxedStrategy<super::NumberSchemaType> {
 /// Values of [`super::PaginatedRequest`].
 pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
     (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            s::string(None, None, None),
-            paginated_request_params(),
-        ),
+        request_id(),
+        jsonrpc_2_0(),
+        s::string(None, None, None),
+        paginated_request_params(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::PaginatedRequest {
+        .prop_map(|(f0, f1, f2, f3)| super::PaginatedRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -1911,8 +1825,8 @@ pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
 }
 /// Values of [`super::PaginatedRequestParams`].
 pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams> {
-    ((request_meta_object(), s::optional(s::string(None, None, None))),)
-        .prop_map(|((f0, f1),)| super::PaginatedRequestParams {
+    (request_meta_object(), s::optional(s::string(None, None, None)))
+        .prop_map(|(f0, f1)| super::PaginatedRequestParams {
             meta: f0,
             cursor: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -1922,13 +1836,11 @@ pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams
 /// Values of [`super::PaginatedResult`].
 pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
     (
-        (
-            s::optional(result_meta_object()),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-        ),
+        s::optional(result_meta_object()),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::PaginatedResult {
+        .prop_map(|(f0, f1, f2)| super::PaginatedResult {
             meta: f0,
             next_cursor: f1,
             result_type: f2,
@@ -1938,8 +1850,8 @@ pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
 }
 /// Values of [`super::ParseError`].
 pub fn parse_error() -> BoxedStrategy<super::ParseError> {
-    ((code_minus_32700(), s::optional(s::json()), s::string(None, None, None)),)
-        .prop_map(|((f0, f1, f2),)| super::ParseError {
+    (code_minus_32700(), s::optional(s::json()), s::string(None, None, None))
+        .prop_map(|(f0, f1, f2)| super::ParseError {
             code: f0,
             data: f1,
             message: f2,
@@ -1975,8 +1887,8 @@ pub fn primitive_schema_definition() -> BoxedStrategy<super::PrimitiveSchemaDefi
 }
 /// Values of [`super::ProgressNotification`].
 pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
-    ((jsonrpc_2_0(), method_notifications_progress(), progress_notification_params()),)
-        .prop_map(|((f0, f1, f2),)| super::ProgressNotification {
+    (jsonrpc_2_0(), method_notifications_progress(), progress_notification_params())
+        .prop_map(|(f0, f1, f2)| super::ProgressNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -1989,15 +1901,13 @@ pub fn progress_notification_params() -> BoxedStrategy<
     super::ProgressNotificationParams,
 > {
     (
-        (
-            s::optional(notification_meta_object()),
-            s::optional(s::string(None, None, None)),
-            s::number(None, None),
-            progress_token(),
-            s::optional(s::number(None, None)),
-        ),
+        s::optional(notification_meta_object()),
+        s::optional(s::string(None, None, None)),
+        s::number(None, None),
+        progress_token(),
+        s::optional(s::number(None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::ProgressNotificationParams {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::ProgressNotificationParams {
             meta: f0,
             message: f1,
             progress: f2,
@@ -2024,16 +1934,14 @@ pub fn progress_token() -> BoxedStrategy<super::ProgressToken> {
 /// Values of [`super::Prompt`].
 pub fn prompt() -> BoxedStrategy<super::Prompt> {
     (
-        (
-            s::optional(meta_object()),
-            s::optional(s::vec(prompt_argument(), None, None)),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::vec(icon(), None, None)),
-            s::string(None, None, None),
-            s::optional(s::string(None, None, None)),
-        ),
+        s::optional(meta_object()),
+        s::optional(s::vec(prompt_argument(), None, None)),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::vec(icon(), None, None)),
+        s::string(None, None, None),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::Prompt {
+        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::Prompt {
             meta: f0,
             arguments: f1,
             description: f2,
@@ -2047,14 +1955,12 @@ pub fn prompt() -> BoxedStrategy<super::Prompt> {
 /// Values of [`super::PromptArgument`].
 pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(s::boolean()),
-            s::optional(s::string(None, None, None)),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(s::boolean()),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::PromptArgument {
+        .prop_map(|(f0, f1, f2, f3)| super::PromptArgument {
             description: f0,
             name: f1,
             required: f2,
@@ -2068,13 +1974,11 @@ pub fn prompt_list_changed_notification() -> BoxedStrategy<
     super::PromptListChangedNotification,
 > {
     (
-        (
-            jsonrpc_2_0(),
-            method_notifications_prompts_list_changed(),
-            s::optional(notification_params()),
-        ),
+        jsonrpc_2_0(),
+        method_notifications_prompts_list_changed(),
+        s::optional(notification_params()),
     )
-        .prop_map(|((f0, f1, f2),)| super::PromptListChangedNotification {
+        .prop_map(|(f0, f1, f2)| super::PromptListChangedNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -2084,8 +1988,8 @@ pub fn prompt_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::PromptMessage`].
 pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
-    ((content_block(), role()),)
-        .prop_map(|((f0, f1),)| super::PromptMessage {
+    (content_block(), role())
+        .prop_map(|(f0, f1)| super::PromptMessage {
             content: f0,
             role: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2095,13 +1999,11 @@ pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
 /// Values of [`super::PromptReference`].
 pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
     (
-        (
-            s::string(None, None, None),
-            s::optional(s::string(None, None, None)),
-            type_ref_prompt(),
-        ),
+        s::string(None, None, None),
+        s::optional(s::string(None, None, None)),
+        type_ref_prompt(),
     )
-        .prop_map(|((f0, f1, f2),)| super::PromptReference {
+        .prop_map(|(f0, f1, f2)| super::PromptReference {
             name: f0,
             title: f1,
             r#type: f2,
@@ -2112,14 +2014,12 @@ pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
 /// Values of [`super::ReadResourceRequest`].
 pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
     (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            method_resources_read(),
-            read_resource_request_params(),
-        ),
+        request_id(),
+        jsonrpc_2_0(),
+        method_resources_read(),
+        read_resource_request_params(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ReadResourceRequest {
+        .prop_map(|(f0, f1, f2, f3)| super::ReadResourceRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -2133,14 +2033,12 @@ pub fn read_resource_request_params() -> BoxedStrategy<
     super::ReadResourceRequestParams,
 > {
     (
-        (
-            request_meta_object(),
-            s::optional(input_responses()),
-            s::optional(s::string(None, None, None)),
-            s::string(Some("uri"), None, None),
-        ),
+        request_meta_object(),
+        s::optional(input_responses()),
+        s::optional(s::string(None, None, None)),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::ReadResourceRequestParams {
+        .prop_map(|(f0, f1, f2, f3)| super::ReadResourceRequestParams {
             meta: f0,
             input_responses: f1,
             request_state: f2,
@@ -2152,17 +2050,15 @@ pub fn read_resource_request_params() -> BoxedStrategy<
 /// Values of [`super::ReadResourceResult`].
 pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
     (
-        (
-            s::optional(result_meta_object()),
-            read_resource_result_cache_scope(),
-            s::vec(read_resource_result_contents_item(), None, None),
-            s::string(None, None, None),
-            s::integer(Some(0i64), None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
+        s::optional(result_meta_object()),
+        read_resource_result_cache_scope(),
+        s::vec(read_resource_result_contents_item(), None, None),
+        s::string(None, None, None),
+        s::integer(Some(0i64), None)
+            .prop_map(::mcpwire_types::support::Integer::from)
+            .boxed(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::ReadResourceResult {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::ReadResourceResult {
             meta: f0,
             cache_scope: f1,
             contents: f2,
@@ -2204,8 +2100,8 @@ pub fn read_resource_result_contents_item() -> BoxedStrategy<
 pub fn read_resource_result_response() -> BoxedStrategy<
     super::ReadResourceResultResponse,
 > {
-    ((request_id(), jsonrpc_2_0(), read_resource_result_response_result()),)
-        .prop_map(|((f0, f1, f2),)| super::ReadResourceResultResponse {
+    (request_id(), jsonrpc_2_0(), read_resource_result_response_result())
+        .prop_map(|(f0, f1, f2)| super::ReadResourceResultResponse {
             id: f0,
             jsonrpc: f1,
             result: f2,
@@ -2232,8 +2128,8 @@ pub fn read_resource_result_response_result() -> BoxedStrategy<
 }
 /// Values of [`super::Request`].
 pub fn request() -> BoxedStrategy<super::Request> {
-    ((s::string(None, None, None), s::optional(s::json_object())),)
-        .prop_map(|((f0, f1),)| super::Request {
+    (s::string(None, None, None), s::optional(s::json_object()))
+        .prop_map(|(f0, f1)| super::Request {
             method: f0,
             params: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2256,15 +2152,13 @@ pub fn request_id() -> BoxedStrategy<super::RequestId> {
 /// Values of [`super::RequestMetaObject`].
 pub fn request_meta_object() -> BoxedStrategy<super::RequestMetaObject> {
     (
-        (
-            client_capabilities(),
-            s::optional(implementation()),
-            s::optional(logging_level()),
-            s::string(None, None, None),
-            s::optional(progress_token()),
-        ),
+        client_capabilities(),
+        s::optional(implementation()),
+        s::optional(logging_level()),
+        s::string(None, None, None),
+        s::optional(progress_token()),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::RequestMetaObject {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::RequestMetaObject {
             io_modelcontextprotocol_client_capabilities: f0,
             io_modelcontextprotocol_client_info: f1,
             io_modelcontextprotocol_log_level: f2,
@@ -2276,8 +2170,8 @@ pub fn request_meta_object() -> BoxedStrategy<super::RequestMetaObject> {
 }
 /// Values of [`super::RequestParams`].
 pub fn request_params() -> BoxedStrategy<super::RequestParams> {
-    ((request_meta_object(),),)
-        .prop_map(|((f0,),)| super::RequestParams {
+    request_meta_object()
+        .prop_map(|f0| super::RequestParams {
             meta: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -2286,23 +2180,21 @@ pub fn request_params() -> BoxedStrategy<super::RequestParams> {
 /// Values of [`super::Resource`].
 pub fn resource() -> BoxedStrategy<super::Resource> {
     (
-        (
-            s::optional(meta_object()),
-            s::optional(annotations()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::vec(icon(), None, None)),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::optional(s::string(None, None, None)),
-            s::string(Some("uri"), None, None),
+        s::optional(meta_object()),
+        s::optional(annotations()),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::vec(icon(), None, None)),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
         ),
+        s::optional(s::string(None, None, None)),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8),)| super::Resource {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8)| super::Resource {
             meta: f0,
             annotations: f1,
             description: f2,
@@ -2319,13 +2211,11 @@ pub fn resource() -> BoxedStrategy<super::Resource> {
 /// Values of [`super::ResourceContents`].
 pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
     (
-        (
-            s::optional(meta_object()),
-            s::optional(s::string(None, None, None)),
-            s::string(Some("uri"), None, None),
-        ),
+        s::optional(meta_object()),
+        s::optional(s::string(None, None, None)),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::ResourceContents {
+        .prop_map(|(f0, f1, f2)| super::ResourceContents {
             meta: f0,
             mime_type: f1,
             uri: f2,
@@ -2336,24 +2226,22 @@ pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
 /// Values of [`super::ResourceLink`].
 pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
     (
-        (
-            s::optional(meta_object()),
-            s::optional(annotations()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::vec(icon(), None, None)),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::optional(s::string(None, None, None)),
-            type_resource_link(),
-            s::string(Some("uri"), None, None),
+        s::optional(meta_object()),
+        s::optional(annotations()),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::vec(icon(), None, None)),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
         ),
+        s::optional(s::string(None, None, None)),
+        type_resource_link(),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8, f9),)| super::ResourceLink {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8, f9)| super::ResourceLink {
             meta: f0,
             annotations: f1,
             description: f2,
@@ -2373,13 +2261,11 @@ pub fn resource_list_changed_notification() -> BoxedStrategy<
     super::ResourceListChangedNotification,
 > {
     (
-        (
-            jsonrpc_2_0(),
-            method_notifications_resources_list_changed(),
-            s::optional(notification_params()),
-        ),
+        jsonrpc_2_0(),
+        method_notifications_resources_list_changed(),
+        s::optional(notification_params()),
     )
-        .prop_map(|((f0, f1, f2),)| super::ResourceListChangedNotification {
+        .prop_map(|(f0, f1, f2)| super::ResourceListChangedNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -2389,8 +2275,8 @@ pub fn resource_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::ResourceRequestParams`].
 pub fn resource_request_params() -> BoxedStrategy<super::ResourceRequestParams> {
-    ((request_meta_object(), s::string(Some("uri"), None, None)),)
-        .prop_map(|((f0, f1),)| super::ResourceRequestParams {
+    (request_meta_object(), s::string(Some("uri"), None, None))
+        .prop_map(|(f0, f1)| super::ResourceRequestParams {
             meta: f0,
             uri: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2400,18 +2286,16 @@ pub fn resource_request_params() -> BoxedStrategy<super::ResourceRequestParams> 
 /// Values of [`super::ResourceTemplate`].
 pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
     (
-        (
-            s::optional(meta_object()),
-            s::optional(annotations()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::vec(icon(), None, None)),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(s::string(None, None, None)),
-            s::string(Some("uri-template"), None, None),
-        ),
+        s::optional(meta_object()),
+        s::optional(annotations()),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::vec(icon(), None, None)),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::optional(s::string(None, None, None)),
+        s::string(Some("uri-template"), None, None),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7),)| super::ResourceTemplate {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7)| super::ResourceTemplate {
             meta: f0,
             annotations: f1,
             description: f2,
@@ -2426,8 +2310,8 @@ pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
 }
 /// Values of [`super::ResourceTemplateReference`].
 pub fn resource_template_reference() -> BoxedStrategy<super::ResourceTemplateReference> {
-    ((type_ref_resource(), s::string(Some("uri-template"), None, None)),)
-        .prop_map(|((f0, f1),)| super::ResourceTemplateReference {
+    (type_ref_resource(), s::string(Some("uri-template"), None, None))
+        .prop_map(|(f0, f1)| super::ResourceTemplateReference {
             r#type: f0,
             uri: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2439,13 +2323,11 @@ pub fn resource_updated_notification() -> BoxedStrategy<
     super::ResourceUpdatedNotification,
 > {
     (
-        (
-            jsonrpc_2_0(),
-            method_notifications_resources_updated(),
-            resource_updated_notification_params(),
-        ),
+        jsonrpc_2_0(),
+        method_notifications_resources_updated(),
+        resource_updated_notification_params(),
     )
-        .prop_map(|((f0, f1, f2),)| super::ResourceUpdatedNotification {
+        .prop_map(|(f0, f1, f2)| super::ResourceUpdatedNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -2457,8 +2339,8 @@ pub fn resource_updated_notification() -> BoxedStrategy<
 pub fn resource_updated_notification_params() -> BoxedStrategy<
     super::ResourceUpdatedNotificationParams,
 > {
-    ((s::optional(notification_meta_object()), s::string(Some("uri"), None, None)),)
-        .prop_map(|((f0, f1),)| super::ResourceUpdatedNotificationParams {
+    (s::optional(notification_meta_object()), s::string(Some("uri"), None, None))
+        .prop_map(|(f0, f1)| super::ResourceUpdatedNotificationParams {
             meta: f0,
             uri: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2468,13 +2350,11 @@ pub fn resource_updated_notification_params() -> BoxedStrategy<
 /// Values of [`super::Result`].
 pub fn result() -> BoxedStrategy<super::Result> {
     (
-        (
-            s::optional(result_meta_object()),
-            s::string(None, None, None),
-            s::extra(s::json(), &["_meta", "resultType"]),
-        ),
+        s::optional(result_meta_object()),
+        s::string(None, None, None),
+        s::extra(s::json(), &["_meta", "resultType"]),
     )
-        .prop_map(|((f0, f1, f2),)| super::Result {
+        .prop_map(|(f0, f1, f2)| super::Result {
             meta: f0,
             result_type: f1,
             extra: f2,
@@ -2483,8 +2363,8 @@ pub fn result() -> BoxedStrategy<super::Result> {
 }
 /// Values of [`super::ResultMetaObject`].
 pub fn result_meta_object() -> BoxedStrategy<super::ResultMetaObject> {
-    ((s::optional(implementation()),),)
-        .prop_map(|((f0,),)| super::ResultMetaObject {
+    s::optional(implementation())
+        .prop_map(|f0| super::ResultMetaObject {
             io_modelcontextprotocol_server_info: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -2501,13 +2381,11 @@ pub fn role() -> BoxedStrategy<super::Role> {
 /// Values of [`super::Root`].
 pub fn root() -> BoxedStrategy<super::Root> {
     (
-        (
-            s::optional(meta_object()),
-            s::optional(s::string(None, None, None)),
-            s::string(Some("uri"), None, None),
-        ),
+        s::optional(meta_object()),
+        s::optional(s::string(None, None, None)),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::Root {
+        .prop_map(|(f0, f1, f2)| super::Root {
             meta: f0,
             name: f1,
             uri: f2,
@@ -2517,8 +2395,8 @@ pub fn root() -> BoxedStrategy<super::Root> {
 }
 /// Values of [`super::SamplingMessage`].
 pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
-    ((s::optional(meta_object()), sampling_message_content(), role()),)
-        .prop_map(|((f0, f1, f2),)| super::SamplingMessage {
+    (s::optional(meta_object()), sampling_message_content(), role())
+        .prop_map(|(f0, f1, f2)| super::SamplingMessage {
             meta: f0,
             content: f1,
             role: f2,
@@ -2570,17 +2448,15 @@ pub fn sampling_message_content_block() -> BoxedStrategy<
 /// Values of [`super::ServerCapabilities`].
 pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
     (
-        (
-            s::optional(jsonobject()),
-            s::optional(s::map(jsonobject())),
-            s::optional(s::map(jsonobject())),
-            s::optional(jsonobject()),
-            s::optional(server_capabilities_prompts()),
-            s::optional(server_capabilities_resources()),
-            s::optional(server_capabilities_tools()),
-        ),
+        s::optional(jsonobject()),
+        s::optional(s::map(jsonobject())),
+        s::optional(s::map(jsonobject())),
+        s::optional(jsonobject()),
+        s::optional(server_capabilities_prompts()),
+        s::optional(server_capabilities_resources()),
+        s::optional(server_capabilities_tools()),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::ServerCapabilities {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::ServerCapabilities {
             completions: f0,
             experimental: f1,
             extensions: f2,
@@ -2594,8 +2470,8 @@ pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
 }
 /// Values of [`super::ServerCapabilitiesPrompts`].
 pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesPrompts> {
-    ((s::optional(s::boolean()),),)
-        .prop_map(|((f0,),)| super::ServerCapabilitiesPrompts {
+    s::optional(s::boolean())
+        .prop_map(|f0| super::ServerCapabilitiesPrompts {
             list_changed: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -2605,8 +2481,8 @@ pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesP
 pub fn server_capabilities_resources() -> BoxedStrategy<
     super::ServerCapabilitiesResources,
 > {
-    ((s::optional(s::boolean()), s::optional(s::boolean())),)
-        .prop_map(|((f0, f1),)| super::ServerCapabilitiesResources {
+    (s::optional(s::boolean()), s::optional(s::boolean()))
+        .prop_map(|(f0, f1)| super::ServerCapabilitiesResources {
             list_changed: f0,
             subscribe: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2615,8 +2491,8 @@ pub fn server_capabilities_resources() -> BoxedStrategy<
 }
 /// Values of [`super::ServerCapabilitiesTools`].
 pub fn server_capabilities_tools() -> BoxedStrategy<super::ServerCapabilitiesTools> {
-    ((s::optional(s::boolean()),),)
-        .prop_map(|((f0,),)| super::ServerCapabilitiesTools {
+    s::optional(s::boolean())
+        .prop_map(|f0| super::ServerCapabilitiesTools {
             list_changed: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -2694,25 +2570,23 @@ pub fn single_select_enum_schema() -> BoxedStrategy<super::SingleSelectEnumSchem
 /// Values of [`super::StringSchema`].
 pub fn string_schema() -> BoxedStrategy<super::StringSchema> {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::optional(string_schema_format()),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::optional(s::string(None, None, None)),
-            type_string(),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::string(None, None, None)),
+        s::optional(string_schema_format()),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
         ),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
+        ),
+        s::optional(s::string(None, None, None)),
+        type_string(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::StringSchema {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::StringSchema {
             default: f0,
             description: f1,
             format: f2,
@@ -2736,14 +2610,12 @@ pub fn string_schema_format() -> BoxedStrategy<super::StringSchemaFormat> {
 /// Values of [`super::SubscriptionFilter`].
 pub fn subscription_filter() -> BoxedStrategy<super::SubscriptionFilter> {
     (
-        (
-            s::optional(s::boolean()),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            s::optional(s::boolean()),
-            s::optional(s::boolean()),
-        ),
+        s::optional(s::boolean()),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        s::optional(s::boolean()),
+        s::optional(s::boolean()),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::SubscriptionFilter {
+        .prop_map(|(f0, f1, f2, f3)| super::SubscriptionFilter {
             prompts_list_changed: f0,
             resource_subscriptions: f1,
             resources_list_changed: f2,
@@ -2757,13 +2629,11 @@ pub fn subscriptions_acknowledged_notification() -> BoxedStrategy<
     super::SubscriptionsAcknowledgedNotification,
 > {
     (
-        (
-            jsonrpc_2_0(),
-            method_notifications_subscriptions_acknowledged(),
-            subscriptions_acknowledged_notification_params(),
-        ),
+        jsonrpc_2_0(),
+        method_notifications_subscriptions_acknowledged(),
+        subscriptions_acknowledged_notification_params(),
     )
-        .prop_map(|((f0, f1, f2),)| super::SubscriptionsAcknowledgedNotification {
+        .prop_map(|(f0, f1, f2)| super::SubscriptionsAcknowledgedNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -2775,8 +2645,8 @@ pub fn subscriptions_acknowledged_notification() -> BoxedStrategy<
 pub fn subscriptions_acknowledged_notification_params() -> BoxedStrategy<
     super::SubscriptionsAcknowledgedNotificationParams,
 > {
-    ((s::optional(notification_meta_object()), subscription_filter()),)
-        .prop_map(|((f0, f1),)| super::SubscriptionsAcknowledgedNotificationParams {
+    (s::optional(notification_meta_object()), subscription_filter())
+        .prop_map(|(f0, f1)| super::SubscriptionsAcknowledgedNotificationParams {
             meta: f0,
             notifications: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2788,14 +2658,12 @@ pub fn subscriptions_listen_request() -> BoxedStrategy<
     super::SubscriptionsListenRequest,
 > {
     (
-        (
-            request_id(),
-            jsonrpc_2_0(),
-            method_subscriptions_listen(),
-            subscriptions_listen_request_params(),
-        ),
+        request_id(),
+        jsonrpc_2_0(),
+        method_subscriptions_listen(),
+        subscriptions_listen_request_params(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::SubscriptionsListenRequest {
+        .prop_map(|(f0, f1, f2, f3)| super::SubscriptionsListenRequest {
             id: f0,
             jsonrpc: f1,
             method: f2,
@@ -2808,8 +2676,8 @@ pub fn subscriptions_listen_request() -> BoxedStrategy<
 pub fn subscriptions_listen_request_params() -> BoxedStrategy<
     super::SubscriptionsListenRequestParams,
 > {
-    ((request_meta_object(), subscription_filter()),)
-        .prop_map(|((f0, f1),)| super::SubscriptionsListenRequestParams {
+    (request_meta_object(), subscription_filter())
+        .prop_map(|(f0, f1)| super::SubscriptionsListenRequestParams {
             meta: f0,
             notifications: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2818,8 +2686,8 @@ pub fn subscriptions_listen_request_params() -> BoxedStrategy<
 }
 /// Values of [`super::SubscriptionsListenResult`].
 pub fn subscriptions_listen_result() -> BoxedStrategy<super::SubscriptionsListenResult> {
-    ((subscriptions_listen_result_meta_object(), s::string(None, None, None)),)
-        .prop_map(|((f0, f1),)| super::SubscriptionsListenResult {
+    (subscriptions_listen_result_meta_object(), s::string(None, None, None))
+        .prop_map(|(f0, f1)| super::SubscriptionsListenResult {
             meta: f0,
             result_type: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2830,8 +2698,8 @@ pub fn subscriptions_listen_result() -> BoxedStrategy<super::SubscriptionsListen
 pub fn subscriptions_listen_result_meta_object() -> BoxedStrategy<
     super::SubscriptionsListenResultMetaObject,
 > {
-    ((s::optional(implementation()), request_id()),)
-        .prop_map(|((f0, f1),)| super::SubscriptionsListenResultMetaObject {
+    (s::optional(implementation()), request_id())
+        .prop_map(|(f0, f1)| super::SubscriptionsListenResultMetaObject {
             io_modelcontextprotocol_server_info: f0,
             io_modelcontextprotocol_subscription_id: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2842,8 +2710,8 @@ pub fn subscriptions_listen_result_meta_object() -> BoxedStrategy<
 pub fn subscriptions_listen_result_response() -> BoxedStrategy<
     super::SubscriptionsListenResultResponse,
 > {
-    ((request_id(), jsonrpc_2_0(), subscriptions_listen_result()),)
-        .prop_map(|((f0, f1, f2),)| super::SubscriptionsListenResultResponse {
+    (request_id(), jsonrpc_2_0(), subscriptions_listen_result())
+        .prop_map(|(f0, f1, f2)| super::SubscriptionsListenResultResponse {
             id: f0,
             jsonrpc: f1,
             result: f2,
@@ -2854,14 +2722,12 @@ pub fn subscriptions_listen_result_response() -> BoxedStrategy<
 /// Values of [`super::TextContent`].
 pub fn text_content() -> BoxedStrategy<super::TextContent> {
     (
-        (
-            s::optional(meta_object()),
-            s::optional(annotations()),
-            s::string(None, None, None),
-            type_text(),
-        ),
+        s::optional(meta_object()),
+        s::optional(annotations()),
+        s::string(None, None, None),
+        type_text(),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::TextContent {
+        .prop_map(|(f0, f1, f2, f3)| super::TextContent {
             meta: f0,
             annotations: f1,
             text: f2,
@@ -2873,14 +2739,12 @@ pub fn text_content() -> BoxedStrategy<super::TextContent> {
 /// Values of [`super::TextResourceContents`].
 pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
     (
-        (
-            s::optional(meta_object()),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::string(Some("uri"), None, None),
-        ),
+        s::optional(meta_object()),
+        s::optional(s::string(None, None, None)),
+        s::string(None, None, None),
+        s::string(Some("uri"), None, None),
     )
-        .prop_map(|((f0, f1, f2, f3),)| super::TextResourceContents {
+        .prop_map(|(f0, f1, f2, f3)| super::TextResourceContents {
             meta: f0,
             mime_type: f1,
             text: f2,
@@ -2894,25 +2758,23 @@ pub fn titled_multi_select_enum_schema() -> BoxedStrategy<
     super::TitledMultiSelectEnumSchema,
 > {
     (
-        (
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            s::optional(s::string(None, None, None)),
-            titled_multi_select_enum_schema_items(),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::optional(s::string(None, None, None)),
-            type_array(),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        s::optional(s::string(None, None, None)),
+        titled_multi_select_enum_schema_items(),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
         ),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
+        ),
+        s::optional(s::string(None, None, None)),
+        type_array(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::TitledMultiSelectEnumSchema {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::TitledMultiSelectEnumSchema {
             default: f0,
             description: f1,
             items: f2,
@@ -2928,8 +2790,8 @@ pub fn titled_multi_select_enum_schema() -> BoxedStrategy<
 pub fn titled_multi_select_enum_schema_items() -> BoxedStrategy<
     super::TitledMultiSelectEnumSchemaItems,
 > {
-    ((s::vec(titled_multi_select_enum_schema_items_any_of_item(), None, None),),)
-        .prop_map(|((f0,),)| super::TitledMultiSelectEnumSchemaItems {
+    s::vec(titled_multi_select_enum_schema_items_any_of_item(), None, None)
+        .prop_map(|f0| super::TitledMultiSelectEnumSchemaItems {
             any_of: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -2939,8 +2801,8 @@ pub fn titled_multi_select_enum_schema_items() -> BoxedStrategy<
 pub fn titled_multi_select_enum_schema_items_any_of_item() -> BoxedStrategy<
     super::TitledMultiSelectEnumSchemaItemsAnyOfItem,
 > {
-    ((s::string(None, None, None), s::string(None, None, None)),)
-        .prop_map(|((f0, f1),)| super::TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    (s::string(None, None, None), s::string(None, None, None))
+        .prop_map(|(f0, f1)| super::TitledMultiSelectEnumSchemaItemsAnyOfItem {
             r#const: f0,
             title: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2952,15 +2814,13 @@ pub fn titled_single_select_enum_schema() -> BoxedStrategy<
     super::TitledSingleSelectEnumSchema,
 > {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::vec(titled_single_select_enum_schema_one_of_item(), None, None),
-            s::optional(s::string(None, None, None)),
-            type_string(),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::string(None, None, None)),
+        s::vec(titled_single_select_enum_schema_one_of_item(), None, None),
+        s::optional(s::string(None, None, None)),
+        type_string(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::TitledSingleSelectEnumSchema {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::TitledSingleSelectEnumSchema {
             default: f0,
             description: f1,
             one_of: f2,
@@ -2974,8 +2834,8 @@ pub fn titled_single_select_enum_schema() -> BoxedStrategy<
 pub fn titled_single_select_enum_schema_one_of_item() -> BoxedStrategy<
     super::TitledSingleSelectEnumSchemaOneOfItem,
 > {
-    ((s::string(None, None, None), s::string(None, None, None)),)
-        .prop_map(|((f0, f1),)| super::TitledSingleSelectEnumSchemaOneOfItem {
+    (s::string(None, None, None), s::string(None, None, None))
+        .prop_map(|(f0, f1)| super::TitledSingleSelectEnumSchemaOneOfItem {
             r#const: f0,
             title: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -2985,18 +2845,16 @@ pub fn titled_single_select_enum_schema_one_of_item() -> BoxedStrategy<
 /// Values of [`super::Tool`].
 pub fn tool() -> BoxedStrategy<super::Tool> {
     (
-        (
-            s::optional(meta_object()),
-            s::optional(tool_annotations()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::vec(icon(), None, None)),
-            tool_input_schema(),
-            s::string(None, None, None),
-            s::optional(tool_output_schema()),
-            s::optional(s::string(None, None, None)),
-        ),
+        s::optional(meta_object()),
+        s::optional(tool_annotations()),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::vec(icon(), None, None)),
+        tool_input_schema(),
+        s::string(None, None, None),
+        s::optional(tool_output_schema()),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7),)| super::Tool {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7)| super::Tool {
             meta: f0,
             annotations: f1,
             description: f2,
@@ -3012,15 +2870,13 @@ pub fn tool() -> BoxedStrategy<super::Tool> {
 /// Values of [`super::ToolAnnotations`].
 pub fn tool_annotations() -> BoxedStrategy<super::ToolAnnotations> {
     (
-        (
-            s::optional(s::boolean()),
-            s::optional(s::boolean()),
-            s::optional(s::boolean()),
-            s::optional(s::boolean()),
-            s::optional(s::string(None, None, None)),
-        ),
+        s::optional(s::boolean()),
+        s::optional(s::boolean()),
+        s::optional(s::boolean()),
+        s::optional(s::boolean()),
+        s::optional(s::string(None, None, None)),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::ToolAnnotations {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::ToolAnnotations {
             destructive_hint: f0,
             idempotent_hint: f1,
             open_world_hint: f2,
@@ -3032,8 +2888,8 @@ pub fn tool_annotations() -> BoxedStrategy<super::ToolAnnotations> {
 }
 /// Values of [`super::ToolChoice`].
 pub fn tool_choice() -> BoxedStrategy<super::ToolChoice> {
-    ((s::optional(tool_choice_mode()),),)
-        .prop_map(|((f0,),)| super::ToolChoice {
+    s::optional(tool_choice_mode())
+        .prop_map(|f0| super::ToolChoice {
             mode: f0,
             extra: ::std::collections::BTreeMap::new(),
         })
@@ -3051,13 +2907,11 @@ pub fn tool_choice_mode() -> BoxedStrategy<super::ToolChoiceMode> {
 /// Values of [`super::ToolInputSchema`].
 pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            type_object(),
-            s::extra(s::json(), &["$schema", "type"]),
-        ),
+        s::optional(s::string(None, None, None)),
+        type_object(),
+        s::extra(s::json(), &["$schema", "type"]),
     )
-        .prop_map(|((f0, f1, f2),)| super::ToolInputSchema {
+        .prop_map(|(f0, f1, f2)| super::ToolInputSchema {
             schema: f0,
             r#type: f1,
             extra: f2,
@@ -3069,13 +2923,11 @@ pub fn tool_list_changed_notification() -> BoxedStrategy<
     super::ToolListChangedNotification,
 > {
     (
-        (
-            jsonrpc_2_0(),
-            method_notifications_tools_list_changed(),
-            s::optional(notification_params()),
-        ),
+        jsonrpc_2_0(),
+        method_notifications_tools_list_changed(),
+        s::optional(notification_params()),
     )
-        .prop_map(|((f0, f1, f2),)| super::ToolListChangedNotification {
+        .prop_map(|(f0, f1, f2)| super::ToolListChangedNotification {
             jsonrpc: f0,
             method: f1,
             params: f2,
@@ -3085,8 +2937,8 @@ pub fn tool_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::ToolOutputSchema`].
 pub fn tool_output_schema() -> BoxedStrategy<super::ToolOutputSchema> {
-    ((s::optional(s::string(None, None, None)), s::extra(s::json(), &["$schema"])),)
-        .prop_map(|((f0, f1),)| super::ToolOutputSchema {
+    (s::optional(s::string(None, None, None)), s::extra(s::json(), &["$schema"]))
+        .prop_map(|(f0, f1)| super::ToolOutputSchema {
             schema: f0,
             extra: f1,
         })
@@ -3095,16 +2947,14 @@ pub fn tool_output_schema() -> BoxedStrategy<super::ToolOutputSchema> {
 /// Values of [`super::ToolResultContent`].
 pub fn tool_result_content() -> BoxedStrategy<super::ToolResultContent> {
     (
-        (
-            s::optional(meta_object()),
-            s::vec(content_block(), None, None),
-            s::optional(s::boolean()),
-            s::optional(s::json()),
-            s::string(None, None, None),
-            type_tool_result(),
-        ),
+        s::optional(meta_object()),
+        s::vec(content_block(), None, None),
+        s::optional(s::boolean()),
+        s::optional(s::json()),
+        s::string(None, None, None),
+        type_tool_result(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5),)| super::ToolResultContent {
+        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::ToolResultContent {
             meta: f0,
             content: f1,
             is_error: f2,
@@ -3118,15 +2968,13 @@ pub fn tool_result_content() -> BoxedStrategy<super::ToolResultContent> {
 /// Values of [`super::ToolUseContent`].
 pub fn tool_use_content() -> BoxedStrategy<super::ToolUseContent> {
     (
-        (
-            s::optional(meta_object()),
-            s::string(None, None, None),
-            s::json_object(),
-            s::string(None, None, None),
-            type_tool_use(),
-        ),
+        s::optional(meta_object()),
+        s::string(None, None, None),
+        s::json_object(),
+        s::string(None, None, None),
+        type_tool_use(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::ToolUseContent {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::ToolUseContent {
             meta: f0,
             id: f1,
             input: f2,
@@ -3193,13 +3041,11 @@ pub fn unsupported_protocol_version_error() -> BoxedStrategy<
     super::UnsupportedProtocolVersionError,
 > {
     (
-        (
-            unsupported_protocol_version_error_error(),
-            s::optional(request_id()),
-            jsonrpc_2_0(),
-        ),
+        unsupported_protocol_version_error_error(),
+        s::optional(request_id()),
+        jsonrpc_2_0(),
     )
-        .prop_map(|((f0, f1, f2),)| super::UnsupportedProtocolVersionError {
+        .prop_map(|(f0, f1, f2)| super::UnsupportedProtocolVersionError {
             error: f0,
             id: f1,
             jsonrpc: f2,
@@ -3212,13 +3058,11 @@ pub fn unsupported_protocol_version_error_error() -> BoxedStrategy<
     super::UnsupportedProtocolVersionErrorError,
 > {
     (
-        (
-            code_minus_32022(),
-            unsupported_protocol_version_error_error_data(),
-            s::string(None, None, None),
-        ),
+        code_minus_32022(),
+        unsupported_protocol_version_error_error_data(),
+        s::string(None, None, None),
     )
-        .prop_map(|((f0, f1, f2),)| super::UnsupportedProtocolVersionErrorError {
+        .prop_map(|(f0, f1, f2)| super::UnsupportedProtocolVersionErrorError {
             code: f0,
             data: f1,
             message: f2,
@@ -3230,8 +3074,8 @@ pub fn unsupported_protocol_version_error_error() -> BoxedStrategy<
 pub fn unsupported_protocol_version_error_error_data() -> BoxedStrategy<
     super::UnsupportedProtocolVersionErrorErrorData,
 > {
-    ((s::string(None, None, None), s::vec(s::string(None, None, None), None, None)),)
-        .prop_map(|((f0, f1),)| super::UnsupportedProtocolVersionErrorErrorData {
+    (s::string(None, None, None), s::vec(s::string(None, None, None), None, None))
+        .prop_map(|(f0, f1)| super::UnsupportedProtocolVersionErrorErrorData {
             requested: f0,
             supported: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -3243,25 +3087,23 @@ pub fn untitled_multi_select_enum_schema() -> BoxedStrategy<
     super::UntitledMultiSelectEnumSchema,
 > {
     (
-        (
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            s::optional(s::string(None, None, None)),
-            untitled_multi_select_enum_schema_items(),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::optional(s::string(None, None, None)),
-            type_array(),
+        s::optional(s::vec(s::string(None, None, None), None, None)),
+        s::optional(s::string(None, None, None)),
+        untitled_multi_select_enum_schema_items(),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
         ),
+        s::optional(
+            s::integer(None, None)
+                .prop_map(::mcpwire_types::support::Integer::from)
+                .boxed(),
+        ),
+        s::optional(s::string(None, None, None)),
+        type_array(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4, f5, f6),)| super::UntitledMultiSelectEnumSchema {
+        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::UntitledMultiSelectEnumSchema {
             default: f0,
             description: f1,
             items: f2,
@@ -3277,8 +3119,8 @@ pub fn untitled_multi_select_enum_schema() -> BoxedStrategy<
 pub fn untitled_multi_select_enum_schema_items() -> BoxedStrategy<
     super::UntitledMultiSelectEnumSchemaItems,
 > {
-    ((s::vec(s::string(None, None, None), None, None), type_string()),)
-        .prop_map(|((f0, f1),)| super::UntitledMultiSelectEnumSchemaItems {
+    (s::vec(s::string(None, None, None), None, None), type_string())
+        .prop_map(|(f0, f1)| super::UntitledMultiSelectEnumSchemaItems {
             r#enum: f0,
             r#type: f1,
             extra: ::std::collections::BTreeMap::new(),
@@ -3290,15 +3132,13 @@ pub fn untitled_single_select_enum_schema() -> BoxedStrategy<
     super::UntitledSingleSelectEnumSchema,
 > {
     (
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::vec(s::string(None, None, None), None, None),
-            s::optional(s::string(None, None, None)),
-            type_string(),
-        ),
+        s::optional(s::string(None, None, None)),
+        s::optional(s::string(None, None, None)),
+        s::vec(s::string(None, None, None), None, None),
+        s::optional(s::string(None, None, None)),
+        type_string(),
     )
-        .prop_map(|((f0, f1, f2, f3, f4),)| super::UntitledSingleSelectEnumSchema {
+        .prop_map(|(f0, f1, f2, f3, f4)| super::UntitledSingleSelectEnumSchema {
             default: f0,
             description: f1,
             r#enum: f2,
