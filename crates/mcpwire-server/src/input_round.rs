@@ -215,6 +215,21 @@ mod tests {
         )
     }
 
+    #[tokio::test]
+    async fn an_ask_its_generated_type_refuses_is_an_internal_error() {
+        let round = round(json!({}));
+        let error = round
+            .run(async {
+                round.ask(None, "sampling/createMessage", json!({})).await;
+                Ok(json!({ "never": "sent" }))
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(error.code(), -32603);
+        let data = error.data().unwrap().get();
+        assert!(data.contains("missing field `maxTokens`"), "{data}");
+    }
+
     #[test]
     fn keys_follow_the_order_and_the_content_of_asks() {
         let ask = json!({ "message": "Name?" });
@@ -238,7 +253,8 @@ mod tests {
             .run(async {
                 let (key, first) = round.ask(None, "elicitation/create", ask.clone()).await;
                 reached.lock().unwrap().push(json!([key, first]));
-                round.ask(None, "sampling/createMessage", json!({})).await;
+                let sample = json!({ "maxTokens": 10, "messages": [] });
+                round.ask(None, "sampling/createMessage", sample).await;
                 reached.lock().unwrap().push(json!("after the second ask"));
                 Ok(json!({ "never": "sent" }))
             })
@@ -258,7 +274,10 @@ mod tests {
         assert!(asked[0].starts_with("sampling-1-"), "{asked:?}");
         assert_eq!(
             result["inputRequests"][asked[0]],
-            json!({ "method": "sampling/createMessage", "params": {} })
+            json!({
+                "method": "sampling/createMessage",
+                "params": { "maxTokens": 10, "messages": [] }
+            })
         );
         let carried =
             request_state::open(&round.key, result["requestState"].as_str().unwrap(), "b").unwrap();
