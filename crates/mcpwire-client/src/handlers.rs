@@ -147,7 +147,9 @@ impl Handlers {
                     .get("requestedSchema")
                     .filter(|s| s.is_object())
                     .cloned()
-                    .ok_or_else(|| invalid_params("/requestedSchema", "missing or not an object"))?;
+                    .ok_or_else(|| {
+                        invalid_params("/requestedSchema", "missing or not an object")
+                    })?;
                 let request = FormElicitation {
                     message: text("message")?,
                     requested_schema: schema.clone(),
@@ -185,8 +187,12 @@ mod tests {
         assert_eq!(none.capabilities("2025-11-25"), json!({}));
         let all = Handlers {
             sampling: Some(boxed(|_: Value| async { Ok(json!({})) })),
-            form: Some(boxed(|_: FormElicitation| async { Ok(ElicitAnswer::Cancel) })),
-            url: Some(boxed(|_: UrlElicitation| async { Ok(ElicitAnswer::Cancel) })),
+            form: Some(boxed(|_: FormElicitation| async {
+                Ok(ElicitAnswer::Cancel)
+            })),
+            url: Some(boxed(|_: UrlElicitation| async {
+                Ok(ElicitAnswer::Cancel)
+            })),
             roots: Some(boxed(|()| async { Ok(Vec::new()) })),
         };
         assert_eq!(

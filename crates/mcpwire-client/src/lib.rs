@@ -11,6 +11,8 @@ mod client;
 mod elicit;
 mod error;
 mod handlers;
+#[cfg(feature = "http")]
+mod http;
 mod listen;
 mod meta;
 mod negotiate;
@@ -27,6 +29,8 @@ pub use client::{Client, ClientBuilder, DEFAULT_MAX_SERVING, DEFAULT_REQUEST_TIM
 pub use elicit::{ElicitAnswer, FormElicitation, UrlElicitation, apply_defaults};
 pub use error::ClientError;
 pub use handlers::{HandlerResult, Root};
+#[cfg(feature = "http")]
+pub use http::{HttpLimits, HttpTransport};
 pub use listen::{ListenEvent, ListenFilter, SUBSCRIPTION_CAPACITY, Subscription};
 pub use meta::{
     CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY,

@@ -60,7 +60,8 @@ impl ListenEvent {
                 .map_err(|e| Violation::new(Rule::NotificationShape, format!("{method}: {e}")))?,
             None => Value::Null,
         };
-        let shape = |reason: String| Violation::new(Rule::NotificationShape, format!("{method}: {reason}"));
+        let shape =
+            |reason: String| Violation::new(Rule::NotificationShape, format!("{method}: {reason}"));
         if method == "notifications/subscriptions/acknowledged" {
             let filter = value
                 .get("notifications")

@@ -83,8 +83,8 @@ mod tests {
 
     #[test]
     fn stateless_meta_joins_what_the_caller_put_in_meta() {
-        let mut params = params_object(&json!({"name": "t", "_meta": {"progressToken": 1}}))
-            .expect("an object");
+        let mut params =
+            params_object(&json!({"name": "t", "_meta": {"progressToken": 1}})).expect("an object");
         let meta = StatelessMeta {
             version: "2026-07-28",
             capabilities: json!({"sampling": {}}),

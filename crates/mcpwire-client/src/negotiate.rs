@@ -156,7 +156,8 @@ async fn initialize(
     let result = session
         .call::<Initialize>(params, Target::default(), &CallOptions::new())
         .await?;
-    let Some(version) = versions::supported(&result.protocol_version).filter(|v| versions::has_handshake(v))
+    let Some(version) =
+        versions::supported(&result.protocol_version).filter(|v| versions::has_handshake(v))
     else {
         return Err(ClientError::Negotiation(format!(
             "the server answered version {:?}, which this client does not speak",

@@ -76,7 +76,10 @@ struct Updated {
 }
 
 /// A notification's params as `T`; a violation naming the method otherwise.
-fn decode<T: serde::de::DeserializeOwned>(method: &str, params: Option<&str>) -> Result<T, Violation> {
+fn decode<T: serde::de::DeserializeOwned>(
+    method: &str,
+    params: Option<&str>,
+) -> Result<T, Violation> {
     serde_json::from_str(params.unwrap_or("{}"))
         .map_err(|e| Violation::new(Rule::NotificationShape, format!("{method} params: {e}")))
 }

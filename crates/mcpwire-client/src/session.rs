@@ -116,7 +116,11 @@ enum After {
 
 impl Session {
     /// A session over `connection`, its peer under `profile`.
-    pub(crate) fn new(connection: Box<dyn Connection>, profile: Profile, settings: Settings) -> Self {
+    pub(crate) fn new(
+        connection: Box<dyn Connection>,
+        profile: Profile,
+        settings: Settings,
+    ) -> Self {
         let peer = Peer::new(profile).with_max_pending(settings.max_pending);
         let serving_slots = Arc::new(Semaphore::new(settings.max_serving));
         Self {
@@ -211,8 +215,14 @@ impl Session {
         target: Target,
         options: &CallOptions,
         listener: Option<mpsc::Sender<ListenEvent>>,
-    ) -> Result<(Started, oneshot::Receiver<Result<AnyResult, ClientError>>, Arc<Notify>), ClientError>
-    {
+    ) -> Result<
+        (
+            Started,
+            oneshot::Receiver<Result<AnyResult, ClientError>>,
+            Arc<Notify>,
+        ),
+        ClientError,
+    > {
         let mut state = self.lock();
         if let Some(error) = &state.ended {
             return Err(ClientError::Transport(error.clone()));
@@ -254,7 +264,9 @@ impl Session {
         }
         let protocol_version = match R::METHOD {
             "initialize" => None,
-            _ => state.version.or_else(|| state.peer.profile().protocol_version()),
+            _ => state
+                .version
+                .or_else(|| state.peer.profile().protocol_version()),
         };
         let frame = OutgoingFrame {
             bytes,
@@ -309,7 +321,8 @@ impl Session {
         events: mpsc::Sender<ListenEvent>,
     ) -> Result<PendingCall, ClientError> {
         let options = CallOptions::new().no_timeout();
-        let (call, receiver, _tick) = self.start::<R>(params, Target::default(), &options, Some(events.clone()))?;
+        let (call, receiver, _tick) =
+            self.start::<R>(params, Target::default(), &options, Some(events.clone()))?;
         let mut pending = PendingCall {
             session: Arc::clone(self),
             id: call.id,
@@ -338,7 +351,8 @@ impl Session {
         method: &'static str,
         params: &P,
     ) -> Result<(), ClientError> {
-        let bytes = Peer::notification(method, params).map_err(|e| ClientError::Params(e.to_string()))?;
+        let bytes =
+            Peer::notification(method, params).map_err(|e| ClientError::Params(e.to_string()))?;
         let version = {
             let state = self.lock();
             if let Some(error) = &state.ended {
@@ -351,7 +365,10 @@ impl Session {
             protocol_version: version,
             ..OutgoingFrame::new(bytes, FrameKind::Notification)
         };
-        self.connection.send(frame).await.map_err(ClientError::Transport)
+        self.connection
+            .send(frame)
+            .await
+            .map_err(ClientError::Transport)
     }
 
     /// Closes the connection: every pending call fails with [`TransportError::Closed`].
@@ -376,7 +393,9 @@ impl Session {
             )
         };
         for (_, waiter) in waiting {
-            let _ = waiter.reply.send(Err(ClientError::Transport(error.clone())));
+            let _ = waiter
+                .reply
+                .send(Err(ClientError::Transport(error.clone())));
         }
         for (_, stop) in serving {
             let _ = stop.send(());
@@ -423,7 +442,11 @@ impl Session {
             }
             if let Some(reply) = &received.reply {
                 let _ = reply;
-                after.push(After::Violation(classify_invalid(frame, state.peer.profile(), no_events)));
+                after.push(After::Violation(classify_invalid(
+                    frame,
+                    state.peer.profile(),
+                    no_events,
+                )));
             }
             (received.reply, state.version)
         };
@@ -437,7 +460,9 @@ impl Session {
                     method,
                     params,
                 } => self.serve(call, method, params, version),
-                After::Notify { method, params } => self.notification(&method, params.as_deref(), version),
+                After::Notify { method, params } => {
+                    self.notification(&method, params.as_deref(), version)
+                }
                 After::Violation(violation) => self.settings.callbacks.violation(violation),
             }
         }
@@ -487,7 +512,9 @@ impl Session {
             }
         };
         let Ok(permit) = Arc::clone(&self.serving_slots).try_acquire_owned() else {
-            let busy = RpcError::internal_error().with_data("the client is busy: too many requests of the server are being answered");
+            let busy = RpcError::internal_error().with_data(
+                "the client is busy: too many requests of the server are being answered",
+            );
             return self.answer_detached(call, Err(busy));
         };
         let (stop, stopped) = oneshot::channel();
@@ -503,7 +530,11 @@ impl Session {
         });
     }
 
-    fn answer_detached(self: &Arc<Self>, call: mcpwire::peer::Call, outcome: Result<Value, RpcError>) {
+    fn answer_detached(
+        self: &Arc<Self>,
+        call: mcpwire::peer::Call,
+        outcome: Result<Value, RpcError>,
+    ) {
         let session = Arc::clone(self);
         tokio::spawn(async move { session.answer(call, outcome).await });
     }
@@ -809,8 +840,19 @@ impl State {
         let respelled = id
             .as_string()
             .and_then(|text| text.parse::<u64>().ok())
-            .or_else(|| id.raw().parse::<f64>().ok().filter(|n| n.fract() == 0.0 && *n >= 0.0).map(|n| n as u64))
-            .and_then(|n| self.waiting.keys().copied().find(|pending| pending.get() == n));
+            .or_else(|| {
+                id.raw()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|n| n.fract() == 0.0 && *n >= 0.0)
+                    .map(|n| n as u64)
+            })
+            .and_then(|n| {
+                self.waiting
+                    .keys()
+                    .copied()
+                    .find(|pending| pending.get() == n)
+            });
         match respelled {
             Some(pending) => {
                 let violation = Violation::new(
