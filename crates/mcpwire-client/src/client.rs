@@ -9,6 +9,7 @@ use mcpwire::peer::{DEFAULT_MAX_PENDING, Request};
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::calls::ToolCache;
 use crate::elicit::{ElicitAnswer, FormElicitation, UrlElicitation};
 use crate::error::ClientError;
 use crate::handlers::{HandlerResult, Handlers, Root, boxed};
@@ -20,6 +21,7 @@ use crate::session::{Session, Settings, Target};
 use crate::transport::{Transport, incoming_channel};
 use crate::versions;
 use crate::violation::Violation;
+use mcpwire_model::Version;
 
 /// The default timeout of a call (as the TypeScript SDK's): 60 s.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
@@ -34,7 +36,7 @@ pub const DEFAULT_MAX_SERVING: usize = 16;
 pub struct ClientBuilder {
     name: String,
     version: String,
-    protocol_version: String,
+    protocol_version: Version,
     handlers: Handlers,
     callbacks: Callbacks,
     default_timeout: Option<Duration>,
@@ -58,7 +60,7 @@ impl ClientBuilder {
         Self {
             name: name.into(),
             version: version.into(),
-            protocol_version: versions::DEFAULT_VERSION.to_owned(),
+            protocol_version: versions::DEFAULT_VERSION,
             handlers: Handlers::default(),
             callbacks: Callbacks::default(),
             default_timeout: Some(DEFAULT_REQUEST_TIMEOUT),
@@ -71,9 +73,9 @@ impl ClientBuilder {
     /// A version with the handshake is asked for with `initialize` and the server may answer
     /// an older one; `2026-07-28` is asked for with `server/discover`, and a server that
     /// does not speak it is then asked with `initialize` for the newest version with the
-    /// handshake. A version the client does not speak fails [`connect`](Self::connect).
-    pub fn protocol_version(mut self, version: impl Into<String>) -> Self {
-        self.protocol_version = version.into();
+    /// handshake.
+    pub fn protocol_version(mut self, version: Version) -> Self {
+        self.protocol_version = version;
         self
     }
 
@@ -192,16 +194,10 @@ impl ClientBuilder {
     /// Starts `transport`, agrees on a version and returns the connected client. A failed
     /// negotiation closes the connection.
     pub async fn connect(self, transport: impl Transport) -> Result<Client, ClientError> {
-        let requested = versions::supported(&self.protocol_version).ok_or_else(|| {
-            ClientError::Negotiation(format!(
-                "this client does not speak version {:?} (it speaks {:?})",
-                self.protocol_version,
-                versions::SUPPORTED_VERSIONS
-            ))
-        })?;
+        let requested = self.protocol_version;
         let (sender, receiver) = incoming_channel();
         let connection = Box::new(transport).open(sender).await?;
-        let profile = Profile::mcp(requested).unwrap_or_else(Profile::latest_mcp);
+        let profile = Profile::latest_mcp().negotiated(requested.facts());
         let settings = Settings {
             handlers: self.handlers,
             callbacks: self.callbacks,
@@ -215,6 +211,7 @@ impl ClientBuilder {
         let inner = Arc::new(Inner {
             session: Arc::clone(&session),
             reader,
+            tools: ToolCache::default(),
         });
         match negotiate(&session, requested).await {
             Ok(handshake) => Ok(Client {
@@ -233,6 +230,7 @@ impl ClientBuilder {
 struct Inner {
     session: Arc<Session>,
     reader: tokio::task::AbortHandle,
+    tools: ToolCache,
 }
 
 impl Drop for Inner {
@@ -272,13 +270,17 @@ impl Client {
         &self.inner.session
     }
 
+    pub(crate) fn tools(&self) -> &ToolCache {
+        &self.inner.tools
+    }
+
     /// What the server said when the version was agreed.
     pub fn handshake(&self) -> &Handshake {
         &self.handshake
     }
 
     /// The version agreed.
-    pub fn protocol_version(&self) -> &'static str {
+    pub fn protocol_version(&self) -> Version {
         self.handshake.protocol_version
     }
 

@@ -12,6 +12,7 @@ use serde_json::{Map, Value, json};
 use crate::elicit::{ElicitAnswer, FormElicitation, UrlElicitation};
 use crate::transport::BoxFuture;
 use crate::versions;
+use mcpwire_model::Version;
 
 /// What a handler returns: its answer, or the JSON-RPC error the server gets.
 pub type HandlerResult<T> = Result<T, RpcError>;
@@ -65,13 +66,13 @@ where
 impl Handlers {
     /// The `ClientCapabilities` object under `version`: one member per registered handler,
     /// in the shape the version gives it.
-    pub(crate) fn capabilities(&self, version: &str) -> Value {
+    pub(crate) fn capabilities(&self, version: Version) -> Value {
         let mut capabilities = Map::new();
         if self.sampling.is_some() {
             capabilities.insert("sampling".into(), json!({}));
         }
         if self.roots.is_some() {
-            let roots = if versions::is_stateless(version) {
+            let roots = if version.is_stateless() {
                 json!({})
             } else {
                 json!({ "listChanged": true })
@@ -84,13 +85,12 @@ impl Handlers {
         Value::Object(capabilities)
     }
 
-    fn elicitation_capability(&self, version: &str) -> Option<Value> {
-        if !versions::has_request(version, "elicitation/create") {
+    fn elicitation_capability(&self, version: Version) -> Option<Value> {
+        if !versions::has_elicitation(version) {
             return None;
         }
         // URL mode and the `form`/`url` members arrived together (2025-11-25).
-        let has_modes = version >= "2025-11-25";
-        if !has_modes {
+        if !versions::has_elicitation_modes(version) {
             return self.form.as_ref().map(|_| json!({}));
         }
         let mut modes = Map::new();
@@ -184,7 +184,7 @@ mod tests {
     #[test]
     fn capabilities_name_exactly_the_registered_handlers_per_version() {
         let none = Handlers::default();
-        assert_eq!(none.capabilities("2025-11-25"), json!({}));
+        assert_eq!(none.capabilities(Version::V2025_11_25), json!({}));
         let all = Handlers {
             sampling: Some(boxed(|_: Value| async { Ok(json!({})) })),
             form: Some(boxed(|_: FormElicitation| async {
@@ -196,25 +196,25 @@ mod tests {
             roots: Some(boxed(|()| async { Ok(Vec::new()) })),
         };
         assert_eq!(
-            all.capabilities("2025-11-25"),
+            all.capabilities(Version::V2025_11_25),
             json!({"sampling": {}, "roots": {"listChanged": true},
                    "elicitation": {"form": {}, "url": {}}})
         );
         assert_eq!(
-            all.capabilities("2025-06-18"),
+            all.capabilities(Version::V2025_06_18),
             json!({"sampling": {}, "roots": {"listChanged": true}, "elicitation": {}})
         );
         assert_eq!(
-            all.capabilities("2025-03-26"),
+            all.capabilities(Version::V2025_03_26),
             json!({"sampling": {}, "roots": {"listChanged": true}})
         );
         let url_only = Handlers {
             url: all.url.clone(),
             ..Handlers::default()
         };
-        assert_eq!(url_only.capabilities("2025-06-18"), json!({}));
+        assert_eq!(url_only.capabilities(Version::V2025_06_18), json!({}));
         assert_eq!(
-            url_only.capabilities("2026-07-28"),
+            url_only.capabilities(Version::V2026_07_28),
             json!({"elicitation": {"url": {}}})
         );
     }

@@ -7,7 +7,9 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod calls;
 mod client;
+mod describe;
 mod elicit;
 mod error;
 mod handlers;
@@ -18,6 +20,7 @@ mod meta;
 mod negotiate;
 mod notify;
 mod options;
+mod output;
 mod session;
 mod stdio;
 mod stream;
@@ -25,13 +28,22 @@ pub mod transport;
 mod versions;
 mod violation;
 
+pub use calls::{
+    Completion, CompletionTarget, MAX_INPUT_ROUNDS, MAX_LIST_PAGES, PromptResult,
+    PromptResultMessage, ReadResult, ToolCallResult, TypedToolResult,
+};
 pub use client::{Client, ClientBuilder, DEFAULT_MAX_SERVING, DEFAULT_REQUEST_TIMEOUT};
+pub use describe::{
+    Page, PromptArgument, PromptDescription, ResourceDescription, TemplateDescription,
+    ToolDescription,
+};
 pub use elicit::{ElicitAnswer, FormElicitation, UrlElicitation, apply_defaults};
 pub use error::ClientError;
 pub use handlers::{HandlerResult, Root};
 #[cfg(feature = "http")]
 pub use http::{HttpLimits, HttpTransport};
 pub use listen::{ListenEvent, ListenFilter, SUBSCRIPTION_CAPACITY, Subscription};
+pub use mcpwire_model::Version;
 pub use meta::{
     CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY,
     SUBSCRIPTION_ID_KEY,
@@ -42,5 +54,5 @@ pub use options::{CallOptions, PROGRESS_STREAM_CAPACITY, ProgressStream};
 pub use stdio::{ChildProcess, DEFAULT_EXIT_GRACE, MAX_STDERR_LINE, Stderr};
 pub use stream::{DEFAULT_MAX_FRAME_BYTES, StreamTransport};
 pub use transport::{Connection, Transport, TransportError};
-pub use versions::{DEFAULT_VERSION, SUPPORTED_VERSIONS};
+pub use versions::DEFAULT_VERSION;
 pub use violation::{Rule, Violation};

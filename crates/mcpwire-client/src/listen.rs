@@ -104,9 +104,7 @@ impl std::fmt::Debug for Subscription {
 impl Subscription {
     /// The next event; `None` after [`ListenEvent::Ended`] was read.
     pub async fn recv(&mut self) -> Option<ListenEvent> {
-        if self.request.is_none() {
-            return None;
-        }
+        self.request.as_ref()?;
         let event = self.events.recv().await;
         if matches!(event, None | Some(ListenEvent::Ended(_)))
             && let Some(mut request) = self.request.take()

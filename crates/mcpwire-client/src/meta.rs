@@ -42,7 +42,7 @@ pub(crate) fn set(params: &mut Map<String, Value>, key: &str, value: Value) {
 #[derive(Debug, Clone)]
 pub(crate) struct StatelessMeta {
     /// The version.
-    pub version: &'static str,
+    pub version: mcpwire_model::Version,
     /// The client's capabilities under that version.
     pub capabilities: Value,
     /// `{"name":…,"version":…}`.
@@ -61,7 +61,10 @@ impl StatelessMeta {
                 .is_some_and(|m| m.contains_key(key))
         };
         let entries = [
-            (PROTOCOL_VERSION_KEY, Some(Value::from(self.version))),
+            (
+                PROTOCOL_VERSION_KEY,
+                Some(Value::from(self.version.as_str())),
+            ),
             (CLIENT_CAPABILITIES_KEY, Some(self.capabilities.clone())),
             (CLIENT_INFO_KEY, Some(self.client_info.clone())),
             (LOG_LEVEL_KEY, self.log_level.clone().map(Value::from)),
@@ -86,7 +89,7 @@ mod tests {
         let mut params =
             params_object(&json!({"name": "t", "_meta": {"progressToken": 1}})).expect("an object");
         let meta = StatelessMeta {
-            version: "2026-07-28",
+            version: mcpwire_model::Version::V2026_07_28,
             capabilities: json!({"sampling": {}}),
             client_info: json!({"name": "c", "version": "1"}),
             log_level: None,

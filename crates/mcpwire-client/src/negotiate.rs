@@ -12,13 +12,13 @@ use crate::error::ClientError;
 use crate::meta::StatelessMeta;
 use crate::options::CallOptions;
 use crate::session::{Session, Target};
-use crate::versions;
+use mcpwire_model::Version;
 
 /// What the server told the client when they agreed on a version.
 #[derive(Debug, Clone)]
 pub struct Handshake {
     /// The version agreed.
-    pub protocol_version: &'static str,
+    pub protocol_version: Version,
     /// The server's capabilities (`ServerCapabilities`, as sent).
     pub capabilities: Map<String, Value>,
     /// The server's `Implementation` (`name`, `version`, …), as sent (`Null` when a
@@ -36,7 +36,7 @@ impl Handshake {
 
     /// Whether the version agreed is stateless (2026-07-28).
     pub fn is_stateless(&self) -> bool {
-        versions::is_stateless(self.protocol_version)
+        self.protocol_version.is_stateless()
     }
 }
 
@@ -80,9 +80,9 @@ impl Request for Discover {
 /// Agrees on a version, asking for `requested` first.
 pub(crate) async fn negotiate(
     session: &Arc<Session>,
-    requested: &'static str,
+    requested: Version,
 ) -> Result<Handshake, ClientError> {
-    if !versions::is_stateless(requested) {
+    if !requested.is_stateless() {
         return initialize(session, requested).await;
     }
     session.settle(requested, Some(stateless_meta(session, requested)));
@@ -91,7 +91,11 @@ pub(crate) async fn negotiate(
         .await;
     match discovered {
         Ok(result) => {
-            if result.supported_versions.iter().any(|v| v == requested) {
+            if result
+                .supported_versions
+                .iter()
+                .any(|v| v == requested.as_str())
+            {
                 return Ok(Handshake {
                     protocol_version: requested,
                     capabilities: result.capabilities,
@@ -106,11 +110,10 @@ pub(crate) async fn negotiate(
             let common = result
                 .supported_versions
                 .iter()
-                .filter_map(|v| versions::supported(v))
+                .filter_map(|v| Version::parse(v))
                 .max()
                 .ok_or_else(|| no_common_version(&result.supported_versions))?;
-            if versions::is_stateless(common) {
-                session.settle(common, Some(stateless_meta(session, common)));
+            if common.is_stateless() {
                 return Box::pin(negotiate(session, common)).await;
             }
             initialize(session, common).await
@@ -118,7 +121,7 @@ pub(crate) async fn negotiate(
         // A server without `server/discover` (or without this version) speaks the
         // handshake.
         Err(ClientError::Rpc(_) | ClientError::Protocol(_)) => {
-            initialize(session, versions::newest_with_handshake()).await
+            initialize(session, Version::newest_with_handshake()).await
         }
         Err(other) => Err(other),
     }
@@ -127,12 +130,12 @@ pub(crate) async fn negotiate(
 fn no_common_version(offered: &[String]) -> ClientError {
     ClientError::Negotiation(format!(
         "the server speaks {offered:?}, none of which this client speaks ({:?})",
-        versions::SUPPORTED_VERSIONS
+        Version::ALL.map(Version::as_str)
     ))
 }
 
 /// What every request states under a stateless `version`.
-fn stateless_meta(session: &Session, version: &'static str) -> StatelessMeta {
+fn stateless_meta(session: &Session, version: Version) -> StatelessMeta {
     StatelessMeta {
         version,
         capabilities: session.settings.handlers.capabilities(version),
@@ -141,13 +144,10 @@ fn stateless_meta(session: &Session, version: &'static str) -> StatelessMeta {
     }
 }
 
-async fn initialize(
-    session: &Arc<Session>,
-    requested: &'static str,
-) -> Result<Handshake, ClientError> {
+async fn initialize(session: &Arc<Session>, requested: Version) -> Result<Handshake, ClientError> {
     session.settle_handshake(requested);
     let mut params = Map::new();
-    params.insert("protocolVersion".into(), requested.into());
+    params.insert("protocolVersion".into(), requested.as_str().into());
     params.insert(
         "capabilities".into(),
         session.settings.handlers.capabilities(requested),
@@ -156,8 +156,7 @@ async fn initialize(
     let result = session
         .call::<Initialize>(params, Target::default(), &CallOptions::new())
         .await?;
-    let Some(version) =
-        versions::supported(&result.protocol_version).filter(|v| versions::has_handshake(v))
+    let Some(version) = Version::parse(&result.protocol_version).filter(|v| v.has_handshake())
     else {
         return Err(ClientError::Negotiation(format!(
             "the server answered version {:?}, which this client does not speak",

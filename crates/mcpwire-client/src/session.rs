@@ -29,6 +29,7 @@ use crate::transport::{
 };
 use crate::versions;
 use crate::violation::{Rule, Violation, excerpt};
+use mcpwire_model::Version;
 
 /// How many answered request ids are remembered to tell a duplicate response from a late
 /// one.
@@ -57,6 +58,16 @@ pub(crate) struct Target {
     pub(crate) param_headers: Vec<(String, String)>,
 }
 
+impl Target {
+    /// A target naming `name` (no parameter headers).
+    pub(crate) fn named(name: &str) -> Self {
+        Self {
+            name: Some(name.to_owned()),
+            param_headers: Vec::new(),
+        }
+    }
+}
+
 /// The settings of a session, fixed when it starts.
 pub(crate) struct Settings {
     pub(crate) handlers: Handlers,
@@ -79,7 +90,7 @@ struct Waiter {
 struct State {
     peer: Peer,
     /// The version frames are sent under; `None` before the handshake answered.
-    version: Option<&'static str>,
+    version: Option<Version>,
     /// The `_meta` every request carries under a stateless version.
     stateless: Option<StatelessMeta>,
     waiting: HashMap<OutgoingId, Waiter>,
@@ -148,30 +159,26 @@ impl Session {
     }
 
     /// The version in force (`None` before the handshake).
-    pub(crate) fn version(&self) -> Option<&'static str> {
+    pub(crate) fn version(&self) -> Option<Version> {
         self.lock().version
     }
 
     /// Settles the version: frames are sent under it, and what the server sends is judged
     /// by its rules. Under a stateless version every request states it in `_meta`.
-    pub(crate) fn settle(&self, version: &'static str, stateless: Option<StatelessMeta>) {
+    pub(crate) fn settle(&self, version: Version, stateless: Option<StatelessMeta>) {
         let mut state = self.lock();
-        if let Some(profile) = Profile::mcp(version) {
-            let profile = state.peer.profile().negotiated(profile.facts());
-            state.peer.set_profile(profile);
-        }
+        let profile = state.peer.profile().negotiated(version.facts());
+        state.peer.set_profile(profile);
         state.version = Some(version);
         state.stateless = stateless;
     }
 
     /// Prepares the handshake under `requested`: its rules apply to the answer, and no
     /// version is stated on the wire until the server has answered.
-    pub(crate) fn settle_handshake(&self, requested: &'static str) {
+    pub(crate) fn settle_handshake(&self, requested: Version) {
         let mut state = self.lock();
-        if let Some(profile) = Profile::mcp(requested) {
-            let profile = state.peer.profile().negotiated(profile.facts());
-            state.peer.set_profile(profile);
-        }
+        let profile = state.peer.profile().negotiated(requested.facts());
+        state.peer.set_profile(profile);
         state.version = None;
         state.stateless = None;
     }
@@ -196,16 +203,23 @@ impl Session {
         target: Target,
         options: &CallOptions,
     ) -> Result<R::Result, ClientError> {
-        let (call, receiver, tick) = self.start::<R>(params, target, options, None)?;
+        let call = self.start::<R>(params, target, options, None)?;
         let pending = PendingCall {
             session: Arc::clone(self),
             id: call.id,
             armed: true,
             cancellable: R::METHOD != "initialize",
         };
-        self.send_request(pending, call.frame, receiver, tick, options, R::METHOD)
-            .await
-            .and_then(|result| downcast::<R::Result>(R::METHOD, result))
+        self.send_request(
+            pending,
+            call.frame,
+            call.receiver,
+            call.tick,
+            options,
+            R::METHOD,
+        )
+        .await
+        .and_then(|result| downcast::<R::Result>(R::METHOD, result))
     }
 
     /// Allocates the request, records it as waiting and builds its frame.
@@ -215,14 +229,7 @@ impl Session {
         target: Target,
         options: &CallOptions,
         listener: Option<mpsc::Sender<ListenEvent>>,
-    ) -> Result<
-        (
-            Started,
-            oneshot::Receiver<Result<AnyResult, ClientError>>,
-            Arc<Notify>,
-        ),
-        ClientError,
-    > {
+    ) -> Result<Started, ClientError> {
         let mut state = self.lock();
         if let Some(error) = &state.ended {
             return Err(ClientError::Transport(error.clone()));
@@ -266,6 +273,7 @@ impl Session {
             "initialize" => None,
             _ => state
                 .version
+                .map(Version::as_str)
                 .or_else(|| state.peer.profile().protocol_version()),
         };
         let frame = OutgoingFrame {
@@ -276,7 +284,12 @@ impl Session {
             protocol_version,
             param_headers: target.param_headers,
         };
-        Ok((Started { id, frame }, receiver, tick))
+        Ok(Started {
+            id,
+            frame,
+            receiver,
+            tick,
+        })
     }
 
     async fn send_request(
@@ -321,8 +334,7 @@ impl Session {
         events: mpsc::Sender<ListenEvent>,
     ) -> Result<PendingCall, ClientError> {
         let options = CallOptions::new().no_timeout();
-        let (call, receiver, _tick) =
-            self.start::<R>(params, Target::default(), &options, Some(events.clone()))?;
+        let call = self.start::<R>(params, Target::default(), &options, Some(events.clone()))?;
         let mut pending = PendingCall {
             session: Arc::clone(self),
             id: call.id,
@@ -335,7 +347,7 @@ impl Session {
         }
         // The listen request's own response (or error) ends the stream.
         tokio::spawn(async move {
-            let end = match receiver.await {
+            let end = match call.receiver.await {
                 Ok(Ok(_)) => ListenEvent::Ended(None),
                 Ok(Err(error)) => ListenEvent::Ended(Some(error)),
                 Err(_) => ListenEvent::Ended(None),
@@ -362,7 +374,7 @@ impl Session {
         };
         let frame = OutgoingFrame {
             method: Some(Cow::Borrowed(method)),
-            protocol_version: version,
+            protocol_version: version.map(Version::as_str),
             ..OutgoingFrame::new(bytes, FrameKind::Notification)
         };
         self.connection
@@ -476,7 +488,7 @@ impl Session {
         let session = Arc::clone(self);
         tokio::spawn(async move {
             let frame = OutgoingFrame {
-                protocol_version: session.version(),
+                protocol_version: session.version().map(Version::as_str),
                 ..OutgoingFrame::new(bytes, FrameKind::Response)
             };
             let _ = session.connection.send(frame).await;
@@ -490,14 +502,17 @@ impl Session {
         call: mcpwire::peer::Call,
         method: String,
         params: Option<String>,
-        version: Option<&'static str>,
+        version: Option<Version>,
     ) {
         let handlers = &self.settings.handlers;
         let allowed = version.is_none_or(|v| versions::server_may_request(v, &method));
         if !allowed && handlers.answers(&method) {
             self.settings.callbacks.violation(Violation::new(
                 Rule::MethodInVersion,
-                format!("request {method} under {}", version.unwrap_or("?")),
+                format!(
+                    "request {method} under {}",
+                    version.map_or("?", Version::as_str)
+                ),
             ));
         }
         if !allowed || !handlers.answers(&method) {
@@ -550,7 +565,7 @@ impl Session {
         };
         if let Some(bytes) = bytes {
             let frame = OutgoingFrame {
-                protocol_version: version,
+                protocol_version: version.map(Version::as_str),
                 ..OutgoingFrame::new(bytes, FrameKind::Response)
             };
             let _ = self.connection.send(frame).await;
@@ -559,7 +574,7 @@ impl Session {
 
     /// Hands one notification to where it goes: a call's progress, a listen stream, or the
     /// application's callbacks.
-    fn notification(&self, method: &str, params: Option<&str>, version: Option<&'static str>) {
+    fn notification(&self, method: &str, params: Option<&str>, version: Option<Version>) {
         let callbacks = &self.settings.callbacks;
         if let Some(version) = version
             && !versions::has_notification(version, method)
@@ -647,10 +662,13 @@ impl Session {
     }
 }
 
-/// A request just built.
+/// A request just built: its id, its frame, where its outcome and its progress ticks
+/// arrive.
 struct Started {
     id: OutgoingId,
     frame: OutgoingFrame,
+    receiver: oneshot::Receiver<Result<AnyResult, ClientError>>,
+    tick: Arc<Notify>,
 }
 
 /// Waits for the response, the timeout restarting at each progress tick when asked.
@@ -690,11 +708,6 @@ pub(crate) struct PendingCall {
 }
 
 impl PendingCall {
-    /// The request's id.
-    pub(crate) fn id(&self) -> OutgoingId {
-        self.id
-    }
-
     /// The call is over by the server's doing (answered, or its stream ended): nothing is
     /// sent on drop.
     pub(crate) fn disarm(&mut self) {
@@ -732,7 +745,7 @@ impl PendingCall {
         runtime.spawn(async move {
             let frame = OutgoingFrame {
                 method: Some(Cow::Borrowed("notifications/cancelled")),
-                protocol_version: version,
+                protocol_version: version.map(Version::as_str),
                 ..OutgoingFrame::new(bytes, FrameKind::Notification)
             };
             let _ = session.connection.send(frame).await;

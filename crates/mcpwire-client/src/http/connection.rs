@@ -21,7 +21,7 @@ use super::request::{self, Common};
 use crate::transport::{
     BoxFuture, Connection, FrameKind, Incoming, IncomingSender, OutgoingFrame, TransportError,
 };
-use crate::versions;
+use mcpwire_model::Version;
 
 /// What every task of one connection shares.
 pub(crate) struct Shared {
@@ -323,7 +323,10 @@ pub(crate) struct HttpConnection {
 impl HttpConnection {
     async fn send_frame(&self, frame: OutgoingFrame) -> Result<(), TransportError> {
         let shared = &self.shared;
-        let stateless = frame.protocol_version.is_some_and(versions::is_stateless);
+        let stateless = frame
+            .protocol_version
+            .and_then(Version::parse)
+            .is_some_and(Version::is_stateless);
         let common = {
             let mut state = shared.lock();
             if state.expired {

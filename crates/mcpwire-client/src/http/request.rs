@@ -11,7 +11,7 @@ use mcpwire::http::{
 
 use super::pool::{Body, Endpoint};
 use crate::transport::{OutgoingFrame, TransportError};
-use crate::versions;
+use mcpwire_model::Version;
 
 /// The header that resumes an SSE stream.
 pub(crate) const LAST_EVENT_ID: &str = "last-event-id";
@@ -65,7 +65,7 @@ pub(crate) fn post(
         .header(ACCEPT, "application/json, text/event-stream");
     if let Some(version) = frame.protocol_version {
         builder = builder.header(PROTOCOL_VERSION_HEADER, version);
-        if versions::is_stateless(version) {
+        if Version::parse(version).is_some_and(Version::is_stateless) {
             for (name, value) in standard_headers(frame)? {
                 builder = builder.header(name, value);
             }

@@ -1,0 +1,651 @@
+//! The typed calls of [`Client`]: listing (a page at a time or every page), tools with
+//! typed arguments and typed structured output checked against the tool's `outputSchema`,
+//! resources, prompts, completion, subscriptions and the log level. Each checks first that
+//! the version agreed has the method, and decodes its result in one pass.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use mcpwire::peer::Request;
+use mcpwire_model::Version;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value, json};
+
+use crate::client::Client;
+use crate::describe::{
+    Page, PromptDescription, ResourceDescription, TemplateDescription, ToolDescription,
+};
+use crate::error::ClientError;
+use crate::listen::{ListenFilter, SUBSCRIPTION_CAPACITY, Subscription};
+use crate::meta;
+use crate::options::CallOptions;
+use crate::output::check_output;
+use crate::session::Target;
+use crate::violation::{Rule, Violation};
+
+/// How many input-required rounds one 2026-07-28 call may take before the client gives up
+/// (a server asking for ever is not followed for ever).
+pub const MAX_INPUT_ROUNDS: usize = 8;
+
+/// The largest number of pages [`Client::list_all_tools`] and its siblings follow.
+pub const MAX_LIST_PAGES: usize = 10_000;
+
+/// Declares a request type with a JSON-object params and a typed result.
+macro_rules! method {
+    ($(#[$doc:meta])* $name:ident, $method:literal, $result:ty) => {
+        $(#[$doc])*
+        pub(crate) struct $name;
+        impl Request for $name {
+            const METHOD: &'static str = $method;
+            type Params = Map<String, Value>;
+            type Result = $result;
+        }
+    };
+}
+
+method!(ListTools, "tools/list", ToolsPage);
+method!(ListResources, "resources/list", ResourcesPage);
+method!(ListTemplates, "resources/templates/list", TemplatesPage);
+method!(ListPrompts, "prompts/list", PromptsPage);
+method!(CallTool, "tools/call", ToolCallResult);
+method!(ReadResource, "resources/read", ReadResult);
+method!(GetPrompt, "prompts/get", PromptResult);
+method!(Complete, "completion/complete", CompleteResult);
+method!(Subscribe, "resources/subscribe", Map<String, Value>);
+method!(Unsubscribe, "resources/unsubscribe", Map<String, Value>);
+method!(SetLevel, "logging/setLevel", Map<String, Value>);
+method!(Listen, "subscriptions/listen", Map<String, Value>);
+method!(PingServer, "ping", Map<String, Value>);
+
+/// Declares the result of a list method: its items under `$member`, and the next cursor.
+macro_rules! list_result {
+    ($(#[$doc:meta])* $name:ident, $member:literal, $item:ty) => {
+        $(#[$doc])*
+        #[derive(Deserialize)]
+        pub(crate) struct $name {
+            #[serde(rename = $member)]
+            items: Vec<$item>,
+            #[serde(rename = "nextCursor", default)]
+            next_cursor: Option<String>,
+        }
+
+        impl From<$name> for Page<$item> {
+            fn from(page: $name) -> Self {
+                Page {
+                    items: page.items,
+                    next_cursor: page.next_cursor,
+                }
+            }
+        }
+    };
+}
+
+list_result!(
+    /// `tools/list` result.
+    ToolsPage, "tools", ToolDescription
+);
+list_result!(
+    /// `resources/list` result.
+    ResourcesPage, "resources", ResourceDescription
+);
+list_result!(
+    /// `resources/templates/list` result.
+    TemplatesPage, "resourceTemplates", TemplateDescription
+);
+list_result!(
+    /// `prompts/list` result.
+    PromptsPage, "prompts", PromptDescription
+);
+
+/// The result of `tools/call`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCallResult {
+    /// The content blocks (text, image, audio, resource, resource link), as sent.
+    #[serde(default)]
+    pub content: Vec<Value>,
+    /// The structured result (from 2025-06-18), as sent.
+    #[serde(default)]
+    pub structured_content: Option<Value>,
+    /// Whether the tool failed (a tool error, not a protocol error).
+    #[serde(default)]
+    pub is_error: bool,
+    /// `_meta`, as sent.
+    #[serde(default, rename = "_meta")]
+    pub meta: Option<Map<String, Value>>,
+}
+
+impl ToolCallResult {
+    /// The text of the text blocks, joined with newlines.
+    pub fn text(&self) -> String {
+        let texts: Vec<&str> = self
+            .content
+            .iter()
+            .filter(|block| block.get("type").and_then(Value::as_str) == Some("text"))
+            .filter_map(|block| block.get("text").and_then(Value::as_str))
+            .collect();
+        texts.join("\n")
+    }
+}
+
+/// A tool result whose structured content was decoded as `T`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypedToolResult<T> {
+    /// The structured content, decoded.
+    pub output: T,
+    /// The whole result.
+    pub result: ToolCallResult,
+}
+
+/// The result of `resources/read`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ReadResult {
+    /// The contents (`TextResourceContents` or `BlobResourceContents`), as sent.
+    pub contents: Vec<Value>,
+}
+
+/// The result of `prompts/get`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct PromptResult {
+    /// The prompt's description, if given.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// The messages.
+    pub messages: Vec<PromptResultMessage>,
+}
+
+/// One message of a prompt.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct PromptResultMessage {
+    /// `user` or `assistant`.
+    pub role: String,
+    /// The content block, as sent.
+    pub content: Value,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct CompleteResult {
+    completion: Completion,
+}
+
+/// The values `completion/complete` offers.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Completion {
+    /// The values (at most 100).
+    pub values: Vec<String>,
+    /// How many values there are in all, when known.
+    #[serde(default)]
+    pub total: Option<u64>,
+    /// Whether there are more values than sent.
+    #[serde(default)]
+    pub has_more: Option<bool>,
+}
+
+/// What a completion is for: an argument of a prompt, or a variable of a resource
+/// template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CompletionTarget {
+    /// A prompt, by name.
+    Prompt(String),
+    /// A resource template, by its URI template.
+    Template(String),
+}
+
+/// The tool descriptions the client saw in `tools/list`, for checking outputs.
+#[derive(Default)]
+pub(crate) struct ToolCache(Mutex<HashMap<String, Arc<ToolDescription>>>);
+
+impl ToolCache {
+    fn remember(&self, tools: &[ToolDescription]) {
+        let mut cache = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        for tool in tools {
+            cache.insert(tool.name.clone(), Arc::new(tool.clone()));
+        }
+    }
+
+    /// The description of `name`, if listed.
+    pub(crate) fn get(&self, name: &str) -> Option<Arc<ToolDescription>> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(name)
+            .cloned()
+    }
+}
+
+/// Same method, result kept as raw JSON text (for the 2026-07-28 input-required rounds).
+struct Raw<R>(std::marker::PhantomData<R>);
+
+impl<R: Request> Request for Raw<R> {
+    const METHOD: &'static str = R::METHOD;
+    type Params = Map<String, Value>;
+    type Result = Box<RawValue>;
+}
+
+/// What decides whether a 2026-07-28 result is complete or asks for input.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ResultHead {
+    #[serde(default)]
+    result_type: Option<String>,
+    #[serde(default)]
+    input_requests: Option<Map<String, Value>>,
+    #[serde(default)]
+    request_state: Option<String>,
+}
+
+/// `{key: value}`.
+fn one(key: &str, value: &str) -> Map<String, Value> {
+    let mut params = Map::new();
+    params.insert(key.into(), value.into());
+    params
+}
+
+/// A JSON object of strings.
+fn strings(pairs: &[(&str, &str)]) -> Value {
+    let object: Map<String, Value> = pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), Value::from(*v)))
+        .collect();
+    Value::Object(object)
+}
+
+fn cursor_params(cursor: Option<&str>) -> Map<String, Value> {
+    let mut params = Map::new();
+    if let Some(cursor) = cursor {
+        params.insert("cursor".into(), cursor.into());
+    }
+    params
+}
+
+impl Client {
+    fn require(&self, method: &str) -> Result<(), ClientError> {
+        let version = self.protocol_version();
+        if version.has_request(method) {
+            Ok(())
+        } else {
+            Err(ClientError::NotInVersion {
+                method: method.to_owned(),
+                version: version.as_str(),
+            })
+        }
+    }
+
+    async fn typed<R: Request>(
+        &self,
+        params: Map<String, Value>,
+        target: Target,
+        options: &CallOptions,
+    ) -> Result<R::Result, ClientError> {
+        self.require(R::METHOD)?;
+        self.session().call::<R>(params, target, options).await
+    }
+
+    /// A request whose result carries nothing the caller needs.
+    async fn empty<R>(&self, params: Map<String, Value>) -> Result<(), ClientError>
+    where
+        R: Request<Params = Map<String, Value>>,
+    {
+        let options = CallOptions::new();
+        let result = self.typed::<R>(params, Target::default(), &options).await;
+        result.map(drop)
+    }
+
+    /// `ping` (not in 2026-07-28).
+    pub async fn ping(&self) -> Result<(), ClientError> {
+        self.empty::<PingServer>(Map::new()).await
+    }
+
+    /// One page of a list `R`.
+    async fn page<R, T>(&self, cursor: Option<&str>) -> Result<Page<T>, ClientError>
+    where
+        R: Request<Params = Map<String, Value>>,
+        R::Result: Into<Page<T>>,
+    {
+        let options = CallOptions::new();
+        let page = self.typed::<R>(cursor_params(cursor), Target::default(), &options);
+        Ok(page.await?.into())
+    }
+
+    /// One page of `tools/list` (`cursor` from the previous page; `None` for the first).
+    /// The tools are remembered for checking their outputs.
+    pub async fn list_tools(
+        &self,
+        cursor: Option<&str>,
+    ) -> Result<Page<ToolDescription>, ClientError> {
+        let page = self.page::<ListTools, _>(cursor).await?;
+        self.tools().remember(&page.items);
+        Ok(page)
+    }
+
+    /// Every tool, following the cursors (at most [`MAX_LIST_PAGES`] pages; a cursor seen
+    /// twice ends the list with a violation).
+    pub async fn list_all_tools(&self) -> Result<Vec<ToolDescription>, ClientError> {
+        all_pages(|cursor| async move { self.list_tools(cursor.as_deref()).await }).await
+    }
+
+    /// One page of `resources/list`.
+    pub async fn list_resources(
+        &self,
+        cursor: Option<&str>,
+    ) -> Result<Page<ResourceDescription>, ClientError> {
+        self.page::<ListResources, _>(cursor).await
+    }
+
+    /// Every resource, following the cursors.
+    pub async fn list_all_resources(&self) -> Result<Vec<ResourceDescription>, ClientError> {
+        all_pages(|cursor| async move { self.list_resources(cursor.as_deref()).await }).await
+    }
+
+    /// One page of `resources/templates/list`.
+    pub async fn list_resource_templates(
+        &self,
+        cursor: Option<&str>,
+    ) -> Result<Page<TemplateDescription>, ClientError> {
+        self.page::<ListTemplates, _>(cursor).await
+    }
+
+    /// Every resource template, following the cursors.
+    pub async fn list_all_resource_templates(
+        &self,
+    ) -> Result<Vec<TemplateDescription>, ClientError> {
+        all_pages(|cursor| async move { self.list_resource_templates(cursor.as_deref()).await })
+            .await
+    }
+
+    /// One page of `prompts/list`.
+    pub async fn list_prompts(
+        &self,
+        cursor: Option<&str>,
+    ) -> Result<Page<PromptDescription>, ClientError> {
+        self.page::<ListPrompts, _>(cursor).await
+    }
+
+    /// Every prompt, following the cursors.
+    pub async fn list_all_prompts(&self) -> Result<Vec<PromptDescription>, ClientError> {
+        all_pages(|cursor| async move { self.list_prompts(cursor.as_deref()).await }).await
+    }
+
+    /// `tools/call` with `arguments` (anything that serializes to a JSON object; `()` for
+    /// none). When the tool was listed with an `outputSchema`, a successful result must
+    /// carry `structuredContent` matching it ([`ClientError::Output`] otherwise; the
+    /// schema itself is checked with the `output-schema` feature). Under 2026-07-28, input
+    /// requests are answered by the registered handlers and the call retried.
+    pub async fn call_tool<A: Serialize + ?Sized>(
+        &self,
+        name: &str,
+        arguments: &A,
+        options: &CallOptions,
+    ) -> Result<ToolCallResult, ClientError> {
+        let arguments = meta::params_object(arguments).map_err(ClientError::Params)?;
+        let mut params = Map::new();
+        params.insert("name".into(), name.into());
+        params.insert("arguments".into(), Value::Object(arguments));
+        // `param_headers` are filled by the HTTP layer from the tool's `x-mcp-header` marks.
+        let target = Target::named(name);
+        let result = self.with_input::<CallTool>(params, target, options).await?;
+        if let Some(tool) = self.tools().get(name) {
+            check_output(&tool, &result)?;
+        }
+        Ok(result)
+    }
+
+    /// [`call_tool`](Self::call_tool), with the structured content decoded as `T` (an
+    /// error names the JSON pointer that did not decode). A tool error (`isError`) is
+    /// returned as [`ClientError::Output`] with the tool's text.
+    pub async fn call_tool_typed<A: Serialize + ?Sized, T: DeserializeOwned>(
+        &self,
+        name: &str,
+        arguments: &A,
+        options: &CallOptions,
+    ) -> Result<TypedToolResult<T>, ClientError> {
+        let result = self.call_tool(name, arguments, options).await?;
+        let output_error = |reason: String| ClientError::Output {
+            tool: name.to_owned(),
+            reason,
+        };
+        if result.is_error {
+            return Err(output_error(format!("the tool failed: {}", result.text())));
+        }
+        let structured = result
+            .structured_content
+            .as_ref()
+            .ok_or_else(|| output_error("the result has no structuredContent".into()))?;
+        let output = serde_path_to_error::deserialize::<_, T>(structured).map_err(|e| {
+            output_error(format!(
+                "structuredContent at \"{}\": {}",
+                pointer(e.path()),
+                e.inner()
+            ))
+        })?;
+        Ok(TypedToolResult { output, result })
+    }
+
+    /// `resources/read`.
+    pub async fn read_resource(&self, uri: &str) -> Result<ReadResult, ClientError> {
+        let params = one("uri", uri);
+        let options = CallOptions::new();
+        self.with_input::<ReadResource>(params, Target::named(uri), &options)
+            .await
+    }
+
+    /// `prompts/get` with string arguments.
+    pub async fn get_prompt(
+        &self,
+        name: &str,
+        arguments: &[(&str, &str)],
+    ) -> Result<PromptResult, ClientError> {
+        let mut params = one("name", name);
+        if !arguments.is_empty() {
+            params.insert("arguments".into(), strings(arguments));
+        }
+        let options = CallOptions::new();
+        self.with_input::<GetPrompt>(params, Target::named(name), &options)
+            .await
+    }
+
+    /// `completion/complete`: values for the argument `argument` (typed so far: `value`)
+    /// of a prompt or template; `context` holds the other arguments already given (sent
+    /// from 2025-06-18).
+    pub async fn complete(
+        &self,
+        target: CompletionTarget,
+        argument: &str,
+        value: &str,
+        context: &[(&str, &str)],
+    ) -> Result<Completion, ClientError> {
+        let reference = match &target {
+            CompletionTarget::Prompt(name) => json!({ "type": "ref/prompt", "name": name }),
+            CompletionTarget::Template(uri) => json!({ "type": "ref/resource", "uri": uri }),
+        };
+        let mut params = Map::new();
+        params.insert("ref".into(), reference);
+        params.insert(
+            "argument".into(),
+            json!({ "name": argument, "value": value }),
+        );
+        if !context.is_empty() && self.protocol_version() >= Version::V2025_06_18 {
+            params.insert("context".into(), json!({ "arguments": strings(context) }));
+        }
+        let result = self
+            .typed::<Complete>(params, Target::default(), &CallOptions::new())
+            .await?;
+        Ok(result.completion)
+    }
+
+    /// `resources/subscribe` (versions before 2026-07-28; use [`listen`](Self::listen)
+    /// there). Updates go to [`on_resource_updated`](crate::ClientBuilder::on_resource_updated).
+    pub async fn subscribe(&self, uri: &str) -> Result<(), ClientError> {
+        self.empty::<Subscribe>(one("uri", uri)).await
+    }
+
+    /// `resources/unsubscribe`.
+    pub async fn unsubscribe(&self, uri: &str) -> Result<(), ClientError> {
+        self.empty::<Unsubscribe>(one("uri", uri)).await
+    }
+
+    /// Asks for log messages at `level` and above (`debug` … `emergency`): `logging/setLevel`,
+    /// or under 2026-07-28 (which has no such method) the level every later request states
+    /// in `_meta`.
+    pub async fn set_log_level(&self, level: &str) -> Result<(), ClientError> {
+        if self
+            .session()
+            .set_stateless_log_level(Some(level.to_owned()))
+        {
+            return Ok(());
+        }
+        self.empty::<SetLevel>(one("level", level)).await
+    }
+
+    /// `subscriptions/listen` (2026-07-28): the notifications `filter` asks for arrive on
+    /// the returned stream, starting with the server's acknowledgement; dropping it ends
+    /// the subscription.
+    pub async fn listen(&self, filter: &ListenFilter) -> Result<Subscription, ClientError> {
+        self.require("subscriptions/listen")?;
+        let mut params = Map::new();
+        params.insert(
+            "notifications".into(),
+            serde_json::to_value(filter).map_err(|e| ClientError::Params(e.to_string()))?,
+        );
+        let (sender, events) = tokio::sync::mpsc::channel(SUBSCRIPTION_CAPACITY);
+        let request = self.session().open_listen::<Listen>(params, sender).await?;
+        Ok(Subscription {
+            events,
+            request: Some(request),
+        })
+    }
+
+    /// Answers the `inputRequests` of a 2026-07-28 input-required result with the
+    /// registered handlers: the `inputResponses` to retry the request with. A request no
+    /// handler answers, or one a handler refuses, fails the whole round.
+    pub async fn answer_input_requests(
+        &self,
+        input_requests: &Map<String, Value>,
+    ) -> Result<Map<String, Value>, ClientError> {
+        let handlers = self.session().handlers();
+        let mut responses = Map::new();
+        for (key, request) in input_requests {
+            let method = request
+                .get("method")
+                .and_then(Value::as_str)
+                .ok_or_else(|| {
+                    ClientError::Protocol(Violation::new(
+                        Rule::ResultShape,
+                        format!("inputRequests/{key} has no string `method`"),
+                    ))
+                })?;
+            if !handlers.answers(method) {
+                return Err(ClientError::Protocol(Violation::new(
+                    Rule::ResultShape,
+                    format!("inputRequests/{key} asks {method}, which the client did not declare"),
+                )));
+            }
+            let params = request.get("params").cloned().unwrap_or(json!({}));
+            let answer = handlers
+                .answer(method, params)
+                .await
+                .map_err(ClientError::Rpc)?;
+            responses.insert(key.clone(), answer);
+        }
+        Ok(responses)
+    }
+
+    /// Calls `R`; under a version with input-required results, answers their input
+    /// requests and retries with `inputResponses` and `requestState` (at most
+    /// [`MAX_INPUT_ROUNDS`] rounds).
+    async fn with_input<R>(
+        &self,
+        mut params: Map<String, Value>,
+        target: Target,
+        options: &CallOptions,
+    ) -> Result<R::Result, ClientError>
+    where
+        R: Request<Params = Map<String, Value>>,
+    {
+        if !self.protocol_version().is_stateless() {
+            return self.typed::<R>(params, target, options).await;
+        }
+        self.require(R::METHOD)?;
+        for _ in 0..MAX_INPUT_ROUNDS {
+            let raw = self
+                .session()
+                .call::<Raw<R>>(params.clone(), target.clone(), options)
+                .await?;
+            let head: ResultHead =
+                serde_json::from_str(raw.get()).map_err(|e| shape(R::METHOD, "", &e))?;
+            if head.result_type.as_deref() != Some("input_required") {
+                let mut decoder = serde_json::Deserializer::from_str(raw.get());
+                return serde_path_to_error::deserialize(&mut decoder)
+                    .map_err(|e| shape(R::METHOD, &pointer(e.path()), e.inner()));
+            }
+            let requests = head.input_requests.unwrap_or_default();
+            let responses = self.answer_input_requests(&requests).await?;
+            params.insert("inputResponses".into(), Value::Object(responses));
+            match head.request_state {
+                Some(state) => params.insert("requestState".into(), state.into()),
+                None => params.remove("requestState"),
+            };
+        }
+        Err(ClientError::Protocol(Violation::new(
+            Rule::ResultShape,
+            format!(
+                "{}: still input_required after {MAX_INPUT_ROUNDS} rounds",
+                R::METHOD
+            ),
+        )))
+    }
+}
+
+/// A result that does not have its method's shape.
+fn shape(method: &str, pointer: &str, error: &dyn std::fmt::Display) -> ClientError {
+    ClientError::Protocol(Violation::new(
+        Rule::ResultShape,
+        format!("{method} result at \"{pointer}\": {error}"),
+    ))
+}
+
+/// A serde path as a JSON pointer.
+fn pointer(path: &serde_path_to_error::Path) -> String {
+    let text = path.to_string();
+    if text == "." {
+        return String::new();
+    }
+    let mut out = String::new();
+    for segment in path.iter() {
+        out.push('/');
+        out.push_str(&segment.to_string().replace('~', "~0").replace('/', "~1"));
+    }
+    out
+}
+
+/// Follows `next_cursor` from the first page to the last.
+async fn all_pages<T, F, Fut>(mut page: F) -> Result<Vec<T>, ClientError>
+where
+    F: FnMut(Option<String>) -> Fut,
+    Fut: std::future::Future<Output = Result<Page<T>, ClientError>>,
+{
+    let mut items = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut cursor = None;
+    for _ in 0..MAX_LIST_PAGES {
+        let next = page(cursor).await?;
+        items.extend(next.items);
+        match next.next_cursor {
+            None => return Ok(items),
+            Some(next) if !seen.insert(next.clone()) => {
+                return Err(ClientError::Protocol(Violation::new(
+                    Rule::ResultShape,
+                    format!("the cursor {next:?} came back: the list would never end"),
+                )));
+            }
+            Some(next) => cursor = Some(next),
+        }
+    }
+    Err(ClientError::Protocol(Violation::new(
+        Rule::ResultShape,
+        format!("more than {MAX_LIST_PAGES} pages"),
+    )))
+}

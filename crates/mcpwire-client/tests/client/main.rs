@@ -1,0 +1,10 @@
+//! The client against `mcpwire-server` in process, under every MCP version: every call
+//! kind, what the server asks, cancellation both ways, progress and timeouts, malformed
+//! servers, and a child process that dies mid-call.
+
+mod asks;
+mod calls;
+mod malformed;
+mod stdio;
+mod support;
+mod time;

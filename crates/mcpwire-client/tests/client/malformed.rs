@@ -1,0 +1,163 @@
+//! A server that breaks the wire rules: each breach is a typed error naming the rule on
+//! the call it concerns, or a reported violation; never a panic, a hang, or a dead reader.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use mcpwire_client::{CallOptions, ClientError, Rule, Violation};
+use serde_json::{Value, json};
+
+use crate::support::{Scripted, builder, scripted};
+
+/// A scripted client whose reported violations the test can read.
+async fn watched() -> (mcpwire_client::Client, Scripted, Arc<Mutex<Vec<Violation>>>) {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&seen);
+    let builder = builder().on_violation(move |v| sink.lock().unwrap().push(v));
+    let (client, server) = scripted(builder).await;
+    (client, server, seen)
+}
+
+/// Calls `tools/list` while the server answers its request with `answer(id)`.
+async fn answered_with(
+    client: &mcpwire_client::Client,
+    server: &mut Scripted,
+    answer: impl FnOnce(&Value) -> Vec<String>,
+) -> Result<usize, ClientError> {
+    let options = CallOptions::new().timeout(Duration::from_secs(5));
+    let call = client.request::<ListTools>(&EMPTY, &options);
+    let script = async {
+        let request = server.recv().await;
+        for line in answer(&request["id"]) {
+            server.send(&line).await;
+        }
+    };
+    let (result, ()) = tokio::join!(call, script);
+    result.map(|tools| tools.tools.len())
+}
+
+static EMPTY: Value = Value::Null;
+
+struct ListTools;
+
+#[derive(serde::Deserialize)]
+struct Tools {
+    tools: Vec<Value>,
+}
+
+impl mcpwire::peer::Request for ListTools {
+    const METHOD: &'static str = "tools/list";
+    type Params = Value;
+    type Result = Tools;
+}
+
+fn rules(seen: &Mutex<Vec<Violation>>) -> Vec<Rule> {
+    seen.lock().unwrap().iter().map(|v| v.rule).collect()
+}
+
+async fn settle() {
+    tokio::time::sleep(Duration::from_millis(50)).await;
+}
+
+#[tokio::test]
+async fn a_response_id_of_another_json_type_fails_the_call_naming_the_rule() {
+    let (client, mut server, seen) = watched().await;
+    let result = answered_with(&client, &mut server, |id| {
+        vec![json!({"jsonrpc": "2.0", "id": id.to_string(), "result": {"tools": []}}).to_string()]
+    })
+    .await;
+    match result {
+        Err(ClientError::Protocol(v)) => {
+            assert_eq!(v.rule, Rule::ResponseIdEcho);
+            assert!(v.detail.contains('"'), "{v}");
+        }
+        other => panic!("{other:?}"),
+    }
+    settle().await;
+    assert_eq!(rules(&seen), [Rule::ResponseIdEcho]);
+    // The reader lives on.
+    let ok = answered_with(&client, &mut server, |id| {
+        vec![json!({"jsonrpc": "2.0", "id": id, "result": {"tools": [{}]}}).to_string()]
+    });
+    assert_eq!(ok.await.expect("answered"), 1);
+}
+
+#[tokio::test]
+async fn a_duplicate_response_is_reported_and_the_first_one_counts() {
+    let (client, mut server, seen) = watched().await;
+    let result = answered_with(&client, &mut server, |id| {
+        vec![
+            json!({"jsonrpc": "2.0", "id": id, "result": {"tools": [{}, {}]}}).to_string(),
+            json!({"jsonrpc": "2.0", "id": id, "result": {"tools": []}}).to_string(),
+        ]
+    });
+    assert_eq!(result.await.expect("the first response"), 2);
+    settle().await;
+    assert_eq!(rules(&seen), [Rule::OneResponse]);
+}
+
+#[tokio::test]
+async fn non_json_and_unknown_ids_are_reported_and_answered_by_the_rules() {
+    let (client, mut server, seen) = watched().await;
+    let result = answered_with(&client, &mut server, |id| {
+        vec![
+            "this is not JSON".to_owned(),
+            json!({"jsonrpc": "2.0", "id": 999, "result": {}}).to_string(),
+            json!({"jsonrpc": "2.0", "id": id, "result": {"tools": []}}).to_string(),
+        ]
+    });
+    assert_eq!(result.await.expect("answered after the garbage"), 0);
+    // The parse error is answered as JSON-RPC says: -32700 with a null id.
+    let reply = server.recv().await;
+    assert_eq!(reply["error"]["code"], -32700);
+    assert_eq!(reply["id"], Value::Null);
+    settle().await;
+    assert_eq!(rules(&seen), [Rule::Json, Rule::ResponseToKnownRequest]);
+    // A response is never answered: nothing else was sent.
+    assert_eq!(server.silent_for(Duration::from_millis(50)).await, None);
+}
+
+#[tokio::test]
+async fn a_result_of_the_wrong_shape_or_a_malformed_response_fails_the_call() {
+    let (client, mut server, _) = watched().await;
+    let result = answered_with(&client, &mut server, |id| {
+        vec![json!({"jsonrpc": "2.0", "id": id, "result": {"tools": 5}}).to_string()]
+    });
+    match result.await {
+        Err(ClientError::Protocol(v)) => {
+            assert_eq!(v.rule, Rule::ResultShape);
+            assert!(v.detail.contains("/tools"), "{v}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let result = answered_with(&client, &mut server, |id| {
+        vec![json!({"jsonrpc": "1.0", "id": id, "result": {"tools": []}}).to_string()]
+    });
+    match result.await {
+        Err(ClientError::Protocol(v)) => {
+            assert!(matches!(v.rule, Rule::ResponseShape(_)), "{v}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_server_that_ends_fails_every_pending_call() {
+    let (client, mut server, _) = watched().await;
+    let options = CallOptions::new().no_timeout();
+    let first = client.request::<ListTools>(&EMPTY, &options);
+    let second = client.request::<ListTools>(&EMPTY, &options);
+    let end = async {
+        server.recv().await;
+        server.recv().await;
+        drop(server);
+    };
+    let (first, second, ()) = tokio::join!(first, second, end);
+    for result in [first, second] {
+        assert!(
+            matches!(result, Err(ClientError::Transport(_))),
+            "{:?}",
+            result.err()
+        );
+    }
+}
