@@ -22,6 +22,7 @@ use crate::listen::{ListenFilter, SUBSCRIPTION_CAPACITY, Subscription};
 use crate::meta;
 use crate::options::CallOptions;
 use crate::output::check_output;
+use crate::result_check::check_result;
 use crate::session::Target;
 use crate::violation::{Rule, Violation};
 
@@ -31,6 +32,9 @@ pub const MAX_INPUT_ROUNDS: usize = 8;
 
 /// The largest number of pages [`Client::list_all_tools`] and its siblings follow.
 pub const MAX_LIST_PAGES: usize = 10_000;
+
+/// The methods whose 2026-07-28 results may ask for input.
+const INPUT_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
 
 /// Declares a request type with a JSON-object params and a typed result.
 macro_rules! method {
@@ -274,14 +278,25 @@ impl Client {
         }
     }
 
-    async fn typed<R: Request>(
+    /// Calls `R` after checking the version has it. Under a version with input-required
+    /// results, a method that may have one answers their input requests and retries; with
+    /// [`check_results`](crate::ClientBuilder::check_results) the result is held to the
+    /// version's schema. Otherwise the result is decoded in one pass.
+    async fn typed<R>(
         &self,
         params: Map<String, Value>,
         target: Target,
         options: &CallOptions,
-    ) -> Result<R::Result, ClientError> {
+    ) -> Result<R::Result, ClientError>
+    where
+        R: Request<Params = Map<String, Value>>,
+    {
         self.require(R::METHOD)?;
-        self.session().call::<R>(params, target, options).await
+        let input = self.protocol_version().is_stateless() && INPUT_METHODS.contains(&R::METHOD);
+        if !input && !self.session().settings.check_results {
+            return self.session().call::<R>(params, target, options).await;
+        }
+        self.checked::<R>(params, target, options).await
     }
 
     /// A request whose result carries nothing the caller needs.
@@ -386,7 +401,7 @@ impl Client {
         params.insert("arguments".into(), Value::Object(arguments));
         // `param_headers` are filled by the HTTP layer from the tool's `x-mcp-header` marks.
         let target = Target::named(name);
-        let result = self.with_input::<CallTool>(params, target, options).await?;
+        let result = self.typed::<CallTool>(params, target, options).await?;
         if let Some(tool) = self.tools().get(name) {
             check_output(&tool, &result)?;
         }
@@ -428,7 +443,7 @@ impl Client {
     pub async fn read_resource(&self, uri: &str) -> Result<ReadResult, ClientError> {
         let params = one("uri", uri);
         let options = CallOptions::new();
-        self.with_input::<ReadResource>(params, Target::named(uri), &options)
+        self.typed::<ReadResource>(params, Target::named(uri), &options)
             .await
     }
 
@@ -443,7 +458,7 @@ impl Client {
             params.insert("arguments".into(), strings(arguments));
         }
         let options = CallOptions::new();
-        self.with_input::<GetPrompt>(params, Target::named(name), &options)
+        self.typed::<GetPrompt>(params, Target::named(name), &options)
             .await
     }
 
@@ -553,10 +568,10 @@ impl Client {
         Ok(responses)
     }
 
-    /// Calls `R`; under a version with input-required results, answers their input
-    /// requests and retries with `inputResponses` and `requestState` (at most
-    /// [`MAX_INPUT_ROUNDS`] rounds).
-    async fn with_input<R>(
+    /// Calls `R` with its result kept as text: input-required results are answered and
+    /// the call retried (at most [`MAX_INPUT_ROUNDS`] rounds), the final result checked
+    /// against the version's schema (when asked) and decoded.
+    async fn checked<R>(
         &self,
         mut params: Map<String, Value>,
         target: Target,
@@ -565,10 +580,7 @@ impl Client {
     where
         R: Request<Params = Map<String, Value>>,
     {
-        if !self.protocol_version().is_stateless() {
-            return self.typed::<R>(params, target, options).await;
-        }
-        self.require(R::METHOD)?;
+        let version = self.protocol_version();
         for _ in 0..MAX_INPUT_ROUNDS {
             let raw = self
                 .session()
@@ -577,6 +589,9 @@ impl Client {
             let head: ResultHead =
                 serde_json::from_str(raw.get()).map_err(|e| shape(R::METHOD, "", &e))?;
             if head.result_type.as_deref() != Some("input_required") {
+                if self.session().settings.check_results {
+                    check_result(version, R::METHOD, raw.get())?;
+                }
                 let mut decoder = serde_json::Deserializer::from_str(raw.get());
                 return serde_path_to_error::deserialize(&mut decoder)
                     .map_err(|e| shape(R::METHOD, &pointer(e.path()), e.inner()));
@@ -608,15 +623,18 @@ fn shape(method: &str, pointer: &str, error: &dyn std::fmt::Display) -> ClientEr
 }
 
 /// A serde path as a JSON pointer.
-fn pointer(path: &serde_path_to_error::Path) -> String {
-    let text = path.to_string();
-    if text == "." {
-        return String::new();
-    }
+pub(crate) fn pointer(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
     let mut out = String::new();
     for segment in path.iter() {
+        let token = match segment {
+            Segment::Seq { index } => index.to_string(),
+            Segment::Map { key } => key.replace('~', "~0").replace('/', "~1"),
+            Segment::Enum { variant } => variant.clone(),
+            Segment::Unknown => continue,
+        };
         out.push('/');
-        out.push_str(&segment.to_string().replace('~', "~0").replace('/', "~1"));
+        out.push_str(&token);
     }
     out
 }

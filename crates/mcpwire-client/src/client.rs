@@ -26,6 +26,9 @@ use mcpwire_model::Version;
 /// The default timeout of a call (as the TypeScript SDK's): 60 s.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// The notification that roots changed.
+const ROOTS_CHANGED: &str = "notifications/roots/list_changed";
+
 /// How many requests of the server are answered at once by default; more are refused with
 /// an error.
 pub const DEFAULT_MAX_SERVING: usize = 16;
@@ -42,6 +45,7 @@ pub struct ClientBuilder {
     default_timeout: Option<Duration>,
     max_pending: usize,
     max_serving: usize,
+    check_results: bool,
 }
 
 impl std::fmt::Debug for ClientBuilder {
@@ -66,6 +70,7 @@ impl ClientBuilder {
             default_timeout: Some(DEFAULT_REQUEST_TIMEOUT),
             max_pending: DEFAULT_MAX_PENDING,
             max_serving: DEFAULT_MAX_SERVING,
+            check_results: true,
         }
     }
 
@@ -97,6 +102,15 @@ impl ClientBuilder {
     /// [`DEFAULT_MAX_SERVING`]); more are refused with -32603.
     pub fn max_concurrent_server_requests(mut self, max: usize) -> Self {
         self.max_serving = max.max(1);
+        self
+    }
+
+    /// Whether results of the typed calls are also held to the negotiated version's schema
+    /// (default `true`): a result the version's generated type does not decode is a
+    /// [`Rule::ResultShape`](crate::Rule::ResultShape) violation naming the JSON pointer.
+    /// Off, results are decoded in one pass into the client's own (lenient) types.
+    pub fn check_results(mut self, check: bool) -> Self {
+        self.check_results = check;
         self
     }
 
@@ -205,6 +219,7 @@ impl ClientBuilder {
             default_timeout: self.default_timeout,
             max_pending: self.max_pending,
             max_serving: self.max_serving,
+            check_results: self.check_results,
         };
         let session = Arc::new(Session::new(connection, profile, settings));
         let reader = tokio::spawn(Arc::clone(&session).read(receiver)).abort_handle();
@@ -305,6 +320,16 @@ impl Client {
         params: &P,
     ) -> Result<(), ClientError> {
         self.session().notify(method, params).await
+    }
+
+    /// Tells the server the roots changed (`notifications/roots/list_changed`), so that it
+    /// asks `roots/list` again. Versions without server-to-client requests (2026-07-28)
+    /// have no such notification: nothing is sent there.
+    pub async fn notify_roots_list_changed(&self) -> Result<(), ClientError> {
+        if !versions::has_notification(self.protocol_version(), ROOTS_CHANGED) {
+            return Ok(());
+        }
+        self.notify(ROOTS_CHANGED, &Value::Null).await
     }
 
     /// Closes the connection (for a child process: its stdin, then its process group).

@@ -21,6 +21,7 @@ mod negotiate;
 mod notify;
 mod options;
 mod output;
+mod result_check;
 mod session;
 mod stdio;
 mod stream;

@@ -76,6 +76,7 @@ pub(crate) struct Settings {
     pub(crate) default_timeout: Option<Duration>,
     pub(crate) max_pending: usize,
     pub(crate) max_serving: usize,
+    pub(crate) check_results: bool,
 }
 
 /// A call waiting for its response.

@@ -10,7 +10,7 @@ use serde_json::json;
 
 use crate::support::{Sum, builder, connect};
 
-const TOOLS: [&str; 8] = [
+const TOOLS: [&str; 9] = [
     "add",
     "echo",
     "countdown",
@@ -18,6 +18,7 @@ const TOOLS: [&str; 8] = [
     "ask",
     "sample",
     "roots",
+    "visit",
     "log",
 ];
 

@@ -5,6 +5,7 @@
 mod asks;
 mod calls;
 mod malformed;
+mod notifications;
 mod stdio;
 mod support;
 mod time;

@@ -161,3 +161,28 @@ async fn a_server_that_ends_fails_every_pending_call() {
         );
     }
 }
+
+#[tokio::test]
+async fn results_are_held_to_the_version_schema_unless_told_otherwise() {
+    for check in [true, false] {
+        let (client, mut server) = scripted(builder().check_results(check)).await;
+        let options = CallOptions::new();
+        let call = client.call_tool("t", &(), &options);
+        let answer = async {
+            let request = server.recv().await;
+            // A text block without its `text`: not a 2025-06-18 CallToolResult.
+            let result = json!({"content": [{"type": "text"}]});
+            let line = json!({"jsonrpc": "2.0", "id": request["id"], "result": result});
+            server.send(&line.to_string()).await;
+        };
+        let (result, ()) = tokio::join!(call, answer);
+        match (check, result) {
+            (true, Err(ClientError::Protocol(v))) => {
+                assert_eq!(v.rule, Rule::ResultShape);
+                assert!(v.detail.contains("\"/content/0\""), "{v}");
+            }
+            (false, Ok(result)) => assert_eq!(result.content, [json!({"type": "text"})]),
+            (check, other) => panic!("check {check}: {other:?}"),
+        }
+    }
+}

@@ -142,6 +142,16 @@ pub fn server(seen: &Arc<Seen>) -> McpServer {
             },
         )
         .tool(
+            "visit",
+            "Elicit in URL mode",
+            |_: NoArguments, ctx: Context| async move {
+                match ctx.elicit_url("Sign in", "https://example.com/login").await {
+                    Ok(answer) => ToolResult::text(format!("{:?}", answer.answer)),
+                    Err(error) => ToolResult::error(error),
+                }
+            },
+        )
+        .tool(
             "log",
             "Log a line",
             |_: NoArguments, ctx: Context| async move {
