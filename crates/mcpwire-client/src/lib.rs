@@ -25,6 +25,7 @@ mod result_check;
 mod session;
 mod stdio;
 mod stream;
+mod tool_headers;
 pub mod transport;
 mod versions;
 mod violation;
