@@ -4,27 +4,11 @@
 # the repository (MCPWIRE_CONFORMANCE_CACHE, default ${XDG_CACHE_HOME:-$HOME/.cache}/mcpwire-conformance).
 set -euo pipefail
 
-SUITE_VERSION=0.2.0-alpha.12
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CACHE=${MCPWIRE_CONFORMANCE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcpwire-conformance}
+# shellcheck source=scripts/conformance/suite.sh
+. "$ROOT/scripts/conformance/suite.sh"
 OUT=${MCPWIRE_CONFORMANCE_OUT:-$CACHE/results}
-mkdir -p "$CACHE" "$OUT"
-
-# The suite needs Node >= 22 (fs.globSync): use the system's when new enough, else node@22.
-NODE=node
-major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
-PACKAGES=("@modelcontextprotocol/conformance@$SUITE_VERSION")
-if [ "$major" -lt 22 ]; then
-    PACKAGES+=("node@22")
-    NODE=$CACHE/node_modules/.bin/node
-fi
-SUITE=$CACHE/node_modules/@modelcontextprotocol/conformance/dist/index.js
-installed=$(cat "$CACHE/node_modules/@modelcontextprotocol/conformance/package.json" 2>/dev/null \
-    | grep -o "\"version\": *\"$SUITE_VERSION\"" || true)
-if [ -z "$installed" ] || { [ "$NODE" != node ] && [ ! -x "$NODE" ]; }; then
-    echo "installing ${PACKAGES[*]} into $CACHE" >&2
-    npm install --no-audit --no-fund --loglevel=error --prefix "$CACHE" "${PACKAGES[@]}" >&2
-fi
+mkdir -p "$OUT"
 
 echo "building the conformance server" >&2
 (cd "$ROOT" && cargo build --quiet -p mcpwire-server --example conformance)
@@ -192,4 +176,10 @@ for f in "$OUT"/*.score; do
     printf '| %s | %s/%s | %s/%s |\n' "$(basename "$f" .score)" "$sp" "$st" "$cp" "$ct"
 done
 echo "details: $OUT (suite output in *.log, checks in */checks.json)"
-compare_baseline
+# The client scenarios (crates/mcpwire-client/examples/everything_client.rs);
+# MCPWIRE_CONFORMANCE_CLIENT=0 skips them.
+client_status=0
+if [ "${MCPWIRE_CONFORMANCE_CLIENT:-1}" = 1 ]; then
+    "$ROOT/scripts/conformance/client.sh" || client_status=$?
+fi
+compare_baseline && exit "$client_status"

@@ -48,6 +48,16 @@ pub(crate) fn check_result(version: Version, method: &str, text: &str) -> Result
     let Some(name) = result_definition(method) else {
         return Ok(());
     };
+    // "when a client receives a result … which does not include `resultType`, the client
+    // MUST treat the absent field as `complete`" (2026-07-28).
+    let completed;
+    let text = match complete_by_default(version, text) {
+        Some(with) => {
+            completed = with;
+            completed.as_str()
+        }
+        None => text,
+    };
     let visitor = Decodes(text);
     let outcome = match version {
         Version::V2024_11_05 => mcp::v2024_11_05::visit_definition(name, visitor),
@@ -66,6 +76,20 @@ pub(crate) fn check_result(version: Version, method: &str, text: &str) -> Result
     }
 }
 
+/// `text` with `"resultType":"complete"` added, when `version` has the member and `text` is
+/// an object without it.
+fn complete_by_default(version: Version, text: &str) -> Option<String> {
+    if !version.is_stateless() {
+        return None;
+    }
+    let mut object: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text).ok()?;
+    if object.contains_key("resultType") {
+        return None;
+    }
+    object.insert("resultType".into(), "complete".into());
+    serde_json::to_string(&object).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,10 +98,11 @@ mod tests {
     fn a_result_is_held_to_its_version_schema() {
         let ok = r#"{"content":[{"type":"text","text":"hi"}]}"#;
         for version in Version::ALL {
-            let checked = check_result(version, "tools/call", ok);
-            // 2026-07-28 servers must say `resultType`.
-            assert_eq!(checked.is_ok(), !version.is_stateless(), "{version}");
+            // Without `resultType` a 2026-07-28 result is `complete`.
+            assert_eq!(check_result(version, "tools/call", ok), Ok(()), "{version}");
         }
+        let wrong = r#"{"resultType":5,"content":[]}"#;
+        assert!(check_result(Version::V2026_07_28, "tools/call", wrong).is_err());
         let typed = r#"{"resultType":"complete","content":[]}"#;
         assert_eq!(
             check_result(Version::V2026_07_28, "tools/call", typed),
