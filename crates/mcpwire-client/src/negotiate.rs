@@ -100,7 +100,10 @@ fn offered_in(error: &mcpwire::RpcError) -> Option<Version> {
         return None;
     }
     let data: Data = serde_json::from_str(error.data()?.get()).ok()?;
-    data.supported.iter().filter_map(|v| Version::parse(v)).max()
+    data.supported
+        .iter()
+        .filter_map(|v| Version::parse(v))
+        .max()
 }
 
 /// [`negotiate`]; `retry` allows one more round after an UnsupportedProtocolVersion error
