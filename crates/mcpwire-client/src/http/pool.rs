@@ -202,7 +202,7 @@ mod tests {
         for (url, needle) in [
             ("https://example.com/mcp", "only http://"),
             ("localhost:8080", "no scheme"),
-            ("http//x", "no scheme"),
+            ("http//x y", "not a URL"),
         ] {
             let error = Endpoint::parse(url).expect_err(url).to_string();
             assert!(error.contains(needle), "{url}: {error}");

@@ -4,6 +4,8 @@
 
 mod asks;
 mod calls;
+#[cfg(feature = "http")]
+mod http;
 mod malformed;
 mod notifications;
 mod stdio;
