@@ -7,7 +7,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use mcpwire::peer::Request;
-use mcpwire_model::Version;
+use mcpwire_model::content::{ContentKind, EmbeddedResource};
+use mcpwire_model::result_read::read_resource_result;
+use mcpwire_model::result_wire::CompletionPage;
+use mcpwire_model::{PromptResult, ReadError, ToolResult, Version};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -22,7 +25,7 @@ use crate::listen::{ListenFilter, SUBSCRIPTION_CAPACITY, Subscription};
 use crate::meta;
 use crate::options::CallOptions;
 use crate::output::check_output;
-use crate::result_check::check_result;
+use crate::result_check::{check_result, complete_by_default};
 use crate::session::Target;
 use crate::violation::{Rule, Violation};
 
@@ -53,10 +56,12 @@ method!(ListTools, "tools/list", ToolsPage);
 method!(ListResources, "resources/list", ResourcesPage);
 method!(ListTemplates, "resources/templates/list", TemplatesPage);
 method!(ListPrompts, "prompts/list", PromptsPage);
-method!(CallTool, "tools/call", ToolCallResult);
-method!(ReadResource, "resources/read", ReadResult);
-method!(GetPrompt, "prompts/get", PromptResult);
-method!(Complete, "completion/complete", CompleteResult);
+// Read into the version-neutral model from their text (`mcpwire-model`'s readers decode
+// the version's generated type, so the schema is held in the same pass).
+method!(CallTool, "tools/call", Box<RawValue>);
+method!(ReadResource, "resources/read", Box<RawValue>);
+method!(GetPrompt, "prompts/get", Box<RawValue>);
+method!(Complete, "completion/complete", Box<RawValue>);
 method!(Subscribe, "resources/subscribe", Map<String, Value>);
 method!(Unsubscribe, "resources/unsubscribe", Map<String, Value>);
 method!(SetLevel, "logging/setLevel", Map<String, Value>);
@@ -103,89 +108,26 @@ list_result!(
     PromptsPage, "prompts", PromptDescription
 );
 
-/// The result of `tools/call`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ToolCallResult {
-    /// The content blocks (text, image, audio, resource, resource link), as sent.
-    #[serde(default)]
-    pub content: Vec<Value>,
-    /// The structured result (from 2025-06-18), as sent.
-    #[serde(default)]
-    pub structured_content: Option<Value>,
-    /// Whether the tool failed (a tool error, not a protocol error).
-    #[serde(default)]
-    pub is_error: bool,
-    /// `_meta`, as sent.
-    #[serde(default, rename = "_meta")]
-    pub meta: Option<Map<String, Value>>,
-}
-
-impl ToolCallResult {
-    /// The text of the text blocks, joined with newlines.
-    pub fn text(&self) -> String {
-        let texts: Vec<&str> = self
-            .content
-            .iter()
-            .filter(|block| block.get("type").and_then(Value::as_str) == Some("text"))
-            .filter_map(|block| block.get("text").and_then(Value::as_str))
-            .collect();
-        texts.join("\n")
-    }
-}
-
 /// A tool result whose structured content was decoded as `T`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TypedToolResult<T> {
     /// The structured content, decoded.
     pub output: T,
     /// The whole result.
-    pub result: ToolCallResult,
+    pub result: ToolResult,
 }
 
-/// The result of `resources/read`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct ReadResult {
-    /// The contents (`TextResourceContents` or `BlobResourceContents`), as sent.
-    pub contents: Vec<Value>,
-}
-
-/// The result of `prompts/get`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct PromptResult {
-    /// The prompt's description, if given.
-    #[serde(default)]
-    pub description: Option<String>,
-    /// The messages.
-    pub messages: Vec<PromptResultMessage>,
-}
-
-/// One message of a prompt.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct PromptResultMessage {
-    /// `user` or `assistant`.
-    pub role: String,
-    /// The content block, as sent.
-    pub content: Value,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct CompleteResult {
-    completion: Completion,
-}
-
-/// The values `completion/complete` offers.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Completion {
-    /// The values (at most 100).
-    pub values: Vec<String>,
-    /// How many values there are in all, when known.
-    #[serde(default)]
-    pub total: Option<u64>,
-    /// Whether there are more values than sent.
-    #[serde(default)]
-    pub has_more: Option<bool>,
+/// The text of a tool result's text blocks, joined with newlines.
+pub fn result_text(result: &ToolResult) -> String {
+    let texts: Vec<&str> = result
+        .blocks()
+        .iter()
+        .filter_map(|block| match &block.kind {
+            ContentKind::Text(text) => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    texts.join("\n")
 }
 
 /// What a completion is for: an argument of a prompt, or a variable of a resource
@@ -291,12 +233,15 @@ impl Client {
     where
         R: Request<Params = Map<String, Value>>,
     {
-        self.require(R::METHOD)?;
-        let input = self.protocol_version().is_stateless() && INPUT_METHODS.contains(&R::METHOD);
-        if !input && !self.session().settings.check_results {
+        if !self.session().settings.check_results {
+            self.require(R::METHOD)?;
             return self.session().call::<R>(params, target, options).await;
         }
-        self.checked::<R>(params, target, options).await
+        let raw = self.raw::<Raw<R>>(params, target, options).await?;
+        check_result(self.protocol_version(), R::METHOD, raw.get())?;
+        let mut decoder = serde_json::Deserializer::from_str(raw.get());
+        serde_path_to_error::deserialize(&mut decoder)
+            .map_err(|e| shape(R::METHOD, &pointer(e.path()), e.inner()))
     }
 
     /// A request whose result carries nothing the caller needs.
@@ -398,7 +343,7 @@ impl Client {
         name: &str,
         arguments: &A,
         options: &CallOptions,
-    ) -> Result<ToolCallResult, ClientError> {
+    ) -> Result<ToolResult, ClientError> {
         let arguments = meta::params_object(arguments).map_err(ClientError::Params)?;
         let mut target = Target::named(name);
         if self.protocol_version().is_stateless()
@@ -409,7 +354,8 @@ impl Client {
         let mut params = Map::new();
         params.insert("name".into(), name.into());
         params.insert("arguments".into(), Value::Object(arguments));
-        let result = self.typed::<CallTool>(params, target, options).await?;
+        let raw = self.raw::<CallTool>(params, target, options).await?;
+        let result = read(&raw, self.protocol_version(), ToolResult::from_json)?;
         if let Some(tool) = self.tools().get(name) {
             check_output(&tool, &result)?;
         }
@@ -430,12 +376,12 @@ impl Client {
             tool: name.to_owned(),
             reason,
         };
-        if result.is_error {
-            return Err(output_error(format!("the tool failed: {}", result.text())));
+        if result.is_error() {
+            let text = result_text(&result);
+            return Err(output_error(format!("the tool failed: {text}")));
         }
         let structured = result
-            .structured_content
-            .as_ref()
+            .structured_content()
             .ok_or_else(|| output_error("the result has no structuredContent".into()))?;
         let output = serde_path_to_error::deserialize::<_, T>(structured).map_err(|e| {
             output_error(format!(
@@ -448,11 +394,11 @@ impl Client {
     }
 
     /// `resources/read`.
-    pub async fn read_resource(&self, uri: &str) -> Result<ReadResult, ClientError> {
+    pub async fn read_resource(&self, uri: &str) -> Result<Vec<EmbeddedResource>, ClientError> {
         let params = one("uri", uri);
         let options = CallOptions::new();
-        self.typed::<ReadResource>(params, Target::named(uri), &options)
-            .await
+        let raw = self.raw::<ReadResource>(params, Target::named(uri), &options);
+        read(&raw.await?, self.protocol_version(), read_resource_result)
     }
 
     /// `prompts/get` with string arguments.
@@ -466,8 +412,12 @@ impl Client {
             params.insert("arguments".into(), strings(arguments));
         }
         let options = CallOptions::new();
-        self.typed::<GetPrompt>(params, Target::named(name), &options)
-            .await
+        let raw = self.raw::<GetPrompt>(params, Target::named(name), &options);
+        read(
+            &raw.await?,
+            self.protocol_version(),
+            PromptResult::from_json,
+        )
     }
 
     /// `completion/complete`: values for the argument `argument` (typed so far: `value`)
@@ -479,7 +429,7 @@ impl Client {
         argument: &str,
         value: &str,
         context: &[(&str, &str)],
-    ) -> Result<Completion, ClientError> {
+    ) -> Result<CompletionPage, ClientError> {
         let reference = match &target {
             CompletionTarget::Prompt(name) => json!({ "type": "ref/prompt", "name": name }),
             CompletionTarget::Template(uri) => json!({ "type": "ref/resource", "uri": uri }),
@@ -493,10 +443,13 @@ impl Client {
         if !context.is_empty() && self.protocol_version() >= Version::V2025_06_18 {
             params.insert("context".into(), json!({ "arguments": strings(context) }));
         }
-        let result = self
-            .typed::<Complete>(params, Target::default(), &CallOptions::new())
-            .await?;
-        Ok(result.completion)
+        let options = CallOptions::new();
+        let raw = self.raw::<Complete>(params, Target::default(), &options);
+        read(
+            &raw.await?,
+            self.protocol_version(),
+            CompletionPage::from_json,
+        )
     }
 
     /// `resources/subscribe` (versions before 2026-07-28; use [`listen`](Self::listen)
@@ -576,33 +529,33 @@ impl Client {
         Ok(responses)
     }
 
-    /// Calls `R` with its result kept as text: input-required results are answered and
-    /// the call retried (at most [`MAX_INPUT_ROUNDS`] rounds), the final result checked
-    /// against the version's schema (when asked) and decoded.
-    async fn checked<R>(
+    /// Calls `R`, whose result is kept as text, after checking the version has it. Under a
+    /// version with input-required results, a method that may have one answers their input
+    /// requests with the registered handlers and retries with `inputResponses` and
+    /// `requestState` (at most [`MAX_INPUT_ROUNDS`] rounds).
+    async fn raw<R>(
         &self,
         mut params: Map<String, Value>,
         target: Target,
         options: &CallOptions,
-    ) -> Result<R::Result, ClientError>
+    ) -> Result<Box<RawValue>, ClientError>
     where
-        R: Request<Params = Map<String, Value>>,
+        R: Request<Params = Map<String, Value>, Result = Box<RawValue>>,
     {
-        let version = self.protocol_version();
+        self.require(R::METHOD)?;
+        let input = self.protocol_version().is_stateless() && INPUT_METHODS.contains(&R::METHOD);
+        if !input {
+            return self.session().call::<R>(params, target, options).await;
+        }
         for _ in 0..MAX_INPUT_ROUNDS {
             let raw = self
                 .session()
-                .call::<Raw<R>>(params.clone(), target.clone(), options)
+                .call::<R>(params.clone(), target.clone(), options)
                 .await?;
             let head: ResultHead =
                 serde_json::from_str(raw.get()).map_err(|e| shape(R::METHOD, "", &e))?;
             if head.result_type.as_deref() != Some("input_required") {
-                if self.session().settings.check_results {
-                    check_result(version, R::METHOD, raw.get())?;
-                }
-                let mut decoder = serde_json::Deserializer::from_str(raw.get());
-                return serde_path_to_error::deserialize(&mut decoder)
-                    .map_err(|e| shape(R::METHOD, &pointer(e.path()), e.inner()));
+                return Ok(raw);
             }
             let requests = head.input_requests.unwrap_or_default();
             let responses = self.answer_input_requests(&requests).await?;
@@ -620,6 +573,24 @@ impl Client {
             ),
         )))
     }
+}
+
+/// A result text read into the model by `reader` under `version`; a text the version's
+/// schema refuses is a [`Rule::ResultShape`] violation.
+fn read<T>(
+    raw: &RawValue,
+    version: Version,
+    reader: impl FnOnce(&str, Version) -> Result<T, ReadError>,
+) -> Result<T, ClientError> {
+    // A 2026-07-28 result without `resultType` is `complete`.
+    let completed = complete_by_default(version, raw.get());
+    let text = completed.as_deref().unwrap_or(raw.get());
+    reader(text, version).map_err(|e| {
+        ClientError::Protocol(Violation::new(
+            Rule::ResultShape,
+            format!("the result is not a {} {}: {}", e.version, e.what, e.reason),
+        ))
+    })
 }
 
 /// A result that does not have its method's shape.

@@ -105,10 +105,15 @@ impl ClientBuilder {
         self
     }
 
-    /// Whether results of the typed calls are also held to the negotiated version's schema
-    /// (default `true`): a result the version's generated type does not decode is a
-    /// [`Rule::ResultShape`](crate::Rule::ResultShape) violation naming the JSON pointer.
-    /// Off, results are decoded in one pass into the client's own (lenient) types.
+    /// Whether what the server sends is also held to the negotiated version's schema
+    /// (default `true`): a list result the version's generated type does not decode is a
+    /// [`Rule::ResultShape`](crate::Rule::ResultShape) violation naming the JSON pointer; a
+    /// notification whose params do not fit its method is a
+    /// [`Rule::NotificationShape`](crate::Rule::NotificationShape) violation and is not
+    /// delivered; a request of the server whose params do not fit is answered -32602. Off,
+    /// lists are decoded in one pass into the client's own (lenient) types. Tool results,
+    /// prompts, resource contents and completions are always read through the version's
+    /// types (that is how they reach the model).
     pub fn check_results(mut self, check: bool) -> Self {
         self.check_results = check;
         self

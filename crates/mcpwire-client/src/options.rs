@@ -31,7 +31,7 @@ impl ProgressSink {
 }
 
 /// The progress notifications of one call, as a stream (see [`CallOptions::progress_stream`]).
-/// It ends when the call ends.
+/// It ends once the call is over and the [`CallOptions`] it came with are dropped.
 #[derive(Debug)]
 pub struct ProgressStream(mpsc::Receiver<ProgressEvent>);
 

@@ -7,27 +7,24 @@
 //! holds and [`Client::call_tool_typed`](crate::Client::call_tool_typed) still checks the
 //! shape through the Rust type it decodes into.
 
-use crate::calls::ToolCallResult;
 use crate::describe::ToolDescription;
 use crate::error::ClientError;
+use mcpwire_model::ToolResult;
 
 /// Checks `result` against `tool`'s `outputSchema` (nothing to check for a tool error or
 /// a tool without one).
-pub(crate) fn check_output(
-    tool: &ToolDescription,
-    result: &ToolCallResult,
-) -> Result<(), ClientError> {
+pub(crate) fn check_output(tool: &ToolDescription, result: &ToolResult) -> Result<(), ClientError> {
     let Some(schema) = &tool.output_schema else {
         return Ok(());
     };
-    if result.is_error {
+    if result.is_error() {
         return Ok(());
     }
     let error = |reason: String| ClientError::Output {
         tool: tool.name.clone(),
         reason,
     };
-    let Some(structured) = &result.structured_content else {
+    let Some(structured) = result.structured_content() else {
         return Err(error(
             "the tool declares an outputSchema but the result has no structuredContent".into(),
         ));
@@ -51,4 +48,49 @@ fn validate(schema: &serde_json::Value, instance: &serde_json::Value) -> Result<
 #[cfg(not(feature = "output-schema"))]
 fn validate(_schema: &serde_json::Value, _instance: &serde_json::Value) -> Result<(), String> {
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn tool() -> ToolDescription {
+        serde_json::from_value(json!({
+            "name": "add",
+            "inputSchema": {"type": "object"},
+            "outputSchema": {"type": "object", "properties": {"sum": {"type": "integer"}},
+                             "required": ["sum"]},
+        }))
+        .expect("a tool")
+    }
+
+    fn result(structured: Option<serde_json::Value>, is_error: bool) -> ToolResult {
+        match (structured, is_error) {
+            (_, true) => ToolResult::error("failed"),
+            (Some(value), false) => ToolResult::structured(&value),
+            (None, false) => ToolResult::text("no structure"),
+        }
+    }
+
+    #[test]
+    fn a_tool_with_an_output_schema_must_return_matching_structured_content() {
+        let tool = tool();
+        assert!(check_output(&tool, &result(Some(json!({"sum": 5})), false)).is_ok());
+        // A tool error need not match.
+        assert!(check_output(&tool, &result(None, true)).is_ok());
+        let missing = check_output(&tool, &result(None, false)).unwrap_err();
+        assert!(
+            missing.to_string().contains("no structuredContent"),
+            "{missing}"
+        );
+        let wrong = check_output(&tool, &result(Some(json!({"sum": "five"})), false));
+        if cfg!(feature = "output-schema") {
+            let wrong = wrong.unwrap_err().to_string();
+            assert!(wrong.contains("\"/sum\""), "{wrong}");
+        } else {
+            assert!(wrong.is_ok());
+        }
+    }
 }

@@ -1,7 +1,7 @@
-//! The negotiated version's schema held on results: a result is also decoded as that
-//! version's generated result type (`mcpwire-types`), so a member the version does not
-//! have in that shape, or a missing required one, is a [`Rule::ResultShape`] violation
-//! naming the JSON pointer. On by default
+//! The negotiated version's schema held on what the server sends: a list result is also
+//! decoded as that version's generated result type (`mcpwire-types`), a notification or
+//! request as its `ServerNotification` / `ServerRequest`, so a member of the wrong shape,
+//! or a missing required one, is named by its JSON pointer. On by default
 //! ([`ClientBuilder::check_results`](crate::ClientBuilder::check_results)).
 
 use mcpwire_model::Version;
@@ -9,6 +9,7 @@ use mcpwire_types::mcp;
 use mcpwire_types::support::DefinitionVisitor;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 use crate::violation::{Rule, Violation};
 
@@ -48,25 +49,9 @@ pub(crate) fn check_result(version: Version, method: &str, text: &str) -> Result
     let Some(name) = result_definition(method) else {
         return Ok(());
     };
-    // "when a client receives a result … which does not include `resultType`, the client
-    // MUST treat the absent field as `complete`" (2026-07-28).
-    let completed;
-    let text = match complete_by_default(version, text) {
-        Some(with) => {
-            completed = with;
-            completed.as_str()
-        }
-        None => text,
-    };
-    let visitor = Decodes(text);
-    let outcome = match version {
-        Version::V2024_11_05 => mcp::v2024_11_05::visit_definition(name, visitor),
-        Version::V2025_03_26 => mcp::v2025_03_26::visit_definition(name, visitor),
-        Version::V2025_06_18 => mcp::v2025_06_18::visit_definition(name, visitor),
-        Version::V2025_11_25 => mcp::v2025_11_25::visit_definition(name, visitor),
-        Version::V2026_07_28 => mcp::v2026_07_28::visit_definition(name, visitor),
-    };
-    match outcome {
+    let completed = complete_by_default(version, text);
+    let text = completed.as_deref().unwrap_or(text);
+    match decodes_as(version, name, text) {
         Some(Err(reason)) => Err(Violation::new(
             Rule::ResultShape,
             format!("{method} result is not a {version} {name} {reason}"),
@@ -76,16 +61,57 @@ pub(crate) fn check_result(version: Version, method: &str, text: &str) -> Result
     }
 }
 
+/// Checks a notification (`ServerNotification`) or request (`ServerRequest`) of the server
+/// against `version`'s schema: its params must have the shape its method gives them (a
+/// method the version does not define is left to the caller). The error names the pointer.
+pub(crate) fn check_message(
+    version: Version,
+    union: &'static str,
+    id: Option<&str>,
+    method: &str,
+    params: Option<&str>,
+) -> Result<(), String> {
+    // Newer schemas give these unions the whole JSON-RPC envelope.
+    let mut text = String::from("{\"jsonrpc\":\"2.0\",");
+    if let Some(id) = id {
+        text.push_str("\"id\":");
+        text.push_str(id);
+        text.push(',');
+    }
+    text.push_str("\"method\":");
+    text.push_str(&Value::from(method).to_string());
+    if let Some(params) = params {
+        text.push_str(",\"params\":");
+        text.push_str(params);
+    }
+    text.push('}');
+    match decodes_as(version, union, &text) {
+        Some(Err(reason)) => Err(format!("{method} is not a {version} {union} {reason}")),
+        Some(Ok(())) | None => Ok(()),
+    }
+}
+
+/// Decodes `text` as the definition `name` of `version` (`None`: the version has none).
+fn decodes_as(version: Version, name: &str, text: &str) -> Option<Result<(), String>> {
+    let visitor = Decodes(text);
+    match version {
+        Version::V2024_11_05 => mcp::v2024_11_05::visit_definition(name, visitor),
+        Version::V2025_03_26 => mcp::v2025_03_26::visit_definition(name, visitor),
+        Version::V2025_06_18 => mcp::v2025_06_18::visit_definition(name, visitor),
+        Version::V2025_11_25 => mcp::v2025_11_25::visit_definition(name, visitor),
+        Version::V2026_07_28 => mcp::v2026_07_28::visit_definition(name, visitor),
+    }
+}
+
 /// `text` with `"resultType":"complete"` added, when `version` has the member and `text` is
-/// an object without it.
-fn complete_by_default(version: Version, text: &str) -> Option<String> {
-    if !version.is_stateless() {
+/// an object without it: "when a client receives a result … which does not include
+/// `resultType`, the client MUST treat the absent field as `complete`" (2026-07-28).
+pub(crate) fn complete_by_default(version: Version, text: &str) -> Option<String> {
+    // Most results say it: spare them a parse.
+    if !version.is_stateless() || text.contains("\"resultType\"") {
         return None;
     }
-    let mut object: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text).ok()?;
-    if object.contains_key("resultType") {
-        return None;
-    }
+    let mut object: serde_json::Map<String, Value> = serde_json::from_str(text).ok()?;
     object.insert("resultType".into(), "complete".into());
     serde_json::to_string(&object).ok()
 }
@@ -116,5 +142,55 @@ mod tests {
         let error = check_result(Version::V2024_11_05, "tools/call", bad_block).unwrap_err();
         assert!(error.detail.contains("/content/0"), "{error}");
         assert_eq!(check_result(Version::V2025_06_18, "ping", "{}"), Ok(()));
+    }
+
+    #[test]
+    fn server_messages_are_held_to_their_method_shape() {
+        let union = "ServerNotification";
+        let log = Some(r#"{"level":"info","data":"x"}"#);
+        assert_eq!(
+            check_message(
+                Version::V2025_06_18,
+                union,
+                None,
+                "notifications/message",
+                log
+            ),
+            Ok(())
+        );
+        let bad = Some(r#"{"level":"loud","data":"x"}"#);
+        let error = check_message(
+            Version::V2025_06_18,
+            union,
+            None,
+            "notifications/message",
+            bad,
+        );
+        assert!(error.unwrap_err().contains("/params/level"));
+        let progress = Some(r#"{"progressToken":1}"#);
+        let missing = check_message(
+            Version::V2024_11_05,
+            union,
+            None,
+            "notifications/progress",
+            progress,
+        );
+        assert!(missing.unwrap_err().contains("progress"));
+        let sampling = Some(r#"{"messages":[],"maxTokens":5}"#);
+        for version in [Version::V2024_11_05, Version::V2025_11_25] {
+            let request = check_message(
+                version,
+                "ServerRequest",
+                Some("7"),
+                "sampling/createMessage",
+                sampling,
+            );
+            assert_eq!(request, Ok(()), "{version}");
+        }
+        // A method the schema does not know is the caller's to judge.
+        assert_eq!(
+            check_message(Version::V2025_06_18, union, None, "x/y", None),
+            Ok(())
+        );
     }
 }

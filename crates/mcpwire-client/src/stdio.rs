@@ -10,6 +10,7 @@
 use std::ffi::OsStr;
 use std::process::Stdio;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, BufReader};
@@ -177,7 +178,13 @@ impl ChildProcess {
             };
             incoming.send(Incoming::Closed(end)).await;
         });
-        let kill: Arc<dyn Fn() + Send + Sync> = Arc::new(move || kill_group(pid));
+        // Once: after the group is gone its id could in time name another group.
+        let killed = AtomicBool::new(false);
+        let kill: Arc<dyn Fn() + Send + Sync> = Arc::new(move || {
+            if !killed.swap(true, Ordering::SeqCst) {
+                kill_group(pid);
+            }
+        });
         let writer = LineWriter::new(Box::new(stdin), None).with_on_close(kill);
         Ok(Box::new(ChildConnection {
             writer,
@@ -202,7 +209,7 @@ impl Connection for ChildConnection {
 
     fn close(&self) -> BoxFuture<'_, ()> {
         Box::pin(async move {
-            self.writer.close_output().await;
+            self.writer.close_output();
             let exited = async {
                 while !self.supervisor.is_finished() {
                     tokio::time::sleep(Duration::from_millis(5)).await;

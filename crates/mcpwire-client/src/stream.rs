@@ -6,7 +6,7 @@ use std::sync::Arc;
 use mcpwire::framing::Frame;
 use mcpwire::service::AsyncFrameReader;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::sync::Mutex;
+use tokio::sync::{mpsc, oneshot};
 use tokio::task::AbortHandle;
 
 use crate::transport::{
@@ -104,10 +104,19 @@ pub(crate) async fn pump_lines<R: AsyncRead + Unpin>(
     }
 }
 
-/// The sending side over a byte stream: each frame written with `\n` and flushed, one at a
-/// time. Closing drops the writer (the server sees end of input) and stops the reader.
+/// How many frames may wait for the writer task before [`Connection::send`] waits.
+const WRITE_QUEUE: usize = 64;
+
+/// One frame for the writer task, and where its outcome goes.
+type Line = (Vec<u8>, oneshot::Sender<Result<(), TransportError>>);
+
+/// The sending side over a byte stream: a task of its own writes each frame with `\n` and
+/// flushes it, one at a time, so a caller that gives up (a dropped call) never leaves half a
+/// line on the stream. Closing ends the queue: what is queued is written, then the server
+/// sees end of input.
 pub(crate) struct LineWriter {
-    output: Mutex<Option<BoxWriter>>,
+    queue: std::sync::Mutex<Option<mpsc::Sender<Line>>>,
+    writer: AbortHandle,
     reader: Option<AbortHandle>,
     on_close: Option<Arc<dyn Fn() + Send + Sync>>,
 }
@@ -115,8 +124,11 @@ pub(crate) struct LineWriter {
 impl LineWriter {
     /// A writer to `output`; `reader`, when given, is aborted on close and on drop.
     pub(crate) fn new(output: BoxWriter, reader: Option<AbortHandle>) -> Self {
+        let (queue, lines) = mpsc::channel(WRITE_QUEUE);
+        let writer = tokio::spawn(write_lines(output, lines)).abort_handle();
         Self {
-            output: Mutex::new(Some(output)),
+            queue: std::sync::Mutex::new(Some(queue)),
+            writer,
             reader,
             on_close: None,
         }
@@ -128,9 +140,13 @@ impl LineWriter {
         self
     }
 
-    /// Drops the writer (the server reads end of input); the reader keeps running.
-    pub(crate) async fn close_output(&self) {
-        self.output.lock().await.take();
+    /// Ends the queue: the frames already queued are written, then the server reads end of
+    /// input. The reader keeps running.
+    pub(crate) fn close_output(&self) {
+        self.queue
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
     }
 
     fn finish(&self) {
@@ -143,22 +159,46 @@ impl LineWriter {
     }
 }
 
+/// The writer task: each frame written whole, with `\n`, and flushed; the first error ends
+/// it (later sends fail with [`TransportError::Closed`]).
+async fn write_lines(mut output: BoxWriter, mut lines: mpsc::Receiver<Line>) {
+    while let Some((mut line, done)) = lines.recv().await {
+        line.push(b'\n');
+        let written = async {
+            output.write_all(&line).await?;
+            output.flush().await
+        };
+        let outcome = written.await.map_err(TransportError::from);
+        let failed = outcome.is_err();
+        let _ = done.send(outcome);
+        if failed {
+            return;
+        }
+    }
+    let _ = output.shutdown().await;
+}
+
 impl Connection for LineWriter {
     fn send(&self, frame: OutgoingFrame) -> BoxFuture<'_, Result<(), TransportError>> {
         Box::pin(async move {
-            let mut output = self.output.lock().await;
-            let output = output.as_mut().ok_or(TransportError::Closed)?;
-            let mut line = frame.bytes;
-            line.push(b'\n');
-            output.write_all(&line).await?;
-            output.flush().await?;
-            Ok(())
+            let queue = self
+                .queue
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .clone()
+                .ok_or(TransportError::Closed)?;
+            let (done, written) = oneshot::channel();
+            queue
+                .send((frame.bytes, done))
+                .await
+                .map_err(|_| TransportError::Closed)?;
+            written.await.unwrap_or(Err(TransportError::Closed))
         })
     }
 
     fn close(&self) -> BoxFuture<'_, ()> {
         Box::pin(async move {
-            self.close_output().await;
+            self.close_output();
             self.finish();
         })
     }
@@ -166,6 +206,7 @@ impl Connection for LineWriter {
 
 impl Drop for LineWriter {
     fn drop(&mut self) {
+        self.writer.abort();
         self.finish();
     }
 }

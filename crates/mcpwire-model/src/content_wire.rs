@@ -3,8 +3,9 @@
 //! gets serialized. A block or member a version lacks is a [`ContentError`], never dropped.
 
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
+use mcpwire_types::{Json, JsonObject};
 use serde::Serialize;
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 
 use crate::content::{
     Content, ContentError, ContentKind, EmbeddedResource, ResourceContents, ResourceLink, Role,
@@ -14,8 +15,15 @@ use crate::version::Version;
 /// A tool result, version-neutral, as [`crate::ToolResult`] hands it over for encoding.
 pub(crate) struct ToolResultParts<'a> {
     pub(crate) content: &'a [Content],
-    pub(crate) structured: Option<&'a Map<String, Value>>,
+    pub(crate) structured: Option<&'a Value>,
     pub(crate) is_error: bool,
+}
+
+/// `structuredContent` as the JSON object versions before 2026-07-28 require.
+fn structured_object(value: &Value, version: Version) -> Result<JsonObject, ContentError> {
+    JsonObject::try_from(value.clone()).map_err(|_| {
+        ContentError::lacking("`structuredContent` that is not a JSON object", version)
+    })
 }
 
 /// A finite priority as a JSON number.
@@ -267,13 +275,17 @@ pub(crate) fn call_tool_result(
     version: Version,
 ) -> Result<Value, ContentError> {
     let is_error = result.is_error.then_some(true);
-    // From 2025-06-18: `structuredContent`; 2026-07-28 also takes its `resultType`.
+    // From 2025-06-18: `structuredContent`.
+    // Before 2026-07-28 `structuredContent` is a JSON object; anything else is refused.
     macro_rules! structured_result {
-        ($m:ident, $block:ident $(, $result_type:expr)?) => {{
+        ($m:ident, $block:ident) => {{
             let content = all(result.content, $block)?;
-            let mut out = $m::CallToolResult::new(content $(, $result_type)?);
+            let mut out = $m::CallToolResult::new(content);
             out.is_error = is_error;
-            out.structured_content = result.structured.cloned().map(Into::into);
+            out.structured_content = result
+                .structured
+                .map(|value| structured_object(value, version))
+                .transpose()?;
             to_value(out)
         }};
     }
@@ -291,7 +303,13 @@ pub(crate) fn call_tool_result(
         Version::V2025_03_26 => plain_result!(v2025_03_26, block_2025_03_26, tool_block_2025_03_26),
         Version::V2025_06_18 => structured_result!(v2025_06_18, block_2025_06_18),
         Version::V2025_11_25 => structured_result!(v2025_11_25, block_2025_11_25),
-        Version::V2026_07_28 => structured_result!(v2026_07_28, block_2026_07_28, "complete"),
+        Version::V2026_07_28 => {
+            let content = all(result.content, block_2026_07_28)?;
+            let mut out = v2026_07_28::CallToolResult::new(content, "complete");
+            out.is_error = is_error;
+            out.structured_content = result.structured.map(Json::from);
+            to_value(out)
+        }
     })
 }
 

@@ -7,6 +7,15 @@
 //! the generated types of one version (`mcpwire_types::mcp::v…`), which are what gets
 //! serialized; what a version cannot carry is an error, never dropped.
 //!
+//! The other way, what a server sends is read back into the model: the reply's text is
+//! decoded as the version's generated type (so what its schema refuses is a [`ReadError`]),
+//! then converted: [`ToolResult::from_json`], [`PromptResult::from_json`],
+//! [`result_read::read_resource_result`], [`result_wire::CompletionPage::from_json`],
+//! [`ToolInfo::from_json`] and [`ToolPage::from_json`] (`tools/list`),
+//! [`InitializeReply::from_json`] and [`DiscoverReply::from_json`] (`server/discover`).
+//! Everything the model can send under a version reads back equal; what it has no place for
+//! (`_meta`, icons, members a schema does not declare) is left behind.
+//!
 //! The crate has no runtime and no transport: `mcpwire-server` builds on it, and so can a
 //! client.
 //!
@@ -23,14 +32,22 @@
 pub mod ask;
 pub mod ask_wire;
 pub mod content;
+mod content_read;
 pub mod content_wire;
 pub mod form;
 mod form_derive;
 mod form_wire;
 pub mod logging;
+pub mod prompt_message;
+pub mod read_error;
 pub mod result;
+pub mod result_read;
 pub mod result_wire;
 pub mod schema;
+pub mod server_info;
+mod server_info_wire;
+pub mod tool_info;
+mod tool_info_wire;
 pub mod version;
 
 pub use ask::{ElicitRequest, IncludeContext, ModelPreferences, SamplingMessage, SamplingRequest};
@@ -41,6 +58,13 @@ pub use content::{
 };
 pub use form::{Choice, FieldKind, Form, FormError, FormField, TextFormat};
 pub use logging::LogLevel;
+pub use prompt_message::{PromptMessage, PromptResult};
+pub use read_error::ReadError;
 pub use result::{IntoToolResult, Structured, ToolResult};
 pub use schema::{SchemaError, object_schema};
+pub use server_info::{
+    DiscoverReply, InitializeReply, ListCapability, PeerInfo, ResourcesCapability,
+    ServerCapabilitySet,
+};
+pub use tool_info::{ToolHints, ToolInfo, ToolPage};
 pub use version::{Feature, Version};

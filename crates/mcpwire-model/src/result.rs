@@ -8,7 +8,9 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::content::{Content, ContentError};
+use crate::content_read::read_call_tool_result;
 use crate::content_wire::{ToolResultParts, call_tool_result};
+use crate::read_error::ReadError;
 use crate::schema::{SchemaError, object_schema};
 use crate::version::Version;
 
@@ -25,7 +27,8 @@ use crate::version::Version;
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolResult {
     content: Vec<Content>,
-    structured: Option<Map<String, Value>>,
+    /// `structuredContent`: a JSON object, or under 2026-07-28 any JSON value.
+    structured: Option<Value>,
     is_error: bool,
     /// Set by [`ToolResult::missing_capability`]: the client capability the call needed.
     required_capability: Option<String>,
@@ -92,7 +95,7 @@ impl ToolResult {
         match serde_json::to_value(value) {
             Ok(Value::Object(members)) => Self {
                 content: vec![Content::text(Value::Object(members.clone()).to_string())],
-                structured: Some(members),
+                structured: Some(Value::Object(members)),
                 ..Self::content(Vec::new())
             },
             Ok(other) => Self::error(format!(
@@ -100,6 +103,36 @@ impl ToolResult {
             )),
             Err(e) => Self::error(format!("the tool's output does not serialize: {e}")),
         }
+    }
+
+    /// A result of these parts, as read from a server's `CallToolResult`.
+    pub(crate) fn from_parts(
+        content: Vec<Content>,
+        structured: Option<Value>,
+        is_error: bool,
+    ) -> Self {
+        Self {
+            content,
+            structured,
+            is_error,
+            required_capability: None,
+        }
+    }
+
+    /// The result a server sent: `text` (a `CallToolResult` of `version`) decoded as that
+    /// version's generated type, then read into the model. Under 2026-07-28 the result must
+    /// be `complete` (an `input_required` result is another reply).
+    ///
+    /// ```
+    /// use mcpwire_model::{ToolResult, Version};
+    ///
+    /// let text = r#"{"content":[{"type":"text","text":"hi"}],"isError":true}"#;
+    /// let read = ToolResult::from_json(text, Version::V2025_03_26).unwrap();
+    /// assert_eq!(read, ToolResult::error("hi"));
+    /// assert!(ToolResult::from_json(r#"{"content":3}"#, Version::V2025_03_26).is_err());
+    /// ```
+    pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
+        read_call_tool_result(text, version)
     }
 
     /// Whether this is a tool execution error.
@@ -112,8 +145,9 @@ impl ToolResult {
         &self.content
     }
 
-    /// The structured content, if any.
-    pub fn structured_content(&self) -> Option<&Map<String, Value>> {
+    /// The structured content, if any: a JSON object (any JSON value when read from a
+    /// 2026-07-28 result).
+    pub fn structured_content(&self) -> Option<&Value> {
         self.structured.as_ref()
     }
 

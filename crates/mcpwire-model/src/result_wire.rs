@@ -9,16 +9,16 @@ use crate::content::ResourceContents;
 use crate::content_wire::to_value;
 use crate::version::Version;
 
-/// One page of completion values: the values, how many there are in all, and whether some
-/// were left out.
+/// One page of completion values (`CompleteResult.completion`): the values, how many there
+/// are in all, and whether some were left out.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompletionPage {
     /// The values of this page.
     pub values: Vec<String>,
-    /// How many values there are in all.
-    pub total: usize,
-    /// Whether some values were left out of this page.
-    pub has_more: bool,
+    /// How many values there are in all, if said.
+    pub total: Option<u64>,
+    /// Whether some values were left out of this page, if said.
+    pub has_more: Option<bool>,
 }
 
 /// The `CompleteResult` of `version`.
@@ -26,8 +26,8 @@ pub fn complete_result(page: CompletionPage, version: Version) -> Value {
     macro_rules! result {
         ($m:ident $(, $result_type:expr)?) => {{
             let mut completion = $m::CompleteResultCompletion::new(page.values);
-            completion.total = Some(u64::try_from(page.total).unwrap_or(u64::MAX).into());
-            completion.has_more = Some(page.has_more);
+            completion.total = page.total.map(Into::into);
+            completion.has_more = page.has_more;
             to_value($m::CompleteResult::new(completion $(, $result_type)?))
         }};
     }

@@ -85,8 +85,8 @@ fn completion_page(mut values: Vec<String>) -> CompletionPage {
     values.truncate(MAX_COMPLETIONS);
     CompletionPage {
         values,
-        total,
-        has_more: total > MAX_COMPLETIONS,
+        total: Some(u64::try_from(total).unwrap_or(u64::MAX)),
+        has_more: Some(total > MAX_COMPLETIONS),
     }
 }
 

@@ -184,7 +184,8 @@ mod validate;
 
 // The version-neutral model lives in `mcpwire-model`; its modules keep their paths here.
 use mcpwire_model::{
-    ask, ask_wire, content, content_wire, form, logging, result, result_wire, schema, version,
+    ask, ask_wire, content, content_wire, form, logging, prompt_message, result, result_wire,
+    schema, version,
 };
 
 pub use arguments::{ArgumentError, NoArguments};
@@ -200,7 +201,8 @@ pub use context::Context;
 pub use events::{EventReceiver, EventSource, InProcessEvents, ReceiveError, ServerEvent};
 pub use form::{Choice, FieldKind, Form, FormError, FormField, TextFormat};
 pub use logging::LogLevel;
-pub use prompt::{Prompt, PromptMessage};
+pub use prompt::Prompt;
+pub use prompt_message::PromptMessage;
 pub use request_state::MAX_REQUEST_STATE;
 pub use resource::Resource;
 pub use resource_template::ResourceTemplate;

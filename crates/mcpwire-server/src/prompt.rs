@@ -10,49 +10,13 @@ use serde_json::{Map, Value};
 
 use crate::arguments::{ArgumentError, decode_member};
 use crate::completion::{Completers, CompletionRequest};
-use crate::content::{Content, ContentError, Role};
-use crate::content_wire::{get_prompt_result, prompt_message};
+use crate::content::{Content, Role};
+use crate::content_wire::get_prompt_result;
 use crate::context::Context;
+use crate::prompt_message::PromptMessage;
 use crate::schema::{SchemaError, object_schema};
 use crate::tool::BoxFuture;
 use crate::version::Version;
-
-/// One message of a prompt.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PromptMessage {
-    /// Who says it.
-    pub role: Role,
-    /// What is said.
-    pub content: Content,
-}
-
-impl PromptMessage {
-    /// A user message of text.
-    pub fn user(text: impl Into<String>) -> Self {
-        Self {
-            role: Role::User,
-            content: Content::text(text),
-        }
-    }
-
-    /// An assistant message of text.
-    pub fn assistant(text: impl Into<String>) -> Self {
-        Self {
-            role: Role::Assistant,
-            content: Content::text(text),
-        }
-    }
-
-    /// A message of any content block.
-    pub fn new(role: Role, content: Content) -> Self {
-        Self { role, content }
-    }
-
-    /// The `PromptMessage` of `version`, serialized from its generated type.
-    pub fn to_json(&self, version: Version) -> Result<Value, ContentError> {
-        prompt_message(self.role, &self.content, version)
-    }
-}
 
 type GetFn = dyn Fn(Map<String, Value>, Context) -> Result<BoxFuture<Vec<PromptMessage>>, ArgumentError>
     + Send

@@ -1,7 +1,7 @@
 //! What the server asks the client: sampling, elicitation (defaults applied), roots,
 //! answered by the registered handlers; capabilities declared exactly for them.
 
-use mcpwire_client::{CallOptions, ElicitAnswer, Root, Version};
+use mcpwire_client::{CallOptions, ElicitAnswer, Root, Version, result_text};
 use serde_json::{Map, Value, json};
 
 use crate::support::{builder, connect};
@@ -42,19 +42,22 @@ async fn handlers_answer_the_server_under_every_version() {
             .call_tool("sample", &(), &CallOptions::new())
             .await
             .expect(&context);
-        assert_eq!(sampled.text(), "model says: Say hi", "{context}");
+        assert_eq!(result_text(&sampled), "model says: Say hi", "{context}");
         let asked = client
             .call_tool("ask", &(), &CallOptions::new())
             .await
             .expect(&context);
         if version >= Version::V2025_11_25 {
-            assert_eq!(asked.text(), "Ada 42", "{context}");
+            assert_eq!(result_text(&asked), "Ada 42", "{context}");
         } else if version == Version::V2025_06_18 {
             // Defaults arrived in 2025-11-25: the server cannot send this form.
-            assert!(asked.text().contains("default"), "{context}: {asked:?}");
+            assert!(
+                result_text(&asked).contains("default"),
+                "{context}: {asked:?}"
+            );
         } else {
             assert!(
-                asked.is_error,
+                asked.is_error(),
                 "{context}: no elicitation before 2025-06-18"
             );
         }
@@ -62,7 +65,7 @@ async fn handlers_answer_the_server_under_every_version() {
             .call_tool("roots", &(), &CallOptions::new())
             .await
             .expect(&context);
-        assert_eq!(roots.text(), "file:///work", "{context}: {roots:?}");
+        assert_eq!(result_text(&roots), "file:///work", "{context}: {roots:?}");
     }
 }
 
@@ -73,7 +76,7 @@ async fn without_handlers_nothing_is_declared_and_the_server_cannot_ask() {
         for tool in ["sample", "ask", "roots"] {
             let result = client.call_tool(tool, &(), &CallOptions::new()).await;
             match result {
-                Ok(result) => assert!(result.is_error, "{version} {tool}: {result:?}"),
+                Ok(result) => assert!(result.is_error(), "{version} {tool}: {result:?}"),
                 // 2026-07-28: -32021, the capability the call needs is missing.
                 Err(error) => assert_eq!(error.rpc().map(|e| e.code()), Some(-32021)),
             }

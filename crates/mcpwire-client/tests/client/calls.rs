@@ -4,7 +4,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mcpwire_client::{
-    CallOptions, ClientError, CompletionTarget, ListenEvent, ListenFilter, LogMessage, Version,
+    CallOptions, ClientError, CompletionTarget, Content, ListenEvent, ListenFilter, LogMessage,
+    ResourceContents, Role, Version, result_text,
 };
 use serde_json::json;
 
@@ -62,7 +63,7 @@ async fn every_call_kind_under_every_version() {
             .call_tool("echo", &json!({"name": "hi"}), &CallOptions::new())
             .await
             .expect(&context);
-        assert_eq!(echo.text(), "hi", "{context}");
+        assert_eq!(result_text(&echo), "hi", "{context}");
         if version >= Version::V2025_06_18 {
             let typed = client
                 .call_tool_typed::<_, Sum>("add", &json!({"a": 2, "b": 3}), &CallOptions::new())
@@ -74,21 +75,34 @@ async fn every_call_kind_under_every_version() {
                 .call_tool("add", &json!({"a": 2, "b": 3}), &CallOptions::new())
                 .await
                 .expect(&context);
-            assert!(add.structured_content.is_none(), "{context}");
-            assert!(add.text().contains('5'), "{context}");
+            assert!(add.structured_content().is_none(), "{context}");
+            assert!(result_text(&add).contains('5'), "{context}");
         }
 
         // Resources, templates, prompts, completion.
         let read = client.read_resource("mem://alpha").await.expect(&context);
-        assert_eq!(read.contents[0]["text"], "the alpha text", "{context}");
+        assert_eq!(read[0].uri, "mem://alpha", "{context}");
+        assert_eq!(
+            read[0].contents,
+            ResourceContents::text("the alpha text"),
+            "{context}"
+        );
         let user = client.read_resource("users://ada").await.expect(&context);
-        assert_eq!(user.contents[0]["text"], "user ada", "{context}");
+        assert_eq!(
+            user[0].contents,
+            ResourceContents::text("user ada"),
+            "{context}"
+        );
         let prompt = client
             .get_prompt("greet", &[("name", "Ada")])
             .await
             .expect(&context);
-        assert_eq!(prompt.messages[0].role, "user", "{context}");
-        assert_eq!(prompt.messages[0].content["text"], "Hello Ada", "{context}");
+        assert_eq!(prompt.messages[0].role, Role::User, "{context}");
+        assert_eq!(
+            prompt.messages[0].content,
+            Content::text("Hello Ada"),
+            "{context}"
+        );
         let completion = client
             .complete(CompletionTarget::Prompt("greet".into()), "name", "a", &[])
             .await
@@ -111,7 +125,7 @@ async fn every_call_kind_under_every_version() {
             .call_tool("log", &(), &CallOptions::new())
             .await
             .expect(&context);
-        assert_eq!(logged.text(), "logged", "{context}");
+        assert_eq!(result_text(&logged), "logged", "{context}");
         let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
         while logs.lock().unwrap().is_empty() && tokio::time::Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(5)).await;

@@ -10,7 +10,7 @@ use std::time::Duration;
 use mcpwire::http::{HttpConfig, MemoryEventStore};
 use mcpwire_client::{
     CallOptions, Client, ClientError, ElicitAnswer, HttpLimits, HttpTransport, TransportError,
-    Version,
+    Version, result_text,
 };
 use mcpwire_server::{Context, Elicitation, McpServer, NoArguments, ToolResult};
 use schemars::JsonSchema;
@@ -162,7 +162,7 @@ async fn a_session_sends_its_id_opens_the_get_stream_and_is_deleted_on_close() {
         .call_tool("mirrored", &json!({"region": "eu"}), &CallOptions::new())
         .await
         .expect("the call succeeds");
-    assert_eq!(result.text(), "eu");
+    assert_eq!(result_text(&result), "eu");
     client.close().await;
 
     let posts = recording.heads("POST");
@@ -224,7 +224,7 @@ async fn a_stateless_request_carries_the_standard_and_mirrored_headers() {
         )
         .await
         .expect("the server accepts the mirrored header");
-    assert_eq!(result.text(), region);
+    assert_eq!(result_text(&result), region);
     client.close().await;
 
     let posts = recording.heads("POST");
@@ -266,7 +266,7 @@ async fn an_answer_stream_closed_early_is_resumed_after_its_last_event() {
         .call_tool("poll", &json!({}), &CallOptions::new())
         .await
         .expect("the answer arrives on the resumed stream");
-    assert_eq!(result.text(), "answered after closing: true");
+    assert_eq!(result_text(&result), "answered after closing: true");
     client.close().await;
     let gets = recording.heads("GET");
     assert_eq!(gets.len(), 1, "one resumption: {gets:?}");
@@ -301,7 +301,7 @@ async fn an_input_required_result_is_answered_and_retried() {
         .call_tool("ask", &json!({}), &CallOptions::new())
         .await
         .expect("the retried call completes");
-    assert_eq!(result.text(), "Ada");
+    assert_eq!(result_text(&result), "Ada");
     client.close().await;
     let text = recording.text();
     assert_eq!(

@@ -7,6 +7,7 @@ mod calls;
 #[cfg(feature = "http")]
 mod http;
 mod malformed;
+mod negotiation;
 mod notifications;
 mod stdio;
 mod support;

@@ -163,26 +163,92 @@ async fn a_server_that_ends_fails_every_pending_call() {
 }
 
 #[tokio::test]
-async fn results_are_held_to_the_version_schema_unless_told_otherwise() {
+async fn results_are_held_to_the_version_schema() {
     for check in [true, false] {
         let (client, mut server) = scripted(builder().check_results(check)).await;
+        // A text block without its `text` is not a 2025-06-18 CallToolResult: tool results
+        // are read into the model through the version's type, whatever `check_results` says.
         let options = CallOptions::new();
         let call = client.call_tool("t", &(), &options);
         let answer = async {
             let request = server.recv().await;
-            // A text block without its `text`: not a 2025-06-18 CallToolResult.
             let result = json!({"content": [{"type": "text"}]});
             let line = json!({"jsonrpc": "2.0", "id": request["id"], "result": result});
             server.send(&line.to_string()).await;
         };
         let (result, ()) = tokio::join!(call, answer);
-        match (check, result) {
+        match result {
+            Err(ClientError::Protocol(v)) => {
+                assert_eq!(v.rule, Rule::ResultShape);
+                assert!(v.detail.contains("CallToolResult"), "{v}");
+            }
+            other => panic!("check {check}: {other:?}"),
+        }
+        // A hint that is not a boolean: the client's own list type takes it; the version's
+        // schema does not.
+        let listed = client.list_tools(None);
+        let answer = async {
+            let request = server.recv().await;
+            let tool = json!({"name": "t", "inputSchema": {"type": "object"},
+                              "annotations": {"readOnlyHint": "yes"}});
+            let line = json!({"jsonrpc": "2.0", "id": request["id"], "result": {"tools": [tool]}});
+            server.send(&line.to_string()).await;
+        };
+        let (listed, ()) = tokio::join!(listed, answer);
+        match (check, listed) {
             (true, Err(ClientError::Protocol(v))) => {
                 assert_eq!(v.rule, Rule::ResultShape);
-                assert!(v.detail.contains("\"/content/0\""), "{v}");
+                assert!(
+                    v.detail.contains("\"/tools/0/annotations/readOnlyHint\""),
+                    "{v}"
+                );
             }
-            (false, Ok(result)) => assert_eq!(result.content, [json!({"type": "text"})]),
+            (false, Ok(page)) => assert_eq!(page.items[0].name, "t"),
             (check, other) => panic!("check {check}: {other:?}"),
         }
     }
+}
+
+#[tokio::test]
+async fn server_messages_of_the_wrong_shape_are_refused_or_reported() {
+    let logs = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&logs);
+    let violations = Arc::new(Mutex::new(Vec::new()));
+    let reported = Arc::clone(&violations);
+    let builder = builder()
+        .on_logging(move |m| sink.lock().unwrap().push(m.level))
+        .on_violation(move |v| reported.lock().unwrap().push(v))
+        .on_sampling(|_| async { Ok(json!({})) });
+    let (_client, mut server) = scripted(builder).await;
+    // A log level 2025-06-18 does not have: reported, not delivered.
+    server
+        .send(r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"loud","data":1}}"#)
+        .await;
+    server
+        .send(r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":1}}"#)
+        .await;
+    // Sampling without `maxTokens`: refused with -32602 naming the member.
+    server
+        .send(r#"{"jsonrpc":"2.0","id":7,"method":"sampling/createMessage","params":{"messages":[]}}"#)
+        .await;
+    let reply = server.recv().await;
+    assert_eq!(reply["id"], 7);
+    assert_eq!(reply["error"]["code"], -32602);
+    assert!(
+        reply["error"]["data"]
+            .as_str()
+            .unwrap_or("")
+            .contains("maxTokens"),
+        "{reply}"
+    );
+    settle().await;
+    assert_eq!(*logs.lock().unwrap(), ["info"]);
+    let violations = violations.lock().unwrap();
+    assert_eq!(violations.len(), 1, "{violations:?}");
+    assert_eq!(violations[0].rule, Rule::NotificationShape);
+    assert!(
+        violations[0].detail.contains("/params/level"),
+        "{}",
+        violations[0]
+    );
 }

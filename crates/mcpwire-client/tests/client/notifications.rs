@@ -3,7 +3,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mcpwire_client::{CallOptions, ElicitAnswer, ListKind, Version};
+use mcpwire_client::{CallOptions, ElicitAnswer, ListKind, Version, result_text};
 use mcpwire_server::{Context, NoArguments, Tool, ToolResult};
 use serde_json::{Map, json};
 
@@ -42,7 +42,7 @@ async fn list_changes_and_resource_updates_reach_their_callbacks() {
     assert_eq!(fixture.notify_resource_updated("mem://alpha"), 1);
     assert_eq!(eventually(&updates).await, ["mem://alpha"]);
     let late = client.call_tool("late", &(), &CallOptions::new()).await;
-    assert_eq!(late.expect("the new tool").text(), "late");
+    assert_eq!(result_text(&late.expect("the new tool")), "late");
 }
 
 #[tokio::test]
@@ -57,14 +57,14 @@ async fn url_elicitation_is_answered_by_its_own_handler() {
     });
     let (client, _) = crate::support::connect(Version::V2025_11_25, builder).await;
     let result = client.call_tool("visit", &(), &CallOptions::new()).await;
-    assert_eq!(result.expect("visited").text(), "Accepted(())");
+    assert_eq!(result_text(&result.expect("visited")), "Accepted(())");
     assert_eq!(
         *urls.lock().unwrap(),
         [("https://example.com/login".to_owned(), false)]
     );
     // Form mode has no handler: the server cannot ask in that mode.
     let asked = client.call_tool("ask", &(), &CallOptions::new()).await;
-    assert!(asked.expect("a result").is_error);
+    assert!(asked.expect("a result").is_error());
 }
 
 #[tokio::test]

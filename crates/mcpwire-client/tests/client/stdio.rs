@@ -124,3 +124,28 @@ async fn a_program_that_does_not_exist_is_an_io_error() {
         "{error:?}"
     );
 }
+
+#[tokio::test]
+async fn a_server_that_stops_reading_cannot_hold_a_call_past_its_timeout() {
+    // Answers the handshake, then never reads again: the pipe fills and writes block.
+    let script = r#"
+read -r init
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"sh","version":"1"}}}'
+read -r initialized
+sleep 1000
+"#;
+    let client = builder()
+        .protocol_version(Version::V2025_06_18)
+        .connect(ChildProcess::new("sh").arg("-c").arg(script))
+        .await
+        .expect("connected");
+    let big = "x".repeat(1 << 20);
+    let options = CallOptions::new().timeout(Duration::from_millis(200));
+    let started = std::time::Instant::now();
+    let error = client
+        .call_tool("t", &serde_json::json!({ "big": big }), &options)
+        .await
+        .unwrap_err();
+    assert!(matches!(error, ClientError::Timeout { .. }), "{error:?}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+}

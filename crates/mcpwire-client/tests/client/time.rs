@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use mcpwire_client::{CallOptions, ClientError, Version};
+use mcpwire_client::{CallOptions, ClientError, Version, result_text};
 use serde_json::json;
 
 use crate::support::{builder, connect, scripted};
@@ -36,7 +36,7 @@ async fn dropping_a_call_cancels_it_at_the_server_under_every_version() {
         let echo = client
             .call_tool("echo", &json!({"name": "x"}), &CallOptions::new())
             .await;
-        assert_eq!(echo.expect("echo").text(), "x", "{version}");
+        assert_eq!(result_text(&echo.expect("echo")), "x", "{version}");
     }
 }
 
@@ -71,7 +71,7 @@ async fn progress_restarts_the_timeout_and_reaches_the_stream() {
             .progress_stream();
         let result = client.call_tool("countdown", &args, &options).await;
         assert_eq!(
-            result.expect("reset by progress").text(),
+            result_text(&result.expect("reset by progress")),
             "liftoff",
             "{version}"
         );
@@ -172,5 +172,35 @@ async fn dropping_a_call_sends_cancelled_with_its_id() {
             .await;
     };
     let (result, ()) = tokio::join!(next, answer);
-    assert_eq!(result.expect("answered").text(), "ok");
+    assert_eq!(result_text(&result.expect("answered")), "ok");
+}
+
+#[tokio::test]
+async fn a_call_given_up_while_its_frame_is_written_leaves_the_stream_whole() {
+    let (client, mut server) = scripted(builder()).await;
+    // Larger than the pipe: the server does not read, so the write waits.
+    let big = "x".repeat(256 * 1024);
+    let options = CallOptions::new().timeout(Duration::from_millis(30));
+    let error = client
+        .call_tool("t", &json!({ "big": big }), &options)
+        .await
+        .unwrap_err();
+    assert!(matches!(error, ClientError::Timeout { .. }), "{error:?}");
+    // The frame still arrives whole, and the next one after it.
+    let request = server.recv().await;
+    assert_eq!(
+        request["params"]["arguments"]["big"].as_str().map(str::len),
+        Some(big.len())
+    );
+    let patient = CallOptions::new();
+    let next = client.call_tool("u", &(), &patient);
+    let answer = async {
+        let request = server.recv().await;
+        assert_eq!(request["params"]["name"], "u");
+        let result = json!({"content": [{"type": "text", "text": "whole"}]});
+        let line = json!({"jsonrpc": "2.0", "id": request["id"], "result": result});
+        server.send(&line.to_string()).await;
+    };
+    let (result, ()) = tokio::join!(next, answer);
+    assert_eq!(result_text(&result.expect("answered")), "whole");
 }

@@ -1,0 +1,111 @@
+//! Negotiation against servers that answer other versions, or none the client speaks.
+
+use mcpwire_client::{ClientError, StreamTransport, Version};
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+
+use crate::support::builder;
+
+/// Runs a scripted server: for each message the client sends, `answer` gives the lines to
+/// send back. Returns the client's transport and a handle to what the client sent.
+fn scripted_by(
+    answer: impl Fn(&Value) -> Vec<Value> + Send + 'static,
+) -> (
+    StreamTransport<tokio::io::ReadHalf<tokio::io::DuplexStream>>,
+    tokio::task::JoinHandle<Vec<Value>>,
+) {
+    let (client_io, server_io) = tokio::io::duplex(64 * 1024);
+    let (server_read, mut server_write) = tokio::io::split(server_io);
+    let server = tokio::spawn(async move {
+        let mut lines = tokio::io::BufReader::new(server_read).lines();
+        let mut seen = Vec::new();
+        while let Ok(Some(line)) = lines.next_line().await {
+            let message: Value = serde_json::from_str(&line).expect("the client sends JSON");
+            for reply in answer(&message) {
+                let mut bytes = reply.to_string().into_bytes();
+                bytes.push(b'\n');
+                if server_write.write_all(&bytes).await.is_err() {
+                    break;
+                }
+            }
+            seen.push(message);
+        }
+        seen
+    });
+    let (read, write) = tokio::io::split(client_io);
+    (StreamTransport::new(read, write), server)
+}
+
+/// A server that speaks only `version` by `initialize` (and has no `server/discover`).
+fn handshake_only(version: &'static str) -> impl Fn(&Value) -> Vec<Value> + Send + 'static {
+    move |message| match message["method"].as_str() {
+        Some("initialize") => vec![json!({"jsonrpc": "2.0", "id": message["id"], "result": {
+            "protocolVersion": version, "capabilities": {},
+            "serverInfo": {"name": "old", "version": "1"}}})],
+        Some("server/discover") => vec![json!({"jsonrpc": "2.0", "id": message["id"],
+            "error": {"code": -32601, "message": "Method not found"}})],
+        Some("ping") => vec![json!({"jsonrpc": "2.0", "id": message["id"], "result": {}})],
+        _ => Vec::new(),
+    }
+}
+
+#[tokio::test]
+async fn a_2026_client_falls_back_to_the_handshake_of_an_older_server() {
+    let (transport, server) = scripted_by(handshake_only("2025-11-25"));
+    let client = builder()
+        .protocol_version(Version::V2026_07_28)
+        .connect(transport)
+        .await
+        .expect("connected");
+    assert_eq!(client.protocol_version(), Version::V2025_11_25);
+    client.ping().await.expect("ping under 2025-11-25");
+    client.close().await;
+    let sent = server.await.expect("joined");
+    let methods: Vec<&str> = sent.iter().filter_map(|m| m["method"].as_str()).collect();
+    assert_eq!(
+        methods,
+        [
+            "server/discover",
+            "initialize",
+            "notifications/initialized",
+            "ping"
+        ]
+    );
+    // The discover request stated the version in `_meta`; initialize asked for the newest
+    // version with the handshake.
+    assert_eq!(
+        sent[0]["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
+    assert_eq!(sent[1]["params"]["protocolVersion"], "2025-11-25");
+    assert!(sent[3]["params"].get("_meta").is_none(), "{}", sent[3]);
+}
+
+#[tokio::test]
+async fn the_client_follows_a_server_that_answers_an_older_version() {
+    let (transport, _server) = scripted_by(handshake_only("2024-11-05"));
+    let client = builder().connect(transport).await.expect("connected");
+    assert_eq!(client.protocol_version(), Version::V2024_11_05);
+    // 2024-11-05 has no `subscriptions/listen`: refused before anything is sent.
+    let error = client.listen(&Default::default()).await.unwrap_err();
+    assert!(matches!(
+        error,
+        ClientError::NotInVersion {
+            version: "2024-11-05",
+            ..
+        }
+    ));
+}
+
+#[tokio::test]
+async fn a_version_the_client_does_not_speak_fails_the_connection() {
+    let (transport, server) = scripted_by(handshake_only("1999-01-01"));
+    let error = builder().connect(transport).await.unwrap_err();
+    match error {
+        ClientError::Negotiation(reason) => assert!(reason.contains("1999-01-01"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+    // The connection is closed: the server sees the end of its input.
+    let sent = server.await.expect("the server's input ended");
+    assert_eq!(sent.len(), 1);
+}

@@ -1,0 +1,304 @@
+//! The content model read back: each version's generated content blocks, `CallToolResult`
+//! and `GetPromptResult` converted into [`Content`], [`ToolResult`] and [`PromptResult`].
+//!
+//! The text is first decoded as the version's generated type, so what its schema refuses is
+//! a [`ReadError`]. What the model has no place for is left behind on purpose: `_meta`,
+//! `icons` of resource links, and members a schema does not declare. Everything the model
+//! can send under a version reads back equal.
+
+use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
+use serde_json::Number;
+
+use crate::content::{
+    Annotations, Content, ContentKind, EmbeddedResource, ResourceContents, ResourceLink, Role,
+};
+use crate::prompt_message::{PromptMessage, PromptResult};
+use crate::read_error::{ReadError, decode};
+use crate::result::ToolResult;
+use crate::version::Version;
+
+/// The neutral [`Role`] of a generated `Role` of module `$m`.
+macro_rules! read_role {
+    ($m:ident, $role:expr) => {
+        match $role {
+            $m::Role::User => Role::User,
+            $m::Role::Assistant => Role::Assistant,
+        }
+    };
+}
+
+/// `$read!(module)` for the module of `$version`; under 2026-07-28
+/// `$read!(v2026_07_28, result_type)`, naming the member that must be `complete`.
+macro_rules! by_version {
+    ($version:expr, $read:ident) => {
+        match $version {
+            Version::V2024_11_05 => $read!(v2024_11_05),
+            Version::V2025_03_26 => $read!(v2025_03_26),
+            Version::V2025_06_18 => $read!(v2025_06_18),
+            Version::V2025_11_25 => $read!(v2025_11_25),
+            Version::V2026_07_28 => $read!(v2026_07_28, result_type),
+        }
+    };
+}
+pub(crate) use by_version;
+
+/// [`Annotations`] of a generated annotations type without `lastModified`.
+macro_rules! annotations_of {
+    ($m:ident, $a:expr) => {{
+        let a = $a;
+        Annotations {
+            audience: a
+                .audience
+                .map(|roles| roles.into_iter().map(|r| read_role!($m, r)).collect()),
+            priority: a.priority.as_ref().and_then(Number::as_f64),
+            last_modified: None,
+        }
+    }};
+}
+
+/// [`Annotations`] of a generated annotations type with `lastModified` (2025-06-18 on).
+macro_rules! dated_annotations_of {
+    ($m:ident, $a:expr) => {{
+        let a = $a;
+        let last_modified = a.last_modified.clone();
+        Annotations {
+            last_modified,
+            ..annotations_of!($m, a)
+        }
+    }};
+}
+
+/// An [`EmbeddedResource`] of a generated union `$m::$union` of text and blob contents
+/// (`EmbeddedResourceResource`, `ReadResourceResultContentsItem`).
+macro_rules! read_contents {
+    ($m:ident, $union:ident, $item:expr) => {
+        match $item {
+            $m::$union::TextResourceContents(c) => EmbeddedResource {
+                uri: c.uri,
+                mime_type: c.mime_type,
+                contents: ResourceContents::Text(c.text),
+            },
+            $m::$union::BlobResourceContents(c) => EmbeddedResource {
+                uri: c.uri,
+                mime_type: c.mime_type,
+                contents: ResourceContents::Blob(c.blob),
+            },
+        }
+    };
+}
+pub(crate) use read_contents;
+
+/// One variant of a generated content union as [`Content`]; `$ann` names the macro that
+/// reads its annotations.
+macro_rules! read_variant {
+    (TextContent, $m:ident, $ann:ident, $b:ident, $v:expr) => {
+        Content {
+            kind: ContentKind::Text($b.text),
+            annotations: $b.annotations.map(|a| $ann!($m, a)),
+        }
+    };
+    (ImageContent, $m:ident, $ann:ident, $b:ident, $v:expr) => {
+        read_variant!(@media Image, $m, $ann, $b)
+    };
+    (AudioContent, $m:ident, $ann:ident, $b:ident, $v:expr) => {
+        read_variant!(@media Audio, $m, $ann, $b)
+    };
+    (@media $kind:ident, $m:ident, $ann:ident, $b:ident) => {
+        Content {
+            kind: ContentKind::$kind {
+                data: $b.data,
+                mime_type: $b.mime_type,
+            },
+            annotations: $b.annotations.map(|a| $ann!($m, a)),
+        }
+    };
+    (EmbeddedResource, $m:ident, $ann:ident, $b:ident, $v:expr) => {
+        Content {
+            kind: ContentKind::Resource(read_contents!($m, EmbeddedResourceResource, $b.resource)),
+            annotations: $b.annotations.map(|a| $ann!($m, a)),
+        }
+    };
+    (ResourceLink, $m:ident, $ann:ident, $b:ident, $v:expr) => {
+        Content {
+            kind: ContentKind::ResourceLink(ResourceLink {
+                size: $b
+                    .size
+                    .map(|size| {
+                        size.as_u64().ok_or_else(|| {
+                            ReadError::new("ResourceLink", $v, format!("size {size} is not a u64"))
+                        })
+                    })
+                    .transpose()?,
+                uri: $b.uri,
+                name: $b.name,
+                title: $b.title,
+                description: $b.description,
+                mime_type: $b.mime_type,
+            }),
+            annotations: $b.annotations.map(|a| $ann!($m, a)),
+        }
+    };
+}
+
+/// A function reading every variant of the generated content union `$m::$union`.
+macro_rules! block_reader {
+    ($fn:ident, $m:ident, $union:ident, $ann:ident, $v:expr, [$($variant:ident),*]) => {
+        /// The [`Content`] of one block of this union.
+        pub(crate) fn $fn(block: $m::$union) -> Result<Content, ReadError> {
+            Ok(match block {
+                $($m::$union::$variant(b) => read_variant!($variant, $m, $ann, b, $v),)*
+            })
+        }
+    };
+}
+
+block_reader!(
+    tool_block_2024_11_05,
+    v2024_11_05,
+    CallToolResultContentItem,
+    annotations_of,
+    Version::V2024_11_05,
+    [TextContent, ImageContent, EmbeddedResource]
+);
+block_reader!(
+    prompt_block_2024_11_05,
+    v2024_11_05,
+    PromptMessageContent,
+    annotations_of,
+    Version::V2024_11_05,
+    [TextContent, ImageContent, EmbeddedResource]
+);
+block_reader!(
+    tool_block_2025_03_26,
+    v2025_03_26,
+    CallToolResultContentItem,
+    annotations_of,
+    Version::V2025_03_26,
+    [TextContent, ImageContent, AudioContent, EmbeddedResource]
+);
+block_reader!(
+    prompt_block_2025_03_26,
+    v2025_03_26,
+    PromptMessageContent,
+    annotations_of,
+    Version::V2025_03_26,
+    [TextContent, ImageContent, AudioContent, EmbeddedResource]
+);
+/// The reader of `ContentBlock` for a version with every block kind (2025-06-18 on).
+macro_rules! full_block_reader {
+    ($fn:ident, $m:ident, $v:expr) => {
+        block_reader!(
+            $fn,
+            $m,
+            ContentBlock,
+            dated_annotations_of,
+            $v,
+            [
+                TextContent,
+                ImageContent,
+                AudioContent,
+                ResourceLink,
+                EmbeddedResource
+            ]
+        );
+    };
+}
+
+full_block_reader!(read_block_2025_06_18, v2025_06_18, Version::V2025_06_18);
+full_block_reader!(read_block_2025_11_25, v2025_11_25, Version::V2025_11_25);
+full_block_reader!(read_block_2026_07_28, v2026_07_28, Version::V2026_07_28);
+
+/// Every block read with `read`, failing on the first that cannot be.
+fn blocks<T>(
+    items: Vec<T>,
+    read: impl Fn(T) -> Result<Content, ReadError>,
+) -> Result<Vec<Content>, ReadError> {
+    items.into_iter().map(read).collect()
+}
+
+/// Under 2026-07-28, a result read as complete must say so: an `input_required` result is
+/// another reply, which the caller reads as such.
+pub(crate) fn complete(
+    result_type: &str,
+    what: &'static str,
+    version: Version,
+) -> Result<(), ReadError> {
+    if result_type == "complete" {
+        Ok(())
+    } else {
+        Err(ReadError::new(
+            what,
+            version,
+            format!("its resultType is `{result_type}`, not `complete`"),
+        ))
+    }
+}
+
+/// The [`ToolResult`] of a `CallToolResult` of `version` (its JSON text).
+pub(crate) fn read_call_tool_result(text: &str, version: Version) -> Result<ToolResult, ReadError> {
+    const WHAT: &str = "CallToolResult";
+    let unreadable = |e: serde_json::Error| ReadError::new(WHAT, version, e.to_string());
+    // Before 2025-06-18: no `structuredContent`.
+    macro_rules! plain {
+        ($m:ident, $read:ident) => {{
+            let r: $m::CallToolResult = decode(text, WHAT, version)?;
+            ToolResult::from_parts(blocks(r.content, $read)?, None, r.is_error == Some(true))
+        }};
+    }
+    // From 2025-06-18: `structuredContent`, a JSON object (any JSON value from 2026-07-28,
+    // whose results must also be `complete`).
+    macro_rules! structured {
+        ($m:ident, $read:ident $(, $result_type:ident)?) => {{
+            let r: $m::CallToolResult = decode(text, WHAT, version)?;
+            $(complete(&r.$result_type, WHAT, version)?;)?
+            let structured = r.structured_content.map(|s| s.to_value()).transpose();
+            ToolResult::from_parts(
+                blocks(r.content, $read)?,
+                structured.map_err(unreadable)?,
+                r.is_error == Some(true),
+            )
+        }};
+    }
+    Ok(match version {
+        Version::V2024_11_05 => plain!(v2024_11_05, tool_block_2024_11_05),
+        Version::V2025_03_26 => plain!(v2025_03_26, tool_block_2025_03_26),
+        Version::V2025_06_18 => structured!(v2025_06_18, read_block_2025_06_18),
+        Version::V2025_11_25 => structured!(v2025_11_25, read_block_2025_11_25),
+        Version::V2026_07_28 => structured!(v2026_07_28, read_block_2026_07_28, result_type),
+    })
+}
+
+/// The [`PromptResult`] of a `GetPromptResult` of `version` (its JSON text).
+pub(crate) fn read_get_prompt_result(
+    text: &str,
+    version: Version,
+) -> Result<PromptResult, ReadError> {
+    const WHAT: &str = "GetPromptResult";
+    macro_rules! read {
+        ($m:ident, $read:ident $(, $result_type:ident)?) => {{
+            let r: $m::GetPromptResult = decode(text, WHAT, version)?;
+            $(complete(&r.$result_type, WHAT, version)?;)?
+            let messages = r
+                .messages
+                .into_iter()
+                .map(|m| {
+                    Ok(PromptMessage {
+                        role: read_role!($m, m.role),
+                        content: $read(m.content)?,
+                    })
+                })
+                .collect::<Result<Vec<_>, ReadError>>()?;
+            PromptResult {
+                description: r.description,
+                messages,
+            }
+        }};
+    }
+    Ok(match version {
+        Version::V2024_11_05 => read!(v2024_11_05, prompt_block_2024_11_05),
+        Version::V2025_03_26 => read!(v2025_03_26, prompt_block_2025_03_26),
+        Version::V2025_06_18 => read!(v2025_06_18, read_block_2025_06_18),
+        Version::V2025_11_25 => read!(v2025_11_25, read_block_2025_11_25),
+        Version::V2026_07_28 => read!(v2026_07_28, read_block_2026_07_28, result_type),
+    })
+}

@@ -1,0 +1,79 @@
+//! The `completion/complete` and `resources/read` results read back: each version's
+//! generated `CompleteResult` and `ReadResourceResult` converted into a [`CompletionPage`]
+//! and [`EmbeddedResource`]s. (`_meta` and members a schema does not declare are left
+//! behind, as in `content_read.rs`.)
+
+use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
+
+use crate::content::{EmbeddedResource, ResourceContents};
+use crate::content_read::{by_version, complete, read_contents};
+use crate::read_error::{ReadError, decode};
+use crate::result_wire::CompletionPage;
+use crate::version::Version;
+
+impl CompletionPage {
+    /// The page a server sent: `text` (a `CompleteResult` of `version`) decoded as that
+    /// version's generated type, then read.
+    ///
+    /// ```
+    /// use mcpwire_model::{Version, result_wire::CompletionPage};
+    ///
+    /// let text = r#"{"completion":{"values":["py","pyc"],"total":9,"hasMore":true}}"#;
+    /// let page = CompletionPage::from_json(text, Version::V2025_06_18).unwrap();
+    /// assert_eq!(page.values, ["py", "pyc"]);
+    /// assert_eq!((page.total, page.has_more), (Some(9), Some(true)));
+    /// ```
+    pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
+        const WHAT: &str = "CompleteResult";
+        macro_rules! read {
+            ($m:ident $(, $result_type:ident)?) => {{
+                let r: $m::CompleteResult = decode(text, WHAT, version)?;
+                $(complete(&r.$result_type, WHAT, version)?;)?
+                let c = r.completion;
+                let total = c
+                    .total
+                    .map(|t| {
+                        t.as_u64().ok_or_else(|| {
+                            ReadError::new(WHAT, version, format!("total {t} is not a u64"))
+                        })
+                    })
+                    .transpose()?;
+                CompletionPage {
+                    values: c.values,
+                    total,
+                    has_more: c.has_more,
+                }
+            }};
+        }
+        Ok(by_version!(version, read))
+    }
+}
+
+/// The contents a server sent for `resources/read`: `text` (a `ReadResourceResult` of
+/// `version`) decoded as that version's generated type, each item with its URI, MIME type
+/// and text or blob.
+///
+/// ```
+/// use mcpwire_model::{ResourceContents, Version, result_read::read_resource_result};
+///
+/// let text = r#"{"contents":[{"uri":"file:///a","text":"hi"}]}"#;
+/// let items = read_resource_result(text, Version::V2024_11_05).unwrap();
+/// assert_eq!(items[0].contents, ResourceContents::text("hi"));
+/// ```
+pub fn read_resource_result(
+    text: &str,
+    version: Version,
+) -> Result<Vec<EmbeddedResource>, ReadError> {
+    const WHAT: &str = "ReadResourceResult";
+    macro_rules! read {
+        ($m:ident $(, $result_type:ident)?) => {{
+            let r: $m::ReadResourceResult = decode(text, WHAT, version)?;
+            $(complete(&r.$result_type, WHAT, version)?;)?
+            r.contents
+                .into_iter()
+                .map(|item| read_contents!($m, ReadResourceResultContentsItem, item))
+                .collect()
+        }};
+    }
+    Ok(by_version!(version, read))
+}

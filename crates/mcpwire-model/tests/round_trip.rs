@@ -1,0 +1,432 @@
+//! For every version, what the model can send reads back equal (neutral → the version's
+//! generated type → JSON text → generated type → neutral), what the version cannot carry is
+//! refused when sent, and the upstream 2026-07-28 examples of the results a client reads
+//! decode and survive the same round trip.
+
+use std::path::PathBuf;
+
+use mcpwire_model::result_read::read_resource_result;
+use mcpwire_model::result_wire::{CompletionPage, read_result};
+use mcpwire_model::{
+    Annotations, Content, DiscoverReply, EmbeddedResource, InitializeReply, ListCapability,
+    PeerInfo, PromptMessage, PromptResult, ResourceContents, ResourceLink, ResourcesCapability,
+    Role, ServerCapabilitySet, ToolHints, ToolInfo, ToolPage, ToolResult, Version,
+};
+use serde_json::{Map, Value, json};
+
+/// Every content block `version` can carry, annotated as far as it can be.
+fn blocks(version: Version) -> Vec<Content> {
+    let dated = version >= Version::V2025_06_18;
+    let annotations = Annotations {
+        audience: Some(vec![Role::User, Role::Assistant]),
+        priority: Some(0.25),
+        last_modified: dated.then(|| "2025-01-02T03:04:05Z".to_owned()),
+    };
+    let mut out = vec![
+        Content::text("plain"),
+        Content::text("annotated").annotated(annotations.clone()),
+        Content::image("iVBORw0KGgo=", "image/png").annotated(Annotations {
+            audience: Some(vec![]),
+            ..Annotations::default()
+        }),
+        Content::resource(EmbeddedResource {
+            uri: "file:///a.txt".into(),
+            mime_type: Some("text/plain".into()),
+            contents: ResourceContents::text("a"),
+        }),
+        Content::resource(EmbeddedResource {
+            uri: "file:///b.bin".into(),
+            mime_type: None,
+            contents: ResourceContents::Blob("AAEC".into()),
+        })
+        .annotated(annotations.clone()),
+    ];
+    if version >= Version::V2025_03_26 {
+        out.push(Content::audio("UklGRg==", "audio/wav").annotated(annotations.clone()));
+    }
+    if dated {
+        out.push(Content::resource_link(ResourceLink::new("file:///c", "c")));
+        out.push(
+            Content::resource_link(ResourceLink {
+                title: Some("C".into()),
+                description: Some("the c file".into()),
+                mime_type: Some("text/x-c".into()),
+                size: Some(u64::MAX),
+                ..ResourceLink::new("file:///c.c", "c.c")
+            })
+            .annotated(annotations),
+        );
+    }
+    out
+}
+
+fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(members) => members,
+        other => panic!("not an object: {other}"),
+    }
+}
+
+#[test]
+fn tool_results_read_back_equal_under_every_version() {
+    for version in Version::ALL {
+        let mut results = vec![
+            ToolResult::content(blocks(version)),
+            ToolResult::error("it failed"),
+            ToolResult::content(Vec::new()),
+        ];
+        if version >= Version::V2025_06_18 {
+            results.push(ToolResult::structured(
+                &json!({ "sum": 5, "parts": [2, 3.5] }),
+            ));
+        }
+        for result in results {
+            let sent = result.try_to_json(version).unwrap().to_string();
+            let read = ToolResult::from_json(&sent, version).unwrap();
+            assert_eq!(read, result, "{version}: {sent}");
+        }
+    }
+}
+
+#[test]
+fn what_a_version_lacks_is_refused_when_sent() {
+    let link = Content::resource_link(ResourceLink::new("file:///c", "c"));
+    let audio = Content::audio("UklGRg==", "audio/wav");
+    for (block, version) in [
+        (&link, Version::V2025_03_26),
+        (&audio, Version::V2024_11_05),
+    ] {
+        let result = ToolResult::content(vec![block.clone()]);
+        let error = result.try_to_json(version).unwrap_err();
+        assert_eq!(error.version, version);
+    }
+    let titled = ToolInfo {
+        title: Some("Add".into()),
+        ..ToolInfo::new("add", object(json!({ "type": "object" })))
+    };
+    let error = titled.to_json(Version::V2025_03_26).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "a tool `title` cannot be sent under MCP 2025-03-26"
+    );
+    let hinted = ToolInfo {
+        hints: Some(ToolHints::default()),
+        ..ToolInfo::new("add", object(json!({ "type": "object" })))
+    };
+    assert!(hinted.to_json(Version::V2024_11_05).is_err());
+    assert!(hinted.to_json(Version::V2025_03_26).is_ok());
+    let array_input = ToolInfo::new("list", object(json!({ "type": "array" })));
+    let error = array_input.to_json(Version::V2025_11_25).unwrap_err();
+    assert!(error.what.contains("inputSchema"), "{error}");
+    let reply = initialize_reply(Version::V2024_11_05);
+    let with_completions = InitializeReply {
+        capabilities: ServerCapabilitySet {
+            completions: true,
+            ..reply.capabilities.clone()
+        },
+        ..reply
+    };
+    assert!(with_completions.to_json(Version::V2024_11_05).is_err());
+    assert!(
+        initialize_reply(Version::V2025_11_25)
+            .to_json(Version::V2026_07_28)
+            .is_err()
+    );
+    assert!(discover_reply().to_json(Version::V2025_11_25).is_err());
+}
+
+#[test]
+fn prompt_results_read_back_equal_under_every_version() {
+    for version in Version::ALL {
+        let messages = blocks(version)
+            .into_iter()
+            .enumerate()
+            .map(|(i, block)| {
+                let role = if i % 2 == 0 {
+                    Role::User
+                } else {
+                    Role::Assistant
+                };
+                PromptMessage::new(role, block)
+            })
+            .collect();
+        for description in [None, Some("a review".to_owned())] {
+            let result = PromptResult {
+                description,
+                messages: Vec::clone(&messages),
+            };
+            let sent = result.try_to_json(version).unwrap().to_string();
+            assert_eq!(PromptResult::from_json(&sent, version).unwrap(), result);
+        }
+    }
+}
+
+#[test]
+fn resource_contents_and_completions_read_back_equal_under_every_version() {
+    for version in Version::ALL {
+        for (mime_type, contents) in [
+            (Some("text/plain"), ResourceContents::text("hello")),
+            (None, ResourceContents::Blob("AAEC".into())),
+        ] {
+            let sent = read_result("file:///x", mime_type, contents.clone(), version);
+            let read = read_resource_result(&sent.to_string(), version).unwrap();
+            let expected = EmbeddedResource {
+                uri: "file:///x".into(),
+                mime_type: mime_type.map(str::to_owned),
+                contents,
+            };
+            assert_eq!(read, [expected]);
+        }
+        for page in [
+            CompletionPage {
+                values: vec!["a".into(), "b".into()],
+                total: Some(250),
+                has_more: Some(true),
+            },
+            CompletionPage {
+                values: Vec::new(),
+                total: None,
+                has_more: None,
+            },
+        ] {
+            let sent = mcpwire_model::result_wire::complete_result(page.clone(), version);
+            assert_eq!(
+                CompletionPage::from_json(&sent.to_string(), version).unwrap(),
+                page
+            );
+        }
+    }
+}
+
+/// A tool with every member `version` has.
+fn full_tool(version: Version) -> ToolInfo {
+    let mut tool = ToolInfo {
+        description: Some("Adds".into()),
+        ..ToolInfo::new(
+            "add",
+            object(json!({
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "type": "object",
+                "title": "Add",
+                "properties": { "a": { "$ref": "#/$defs/N" } },
+                "$defs": { "N": { "type": "integer" } },
+                "required": ["a"],
+                "additionalProperties": false,
+            })),
+        )
+    };
+    if version >= Version::V2025_03_26 {
+        tool.hints = Some(ToolHints {
+            title: Some("Adder".into()),
+            read_only: Some(true),
+            destructive: Some(false),
+            idempotent: Some(true),
+            open_world: None,
+        });
+    }
+    if version >= Version::V2025_06_18 {
+        tool.title = Some("Add".into());
+        tool.output_schema = Some(object(json!({
+            "type": "object",
+            "properties": { "sum": { "type": "integer" } },
+        })));
+    }
+    tool
+}
+
+#[test]
+fn tools_and_tool_pages_read_back_equal_under_every_version() {
+    for version in Version::ALL {
+        let tool = full_tool(version);
+        let sent = tool.to_json(version).unwrap().to_string();
+        assert_eq!(ToolInfo::from_json(&sent, version).unwrap(), tool, "{sent}");
+        for next_cursor in [None, Some("2".to_owned())] {
+            let page = ToolPage {
+                tools: vec![
+                    tool.clone(),
+                    ToolInfo::new("bare", object(json!({"type": "object"}))),
+                ],
+                next_cursor,
+            };
+            let sent = page.to_json(version).unwrap().to_string();
+            assert_eq!(ToolPage::from_json(&sent, version).unwrap(), page);
+        }
+    }
+}
+
+fn initialize_reply(version: Version) -> InitializeReply {
+    let mut reply = InitializeReply {
+        protocol_version: version.as_str().into(),
+        capabilities: ServerCapabilitySet {
+            logging: true,
+            completions: version >= Version::V2025_03_26,
+            tools: Some(ListCapability {
+                list_changed: Some(true),
+            }),
+            prompts: Some(ListCapability::default()),
+            resources: Some(ResourcesCapability {
+                list_changed: Some(false),
+                subscribe: Some(true),
+            }),
+        },
+        server_info: PeerInfo::new("demo", "1.0.0"),
+        instructions: Some("Use add.".into()),
+    };
+    if version >= Version::V2025_06_18 {
+        reply.server_info.title = Some("Demo".into());
+    }
+    reply
+}
+
+fn discover_reply() -> DiscoverReply {
+    DiscoverReply {
+        supported_versions: vec!["2026-07-28".into(), "2025-11-25".into()],
+        capabilities: initialize_reply(Version::V2026_07_28).capabilities,
+        server_info: Some(PeerInfo {
+            title: Some("Demo".into()),
+            ..PeerInfo::new("demo", "1.0.0")
+        }),
+        instructions: None,
+    }
+}
+
+#[test]
+fn initialize_and_discover_results_read_back_equal() {
+    for version in Version::ALL.into_iter().filter(|v| v.has_handshake()) {
+        for reply in [
+            initialize_reply(version),
+            InitializeReply {
+                protocol_version: version.as_str().into(),
+                capabilities: ServerCapabilitySet::default(),
+                server_info: PeerInfo::new("bare", "0"),
+                instructions: None,
+            },
+        ] {
+            let sent = reply.to_json(version).unwrap().to_string();
+            assert_eq!(InitializeReply::from_json(&sent, version).unwrap(), reply);
+        }
+    }
+    let version = Version::V2026_07_28;
+    for reply in [
+        discover_reply(),
+        DiscoverReply {
+            server_info: None,
+            ..discover_reply()
+        },
+    ] {
+        let sent = reply.to_json(version).unwrap();
+        assert_eq!(sent["resultType"], "complete");
+        assert_eq!(sent["ttlMs"], 0);
+        assert_eq!(sent["cacheScope"], "public");
+        let read = DiscoverReply::from_json(&sent.to_string(), version).unwrap();
+        assert_eq!(read, reply);
+    }
+}
+
+#[test]
+fn an_input_required_or_malformed_reply_is_a_read_error() {
+    let version = Version::V2026_07_28;
+    let input_required = r#"{"resultType":"input_required","content":[]}"#;
+    let error = ToolResult::from_json(input_required, version).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "not a CallToolResult of MCP 2026-07-28: its resultType is `input_required`, not `complete`"
+    );
+    let error = ToolResult::from_json(r#"{"content":[{"type":"audio"}]}"#, Version::V2025_03_26)
+        .unwrap_err();
+    assert_eq!(error.what, "CallToolResult");
+    let link = r#"{"content":[{"type":"resource_link","uri":"u","name":"n","size":-1}]}"#;
+    assert!(ToolResult::from_json(link, Version::V2025_06_18).is_err());
+    assert!(InitializeReply::from_json("{}", Version::V2026_07_28).is_err());
+}
+
+/// The upstream MCP schema folder (`MCP_SCHEMA_DIR`, default `../shared/schemas/mcp` from
+/// the workspace root).
+fn mcp_dir() -> PathBuf {
+    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    match std::env::var_os("MCP_SCHEMA_DIR") {
+        Some(d) if !d.is_empty() => workspace.join(d),
+        _ => workspace.join("../shared/schemas/mcp"),
+    }
+}
+
+/// The texts of the 2026-07-28 examples of definition `name`.
+fn examples(name: &str) -> Vec<(String, String)> {
+    let dir = mcp_dir().join("2026-07-28/examples").join(name);
+    let entries = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e} (set MCP_SCHEMA_DIR)", dir.display()));
+    let mut out: Vec<(String, String)> = entries
+        .map(|entry| {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            (path.display().to_string(), text)
+        })
+        .collect();
+    out.sort();
+    assert!(!out.is_empty(), "no examples in {}", dir.display());
+    out
+}
+
+#[test]
+fn the_upstream_2026_examples_read_and_survive_a_round_trip() {
+    let v = Version::V2026_07_28;
+    for (path, text) in examples("CallToolResult") {
+        let read = ToolResult::from_json(&text, v).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let again = read.try_to_json(v).unwrap().to_string();
+        assert_eq!(ToolResult::from_json(&again, v).unwrap(), read, "{path}");
+        let original: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(read.is_error(), original["isError"] == true, "{path}");
+        if let Some(structured) = original.get("structuredContent") {
+            assert_eq!(read.structured_content(), Some(structured), "{path}");
+        }
+    }
+    for (path, text) in examples("GetPromptResult") {
+        let read = PromptResult::from_json(&text, v).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert!(!read.messages.is_empty(), "{path}");
+        let again = read.try_to_json(v).unwrap().to_string();
+        assert_eq!(PromptResult::from_json(&again, v).unwrap(), read, "{path}");
+    }
+    for (path, text) in examples("ReadResourceResult") {
+        let read = read_resource_result(&text, v).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert!(!read.is_empty(), "{path}");
+    }
+    for (path, text) in examples("CompleteResult") {
+        let read = CompletionPage::from_json(&text, v).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let again = mcpwire_model::result_wire::complete_result(read.clone(), v).to_string();
+        assert_eq!(
+            CompletionPage::from_json(&again, v).unwrap(),
+            read,
+            "{path}"
+        );
+    }
+    for (path, text) in examples("Tool") {
+        let read = ToolInfo::from_json(&text, v).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let original: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            Value::Object(read.input_schema.clone()),
+            original["inputSchema"]
+        );
+        let again = read.to_json(v).unwrap().to_string();
+        assert_eq!(ToolInfo::from_json(&again, v).unwrap(), read, "{path}");
+    }
+    for (path, text) in examples("ListToolsResult") {
+        let read = ToolPage::from_json(&text, v).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(
+            read.next_cursor.as_deref(),
+            Some("next-page-cursor"),
+            "{path}"
+        );
+        let again = read.to_json(v).unwrap().to_string();
+        assert_eq!(ToolPage::from_json(&again, v).unwrap(), read, "{path}");
+    }
+    for (path, text) in examples("DiscoverResult") {
+        let read = DiscoverReply::from_json(&text, v).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(
+            read.server_info,
+            Some(PeerInfo::new("ExampleServer", "1.0.0"))
+        );
+        assert!(read.capabilities.tools.is_some() && read.capabilities.resources.is_some());
+        let again = read.to_json(v).unwrap().to_string();
+        assert_eq!(DiscoverReply::from_json(&again, v).unwrap(), read, "{path}");
+    }
+}
