@@ -2,7 +2,6 @@
 //! handed to their calls, frames that break a rule classified, notifications routed to a
 //! call's progress, a listen stream or the application's callbacks.
 
-#[allow(clippy::wildcard_imports)]
 use super::*;
 
 /// What the reader does after releasing the lock.

@@ -1,7 +1,6 @@
 //! A call in flight: the request just built, the wait for its outcome (with the timeout
 //! that progress may restart), and the guard that cancels it when the caller gives up.
 
-#[allow(clippy::wildcard_imports)]
 use super::*;
 
 /// A request just built: its id, its frame, where its outcome and its progress ticks

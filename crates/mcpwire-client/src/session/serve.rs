@@ -2,7 +2,6 @@
 //! registered handlers on tasks of their own (bounded in number), stopped when the server
 //! cancels them, and replied to with the id as the server sent it.
 
-#[allow(clippy::wildcard_imports)]
 use super::*;
 
 impl Session {
