@@ -9,6 +9,7 @@ mod http;
 mod malformed;
 mod negotiation;
 mod notifications;
+mod retry_version;
 mod stdio;
 mod support;
 mod time;
