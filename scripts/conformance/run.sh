@@ -152,4 +152,10 @@ for f in "$OUT"/*.score; do
     printf '| %s | %s/%s | %s/%s |\n' "$(basename "$f" .score)" "$sp" "$st" "$cp" "$ct"
 done
 echo "details: $OUT (suite output in *.log, checks in */checks.json)"
-compare_baseline
+# The client scenarios (crates/mcpwire-client/examples/everything_client.rs);
+# MCPWIRE_CONFORMANCE_CLIENT=0 skips them.
+client_status=0
+if [ "${MCPWIRE_CONFORMANCE_CLIENT:-1}" = 1 ]; then
+    "$ROOT/scripts/conformance/client.sh" || client_status=$?
+fi
+compare_baseline && exit "$client_status"

@@ -276,7 +276,11 @@ impl Client {
         &self,
         cursor: Option<&str>,
     ) -> Result<Page<ToolDescription>, ClientError> {
-        let page = self.page::<ListTools, _>(cursor).await?;
+        let mut page = self.page::<ListTools, _>(cursor).await?;
+        if self.protocol_version().is_stateless() {
+            let callbacks = &self.session().settings.callbacks;
+            crate::tool_headers::retain_valid(&mut page.items, |v| callbacks.violation(v));
+        }
         self.tools().remember(&page.items);
         Ok(page)
     }
@@ -341,11 +345,15 @@ impl Client {
         options: &CallOptions,
     ) -> Result<ToolResult, ClientError> {
         let arguments = meta::params_object(arguments).map_err(ClientError::Params)?;
+        let mut target = Target::named(name);
+        if self.protocol_version().is_stateless()
+            && let Some(tool) = self.tools().get(name)
+        {
+            target.param_headers = crate::tool_headers::values(&tool.input_schema, &arguments);
+        }
         let mut params = Map::new();
         params.insert("name".into(), name.into());
         params.insert("arguments".into(), Value::Object(arguments));
-        // `param_headers` are filled by the HTTP layer from the tool's `x-mcp-header` marks.
-        let target = Target::named(name);
         let raw = self.raw::<CallTool>(params, target, options).await?;
         let result = read(&raw, self.protocol_version(), ToolResult::from_json)?;
         if let Some(tool) = self.tools().get(name) {

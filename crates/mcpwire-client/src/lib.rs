@@ -86,6 +86,8 @@ mod describe;
 mod elicit;
 mod error;
 mod handlers;
+#[cfg(feature = "http")]
+mod http;
 mod listen;
 mod meta;
 mod negotiate;
@@ -96,6 +98,7 @@ mod result_check;
 mod session;
 mod stdio;
 mod stream;
+mod tool_headers;
 pub mod transport;
 mod versions;
 mod violation;
@@ -109,6 +112,8 @@ pub use describe::{
 pub use elicit::{ElicitAnswer, FormElicitation, UrlElicitation, apply_defaults};
 pub use error::ClientError;
 pub use handlers::{HandlerResult, Root};
+#[cfg(feature = "http")]
+pub use http::{HttpLimits, HttpTransport};
 pub use listen::{ListenEvent, ListenFilter, SUBSCRIPTION_CAPACITY, Subscription};
 pub use mcpwire_model::Version;
 pub use mcpwire_model::content::{Content, ContentKind, EmbeddedResource, ResourceContents, Role};

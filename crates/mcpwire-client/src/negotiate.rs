@@ -82,6 +82,37 @@ pub(crate) async fn negotiate(
     session: &Arc<Session>,
     requested: Version,
 ) -> Result<Handshake, ClientError> {
+    discover_or_initialize(session, requested, true).await
+}
+
+/// JSON-RPC error of 2026-07-28: the server does not speak the version asked for; its
+/// `data.supported` lists those it does.
+const UNSUPPORTED_VERSION: i64 = -32022;
+
+/// The newest version an UnsupportedProtocolVersion error says the server speaks and the
+/// client speaks too.
+fn offered_in(error: &mcpwire::RpcError) -> Option<Version> {
+    #[derive(Deserialize)]
+    struct Data {
+        supported: Vec<String>,
+    }
+    if error.code() != UNSUPPORTED_VERSION {
+        return None;
+    }
+    let data: Data = serde_json::from_str(error.data()?.get()).ok()?;
+    data.supported
+        .iter()
+        .filter_map(|v| Version::parse(v))
+        .max()
+}
+
+/// [`negotiate`]; `retry` allows one more round after an UnsupportedProtocolVersion error
+/// (the server said which versions it speaks: ask again with one of them).
+async fn discover_or_initialize(
+    session: &Arc<Session>,
+    requested: Version,
+    retry: bool,
+) -> Result<Handshake, ClientError> {
     if !requested.is_stateless() {
         return initialize(session, requested).await;
     }
@@ -114,9 +145,13 @@ pub(crate) async fn negotiate(
                 .max()
                 .ok_or_else(|| no_common_version(&result.supported_versions))?;
             if common.is_stateless() {
-                return Box::pin(negotiate(session, common)).await;
+                return Box::pin(discover_or_initialize(session, common, false)).await;
             }
             initialize(session, common).await
+        }
+        Err(ClientError::Rpc(error)) if retry && offered_in(&error).is_some() => {
+            let offered = offered_in(&error).unwrap_or(requested);
+            Box::pin(discover_or_initialize(session, offered, false)).await
         }
         // A server without `server/discover` (or without this version) speaks the
         // handshake.

@@ -183,6 +183,9 @@ pub enum TransportError {
     /// The server answered at the HTTP level with something the transport cannot use (a
     /// status, a content type), as text naming it.
     Http(String),
+    /// The server ended the session (HTTP 404 to a request naming it): start a new one with
+    /// a new client.
+    SessionExpired,
     /// A frame larger than the transport's bound was received or would be sent.
     FrameTooLarge {
         /// The bound, in bytes.
@@ -197,6 +200,7 @@ impl fmt::Display for TransportError {
             Self::Exited(status) => write!(f, "the server exited ({status})"),
             Self::Io(error) => write!(f, "I/O error: {error}"),
             Self::Http(error) => write!(f, "HTTP: {error}"),
+            Self::SessionExpired => f.write_str("the server ended the session (HTTP 404)"),
             Self::FrameTooLarge { limit } => write!(f, "frame larger than {limit} bytes"),
         }
     }

@@ -49,38 +49,10 @@ impl RouteHeaders {
 }
 
 /// A header value as MCP 2026-07-28 spells one: visible ASCII (and inner spaces) as it is,
-/// anything else as `=?base64?…?=` of its UTF-8 bytes.
+/// anything else as `=?base64?…?=` of its UTF-8 bytes (see
+/// [`mcpwire::http::encode_header_value`]).
 pub fn header_value(text: &str) -> String {
-    let plain = !text.is_empty()
-        && text.bytes().all(|b| b == b' ' || b.is_ascii_graphic())
-        && !text.starts_with(' ')
-        && !text.ends_with(' ')
-        && !text.starts_with("=?");
-    if plain {
-        text.to_owned()
-    } else {
-        format!("=?base64?{}?=", base64(text.as_bytes()))
-    }
-}
-
-/// Standard, padded base64 (RFC 4648 §4).
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | (u32::from(b) << (16 - 8 * i)));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    mcpwire::http::encode_header_value(text)
 }
 
 #[cfg(test)]
@@ -104,7 +76,5 @@ mod tests {
         assert_eq!(header_value("ping"), "ping");
         assert_eq!(header_value("p\u{e9}"), "=?base64?cMOp?=");
         assert_eq!(header_value(""), "=?base64??=");
-        assert_eq!(base64(b"ab"), "YWI=");
-        assert_eq!(base64(b"a"), "YQ==");
     }
 }

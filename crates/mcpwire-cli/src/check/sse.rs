@@ -1,4 +1,23 @@
-//! A reader for `text/event-stream` bodies (Server-Sent Events).
+//! A reader for whole `text/event-stream` bodies (Server-Sent Events), on the incremental
+//! parser the client shares ([`mcpwire::http::sse`]).
+
+use mcpwire::http::sse::{SseItem, SseParser};
+
+/// The checker reads a whole body (already bounded by its own limit): one event may be as
+/// long as the body.
+fn parse(body: &[u8]) -> (SseParser, Vec<Vec<u8>>) {
+    let mut parser = SseParser::new(body.len().max(1));
+    let mut events: Vec<Vec<u8>> = parser
+        .push(body)
+        .into_iter()
+        .filter_map(|item| match item {
+            SseItem::Event(event) => Some(event.data),
+            SseItem::TooLarge { .. } => None,
+        })
+        .collect();
+    events.extend(parser.finish().map(|event| event.data));
+    (parser, events)
+}
 
 /// The `data` of each event in an SSE body, as the bytes of one message each (multi-line data
 /// joined with `\n`). Events without data (comments, retry hints, priming events) are skipped.
@@ -9,37 +28,8 @@
 /// assert_eq!(parse_events(body), vec![b"{\"a\":1}".to_vec(), b"[1,\n2]".to_vec()]);
 /// ```
 pub fn parse_events(body: &[u8]) -> Vec<Vec<u8>> {
-    let mut events = Vec::new();
-    let mut data: Option<Vec<u8>> = None;
-    let mut flush = |data: &mut Option<Vec<u8>>| {
-        if let Some(event) = data.take()
-            && !event.trim_ascii().is_empty()
-        {
-            events.push(event);
-        }
-    };
-    for line in body.split(|&b| b == b'\n') {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if line.is_empty() {
-            flush(&mut data);
-            continue;
-        }
-        let (field, value) = match line.iter().position(|&b| b == b':') {
-            Some(at) => {
-                let value = &line[at + 1..];
-                (&line[..at], value.strip_prefix(b" ").unwrap_or(value))
-            }
-            None => (line, &b""[..]),
-        };
-        if field == b"data" {
-            let event = data.get_or_insert_with(Vec::new);
-            if !event.is_empty() {
-                event.push(b'\n');
-            }
-            event.extend_from_slice(value);
-        }
-    }
-    flush(&mut data);
+    let (_, mut events) = parse(body);
+    events.retain(|data| !data.trim_ascii().is_empty());
     events
 }
 
@@ -53,24 +43,11 @@ pub fn parse_events(body: &[u8]) -> Vec<Vec<u8>> {
 /// assert_eq!(resume_hint(b"data: {}\n\n"), (None, None));
 /// ```
 pub fn resume_hint(body: &[u8]) -> (Option<String>, Option<u64>) {
-    let (mut id, mut retry) = (None, None);
-    for line in body.split(|&b| b == b'\n') {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        let Some(at) = line.iter().position(|&b| b == b':') else {
-            continue;
-        };
-        let value = &line[at + 1..];
-        let value = value.strip_prefix(b" ").unwrap_or(value);
-        match &line[..at] {
-            // An id with a NUL is ignored (the SSE standard's rule).
-            b"id" if !value.contains(&0) => id = Some(String::from_utf8_lossy(value).into_owned()),
-            b"retry" => {
-                if let Some(ms) = std::str::from_utf8(value).ok().and_then(|v| v.parse().ok()) {
-                    retry = Some(ms);
-                }
-            }
-            _ => {}
-        }
-    }
-    (id.filter(|id| !id.is_empty()), retry)
+    let (parser, _) = parse(body);
+    (
+        parser.last_event_id().map(str::to_owned),
+        parser
+            .retry()
+            .map(|retry| u64::try_from(retry.as_millis()).unwrap_or(u64::MAX)),
+    )
 }

@@ -4,9 +4,12 @@
 
 mod asks;
 mod calls;
+#[cfg(feature = "http")]
+mod http;
 mod malformed;
 mod negotiation;
 mod notifications;
+mod retry_version;
 mod stdio;
 mod support;
 mod time;

@@ -135,3 +135,56 @@ async fn a_2026_result_without_result_type_is_complete() {
         .expect("complete");
     assert_eq!(mcpwire_client::result_text(&result), "done");
 }
+
+#[tokio::test]
+async fn a_dropped_subscription_cancels_its_listen_request() {
+    let (transport, server) = scripted_by(|message| {
+        let id = &message["id"];
+        match message["method"].as_str() {
+            Some("server/discover") => vec![json!({"jsonrpc": "2.0", "id": id, "result": {
+                "resultType": "complete", "supportedVersions": ["2026-07-28"],
+                "capabilities": {"tools": {"listChanged": true}}}})],
+            Some("subscriptions/listen") => {
+                let meta = json!({"io.modelcontextprotocol/subscriptionId": id});
+                vec![
+                    json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                        "params": {"notifications": {"toolsListChanged": true}, "_meta": meta}}),
+                    json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
+                        "params": {"_meta": meta}}),
+                ]
+            }
+            _ => Vec::new(),
+        }
+    });
+    let client = builder()
+        .protocol_version(Version::V2026_07_28)
+        .connect(transport)
+        .await
+        .expect("connected");
+    let filter = mcpwire_client::ListenFilter {
+        tools_list_changed: true,
+        ..Default::default()
+    };
+    let mut subscription = client.listen(&filter).await.expect("listening");
+    assert!(matches!(
+        subscription.recv().await,
+        Some(mcpwire_client::ListenEvent::Acknowledged(agreed)) if agreed.tools_list_changed
+    ));
+    assert!(matches!(
+        subscription.recv().await,
+        Some(mcpwire_client::ListenEvent::ListChanged(
+            mcpwire_client::ListKind::Tools
+        ))
+    ));
+    drop(subscription);
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    client.close().await;
+    let sent = server.await.expect("joined");
+    let listen = sent
+        .iter()
+        .find(|m| m["method"] == "subscriptions/listen")
+        .expect("sent");
+    let cancelled = sent.last().expect("something");
+    assert_eq!(cancelled["method"], "notifications/cancelled");
+    assert_eq!(cancelled["params"]["requestId"], listen["id"]);
+}

@@ -128,6 +128,7 @@ mod routing;
 mod session_adapter;
 mod session_id;
 mod sessions;
+pub mod sse;
 mod write_timeout;
 
 pub use blocking_adapter::{SyncServer, SyncSession};
@@ -143,6 +144,8 @@ pub use hyper::body::Bytes;
 pub use hyper::header::HeaderMap;
 pub use listener::HttpServer;
 pub use request_state::ENDED_FOR_SHARE;
-pub use routing::{NAME_HEADER, decode_value as decode_header_value};
+pub use routing::{
+    NAME_HEADER, decode_value as decode_header_value, encode_value as encode_header_value,
+};
 pub use session_adapter::{AsyncServer, AsyncSession};
 pub use session_id::SessionId;

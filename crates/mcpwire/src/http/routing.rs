@@ -90,6 +90,50 @@ pub fn decode_value(value: &HeaderValue) -> Option<String> {
     }
 }
 
+/// A header value as MCP 2026-07-28 spells one (the inverse of [`decode_value`]): visible
+/// ASCII with inner spaces as it is; anything else (other bytes, leading or trailing
+/// whitespace, the empty text, text that starts like an encoded value) as `=?base64?…?=` of
+/// its UTF-8 bytes.
+///
+/// ```
+/// use mcpwire::http::encode_header_value;
+/// assert_eq!(encode_header_value("us west 1"), "us west 1");
+/// assert_eq!(encode_header_value("p\u{e9}"), "=?base64?cMOp?=");
+/// assert_eq!(encode_header_value(" padded"), "=?base64?IHBhZGRlZA==?=");
+/// ```
+pub fn encode_value(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text.bytes().all(|b| b == b' ' || b.is_ascii_graphic())
+        && !text.starts_with(' ')
+        && !text.ends_with(' ')
+        && !text.starts_with("=?");
+    if plain {
+        text.to_owned()
+    } else {
+        format!("=?base64?{}?=", encode_base64(text.as_bytes()))
+    }
+}
+
+/// Standard, padded base64 (RFC 4648 §4).
+fn encode_base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | (u32::from(b) << (16 - 8 * i)));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
 /// Standard base64 (RFC 4648 §4) with its padding; `None` for any other character, a length
 /// that is not a multiple of four, misplaced padding or non-zero trailing bits.
 fn decode_base64(text: &str) -> Option<Vec<u8>> {
@@ -173,5 +217,26 @@ mod tests {
         assert_eq!(decode_base64(""), Some(Vec::new()));
         assert_eq!(decode_base64("YQ=="), Some(b"a".to_vec()));
         assert_eq!(decode_base64("YQ==YWJj"), None, "padding before the end");
+    }
+
+    #[test]
+    fn encoded_values_decode_to_the_text() {
+        for text in [
+            "us-west1",
+            "us west 1",
+            "",
+            " padded ",
+            "line1\r\nline2",
+            "\tindented",
+            "Hello, \u{4e16}\u{754c}",
+            "=?base64?x?=",
+        ] {
+            let encoded = encode_value(text);
+            let value = HeaderValue::from_str(&encoded).expect("a valid header value");
+            assert_eq!(decode_value(&value).as_deref(), Some(text), "{encoded}");
+        }
+        assert_eq!(encode_value("p\u{e9}"), "=?base64?cMOp?=");
+        assert_eq!(encode_base64(b"ab"), "YWI=");
+        assert_eq!(encode_base64(b"a"), "YQ==");
     }
 }

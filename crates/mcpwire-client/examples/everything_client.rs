@@ -1,0 +1,194 @@
+//! The client the official MCP conformance suite drives in its client mode
+//! (`conformance client --command "everything_client" --scenario NAME`): it connects over
+//! Streamable HTTP to the URL given as the last argument, under the version in
+//! `MCP_CONFORMANCE_PROTOCOL_VERSION` (default 2025-11-25), and does what the scenario in
+//! `MCP_CONFORMANCE_SCENARIO` expects of a client (some scenarios pass arguments in
+//! `MCP_CONFORMANCE_CONTEXT`). It exits 0 when every step worked, 1 otherwise (the reason on
+//! stderr).
+//!
+//! Run the suite with `scripts/conformance/client.sh`.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use mcpwire_client::{
+    CallOptions, Client, ClientError, ElicitAnswer, HttpTransport, Root, ToolDescription, Version,
+};
+use serde_json::{Map, Value, json};
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> ExitCode {
+    let Some(url) = std::env::args()
+        .nth(1)
+        .filter(|_| std::env::args().len() == 2)
+    else {
+        eprintln!("usage: everything_client URL (scenario in MCP_CONFORMANCE_SCENARIO)");
+        return ExitCode::from(2);
+    };
+    let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
+    match run(&url, &scenario).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("{scenario}: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The version the suite asks for.
+fn requested_version() -> Result<Version, String> {
+    let text = std::env::var("MCP_CONFORMANCE_PROTOCOL_VERSION")
+        .unwrap_or_else(|_| "2025-11-25".to_owned());
+    Version::parse(&text).ok_or_else(|| format!("unknown protocol version {text:?}"))
+}
+
+/// The scenario's context (`MCP_CONFORMANCE_CONTEXT`), `null` when there is none.
+fn context() -> Value {
+    std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or(Value::Null)
+}
+
+async fn connect(url: &str) -> Result<Client, ClientError> {
+    let transport = HttpTransport::new(url)?;
+    Client::builder("mcpwire-everything-client", env!("CARGO_PKG_VERSION"))
+        .protocol_version(requested_version().map_err(ClientError::Negotiation)?)
+        .request_timeout(Some(Duration::from_secs(20)))
+        // Accept every form as it comes: the schema's defaults fill what is left out.
+        .on_elicitation(|form| async move {
+            let mut content = Map::new();
+            if form.message.contains("confirm") || form.message.contains("Confirm") {
+                content.insert("confirmed".into(), Value::Bool(true));
+            }
+            Ok(ElicitAnswer::Accept(content))
+        })
+        .on_sampling(|_| async move {
+            Ok(json!({
+                "role": "assistant",
+                "content": { "type": "text", "text": "A sampled answer." },
+                "model": "mcpwire-everything-client",
+                "stopReason": "endTurn",
+            }))
+        })
+        .roots(vec![Root::new("file:///tmp").with_name("tmp")])
+        .on_violation(|violation| eprintln!("violation: {violation}"))
+        .connect(transport)
+        .await
+}
+
+async fn run(url: &str, scenario: &str) -> Result<(), String> {
+    let client = connect(url).await.map_err(|e| format!("connect: {e}"))?;
+    let outcome = scenario_steps(&client, scenario).await;
+    client.close().await;
+    outcome.map_err(|e| e.to_string())
+}
+
+async fn scenario_steps(client: &Client, scenario: &str) -> Result<(), ClientError> {
+    let options = CallOptions::new();
+    let tools = client.list_all_tools().await?;
+    match scenario {
+        "tools_call" => {
+            client
+                .call_tool("add_numbers", &json!({"a": 5, "b": 3}), &options)
+                .await?;
+        }
+        "elicitation-sep1034-client-defaults" => {
+            client
+                .call_tool("test_client_elicitation_defaults", &json!({}), &options)
+                .await?;
+        }
+        "sse-retry" => {
+            client
+                .call_tool("test_reconnection", &json!({}), &options)
+                .await?;
+        }
+        "sep-2322-client-request-state" => {
+            for name in [
+                "test_mrtr_echo_state",
+                "test_mrtr_unrelated",
+                "test_mrtr_no_state",
+                "test_mrtr_no_result_type",
+            ] {
+                client.call_tool(name, &json!({}), &options).await?;
+            }
+        }
+        "http-standard-headers" => {
+            for tool in &tools {
+                client
+                    .call_tool(&tool.name, &sample_arguments(tool), &options)
+                    .await?;
+            }
+            for resource in client.list_all_resources().await? {
+                client.read_resource(&resource.uri).await?;
+            }
+            for prompt in client.list_all_prompts().await? {
+                client.get_prompt(&prompt.name, &[]).await?;
+            }
+        }
+        "http-custom-headers" => {
+            let context = context();
+            let calls = context
+                .get("toolCalls")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            for call in calls {
+                let name = call.get("name").and_then(Value::as_str).unwrap_or_default();
+                let arguments = call.get("arguments").cloned().unwrap_or(json!({}));
+                client.call_tool(name, &arguments, &options).await?;
+            }
+        }
+        "http-invalid-tool-headers" => {
+            // Tools with invalid `x-mcp-header` declarations are not listed: call the rest.
+            for tool in &tools {
+                client
+                    .call_tool(&tool.name, &sample_arguments(tool), &options)
+                    .await?;
+            }
+        }
+        "json-schema-2020-12-preservation" => {
+            let focal = tools
+                .iter()
+                .find(|tool| tool.name == "json_schema_2020_12_tool")
+                .ok_or_else(|| {
+                    ClientError::Params("json_schema_2020_12_tool is not listed".into())
+                })?;
+            let arguments = json!({ "schema": focal.input_schema });
+            client
+                .call_tool("json_schema_echo", &arguments, &options)
+                .await?;
+        }
+        // initialize, request-metadata, json-schema-ref-no-deref and anything else: connecting
+        // and listing the tools is the whole scenario.
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Arguments for a tool from its input schema: each required property a value of its type.
+fn sample_arguments(tool: &ToolDescription) -> Value {
+    let schema = &tool.input_schema;
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|names| names.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut arguments = Map::new();
+    for name in required {
+        let kind = schema
+            .pointer(&format!("/properties/{name}/type"))
+            .and_then(Value::as_str)
+            .unwrap_or("string");
+        let value = match kind {
+            "integer" | "number" => json!(1),
+            "boolean" => json!(true),
+            "array" => json!([]),
+            "object" => json!({}),
+            "null" => Value::Null,
+            _ => json!("sample"),
+        };
+        arguments.insert(name.to_owned(), value);
+    }
+    Value::Object(arguments)
+}

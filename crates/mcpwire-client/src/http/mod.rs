@@ -1,0 +1,125 @@
+//! # Streamable HTTP: the client side of MCP's HTTP transport (feature `http`)
+//!
+//! [`HttpTransport`] reaches a server at an `http://` URL. Each frame the client sends is one
+//! POST; what the server sends comes back as the POST's answer (one JSON message, or an SSE
+//! stream), and, in a session, on the session's own GET stream.
+//!
+//! | behaviour | specification |
+//! |---|---|
+//! | every POST: `Content-Type: application/json`, `Accept: application/json, text/event-stream` | "The client MUST include an `Accept` header, listing both `application/json` and `text/event-stream` as supported content types." |
+//! | the `Mcp-Session-Id` of the answer to `initialize` is sent on every later request; none under a stateless version | "If an `Mcp-Session-Id` is returned by the server during initialization, clients using the Streamable HTTP transport MUST include it in the `Mcp-Session-Id` header on all of their subsequent HTTP requests." |
+//! | `MCP-Protocol-Version` on every request after the handshake | "the client MUST include the `MCP-Protocol-Version: <protocol-version>` HTTP header on all subsequent requests to the MCP server" (2025-06-18 and later) |
+//! | a 404 to a request that named the session: every pending call fails with [`TransportError::SessionExpired`](crate::TransportError::SessionExpired), and so does every later one (build a new client to start a new session) | "When a client receives HTTP 404 in response to a request containing an `Mcp-Session-Id`, it MUST start a new session by sending a new `InitializeRequest` without a session ID attached." |
+//! | after `notifications/initialized`, the GET stream of the session; a 405 leaves it closed; it is reopened (after its last event id) when it ends | "The client MAY issue an HTTP GET to the MCP endpoint. This can be used to open an SSE stream, allowing the server to communicate to the client, without the client first sending data via HTTP POST." |
+//! | an SSE stream that ends before its request's answer is resumed with GET and `Last-Event-ID`, after the stream's `retry` time | "If the client wishes to resume after a disconnection … it SHOULD issue an HTTP GET to the MCP endpoint, and include the `Last-Event-ID` header" and "the client MUST respect the retry field, waiting the given number of milliseconds before attempting to reconnect" (2025-11-25) |
+//! | on close (and when dropped), DELETE with the session id | "Clients that no longer need a particular session … SHOULD send an HTTP DELETE to the MCP endpoint with the `Mcp-Session-Id` header" |
+//! | a frame under a stateless version (2026-07-28) carries `Mcp-Method`, `Mcp-Name` (the tool, prompt or resource URI) and `Mcp-Param-*` (tool parameters marked `x-mcp-header`), values that are not plain visible ASCII as `=?base64?…?=` | SEP-2243, the standard request headers of 2026-07-28 |
+//! | `notifications/cancelled` also closes the stream awaiting the cancelled request's answer | 2026-07-28: a client cancels a request by closing its response stream |
+//! | a request whose POST is answered with an error status and no JSON-RPC response to it fails with [`TransportError::Http`](crate::TransportError::Http) naming the status; a JSON-RPC error in the body is the call's error | "If the server cannot accept the input, it MUST return an HTTP error status code … The HTTP response body MAY comprise a JSON-RPC error response" |
+//!
+//! ## Limits ([`HttpLimits`])
+//!
+//! A JSON answer is read up to [`HttpLimits::max_response_bytes`], an SSE event up to
+//! [`HttpLimits::max_event_bytes`] (a longer one is dropped while it is read and reported as a
+//! violation); a stream is resumed at most [`HttpLimits::max_reconnects`] times in a row
+//! without a message, each wait at most [`HttpLimits::max_retry_wait`]; connecting waits at
+//! most [`HttpLimits::connect_timeout`], a POSTed notification or response and the DELETE at
+//! most [`HttpLimits::ack_timeout`]. Requests wait as long as the call does (its timeout, or
+//! until its future is dropped: that stops the read of its answer). At most
+//! [`HttpLimits::max_idle_connections`] connections are kept for reuse.
+
+mod connection;
+mod limits;
+mod pool;
+mod probe;
+mod request;
+mod stream;
+
+use std::sync::Arc;
+
+use hyper::header::{HeaderName, HeaderValue};
+
+pub use limits::HttpLimits;
+
+use crate::transport::{BoxFuture, Connection, IncomingSender, Transport, TransportError};
+use connection::{HttpConnection, Shared};
+use pool::{Endpoint, Pool};
+
+/// A server reached over Streamable HTTP at an `http://` URL.
+///
+/// ```no_run
+/// # async fn run() -> Result<(), mcpwire_client::ClientError> {
+/// use mcpwire_client::{Client, HttpTransport};
+/// let transport = HttpTransport::new("http://127.0.0.1:8080/mcp")?;
+/// let client = Client::builder("my-host", "1.0.0").connect(transport).await?;
+/// client.close().await;
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone)]
+pub struct HttpTransport {
+    endpoint: Endpoint,
+    limits: HttpLimits,
+    standalone: bool,
+    headers: Vec<(HeaderName, HeaderValue)>,
+}
+
+impl HttpTransport {
+    /// A transport to the MCP endpoint at `url` (`http://HOST:PORT/PATH`); an URL that is
+    /// not one is an error naming why.
+    pub fn new(url: &str) -> Result<Self, TransportError> {
+        Ok(Self {
+            endpoint: Endpoint::parse(url)?,
+            limits: HttpLimits::default(),
+            standalone: true,
+            headers: Vec::new(),
+        })
+    }
+
+    /// Sets every bound at once (see [`HttpLimits`]).
+    pub fn limits(mut self, limits: HttpLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Whether to open the session's GET stream once initialized (default `true`): without
+    /// it the server can reach the client only while answering a request.
+    pub fn server_stream(mut self, open: bool) -> Self {
+        self.standalone = open;
+        self
+    }
+
+    /// Adds a header to every request (such as `Authorization`); an invalid name or value
+    /// is an error.
+    pub fn header(mut self, name: &str, value: &str) -> Result<Self, TransportError> {
+        let name = HeaderName::from_bytes(name.as_bytes())
+            .map_err(|error| TransportError::Http(format!("header name {name:?}: {error}")))?;
+        let value = HeaderValue::from_str(value)
+            .map_err(|error| TransportError::Http(format!("header value of {name}: {error}")))?;
+        self.headers.push((name, value));
+        Ok(self)
+    }
+}
+
+impl Transport for HttpTransport {
+    fn open(
+        self: Box<Self>,
+        incoming: IncomingSender,
+    ) -> BoxFuture<'static, Result<Box<dyn Connection>, TransportError>> {
+        let Self {
+            endpoint,
+            limits,
+            standalone,
+            headers,
+        } = *self;
+        Box::pin(async move {
+            let pool = Pool::new(
+                endpoint,
+                limits.max_idle_connections,
+                limits.connect_timeout,
+            );
+            let shared = Arc::new(Shared::new(pool, limits, incoming, standalone, headers));
+            let connection: Box<dyn Connection> = Box::new(HttpConnection { shared });
+            Ok(connection)
+        })
+    }
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite's client scenarios against
+# crates/mcpwire-client/examples/everything_client.rs and prints a table: every scenario of
+# each requirement set (2025-11-25, 2026-07-28) except authorization (auth/*), the ones the
+# set lists as added after its release included. Not part of CI (it installs npm packages;
+# see suite.sh). Exit status 1 when a scenario fails.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/conformance/suite.sh
+CACHE=${MCPWIRE_CONFORMANCE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcpwire-conformance}
+mkdir -p "$CACHE"
+. "$ROOT/scripts/conformance/suite.sh"
+install_suite
+OUT=${MCPWIRE_CONFORMANCE_CLIENT_OUT:-$CACHE/client-results}
+REVISIONS=(2025-11-25 2026-07-28)
+rm -rf "${OUT:?}"
+mkdir -p "$OUT"
+
+echo "building the conformance client" >&2
+(cd "$ROOT" && cargo build --quiet -p mcpwire-client --example everything_client)
+TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
+CLIENT=$TARGET/debug/examples/everything_client
+
+# scenarios REVISION: the client scenarios the requirement set lists (scored, or not scored
+# because they were added after the release), authorization left out.
+scenarios() {
+    "$NODE" -e '
+const YAML = require(process.argv[1]);
+const fs = require("fs");
+const set = YAML.parse(fs.readFileSync(process.argv[2], "utf8"));
+const names = [...(set.client || [])];
+for (const e of set.not_scored || [])
+  if (e.leg === "client" && e.reason === "added-after-release") names.push(e.scenario);
+for (const n of names) if (!n.startsWith("auth/")) console.log(n);' \
+        "$CACHE/node_modules/yaml" \
+        "$CACHE/node_modules/@modelcontextprotocol/conformance/requirements/$1.yaml"
+}
+
+# Each scenario at the revision's version, its output kept in $OUT/REVISION/SCENARIO.log and
+# "passed total ok" (ok: the suite's overall verdict) in $OUT/REVISION/SCENARIO.score.
+for revision in "${REVISIONS[@]}"; do
+    mkdir -p "$OUT/$revision"
+    for scenario in $(scenarios "$revision"); do
+        file=$OUT/$revision/${scenario//\//_}
+        "$NODE" "$SUITE" client --command "$CLIENT" --scenario "$scenario" \
+            --spec-version "$revision" -o "$OUT/$revision" >"$file.log" 2>&1 || true
+        ok=0
+        grep -q 'OVERALL: PASSED' "$file.log" && ok=1
+        counts=$(sed -n 's/^Passed: \([0-9]*\)\/\([0-9]*\),.*/\1 \2/p' "$file.log" | tail -1)
+        echo "${counts:-0 0} $ok" >"$file.score"
+    done
+done
+
+# The table: one row per scenario, one column per revision ("—": not in that set).
+printf '\n| client scenario |'
+for revision in "${REVISIONS[@]}"; do printf ' %s |' "$revision"; done
+printf '\n|---|'
+for _ in "${REVISIONS[@]}"; do printf -- '---|'; done
+printf '\n'
+failed=0
+for name in $(for r in "${REVISIONS[@]}"; do scenarios "$r"; done | awk '!seen[$0]++'); do
+    printf '| %s |' "$name"
+    for revision in "${REVISIONS[@]}"; do
+        score=$OUT/$revision/${name//\//_}.score
+        if [ ! -f "$score" ]; then
+            printf ' — |'
+            continue
+        fi
+        read -r passed total ok <"$score"
+        if [ "$ok" = 1 ]; then
+            printf ' pass (%s/%s checks) |' "$passed" "$total"
+        else
+            printf ' **FAIL** (%s/%s checks) |' "$passed" "$total"
+            failed=$((failed + 1))
+        fi
+    done
+    printf '\n'
+done
+echo "details: $OUT (suite output in */*.log, checks in */*/checks.json)"
+[ "$failed" = 0 ]
