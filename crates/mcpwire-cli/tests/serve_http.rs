@@ -209,3 +209,33 @@ fn the_per_client_connection_share_flag_takes_effect() {
     first.read_to_string(&mut answer).expect("read");
     assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
 }
+
+#[test]
+fn redis_without_a_shared_state_secret_refuses_to_start() {
+    let refused = |envs: &[(&str, &str)]| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_mcpwire"));
+        command
+            .args([
+                "serve",
+                "--http",
+                "127.0.0.1:0",
+                "--redis",
+                "redis://127.0.0.1:1/",
+            ])
+            .env_remove("MCPWIRE_STATE_SECRET")
+            .env_remove("MCPWIRE_REDIS_URL");
+        for (name, value) in envs {
+            command.env(name, value);
+        }
+        let output = command.output().expect("run mcpwire serve");
+        assert_eq!(output.status.code(), Some(1));
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let missing = refused(&[]);
+    assert!(
+        missing.contains("set MCPWIRE_STATE_SECRET or --state-secret-file"),
+        "{missing}"
+    );
+    let short = refused(&[("MCPWIRE_STATE_SECRET", "short")]);
+    assert!(short.contains("has 5 bytes; give at least 32"), "{short}");
+}

@@ -100,7 +100,8 @@
 //! ends the subscription by closing the stream. Changes reach the streams through an
 //! [`EventSource`] ([`McpServerBuilder::event_source`]; by default a bounded in-process
 //! broadcast, [`InProcessEvents`], whose slow listeners are disconnected, never buffered
-//! without bound).
+//! without bound; with feature `redis`, `redis::RedisCluster` shares them between the
+//! processes behind one endpoint).
 //!
 //! [`Prompt::complete`] and [`ResourceTemplate::complete`] register a completer for one
 //! argument or template variable (`completion/complete`, at most [`MAX_COMPLETIONS`] values

@@ -631,6 +631,39 @@ mod tests {
         ToolResult::text("ok")
     }
 
+    /// A source that says it is shared by several processes.
+    #[derive(Debug, Default)]
+    struct Bus(InProcessEvents);
+
+    impl EventSource for Bus {
+        fn publish(&self, event: ServerEvent) {
+            self.0.publish(event);
+        }
+
+        fn subscribe(&self) -> crate::EventReceiver {
+            self.0.subscribe()
+        }
+
+        fn spans_processes(&self) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn a_shared_event_source_needs_a_request_state_secret() {
+        let refused = McpServer::builder("s", "1")
+            .event_source(Bus::default())
+            .build()
+            .unwrap_err();
+        assert_eq!(refused, BuildError::ClusterWithoutStateSecret);
+        assert!(refused.to_string().contains("request_state_secret"));
+        let built = McpServer::builder("s", "1")
+            .event_source(Bus::default())
+            .request_state_secret("shared by every process")
+            .build();
+        assert!(built.is_ok());
+    }
+
     #[test]
     fn build_refuses_duplicates_and_arguments_that_are_not_objects() {
         let twice = McpServer::builder("s", "1")
