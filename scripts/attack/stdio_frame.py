@@ -40,15 +40,20 @@ def main():
     parser.add_argument("--target", choices=["serve", "example"], default="serve")
     parser.add_argument("--build", choices=["release", "debug"], default="release")
     parser.add_argument("--size", type=int, default=60, help="the frame's size in MiB")
+    parser.add_argument("--no-build", action="store_true",
+                        help="run the binary already built (in CARGO_TARGET_DIR or target/)")
     args = parser.parse_args()
     target_dir = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
     flags = ["--release"] if args.build == "release" else []
     if args.target == "serve":
-        subprocess.run(["cargo", "build", "-q", "-p", "mcpwire-cli"] + flags, cwd=ROOT, check=True)
+        if not args.no_build:
+            subprocess.run(["cargo", "build", "-q", "-p", "mcpwire-cli"] + flags, cwd=ROOT,
+                           check=True)
         cmd = [os.path.join(target_dir, args.build, "mcpwire"), "serve"]
     else:
-        subprocess.run(["cargo", "build", "-q", "-p", "mcpwire-server", "--example", "mcp_server"]
-                       + flags, cwd=ROOT, check=True)
+        if not args.no_build:
+            subprocess.run(["cargo", "build", "-q", "-p", "mcpwire-server", "--example",
+                            "mcp_server"] + flags, cwd=ROOT, check=True)
         cmd = [os.path.join(target_dir, args.build, "examples", "mcp_server")]
     with tempfile.TemporaryFile() as data:
         data.write(frames(args.size))

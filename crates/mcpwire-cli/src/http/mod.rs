@@ -50,6 +50,10 @@ pub struct HttpArgs {
     /// Seconds a client may take to send a request body (408 after). Default: 30.
     #[arg(long, value_name = "SECS")]
     pub body_timeout: Option<u64>,
+    /// Slowest rate, in bytes per second, at which a request body may arrive after a grace of
+    /// 5 s (408 below it; 0: off). Default: 1024.
+    #[arg(long, value_name = "BYTES")]
+    pub min_body_rate: Option<u64>,
     /// Seconds a kept-alive connection may stay idle. Default: 60.
     #[arg(long, value_name = "SECS")]
     pub idle_timeout: Option<u64>,
@@ -122,6 +126,9 @@ impl HttpArgs {
         }
         if let Some(s) = self.body_timeout {
             config = config.body_timeout(secs(s));
+        }
+        if let Some(rate) = self.min_body_rate {
+            config = config.min_body_rate(rate);
         }
         if let Some(s) = self.idle_timeout {
             config = config.idle_timeout(secs(s));

@@ -284,9 +284,11 @@ impl HttpConfig {
         }
     }
 
-    /// The most connections served at once. When all are taken, the connection without a
-    /// request in progress that has been idle the longest (kept alive, or silent since it
-    /// connected) is closed to make room; with none idle, further connections wait in the
+    /// The most connections served at once. When all are taken, a connection whose request
+    /// body has not arrived (the one waiting longest) ends to make room (429), else the
+    /// connection without a request in progress that has been idle the longest (kept alive,
+    /// or silent since it connected) is closed; a request whose body has arrived is never
+    /// ended for another client: with none waiting nor idle, further connections wait in the
     /// listen backlog.
     pub fn max_connections(mut self, max: usize) -> Self {
         self.max_connections = max.max(1);
