@@ -6,16 +6,17 @@
 #[path = "check_support/mod.rs"]
 mod check_support;
 
-use check_support::{HttpServer, Run, check, fixture, reference_bin};
+use check_support::{HttpServer, Run, both, check, fixture, in_parallel, reference_bin};
 use serde_json::Value;
 
-/// Checks the fixture over stdio; `--timeout` is 1 s unless `extra` sets it (an input left
-/// unanswered holds its case for the whole timeout).
+/// Checks the fixture over stdio; `--timeout` is 0.5 s unless `extra` sets it (an input left
+/// unanswered holds its case for the whole timeout; the fixture answers in order within
+/// milliseconds unless its defect delays replies).
 fn check_defect(defect: &str, extra: &[&str]) -> Run {
     let script = fixture("faulty_mcp_server.py");
     let mut args = vec!["--stdio", "--format", "json"];
     if !extra.contains(&"--timeout") {
-        args.extend(["--timeout", "1"]);
+        args.extend(["--timeout", "0.5"]);
     }
     args.extend(extra);
     args.extend(["--", "python3", &script, defect]);
@@ -65,6 +66,8 @@ fn an_out_of_order_server_under_jsonrpc_2_0_keeps_every_reply_with_its_case() {
             "ping",
             "--cases",
             "0",
+            "--timeout",
+            "1",
         ],
     );
     let report = run.json();
@@ -232,7 +235,15 @@ fn strict_findings_fail_only_under_strict() {
     let lines = check_support::baseline_lines(&report, |g| g["level"] == "violation");
     std::fs::write(&file, lines).unwrap();
     let file = file.display().to_string();
-    let run = check_defect("f64-ids", &["--cases", "0", "--expect-failures", &file]);
+    let (run, strict) = both(
+        || check_defect("f64-ids", &["--cases", "0", "--expect-failures", &file]),
+        || {
+            check_defect(
+                "f64-ids",
+                &["--cases", "0", "--expect-failures", &file, "--strict"],
+            )
+        },
+    );
     assert_eq!(run.code, 0, "{}", run.stdout);
     assert!(
         run.json()["strict_only"]
@@ -240,10 +251,7 @@ fn strict_findings_fail_only_under_strict() {
             .unwrap()
             .contains(&Value::from("rule-4 id-spelling-changed"))
     );
-    let run = check_defect(
-        "f64-ids",
-        &["--cases", "0", "--expect-failures", &file, "--strict"],
-    );
+    let run = strict;
     assert_eq!(run.code, 1, "{}", run.stdout);
     assert!(
         run.json()["unexpected"]
@@ -348,11 +356,18 @@ fn kinds_are_listed_and_unknown_kinds_rejected() {
 #[test]
 fn junit_has_one_test_case_per_case_with_its_bytes_and_verbose_lists_every_input() {
     let script = fixture("faulty_mcp_server.py");
-    let run = check(&[
-        "--stdio", "--cases", "0", "--format", "junit", "--", "python3", &script, "null-id",
-    ]);
+    let plain = ["--stdio", "--cases", "0", "--timeout", "0.5"];
+    let tail = ["--", "python3", &script, "null-id"];
+    let [run, json, table, verbose]: [Run; 4] = check_support::check_each(&[
+        &[&plain[..], &["--format", "junit"], &tail].concat(),
+        &[&plain[..], &["--format", "json"], &tail].concat(),
+        &[&plain[..], &tail].concat(),
+        &[&plain[..], &["--verbose"], &tail].concat(),
+    ])
+    .try_into()
+    .expect("four runs");
     assert_eq!(run.code, 1);
-    let json = check_defect("null-id", &["--cases", "0"]).json();
+    let json = json.json();
     let cases = json["cases"].as_u64().unwrap() as usize;
     assert_eq!(
         run.stdout.matches("<testcase ").count(),
@@ -381,19 +396,6 @@ fn junit_has_one_test_case_per_case_with_its_bytes_and_verbose_lists_every_input
     let lost = group(&json, "id-lost-although-recoverable").unwrap();
     assert_eq!(lost["count"], lost["cases"].as_array().unwrap().len());
     assert!(lost["count"].as_u64().unwrap() > 1);
-    let table = check(&[
-        "--stdio", "--cases", "0", "--", "python3", &script, "null-id",
-    ]);
-    let verbose = check(&[
-        "--stdio",
-        "--cases",
-        "0",
-        "--verbose",
-        "--",
-        "python3",
-        &script,
-        "null-id",
-    ]);
     assert!(
         table.stdout.contains("--verbose lists them"),
         "{}",
@@ -410,32 +412,42 @@ fn junit_has_one_test_case_per_case_with_its_bytes_and_verbose_lists_every_input
 
 #[test]
 fn a_2026_check_confirms_the_version_with_server_discover() {
-    let run = check(&[
-        "--stdio",
-        "--mcp-version",
-        "2026-07-28",
-        "--cases",
-        "5",
-        "--format",
-        "json",
-        "--",
-        reference_bin(),
-        "--profile",
-        "mcp-2026-07-28",
-    ]);
+    let script = fixture("faulty_mcp_server.py");
+    let (run, without) = both(
+        || {
+            check(&[
+                "--stdio",
+                "--mcp-version",
+                "2026-07-28",
+                "--cases",
+                "5",
+                "--timeout",
+                "1",
+                "--format",
+                "json",
+                "--",
+                reference_bin(),
+                "--profile",
+                "mcp-2026-07-28",
+            ])
+        },
+        || {
+            check(&[
+                "--stdio",
+                "--mcp-version",
+                "2026-07-28",
+                "--",
+                "python3",
+                &script,
+            ])
+        },
+    );
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
     let report = run.json();
     assert_eq!(report["profile"], "mcp-2026-07-28");
     assert_eq!(report["requested_version"], "2026-07-28");
     // A server that does not implement server/discover does not speak 2026-07-28.
-    let run = check(&[
-        "--stdio",
-        "--mcp-version",
-        "2026-07-28",
-        "--",
-        "python3",
-        &fixture("faulty_mcp_server.py"),
-    ]);
+    let run = without;
     assert_eq!(run.code, 2, "{run:?}");
     assert!(run.stderr.contains("server/discover"), "{}", run.stderr);
     assert!(
@@ -462,7 +474,7 @@ fn a_reply_to_an_id_never_sent_is_its_own_finding() {
 
 #[test]
 fn an_over_long_reply_is_a_finding_and_the_run_goes_on() {
-    let run = check_defect("huge-reply", &["--cases", "5"]);
+    let run = check_defect("huge-reply", &["--cases", "5", "--timeout", "2"]);
     let report = run.json();
     let long = group(&report, "reply-too-long").unwrap_or_else(|| panic!("{report}"));
     assert_eq!(long["level"], "strict");
@@ -515,8 +527,14 @@ fn lenient_http(defect: &str, extra: &[&str]) -> Run {
 fn a_notification_decoded_leniently_and_left_unanswered_is_strict_not_missing() {
     // {"jsonrpc":"2.0","method":"p\xed\xa0\x80i\u006eg"}: not UTF-8, so not JSON; decoded with
     // U+FFFD (RFC 8259 §9 lets a parser accept it) it is a notification, which gets no reply.
-    let stdio = check_defect("lenient-sdk", &["--cases", "0"]);
-    let http = lenient_http("lenient-sdk", &["--cases", "0"]);
+    let [stdio, http, correct]: [Run; 3] = in_parallel(vec![
+        Box::new(|| check_defect("lenient-sdk", &["--cases", "0"]))
+            as Box<dyn FnOnce() -> Run + Send>,
+        Box::new(|| lenient_http("lenient-sdk", &["--cases", "0"])),
+        Box::new(|| check_defect("correct", &["--cases", "0", "--strict"])),
+    ])
+    .try_into()
+    .expect("three runs");
     for run in [&stdio, &http] {
         let report = run.json();
         assert_eq!(
@@ -526,7 +544,6 @@ fn a_notification_decoded_leniently_and_left_unanswered_is_strict_not_missing() 
         );
     }
     // A strict server answers it -32700 without an id: no finding at all.
-    let correct = check_defect("correct", &["--cases", "0", "--strict"]);
     assert_eq!(correct.code, 0, "{}", correct.stdout);
 }
 
@@ -534,10 +551,11 @@ fn a_notification_decoded_leniently_and_left_unanswered_is_strict_not_missing() 
 fn where_json_rpc_allows_what_the_mcp_schema_refuses_the_finding_is_strict() {
     // "params":[] is by-position params (JSON-RPC 2.0 §4.2), refused only by the MCP schema's
     // object type; a call with result/error members is a call JSON-RPC 2.0 does not forbid.
-    for run in [
-        check_defect("lenient-sdk", &["--cases", "0"]),
-        lenient_http("lenient-sdk", &["--cases", "0"]),
-    ] {
+    let (stdio, http) = both(
+        || check_defect("lenient-sdk", &["--cases", "0"]),
+        || lenient_http("lenient-sdk", &["--cases", "0"]),
+    );
+    for run in [stdio, http] {
         let report = run.json();
         assert_eq!(
             case_kinds(&report, "notification with params array"),
@@ -616,28 +634,42 @@ fn verdicts_do_not_depend_on_how_late_error_replies_come() {
     // The same servers, with every error reply written 300 ms late (after the sentinel's
     // reply): identical reports, case by case. (Shrinking is bounded by wall time, so which
     // smaller input it reaches may differ: it is off here.)
+    let script = fixture("faulty_mcp_server.py");
+    let runs = [
+        ("null-id", "0"),
+        ("null-id", "0.3"),
+        ("lenient-sdk", "0"),
+        ("lenient-sdk", "0.3"),
+    ];
+    let mut reports = in_parallel(
+        runs.iter()
+            .map(|&(defect, delay)| {
+                let script: &str = &script;
+                move || {
+                    check(&[
+                        "--stdio",
+                        "--format",
+                        "json",
+                        "--timeout",
+                        "2",
+                        "--cases",
+                        "12",
+                        "--seed",
+                        "4",
+                        "--no-shrink",
+                        "--",
+                        "python3",
+                        script,
+                        defect,
+                        delay,
+                    ])
+                }
+            })
+            .collect(),
+    )
+    .into_iter();
     for defect in ["null-id", "lenient-sdk"] {
-        let script = fixture("faulty_mcp_server.py");
-        let run = |delay: &str| {
-            check(&[
-                "--stdio",
-                "--format",
-                "json",
-                "--timeout",
-                "2",
-                "--cases",
-                "12",
-                "--seed",
-                "4",
-                "--no-shrink",
-                "--",
-                "python3",
-                &script,
-                defect,
-                delay,
-            ])
-        };
-        let (prompt, late) = (run("0"), run("0.3"));
+        let (prompt, late) = (reports.next().unwrap(), reports.next().unwrap());
         assert_eq!(prompt.code, late.code, "{defect}");
         let (prompt, late) = (verdicts(&prompt.json()), verdicts(&late.json()));
         assert_eq!(
@@ -653,8 +685,20 @@ fn verdicts_do_not_depend_on_how_late_error_replies_come() {
 fn every_reply_is_validated_against_the_versions_schema() {
     // The initialize result's capabilities is an array and serverInfo is missing: the
     // envelope is right, the result breaks MCP 2025-11-25's InitializeResult.
-    let stdio = check_defect("bad-initialize-result", &["--cases", "0"]);
-    let http = lenient_http("bad-initialize-result", &["--cases", "0"]);
+    let [stdio, http, correct, missing]: [Run; 4] = in_parallel(vec![
+        Box::new(|| check_defect("bad-initialize-result", &["--cases", "0"]))
+            as Box<dyn FnOnce() -> Run + Send>,
+        Box::new(|| lenient_http("bad-initialize-result", &["--cases", "0"])),
+        Box::new(|| check_defect("correct", &["--cases", "5"])),
+        Box::new(|| {
+            check_defect(
+                "correct",
+                &["--cases", "0", "--schema-dir", "/nonexistent/schemas"],
+            )
+        }),
+    ])
+    .try_into()
+    .expect("four runs");
     for run in [&stdio, &http] {
         assert_eq!(run.code, 1, "{}", run.stdout);
         let report = run.json();
@@ -673,14 +717,9 @@ fn every_reply_is_validated_against_the_versions_schema() {
         );
     }
     // The same server with a valid result: every reply validates.
-    let correct = check_defect("correct", &["--cases", "5"]);
     assert_eq!(correct.code, 0, "{}", correct.stdout);
     assert_eq!(correct.json()["reply_schema"]["checked"], true);
     // A schema folder asked for that does not hold the version's schema: exit 2.
-    let missing = check_defect(
-        "correct",
-        &["--cases", "0", "--schema-dir", "/nonexistent/schemas"],
-    );
     assert_eq!(missing.code, 2, "{missing:?}");
     assert!(
         missing

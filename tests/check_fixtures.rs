@@ -8,16 +8,17 @@ mod check_support;
 
 use std::time::Duration;
 
-use check_support::{Run, check, fixture};
+use check_support::{Run, both, check, fixture, in_parallel};
 
 /// Checks the fixture server with `defect` (over stdio, MCP `version`), 20 generated cases
-/// and a 1 s reply timeout unless `extra` sets them (an input left unanswered holds its case
-/// for the whole timeout).
+/// and a 0.5 s reply timeout unless `extra` sets them (an input left unanswered holds its case
+/// for the whole timeout; the fixture answers in order within milliseconds, so the sentinel's
+/// reply never needs that long).
 fn check_defect(defect: &str, version: &str, extra: &[&str]) -> Run {
     let script = fixture("faulty_mcp_server.py");
     let mut args = vec!["--stdio", "--mcp-version", version, "--format", "json"];
     args.extend(extra);
-    for (flag, default) in [("--cases", "20"), ("--timeout", "1")] {
+    for (flag, default) in [("--cases", "20"), ("--timeout", "0.5")] {
         if !extra.contains(&flag) {
             args.extend([flag, default]);
         }
@@ -46,8 +47,14 @@ fn assert_caught(run: &Run, kind: &str, rule: &str) {
 
 #[test]
 fn the_fixture_without_a_defect_passes() {
-    for version in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] {
-        let run = check_defect("", version, &[]);
+    let versions = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+    let runs = in_parallel(
+        versions
+            .iter()
+            .map(|version| move || check_defect("", version, &[]))
+            .collect(),
+    );
+    for (version, run) in versions.iter().zip(runs) {
         assert_eq!(run.code, 0, "{version}: {}", run.stdout);
         assert_eq!(run.json()["profile"], format!("mcp-{version}"));
     }
@@ -122,7 +129,10 @@ defect!(
 fn batch_replies_as_separate_lines_are_strict() {
     // JSON-RPC 2.0 §6 says a server "should" answer a batch with one array (lower-case): a
     // strict finding, which fails the run only under --strict.
-    let run = check_defect("batch-as-lines", "2025-03-26", &[]);
+    let (run, strict) = both(
+        || check_defect("batch-as-lines", "2025-03-26", &[]),
+        || check_defect("batch-as-lines", "2025-03-26", &["--strict"]),
+    );
     assert_eq!(run.code, 0, "{}", run.stdout);
     let report = run.json();
     let group = report["failures"]
@@ -133,11 +143,7 @@ fn batch_replies_as_separate_lines_are_strict() {
         .unwrap_or_else(|| panic!("reported: {report}"));
     assert_eq!(group["level"], "strict");
     assert_eq!(report["violations"], 0);
-    assert_caught(
-        &check_defect("batch-as-lines", "2025-03-26", &["--strict"]),
-        "batch-replies-as-lines",
-        "wire rule 9",
-    );
+    assert_caught(&strict, "batch-replies-as-lines", "wire rule 9");
 }
 defect!(
     missing_jsonrpc,

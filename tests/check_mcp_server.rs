@@ -6,7 +6,7 @@
 #[path = "check_support/mod.rs"]
 mod check_support;
 
-use check_support::{HttpServer, assert_clean, check};
+use check_support::{HttpServer, assert_clean, check, in_parallel};
 use mcpwire::Profile;
 
 /// Generated cases per run (plus the ~50 fixed cases); the whole file runs in a few seconds.
@@ -23,55 +23,73 @@ fn the_example_server_passes_over_stdio_under_every_mcp_version() {
         .filter(|name| name.starts_with("mcp-"))
         .collect();
     assert_eq!(versions.len(), 5, "{versions:?}");
-    for profile in versions {
-        let args = [
-            "--stdio",
-            "--profile",
-            profile,
-            "--cases",
-            CASES,
-            "--timeout",
-            "3",
-            "--format",
-            "json",
-            "--",
-            example_bin(),
-        ];
-        let run = check(&args);
+    // Side by side, with a 1 s reply timeout: the example answers in order within
+    // milliseconds, and an input it rightly leaves unanswered holds its case for the timeout.
+    let runs = in_parallel(
+        versions
+            .into_iter()
+            .map(|profile| move || (profile, stdio_run(profile)))
+            .collect(),
+    );
+    for (profile, run) in runs {
         assert_clean(&run, &format!("stdio {profile}"));
         assert_eq!(run.json()["profile"], profile);
     }
+}
+
+fn stdio_run(profile: &str) -> check_support::Run {
+    let args = [
+        "--stdio",
+        "--profile",
+        profile,
+        "--cases",
+        CASES,
+        "--timeout",
+        "1",
+        "--format",
+        "json",
+        "--",
+        example_bin(),
+    ];
+    check(&args)
 }
 
 /// Over Streamable HTTP: sessions for the versions with `initialize`, a fresh session per
 /// POST (`--stateless`) for 2026-07-28.
 #[test]
 fn the_example_server_passes_over_http_under_every_mcp_version() {
-    for profile in Profile::names()
-        .into_iter()
-        .filter(|name| name.starts_with("mcp-"))
-    {
-        let mut server_args = vec!["--http", "127.0.0.1:0"];
-        if profile == "mcp-2026-07-28" {
-            server_args.push("--stateless");
-        }
-        let server = HttpServer::start(example_bin(), &server_args);
-        let args = [
-            "--http",
-            server.url.as_str(),
-            "--profile",
-            profile,
-            "--cases",
-            CASES,
-            "--timeout",
-            "10",
-            "--format",
-            "json",
-        ];
-        let run = check(&args);
+    let runs = in_parallel(
+        Profile::names()
+            .into_iter()
+            .filter(|name| name.starts_with("mcp-"))
+            .map(|profile| move || (profile, http_run(profile)))
+            .collect(),
+    );
+    for (profile, run) in runs {
         assert_clean(&run, &format!("http {profile}"));
         assert_eq!(run.json()["profile"], profile);
     }
+}
+
+fn http_run(profile: &str) -> check_support::Run {
+    let mut server_args = vec!["--http", "127.0.0.1:0"];
+    if profile == "mcp-2026-07-28" {
+        server_args.push("--stateless");
+    }
+    let server = HttpServer::start(example_bin(), &server_args);
+    let args = [
+        "--http",
+        server.url.as_str(),
+        "--profile",
+        profile,
+        "--cases",
+        CASES,
+        "--timeout",
+        "10",
+        "--format",
+        "json",
+    ];
+    check(&args)
 }
 
 #[test]

@@ -4,7 +4,7 @@
 #[path = "check_support/mod.rs"]
 mod check_support;
 
-use check_support::{HttpServer, assert_clean, check, reference_bin};
+use check_support::{HttpServer, assert_clean, both, check, in_parallel, reference_bin};
 use mcpwire::Profile;
 
 /// Generated cases per run (plus the ~50 fixed cases); the whole file runs in a few seconds.
@@ -24,46 +24,47 @@ fn methods(profile: &str) -> Vec<&'static str> {
 
 #[test]
 fn reference_server_over_stdio_passes_under_every_profile() {
-    for profile in Profile::names() {
-        let mut args = vec![
-            "--stdio",
-            "--profile",
-            profile,
-            "--cases",
-            CASES,
-            "--timeout",
-            "3",
-            "--format",
-            "json",
-        ];
-        args.extend(methods(profile));
-        args.extend(["--", reference_bin(), "--profile", profile]);
-        let run = check(&args);
+    // Every profile's run side by side; a 1 s reply timeout (the server answers in order
+    // within milliseconds, and an input a correct server leaves unanswered that a lenient one
+    // answers holds its case for the timeout).
+    let runs = in_parallel(
+        Profile::names()
+            .into_iter()
+            .map(|profile| move || (profile, stdio_run(profile)))
+            .collect(),
+    );
+    for (profile, run) in runs {
         assert_clean(&run, &format!("stdio {profile}"));
         assert_eq!(run.json()["profile"], profile);
     }
 }
 
+fn stdio_run(profile: &str) -> check_support::Run {
+    let mut args = vec![
+        "--stdio",
+        "--profile",
+        profile,
+        "--cases",
+        CASES,
+        "--timeout",
+        "1",
+        "--format",
+        "json",
+    ];
+    args.extend(methods(profile));
+    args.extend(["--", reference_bin(), "--profile", profile]);
+    check(&args)
+}
+
 #[test]
 fn reference_server_over_http_passes_under_every_profile() {
-    for profile in Profile::names() {
-        let server = HttpServer::start(
-            reference_bin(),
-            &["--profile", profile, "--http", "127.0.0.1:0"],
-        );
-        let mut args = vec![
-            "--http",
-            &server.url,
-            "--profile",
-            profile,
-            "--cases",
-            CASES,
-            "--timeout",
-            "10",
-        ];
-        args.extend(["--format", "json"]);
-        args.extend(methods(profile));
-        let run = check(&args);
+    let runs = in_parallel(
+        Profile::names()
+            .into_iter()
+            .map(|profile| move || (profile, http_run(profile)))
+            .collect(),
+    );
+    for (profile, run) in runs {
         assert_clean(&run, &format!("http {profile}"));
         let rules = run.json()["rules"].to_string();
         assert!(
@@ -73,34 +74,65 @@ fn reference_server_over_http_passes_under_every_profile() {
     }
 }
 
+fn http_run(profile: &str) -> check_support::Run {
+    let server = HttpServer::start(
+        reference_bin(),
+        &["--profile", profile, "--http", "127.0.0.1:0"],
+    );
+    let mut args = vec![
+        "--http",
+        &server.url,
+        "--profile",
+        profile,
+        "--cases",
+        CASES,
+        "--timeout",
+        "10",
+    ];
+    args.extend(["--format", "json"]);
+    args.extend(methods(profile));
+    check(&args)
+}
+
 #[test]
 fn negotiation_selects_the_profile_the_server_chooses() {
     // The checker asks for the default version; a server started under an older version
     // negotiates the requested one when it supports it.
-    let run = check(&[
-        "--stdio",
-        "--cases",
-        "5",
-        "--format",
-        "json",
-        "--",
-        reference_bin(),
-        "--profile",
-        "mcp-2024-11-05",
-    ]);
+    let (run, older) = both(
+        || {
+            check(&[
+                "--stdio",
+                "--cases",
+                "5",
+                "--timeout",
+                "1",
+                "--format",
+                "json",
+                "--",
+                reference_bin(),
+                "--profile",
+                "mcp-2024-11-05",
+            ])
+        },
+        || {
+            check(&[
+                "--stdio",
+                "--mcp-version",
+                "2025-03-26",
+                "--cases",
+                "5",
+                "--timeout",
+                "1",
+                "--format",
+                "json",
+                "--",
+                reference_bin(),
+            ])
+        },
+    );
     assert_eq!(run.code, 0, "{}", run.stdout);
     assert_eq!(run.json()["profile"], "mcp-2025-11-25");
-    let run = check(&[
-        "--stdio",
-        "--mcp-version",
-        "2025-03-26",
-        "--cases",
-        "5",
-        "--format",
-        "json",
-        "--",
-        reference_bin(),
-    ]);
+    let run = older;
     assert_eq!(run.code, 0, "{}", run.stdout);
     assert_eq!(run.json()["profile"], "mcp-2025-03-26");
 }

@@ -8,12 +8,14 @@ mod check_support;
 use std::collections::BTreeMap;
 use std::process::Command;
 
-use check_support::{HttpServer, Run, check, fixture};
+use check_support::{HttpServer, Run, both, check, fixture, in_parallel};
 use serde_json::Value;
 
+/// Checks the fixture with `defect` over stdio with a 0.5 s reply timeout (the fixture answers
+/// in order within milliseconds; an input left unanswered holds its case for the timeout).
 fn check_stdio(defect: &str, extra: &[&str]) -> Run {
     let script = fixture("faulty_mcp_server.py");
-    let mut args = vec!["--stdio", "--timeout", "1"];
+    let mut args = vec!["--stdio", "--timeout", "0.5"];
     args.extend(extra);
     args.extend(["--", "python3", &script, defect]);
     check(&args)
@@ -92,15 +94,15 @@ print(json.dumps([tests, failed]))
 #[test]
 fn table_json_and_junit_carry_the_same_counts() {
     let args = ["--cases", "30", "--seed", "3"];
-    let table = check_stdio("reply-to-notifications", &args);
-    let json = check_stdio(
-        "reply-to-notifications",
-        &[&args[..], &["--format", "json"]].concat(),
-    );
-    let junit = check_stdio(
-        "reply-to-notifications",
-        &[&args[..], &["--format", "junit"]].concat(),
-    );
+    let [table, json, junit]: [Run; 3] = in_parallel(
+        [&[][..], &["--format", "json"], &["--format", "junit"]]
+            .map(|format| {
+                move || check_stdio("reply-to-notifications", &[&args[..], format].concat())
+            })
+            .to_vec(),
+    )
+    .try_into()
+    .expect("three runs");
     for run in [&table, &json, &junit] {
         assert_eq!(run.code, 1, "{run:?}");
         assert!(
@@ -150,31 +152,35 @@ fn expect_failures_passes_listed_kinds_and_fails_stale_or_unlisted_ones() {
     );
     let empty = file("empty.txt", "\n# nothing known\n");
 
-    let run = check_stdio(
-        "null-id",
-        &[
-            "--cases",
-            "10",
-            "--format",
-            "json",
-            "--expect-failures",
-            &exact,
-        ],
+    let json_with = |file: &str| {
+        let file = file.to_owned();
+        move || {
+            check_stdio(
+                "null-id",
+                &[
+                    "--cases",
+                    "10",
+                    "--format",
+                    "json",
+                    "--expect-failures",
+                    &file,
+                ],
+            )
+        }
+    };
+    let stale_table = {
+        let stale = stale.clone();
+        move || check_stdio("null-id", &["--cases", "10", "--expect-failures", &stale])
+    };
+    let ((exact_run, stale_run), (table_run, empty_run)) = both(
+        || both(json_with(&exact), json_with(&stale)),
+        || both(stale_table, json_with(&empty)),
     );
+    let run = exact_run;
     assert_eq!(run.code, 0, "{}", run.stdout);
     assert_eq!(run.json()["failures"][0]["known"], true);
 
-    let run = check_stdio(
-        "null-id",
-        &[
-            "--cases",
-            "10",
-            "--format",
-            "json",
-            "--expect-failures",
-            &stale,
-        ],
-    );
+    let run = stale_run;
     assert_eq!(run.code, 1);
     assert_eq!(
         run.json()["stale"],
@@ -182,7 +188,7 @@ fn expect_failures_passes_listed_kinds_and_fails_stale_or_unlisted_ones() {
     );
     assert_eq!(run.json()["unexpected"], serde_json::json!([]));
 
-    let run = check_stdio("null-id", &["--cases", "10", "--expect-failures", &stale]);
+    let run = table_run;
     assert!(
         run.stdout
             .contains("stale expectation: rule-7 reply-to-notification"),
@@ -190,17 +196,7 @@ fn expect_failures_passes_listed_kinds_and_fails_stale_or_unlisted_ones() {
         run.stdout
     );
 
-    let run = check_stdio(
-        "null-id",
-        &[
-            "--cases",
-            "10",
-            "--format",
-            "json",
-            "--expect-failures",
-            &empty,
-        ],
-    );
+    let run = empty_run;
     assert_eq!(run.code, 1);
     assert_eq!(
         run.json()["unexpected"],
@@ -234,7 +230,10 @@ fn generated_failures_are_shrunk_and_reproducible_by_seed() {
         "--format",
         "json",
     ];
-    let first = check_stdio("f64-ids", &args);
+    let (first, second) = both(
+        || check_stdio("f64-ids", &args),
+        || check_stdio("f64-ids", &args),
+    );
     assert_eq!(first.code, 1, "{}", first.stdout);
     let report = first.json();
     let group = report["failures"]
@@ -256,7 +255,6 @@ fn generated_failures_are_shrunk_and_reproducible_by_seed() {
         "the shrunk input still fails: {group}"
     );
 
-    let second = check_stdio("f64-ids", &args);
     assert_eq!(
         first.json()["failures"],
         second.json()["failures"],
@@ -280,9 +278,21 @@ fn check_http_fixture(defect: &str) -> Run {
 
 #[test]
 fn http_statuses_and_content_types_are_checked() {
-    let run = check_http_fixture("correct");
+    let [correct, notifications, plain, f64_ids]: [Run; 4] = in_parallel(
+        [
+            "correct",
+            "http-200-for-notifications",
+            "http-text-plain",
+            "f64-ids",
+        ]
+        .map(|defect| move || check_http_fixture(defect))
+        .to_vec(),
+    )
+    .try_into()
+    .expect("four runs");
+    let run = correct;
     assert_eq!(run.code, 0, "{}", run.stdout);
-    let run = check_http_fixture("http-200-for-notifications");
+    let run = notifications;
     assert_eq!(run.code, 1);
     assert!(
         run.failure_kinds()
@@ -290,13 +300,13 @@ fn http_statuses_and_content_types_are_checked() {
         "{}",
         run.stdout
     );
-    let run = check_http_fixture("http-text-plain");
+    let run = plain;
     assert_eq!(run.code, 1);
     assert_eq!(
         run.failure_kinds(),
         vec![("http-content-type".into(), "HTTP transport".into())]
     );
-    let run = check_http_fixture("f64-ids");
+    let run = f64_ids;
     assert!(
         run.failure_kinds()
             .iter()
@@ -403,7 +413,10 @@ fn lenient_readings_over_http_count_one_finding_per_defect() {
 fn the_headline_counts_failing_cases_with_their_kinds_under_each() {
     // null-id breaks id recovery and, in 2025-11-25 where "no id" is an omitted member, the
     // spelling of "no id" in the same reply: two kinds, one failing case.
-    let json = check_stdio("null-id", &["--cases", "0", "--format", "json"]);
+    let (json, table) = both(
+        || check_stdio("null-id", &["--cases", "0", "--format", "json"]),
+        || check_stdio("null-id", &["--cases", "0"]),
+    );
     let report = json.json();
     let cases = report["case_findings"].as_array().unwrap();
     let failing: Vec<&Value> = cases.iter().filter(|c| c["fails"] == true).collect();
@@ -418,7 +431,6 @@ fn the_headline_counts_failing_cases_with_their_kinds_under_each() {
         report["findings"]["violation"].as_u64().unwrap()
             + report["findings"]["strict"].as_u64().unwrap()
     );
-    let table = check_stdio("null-id", &["--cases", "0"]);
     let headline = table.stdout.lines().last().unwrap().to_owned();
     assert!(
         headline.starts_with(&format!(
@@ -549,17 +561,22 @@ fn a_baseline_can_require_the_exact_number_of_cases() {
             ],
         )
     };
-    let exact = run_with(count);
+    let run_with = &run_with;
+    let [exact, fewer, more]: [Run; 3] = in_parallel(
+        [count, count - 1, count + 1]
+            .map(|n| move || run_with(n))
+            .to_vec(),
+    )
+    .try_into()
+    .expect("three runs");
     assert_eq!(exact.code, 0, "{}", exact.stdout);
     // One case more than the baseline counts: a new case of a known kind fails the run.
-    let fewer = run_with(count - 1);
     assert_eq!(fewer.code, 1);
     assert_eq!(
         fewer.json()["unexpected"],
         serde_json::json!(["rule-4 id-lost-although-recoverable"])
     );
     // One fewer: the line is stale and says how many cases there are now.
-    let more = run_with(count + 1);
     assert_eq!(more.code, 1);
     assert_eq!(
         more.json()["stale"],
@@ -587,29 +604,35 @@ fn the_sarif_report_validates_against_the_sarif_2_1_0_schema() {
     let known = dir.join("known.txt");
     std::fs::write(&known, "rule-4 id-lost-although-recoverable\n").unwrap();
     let known = known.display().to_string();
-    let run = check_stdio(
-        "null-id",
-        &[
-            "--cases",
-            "5",
-            "--format",
-            "sarif",
-            "--expect-failures",
-            &known,
-        ],
+    let (run, json) = both(
+        || {
+            check_stdio(
+                "null-id",
+                &[
+                    "--cases",
+                    "5",
+                    "--format",
+                    "sarif",
+                    "--expect-failures",
+                    &known,
+                ],
+            )
+        },
+        || {
+            check_stdio(
+                "null-id",
+                &[
+                    "--cases",
+                    "5",
+                    "--format",
+                    "json",
+                    "--expect-failures",
+                    &known,
+                ],
+            )
+        },
     );
-    let json = check_stdio(
-        "null-id",
-        &[
-            "--cases",
-            "5",
-            "--format",
-            "json",
-            "--expect-failures",
-            &known,
-        ],
-    )
-    .json();
+    let json = json.json();
     let log: Value = serde_json::from_str(&run.stdout).expect("SARIF is JSON");
     let errors: Vec<String> = validator
         .iter_errors(&log)
@@ -651,7 +674,19 @@ fn a_verdict_resting_on_arrival_order_is_marked_in_every_format() {
     // {"id":19,"method":"\xff"} answered with id 19: the input's id is unreadable, so the reply
     // is the case's by arrival order, which the table, JSON and JUnit all say on that case.
     let note = "1 reply attributed by arrival order because the input's id is unreadable";
-    let json = check_stdio("lenient-sdk", &["--cases", "0", "--format", "json"]).json();
+    let [json, table, junit, sarif]: [Run; 4] = in_parallel(
+        [
+            &["--cases", "0", "--format", "json"][..],
+            &["--cases", "0"],
+            &["--cases", "0", "--format", "junit", "--strict"],
+            &["--cases", "0", "--format", "sarif"],
+        ]
+        .map(|args| move || check_stdio("lenient-sdk", args))
+        .to_vec(),
+    )
+    .try_into()
+    .expect("four runs");
+    let json = json.json();
     let case = json["case_findings"]
         .as_array()
         .unwrap()
@@ -659,15 +694,10 @@ fn a_verdict_resting_on_arrival_order_is_marked_in_every_format() {
         .find(|c| c["label"] == "invalid UTF-8")
         .unwrap_or_else(|| panic!("{json}"));
     assert!(case["note"].as_str().unwrap().starts_with(note), "{case}");
-    let table = check_stdio("lenient-sdk", &["--cases", "0"]);
     assert!(
         table.stdout.contains(&format!("by arrival order: {note}")),
         "{}",
         table.stdout
-    );
-    let junit = check_stdio(
-        "lenient-sdk",
-        &["--cases", "0", "--format", "junit", "--strict"],
     );
     let testcase = junit
         .stdout
@@ -681,10 +711,7 @@ fn a_verdict_resting_on_arrival_order_is_marked_in_every_format() {
         )),
         "{testcase}"
     );
-    let sarif: Value = serde_json::from_str(
-        &check_stdio("lenient-sdk", &["--cases", "0", "--format", "sarif"]).stdout,
-    )
-    .unwrap();
+    let sarif: Value = serde_json::from_str(&sarif.stdout).unwrap();
     let result = sarif["runs"][0]["results"]
         .as_array()
         .unwrap()

@@ -6,7 +6,7 @@
 #[path = "check_support/mod.rs"]
 mod check_support;
 
-use check_support::{HttpServer, Run, assert_clean, check, fixture};
+use check_support::{HttpServer, Run, assert_clean, both, check, fixture, in_parallel};
 use serde_json::Value;
 
 /// Runs only the handshake and the tool tests against the fixture with `defect` (JSON report).
@@ -46,8 +46,20 @@ fn group(run: &Run, kind: &str) -> Option<Value> {
 
 #[test]
 fn a_correct_tool_server_gets_no_finding_under_either_refusal_form() {
-    for version in ["2025-11-25", "2025-06-18"] {
-        let run = tools("correct", &["--mcp-version", version]);
+    let versions = ["2025-11-25", "2025-06-18"];
+    let runs = in_parallel(
+        versions
+            .map(|version| {
+                move || {
+                    both(
+                        || tools("correct", &["--mcp-version", version]),
+                        || tools_as("junit", "correct", &["--mcp-version", version]),
+                    )
+                }
+            })
+            .to_vec(),
+    );
+    for (version, (run, junit)) in versions.into_iter().zip(runs) {
         assert_clean(&run, &format!("correct tools, {version}"));
         let report = run.json();
         let summary = &report["tools"];
@@ -58,7 +70,6 @@ fn a_correct_tool_server_gets_no_finding_under_either_refusal_form() {
         let notes = summary["notes"].to_string();
         assert!(notes.contains("add: "), "{notes}");
         // Every case sent is a JUnit test case named by its label.
-        let junit = tools_as("junit", "correct", &["--mcp-version", version]);
         assert_eq!(junit.code, 0, "{}", junit.stdout);
         let sent = junit.stdout;
         for needle in [
@@ -118,14 +129,17 @@ fn a_content_block_invalid_for_the_version_breaks_the_call_tool_result() {
 
 #[test]
 fn a_protocol_error_for_valid_arguments_is_strict() {
-    let run = tools("refuses-valid", &[]);
+    let (run, strict) = both(
+        || tools("refuses-valid", &[]),
+        || tools("refuses-valid", &["--strict"]),
+    );
     assert_eq!(run.code, 0, "strict only: {}", run.stdout);
     let found = group(&run, "tool-error-on-valid-arguments").expect("the finding");
     assert_eq!(found["level"], "strict");
     // -32603 for invalid arguments is a refusal, in another form than the version names.
     let form = group(&run, "tool-refusal-form").expect("the refusal form");
     assert_eq!(form["level"], "strict");
-    assert_eq!(tools("refuses-valid", &["--strict"]).code, 1);
+    assert_eq!(strict.code, 1);
 }
 
 #[test]
@@ -138,8 +152,15 @@ fn the_seed_replays_the_arguments_and_tool_filters_apply() {
             .filter_map(|c| c["input"].as_str().map(str::to_owned))
             .collect()
     };
-    let first = tools("accepts-invalid", &["--seed", "7", "--tool", "add"]);
-    let again = tools("accepts-invalid", &["--seed", "7", "--tool", "add"]);
+    let ((first, again), skipped) = both(
+        || {
+            both(
+                || tools("accepts-invalid", &["--seed", "7", "--tool", "add"]),
+                || tools("accepts-invalid", &["--seed", "7", "--tool", "add"]),
+            )
+        },
+        || tools("accepts-invalid", &["--skip-tool", "add"]),
+    );
     assert!(!inputs(&first).is_empty(), "{}", first.stdout);
     assert_eq!(inputs(&first), inputs(&again), "same seed, same calls");
     assert!(
@@ -147,7 +168,6 @@ fn the_seed_replays_the_arguments_and_tool_filters_apply() {
         "--tool add calls only add: {}",
         first.stdout
     );
-    let skipped = tools("accepts-invalid", &["--skip-tool", "add"]);
     assert!(!skipped.stdout.contains("tool add:"), "{}", skipped.stdout);
     assert!(skipped.stdout.contains("tool echo"), "{}", skipped.stdout);
 }
@@ -203,10 +223,13 @@ fn the_conformance_server_passes_its_tool_tests() {
 
 #[test]
 fn a_foreign_cursor_answered_with_a_page_is_strict() {
-    let run = tools("accepts-foreign-cursor", &[]);
+    let (run, strict) = both(
+        || tools("accepts-foreign-cursor", &[]),
+        || tools("accepts-foreign-cursor", &["--strict"]),
+    );
     assert_eq!(run.code, 0, "strict only: {}", run.stdout);
     let found = group(&run, "invalid-cursor-not-refused").expect("the finding");
     assert_eq!(found["level"], "strict");
     assert!(found.to_string().contains("mcpwire-check-foreign-cursor"));
-    assert_eq!(tools("accepts-foreign-cursor", &["--strict"]).code, 1);
+    assert_eq!(strict.code, 1);
 }

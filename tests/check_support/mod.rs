@@ -109,6 +109,42 @@ pub fn check(args: &[&str]) -> Run {
     }
 }
 
+/// Runs the checker once per argument list, all at once (each run mostly waits on its server,
+/// so running them side by side costs about as long as the slowest); the runs in order.
+pub fn check_each(runs: &[&[&str]]) -> Vec<Run> {
+    in_parallel(runs.iter().map(|args| move || check(args)).collect())
+}
+
+/// Runs every job on its own thread and returns their results in order.
+pub fn in_parallel<T: Send, F: FnOnce() -> T + Send>(jobs: Vec<F>) -> Vec<T> {
+    thread::scope(|scope| {
+        let handles: Vec<_> = jobs.into_iter().map(|job| scope.spawn(job)).collect();
+        handles
+            .into_iter()
+            .map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
+}
+
+/// Runs two jobs side by side and returns both results.
+pub fn both<A: Send, B: Send>(
+    first: impl FnOnce() -> A + Send,
+    second: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    thread::scope(|scope| {
+        let second = scope.spawn(second);
+        let first = first();
+        let second = second
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (first, second)
+    })
+}
+
 fn drain(mut pipe: impl Read + Send + 'static) -> mpsc::Receiver<String> {
     let (tx, rx) = mpsc::channel();
     thread::spawn(move || {
