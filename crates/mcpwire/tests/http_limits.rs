@@ -190,14 +190,23 @@ fn withheld_bodies_give_way_to_a_call_at_the_client_s_share() {
         assert_eq!(ping.json()["id"], id);
         assert!(started.elapsed() < Duration::from_secs(2));
     }
-    // The three that waited the longest gave way, each told so.
-    // The one that waited the longest gave way (once it closed, the share had room again),
-    // and was told so; the others still wait.
+    // The one that waited the longest gave way and was told so. Whether the next ones also
+    // did depends on how soon the server saw each served call's connection close (until then
+    // it still counts against the share), so only the order is fixed: they give way oldest
+    // first, and the newest, which at most three calls cannot reach, still waits.
     let answer = read_reply(&mut withheld[0]);
     assert_eq!(answer.status, 429, "{}", answer.text());
     assert_eq!(answer.json()["error"]["code"], ENDED_FOR_SHARE);
     assert!(answer.json().get("id").is_none(), "{}", answer.text());
-    assert!(!closes_within(&mut withheld[1], Duration::from_millis(200)));
+    let closed: Vec<bool> = withheld[1..]
+        .iter_mut()
+        .map(|stream| closes_within(stream, Duration::from_millis(200)))
+        .collect();
+    assert!(!closed[2], "the newest withheld body still waits: {closed:?}");
+    assert!(
+        closed.windows(2).all(|pair| pair[0] || !pair[1]),
+        "withheld bodies give way oldest first: {closed:?}"
+    );
 }
 
 /// Item 2: a body trickled below the minimum rate, or withheld, gets 408 once the grace has
