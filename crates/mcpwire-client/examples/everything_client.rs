@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use mcpwire_client::{
-    CallOptions, Client, ClientError, ElicitAnswer, HttpTransport, Root, ToolDescription, Version,
+    CallOptions, Client, ClientError, ElicitAnswer, HttpTransport, Root, ToolInfo, Version,
 };
 use serde_json::{Map, Value, json};
 
@@ -167,8 +167,8 @@ async fn scenario_steps(client: &Client, scenario: &str) -> Result<(), ClientErr
 }
 
 /// Arguments for a tool from its input schema: each required property a value of its type.
-fn sample_arguments(tool: &ToolDescription) -> Value {
-    let schema = &tool.input_schema;
+fn sample_arguments(tool: &ToolInfo) -> Value {
+    let schema = Value::Object(tool.input_schema.clone());
     let required: Vec<&str> = schema
         .get("required")
         .and_then(Value::as_array)

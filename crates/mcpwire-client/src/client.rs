@@ -106,14 +106,16 @@ impl ClientBuilder {
     }
 
     /// Whether what the server sends is also held to the negotiated version's schema
-    /// (default `true`): a list result the version's generated type does not decode is a
-    /// [`Rule::ResultShape`](crate::Rule::ResultShape) violation naming the JSON pointer; a
-    /// notification whose params do not fit its method is a
-    /// [`Rule::NotificationShape`](crate::Rule::NotificationShape) violation and is not
-    /// delivered; a request of the server whose params do not fit is answered -32602. Off,
-    /// lists are decoded in one pass into the client's own (lenient) types. Tool results,
-    /// prompts, resource contents and completions are always read through the version's
-    /// types (that is how they reach the model).
+    /// (default `true`): a handshake result (`initialize`, `server/discover`) or a list
+    /// result the version's generated type does not decode is a
+    /// [`Rule::ResultShape`](crate::Rule::ResultShape) violation naming the JSON pointer
+    /// (the result is read from that same decoding: one parse); a notification whose params
+    /// do not fit its method is a [`Rule::NotificationShape`](crate::Rule::NotificationShape)
+    /// violation and is not delivered; a request of the server whose params do not fit is
+    /// answered -32602. Off, those results are decoded in one pass into the client's own
+    /// (lenient) types. Tool listings, tool results, prompts, resource contents and
+    /// completions are always read through the version's types (that is how they reach the
+    /// model).
     pub fn check_results(mut self, check: bool) -> Self {
         self.check_results = check;
         self

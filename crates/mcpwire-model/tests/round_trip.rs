@@ -233,8 +233,45 @@ fn full_tool(version: Version) -> ToolInfo {
             "type": "object",
             "properties": { "sum": { "type": "integer" } },
         })));
+        tool.meta = Some(object(
+            json!({ "example.com/owner": "math", "n": [1, 2.5] }),
+        ));
+    }
+    if version >= Version::V2025_11_25 {
+        tool.icons = Some(vec![object(json!({
+            "src": "https://example.com/add.png",
+            "mimeType": "image/png",
+            "sizes": ["48x48"],
+        }))]);
+    }
+    if version == Version::V2025_11_25 {
+        tool.execution = Some(object(json!({ "taskSupport": "optional" })));
     }
     tool
+}
+
+#[test]
+fn tool_members_a_version_lacks_are_errors_not_dropped() {
+    let with = |edit: fn(&mut ToolInfo)| {
+        let mut tool = ToolInfo::new("t", object(json!({"type": "object"})));
+        edit(&mut tool);
+        tool
+    };
+    let icons = with(|t| t.icons = Some(vec![object(json!({"src": "https://e.com/i.png"}))]));
+    let execution = with(|t| t.execution = Some(object(json!({"taskSupport": "required"}))));
+    let meta = with(|t| t.meta = Some(object(json!({"k": 1}))));
+    for (tool, version, what) in [
+        (&icons, Version::V2025_06_18, "tool `icons`"),
+        (&execution, Version::V2026_07_28, "a tool `execution`"),
+        (&execution, Version::V2025_06_18, "a tool `execution`"),
+        (&meta, Version::V2025_03_26, "a tool `_meta`"),
+    ] {
+        let error = tool.to_json(version).unwrap_err();
+        assert!(error.to_string().starts_with(what), "{version}: {error}");
+    }
+    // An icon its generated type refuses (no `src`) is refused, not sent.
+    let bad = with(|t| t.icons = Some(vec![object(json!({"mimeType": "image/png"}))]));
+    assert!(bad.to_json(Version::V2025_11_25).is_err());
 }
 
 #[test]
