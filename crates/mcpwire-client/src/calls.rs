@@ -531,7 +531,7 @@ impl Client {
             }
             let params = request.get("params").cloned().unwrap_or(json!({}));
             let answer = handlers
-                .answer(method, params)
+                .answer(method, params, self.protocol_version())
                 .await
                 .map_err(ClientError::Rpc)?;
             responses.insert(key.clone(), answer);

@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::calls::ToolCache;
-use crate::elicit::{ElicitAnswer, FormElicitation, UrlElicitation};
+use crate::elicit::{FormElicitation, UrlElicitation};
 use crate::error::ClientError;
 use crate::handlers::{HandlerResult, Handlers, Root, boxed};
 use crate::meta;
@@ -22,6 +22,7 @@ use crate::transport::{Transport, incoming_channel};
 use crate::versions;
 use crate::violation::Violation;
 use mcpwire_model::Version;
+use mcpwire_model::{ElicitAnswer, SamplingReply, SamplingRequest};
 
 /// The default timeout of a call (as the TypeScript SDK's): 60 s.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
@@ -121,13 +122,15 @@ impl ClientBuilder {
         self
     }
 
-    /// Answers `sampling/createMessage` (declares `sampling`). The handler gets the
-    /// request's params and returns the `CreateMessageResult`, as JSON of the version
-    /// agreed.
+    /// Answers `sampling/createMessage` (declares `sampling`). The handler gets the request
+    /// read into the model ([`SamplingRequest`], the type a server built on the model sends
+    /// it from) and returns a [`SamplingReply`], written as the version's
+    /// `CreateMessageResult`. Params the version's schema refuses are answered -32602
+    /// without calling the handler.
     pub fn on_sampling<F, Fut>(mut self, handler: F) -> Self
     where
-        F: Fn(Value) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = HandlerResult<Value>> + Send + 'static,
+        F: Fn(SamplingRequest) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = HandlerResult<SamplingReply>> + Send + 'static,
     {
         self.handlers.sampling = Some(boxed(handler));
         self

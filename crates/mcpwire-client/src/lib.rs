@@ -109,7 +109,7 @@ pub use client::{Client, ClientBuilder, DEFAULT_MAX_SERVING, DEFAULT_REQUEST_TIM
 pub use describe::{
     Page, PromptArgument, PromptDescription, ResourceDescription, TemplateDescription,
 };
-pub use elicit::{ElicitAnswer, FormElicitation, UrlElicitation, apply_defaults};
+pub use elicit::{FormElicitation, UrlElicitation, apply_defaults};
 pub use error::ClientError;
 pub use handlers::{HandlerResult, Root};
 #[cfg(feature = "http")]
@@ -118,7 +118,10 @@ pub use listen::{ListenEvent, ListenFilter, SUBSCRIPTION_CAPACITY, Subscription}
 pub use mcpwire_model::Version;
 pub use mcpwire_model::content::{Content, ContentKind, EmbeddedResource, ResourceContents, Role};
 pub use mcpwire_model::result_wire::CompletionPage;
-pub use mcpwire_model::{PromptMessage, PromptResult, ToolHints, ToolInfo, ToolResult};
+pub use mcpwire_model::{
+    ElicitAnswer, Form, PromptMessage, PromptResult, SamplingReply, SamplingRequest, ToolHints,
+    ToolInfo, ToolResult,
+};
 pub use meta::{
     CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY,
     SUBSCRIPTION_ID_KEY,

@@ -556,3 +556,129 @@ fn the_upstream_2026_examples_read_and_survive_a_round_trip() {
         assert_eq!(DiscoverReply::from_json(&again, v).unwrap(), read, "{path}");
     }
 }
+
+#[test]
+fn asks_and_their_answers_read_back_equal_under_every_version() {
+    use mcpwire_model::{
+        ElicitAnswer, ElicitRequest, Form, IncludeContext, ModelPreferences, SamplingReply,
+        SamplingRequest,
+    };
+    #[derive(schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Contact {
+        /// Your name.
+        name: String,
+        age: Option<u32>,
+        subscribe: bool,
+    }
+    for version in Version::ALL {
+        let mut request = SamplingRequest::new(64)
+            .user("What is 2+2?")
+            .assistant("4")
+            .system_prompt("Be brief.")
+            .temperature(0.5)
+            .stop_sequence("\n")
+            .include_context(IncludeContext::ThisServer)
+            .model_preferences(ModelPreferences {
+                hints: vec!["claude".into()],
+                cost_priority: Some(0.25),
+                ..ModelPreferences::default()
+            });
+        if version >= Version::V2025_03_26 {
+            request = request.message(Role::User, Content::audio("UklGRg==", "audio/wav"));
+        }
+        let sent = request.to_json(version).unwrap().to_string();
+        assert_eq!(
+            SamplingRequest::from_json(&sent, version).unwrap(),
+            request,
+            "{version}"
+        );
+        let reply = SamplingReply::assistant_text("m", "4").stop_reason("endTurn");
+        let sent = reply.to_json(version).unwrap().to_string();
+        assert_eq!(SamplingReply::from_json(&sent, version).unwrap(), reply);
+        // A resource has no place in a sampled message.
+        let resource = SamplingReply {
+            content: Content::resource(EmbeddedResource {
+                uri: "file:///a".into(),
+                mime_type: None,
+                contents: ResourceContents::text("a"),
+            }),
+            ..reply.clone()
+        };
+        assert!(resource.to_json(version).is_err(), "{version}");
+
+        if version < Version::V2025_06_18 {
+            assert!(ElicitAnswer::Decline.to_json(version).is_err());
+            continue;
+        }
+        let form = ElicitRequest::Form {
+            message: "Who are you?".into(),
+            form: Form::of::<Contact>().unwrap(),
+        };
+        let sent = form.to_json(version).unwrap().to_string();
+        assert_eq!(
+            ElicitRequest::from_json(&sent, version).unwrap(),
+            form,
+            "{version}"
+        );
+        let mut content = Map::new();
+        content.insert("name".into(), json!("Ada"));
+        content.insert("subscribe".into(), json!(true));
+        for answer in [
+            ElicitAnswer::Accept(content.clone()),
+            ElicitAnswer::Accept(Map::new()),
+            ElicitAnswer::Decline,
+            ElicitAnswer::Cancel,
+        ] {
+            let sent = answer.to_json(version).unwrap().to_string();
+            assert_eq!(ElicitAnswer::from_json(&sent, version).unwrap(), answer);
+        }
+        // Content the schema refuses (a nested object) is not sent.
+        let mut nested = Map::new();
+        nested.insert("address".into(), json!({"city": "Paris"}));
+        assert!(ElicitAnswer::Accept(nested).to_json(version).is_err());
+        if version >= Version::V2025_11_25 {
+            let url = ElicitRequest::Url {
+                message: "Sign in".into(),
+                url: "https://example.com/login".into(),
+                elicitation_id: (version == Version::V2025_11_25).then(|| "e-1".to_owned()),
+            };
+            let sent = url.to_json(version).unwrap().to_string();
+            assert_eq!(ElicitRequest::from_json(&sent, version).unwrap(), url);
+        }
+    }
+}
+
+#[test]
+fn the_upstream_2026_ask_examples_read_or_say_what_the_model_lacks() {
+    use mcpwire_model::{ElicitAnswer, ElicitRequest, SamplingReply, SamplingRequest};
+    let v = Version::V2026_07_28;
+    for (path, text) in examples("CreateMessageResult") {
+        match SamplingReply::from_json(&text, v) {
+            Ok(read) => {
+                let again = read.to_json(v).unwrap().to_string();
+                assert_eq!(SamplingReply::from_json(&again, v).unwrap(), read, "{path}");
+            }
+            // Tool use has no place in the model: said, not dropped.
+            Err(e) => assert!(path.contains("tool-use"), "{path}: {e}"),
+        }
+    }
+    for (path, text) in examples("CreateMessageRequestParams") {
+        match SamplingRequest::from_json(&text, v) {
+            Ok(read) => assert!(!read.messages.is_empty(), "{path}"),
+            Err(e) => assert!(e.reason.contains("no place"), "{path}: {e}"),
+        }
+    }
+    for name in ["ElicitRequestFormParams", "ElicitRequestURLParams"] {
+        for (path, text) in examples(name) {
+            let read = ElicitRequest::from_json(&text, v).unwrap_or_else(|e| panic!("{path}: {e}"));
+            let again = read.to_json(v).unwrap().to_string();
+            assert_eq!(ElicitRequest::from_json(&again, v).unwrap(), read, "{path}");
+        }
+    }
+    for (path, text) in examples("ElicitResult") {
+        let read = ElicitAnswer::from_json(&text, v).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let again = read.to_json(v).unwrap().to_string();
+        assert_eq!(ElicitAnswer::from_json(&again, v).unwrap(), read, "{path}");
+    }
+}

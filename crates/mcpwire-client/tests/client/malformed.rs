@@ -217,7 +217,7 @@ async fn server_messages_of_the_wrong_shape_are_refused_or_reported() {
     let builder = builder()
         .on_logging(move |m| sink.lock().unwrap().push(m.level))
         .on_violation(move |v| reported.lock().unwrap().push(v))
-        .on_sampling(|_| async { Ok(json!({})) });
+        .on_sampling(|_| async { Ok(mcpwire_client::SamplingReply::assistant_text("m", "t")) });
     let (_client, mut server) = scripted(builder).await;
     // A log level 2025-06-18 does not have: reported, not delivered.
     server

@@ -52,7 +52,7 @@ async fn url_elicitation_is_answered_by_its_own_handler() {
     let builder = builder().on_url_elicitation(move |request| {
         seen.lock()
             .unwrap()
-            .push((request.url, request.elicitation_id.is_empty()));
+            .push((request.url, request.elicitation_id.is_none()));
         async { Ok(ElicitAnswer::Accept(Map::new())) }
     });
     let (client, _) = crate::support::connect(Version::V2025_11_25, builder).await;
