@@ -1,5 +1,7 @@
 //! The reply model on the wire, both ways: a [`SamplingReply`] as each version's generated
-//! `CreateMessageResult` and an [`ElicitAnswer`] as its `ElicitResult`, and those read back.
+//! `CreateMessageResult` and an [`ElicitAnswer`] as its `ElicitResult` (whose content is
+//! held to what a form can answer rather than to the schemas' integer-only typing; see
+//! [`ElicitAnswer::to_json`]), and those read back.
 //! What a version lacks (audio before 2025-03-26, elicitation before 2025-06-18, a resource
 //! in any sampled message) is an [`AskError`] when sent; what the model has no place for
 //! (tool use and tool results in a sampled message, from 2025-11-25) is a [`ReadError`]
@@ -209,82 +211,106 @@ impl SamplingReply {
     }
 }
 
+/// Why `value` cannot be a value of an elicitation answer, if it cannot: a string, a number,
+/// a boolean or an array of strings (a multiple choice). The schemas type the values
+/// `string | integer | boolean | string[]`, yet their forms ask for `number` fields
+/// (`NumberSchema`, `type: "number"`), whose answers (`95.5`) no integer holds: numbers are
+/// taken whole, as the forms ask.
+fn answer_value_problem(value: &Value) -> Option<&'static str> {
+    match value {
+        Value::String(_) | Value::Number(_) | Value::Bool(_) => None,
+        Value::Array(items) if items.iter().all(Value::is_string) => None,
+        Value::Array(_) => Some("an array of other than strings"),
+        Value::Object(_) => Some("an object"),
+        Value::Null => Some("null"),
+    }
+}
+
+/// The `action` of an `ElicitResult`.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Action {
+    Accept,
+    Decline,
+    Cancel,
+}
+
+/// An `ElicitResult` as read: its action and content (`_meta` and undeclared members left
+/// behind).
+#[derive(serde::Deserialize)]
+struct ElicitResultText {
+    action: Action,
+    #[serde(default)]
+    content: Option<Map<String, Value>>,
+}
+
 impl ElicitAnswer {
-    /// The `ElicitResult` of `version`, serialized from its generated type (so content its
-    /// schema refuses, such as a nested object, is an error), or an error before 2025-06-18,
-    /// which has no elicitation.
+    /// The `ElicitResult` of `version`, or an error before 2025-06-18 (no elicitation) and
+    /// for content values a form cannot have (an object, `null`, an array of other than
+    /// strings).
     ///
     /// ```
     /// use mcpwire_model::{ElicitAnswer, Version};
     ///
     /// let mut content = serde_json::Map::new();
     /// content.insert("name".into(), "Ada".into());
+    /// content.insert("score".into(), serde_json::json!(95.5));
     /// let sent = ElicitAnswer::Accept(content).to_json(Version::V2025_06_18).unwrap();
     /// assert_eq!(sent["action"], "accept");
-    /// assert_eq!(sent["content"]["name"], "Ada");
+    /// assert_eq!(sent["content"]["score"], 95.5);
     /// assert!(ElicitAnswer::Decline.to_json(Version::V2025_03_26).is_err());
     /// ```
     pub fn to_json(&self, version: Version) -> Result<Value, AskError> {
-        let value = match self {
+        if version < Version::V2025_06_18 {
+            return Err(lacking("an elicitation answer", version));
+        }
+        Ok(match self {
             // URL mode accepts without content.
             ElicitAnswer::Accept(content) if content.is_empty() => json!({ "action": "accept" }),
-            ElicitAnswer::Accept(content) => json!({ "action": "accept", "content": content }),
+            ElicitAnswer::Accept(content) => {
+                for (name, value) in content {
+                    if let Some(problem) = answer_value_problem(value) {
+                        return Err(lacking(
+                            format!("{problem} as the answer of field `{name}`"),
+                            version,
+                        ));
+                    }
+                }
+                json!({ "action": "accept", "content": content })
+            }
             ElicitAnswer::Decline => json!({ "action": "decline" }),
             ElicitAnswer::Cancel => json!({ "action": "cancel" }),
-        };
-        macro_rules! through {
-            ($m:ident) => {{
-                let text = value.to_string();
-                let r: $m::ElicitResult = serde_json::from_str(&text).map_err(|e| {
-                    lacking(
-                        format!("an elicitation answer its schema refuses ({e})"),
-                        version,
-                    )
-                })?;
-                to_value(r)
-            }};
-        }
-        Ok(match version {
-            Version::V2024_11_05 | Version::V2025_03_26 => {
-                return Err(lacking("an elicitation answer", version));
-            }
-            Version::V2025_06_18 => through!(v2025_06_18),
-            Version::V2025_11_25 => through!(v2025_11_25),
-            Version::V2026_07_28 => through!(v2026_07_28),
         })
     }
 
-    /// The answer a client sent: `text` (an `ElicitResult` of `version`) decoded as that
-    /// version's generated type, then read.
+    /// The answer a client sent: `text` (an `ElicitResult` of `version`) read, its content
+    /// values held to what a form can have (see [`ElicitAnswer::to_json`]).
     pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
         const WHAT: &str = "ElicitResult";
-        macro_rules! read {
-            ($m:ident) => {{
-                let r: $m::ElicitResult = decode(text, WHAT, version)?;
-                match r.action {
-                    $m::ElicitResultAction::Accept => {
-                        let content = match r.content.map(to_value) {
-                            Some(Value::Object(content)) => content,
-                            _ => Map::new(),
-                        };
-                        ElicitAnswer::Accept(content)
-                    }
-                    $m::ElicitResultAction::Decline => ElicitAnswer::Decline,
-                    $m::ElicitResultAction::Cancel => ElicitAnswer::Cancel,
-                }
-            }};
+        if version < Version::V2025_06_18 {
+            return Err(ReadError::new(
+                WHAT,
+                version,
+                "the version has no elicitation",
+            ));
         }
-        Ok(match version {
-            Version::V2024_11_05 | Version::V2025_03_26 => {
-                return Err(ReadError::new(
-                    WHAT,
-                    version,
-                    "the version has no elicitation",
-                ));
+        let read: ElicitResultText = decode(text, WHAT, version)?;
+        Ok(match read.action {
+            Action::Accept => {
+                let content = read.content.unwrap_or_default();
+                for (name, value) in &content {
+                    if let Some(problem) = answer_value_problem(value) {
+                        return Err(ReadError::new(
+                            WHAT,
+                            version,
+                            format!("the answer of field `{name}` is {problem}"),
+                        ));
+                    }
+                }
+                ElicitAnswer::Accept(content)
             }
-            Version::V2025_06_18 => read!(v2025_06_18),
-            Version::V2025_11_25 => read!(v2025_11_25),
-            Version::V2026_07_28 => read!(v2026_07_28),
+            Action::Decline => ElicitAnswer::Decline,
+            Action::Cancel => ElicitAnswer::Cancel,
         })
     }
 }

@@ -633,10 +633,24 @@ fn asks_and_their_answers_read_back_equal_under_every_version() {
             let sent = answer.to_json(version).unwrap().to_string();
             assert_eq!(ElicitAnswer::from_json(&sent, version).unwrap(), answer);
         }
-        // Content the schema refuses (a nested object) is not sent.
+        // A number field's answer need not be whole (forms ask for `number`).
+        let mut scored = content.clone();
+        scored.insert("score".into(), json!(95.5));
+        scored.insert("tags".into(), json!(["a", "b"]));
+        let sent = ElicitAnswer::Accept(scored.clone())
+            .to_json(version)
+            .unwrap();
+        assert_eq!(
+            ElicitAnswer::from_json(&sent.to_string(), version).unwrap(),
+            ElicitAnswer::Accept(scored)
+        );
+        // Content no form has (a nested object) is neither sent nor read.
         let mut nested = Map::new();
         nested.insert("address".into(), json!({"city": "Paris"}));
         assert!(ElicitAnswer::Accept(nested).to_json(version).is_err());
+        let text = r#"{"action":"accept","content":{"address":{"city":"Paris"}}}"#;
+        assert!(ElicitAnswer::from_json(text, version).is_err());
+        assert!(ElicitAnswer::from_json(r#"{"action":"maybe"}"#, version).is_err());
         if version >= Version::V2025_11_25 {
             let url = ElicitRequest::Url {
                 message: "Sign in".into(),
