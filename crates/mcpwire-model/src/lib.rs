@@ -18,10 +18,12 @@
 //! [`ElicitRequest::from_json`], a server reads the answers with
 //! [`SamplingReply::from_json`] and [`ElicitAnswer::from_json`].
 //! Everything the model can send under a version reads back equal; what it has no place for
-//! (`_meta`, icons, members a schema does not declare) is left behind.
+//! (`_meta` and icons outside tools, members a schema does not declare) is left behind, and
+//! what would change a conversation's meaning if dropped (tool use in a sampled message) is
+//! a [`ReadError`].
 //!
-//! The crate has no runtime and no transport: `mcpwire-server` builds on it, and so can a
-//! client.
+//! The crate has no runtime and no transport: `mcpwire-server` and `mcpwire-client` build on
+//! it, so the two cannot disagree about a shape.
 //!
 //! ```
 //! use mcpwire_model::{Content, ToolResult, Version};
