@@ -12,7 +12,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use mcpwire_client::{
-    CallOptions, Client, ClientError, ElicitAnswer, HttpTransport, Root, ToolDescription, Version,
+    CallOptions, Client, ClientError, ElicitAnswer, HttpTransport, Root, SamplingReply, ToolInfo,
+    Version,
 };
 use serde_json::{Map, Value, json};
 
@@ -64,12 +65,9 @@ async fn connect(url: &str) -> Result<Client, ClientError> {
             Ok(ElicitAnswer::Accept(content))
         })
         .on_sampling(|_| async move {
-            Ok(json!({
-                "role": "assistant",
-                "content": { "type": "text", "text": "A sampled answer." },
-                "model": "mcpwire-everything-client",
-                "stopReason": "endTurn",
-            }))
+            let reply =
+                SamplingReply::assistant_text("mcpwire-everything-client", "A sampled answer.");
+            Ok(reply.stop_reason("endTurn"))
         })
         .roots(vec![Root::new("file:///tmp").with_name("tmp")])
         .on_violation(|violation| eprintln!("violation: {violation}"))
@@ -167,8 +165,8 @@ async fn scenario_steps(client: &Client, scenario: &str) -> Result<(), ClientErr
 }
 
 /// Arguments for a tool from its input schema: each required property a value of its type.
-fn sample_arguments(tool: &ToolDescription) -> Value {
-    let schema = &tool.input_schema;
+fn sample_arguments(tool: &ToolInfo) -> Value {
+    let schema = Value::Object(tool.input_schema.clone());
     let required: Vec<&str> = schema
         .get("required")
         .and_then(Value::as_array)

@@ -8,24 +8,23 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use mcpwire::peer::Request;
 use mcpwire_model::content::{ContentKind, EmbeddedResource};
+use mcpwire_model::read_error::json_pointer as pointer;
 use mcpwire_model::result_read::read_resource_result;
 use mcpwire_model::result_wire::CompletionPage;
-use mcpwire_model::{PromptResult, ReadError, ToolResult, Version};
+use mcpwire_model::{PromptResult, ReadError, ToolInfo, ToolPage, ToolResult, Version};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use crate::client::Client;
-use crate::describe::{
-    Page, PromptDescription, ResourceDescription, TemplateDescription, ToolDescription,
-};
+use crate::describe::{Page, PromptDescription, ResourceDescription, TemplateDescription};
 use crate::error::ClientError;
 use crate::listen::{ListenFilter, SUBSCRIPTION_CAPACITY, Subscription};
 use crate::meta;
 use crate::options::CallOptions;
 use crate::output::check_output;
-use crate::result_check::{check_result, complete_by_default};
+use crate::result_check::{complete_by_default, decode_checked};
 use crate::session::Target;
 use crate::violation::{Rule, Violation};
 
@@ -52,12 +51,12 @@ macro_rules! method {
     };
 }
 
-method!(ListTools, "tools/list", ToolsPage);
 method!(ListResources, "resources/list", ResourcesPage);
 method!(ListTemplates, "resources/templates/list", TemplatesPage);
 method!(ListPrompts, "prompts/list", PromptsPage);
 // Read into the version-neutral model from their text (`mcpwire-model`'s readers decode
 // the version's generated type, so the schema is held in the same pass).
+method!(ListTools, "tools/list", Box<RawValue>);
 method!(CallTool, "tools/call", Box<RawValue>);
 method!(ReadResource, "resources/read", Box<RawValue>);
 method!(GetPrompt, "prompts/get", Box<RawValue>);
@@ -91,10 +90,6 @@ macro_rules! list_result {
     };
 }
 
-list_result!(
-    /// `tools/list` result.
-    ToolsPage, "tools", ToolDescription
-);
 list_result!(
     /// `resources/list` result.
     ResourcesPage, "resources", ResourceDescription
@@ -142,10 +137,10 @@ pub enum CompletionTarget {
 
 /// The tool descriptions the client saw in `tools/list`, for checking outputs.
 #[derive(Default)]
-pub(crate) struct ToolCache(Mutex<HashMap<String, Arc<ToolDescription>>>);
+pub(crate) struct ToolCache(Mutex<HashMap<String, Arc<ToolInfo>>>);
 
 impl ToolCache {
-    fn remember(&self, tools: &[ToolDescription]) {
+    fn remember(&self, tools: &[ToolInfo]) {
         let mut cache = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         for tool in tools {
             cache.insert(tool.name.clone(), Arc::new(tool.clone()));
@@ -153,7 +148,7 @@ impl ToolCache {
     }
 
     /// The description of `name`, if listed.
-    pub(crate) fn get(&self, name: &str) -> Option<Arc<ToolDescription>> {
+    pub(crate) fn get(&self, name: &str) -> Option<Arc<ToolInfo>> {
         self.0
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -223,7 +218,8 @@ impl Client {
     /// Calls `R` after checking the version has it. Under a version with input-required
     /// results, a method that may have one answers their input requests and retries; with
     /// [`check_results`](crate::ClientBuilder::check_results) the result is held to the
-    /// version's schema. Otherwise the result is decoded in one pass.
+    /// version's schema in the same pass that reads it (one parse of its text). Otherwise
+    /// the result is decoded in one pass as the client's own type.
     async fn typed<R>(
         &self,
         params: Map<String, Value>,
@@ -238,10 +234,11 @@ impl Client {
             return self.session().call::<R>(params, target, options).await;
         }
         let raw = self.raw::<Raw<R>>(params, target, options).await?;
-        check_result(self.protocol_version(), R::METHOD, raw.get())?;
-        let mut decoder = serde_json::Deserializer::from_str(raw.get());
-        serde_path_to_error::deserialize(&mut decoder)
-            .map_err(|e| shape(R::METHOD, &pointer(e.path()), e.inner()))
+        Ok(decode_checked(
+            self.protocol_version(),
+            R::METHOD,
+            raw.get(),
+        )?)
     }
 
     /// A request whose result carries nothing the caller needs.
@@ -270,13 +267,21 @@ impl Client {
         Ok(page.await?.into())
     }
 
-    /// One page of `tools/list` (`cursor` from the previous page; `None` for the first).
-    /// The tools are remembered for checking their outputs.
-    pub async fn list_tools(
-        &self,
-        cursor: Option<&str>,
-    ) -> Result<Page<ToolDescription>, ClientError> {
-        let mut page = self.page::<ListTools, _>(cursor).await?;
+    /// One page of `tools/list` (`cursor` from the previous page; `None` for the first),
+    /// read into the model's [`ToolInfo`] (the type servers list tools with) in one pass
+    /// through the version's generated type, so its schema is held whatever
+    /// [`check_results`](crate::ClientBuilder::check_results) says. The tools are remembered
+    /// for checking their outputs; under 2026-07-28 a tool whose `x-mcp-header`
+    /// declarations break the rule is left out (and reported).
+    pub async fn list_tools(&self, cursor: Option<&str>) -> Result<Page<ToolInfo>, ClientError> {
+        let options = CallOptions::new();
+        let raw = self.raw::<ListTools>(cursor_params(cursor), Target::default(), &options);
+        let page = read(&raw.await?, self.protocol_version(), ToolPage::from_json)?;
+        let mut page = Page {
+            items: page.tools,
+            next_cursor: page.next_cursor,
+        };
+        #[cfg(feature = "http")]
         if self.protocol_version().is_stateless() {
             let callbacks = &self.session().settings.callbacks;
             crate::tool_headers::retain_valid(&mut page.items, |v| callbacks.violation(v));
@@ -287,7 +292,7 @@ impl Client {
 
     /// Every tool, following the cursors (at most [`MAX_LIST_PAGES`] pages; a cursor seen
     /// twice ends the list with a violation).
-    pub async fn list_all_tools(&self) -> Result<Vec<ToolDescription>, ClientError> {
+    pub async fn list_all_tools(&self) -> Result<Vec<ToolInfo>, ClientError> {
         all_pages(|cursor| async move { self.list_tools(cursor.as_deref()).await }).await
     }
 
@@ -337,7 +342,9 @@ impl Client {
     /// none). When the tool was listed with an `outputSchema`, a successful result must
     /// carry `structuredContent` matching it ([`ClientError::Output`] otherwise; the
     /// schema itself is checked with the `output-schema` feature). Under 2026-07-28, input
-    /// requests are answered by the registered handlers and the call retried.
+    /// requests are answered by the registered handlers and the call retried; an argument
+    /// the tool mirrors in an `Mcp-Param-*` header that the header rule cannot carry (an
+    /// array, an object, a fraction) is [`ClientError::Params`], and nothing is sent.
     pub async fn call_tool<A: Serialize + ?Sized>(
         &self,
         name: &str,
@@ -345,11 +352,14 @@ impl Client {
         options: &CallOptions,
     ) -> Result<ToolResult, ClientError> {
         let arguments = meta::params_object(arguments).map_err(ClientError::Params)?;
+        #[cfg_attr(not(feature = "http"), allow(unused_mut))]
         let mut target = Target::named(name);
+        #[cfg(feature = "http")]
         if self.protocol_version().is_stateless()
             && let Some(tool) = self.tools().get(name)
         {
-            target.param_headers = crate::tool_headers::values(&tool.input_schema, &arguments);
+            target.param_headers = crate::tool_headers::values(&tool.input_schema, &arguments)
+                .map_err(ClientError::Params)?;
         }
         let mut params = Map::new();
         params.insert("name".into(), name.into());
@@ -521,7 +531,7 @@ impl Client {
             }
             let params = request.get("params").cloned().unwrap_or(json!({}));
             let answer = handlers
-                .answer(method, params)
+                .answer(method, params, self.protocol_version())
                 .await
                 .map_err(ClientError::Rpc)?;
             responses.insert(key.clone(), answer);
@@ -599,23 +609,6 @@ fn shape(method: &str, pointer: &str, error: &dyn std::fmt::Display) -> ClientEr
         Rule::ResultShape,
         format!("{method} result at \"{pointer}\": {error}"),
     ))
-}
-
-/// A serde path as a JSON pointer.
-pub(crate) fn pointer(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let mut out = String::new();
-    for segment in path.iter() {
-        let token = match segment {
-            Segment::Seq { index } => index.to_string(),
-            Segment::Map { key } => key.replace('~', "~0").replace('/', "~1"),
-            Segment::Enum { variant } => variant.clone(),
-            Segment::Unknown => continue,
-        };
-        out.push('/');
-        out.push_str(&token);
-    }
-    out
 }
 
 /// Follows `next_cursor` from the first page to the last.

@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::calls::ToolCache;
-use crate::elicit::{ElicitAnswer, FormElicitation, UrlElicitation};
+use crate::elicit::{FormElicitation, UrlElicitation};
 use crate::error::ClientError;
 use crate::handlers::{HandlerResult, Handlers, Root, boxed};
 use crate::meta;
@@ -22,6 +22,7 @@ use crate::transport::{Transport, incoming_channel};
 use crate::versions;
 use crate::violation::Violation;
 use mcpwire_model::Version;
+use mcpwire_model::{ElicitAnswer, SamplingReply, SamplingRequest};
 
 /// The default timeout of a call (as the TypeScript SDK's): 60 s.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
@@ -106,26 +107,30 @@ impl ClientBuilder {
     }
 
     /// Whether what the server sends is also held to the negotiated version's schema
-    /// (default `true`): a list result the version's generated type does not decode is a
-    /// [`Rule::ResultShape`](crate::Rule::ResultShape) violation naming the JSON pointer; a
-    /// notification whose params do not fit its method is a
-    /// [`Rule::NotificationShape`](crate::Rule::NotificationShape) violation and is not
-    /// delivered; a request of the server whose params do not fit is answered -32602. Off,
-    /// lists are decoded in one pass into the client's own (lenient) types. Tool results,
-    /// prompts, resource contents and completions are always read through the version's
-    /// types (that is how they reach the model).
+    /// (default `true`): a handshake result (`initialize`, `server/discover`) or a list
+    /// result the version's generated type does not decode is a
+    /// [`Rule::ResultShape`](crate::Rule::ResultShape) violation naming the JSON pointer
+    /// (the result is read from that same decoding: one parse); a notification whose params
+    /// do not fit its method is a [`Rule::NotificationShape`](crate::Rule::NotificationShape)
+    /// violation and is not delivered; a request of the server whose params do not fit is
+    /// answered -32602. Off, those results are decoded in one pass into the client's own
+    /// (lenient) types. Tool listings, tool results, prompts, resource contents and
+    /// completions are always read through the version's types (that is how they reach the
+    /// model).
     pub fn check_results(mut self, check: bool) -> Self {
         self.check_results = check;
         self
     }
 
-    /// Answers `sampling/createMessage` (declares `sampling`). The handler gets the
-    /// request's params and returns the `CreateMessageResult`, as JSON of the version
-    /// agreed.
+    /// Answers `sampling/createMessage` (declares `sampling`). The handler gets the request
+    /// read into the model ([`SamplingRequest`], the type a server built on the model sends
+    /// it from) and returns a [`SamplingReply`], written as the version's
+    /// `CreateMessageResult`. Params the version's schema refuses are answered -32602
+    /// without calling the handler.
     pub fn on_sampling<F, Fut>(mut self, handler: F) -> Self
     where
-        F: Fn(Value) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = HandlerResult<Value>> + Send + 'static,
+        F: Fn(SamplingRequest) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = HandlerResult<SamplingReply>> + Send + 'static,
     {
         self.handlers.sampling = Some(boxed(handler));
         self

@@ -1,11 +1,10 @@
-//! What a server lists about its tools, resources, templates and prompts, read the same way
-//! under every version (members a version lacks are `None`), and a page of such a list.
-//!
-//! Schemas (`inputSchema`, `outputSchema`) are kept whole as JSON values: `$schema`, `$defs`
-//! and `$ref` stay as the server wrote them, never dereferenced.
+//! What a server lists about its resources, templates and prompts, read the same way under
+//! every version (members a version lacks are `None`), and a page of such a list. Tools are
+//! read into the model's [`ToolInfo`](mcpwire_model::ToolInfo), the type servers list them
+//! with.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// One page of a list, and the cursor of the next page.
 #[derive(Debug, Clone, PartialEq)]
@@ -14,31 +13,6 @@ pub struct Page<T> {
     pub items: Vec<T>,
     /// The cursor to pass for the next page; `None` on the last page.
     pub next_cursor: Option<String>,
-}
-
-/// A tool as `tools/list` describes it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ToolDescription {
-    /// The name to call it by.
-    pub name: String,
-    /// A display title (from 2025-06-18).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    /// What it does.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// The JSON Schema of its arguments.
-    pub input_schema: Value,
-    /// The JSON Schema of its structured output (from 2025-06-18).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub output_schema: Option<Value>,
-    /// Hints about its behaviour (`readOnlyHint`, …), as sent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub annotations: Option<Value>,
-    /// `_meta`, as sent.
-    #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Map<String, Value>>,
 }
 
 /// A resource as `resources/list` describes it.

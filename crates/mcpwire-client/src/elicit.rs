@@ -1,16 +1,23 @@
 //! Elicitation as the client's handlers see it: a form to fill ([`FormElicitation`]) or a
-//! URL to visit ([`UrlElicitation`]), answered with an [`ElicitAnswer`]. An accepted form
-//! gets the schema's `default` for every field the handler left out (SEP-1034).
+//! URL to visit ([`UrlElicitation`]), both read from the server's params through the model's
+//! [`ElicitRequest`](mcpwire_model::ElicitRequest) reader, answered with the model's
+//! [`ElicitAnswer`] (the type a server built on `mcpwire-model` reads the answer into). An
+//! accepted form gets the schema's `default` for every field the handler left out
+//! (SEP-1034).
 
-use serde_json::{Map, Value, json};
+use mcpwire_model::{ElicitAnswer, Form};
+use serde_json::{Map, Value};
 
-/// A form-mode `elicitation/create`: what to ask and the flat JSON Schema of the answer.
+/// A form-mode `elicitation/create`: what to ask, and the form.
 #[derive(Debug, Clone)]
 pub struct FormElicitation {
     /// The message to show the user.
     pub message: String,
-    /// The `requestedSchema`: an object schema whose `properties` are primitive fields
-    /// (each may carry a `default`).
+    /// The form, read through the version's generated `requestedSchema`: its fields with
+    /// their kinds, titles and defaults.
+    pub form: Form,
+    /// The `requestedSchema` as the server sent it (members the model has no place for
+    /// included), for a handler that renders the schema itself.
     pub requested_schema: Value,
 }
 
@@ -21,37 +28,20 @@ pub struct UrlElicitation {
     pub message: String,
     /// The URL to open.
     pub url: String,
-    /// The server's id of this elicitation (its completion notification names it).
-    pub elicitation_id: String,
+    /// The server's id of this elicitation, which its completion notification names
+    /// (2025-11-25; 2026-07-28 has none).
+    pub elicitation_id: Option<String>,
 }
 
-/// The user's answer to an elicitation.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ElicitAnswer {
-    /// Accepted: the form's content (empty for URL mode). Fields left out get the schema's
-    /// defaults.
-    Accept(Map<String, Value>),
-    /// Declined.
-    Decline,
-    /// Dismissed without a choice.
-    Cancel,
-}
-
-impl ElicitAnswer {
-    /// The `ElicitResult` JSON of this answer to a form with `schema` (`None` for URL mode):
-    /// an accepted form's missing fields are filled from the schema's defaults.
-    pub(crate) fn into_result(self, schema: Option<&Value>) -> Value {
-        match self {
-            ElicitAnswer::Accept(mut content) => match schema {
-                Some(schema) => {
-                    apply_defaults(schema, &mut content);
-                    json!({ "action": "accept", "content": content })
-                }
-                None => json!({ "action": "accept" }),
-            },
-            ElicitAnswer::Decline => json!({ "action": "decline" }),
-            ElicitAnswer::Cancel => json!({ "action": "cancel" }),
+/// `answer` to a form with `schema`: an accepted form's missing fields filled from the
+/// schema's defaults.
+pub(crate) fn with_defaults(answer: ElicitAnswer, schema: &Value) -> ElicitAnswer {
+    match answer {
+        ElicitAnswer::Accept(mut content) => {
+            apply_defaults(schema, &mut content);
+            ElicitAnswer::Accept(content)
         }
+        other => other,
     }
 }
 
@@ -72,6 +62,8 @@ pub fn apply_defaults(schema: &Value, content: &mut Map<String, Value>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mcpwire_model::Version;
+    use serde_json::json;
 
     #[test]
     fn an_accepted_form_gets_the_defaults_it_lacks_and_keeps_its_own() {
@@ -82,17 +74,19 @@ mod tests {
         }});
         let mut given = Map::new();
         given.insert("age".into(), json!(7));
-        let result = ElicitAnswer::Accept(given).into_result(Some(&schema));
+        let answer = with_defaults(ElicitAnswer::Accept(given), &schema);
         assert_eq!(
-            result,
+            answer.to_json(Version::V2025_11_25).expect("sendable"),
             json!({"action": "accept", "content": {"age": 7, "name": "Ada"}})
         );
         assert_eq!(
-            ElicitAnswer::Decline.into_result(Some(&schema)),
-            json!({"action": "decline"})
+            with_defaults(ElicitAnswer::Decline, &schema),
+            ElicitAnswer::Decline
         );
         assert_eq!(
-            ElicitAnswer::Accept(Map::new()).into_result(None),
+            ElicitAnswer::Accept(Map::new())
+                .to_json(Version::V2025_11_25)
+                .expect("sendable"),
             json!({"action": "accept"})
         );
     }

@@ -1,6 +1,12 @@
 //! What the client answers when the server asks: sampling, elicitation (form and URL mode)
 //! and roots, each by an async handler the application registers. A capability is declared
 //! exactly when its handler is registered, in the shape of the negotiated version.
+//!
+//! The server's params are read, and the handlers' answers written, through the model
+//! (`mcpwire-model`: [`SamplingRequest`] / [`SamplingReply`], [`ElicitRequest`] /
+//! [`ElicitAnswer`]) in the negotiated version's generated types, the same types a server
+//! built on the model writes and reads: params the version's schema refuses are answered
+//! -32602 naming why, an answer the version cannot carry -32603.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -9,10 +15,12 @@ use mcpwire::RpcError;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::elicit::{ElicitAnswer, FormElicitation, UrlElicitation};
+use crate::elicit::{FormElicitation, UrlElicitation, with_defaults};
 use crate::transport::BoxFuture;
 use crate::versions;
-use mcpwire_model::Version;
+use mcpwire_model::{
+    AskError, ElicitAnswer, ElicitRequest, ReadError, SamplingReply, SamplingRequest, Version,
+};
 
 /// What a handler returns: its answer, or the JSON-RPC error the server gets.
 pub type HandlerResult<T> = Result<T, RpcError>;
@@ -48,7 +56,7 @@ impl Root {
 /// The registered handlers.
 #[derive(Clone, Default)]
 pub(crate) struct Handlers {
-    pub(crate) sampling: Option<Handler<Value, Value>>,
+    pub(crate) sampling: Option<Handler<SamplingRequest, SamplingReply>>,
     pub(crate) form: Option<Handler<FormElicitation, ElicitAnswer>>,
     pub(crate) url: Option<Handler<UrlElicitation, ElicitAnswer>>,
     pub(crate) roots: Option<Handler<(), Vec<Root>>>,
@@ -115,15 +123,24 @@ impl Handlers {
     }
 
     /// Answers one request of the server (or one input request of a 2026-07-28
-    /// input-required result) with the registered handler.
-    pub(crate) async fn answer(&self, method: &str, params: Value) -> HandlerResult<Value> {
+    /// input-required result) with the registered handler, under `version`.
+    pub(crate) async fn answer(
+        &self,
+        method: &str,
+        params: Value,
+        version: Version,
+    ) -> HandlerResult<Value> {
         match method {
             "ping" => Ok(json!({})),
             "sampling/createMessage" => match &self.sampling {
-                Some(handler) => handler(params).await,
+                Some(handler) => {
+                    let request = SamplingRequest::from_json(&params.to_string(), version)
+                        .map_err(unreadable)?;
+                    handler(request).await?.to_json(version).map_err(unsendable)
+                }
                 None => Err(RpcError::method_not_found()),
             },
-            "elicitation/create" => self.elicit(params).await,
+            "elicitation/create" => self.elicit(params, version).await,
             "roots/list" => match &self.roots {
                 Some(handler) => Ok(json!({ "roots": handler(()).await? })),
                 None => Err(RpcError::method_not_found()),
@@ -132,44 +149,61 @@ impl Handlers {
         }
     }
 
-    async fn elicit(&self, params: Value) -> HandlerResult<Value> {
-        let text = |key: &str| {
-            params
-                .get(key)
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-                .ok_or_else(|| invalid_params(&format!("/{key}"), "missing or not a string"))
+    async fn elicit(&self, params: Value, version: Version) -> HandlerResult<Value> {
+        let request = ElicitRequest::from_json(&params.to_string(), version);
+        let answer = match (request.map_err(unreadable)?, &self.form, &self.url) {
+            (ElicitRequest::Form { message, form }, Some(handler), _) => {
+                let requested_schema = params.get("requestedSchema").cloned().unwrap_or_default();
+                let asked = FormElicitation {
+                    message,
+                    form,
+                    requested_schema: requested_schema.clone(),
+                };
+                with_defaults(handler(asked).await?, &requested_schema)
+            }
+            (
+                ElicitRequest::Url {
+                    message,
+                    url,
+                    elicitation_id,
+                },
+                _,
+                Some(handler),
+            ) => {
+                let asked = UrlElicitation {
+                    message,
+                    url,
+                    elicitation_id,
+                };
+                match handler(asked).await? {
+                    // URL mode accepts without content.
+                    ElicitAnswer::Accept(_) => ElicitAnswer::Accept(Map::new()),
+                    other => other,
+                }
+            }
+            (request, _, _) => {
+                let mode = match request {
+                    ElicitRequest::Form { .. } => "form",
+                    ElicitRequest::Url { .. } => "url",
+                };
+                return Err(invalid_params(
+                    "/mode",
+                    &format!("the client does not answer {mode} elicitations"),
+                ));
+            }
         };
-        let mode = params.get("mode").and_then(Value::as_str).unwrap_or("form");
-        match (mode, &self.form, &self.url) {
-            ("form", Some(handler), _) => {
-                let schema = params
-                    .get("requestedSchema")
-                    .filter(|s| s.is_object())
-                    .cloned()
-                    .ok_or_else(|| {
-                        invalid_params("/requestedSchema", "missing or not an object")
-                    })?;
-                let request = FormElicitation {
-                    message: text("message")?,
-                    requested_schema: schema.clone(),
-                };
-                Ok(handler(request).await?.into_result(Some(&schema)))
-            }
-            ("url", _, Some(handler)) => {
-                let request = UrlElicitation {
-                    message: text("message")?,
-                    url: text("url")?,
-                    elicitation_id: text("elicitationId")?,
-                };
-                Ok(handler(request).await?.into_result(None))
-            }
-            (mode, _, _) => Err(invalid_params(
-                "/mode",
-                &format!("the client does not answer {mode} elicitations"),
-            )),
-        }
+        answer.to_json(version).map_err(unsendable)
     }
+}
+
+/// -32602 for params the version's schema (or the model) refuses.
+fn unreadable(error: ReadError) -> RpcError {
+    RpcError::invalid_params().with_data(&json!({ "reason": error.to_string() }))
+}
+
+/// -32603 for a handler's answer the version cannot carry.
+fn unsendable(error: AskError) -> RpcError {
+    RpcError::internal_error().with_data(&json!({ "reason": error.to_string() }))
 }
 
 /// -32602 naming the JSON pointer of the params that is wrong.
@@ -186,7 +220,9 @@ mod tests {
         let none = Handlers::default();
         assert_eq!(none.capabilities(Version::V2025_11_25), json!({}));
         let all = Handlers {
-            sampling: Some(boxed(|_: Value| async { Ok(json!({})) })),
+            sampling: Some(boxed(|_: SamplingRequest| async {
+                Ok(SamplingReply::assistant_text("m", "t"))
+            })),
             form: Some(boxed(|_: FormElicitation| async {
                 Ok(ElicitAnswer::Cancel)
             })),

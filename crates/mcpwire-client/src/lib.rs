@@ -98,6 +98,7 @@ mod result_check;
 mod session;
 mod stdio;
 mod stream;
+#[cfg(feature = "http")]
 mod tool_headers;
 pub mod transport;
 mod versions;
@@ -107,9 +108,8 @@ pub use calls::{CompletionTarget, MAX_INPUT_ROUNDS, MAX_LIST_PAGES, TypedToolRes
 pub use client::{Client, ClientBuilder, DEFAULT_MAX_SERVING, DEFAULT_REQUEST_TIMEOUT};
 pub use describe::{
     Page, PromptArgument, PromptDescription, ResourceDescription, TemplateDescription,
-    ToolDescription,
 };
-pub use elicit::{ElicitAnswer, FormElicitation, UrlElicitation, apply_defaults};
+pub use elicit::{FormElicitation, UrlElicitation, apply_defaults};
 pub use error::ClientError;
 pub use handlers::{HandlerResult, Root};
 #[cfg(feature = "http")]
@@ -118,7 +118,10 @@ pub use listen::{ListenEvent, ListenFilter, SUBSCRIPTION_CAPACITY, Subscription}
 pub use mcpwire_model::Version;
 pub use mcpwire_model::content::{Content, ContentKind, EmbeddedResource, ResourceContents, Role};
 pub use mcpwire_model::result_wire::CompletionPage;
-pub use mcpwire_model::{PromptMessage, PromptResult, ToolResult};
+pub use mcpwire_model::{
+    ElicitAnswer, Form, PromptMessage, PromptResult, SamplingReply, SamplingRequest, ToolHints,
+    ToolInfo, ToolResult,
+};
 pub use meta::{
     CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY,
     SUBSCRIPTION_ID_KEY,

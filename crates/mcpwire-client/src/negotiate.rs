@@ -1,17 +1,26 @@
 //! Version negotiation: `initialize` (2024-11-05 … 2025-11-25) or `server/discover`
 //! (2026-07-28, stateless), with the fallback from one to the other, and what the server
-//! said about itself ([`Handshake`]).
+//! said about itself ([`Handshake`]). With
+//! [`check_results`](crate::ClientBuilder::check_results) the handshake result is held to
+//! the schema of the version it settles (`InitializeResult` of the version the server
+//! answered, `DiscoverResult` of 2026-07-28) like every other result: one it refuses fails
+//! the connection with [`Rule::ResultShape`] naming the JSON pointer, and is never taken for
+//! a server without `server/discover`.
 
 use std::sync::Arc;
 
 use mcpwire::peer::Request;
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use crate::error::ClientError;
 use crate::meta::StatelessMeta;
 use crate::options::CallOptions;
+use crate::result_check::decode_checked;
 use crate::session::{Session, Target};
+use crate::violation::{Rule, Violation};
 use mcpwire_model::Version;
 
 /// What the server told the client when they agreed on a version.
@@ -45,7 +54,6 @@ struct Initialize;
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct InitializeResult {
-    protocol_version: String,
     capabilities: Map<String, Value>,
     server_info: Value,
     #[serde(default)]
@@ -55,7 +63,7 @@ struct InitializeResult {
 impl Request for Initialize {
     const METHOD: &'static str = "initialize";
     type Params = Map<String, Value>;
-    type Result = InitializeResult;
+    type Result = Box<RawValue>;
 }
 
 struct Discover;
@@ -74,7 +82,27 @@ struct DiscoverResult {
 impl Request for Discover {
     const METHOD: &'static str = "server/discover";
     type Params = Map<String, Value>;
-    type Result = DiscoverResult;
+    type Result = Box<RawValue>;
+}
+
+/// The handshake result `raw` of `method` as `T`, a [`Rule::ResultShape`] error naming the
+/// pointer otherwise; held to `version`'s schema (read from the same parse) when `checked`.
+fn read_handshake<T: DeserializeOwned>(
+    checked: Option<Version>,
+    method: &str,
+    raw: &RawValue,
+) -> Result<T, ClientError> {
+    if let Some(version) = checked {
+        return Ok(decode_checked(version, method, raw.get())?);
+    }
+    let mut decoder = serde_json::Deserializer::from_str(raw.get());
+    serde_path_to_error::deserialize(&mut decoder).map_err(|e| {
+        let at = mcpwire_model::read_error::json_pointer(e.path());
+        ClientError::Protocol(Violation::new(
+            Rule::ResultShape,
+            format!("{method} result at \"{at}\": {}", e.inner()),
+        ))
+    })
 }
 
 /// Agrees on a version, asking for `requested` first.
@@ -121,7 +149,11 @@ async fn discover_or_initialize(
         .call::<Discover>(Map::new(), Target::default(), &CallOptions::new())
         .await;
     match discovered {
-        Ok(result) => {
+        Ok(raw) => {
+            // A result of the wrong shape is the server's error, not a sign that it lacks
+            // `server/discover`: no fallback.
+            let result: DiscoverResult =
+                read_handshake(checked(session, requested), Discover::METHOD, &raw)?;
             if result
                 .supported_versions
                 .iter()
@@ -162,6 +194,11 @@ async fn discover_or_initialize(
     }
 }
 
+/// `version`, when the session holds results to their schema.
+fn checked(session: &Session, version: Version) -> Option<Version> {
+    session.settings.check_results.then_some(version)
+}
+
 fn no_common_version(offered: &[String]) -> ClientError {
     ClientError::Negotiation(format!(
         "the server speaks {offered:?}, none of which this client speaks ({:?})",
@@ -188,16 +225,25 @@ async fn initialize(session: &Arc<Session>, requested: Version) -> Result<Handsh
         session.settings.handlers.capabilities(requested),
     );
     params.insert("clientInfo".into(), session.settings.client_info.clone());
-    let result = session
+    let raw = session
         .call::<Initialize>(params, Target::default(), &CallOptions::new())
         .await?;
-    let Some(version) = Version::parse(&result.protocol_version).filter(|v| v.has_handshake())
+    // The version the server answered decides which schema holds the rest.
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Answered {
+        protocol_version: String,
+    }
+    let answered: Answered = read_handshake(None, Initialize::METHOD, &raw)?;
+    let Some(version) = Version::parse(&answered.protocol_version).filter(|v| v.has_handshake())
     else {
         return Err(ClientError::Negotiation(format!(
             "the server answered version {:?}, which this client does not speak",
-            result.protocol_version
+            answered.protocol_version
         )));
     };
+    let result: InitializeResult =
+        read_handshake(checked(session, version), Initialize::METHOD, &raw)?;
     session.settle(version, None);
     session
         .notify("notifications/initialized", &json!(null))

@@ -7,13 +7,13 @@
 //! holds and [`Client::call_tool_typed`](crate::Client::call_tool_typed) still checks the
 //! shape through the Rust type it decodes into.
 
-use crate::describe::ToolDescription;
 use crate::error::ClientError;
+use mcpwire_model::ToolInfo;
 use mcpwire_model::ToolResult;
 
 /// Checks `result` against `tool`'s `outputSchema` (nothing to check for a tool error or
 /// a tool without one).
-pub(crate) fn check_output(tool: &ToolDescription, result: &ToolResult) -> Result<(), ClientError> {
+pub(crate) fn check_output(tool: &ToolInfo, result: &ToolResult) -> Result<(), ClientError> {
     let Some(schema) = &tool.output_schema else {
         return Ok(());
     };
@@ -29,7 +29,7 @@ pub(crate) fn check_output(tool: &ToolDescription, result: &ToolResult) -> Resul
             "the tool declares an outputSchema but the result has no structuredContent".into(),
         ));
     };
-    validate(schema, structured).map_err(error)
+    validate(&serde_json::Value::Object(schema.clone()), structured).map_err(error)
 }
 
 #[cfg(feature = "output-schema")]
@@ -56,14 +56,13 @@ mod tests {
 
     use super::*;
 
-    fn tool() -> ToolDescription {
-        serde_json::from_value(json!({
-            "name": "add",
-            "inputSchema": {"type": "object"},
-            "outputSchema": {"type": "object", "properties": {"sum": {"type": "integer"}},
-                             "required": ["sum"]},
-        }))
-        .expect("a tool")
+    fn tool() -> ToolInfo {
+        let object = |v: serde_json::Value| v.as_object().cloned().expect("an object");
+        ToolInfo {
+            output_schema: Some(object(json!({"type": "object",
+                "properties": {"sum": {"type": "integer"}}, "required": ["sum"]}))),
+            ..ToolInfo::new("add", object(json!({"type": "object"})))
+        }
     }
 
     fn result(structured: Option<serde_json::Value>, is_error: bool) -> ToolResult {

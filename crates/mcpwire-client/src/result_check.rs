@@ -1,8 +1,8 @@
-//! The negotiated version's schema held on what the server sends: a list result is also
-//! decoded as that version's generated result type (`mcpwire-types`), a notification or
-//! request as its `ServerNotification` / `ServerRequest`, so a member of the wrong shape,
-//! or a missing required one, is named by its JSON pointer. On by default
-//! ([`ClientBuilder::check_results`](crate::ClientBuilder::check_results)).
+//! The negotiated version's schema held on what the server sends: a result is decoded as
+//! that version's generated result type (`mcpwire-types`) and read from that one parse, a
+//! notification or request is checked as its `ServerNotification` / `ServerRequest`, so a
+//! member of the wrong shape, or a missing required one, is named by its JSON pointer. On by
+//! default ([`ClientBuilder::check_results`](crate::ClientBuilder::check_results)).
 
 use mcpwire_model::Version;
 use mcpwire_types::mcp;
@@ -12,18 +12,30 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::violation::{Rule, Violation};
+use mcpwire_model::read_error::json_pointer;
 
-/// Decodes a text as the visited definition; the error names the pointer.
-struct Decodes<'a>(&'a str);
+/// Decodes a text as the visited definition, keeping what it decoded as a JSON value (for
+/// reading the caller's own type from without parsing the text again) when asked; the
+/// error names the pointer.
+struct Decodes<'a> {
+    text: &'a str,
+    keep: bool,
+}
 
 impl DefinitionVisitor for Decodes<'_> {
-    type Output = Result<(), String>;
+    type Output = Result<Option<Value>, String>;
 
     fn visit<T: DeserializeOwned + Serialize + 'static>(self) -> Self::Output {
-        let mut decoder = serde_json::Deserializer::from_str(self.0);
-        serde_path_to_error::deserialize::<_, T>(&mut decoder)
-            .map(drop)
-            .map_err(|e| format!("at \"{}\": {}", crate::calls::pointer(e.path()), e.inner()))
+        let mut decoder = serde_json::Deserializer::from_str(self.text);
+        let decoded = serde_path_to_error::deserialize::<_, T>(&mut decoder)
+            .map_err(|e| format!("at \"{}\": {}", json_pointer(e.path()), e.inner()))?;
+        decoder.end().map_err(|e| e.to_string())?;
+        if !self.keep {
+            return Ok(None);
+        }
+        serde_json::to_value(decoded)
+            .map(Some)
+            .map_err(|e| e.to_string())
     }
 }
 
@@ -44,20 +56,53 @@ fn result_definition(method: &str) -> Option<&'static str> {
     })
 }
 
-/// Checks the result `text` of `method` against `version`'s schema.
-pub(crate) fn check_result(version: Version, method: &str, text: &str) -> Result<(), Violation> {
+/// The result `text` of `method` decoded as `T`, after (and from) its decoding as
+/// `version`'s result type: the text is parsed once, whether `method` has a result type
+/// the client checks or not.
+pub(crate) fn decode_checked<T: DeserializeOwned>(
+    version: Version,
+    method: &str,
+    text: &str,
+) -> Result<T, Violation> {
+    let shape = |at: String, error: &dyn std::fmt::Display| {
+        Violation::new(
+            Rule::ResultShape,
+            format!("{method} result at \"{at}\": {error}"),
+        )
+    };
+    match decode_definition(version, method, text, true)? {
+        Some(value) => serde_path_to_error::deserialize(value)
+            .map_err(|e| shape(json_pointer(e.path()), e.inner())),
+        None => {
+            let mut decoder = serde_json::Deserializer::from_str(text);
+            serde_path_to_error::deserialize(&mut decoder)
+                .map_err(|e| shape(json_pointer(e.path()), e.inner()))
+        }
+    }
+}
+
+/// Decodes the result `text` of `method` as `version`'s definition of it, returning what it
+/// decoded as a JSON value when `keep` (`None` when the client checks no definition for
+/// `method`, or the version has none).
+fn decode_definition(
+    version: Version,
+    method: &str,
+    text: &str,
+    keep: bool,
+) -> Result<Option<Value>, Violation> {
     let Some(name) = result_definition(method) else {
-        return Ok(());
+        return Ok(None);
     };
     let completed = complete_by_default(version, text);
     let text = completed.as_deref().unwrap_or(text);
-    match decodes_as(version, name, text) {
+    match decodes_as(version, name, text, keep) {
         Some(Err(reason)) => Err(Violation::new(
             Rule::ResultShape,
             format!("{method} result is not a {version} {name} {reason}"),
         )),
-        // Checked, or a definition the version does not have.
-        Some(Ok(())) | None => Ok(()),
+        Some(Ok(value)) => Ok(value),
+        // A definition the version does not have.
+        None => Ok(None),
     }
 }
 
@@ -85,15 +130,20 @@ pub(crate) fn check_message(
         text.push_str(params);
     }
     text.push('}');
-    match decodes_as(version, union, &text) {
+    match decodes_as(version, union, &text, false) {
         Some(Err(reason)) => Err(format!("{method} is not a {version} {union} {reason}")),
-        Some(Ok(())) | None => Ok(()),
+        Some(Ok(_)) | None => Ok(()),
     }
 }
 
 /// Decodes `text` as the definition `name` of `version` (`None`: the version has none).
-fn decodes_as(version: Version, name: &str, text: &str) -> Option<Result<(), String>> {
-    let visitor = Decodes(text);
+fn decodes_as(
+    version: Version,
+    name: &str,
+    text: &str,
+    keep: bool,
+) -> Option<Result<Option<Value>, String>> {
+    let visitor = Decodes { text, keep };
     match version {
         Version::V2024_11_05 => mcp::v2024_11_05::visit_definition(name, visitor),
         Version::V2025_03_26 => mcp::v2025_03_26::visit_definition(name, visitor),
@@ -106,19 +156,30 @@ fn decodes_as(version: Version, name: &str, text: &str) -> Option<Result<(), Str
 /// `text` with `"resultType":"complete"` added, when `version` has the member and `text` is
 /// an object without it: "when a client receives a result … which does not include
 /// `resultType`, the client MUST treat the absent field as `complete`" (2026-07-28).
+///
+/// The member is written into the text, which is not parsed for it (the reader that follows
+/// refuses a text that is not an object).
 pub(crate) fn complete_by_default(version: Version, text: &str) -> Option<String> {
-    // Most results say it: spare them a parse.
     if !version.is_stateless() || text.contains("\"resultType\"") {
         return None;
     }
-    let mut object: serde_json::Map<String, Value> = serde_json::from_str(text).ok()?;
-    object.insert("resultType".into(), "complete".into());
-    serde_json::to_string(&object).ok()
+    let members = text.trim_start().strip_prefix('{')?;
+    let separator = if members.trim_start().starts_with('}') {
+        ""
+    } else {
+        ","
+    };
+    Some(format!("{{\"resultType\":\"complete\"{separator}{members}"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Checks the result `text` of `method` against `version`'s schema.
+    fn check_result(version: Version, method: &str, text: &str) -> Result<(), Violation> {
+        decode_definition(version, method, text, false).map(drop)
+    }
 
     #[test]
     fn a_result_is_held_to_its_version_schema() {
@@ -142,6 +203,36 @@ mod tests {
         let error = check_result(Version::V2024_11_05, "tools/call", bad_block).unwrap_err();
         assert!(error.detail.contains("/content/0"), "{error}");
         assert_eq!(check_result(Version::V2025_06_18, "ping", "{}"), Ok(()));
+    }
+
+    #[test]
+    fn resulttype_is_written_in_without_a_parse_and_results_decode_from_one() {
+        let v = Version::V2026_07_28;
+        assert_eq!(
+            complete_by_default(v, " {}").as_deref(),
+            Some(r#"{"resultType":"complete"}"#)
+        );
+        assert_eq!(
+            complete_by_default(v, r#"{"a":1}"#).as_deref(),
+            Some(r#"{"resultType":"complete","a":1}"#)
+        );
+        assert_eq!(complete_by_default(v, "[1]"), None);
+        assert_eq!(complete_by_default(Version::V2025_11_25, "{}"), None);
+        // Checked and read from one decoding; what the schema refuses names its pointer.
+        #[derive(serde::Deserialize)]
+        struct Page {
+            resources: Vec<Value>,
+        }
+        let ok = r#"{"resources":[{"uri":"a://b","name":"b"}],"ttlMs":0,"cacheScope":"public"}"#;
+        let page: Page = decode_checked(v, "resources/list", ok).expect("a page");
+        assert_eq!(page.resources[0]["uri"], "a://b");
+        let bad = r#"{"resources":[{"uri":5,"name":"b"}],"ttlMs":0,"cacheScope":"public"}"#;
+        let error = decode_checked::<Page>(v, "resources/list", bad)
+            .err()
+            .expect("refused");
+        assert!(error.detail.contains("\"/resources/0/uri\""), "{error}");
+        let trailing = decode_checked::<Page>(Version::V2025_06_18, "resources/list", "{} x");
+        assert!(trailing.is_err());
     }
 
     #[test]

@@ -1,27 +1,23 @@
 //! Tool parameters mirrored in HTTP headers (MCP 2026-07-28, SEP-2243), the client's side: a
 //! property of a tool's `inputSchema` marked `"x-mcp-header": "Name"` is sent both in the
-//! arguments and as an `Mcp-Param-Name` header (the HTTP transport encodes the value).
+//! arguments and as an `Mcp-Param-Name` header (the HTTP transport spells the value).
 //!
-//! A declaration is valid when its name is a non-empty HTTP token (visible ASCII without
-//! separators: no space, colon, control or non-ASCII character), unique among the tool's
-//! declarations ignoring case, and on a property whose `type` is `string`, `integer` or
-//! `boolean` (optionally with `null`). A tool with any invalid declaration must not be
-//! used: [`check`] says why, and listings leave such tools out.
-//!
-//! A call mirrors each declared parameter it has: a string as it is, an integer or boolean
-//! as its JSON text; a parameter that is absent or `null` sends no header.
+//! Which declarations are valid, and the text of each value, is the one rule the server
+//! holds too ([`mcpwire::http::param_headers`], [`mcpwire::http::param_header_text`]): a
+//! tool with an invalid declaration is left out of listings, and a call whose argument the
+//! rule cannot mirror is refused before it is sent, so the client never sends what a server
+//! holding the rule refuses.
 
-use std::collections::HashSet;
-
+use mcpwire::http::{param_header_text, param_headers};
+use mcpwire_model::ToolInfo;
 use serde_json::{Map, Value};
 
-use crate::describe::ToolDescription;
 use crate::violation::{Rule, Violation};
 
 /// Leaves out of `tools` every tool whose `x-mcp-header` declarations are invalid, reporting
 /// each as a violation of the server.
-pub(crate) fn retain_valid(tools: &mut Vec<ToolDescription>, report: impl Fn(Violation)) {
-    tools.retain(|tool| match check(&tool.input_schema) {
+pub(crate) fn retain_valid(tools: &mut Vec<ToolInfo>, report: impl Fn(Violation)) {
+    tools.retain(|tool| match param_headers(&tool.input_schema) {
         Ok(_) => true,
         Err(reason) => {
             report(Violation::new(
@@ -33,91 +29,32 @@ pub(crate) fn retain_valid(tools: &mut Vec<ToolDescription>, report: impl Fn(Vio
     });
 }
 
-/// The `(property, header name)` pairs a tool declares, or why its declarations are invalid.
-pub(crate) fn check(input_schema: &Value) -> Result<Vec<(String, String)>, String> {
-    let Some(properties) = input_schema.get("properties").and_then(Value::as_object) else {
+/// The `Mcp-Param-*` values of one call: `(header name, text)` for each declared parameter
+/// `arguments` has (not `null`), or why an argument cannot be mirrored. Declarations that
+/// are invalid give no headers (such a tool is not listed).
+pub(crate) fn values(
+    input_schema: &Map<String, Value>,
+    arguments: &Map<String, Value>,
+) -> Result<Vec<(String, String)>, String> {
+    let Ok(declared) = param_headers(input_schema) else {
         return Ok(Vec::new());
     };
-    let mut seen = HashSet::new();
-    let mut declared = Vec::new();
-    for (property, schema) in properties {
-        let Some(mark) = schema.get("x-mcp-header") else {
+    let mut headers = Vec::new();
+    for declaration in declared {
+        let Some(argument) = arguments.get(&declaration.property) else {
             continue;
         };
-        let Some(name) = mark.as_str() else {
-            return Err(format!(
-                "property `{property}`: x-mcp-header is not a string"
-            ));
-        };
-        if name.is_empty() {
-            return Err(format!("property `{property}`: x-mcp-header is empty"));
+        let text = param_header_text(argument).map_err(|reason| {
+            format!(
+                "argument `{}` is mirrored in Mcp-Param-{}: {reason}",
+                declaration.property, declaration.header
+            )
+        })?;
+        if let Some(text) = text {
+            headers.push((declaration.header, text));
         }
-        if let Some(bad) = name.chars().find(|c| !is_token_char(*c)) {
-            return Err(format!(
-                "property `{property}`: x-mcp-header {name:?} has the character {bad:?}, which a header name cannot have"
-            ));
-        }
-        if !primitive(schema.get("type")) {
-            return Err(format!(
-                "property `{property}`: x-mcp-header on a property whose type is not string, integer or boolean"
-            ));
-        }
-        if !seen.insert(name.to_ascii_lowercase()) {
-            return Err(format!(
-                "x-mcp-header {name:?} is declared twice (header names ignore case)"
-            ));
-        }
-        declared.push((property.clone(), name.to_owned()));
     }
-    Ok(declared)
-}
-
-/// The `Mcp-Param-*` values of one call: `(header name, value)` for each declared parameter
-/// `arguments` has (not `null`). Declarations that are invalid give no headers.
-pub(crate) fn values(
-    input_schema: &Value,
-    arguments: &Map<String, Value>,
-) -> Vec<(String, String)> {
-    let Ok(declared) = check(input_schema) else {
-        return Vec::new();
-    };
-    declared
-        .into_iter()
-        .filter_map(|(property, header)| {
-            let value = match arguments.get(&property)? {
-                Value::String(text) => text.clone(),
-                value @ (Value::Number(_) | Value::Bool(_)) => value.to_string(),
-                _ => return None,
-            };
-            Some((header, value))
-        })
-        .collect()
-}
-
-/// Whether `c` may appear in an HTTP field name (RFC 9110 `tchar`).
-fn is_token_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
-}
-
-/// Whether a property's `type` is one a header can carry: `string`, `integer` or `boolean`,
-/// alone or with `null`.
-fn primitive(kind: Option<&Value>) -> bool {
-    let allowed = |name: &str| matches!(name, "string" | "integer" | "boolean");
-    match kind {
-        Some(Value::String(name)) => allowed(name),
-        Some(Value::Array(names)) => {
-            let mut primitives = 0;
-            for name in names {
-                match name.as_str() {
-                    Some(name) if allowed(name) => primitives += 1,
-                    Some("null") => {}
-                    _ => return false,
-                }
-            }
-            primitives == 1
-        }
-        _ => false,
-    }
+    Ok(headers)
 }
 
 #[cfg(test)]
@@ -125,67 +62,13 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn schema(properties: Value) -> Value {
-        json!({ "type": "object", "properties": properties })
+    fn schema(properties: Value) -> Map<String, Value> {
+        let schema = json!({ "type": "object", "properties": properties });
+        schema.as_object().cloned().expect("an object")
     }
 
     #[test]
-    fn invalid_declarations_say_why() {
-        for (properties, needle) in [
-            (
-                json!({"v": {"type": "string", "x-mcp-header": ""}}),
-                "empty",
-            ),
-            (
-                json!({"v": {"type": "object", "x-mcp-header": "Data"}}),
-                "type",
-            ),
-            (
-                json!({"v": {"type": "array", "x-mcp-header": "Items"}}),
-                "type",
-            ),
-            (
-                json!({"v": {"type": "null", "x-mcp-header": "Nil"}}),
-                "type",
-            ),
-            (
-                json!({"v": {"type": "number", "x-mcp-header": "Score"}}),
-                "type",
-            ),
-            (json!({"v": {"x-mcp-header": "Untyped"}}), "type"),
-            (
-                json!({"a": {"type": "string", "x-mcp-header": "Region"},
-                    "b": {"type": "string", "x-mcp-header": "region"}}),
-                "twice",
-            ),
-            (
-                json!({"v": {"type": "string", "x-mcp-header": "My Region"}}),
-                "' '",
-            ),
-            (
-                json!({"v": {"type": "string", "x-mcp-header": "Region:Primary"}}),
-                "':'",
-            ),
-            (
-                json!({"v": {"type": "string", "x-mcp-header": "R\u{e9}gion"}}),
-                "character",
-            ),
-            (
-                json!({"v": {"type": "string", "x-mcp-header": "Region\t1"}}),
-                "character",
-            ),
-            (
-                json!({"v": {"type": "string", "x-mcp-header": 5}}),
-                "not a string",
-            ),
-        ] {
-            let error = check(&schema(properties.clone())).expect_err(&properties.to_string());
-            assert!(error.contains(needle), "{properties}: {error}");
-        }
-    }
-
-    #[test]
-    fn declared_parameters_are_mirrored_when_present() {
+    fn declared_parameters_are_mirrored_when_present_and_mirrorable() {
         let schema = schema(json!({
             "region": {"type": "string", "x-mcp-header": "Region"},
             "priority": {"type": "integer", "x-mcp-header": "Priority"},
@@ -195,7 +78,8 @@ mod tests {
         }));
         let arguments = json!({"region": "us west", "priority": 42, "verbose": null,
                                "debug": false, "query": "q"});
-        let mut headers = values(&schema, arguments.as_object().expect("an object"));
+        let mut headers =
+            values(&schema, arguments.as_object().expect("an object")).expect("mirrorable");
         headers.sort();
         assert_eq!(
             headers,
@@ -205,6 +89,33 @@ mod tests {
                 ("Region".to_owned(), "us west".to_owned()),
             ]
         );
-        assert!(values(&json!({"type": "object"}), &Map::new()).is_empty());
+        // What the server would refuse is never sent.
+        let listed = json!({"region": ["us"], "priority": 1});
+        let error = values(&schema, listed.as_object().expect("an object")).unwrap_err();
+        assert!(error.contains("Mcp-Param-Region"), "{error}");
+        let fraction = json!({"priority": 1.5});
+        assert!(values(&schema, fraction.as_object().expect("an object")).is_err());
+    }
+
+    #[test]
+    fn tools_breaking_the_rule_are_left_out_and_reported() {
+        let good = ToolInfo::new(
+            "good",
+            schema(json!({"r": {"type": "string", "x-mcp-header": "R"}})),
+        );
+        let bad = ToolInfo::new(
+            "bad",
+            schema(json!({"s": {"type": "number", "x-mcp-header": "S"}})),
+        );
+        let mut tools = vec![good.clone(), bad];
+        let reported = std::cell::RefCell::new(Vec::new());
+        retain_valid(&mut tools, |v| reported.borrow_mut().push(v.detail));
+        assert_eq!(tools, [good]);
+        let reported = reported.into_inner();
+        assert_eq!(reported.len(), 1);
+        assert!(
+            reported[0].contains("tool `bad` is left out"),
+            "{reported:?}"
+        );
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! What an MCP server sends and a client reads, once for every MCP version: content blocks
 //! ([`Content`], with [`Annotations`]), tool results ([`ToolResult`]), elicitation forms
-//! ([`Form`], derived from Rust types), sampling requests ([`SamplingRequest`]), log levels
+//! ([`Form`], derived from Rust types), sampling requests ([`SamplingRequest`]) and what a
+//! client answers to them and to elicitations ([`SamplingReply`], [`ElicitAnswer`]), log levels
 //! and the versions themselves ([`Version`]). Each `*_wire` module converts the model into
 //! the generated types of one version (`mcpwire_types::mcp::v…`), which are what gets
 //! serialized; what a version cannot carry is an error, never dropped.
@@ -12,12 +13,17 @@
 //! then converted: [`ToolResult::from_json`], [`PromptResult::from_json`],
 //! [`result_read::read_resource_result`], [`result_wire::CompletionPage::from_json`],
 //! [`ToolInfo::from_json`] and [`ToolPage::from_json`] (`tools/list`),
-//! [`InitializeReply::from_json`] and [`DiscoverReply::from_json`] (`server/discover`).
+//! [`InitializeReply::from_json`] and [`DiscoverReply::from_json`] (`server/discover`); a
+//! client reads what a server asks with [`SamplingRequest::from_json`] and
+//! [`ElicitRequest::from_json`], a server reads the answers with
+//! [`SamplingReply::from_json`] and [`ElicitAnswer::from_json`].
 //! Everything the model can send under a version reads back equal; what it has no place for
-//! (`_meta`, icons, members a schema does not declare) is left behind.
+//! (`_meta` and icons outside tools, members a schema does not declare) is left behind, and
+//! what would change a conversation's meaning if dropped (tool use in a sampled message) is
+//! a [`ReadError`].
 //!
-//! The crate has no runtime and no transport: `mcpwire-server` builds on it, and so can a
-//! client.
+//! The crate has no runtime and no transport: `mcpwire-server` and `mcpwire-client` build on
+//! it, so the two cannot disagree about a shape.
 //!
 //! ```
 //! use mcpwire_model::{Content, ToolResult, Version};
@@ -30,6 +36,9 @@
 #![warn(missing_docs)]
 
 pub mod ask;
+mod ask_read;
+pub mod ask_reply;
+mod ask_reply_wire;
 pub mod ask_wire;
 pub mod content;
 mod content_read;
@@ -53,6 +62,7 @@ mod tool_info_wire;
 pub mod version;
 
 pub use ask::{ElicitRequest, IncludeContext, ModelPreferences, SamplingMessage, SamplingRequest};
+pub use ask_reply::{ElicitAnswer, SamplingReply};
 pub use ask_wire::AskError;
 pub use content::{
     Annotations, Content, ContentError, ContentKind, EmbeddedResource, ResourceContents,

@@ -14,8 +14,8 @@ pub struct ReadError {
     pub what: &'static str,
     /// The version in force.
     pub version: Version,
-    /// What is wrong: serde's message (with its line and column), or the value the model
-    /// cannot hold.
+    /// What is wrong: the JSON pointer of the member that does not decode and serde's
+    /// message (`at "/tools/0/name": invalid type: …`), or the value the model cannot hold.
     pub reason: String,
 }
 
@@ -41,11 +41,37 @@ impl fmt::Display for ReadError {
 
 impl std::error::Error for ReadError {}
 
-/// Decodes `text` as the generated type `T` (named `what` in errors) of `version`.
+/// Decodes `text` as the generated type `T` (named `what` in errors) of `version`; the error
+/// names the JSON pointer of the member that does not decode.
 pub(crate) fn decode<T: DeserializeOwned>(
     text: &str,
     what: &'static str,
     version: Version,
 ) -> Result<T, ReadError> {
-    serde_json::from_str(text).map_err(|e| ReadError::new(what, version, e.to_string()))
+    let mut decoder = serde_json::Deserializer::from_str(text);
+    let value = serde_path_to_error::deserialize(&mut decoder).map_err(|e| {
+        let at = json_pointer(e.path());
+        ReadError::new(what, version, format!("at \"{at}\": {}", e.inner()))
+    })?;
+    decoder
+        .end()
+        .map_err(|e| ReadError::new(what, version, e.to_string()))?;
+    Ok(value)
+}
+
+/// A serde path (from `serde_path_to_error`) as a JSON pointer (RFC 6901).
+pub fn json_pointer(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for segment in path.iter() {
+        let token = match segment {
+            Segment::Seq { index } => index.to_string(),
+            Segment::Map { key } => key.replace('~', "~0").replace('/', "~1"),
+            Segment::Enum { variant } => variant.clone(),
+            Segment::Unknown => continue,
+        };
+        out.push('/');
+        out.push_str(&token);
+    }
+    out
 }

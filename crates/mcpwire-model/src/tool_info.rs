@@ -1,5 +1,7 @@
 //! A tool as `tools/list` describes it, version-neutral: name, title, description, its
-//! input and output schemas (kept whole, as JSON objects) and its behaviour hints.
+//! input and output schemas (kept whole, as JSON objects: `$schema`, `$defs` and `$ref` as
+//! the server wrote them, never dereferenced), its behaviour hints, icons, `execution` and
+//! `_meta`. Servers list their tools with it and clients read listings into it.
 
 use serde_json::{Map, Value};
 
@@ -49,6 +51,13 @@ pub struct ToolInfo {
     pub output_schema: Option<Map<String, Value>>,
     /// Behaviour hints (from 2025-03-26).
     pub hints: Option<ToolHints>,
+    /// Icons a client may show (from 2025-11-25), each `Icon` object as sent (`src`,
+    /// `mimeType`, `sizes`, `theme`).
+    pub icons: Option<Vec<Map<String, Value>>>,
+    /// How the tool runs (`ToolExecution`, 2025-11-25 only: `taskSupport`), as sent.
+    pub execution: Option<Map<String, Value>>,
+    /// `_meta` (from 2025-06-18), as sent.
+    pub meta: Option<Map<String, Value>>,
 }
 
 impl ToolInfo {
@@ -61,19 +70,23 @@ impl ToolInfo {
             input_schema,
             output_schema: None,
             hints: None,
+            icons: None,
+            execution: None,
+            meta: None,
         }
     }
 
     /// The `Tool` of `version`, serialized from its generated type, or the member the
-    /// version lacks (a title or output schema before 2025-06-18, hints before 2025-03-26)
-    /// or a schema its generated type refuses.
+    /// version lacks (a title, output schema or `_meta` before 2025-06-18, hints before
+    /// 2025-03-26, icons before 2025-11-25, `execution` outside 2025-11-25) or a schema or
+    /// object its generated type refuses.
     pub fn to_json(&self, version: Version) -> Result<Value, ContentError> {
         tool_json(self, version)
     }
 
     /// The tool a server listed: `text` (one `Tool` of `version`) decoded as that version's
-    /// generated type, then read. `_meta`, `icons`, `execution` and undeclared members are
-    /// left behind.
+    /// generated type, then read: every member the version declares is kept (schemas,
+    /// icons, `execution` and `_meta` as JSON objects); undeclared members are left behind.
     pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
         read_tool(text, version)
     }

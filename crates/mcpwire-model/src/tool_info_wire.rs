@@ -1,7 +1,7 @@
 //! Tools on the wire, both ways: a [`ToolInfo`] converted into each version's generated
 //! `Tool` (and a [`ToolPage`] into its `ListToolsResult`), and those generated types read
-//! back. A member a version lacks is a [`ContentError`], never dropped; schemas pass through
-//! the generated schema types whole.
+//! back. A member a version lacks is a [`ContentError`], never dropped; schemas, icons,
+//! `execution` and `_meta` pass through the generated types whole.
 
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use serde::Serialize;
@@ -15,8 +15,8 @@ use crate::read_error::{ReadError, decode};
 use crate::tool_info::{ToolHints, ToolInfo, ToolPage};
 use crate::version::Version;
 
-/// A schema object as the generated schema type `T` (`ToolInputSchema`,
-/// `ToolOutputSchema`), or why that type refuses it (e.g. a root that is not
+/// A JSON object as the generated type `T` (`ToolInputSchema`, `ToolOutputSchema`, `Icon`,
+/// `ToolExecution`, `_meta`), or why that type refuses it (e.g. a schema root that is not
 /// `type: "object"` before 2026-07-28).
 fn schema_as<T: DeserializeOwned>(
     member: &str,
@@ -29,7 +29,42 @@ fn schema_as<T: DeserializeOwned>(
     })
 }
 
-/// A generated schema type as the schema object it holds.
+/// Every object of `list` as the generated type `T`.
+fn objects_as<T: DeserializeOwned>(
+    member: &str,
+    list: &[Map<String, Value>],
+    version: Version,
+) -> Result<Vec<T>, ContentError> {
+    list.iter().map(|o| schema_as(member, o, version)).collect()
+}
+
+/// Every generated object of `list` as the JSON object it holds.
+fn objects_of<T: Serialize>(
+    member: &'static str,
+    list: Vec<T>,
+    version: Version,
+) -> Result<Vec<Map<String, Value>>, ReadError> {
+    list.into_iter()
+        .map(|o| schema_of(member, o, version))
+        .collect()
+}
+
+/// Refuses every member of `t` named in `members` (all of which `version` lacks).
+fn lacks(t: &ToolInfo, members: &[&str], version: Version) -> Result<(), ContentError> {
+    for member in members {
+        match *member {
+            "annotations" => absent(&t.hints, "tool `annotations`", version)?,
+            "title" => absent(&t.title, "a tool `title`", version)?,
+            "outputSchema" => absent(&t.output_schema, "a tool `outputSchema`", version)?,
+            "_meta" => absent(&t.meta, "a tool `_meta`", version)?,
+            "icons" => absent(&t.icons, "tool `icons`", version)?,
+            _ => absent(&t.execution, "a tool `execution`", version)?,
+        }
+    }
+    Ok(())
+}
+
+/// A generated type holding a JSON object (a schema, an icon, `_meta`) as that object.
 fn schema_of(
     member: &'static str,
     schema: impl Serialize,
@@ -81,63 +116,96 @@ macro_rules! hints_of {
     }};
 }
 
-/// The generated `Tool` of module `$m`: `titled` from 2025-06-18 (title and output schema),
-/// `hinted` from 2025-03-26.
+/// The generated `Tool` of module `$m`, with the members named after it where the
+/// version has them: `hints` (2025-03-26 on), `titled` (title, output schema and `_meta`,
+/// 2025-06-18 on), `icons` (2025-11-25 on), `execution` (2025-11-25).
 macro_rules! tool_to {
-    ($m:ident, $t:expr, $v:expr, titled) => {{
-        let mut out = tool_to!($m, $t, $v, hinted);
-        out.title = $t.title.clone();
-        out.output_schema = match &$t.output_schema {
-            Some(schema) => Some(schema_as("outputSchema", schema, $v)?),
-            None => None,
-        };
-        out
-    }};
-    ($m:ident, $t:expr, $v:expr, hinted) => {{
-        let mut out = tool_to!($m, $t, $v);
-        out.annotations = $t.hints.as_ref().map(|h| hints_to!($m, h));
-        out
-    }};
-    ($m:ident, $t:expr, $v:expr) => {{
+    ($m:ident, $t:expr, $v:expr $(, $member:ident)*) => {{
         let t: &ToolInfo = $t;
         let mut out = $m::Tool::new(
             schema_as::<$m::ToolInputSchema>("inputSchema", &t.input_schema, $v)?,
             t.name.clone(),
         );
         out.description = t.description.clone();
+        $(tool_to!(@$member $m, out, t, $v);)*
         out
     }};
-}
-
-/// The generated `Tool` of 2024-11-05 (no title, output schema or hints).
-fn tool_2024_11_05(t: &ToolInfo) -> Result<v2024_11_05::Tool, ContentError> {
-    let v = Version::V2024_11_05;
-    absent(&t.hints, "tool `annotations`", v)?;
-    absent(&t.title, "a tool `title`", v)?;
-    absent(&t.output_schema, "a tool `outputSchema`", v)?;
-    Ok(tool_to!(v2024_11_05, t, v))
-}
-
-/// The generated `Tool` of 2025-03-26 (no title or output schema).
-fn tool_2025_03_26(t: &ToolInfo) -> Result<v2025_03_26::Tool, ContentError> {
-    let v = Version::V2025_03_26;
-    absent(&t.title, "a tool `title`", v)?;
-    absent(&t.output_schema, "a tool `outputSchema`", v)?;
-    Ok(tool_to!(v2025_03_26, t, v, hinted))
-}
-
-/// The generated `Tool` of a version with every member this model holds.
-macro_rules! full_tool {
-    ($fn:ident, $m:ident, $v:expr) => {
-        fn $fn(t: &ToolInfo) -> Result<$m::Tool, ContentError> {
-            Ok(tool_to!($m, t, $v, titled))
-        }
+    (@hints $m:ident, $out:ident, $t:ident, $v:expr) => {
+        $out.annotations = $t.hints.as_ref().map(|h| hints_to!($m, h));
+    };
+    (@titled $m:ident, $out:ident, $t:ident, $v:expr) => {
+        $out.title = $t.title.clone();
+        $out.output_schema = match &$t.output_schema {
+            Some(schema) => Some(schema_as("outputSchema", schema, $v)?),
+            None => None,
+        };
+        $out.meta = match &$t.meta {
+            Some(meta) => Some(schema_as("_meta", meta, $v)?),
+            None => None,
+        };
+    };
+    (@icons $m:ident, $out:ident, $t:ident, $v:expr) => {
+        $out.icons = match &$t.icons {
+            Some(icons) => Some(objects_as("icons", icons, $v)?),
+            None => None,
+        };
+    };
+    (@execution $m:ident, $out:ident, $t:ident, $v:expr) => {
+        $out.execution = match &$t.execution {
+            Some(execution) => Some(schema_as("execution", execution, $v)?),
+            None => None,
+        };
     };
 }
 
-full_tool!(tool_2025_06_18, v2025_06_18, Version::V2025_06_18);
-full_tool!(tool_2025_11_25, v2025_11_25, Version::V2025_11_25);
-full_tool!(tool_2026_07_28, v2026_07_28, Version::V2026_07_28);
+/// The generated `Tool` of 2024-11-05 (no title, output schema, hints, icons or `_meta`).
+fn tool_2024_11_05(t: &ToolInfo) -> Result<v2024_11_05::Tool, ContentError> {
+    let v = Version::V2024_11_05;
+    lacks(
+        t,
+        &[
+            "annotations",
+            "title",
+            "outputSchema",
+            "_meta",
+            "icons",
+            "execution",
+        ],
+        v,
+    )?;
+    Ok(tool_to!(v2024_11_05, t, v))
+}
+
+/// The generated `Tool` of 2025-03-26 (no title, output schema, icons or `_meta`).
+fn tool_2025_03_26(t: &ToolInfo) -> Result<v2025_03_26::Tool, ContentError> {
+    let v = Version::V2025_03_26;
+    lacks(
+        t,
+        &["title", "outputSchema", "_meta", "icons", "execution"],
+        v,
+    )?;
+    Ok(tool_to!(v2025_03_26, t, v, hints))
+}
+
+/// The generated `Tool` of 2025-06-18 (no icons or `execution`).
+fn tool_2025_06_18(t: &ToolInfo) -> Result<v2025_06_18::Tool, ContentError> {
+    let v = Version::V2025_06_18;
+    lacks(t, &["icons", "execution"], v)?;
+    Ok(tool_to!(v2025_06_18, t, v, hints, titled))
+}
+
+/// The generated `Tool` of 2025-11-25 (every member this model holds).
+fn tool_2025_11_25(t: &ToolInfo) -> Result<v2025_11_25::Tool, ContentError> {
+    let v = Version::V2025_11_25;
+    Ok(tool_to!(v2025_11_25, t, v, hints, titled, icons, execution))
+}
+
+/// The generated `Tool` of 2026-07-28 (no `execution`).
+fn tool_2026_07_28(t: &ToolInfo) -> Result<v2026_07_28::Tool, ContentError> {
+    let v = Version::V2026_07_28;
+    lacks(t, &["execution"], v)?;
+    Ok(tool_to!(v2026_07_28, t, v, hints, titled, icons))
+}
 
 /// The `Tool` of `version`, serialized from its generated type.
 pub(crate) fn tool_json(t: &ToolInfo, version: Version) -> Result<Value, ContentError> {
@@ -210,6 +278,16 @@ macro_rules! tool_of {
             .output_schema
             .map(|s| schema_of("outputSchema", s, $v))
             .transpose()?;
+        $out.meta = $t.meta.map(|m| schema_of("_meta", m, $v)).transpose()?;
+    };
+    (@icons $out:ident, $t:ident, $v:expr) => {
+        $out.icons = $t.icons.map(|i| objects_of("icons", i, $v)).transpose()?;
+    };
+    (@execution $out:ident, $t:ident, $v:expr) => {
+        $out.execution = $t
+            .execution
+            .map(|e| schema_of("execution", e, $v))
+            .transpose()?;
     };
 }
 
@@ -225,8 +303,8 @@ pub(crate) fn read_tool(text: &str, version: Version) -> Result<ToolInfo, ReadEr
         Version::V2024_11_05 => read!(v2024_11_05),
         Version::V2025_03_26 => read!(v2025_03_26, hints),
         Version::V2025_06_18 => read!(v2025_06_18, hints, titled),
-        Version::V2025_11_25 => read!(v2025_11_25, hints, titled),
-        Version::V2026_07_28 => read!(v2026_07_28, hints, titled),
+        Version::V2025_11_25 => read!(v2025_11_25, hints, titled, icons, execution),
+        Version::V2026_07_28 => read!(v2026_07_28, hints, titled, icons),
     })
 }
 
@@ -254,11 +332,11 @@ pub(crate) fn read_list_tools_result(text: &str, version: Version) -> Result<Too
         Version::V2024_11_05 => page!(v2024_11_05),
         Version::V2025_03_26 => page!(v2025_03_26, hints),
         Version::V2025_06_18 => page!(v2025_06_18, hints, titled),
-        Version::V2025_11_25 => page!(v2025_11_25, hints, titled),
+        Version::V2025_11_25 => page!(v2025_11_25, hints, titled, icons, execution),
         Version::V2026_07_28 => {
             let r: v2026_07_28::ListToolsResult = decode(text, WHAT, version)?;
             complete(&r.result_type, WHAT, version)?;
-            page!(@read v2026_07_28, r, hints, titled)
+            page!(@read v2026_07_28, r, hints, titled, icons)
         }
     })
 }

@@ -233,8 +233,45 @@ fn full_tool(version: Version) -> ToolInfo {
             "type": "object",
             "properties": { "sum": { "type": "integer" } },
         })));
+        tool.meta = Some(object(
+            json!({ "example.com/owner": "math", "n": [1, 2.5] }),
+        ));
+    }
+    if version >= Version::V2025_11_25 {
+        tool.icons = Some(vec![object(json!({
+            "src": "https://example.com/add.png",
+            "mimeType": "image/png",
+            "sizes": ["48x48"],
+        }))]);
+    }
+    if version == Version::V2025_11_25 {
+        tool.execution = Some(object(json!({ "taskSupport": "optional" })));
     }
     tool
+}
+
+#[test]
+fn tool_members_a_version_lacks_are_errors_not_dropped() {
+    let with = |edit: fn(&mut ToolInfo)| {
+        let mut tool = ToolInfo::new("t", object(json!({"type": "object"})));
+        edit(&mut tool);
+        tool
+    };
+    let icons = with(|t| t.icons = Some(vec![object(json!({"src": "https://e.com/i.png"}))]));
+    let execution = with(|t| t.execution = Some(object(json!({"taskSupport": "required"}))));
+    let meta = with(|t| t.meta = Some(object(json!({"k": 1}))));
+    for (tool, version, what) in [
+        (&icons, Version::V2025_06_18, "tool `icons`"),
+        (&execution, Version::V2026_07_28, "a tool `execution`"),
+        (&execution, Version::V2025_06_18, "a tool `execution`"),
+        (&meta, Version::V2025_03_26, "a tool `_meta`"),
+    ] {
+        let error = tool.to_json(version).unwrap_err();
+        assert!(error.to_string().starts_with(what), "{version}: {error}");
+    }
+    // An icon its generated type refuses (no `src`) is refused, not sent.
+    let bad = with(|t| t.icons = Some(vec![object(json!({"mimeType": "image/png"}))]));
+    assert!(bad.to_json(Version::V2025_11_25).is_err());
 }
 
 #[test]
@@ -517,5 +554,145 @@ fn the_upstream_2026_examples_read_and_survive_a_round_trip() {
         assert!(read.capabilities.tools.is_some() && read.capabilities.resources.is_some());
         let again = read.to_json(v).unwrap().to_string();
         assert_eq!(DiscoverReply::from_json(&again, v).unwrap(), read, "{path}");
+    }
+}
+
+#[test]
+fn asks_and_their_answers_read_back_equal_under_every_version() {
+    use mcpwire_model::{
+        ElicitAnswer, ElicitRequest, Form, IncludeContext, ModelPreferences, SamplingReply,
+        SamplingRequest,
+    };
+    #[derive(schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Contact {
+        /// Your name.
+        name: String,
+        age: Option<u32>,
+        subscribe: bool,
+    }
+    for version in Version::ALL {
+        let mut request = SamplingRequest::new(64)
+            .user("What is 2+2?")
+            .assistant("4")
+            .system_prompt("Be brief.")
+            .temperature(0.5)
+            .stop_sequence("\n")
+            .include_context(IncludeContext::ThisServer)
+            .model_preferences(ModelPreferences {
+                hints: vec!["claude".into()],
+                cost_priority: Some(0.25),
+                ..ModelPreferences::default()
+            });
+        if version >= Version::V2025_03_26 {
+            request = request.message(Role::User, Content::audio("UklGRg==", "audio/wav"));
+        }
+        let sent = request.to_json(version).unwrap().to_string();
+        assert_eq!(
+            SamplingRequest::from_json(&sent, version).unwrap(),
+            request,
+            "{version}"
+        );
+        let reply = SamplingReply::assistant_text("m", "4").stop_reason("endTurn");
+        let sent = reply.to_json(version).unwrap().to_string();
+        assert_eq!(SamplingReply::from_json(&sent, version).unwrap(), reply);
+        // A resource has no place in a sampled message.
+        let resource = SamplingReply {
+            content: Content::resource(EmbeddedResource {
+                uri: "file:///a".into(),
+                mime_type: None,
+                contents: ResourceContents::text("a"),
+            }),
+            ..reply.clone()
+        };
+        assert!(resource.to_json(version).is_err(), "{version}");
+
+        if version < Version::V2025_06_18 {
+            assert!(ElicitAnswer::Decline.to_json(version).is_err());
+            continue;
+        }
+        let form = ElicitRequest::Form {
+            message: "Who are you?".into(),
+            form: Form::of::<Contact>().unwrap(),
+        };
+        let sent = form.to_json(version).unwrap().to_string();
+        assert_eq!(
+            ElicitRequest::from_json(&sent, version).unwrap(),
+            form,
+            "{version}"
+        );
+        let mut content = Map::new();
+        content.insert("name".into(), json!("Ada"));
+        content.insert("subscribe".into(), json!(true));
+        for answer in [
+            ElicitAnswer::Accept(content.clone()),
+            ElicitAnswer::Accept(Map::new()),
+            ElicitAnswer::Decline,
+            ElicitAnswer::Cancel,
+        ] {
+            let sent = answer.to_json(version).unwrap().to_string();
+            assert_eq!(ElicitAnswer::from_json(&sent, version).unwrap(), answer);
+        }
+        // A number field's answer need not be whole (forms ask for `number`).
+        let mut scored = content.clone();
+        scored.insert("score".into(), json!(95.5));
+        scored.insert("tags".into(), json!(["a", "b"]));
+        let sent = ElicitAnswer::Accept(scored.clone())
+            .to_json(version)
+            .unwrap();
+        assert_eq!(
+            ElicitAnswer::from_json(&sent.to_string(), version).unwrap(),
+            ElicitAnswer::Accept(scored)
+        );
+        // Content no form has (a nested object) is neither sent nor read.
+        let mut nested = Map::new();
+        nested.insert("address".into(), json!({"city": "Paris"}));
+        assert!(ElicitAnswer::Accept(nested).to_json(version).is_err());
+        let text = r#"{"action":"accept","content":{"address":{"city":"Paris"}}}"#;
+        assert!(ElicitAnswer::from_json(text, version).is_err());
+        assert!(ElicitAnswer::from_json(r#"{"action":"maybe"}"#, version).is_err());
+        if version >= Version::V2025_11_25 {
+            let url = ElicitRequest::Url {
+                message: "Sign in".into(),
+                url: "https://example.com/login".into(),
+                elicitation_id: (version == Version::V2025_11_25).then(|| "e-1".to_owned()),
+            };
+            let sent = url.to_json(version).unwrap().to_string();
+            assert_eq!(ElicitRequest::from_json(&sent, version).unwrap(), url);
+        }
+    }
+}
+
+#[test]
+fn the_upstream_2026_ask_examples_read_or_say_what_the_model_lacks() {
+    use mcpwire_model::{ElicitAnswer, ElicitRequest, SamplingReply, SamplingRequest};
+    let v = Version::V2026_07_28;
+    for (path, text) in examples("CreateMessageResult") {
+        match SamplingReply::from_json(&text, v) {
+            Ok(read) => {
+                let again = read.to_json(v).unwrap().to_string();
+                assert_eq!(SamplingReply::from_json(&again, v).unwrap(), read, "{path}");
+            }
+            // Tool use has no place in the model: said, not dropped.
+            Err(e) => assert!(path.contains("tool-use"), "{path}: {e}"),
+        }
+    }
+    for (path, text) in examples("CreateMessageRequestParams") {
+        match SamplingRequest::from_json(&text, v) {
+            Ok(read) => assert!(!read.messages.is_empty(), "{path}"),
+            Err(e) => assert!(e.reason.contains("no place"), "{path}: {e}"),
+        }
+    }
+    for name in ["ElicitRequestFormParams", "ElicitRequestURLParams"] {
+        for (path, text) in examples(name) {
+            let read = ElicitRequest::from_json(&text, v).unwrap_or_else(|e| panic!("{path}: {e}"));
+            let again = read.to_json(v).unwrap().to_string();
+            assert_eq!(ElicitRequest::from_json(&again, v).unwrap(), read, "{path}");
+        }
+    }
+    for (path, text) in examples("ElicitResult") {
+        let read = ElicitAnswer::from_json(&text, v).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let again = read.to_json(v).unwrap().to_string();
+        assert_eq!(ElicitAnswer::from_json(&again, v).unwrap(), read, "{path}");
     }
 }

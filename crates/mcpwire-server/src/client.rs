@@ -1,10 +1,13 @@
-//! Requests a handler sends to the client: elicitation and sampling, with their results.
+//! Requests a handler sends to the client: elicitation and sampling, their results read
+//! into the model's [`ElicitAnswer`] and [`SamplingReply`](mcpwire_model::SamplingReply) (the types the client writes them
+//! from).
 
 use mcpwire::peer::Request;
 use mcpwire::service::RequestError;
-use serde::Deserialize;
+use mcpwire_model::ElicitAnswer;
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::ask_wire::AskError;
 use crate::result::ToolResult;
@@ -88,69 +91,33 @@ pub struct UrlElicitation {
     pub elicitation_id: Option<String>,
 }
 
-/// `elicitation/create`.
+/// `elicitation/create`; its result is read by [`ElicitAnswer::from_json`].
 pub(crate) struct ElicitCreate;
-
-/// The result of `elicitation/create`, before its content is decoded.
-#[derive(Debug, Deserialize)]
-pub(crate) struct ElicitReply {
-    action: String,
-    #[serde(default)]
-    content: Option<Map<String, Value>>,
-}
 
 impl Request for ElicitCreate {
     const METHOD: &'static str = "elicitation/create";
     type Params = Value;
-    type Result = ElicitReply;
+    type Result = Box<RawValue>;
 }
 
-impl ElicitReply {
-    pub(crate) fn into_elicitation<T: DeserializeOwned>(
-        self,
-    ) -> Result<Elicitation<T>, ClientError> {
-        match self.action.as_str() {
-            "accept" => {
-                let content = Value::Object(self.content.unwrap_or_default());
-                serde_json::from_value(content)
-                    .map(Elicitation::Accepted)
-                    .map_err(|e| ClientError::InvalidReply(format!("content: {e}")))
-            }
-            "decline" => Ok(Elicitation::Declined),
-            "cancel" => Ok(Elicitation::Cancelled),
-            other => Err(ClientError::InvalidReply(format!(
-                "action `{other}` is none of accept, decline, cancel"
-            ))),
-        }
+/// The [`Elicitation`] of a client's answer, its content decoded as `T`.
+pub(crate) fn elicitation<T: DeserializeOwned>(
+    answer: ElicitAnswer,
+) -> Result<Elicitation<T>, ClientError> {
+    match answer {
+        ElicitAnswer::Accept(content) => serde_json::from_value(Value::Object(content))
+            .map(Elicitation::Accepted)
+            .map_err(|e| ClientError::InvalidReply(format!("content: {e}"))),
+        ElicitAnswer::Decline => Ok(Elicitation::Declined),
+        ElicitAnswer::Cancel => Ok(Elicitation::Cancelled),
     }
 }
 
-/// `sampling/createMessage`.
+/// `sampling/createMessage`; its result is read by [`SamplingReply::from_json`](mcpwire_model::SamplingReply::from_json).
 pub(crate) struct CreateMessage;
 
 impl Request for CreateMessage {
     const METHOD: &'static str = "sampling/createMessage";
     type Params = Value;
-    type Result = Sampled;
-}
-
-/// What the client's model answered to `sampling/createMessage`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct Sampled {
-    /// The model that answered.
-    pub model: String,
-    /// The answer's content block (`{"type":"text","text":...}` and others).
-    pub content: Value,
-    /// Why the model stopped, if the client said.
-    #[serde(rename = "stopReason", default)]
-    pub stop_reason: Option<String>,
-}
-
-impl Sampled {
-    /// The answer's text, when it is a text block.
-    pub fn text(&self) -> Option<&str> {
-        (self.content.get("type")? == "text")
-            .then(|| self.content.get("text")?.as_str())
-            .flatten()
-    }
+    type Result = Box<RawValue>;
 }

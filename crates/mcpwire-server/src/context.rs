@@ -5,13 +5,15 @@ use std::sync::Arc;
 
 use mcpwire::peer::Request;
 use mcpwire::service::{AsyncContext, CancellationToken};
+use mcpwire_model::{ElicitAnswer, SamplingReply};
 use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::ask::{ElicitRequest, SamplingRequest};
 use crate::ask_wire::{AskError, elicit_params, sampling_params};
 use crate::client::{
-    ClientError, CreateMessage, ElicitCreate, Elicitation, Sampled, UrlElicitation,
+    ClientError, CreateMessage, ElicitCreate, Elicitation, UrlElicitation, elicitation,
 };
 use crate::form::Form;
 use crate::input_round::InputRound;
@@ -183,19 +185,24 @@ impl Context {
         Ok(())
     }
 
-    /// Asks the client `R` with `params`: a request to the client up to 2025-11-25; under
-    /// 2026-07-28 an ask of this run's [`InputRound`], which ends the handler here when the
-    /// client has not answered yet (see [`elicit`](Self::elicit)).
-    async fn ask<R: Request<Params = Value>>(
+    /// Asks the client `R` with `params` and reads its answer with `read`: a request to the
+    /// client up to 2025-11-25; under 2026-07-28 an ask of this run's [`InputRound`], which
+    /// ends the handler here when the client has not answered yet (see
+    /// [`elicit`](Self::elicit)).
+    async fn ask<R, T>(
         &self,
         params: Value,
-    ) -> Result<R::Result, ClientError> {
+        read: impl FnOnce(&str, Version) -> Result<T, String>,
+    ) -> Result<T, ClientError>
+    where
+        R: Request<Params = Value, Result = Box<RawValue>>,
+    {
         match &self.input {
             Some(round) => {
                 let (key, answer) = round
                     .ask(self.input_key.as_deref(), R::METHOD, params)
                     .await;
-                match serde_json::from_value(answer) {
+                match read(&answer.to_string(), self.version) {
                     Ok(result) => Ok(result),
                     // The client's own input is malformed: the request is refused (-32602),
                     // the handler does not see it.
@@ -204,11 +211,14 @@ impl Context {
                         .await {},
                 }
             }
-            None => self
-                .request
-                .request::<R>(&params)
-                .await
-                .map_err(ClientError::Request),
+            None => {
+                let raw = self
+                    .request
+                    .request::<R>(&params)
+                    .await
+                    .map_err(ClientError::Request)?;
+                read(raw.get(), self.version).map_err(ClientError::InvalidReply)
+            }
         }
     }
 
@@ -246,7 +256,7 @@ impl Context {
             form,
         };
         let params = elicit_params(&request, self.version).map_err(ClientError::Unsendable)?;
-        self.ask::<ElicitCreate>(params).await?.into_elicitation()
+        elicitation(self.ask::<ElicitCreate, _>(params, read_answer).await?)
     }
 
     /// Whether the client can open a URL for [`elicit_url`](Self::elicit_url): the version
@@ -302,10 +312,9 @@ impl Context {
             elicitation_id: elicitation_id.clone(),
         };
         let params = elicit_params(&request, self.version).map_err(ClientError::Unsendable)?;
-        let answer = self
-            .ask::<ElicitCreate>(params)
-            .await?
-            .into_elicitation::<serde::de::IgnoredAny>()?;
+        let answer = elicitation::<serde::de::IgnoredAny>(
+            self.ask::<ElicitCreate, _>(params, read_answer).await?,
+        )?;
         Ok(UrlElicitation {
             answer: match answer {
                 Elicitation::Accepted(_) => Elicitation::Accepted(()),
@@ -336,7 +345,11 @@ impl Context {
     /// 2025-11-25, through an input-required result under 2026-07-28.
     ///
     /// Fails with [`ClientError::NotDeclared`] when the client did not declare `sampling`.
-    pub async fn sample(&self, prompt: &str, max_tokens: u32) -> Result<Sampled, ClientError> {
+    pub async fn sample(
+        &self,
+        prompt: &str,
+        max_tokens: u32,
+    ) -> Result<SamplingReply, ClientError> {
         self.sample_with(&SamplingRequest::new(max_tokens).user(prompt))
             .await
     }
@@ -347,10 +360,16 @@ impl Context {
     ///
     /// Fails with [`ClientError::Unsendable`] when the version cannot carry the request
     /// (audio before 2025-03-26, a resource in a message, a temperature that is not finite).
-    pub async fn sample_with(&self, request: &SamplingRequest) -> Result<Sampled, ClientError> {
+    pub async fn sample_with(
+        &self,
+        request: &SamplingRequest,
+    ) -> Result<SamplingReply, ClientError> {
         self.can_ask("sampling/createMessage", "sampling")?;
         let params = sampling_params(request, self.version).map_err(ClientError::Unsendable)?;
-        self.ask::<CreateMessage>(params).await
+        let read = |text: &str, version| {
+            SamplingReply::from_json(text, version).map_err(|e| e.to_string())
+        };
+        self.ask::<CreateMessage, _>(params, read).await
     }
 
     /// Asks the client for its roots (`roots/list`), as [`elicit`](Self::elicit) asks: by
@@ -359,8 +378,11 @@ impl Context {
     /// Fails with [`ClientError::NotDeclared`] when the client did not declare `roots`.
     pub async fn list_roots(&self) -> Result<Vec<crate::Root>, ClientError> {
         self.can_ask("roots/list", "roots")?;
+        let read = |text: &str, _| {
+            serde_json::from_str::<crate::roots::RootsReply>(text).map_err(|e| e.to_string())
+        };
         let reply = self
-            .ask::<crate::roots::ListRoots>(Value::Object(Map::new()))
+            .ask::<crate::roots::ListRoots, _>(Value::Object(Map::new()), read)
             .await?;
         Ok(reply.roots)
     }
@@ -385,4 +407,9 @@ fn random_id() -> Result<String, getrandom::Error> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes)?;
     Ok(crate::hex::encode(&bytes))
+}
+
+/// The client's answer to an elicitation, read as the version's `ElicitResult`.
+fn read_answer(text: &str, version: Version) -> Result<ElicitAnswer, String> {
+    ElicitAnswer::from_json(text, version).map_err(|e| e.to_string())
 }

@@ -374,11 +374,14 @@ async fn call_tool(
         .cloned()
         .ok_or_else(|| unknown("tool", &name))?;
     let arguments = fields.arguments.unwrap_or_default();
+    #[cfg(feature = "http")]
     if let (Some(headers), Ok(schema)) = (headers, tool.input_schema())
         && version.is_stateless()
     {
         headers.check(schema, &arguments)?;
     }
+    #[cfg(not(feature = "http"))]
+    let _ = headers; // only HTTP requests carry `Mcp-Param-*` headers
     let round = ctx.input_round();
     match tool.start(&arguments, ctx) {
         Ok(running) => {

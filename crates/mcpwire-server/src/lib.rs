@@ -193,7 +193,7 @@ use mcpwire_model::{
 pub use arguments::{ArgumentError, NoArguments};
 pub use ask::{ElicitRequest, IncludeContext, ModelPreferences, SamplingMessage, SamplingRequest};
 pub use ask_wire::AskError;
-pub use client::{ClientError, Elicitation, Sampled, UrlElicitation};
+pub use client::{ClientError, Elicitation, UrlElicitation};
 pub use completion::{CompletionRequest, MAX_COMPLETIONS};
 pub use content::{
     Annotations, Content, ContentError, ContentKind, EmbeddedResource, ResourceContents,
@@ -203,6 +203,7 @@ pub use context::Context;
 pub use events::{EventReceiver, EventSource, InProcessEvents, ReceiveError, ServerEvent};
 pub use form::{Choice, FieldKind, Form, FormError, FormField, TextFormat};
 pub use logging::LogLevel;
+pub use mcpwire_model::{ElicitAnswer, SamplingReply};
 pub use prompt::Prompt;
 pub use prompt_message::PromptMessage;
 pub use request_state::MAX_REQUEST_STATE;

@@ -5,25 +5,35 @@
 //! header that is missing while the argument is present, present while the argument is
 //! absent or `null`, that does not decode (see
 //! [`decode_header_value`](mcpwire::http::decode_header_value)), or whose value differs from
-//! the argument's (a string as is, a number or boolean as its JSON text) is refused with
-//! -32020 (HeaderMismatch; over HTTP, status 400).
+//! the argument's text by the rule the client shares (`mcpwire::http::param_header_text`: a
+//! string as is, an integer or boolean as its JSON text), or whose argument that rule cannot
+//! mirror, is refused with -32020 (HeaderMismatch; over HTTP, status 400).
 //!
 //! Mark a parameter with schemars: `#[schemars(extend("x-mcp-header" = "Region"))]`.
 
 use std::collections::BTreeMap;
 
+#[cfg(feature = "http")]
 use mcpwire::RpcError;
+#[cfg(feature = "http")]
 use mcpwire_types::JsonObject;
+#[cfg(feature = "http")]
 use mcpwire_types::mcp::v2026_07_28::ErrorCode;
+#[cfg(feature = "http")]
 use serde_json::{Map, Value};
 
-/// The prefix of mirrored-parameter headers (header names are case-insensitive).
-const PREFIX: &str = "mcp-param-";
+#[cfg(feature = "http")]
+use mcpwire::http::{PARAM_HEADER_PREFIX as PREFIX, ParamHeader as ParamHeaderDecl};
+
+/// JSON-RPC internal error: the server's own tool breaks the rule.
+#[cfg(feature = "http")]
+const INTERNAL_ERROR: i64 = -32603;
 
 /// The `Mcp-Param-*` headers of one HTTP request: the name after the prefix, lowercased, and
 /// the decoded value (`None` when it does not decode).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct ParamHeaders {
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     values: BTreeMap<String, Option<String>>,
 }
 
@@ -46,26 +56,41 @@ impl ParamHeaders {
     }
 
     /// Checks the mirrored parameters of a tool whose input schema is `schema` against its
-    /// `arguments`.
+    /// `arguments`, by the rule both sides share ([`mcpwire::http::param_headers`],
+    /// [`mcpwire::http::param_header_text`]): an argument the rule cannot mirror (a fraction,
+    /// an array, an object) is refused like a header that does not match, since no client
+    /// holding the rule sends it.
+    #[cfg(feature = "http")]
     pub(crate) fn check(
         &self,
         schema: &Map<String, Value>,
         arguments: &JsonObject,
     ) -> Result<(), RpcError> {
-        let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
-            return Ok(());
-        };
+        use mcpwire::http::{param_header_text, param_headers};
+        let declared = param_headers(schema).map_err(|e| {
+            RpcError::new(
+                INTERNAL_ERROR,
+                format!("the tool's x-mcp-header declarations are invalid: {e}"),
+            )
+        })?;
         let arguments = arguments.to_map().unwrap_or_default();
-        for (property, definition) in properties {
-            let Some(header) = definition.get("x-mcp-header").and_then(Value::as_str) else {
-                continue;
+        for ParamHeaderDecl { property, header } in declared {
+            let mismatch = |problem: String| {
+                RpcError::new(
+                    ErrorCode::HeaderMismatch.code(),
+                    format!("Header mismatch: Mcp-Param-{header} header {problem}"),
+                )
             };
-            let argument = arguments.get(property).filter(|v| !v.is_null());
+            let expected = match arguments.get(&property).map(param_header_text) {
+                None => None,
+                Some(Ok(text)) => text,
+                Some(Err(reason)) => {
+                    return Err(mismatch(format!(
+                        "cannot carry argument `{property}`: {reason}"
+                    )));
+                }
+            };
             let sent = self.values.get(&header.to_ascii_lowercase());
-            let expected = argument.map(|v| match v {
-                Value::String(text) => text.clone(),
-                other => other.to_string(),
-            });
             let problem = match (expected, sent) {
                 (None, None) => continue,
                 (Some(expected), Some(Some(sent))) if *sent == expected => continue,
@@ -76,10 +101,7 @@ impl ParamHeaders {
                     format!("value {sent:?} does not match body value {expected:?}")
                 }
             };
-            return Err(RpcError::new(
-                ErrorCode::HeaderMismatch.code(),
-                format!("Header mismatch: Mcp-Param-{header} header {problem}"),
-            ));
+            return Err(mismatch(problem));
         }
         Ok(())
     }
@@ -148,5 +170,29 @@ mod tests {
             .check(schema, &without)
             .unwrap_err();
         assert!(error.message().contains("absent"), "{}", error.message());
+        // A value the shared rule cannot mirror is refused, whatever the header says.
+        let listed = arguments(json!({ "region": "Hello", "priority": [42] }));
+        let error = headers(&[
+            ("mcp-param-region", "Hello"),
+            ("mcp-param-priority", "[42]"),
+        ])
+        .check(schema, &listed)
+        .unwrap_err();
+        assert_eq!(error.code(), -32020);
+        assert!(
+            error.message().contains("cannot carry"),
+            "{}",
+            error.message()
+        );
+        // A tool whose own declaration breaks the rule is the server's fault.
+        let broken =
+            json!({ "properties": { "score": { "type": "number", "x-mcp-header": "Score" } } });
+        let error = headers(&[])
+            .check(
+                broken.as_object().unwrap(),
+                &arguments(json!({ "score": 1.5 })),
+            )
+            .unwrap_err();
+        assert_eq!(error.code(), -32603);
     }
 }

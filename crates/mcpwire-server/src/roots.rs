@@ -15,7 +15,7 @@ pub struct Root {
     pub name: Option<String>,
 }
 
-/// `roots/list`.
+/// `roots/list`; its result is read as [`RootsReply`].
 pub(crate) struct ListRoots;
 
 /// The result of `roots/list`.
@@ -27,5 +27,5 @@ pub(crate) struct RootsReply {
 impl Request for ListRoots {
     const METHOD: &'static str = "roots/list";
     type Params = Value;
-    type Result = RootsReply;
+    type Result = Box<serde_json::value::RawValue>;
 }

@@ -58,6 +58,15 @@ pub enum BuildError {
     /// The operating system offered no random bytes for the key that seals 2026-07-28's
     /// `requestState`, and no [`McpServerBuilder::request_state_secret`] was given.
     NoRandomness(String),
+    /// A tool marks a parameter `x-mcp-header` against the rule clients hold (MCP
+    /// 2026-07-28, `mcpwire::http::param_headers`: a non-empty token, unique ignoring case,
+    /// on a string, integer or boolean): clients would leave the tool out of their listings.
+    ParamHeader {
+        /// The tool.
+        tool: String,
+        /// Which declaration breaks the rule, and how.
+        reason: String,
+    },
     /// The event source is shared by several processes
     /// ([`EventSource::spans_processes`]) but no
     /// [`McpServerBuilder::request_state_secret`] was given: each process would seal
@@ -70,6 +79,7 @@ impl std::fmt::Display for BuildError {
         match self {
             BuildError::Schema { item, error } => write!(f, "`{item}`: {error}"),
             BuildError::Duplicate { name } => write!(f, "`{name}` is registered twice"),
+            BuildError::ParamHeader { tool, reason } => write!(f, "`{tool}`: {reason}"),
             BuildError::UriTemplate { template, reason } => write!(f, "`{template}`: {reason}"),
             BuildError::Completion { item, argument } => {
                 write!(f, "`{item}` has no argument `{argument}` to complete")
@@ -246,7 +256,7 @@ impl McpServer {
     /// Adds (or replaces) a tool while serving; every initialized session gets
     /// `notifications/tools/list_changed` (sent on a task of the current tokio runtime). Only when the server was built with tools.
     pub async fn add_tool(&self, tool: Tool) -> Result<(), BuildError> {
-        schema_ok(tool.name(), tool.schema_error())?;
+        tool_ok(&tool)?;
         let name = tool.name().to_owned();
         self.put(&self.shared.tools, name, tool, TOOLS_CHANGED)
             .await;
@@ -440,6 +450,22 @@ fn template_ok(template: &ResourceTemplate) -> Result<(), BuildError> {
     completions_ok(template.uri_template(), template.unknown_completion())
 }
 
+/// A tool's schemas fit MCP, and (served over HTTP) its `x-mcp-header` declarations keep
+/// the rule clients hold.
+fn tool_ok(tool: &Tool) -> Result<(), BuildError> {
+    schema_ok(tool.name(), tool.schema_error())?;
+    #[cfg(feature = "http")]
+    if let Ok(schema) = tool.input_schema()
+        && let Err(error) = mcpwire::http::param_headers(schema)
+    {
+        return Err(BuildError::ParamHeader {
+            tool: tool.name().to_owned(),
+            reason: error.to_string(),
+        });
+    }
+    Ok(())
+}
+
 fn prompt_ok(prompt: &Prompt) -> Result<(), BuildError> {
     schema_ok(prompt.name(), prompt.schema_error())?;
     completions_ok(prompt.name(), prompt.unknown_completion())
@@ -561,7 +587,7 @@ impl McpServerBuilder {
         };
         let mut tools = Catalog::default();
         for tool in self.tools {
-            schema_ok(tool.name(), tool.schema_error())?;
+            tool_ok(&tool)?;
             let name = tool.name().to_owned();
             if tools.insert(name.clone(), tool) {
                 return Err(BuildError::Duplicate { name });
@@ -679,6 +705,28 @@ mod tests {
             .build()
             .unwrap_err();
         assert!(matches!(&scalar, BuildError::Schema { item, .. } if item == "n"));
+        #[cfg(feature = "http")]
+        {
+            #[derive(serde::Deserialize, schemars::JsonSchema)]
+            #[allow(dead_code)]
+            struct Scored {
+                #[schemars(extend("x-mcp-header" = "Score"))]
+                score: f64,
+            }
+            let mirrored = McpServer::builder("s", "1")
+                .tool(
+                    "scored",
+                    "mirrors a number",
+                    |_: Scored, _: Context| async { ToolResult::text("") },
+                )
+                .build()
+                .unwrap_err();
+            assert!(
+                matches!(&mirrored, BuildError::ParamHeader { tool, .. } if tool == "scored"),
+                "{mirrored}"
+            );
+            assert!(mirrored.to_string().contains("`score`"), "{mirrored}");
+        }
         assert_eq!(
             scalar.to_string(),
             "`n`: int64: MCP needs a JSON object here, but its schema has type \"integer\""

@@ -301,6 +301,20 @@ fn mirrored_parameters_are_checked_against_their_headers() {
             json!(5),
         );
     }
+    // What the shared rule cannot mirror is refused even when a header spells its JSON text:
+    // a client holding the rule never sends it.
+    for (argument, header) in [(json!({"a": 1}), r#"{"a":1}"#), (json!(["x"]), r#"["x"]"#)] {
+        let body = json!({ "jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {
+            "name": "mirrored", "arguments": { "region": argument }, "_meta": meta() } });
+        let mut headers = base.to_vec();
+        headers.push(("Mcp-Param-Region", header));
+        let error = assert_error(&post(running.addr, &headers, &body), 400, -32020, json!(6));
+        let message = error["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("cannot carry argument `region`"),
+            "{message}"
+        );
+    }
 }
 
 #[test]

@@ -6,7 +6,8 @@
 use hyper::header::{ACCEPT, CONTENT_TYPE, HOST, HeaderName, HeaderValue};
 use hyper::{Method, Request};
 use mcpwire::http::{
-    METHOD_HEADER, NAME_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER, encode_header_value,
+    METHOD_HEADER, NAME_HEADER, PARAM_HEADER_PREFIX, PROTOCOL_VERSION_HEADER, SESSION_HEADER,
+    encode_header_value,
 };
 
 use super::pool::{Body, Endpoint};
@@ -15,9 +16,6 @@ use mcpwire_model::Version;
 
 /// The header that resumes an SSE stream.
 pub(crate) const LAST_EVENT_ID: &str = "last-event-id";
-
-/// The prefix of the headers mirroring tool parameters (`Mcp-Param-<name>`).
-pub(crate) const PARAM_PREFIX: &str = "mcp-param-";
 
 /// What every request of one connection carries besides its own headers.
 #[derive(Debug, Clone, Default)]
@@ -91,9 +89,10 @@ fn standard_headers(
         headers.push((HeaderName::from_static(NAME_HEADER), value(name)?));
     }
     for (suffix, text) in &frame.param_headers {
-        let name = HeaderName::from_bytes(format!("{PARAM_PREFIX}{suffix}").as_bytes()).map_err(
-            |error| TransportError::Http(format!("header name Mcp-Param-{suffix}: {error}")),
-        )?;
+        let name = HeaderName::from_bytes(format!("{PARAM_HEADER_PREFIX}{suffix}").as_bytes())
+            .map_err(|error| {
+                TransportError::Http(format!("header name Mcp-Param-{suffix}: {error}"))
+            })?;
         headers.push((name, value(text)?));
     }
     Ok(headers)

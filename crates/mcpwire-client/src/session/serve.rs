@@ -57,9 +57,11 @@ impl Session {
         let (stop, stopped) = oneshot::channel();
         self.lock().serving.insert(call.key(), stop);
         let session = Arc::clone(self);
+        // Before the handshake settles a version, the newest one with a handshake.
+        let version = version.unwrap_or_else(Version::newest_with_handshake);
         tokio::spawn(async move {
             let outcome = tokio::select! {
-                outcome = session.settings.handlers.answer(&method, params) => outcome,
+                outcome = session.settings.handlers.answer(&method, params, version) => outcome,
                 _ = stopped => Err(RpcError::internal_error().with_data("cancelled")),
             };
             session.answer(call, outcome).await;

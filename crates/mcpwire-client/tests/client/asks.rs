@@ -1,29 +1,47 @@
 //! What the server asks the client: sampling, elicitation (defaults applied), roots,
 //! answered by the registered handlers; capabilities declared exactly for them.
 
-use mcpwire_client::{CallOptions, ElicitAnswer, Root, Version, result_text};
-use serde_json::{Map, Value, json};
+use mcpwire_client::{
+    CallOptions, ContentKind, ElicitAnswer, Root, SamplingReply, SamplingRequest, Version,
+    result_text,
+};
+use mcpwire_model::FieldKind;
+use serde_json::{Map, json};
 
 use crate::support::{builder, connect};
 
 fn answering() -> mcpwire_client::ClientBuilder {
     builder()
-        .on_sampling(|params: Value| async move {
-            let asked = params["messages"][0]["content"]["text"]
-                .as_str()
-                .unwrap_or("")
-                .to_owned();
-            Ok(json!({
-                "role": "assistant",
-                "content": {"type": "text", "text": format!("model says: {asked}")},
-                "model": "test-model",
-            }))
+        .on_sampling(|request: SamplingRequest| async move {
+            // The request as the server's model built it.
+            assert_eq!(request.max_tokens, 10);
+            let asked = match &request.messages[0].content.kind {
+                ContentKind::Text(text) => text.clone(),
+                other => format!("{other:?}"),
+            };
+            Ok(SamplingReply::assistant_text(
+                "test-model",
+                format!("model says: {asked}"),
+            ))
         })
         .on_elicitation(|form| async move {
             assert!(
                 form.requested_schema["properties"]["age"]
                     .get("default")
                     .is_some()
+            );
+            // The same form, read into the model.
+            let age = form.form.fields.iter().find(|f| f.name == "age");
+            assert!(
+                matches!(
+                    age.map(|f| &f.kind),
+                    Some(FieldKind::Number {
+                        default: Some(_),
+                        ..
+                    })
+                ),
+                "{:?}",
+                form.form
             );
             let mut content = Map::new();
             content.insert("name".into(), json!("Ada"));

@@ -225,9 +225,30 @@ async fn a_stateless_request_carries_the_standard_and_mirrored_headers() {
         .await
         .expect("the server accepts the mirrored header");
     assert_eq!(result_text(&result), region);
+    // What the shared rule cannot mirror (the server refuses it with 400 and -32020) is
+    // refused before anything is sent.
+    for region in [json!({ "a": 1 }), json!(["us"]), json!(1.5)] {
+        let refused = client
+            .call_tool(
+                "mirrored",
+                &json!({ "region": region }),
+                &CallOptions::new(),
+            )
+            .await;
+        match refused {
+            Err(mcpwire_client::ClientError::Params(reason)) => {
+                assert!(reason.contains("Mcp-Param-Region"), "{reason}");
+            }
+            other => panic!("{region}: {other:?}"),
+        }
+    }
     client.close().await;
 
     let posts = recording.heads("POST");
+    let calls = posts
+        .iter()
+        .filter(|head| head.contains("mcp-method: tools/call"));
+    assert_eq!(calls.count(), 1, "only the mirrorable call was sent");
     let call = posts
         .iter()
         .find(|head| head.contains("mcp-method: tools/call"))

@@ -110,13 +110,64 @@ async fn a_version_the_client_does_not_speak_fails_the_connection() {
     assert_eq!(sent.len(), 1);
 }
 
+/// A server whose handshake result is `result`, under both handshakes.
+fn handshake_answering(result: Value) -> impl Fn(&Value) -> Vec<Value> + Send + 'static {
+    move |message| match message["method"].as_str() {
+        Some("initialize" | "server/discover") => {
+            vec![json!({"jsonrpc": "2.0", "id": message["id"], "result": result})]
+        }
+        _ => Vec::new(),
+    }
+}
+
+#[tokio::test]
+async fn a_handshake_result_its_version_schema_refuses_fails_naming_the_pointer() {
+    // `serverInfo` without its `version`, under the version the server answered.
+    let initialize = json!({"protocolVersion": "2025-06-18", "capabilities": {},
+        "serverInfo": {"name": "no-version"}});
+    // `supportedVersions` of numbers: a malformed reply, not a server without discover.
+    let discover = json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public",
+        "supportedVersions": [2026],
+        "capabilities": {}});
+    for (requested, result, pointer) in [
+        (Version::V2025_06_18, &initialize, "\"/serverInfo\""),
+        (Version::V2026_07_28, &discover, "\"/supportedVersions/0\""),
+    ] {
+        let (transport, server) = scripted_by(handshake_answering(result.clone()));
+        let error = builder()
+            .protocol_version(requested)
+            .connect(transport)
+            .await
+            .unwrap_err();
+        match error {
+            ClientError::Protocol(v) => {
+                assert_eq!(v.rule, mcpwire_client::Rule::ResultShape, "{v}");
+                assert!(v.detail.contains(pointer), "{v}");
+            }
+            other => panic!("{requested}: {other:?}"),
+        }
+        // No fallback: the one handshake request was all the client sent.
+        assert_eq!(server.await.expect("joined").len(), 1, "{requested}");
+    }
+    // Without the check, the same `initialize` result is taken as it is.
+    let (transport, _server) = scripted_by(handshake_answering(initialize));
+    let client = builder()
+        .check_results(false)
+        .protocol_version(Version::V2025_06_18)
+        .connect(transport)
+        .await
+        .expect("taken unchecked");
+    assert_eq!(client.handshake().server_info["name"], "no-version");
+}
+
 #[tokio::test]
 async fn a_2026_result_without_result_type_is_complete() {
     let (transport, _server) = scripted_by(|message| {
         let id = &message["id"];
         match message["method"].as_str() {
             Some("server/discover") => vec![json!({"jsonrpc": "2.0", "id": id, "result": {
-                "resultType": "complete", "supportedVersions": ["2026-07-28"],
+                "resultType": "complete", "ttlMs": 0, "cacheScope": "public",
+                "supportedVersions": ["2026-07-28"],
                 "capabilities": {"tools": {}}}})],
             Some("tools/call") => vec![json!({"jsonrpc": "2.0", "id": id, "result": {
                 "content": [{"type": "text", "text": "done"}]}})],
@@ -142,7 +193,8 @@ async fn a_dropped_subscription_cancels_its_listen_request() {
         let id = &message["id"];
         match message["method"].as_str() {
             Some("server/discover") => vec![json!({"jsonrpc": "2.0", "id": id, "result": {
-                "resultType": "complete", "supportedVersions": ["2026-07-28"],
+                "resultType": "complete", "ttlMs": 0, "cacheScope": "public",
+                "supportedVersions": ["2026-07-28"],
                 "capabilities": {"tools": {"listChanged": true}}}})],
             Some("subscriptions/listen") => {
                 let meta = json!({"io.modelcontextprotocol/subscriptionId": id});

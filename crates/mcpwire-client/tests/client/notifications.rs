@@ -47,24 +47,37 @@ async fn list_changes_and_resource_updates_reach_their_callbacks() {
 
 #[tokio::test]
 async fn url_elicitation_is_answered_by_its_own_handler() {
-    let urls = Arc::new(Mutex::new(Vec::new()));
-    let seen = Arc::clone(&urls);
-    let builder = builder().on_url_elicitation(move |request| {
-        seen.lock()
-            .unwrap()
-            .push((request.url, request.elicitation_id.is_empty()));
-        async { Ok(ElicitAnswer::Accept(Map::new())) }
-    });
-    let (client, _) = crate::support::connect(Version::V2025_11_25, builder).await;
-    let result = client.call_tool("visit", &(), &CallOptions::new()).await;
-    assert_eq!(result_text(&result.expect("visited")), "Accepted(())");
-    assert_eq!(
-        *urls.lock().unwrap(),
-        [("https://example.com/login".to_owned(), false)]
-    );
-    // Form mode has no handler: the server cannot ask in that mode.
-    let asked = client.call_tool("ask", &(), &CallOptions::new()).await;
-    assert!(asked.expect("a result").is_error());
+    // 2025-11-25 names each URL elicitation; 2026-07-28 has no id (and asks through an
+    // input-required result): both reach the handler.
+    for (version, named) in [(Version::V2025_11_25, true), (Version::V2026_07_28, false)] {
+        let urls = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&urls);
+        let builder = builder().on_url_elicitation(move |request| {
+            seen.lock()
+                .unwrap()
+                .push((request.url, request.elicitation_id.is_some()));
+            async { Ok(ElicitAnswer::Accept(Map::new())) }
+        });
+        let (client, _) = crate::support::connect(version, builder).await;
+        let result = client.call_tool("visit", &(), &CallOptions::new()).await;
+        assert_eq!(
+            result_text(&result.expect("visited")),
+            "Accepted(())",
+            "{version}"
+        );
+        assert_eq!(
+            *urls.lock().unwrap(),
+            [("https://example.com/login".to_owned(), named)],
+            "{version}"
+        );
+        // Form mode has no handler: the server cannot ask in that mode.
+        let asked = client.call_tool("ask", &(), &CallOptions::new()).await;
+        match asked {
+            Ok(result) => assert!(result.is_error(), "{version}: {result:?}"),
+            // 2026-07-28: the capability the call needs is missing (-32021).
+            Err(error) => assert!(version.is_stateless(), "{version}: {error}"),
+        }
+    }
 }
 
 #[tokio::test]

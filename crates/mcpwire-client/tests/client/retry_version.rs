@@ -24,7 +24,8 @@ async fn an_unsupported_version_error_is_retried_with_a_listed_version() {
                     "data": {"supported": ["2026-07-28"], "requested": "2026-07-28"}}})
             } else {
                 json!({"jsonrpc": "2.0", "id": message["id"], "result": {
-                    "resultType": "complete", "supportedVersions": ["2026-07-28"],
+                    "resultType": "complete", "ttlMs": 0, "cacheScope": "public",
+                "supportedVersions": ["2026-07-28"],
                     "capabilities": {}}})
             };
             let mut bytes = reply.to_string().into_bytes();

@@ -113,7 +113,7 @@ async fn the_server_cancelling_its_request_stops_the_handler_and_gets_no_reply()
             }
             let _guard = SetOnDrop(flag);
             std::future::pending::<()>().await;
-            Ok(json!({}))
+            Ok(mcpwire_client::SamplingReply::assistant_text("m", "never"))
         }
     });
     let (_client, mut server) = scripted(builder).await;

@@ -148,7 +148,9 @@ pub use hyper::header::HeaderMap;
 pub use listener::HttpServer;
 pub use request_state::ENDED_FOR_SHARE;
 pub use routing::{
-    NAME_HEADER, decode_value as decode_header_value, encode_value as encode_header_value,
+    NAME_HEADER, PARAM_HEADER_PREFIX, ParamHeader, ParamHeaderError,
+    decode_value as decode_header_value, encode_value as encode_header_value, param_header_text,
+    param_headers,
 };
 pub use session_adapter::{AsyncServer, AsyncSession};
 pub use session_id::SessionId;

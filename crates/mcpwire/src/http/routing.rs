@@ -17,6 +17,12 @@ use hyper::header::{HeaderMap, HeaderValue};
 use super::classify::BodyKind;
 use super::headers::{METHOD_HEADER, PROTOCOL_VERSION_HEADER};
 
+mod param_header;
+
+pub use param_header::{
+    PARAM_HEADER_PREFIX, ParamHeader, ParamHeaderError, param_header_text, param_headers,
+};
+
 /// The header that repeats a request's target (2026-07-28).
 pub const NAME_HEADER: &str = "mcp-name";
 

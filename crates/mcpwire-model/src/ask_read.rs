@@ -1,0 +1,195 @@
+//! The ask model read back: each version's generated `CreateMessageRequestParams` and
+//! `ElicitRequestParams` converted into [`SamplingRequest`] and [`ElicitRequest`], so that a
+//! client answers the shape a server layer built on this model sends.
+//!
+//! The params are first decoded as the version's generated type, so what its schema refuses
+//! is a [`ReadError`]. What the model has no place for is an error too, never silently
+//! dropped from the conversation: tool use and tool results in a sampled message (from
+//! 2025-11-25), and a `requestedSchema` that is not a flat form. `metadata`, `_meta`,
+//! `tools`, `toolChoice` and `task` are left behind.
+
+use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
+use serde_json::Value;
+
+use crate::ask::{
+    ElicitRequest, IncludeContext, ModelPreferences, SamplingMessage, SamplingRequest,
+};
+use crate::ask_reply_wire::{read_sampled, role_of};
+use crate::content_read::{
+    read_block_2025_06_18, read_block_2025_11_25, read_block_2026_07_28, tool_block_2024_11_05,
+    tool_block_2025_03_26,
+};
+use crate::content_wire::to_value;
+use crate::form::Form;
+use crate::read_error::{ReadError, decode};
+use crate::version::Version;
+
+impl SamplingRequest {
+    /// The request a server sent: `text` (the `params` of `sampling/createMessage` under
+    /// `version`) decoded as that version's generated type, then read.
+    ///
+    /// ```
+    /// use mcpwire_model::{SamplingRequest, Version};
+    ///
+    /// let sent = SamplingRequest::new(50).user("Hi").temperature(0.5);
+    /// let text = sent.to_json(Version::V2025_06_18).unwrap().to_string();
+    /// assert_eq!(SamplingRequest::from_json(&text, Version::V2025_06_18).unwrap(), sent);
+    /// ```
+    pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
+        const WHAT: &str = "CreateMessageRequestParams";
+        macro_rules! read {
+            ($m:ident, $target:ident, $read:ident, [$($variant:ident),*]) => {{
+                let p: $m::CreateMessageRequestParams = decode(text, WHAT, version)?;
+                let messages = p
+                    .messages
+                    .into_iter()
+                    .map(|m| {
+                        let content = read_sampled!(
+                            $m, SamplingMessageContent, m.content, $target, $read, WHAT,
+                            version, [$($variant),*]
+                        );
+                        Ok(SamplingMessage { role: role_of!($m, m.role), content })
+                    })
+                    .collect::<Result<Vec<_>, ReadError>>()?;
+                let max_tokens = p.max_tokens.as_u64().and_then(|n| u32::try_from(n).ok());
+                let max_tokens = max_tokens.ok_or_else(|| {
+                    ReadError::new(WHAT, version, "its maxTokens is not a u32")
+                })?;
+                SamplingRequest {
+                    messages,
+                    max_tokens,
+                    system_prompt: p.system_prompt,
+                    temperature: p.temperature.as_ref().and_then(serde_json::Number::as_f64),
+                    stop_sequences: p.stop_sequences.unwrap_or_default(),
+                    include_context: p.include_context.map(|c| match c {
+                        $m::CreateMessageRequestParamsIncludeContext::None => IncludeContext::None,
+                        $m::CreateMessageRequestParamsIncludeContext::ThisServer => {
+                            IncludeContext::ThisServer
+                        }
+                        $m::CreateMessageRequestParamsIncludeContext::AllServers => {
+                            IncludeContext::AllServers
+                        }
+                    }),
+                    model_preferences: p.model_preferences.map(|p| {
+                        let priority = |n: Option<serde_json::Number>| n.and_then(|n| n.as_f64());
+                        ModelPreferences {
+                            hints: p
+                                .hints
+                                .unwrap_or_default()
+                                .into_iter()
+                                .filter_map(|h| h.name)
+                                .collect(),
+                            cost_priority: priority(p.cost_priority),
+                            speed_priority: priority(p.speed_priority),
+                            intelligence_priority: priority(p.intelligence_priority),
+                        }
+                    }),
+                }
+            }};
+        }
+        Ok(match version {
+            Version::V2024_11_05 => read!(
+                v2024_11_05,
+                CallToolResultContentItem,
+                tool_block_2024_11_05,
+                [TextContent, ImageContent]
+            ),
+            Version::V2025_03_26 => read!(
+                v2025_03_26,
+                CallToolResultContentItem,
+                tool_block_2025_03_26,
+                [TextContent, ImageContent, AudioContent]
+            ),
+            Version::V2025_06_18 => read!(
+                v2025_06_18,
+                ContentBlock,
+                read_block_2025_06_18,
+                [TextContent, ImageContent, AudioContent]
+            ),
+            Version::V2025_11_25 => read!(
+                v2025_11_25,
+                ContentBlock,
+                read_block_2025_11_25,
+                [TextContent, ImageContent, AudioContent]
+            ),
+            Version::V2026_07_28 => read!(
+                v2026_07_28,
+                ContentBlock,
+                read_block_2026_07_28,
+                [TextContent, ImageContent, AudioContent]
+            ),
+        })
+    }
+}
+
+/// The [`Form`] of a generated `requestedSchema`.
+fn form_of(schema: impl serde::Serialize, version: Version) -> Result<Form, ReadError> {
+    const WHAT: &str = "ElicitRequestParams";
+    match to_value(schema) {
+        Value::Object(schema) => Form::from_schema(&schema)
+            .map_err(|e| ReadError::new(WHAT, version, format!("its requestedSchema: {e}"))),
+        other => Err(ReadError::new(
+            WHAT,
+            version,
+            format!("its requestedSchema is {other}"),
+        )),
+    }
+}
+
+impl ElicitRequest {
+    /// The request a server sent: `text` (the `params` of `elicitation/create` under
+    /// `version`) decoded as that version's generated type, then read (the
+    /// `requestedSchema` as a [`Form`]).
+    ///
+    /// ```
+    /// use mcpwire_model::{ElicitRequest, Version};
+    ///
+    /// let text = r#"{"message":"Name?","requestedSchema":{"type":"object",
+    ///     "properties":{"name":{"type":"string","default":"Ada"}}}}"#;
+    /// let ElicitRequest::Form { form, .. } = ElicitRequest::from_json(text, Version::V2025_11_25).unwrap()
+    /// else { panic!("a form") };
+    /// assert_eq!(form.fields[0].name, "name");
+    /// ```
+    pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
+        const WHAT: &str = "ElicitRequestParams";
+        macro_rules! moded {
+            ($m:ident, $id:expr) => {{
+                let p: $m::ElicitRequestParams = decode(text, WHAT, version)?;
+                match p {
+                    $m::ElicitRequestParams::ElicitRequestFormParams(p) => ElicitRequest::Form {
+                        form: form_of(p.requested_schema, version)?,
+                        message: p.message,
+                    },
+                    $m::ElicitRequestParams::ElicitRequestURLParams(p) => ElicitRequest::Url {
+                        elicitation_id: $id(&p),
+                        message: p.message,
+                        url: p.url,
+                    },
+                }
+            }};
+        }
+        Ok(match version {
+            Version::V2024_11_05 | Version::V2025_03_26 => {
+                return Err(ReadError::new(
+                    WHAT,
+                    version,
+                    "the version has no elicitation",
+                ));
+            }
+            Version::V2025_06_18 => {
+                let p: v2025_06_18::ElicitRequestParams = decode(text, WHAT, version)?;
+                ElicitRequest::Form {
+                    form: form_of(p.requested_schema, version)?,
+                    message: p.message,
+                }
+            }
+            Version::V2025_11_25 => moded!(
+                v2025_11_25,
+                |p: &v2025_11_25::ElicitRequestURLParams| Some(p.elicitation_id.clone())
+            ),
+            Version::V2026_07_28 => {
+                moded!(v2026_07_28, |_: &v2026_07_28::ElicitRequestURLParams| None)
+            }
+        })
+    }
+}

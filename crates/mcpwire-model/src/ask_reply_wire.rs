@@ -1,0 +1,316 @@
+//! The reply model on the wire, both ways: a [`SamplingReply`] as each version's generated
+//! `CreateMessageResult` and an [`ElicitAnswer`] as its `ElicitResult` (whose content is
+//! held to what a form can answer rather than to the schemas' integer-only typing; see
+//! [`ElicitAnswer::to_json`]), and those read back.
+//! What a version lacks (audio before 2025-03-26, elicitation before 2025-06-18, a resource
+//! in any sampled message) is an [`AskError`] when sent; what the model has no place for
+//! (tool use and tool results in a sampled message, from 2025-11-25) is a [`ReadError`]
+//! when read.
+
+use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
+use serde_json::{Map, Value, json};
+
+use crate::ask_reply::{ElicitAnswer, SamplingReply};
+use crate::ask_wire::AskError;
+use crate::content::{Content, Role};
+use crate::content_read::{
+    read_block_2025_06_18, read_block_2025_11_25, read_block_2026_07_28, tool_block_2024_11_05,
+    tool_block_2025_03_26,
+};
+use crate::content_wire::{
+    Block2024_11_05, Block2025_03_26, block_2024_11_05, block_2025_03_26, block_2025_06_18,
+    block_2025_11_25, block_2026_07_28, to_value,
+};
+use crate::read_error::{ReadError, decode};
+use crate::version::Version;
+
+fn lacking(what: impl Into<String>, version: Version) -> AskError {
+    AskError::Lacking {
+        what: what.into(),
+        version,
+    }
+}
+
+/// The [`Content`] of one sampled block of the generated union `$m::$union`: its text, image
+/// and audio variants read as the same variant of `$m::$target` by `$read`; any other
+/// variant (tool use, tool results, an array of blocks) has no place in the model.
+macro_rules! read_sampled {
+    ($m:ident, $union:ident, $block:expr, $target:ident, $read:ident, $what:expr, $v:expr,
+     [$($variant:ident),*]) => {{
+        #[allow(unreachable_patterns)]
+        match $block {
+            $($m::$union::$variant(b) => $read($m::$target::$variant(b))?,)*
+            other => {
+                return Err(ReadError::new(
+                    $what,
+                    $v,
+                    format!("its {} content has no place in the model", other.variant_name()),
+                ));
+            }
+        }
+    }};
+}
+pub(crate) use read_sampled;
+
+/// The [`Role`] of a generated `Role` of module `$m`.
+macro_rules! role_of {
+    ($m:ident, $role:expr) => {
+        match $role {
+            $m::Role::User => $crate::content::Role::User,
+            $m::Role::Assistant => $crate::content::Role::Assistant,
+        }
+    };
+}
+pub(crate) use role_of;
+
+/// The generated `Role` of module `$m`.
+macro_rules! role_to {
+    ($m:ident, $role:expr) => {
+        match $role {
+            Role::User => $m::Role::User,
+            Role::Assistant => $m::Role::Assistant,
+        }
+    };
+}
+
+fn not_sampled(kind: &str, version: Version) -> AskError {
+    lacking(format!("`{kind}` content in a sampled message"), version)
+}
+
+/// The `CreateMessageResultContent` of a version whose blocks are one `ContentBlock` union.
+macro_rules! result_content {
+    ($fn:ident, $m:ident, $block:ident, $v:expr) => {
+        fn $fn(content: &Content) -> Result<$m::CreateMessageResultContent, AskError> {
+            use $m::{ContentBlock as B, CreateMessageResultContent as C};
+            match $block(content)? {
+                B::TextContent(b) => Ok(C::TextContent(b)),
+                B::ImageContent(b) => Ok(C::ImageContent(b)),
+                B::AudioContent(b) => Ok(C::AudioContent(b)),
+                B::EmbeddedResource(_) => Err(not_sampled("resource", $v)),
+                B::ResourceLink(_) => Err(not_sampled("resource_link", $v)),
+            }
+        }
+    };
+}
+
+result_content!(
+    result_2025_06_18,
+    v2025_06_18,
+    block_2025_06_18,
+    Version::V2025_06_18
+);
+result_content!(
+    result_2025_11_25,
+    v2025_11_25,
+    block_2025_11_25,
+    Version::V2025_11_25
+);
+result_content!(
+    result_2026_07_28,
+    v2026_07_28,
+    block_2026_07_28,
+    Version::V2026_07_28
+);
+
+fn result_2024_11_05(
+    content: &Content,
+) -> Result<v2024_11_05::CreateMessageResultContent, AskError> {
+    use v2024_11_05::CreateMessageResultContent as C;
+    match block_2024_11_05(content)? {
+        Block2024_11_05::Text(b) => Ok(C::TextContent(b)),
+        Block2024_11_05::Image(b) => Ok(C::ImageContent(b)),
+        Block2024_11_05::Resource(_) => Err(not_sampled("resource", Version::V2024_11_05)),
+    }
+}
+
+fn result_2025_03_26(
+    content: &Content,
+) -> Result<v2025_03_26::CreateMessageResultContent, AskError> {
+    use v2025_03_26::CreateMessageResultContent as C;
+    match block_2025_03_26(content)? {
+        Block2025_03_26::Text(b) => Ok(C::TextContent(b)),
+        Block2025_03_26::Image(b) => Ok(C::ImageContent(b)),
+        Block2025_03_26::Audio(b) => Ok(C::AudioContent(b)),
+        Block2025_03_26::Resource(_) => Err(not_sampled("resource", Version::V2025_03_26)),
+    }
+}
+
+impl SamplingReply {
+    /// The `CreateMessageResult` of `version`, serialized from its generated type, or what
+    /// the version cannot carry.
+    pub fn to_json(&self, version: Version) -> Result<Value, AskError> {
+        macro_rules! result {
+            ($m:ident, $content:ident) => {{
+                let content = $content(&self.content)?;
+                let mut out =
+                    $m::CreateMessageResult::new(content, &*self.model, role_to!($m, self.role));
+                out.stop_reason = self.stop_reason.clone();
+                to_value(out)
+            }};
+        }
+        Ok(match version {
+            Version::V2024_11_05 => result!(v2024_11_05, result_2024_11_05),
+            Version::V2025_03_26 => result!(v2025_03_26, result_2025_03_26),
+            Version::V2025_06_18 => result!(v2025_06_18, result_2025_06_18),
+            Version::V2025_11_25 => result!(v2025_11_25, result_2025_11_25),
+            Version::V2026_07_28 => result!(v2026_07_28, result_2026_07_28),
+        })
+    }
+
+    /// The reply a client sent: `text` (a `CreateMessageResult` of `version`) decoded as
+    /// that version's generated type, then read.
+    pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
+        const WHAT: &str = "CreateMessageResult";
+        macro_rules! read {
+            ($m:ident, $target:ident, $read:ident, [$($variant:ident),*]) => {{
+                let r: $m::CreateMessageResult = decode(text, WHAT, version)?;
+                let content = read_sampled!(
+                    $m, CreateMessageResultContent, r.content, $target, $read, WHAT, version,
+                    [$($variant),*]
+                );
+                SamplingReply {
+                    role: role_of!($m, r.role),
+                    content,
+                    model: r.model,
+                    stop_reason: r.stop_reason,
+                }
+            }};
+        }
+        Ok(match version {
+            Version::V2024_11_05 => read!(
+                v2024_11_05,
+                CallToolResultContentItem,
+                tool_block_2024_11_05,
+                [TextContent, ImageContent]
+            ),
+            Version::V2025_03_26 => read!(
+                v2025_03_26,
+                CallToolResultContentItem,
+                tool_block_2025_03_26,
+                [TextContent, ImageContent, AudioContent]
+            ),
+            Version::V2025_06_18 => read!(
+                v2025_06_18,
+                ContentBlock,
+                read_block_2025_06_18,
+                [TextContent, ImageContent, AudioContent]
+            ),
+            Version::V2025_11_25 => read!(
+                v2025_11_25,
+                ContentBlock,
+                read_block_2025_11_25,
+                [TextContent, ImageContent, AudioContent]
+            ),
+            Version::V2026_07_28 => read!(
+                v2026_07_28,
+                ContentBlock,
+                read_block_2026_07_28,
+                [TextContent, ImageContent, AudioContent]
+            ),
+        })
+    }
+}
+
+/// Why `value` cannot be a value of an elicitation answer, if it cannot: a string, a number,
+/// a boolean or an array of strings (a multiple choice). The schemas type the values
+/// `string | integer | boolean | string[]`, yet their forms ask for `number` fields
+/// (`NumberSchema`, `type: "number"`), whose answers (`95.5`) no integer holds: numbers are
+/// taken whole, as the forms ask.
+fn answer_value_problem(value: &Value) -> Option<&'static str> {
+    match value {
+        Value::String(_) | Value::Number(_) | Value::Bool(_) => None,
+        Value::Array(items) if items.iter().all(Value::is_string) => None,
+        Value::Array(_) => Some("an array of other than strings"),
+        Value::Object(_) => Some("an object"),
+        Value::Null => Some("null"),
+    }
+}
+
+/// The `action` of an `ElicitResult`.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Action {
+    Accept,
+    Decline,
+    Cancel,
+}
+
+/// An `ElicitResult` as read: its action and content (`_meta` and undeclared members left
+/// behind).
+#[derive(serde::Deserialize)]
+struct ElicitResultText {
+    action: Action,
+    #[serde(default)]
+    content: Option<Map<String, Value>>,
+}
+
+impl ElicitAnswer {
+    /// The `ElicitResult` of `version`, or an error before 2025-06-18 (no elicitation) and
+    /// for content values a form cannot have (an object, `null`, an array of other than
+    /// strings).
+    ///
+    /// ```
+    /// use mcpwire_model::{ElicitAnswer, Version};
+    ///
+    /// let mut content = serde_json::Map::new();
+    /// content.insert("name".into(), "Ada".into());
+    /// content.insert("score".into(), serde_json::json!(95.5));
+    /// let sent = ElicitAnswer::Accept(content).to_json(Version::V2025_06_18).unwrap();
+    /// assert_eq!(sent["action"], "accept");
+    /// assert_eq!(sent["content"]["score"], 95.5);
+    /// assert!(ElicitAnswer::Decline.to_json(Version::V2025_03_26).is_err());
+    /// ```
+    pub fn to_json(&self, version: Version) -> Result<Value, AskError> {
+        if version < Version::V2025_06_18 {
+            return Err(lacking("an elicitation answer", version));
+        }
+        Ok(match self {
+            // URL mode accepts without content.
+            ElicitAnswer::Accept(content) if content.is_empty() => json!({ "action": "accept" }),
+            ElicitAnswer::Accept(content) => {
+                for (name, value) in content {
+                    if let Some(problem) = answer_value_problem(value) {
+                        return Err(lacking(
+                            format!("{problem} as the answer of field `{name}`"),
+                            version,
+                        ));
+                    }
+                }
+                json!({ "action": "accept", "content": content })
+            }
+            ElicitAnswer::Decline => json!({ "action": "decline" }),
+            ElicitAnswer::Cancel => json!({ "action": "cancel" }),
+        })
+    }
+
+    /// The answer a client sent: `text` (an `ElicitResult` of `version`) read, its content
+    /// values held to what a form can have (see [`ElicitAnswer::to_json`]).
+    pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
+        const WHAT: &str = "ElicitResult";
+        if version < Version::V2025_06_18 {
+            return Err(ReadError::new(
+                WHAT,
+                version,
+                "the version has no elicitation",
+            ));
+        }
+        let read: ElicitResultText = decode(text, WHAT, version)?;
+        Ok(match read.action {
+            Action::Accept => {
+                let content = read.content.unwrap_or_default();
+                for (name, value) in &content {
+                    if let Some(problem) = answer_value_problem(value) {
+                        return Err(ReadError::new(
+                            WHAT,
+                            version,
+                            format!("the answer of field `{name}` is {problem}"),
+                        ));
+                    }
+                }
+                ElicitAnswer::Accept(content)
+            }
+            Action::Decline => ElicitAnswer::Decline,
+            Action::Cancel => ElicitAnswer::Cancel,
+        })
+    }
+}
