@@ -177,7 +177,8 @@ impl Drop for Process {
 }
 
 /// The server every process runs: `change` adds a tool (a list change), `count` sends
-/// progress 1..=n, one every 50 ms, `flood` announces n updates of [`big_uri`].
+/// progress 1..=n, one every 50 ms (or `every_ms`, with `pad` bytes of message each), `flood`
+/// announces n updates of [`big_uri`].
 fn server(cluster: &RedisCluster) -> McpServer {
     let me: Arc<OnceLock<McpServer>> = Arc::new(OnceLock::new());
     let changer = Arc::clone(&me);
@@ -198,9 +199,12 @@ fn server(cluster: &RedisCluster) -> McpServer {
             "count",
             "progress 1..=n",
             |args: Count, ctx: Context| async move {
+                let message = "x".repeat(args.pad);
+                let message = (!message.is_empty()).then_some(message.as_str());
                 for step in 1..=args.n {
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    ctx.progress(f64::from(step), None).await;
+                    tokio::time::sleep(Duration::from_millis(args.every_ms)).await;
+                    ctx.progress_with_message(f64::from(step), None, message)
+                        .await;
                 }
                 ToolResult::text("counted")
             },
@@ -245,6 +249,16 @@ fn extra() -> Tool {
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Count {
     n: u32,
+    /// The bytes of each progress message (none by default).
+    #[serde(default)]
+    pad: usize,
+    /// The milliseconds before each progress (50 by default).
+    #[serde(default = "fifty")]
+    every_ms: u64,
+}
+
+fn fifty() -> u64 {
+    50
 }
 
 /// Polls `GET /healthz` of `addr` until it says up (5 s at most).
@@ -533,6 +547,7 @@ fn a_listener_that_stops_reading_is_disconnected_and_publishers_never_wait_for_i
     // Only now does the client read: what the buffers held, then the end of the stream.
     let (raw, closed) = read_to_close(&mut listener, Duration::from_secs(30));
     let delivered = occurrences(&raw, b"notifications/resources/updated");
+    eprintln!("slow listener: {delivered} of {UPDATES} updates read before the end");
     assert!(
         closed,
         "the listener is disconnected ({delivered} updates read)"
@@ -718,4 +733,84 @@ fn events_older_than_the_age_bound_leave_redis_while_their_stream_is_written() {
         .map(|(_, p)| p)
         .collect();
     assert_eq!(rest, (last_seen + 1..=80).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_resumed_stream_whose_client_stops_reading_is_disconnected() {
+    let Some(redis) = redis() else { return };
+    let a = Process::start(&redis.url, false);
+    let b = Process::start_tuned(
+        &redis.url,
+        false,
+        Tuning {
+            write_timeout: Some(Duration::from_secs(2)),
+            ..Tuning::default()
+        },
+    );
+    wait_healthy(a.addr);
+    wait_healthy(b.addr);
+    let session = open_session(a.addr);
+    let in_session = [
+        JSON,
+        ACCEPT,
+        ("Mcp-Session-Id", session.as_str()),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+
+    // 160 events of 64 KiB (10 MiB) at A, more than a connection's socket buffers hold
+    // (about 4 MiB); the client reads the first and leaves.
+    const EVENTS: usize = 160;
+    let call = json!({
+        "jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {
+            "_meta": { "progressToken": "p" },
+            "name": "count",
+            "arguments": { "n": EVENTS, "pad": 64 * 1024, "every_ms": 0 },
+        },
+    });
+    let mut stream = send(a.addr, "POST", &in_session, &call.to_string());
+    let raw = read_until(&mut stream, Duration::from_secs(10), |raw| {
+        !progress(&events(raw)).is_empty()
+    });
+    drop(stream);
+    let (first_id, _) = progress(&events(&raw)).first().cloned().expect("one event");
+    let (stream_id, _) = first_id.split_once('-').unwrap();
+    let mut redis_connection = redis.connection();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let finished: Option<String> = redis::cmd("HGET")
+            .arg(format!("mcpwire:meta:{stream_id}"))
+            .arg("finished")
+            .query(&mut redis_connection)
+            .unwrap();
+        if finished.as_deref() == Some("1") {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the call's stream never finished"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+
+    // At B, from Redis; the client reads nothing for 6 s, then what is left.
+    let mut resumed = resume(b.addr, &session, &first_id);
+    std::thread::sleep(Duration::from_secs(6));
+    let (raw, closed) = read_to_close(&mut resumed, Duration::from_secs(30));
+    assert!(
+        raw.starts_with(b"HTTP/1.1 200"),
+        "{}",
+        String::from_utf8_lossy(&raw[..raw.len().min(300)])
+    );
+    let delivered = occurrences(&raw, b"notifications/progress");
+    eprintln!(
+        "slow resumer: {delivered} of {} events read before the end",
+        EVENTS - 1
+    );
+    assert!(closed, "the connection ends ({delivered} events read)");
+    assert!(
+        delivered < EVENTS - 1,
+        "a client that stops reading is not buffered for: {delivered} of {} events delivered",
+        EVENTS - 1
+    );
 }
