@@ -10,6 +10,7 @@ library only. Each command exits 0 when what it checks holds, 1 otherwise.
                                         then the session's 404 and a new initialize
   call URL                              one 2026-07-28 tools/call (test_simple_text)
   health URL...                         GET /healthz of each process: "up" or "down"
+  pubsub URL...                         the same, of each process's subscription only
 """
 import http.client
 import json
@@ -229,19 +230,23 @@ def resume(url, pids):
     return 0 if ok else 1
 
 
-def health(urls):
+def health(urls, pick=lambda report: report.get("status", "?")):
     states = []
     for url in urls:
         try:
             conn, _ = connect(url)
             conn.request("GET", "/healthz")
             response = conn.getresponse()
-            states.append(json.loads(response.read()).get("status", "?"))
+            states.append(pick(json.loads(response.read())))
             conn.close()
         except OSError:
             states.append("unreachable")
     print(" ".join(states))
     return 0 if all(s == "up" for s in states) else 1
+
+
+def pubsub(report):
+    return report.get("checks", {}).get("redis", {}).get("pubsub", "?")
 
 
 def main(argv):
@@ -257,6 +262,8 @@ def main(argv):
         return 0 if status == 200 and b"simple text" in reply else 1
     if len(argv) >= 2 and argv[0] == "health":
         return health(argv[1:])
+    if len(argv) >= 2 and argv[0] == "pubsub":
+        return health(argv[1:], pubsub)
     print(__doc__, file=sys.stderr)
     return 2
 

@@ -12,6 +12,9 @@
 #      test_trigger_tool_change on process B;
 #   3. Redis restarted while clients call: every call answered, no process exits, the bus is
 #      up again and events flow within seconds;
+#  3b. Redis frozen (kill -STOP: connections open, nothing answered) while clients call: every
+#      process notices on its subscription (the PING it sends goes unanswered), every call is
+#      answered, and after kill -CONT the bus is up again and events flow within seconds;
 #   4. the suite's 2025-11-25 requirement set through nginx routing by Mcp-Session-Id over
 #      three session-mode processes (each tags the ids it mints; nginx maps the tag to the
 #      process, see nginx.conf.template): 100%;
@@ -200,24 +203,41 @@ python3 "$CLIENT" listen-trigger "http://127.0.0.1:$PORT_A/mcp" "http://127.0.0.
     | sed 's/^/  /' || status=1
 verdict 2 $status
 
+# calls_for SECONDS FILE: tools/call through nginx every 50 ms for SECONDS, in the background
+# (its pid in LOAD); FILE gets "answered failed".
+calls_for() {
+    (
+        ok=0 bad=0
+        end=$((SECONDS + $1))
+        while [ $SECONDS -lt $end ]; do
+            if python3 "$CLIENT" call "http://127.0.0.1:$RR_PORT/mcp" >/dev/null; then
+                ok=$((ok + 1))
+            else
+                bad=$((bad + 1))
+            fi
+            sleep 0.05
+        done
+        echo "$ok $bad" >"$2"
+    ) &
+    LOAD=$!
+}
+
+# seconds_until COMMAND...: how many seconds until COMMAND succeeds (10 s at most; empty: never).
+seconds_until() {
+    local start=$SECONDS _
+    for _ in $(seq 100); do
+        if "$@" >/dev/null; then
+            echo $((SECONDS - start))
+            return
+        fi
+        sleep 0.1
+    done
+}
+
 echo
 echo "step 3: Redis restarted while clients call through nginx"
 status=0
-# Calls through nginx every 50 ms while Redis stops and starts again.
-(
-    ok=0 bad=0
-    end=$((SECONDS + 6))
-    while [ $SECONDS -lt $end ]; do
-        if python3 "$CLIENT" call "http://127.0.0.1:$RR_PORT/mcp" >/dev/null; then
-            ok=$((ok + 1))
-        else
-            bad=$((bad + 1))
-        fi
-        sleep 0.05
-    done
-    echo "$ok $bad" >"$DIR/calls-during-restart"
-) &
-LOAD=$!
+calls_for 6 "$DIR/calls-during-restart"
 sleep 1
 redis-cli -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1 || true
 wait "$REDIS_PID" 2>/dev/null || true
@@ -226,16 +246,8 @@ echo "  redis stopped; /healthz of A B C: $(python3 "$CLIENT" health "http://127
     "http://127.0.0.1:$PORT_B" "http://127.0.0.1:$PORT_C" || true)"
 sleep 1.5
 start_redis
-restarted=$SECONDS
-back=
-for _ in $(seq 100); do
-    if python3 "$CLIENT" health "http://127.0.0.1:$PORT_A" "http://127.0.0.1:$PORT_B" \
-        "http://127.0.0.1:$PORT_C" >/dev/null; then
-        back=$((SECONDS - restarted))
-        break
-    fi
-    sleep 0.1
-done
+back=$(seconds_until python3 "$CLIENT" health "http://127.0.0.1:$PORT_A" \
+    "http://127.0.0.1:$PORT_B" "http://127.0.0.1:$PORT_C")
 wait "$LOAD" || true
 read -r ok bad <"$DIR/calls-during-restart"
 echo "  redis started again; every process's bus up again within ${back:-never} s"
@@ -253,6 +265,39 @@ if [ -z "$back" ] || [ "$bad" != 0 ] || [ "$alive" != 3 ] || [ "$flow" != 0 ]; t
     status=1
 fi
 verdict 3 $status
+
+echo
+echo "step 3b: Redis frozen (kill -STOP) while clients call through nginx, then thawed"
+status=0
+# Every process's subscription down: what only a PING on it notices (the connection stays open).
+all_pubsub_down() {
+    [ "$(python3 "$CLIENT" pubsub "http://127.0.0.1:$PORT_A" "http://127.0.0.1:$PORT_B" \
+        "http://127.0.0.1:$PORT_C")" = "down down down" ]
+}
+logged_before=$(grep -c 'mcpwire redis' "$DIR/A.log" || true)
+calls_for 6 "$DIR/calls-during-freeze"
+kill -STOP "$REDIS_PID"
+noticed=$(seconds_until all_pubsub_down)
+sleep 2
+kill -CONT "$REDIS_PID"
+back=$(seconds_until python3 "$CLIENT" health "http://127.0.0.1:$PORT_A" \
+    "http://127.0.0.1:$PORT_B" "http://127.0.0.1:$PORT_C")
+wait "$LOAD" || true
+read -r ok bad <"$DIR/calls-during-freeze"
+echo "  every process's subscription reported down within ${noticed:-never} s of the freeze"
+echo "  thawed; every process's bus up again within ${back:-never} s"
+echo "  tools/call through nginx during the freeze: $ok answered, $bad failed"
+logged=$(($(grep -c 'mcpwire redis' "$DIR/A.log" || true) - logged_before))
+echo "  outage lines logged by A: $logged ($(grep 'mcpwire redis' "$DIR/A.log" | tail -n "$logged" \
+    | cut -c1-60 | tr '\n' '|'))"
+flow=0
+python3 "$CLIENT" listen-trigger "http://127.0.0.1:$PORT_A/mcp" "http://127.0.0.1:$PORT_B/mcp" 3 \
+    | sed 's/^/  /' || flow=1
+if [ -z "$noticed" ] || [ -z "$back" ] || [ "$bad" != 0 ] || [ "$logged" != 2 ] \
+    || [ "$flow" != 0 ]; then
+    status=1
+fi
+verdict 3b $status
 
 stop_processes "$PORT_A" "$PORT_B" "$PORT_C"
 start_process D "$PORT_D" --session-tag 0d

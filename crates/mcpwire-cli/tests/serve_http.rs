@@ -211,6 +211,20 @@ fn the_per_client_connection_share_flag_takes_effect() {
 }
 
 #[test]
+fn a_redis_stream_bound_of_zero_is_refused_with_the_flag_named() {
+    for flag in ["--redis-stream-age", "--redis-stream-events"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_mcpwire"))
+            .args(["serve", "--http", "127.0.0.1:0", "--redis"])
+            .args(["redis://127.0.0.1:1/", flag, "0"])
+            .output()
+            .expect("run mcpwire serve");
+        assert_eq!(output.status.code(), Some(2), "{flag}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(flag) && stderr.contains("'0'"), "{stderr}");
+    }
+}
+
+#[test]
 fn redis_without_a_shared_state_secret_refuses_to_start() {
     let refused = |envs: &[(&str, &str)]| {
         let mut command = Command::new(env!("CARGO_BIN_EXE_mcpwire"));

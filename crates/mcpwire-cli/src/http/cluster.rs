@@ -6,6 +6,7 @@
 //! without one the server refuses to start.
 
 use std::io;
+use std::time::Duration;
 
 use mcpwire::Profile;
 use mcpwire::http::HttpConfig;
@@ -31,6 +32,14 @@ pub struct ClusterArgs {
     /// a load balancer routes sessions by their id (see scripts/cluster).
     #[arg(long, value_name = "HH", value_parser = parse_tag)]
     pub session_id_tag: Option<u8>,
+    /// With --redis: events kept per resumable stream in Redis (the latest N). Give every
+    /// process the same. Default: 1000.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub redis_stream_events: Option<u32>,
+    /// With --redis: seconds a resumable stream's event is kept in Redis (older ones are
+    /// trimmed and cannot be resumed from). Give every process the same. Default: 300.
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub redis_stream_age: Option<u64>,
 }
 
 fn parse_tag(text: &str) -> Result<u8, String> {
@@ -98,7 +107,16 @@ pub fn serve(
         )));
     }
     let secret = args.state_secret()?;
-    let cluster = RedisCluster::new(url).map_err(|e| invalid(e.to_string()))?;
+    let cluster = RedisCluster::new(url)
+        .map_err(|e| invalid(e.to_string()))?
+        .stream_bounds(
+            args.redis_stream_events
+                .map_or(RedisCluster::DEFAULT_STREAM_EVENTS, |n| {
+                    usize::try_from(n).unwrap_or(usize::MAX)
+                }),
+            args.redis_stream_age
+                .map_or(RedisCluster::DEFAULT_STREAM_AGE, Duration::from_secs),
+        );
     tokio::runtime::Builder::new_multi_thread()
         .enable_io()
         .enable_time()

@@ -101,8 +101,14 @@ impl RedisCluster {
         self
     }
 
-    /// Sets the bounds of each stream's events in Redis: at least `max_events` kept
-    /// (`XADD MAXLEN ~`), none older than `max_age`.
+    /// Sets the bounds of each resumable stream's events in Redis (defaults
+    /// [`Self::DEFAULT_STREAM_EVENTS`] and [`Self::DEFAULT_STREAM_AGE`]): the latest
+    /// `max_events` are kept (`XADD MAXLEN ~`: Redis may keep up to about a hundred more until
+    /// it can drop a whole node), and no event older than `max_age`: older ones are trimmed
+    /// as the stream is written (`XTRIM MINID`), a stream no longer written expires whole,
+    /// and a resume from before an event that is gone or too old is refused (the client
+    /// cannot resume without a gap). Every process of a cluster must be given the same
+    /// bounds (a reader judges age by its own).
     pub fn stream_bounds(mut self, max_events: usize, max_age: Duration) -> Self {
         self.bounds = StreamBounds {
             max_events: max_events.max(1),

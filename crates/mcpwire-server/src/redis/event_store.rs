@@ -1,8 +1,10 @@
 //! [`RedisEventStore`]: an [`EventStore`] whose streams can be resumed at any process
 //! connected to the same Redis. Each stream is written by the process that runs its handler:
 //! into a [`MemoryEventStore`] (its own readers are served from memory, and keep being served
-//! while Redis is away) and into a Redis Stream, `XADD` with entry id `0-{sequence}` and
-//! `MAXLEN ~` the per-stream bound. Another process reading a stream it does not hold reads
+//! while Redis is away; memory forgets by the same age) and into a Redis Stream, `XADD` with
+//! entry id `0-{sequence}` and `MAXLEN ~` the per-stream bound; entries older than the age
+//! bound are trimmed (`XTRIM MINID`, exact) as the stream is written, so a long stream holds
+//! only its recent events. Another process reading a stream it does not hold reads
 //! it with `XRANGE` after the `Last-Event-ID`, checks that it belongs to the session asking,
 //! that no event after that id was trimmed, and that none is older than the age bound; it
 //! polls for more while the writing process is alive (a heartbeat key it refreshes), and
@@ -11,7 +13,8 @@
 //! Keys, under the cluster's prefix: `{prefix}:stream:{id}` (the events: fields `d` the
 //! frame, `t` when it was stored), `{prefix}:meta:{id}` (hash: `session`, `owner`, `last`,
 //! `finished`), `{prefix}:alive:{process}` (expires 3 s after the process's last heartbeat).
-//! Every key of a stream expires when its events are older than the age bound.
+//! Every key of a stream expires when its events are older than the age bound. Trimming by
+//! `MINID` needs Redis 6.2 or later.
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -22,6 +25,7 @@ use mcpwire::http::{
 use tokio::sync::watch;
 
 use super::link::Link;
+use super::stream_ages::StreamAges;
 
 /// How often a process refreshes its heartbeat key.
 const HEARTBEAT: Duration = Duration::from_secs(1);
@@ -37,7 +41,8 @@ const READ_BATCH: usize = 256;
 pub(crate) struct StreamBounds {
     /// Events kept per stream (trimmed with `MAXLEN ~`: at least this many).
     pub(crate) max_events: usize,
-    /// How long an event is kept (and a stream after its last event).
+    /// How long an event is kept (trimmed with `XTRIM MINID` as its stream is written, never
+    /// served once older), and a stream after its last event.
     pub(crate) max_age: Duration,
 }
 
@@ -54,6 +59,8 @@ pub struct RedisEventStore {
     prefix: String,
     process: String,
     bounds: StreamBounds,
+    /// When the events of this process's streams were stored (for trimming by age).
+    ages: StreamAges,
     /// Dropped with this value: the heartbeat stops.
     _stop: watch::Sender<()>,
 }
@@ -73,10 +80,16 @@ impl RedisEventStore {
             stopped,
         ));
         RedisEventStore {
-            local: MemoryEventStore::default(),
+            // Memory forgets by the same age as Redis: a resume is refused alike everywhere.
+            local: MemoryEventStore::new(
+                MemoryEventStore::DEFAULT_MAX_EVENTS,
+                MemoryEventStore::DEFAULT_MAX_BYTES,
+                bounds.max_age,
+            ),
             link,
             prefix,
             process,
+            ages: StreamAges::new(bounds.max_events),
             bounds,
             _stop: stop,
         }
@@ -263,6 +276,8 @@ impl EventStore for RedisEventStore {
         Box::pin(async move {
             let sequence = self.local.append(stream, frame.clone()).await?;
             let (key, meta) = (self.stream_key(stream), self.meta_key(stream));
+            let now = now_ms();
+            let oldest = now.saturating_sub(self.age_ms());
             let mut pipeline = redis::pipe();
             pipeline
                 .cmd("XADD")
@@ -274,8 +289,18 @@ impl EventStore for RedisEventStore {
                 .arg("d")
                 .arg(frame.as_ref())
                 .arg("t")
-                .arg(now_ms())
-                .ignore()
+                .arg(now)
+                .ignore();
+            if let Some(keep) = self.ages.stored(stream.as_str(), sequence, now, oldest) {
+                // Exact: only what expired since the last append goes, a few entries.
+                pipeline
+                    .cmd("XTRIM")
+                    .arg(&key)
+                    .arg("MINID")
+                    .arg(format!("0-{keep}"))
+                    .ignore();
+            }
+            pipeline
                 .cmd("HSET")
                 .arg(&meta)
                 .arg("last")
@@ -297,6 +322,7 @@ impl EventStore for RedisEventStore {
     fn finish<'a>(&'a self, stream: &'a StreamId) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             self.local.finish(stream).await;
+            self.ages.forget(stream.as_str());
             let mut pipeline = redis::pipe();
             pipeline
                 .cmd("HSET")

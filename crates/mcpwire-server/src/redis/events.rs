@@ -6,6 +6,7 @@
 //! changed (it missed what other processes published meanwhile), so clients re-read them.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
@@ -20,7 +21,16 @@ use crate::events::{EventReceiver, EventSource, InProcessEvents, ServerEvent};
 pub(crate) const PUBLISH_QUEUE: usize = 1024;
 
 /// How long subscribing may take before Redis counts as away.
-const SUBSCRIBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+const SUBSCRIBE_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// How often the subscriber asks Redis whether it is still there: a subscription only
+/// receives, so without this a Redis that froze (or a connection dropped silently on the way)
+/// would never be noticed.
+const PING_EVERY: Duration = Duration::from_secs(1);
+
+/// How long a `PING` may go unanswered before the connection counts as dead (it is then
+/// dropped and made again with backoff).
+const PING_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// What travels on the channel.
 #[derive(Debug, Serialize, Deserialize)]
@@ -106,6 +116,9 @@ async fn publish(
     origin: String,
     mut queue: mpsc::Receiver<ServerEvent>,
 ) {
+    // Connected at once, so that the health report says whether Redis is reachable before
+    // the first change (and without an event store, whose heartbeat would connect it).
+    let _ = link.connection().await;
     while let Some(event) = queue.recv().await {
         let envelope = Envelope {
             origin: origin.clone(),
@@ -122,7 +135,8 @@ async fn publish(
 }
 
 /// Keeps a subscription to `channel`, handing other processes' events to `local`, until
-/// `stopped` says the source is gone; reconnects with backoff.
+/// `stopped` says the source is gone; pings Redis every [`PING_EVERY`] and counts the
+/// connection dead when no answer comes within [`PING_TIMEOUT`]; reconnects with backoff.
 async fn subscribe(
     client: redis::Client,
     channel: String,
@@ -145,7 +159,7 @@ async fn subscribe(
             attempt = attempt => attempt,
         };
         match subscribed {
-            Ok(Ok(mut pubsub)) => {
+            Ok(Ok(pubsub)) => {
                 backoff.reset();
                 health.up(Part::PubSub);
                 if std::mem::take(&mut missed) {
@@ -157,13 +171,29 @@ async fn subscribe(
                         local.publish(event);
                     }
                 }
-                let mut messages = pubsub.on_message();
-                loop {
+                let (mut sink, mut messages) = pubsub.split();
+                let mut ping = tokio::time::interval(PING_EVERY);
+                ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+                ping.reset();
+                let lost: &dyn std::fmt::Display = loop {
                     let message = tokio::select! {
                         _ = stopped.changed() => return,
                         message = messages.next() => message,
+                        _ = ping.tick() => {
+                            let pong = tokio::time::timeout(
+                                PING_TIMEOUT,
+                                sink.ping::<redis::Value>(),
+                            );
+                            match pong.await {
+                                Ok(Ok(_)) => continue,
+                                Ok(Err(_)) => break &"the subscription's connection failed",
+                                Err(_) => break &"no answer to PING on the subscription within 2 s",
+                            }
+                        }
                     };
-                    let Some(message) = message else { break };
+                    let Some(message) = message else {
+                        break &"the subscription's connection closed";
+                    };
                     let Ok(envelope) =
                         serde_json::from_slice::<Envelope>(message.get_payload_bytes())
                     else {
@@ -172,8 +202,8 @@ async fn subscribe(
                     if envelope.origin != origin {
                         local.publish(envelope.event);
                     }
-                }
-                health.down(Part::PubSub, &"the subscription's connection closed");
+                };
+                health.down(Part::PubSub, lost);
             }
             Ok(Err(error)) => health.down(Part::PubSub, &error),
             Err(_) => health.down(Part::PubSub, &"subscribing timed out"),

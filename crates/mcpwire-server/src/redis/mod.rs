@@ -12,9 +12,13 @@
 //! While Redis is away the processes serve on: what needs no other process is answered, a
 //! change reaches the listeners of the process that made it, the outage is logged once when
 //! it starts and once when it ends, and the connections are made again with backoff (100 ms
-//! doubling to 5 s). Nothing queues without bound: events waiting to be published are at most
-//! 1024 (beyond, dropped and counted in the health report), and a listener that falls behind
-//! is disconnected.
+//! doubling to 5 s). A Redis that stops answering without closing its connections (frozen,
+//! or a connection dropped silently on the way) is noticed too: every command has 1 s to be
+//! answered, and the subscription is pinged every second, dead when a `PING` goes 2 s
+//! unanswered. Nothing queues without bound: events waiting to be published are at most 1024
+//! (beyond, dropped and counted in the health report), a listener that falls behind is
+//! disconnected, and each resumable stream keeps its latest 1000 events, none older than
+//! 5 minutes (by default; [`RedisCluster::stream_bounds`]).
 //!
 //! The `requestState` of 2026-07-28 input-required results must open at every process: a
 //! server built with a shared event source refuses to build without
@@ -26,6 +30,7 @@ mod cluster;
 mod event_store;
 mod events;
 mod link;
+mod stream_ages;
 
 pub use bus_health::BusHealth;
 pub use cluster::{ClusterError, RedisCluster};
