@@ -202,10 +202,7 @@ fn withheld_bodies_give_way_to_a_call_at_the_client_s_share() {
         .iter_mut()
         .map(|stream| closes_within(stream, Duration::from_millis(200)))
         .collect();
-    assert!(
-        !closed[2],
-        "the newest withheld body still waits: {closed:?}"
-    );
+    assert!(!closed[2], "the newest withheld body still waits: {closed:?}");
     assert!(
         closed.windows(2).all(|pair| pair[0] || !pair[1]),
         "withheld bodies give way oldest first: {closed:?}"
