@@ -184,6 +184,7 @@ pub mod message;
 pub mod methods;
 pub mod model;
 pub mod mutations;
+pub mod reply_schema;
 pub mod server_check;
 pub mod shrink;
 pub mod typed;
@@ -206,5 +207,7 @@ pub use expected::{Cause, Expected, ExpectedReply, Outcome, ReplyId, Silence, co
 pub use findings::{Finding, Level};
 pub use methods::{Methods, Vocabulary};
 pub use model::derive_expected;
-pub use server_check::{ServerCheck, ServerCheckFailure, check_server, check_server_at};
+pub use server_check::{
+    SchemaSource, ServerCheck, ServerCheckFailure, check_server, check_server_at,
+};
 pub use violation::{Rule, SeenId, Violation, ViolationKind, rules};

@@ -19,6 +19,13 @@
 //!     .unwrap();
 //! ```
 //!
+//! - **Schemas.** Every reply whose envelope broke no MUST is validated against the upstream
+//!   schema of the profile's MCP version ([`crate::reply_schema`], the same code as
+//!   `mcpwire check`): a result against its method's result type (`InitializeResult` for
+//!   `initialize`, `ListToolsResult` for `tools/list`, …), an error against the error
+//!   response. A reply the schema refuses is `reply-schema-invalid` (a violation) with the
+//!   JSON pointer of each error. The schemas are read from `MCP_SCHEMA_DIR`
+//!   ([`SchemaSource::FromEnv`], the default) or a folder you name ([`SchemaSource::Dir`]).
 //! - **Levels.** A violation (a broken MUST) fails the check; a strict finding (mcpwire's
 //!   stricter policy where the specs permit more, e.g. duplicated members read last-wins)
 //!   fails it only with [`ServerCheck::strict`].
@@ -41,14 +48,16 @@ use serde_json::Value;
 
 use crate::config::config_at;
 use crate::expected::{Expected, ExpectedReply, ReplyId, Silence};
-use crate::findings::{Finding, Level, judge};
+use crate::findings::{Finding, Level, judge, level_of};
 use crate::literal::byte_literal;
 use crate::message::CallBodies;
 use crate::methods::{Methods, Vocabulary};
 use crate::model::derive_expected;
 use crate::mutations::{Case, case_from};
+use crate::reply_schema::{REPLY_SCHEMA_INVALID, ReplySchemas, first_schema_error};
 use crate::shrink::shrink_bytes;
 use crate::typed::call_bodies;
+use crate::violation::rules;
 
 /// How [`check_server`] runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,10 +81,48 @@ pub struct ServerCheck {
     /// removing bytes, which also stops after 10 s); each step runs one case through a fresh
     /// server.
     pub shrink_steps: u32,
+    /// Where the MCP schemas every reply is validated against are read from.
+    pub schemas: SchemaSource,
+}
+
+/// Where [`check_server`] reads the upstream MCP schemas (`<version>/schema.json`) every reply
+/// is validated against (finding `reply-schema-invalid`). A plain JSON-RPC 2.0 profile has no
+/// schema: only the envelope rules are checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SchemaSource {
+    /// The folder named by `MCP_SCHEMA_DIR` when it is set (then a missing file, or a file
+    /// other than the one the profile was generated from, stops the check with a panic
+    /// saying so); no schema check when it is unset.
+    FromEnv,
+    /// This folder, holding `<version>/schema.json`; a missing or other file stops the check
+    /// with a panic saying so.
+    Dir(&'static str),
+    /// No schema check: only the envelope rules.
+    Off,
+}
+
+impl SchemaSource {
+    /// The compiled schemas of `profile`'s version, `None` when there is nothing to check.
+    ///
+    /// # Panics
+    ///
+    /// When a folder is named but its schema cannot be used.
+    fn load(self, profile: &'static ProfileFacts) -> Option<ReplySchemas> {
+        let dir = match self {
+            SchemaSource::Off => return None,
+            SchemaSource::Dir(dir) => PathBuf::from(dir),
+            SchemaSource::FromEnv => PathBuf::from(std::env::var_os("MCP_SCHEMA_DIR")?),
+        };
+        match ReplySchemas::load(profile, &dir, true) {
+            Ok((schemas, _)) => schemas,
+            Err(error) => panic!("check_server: {error}"),
+        }
+    }
 }
 
 impl Default for ServerCheck {
-    /// 64 cases, -32603 accepted, typed bodies on, violations only, a fresh seed.
+    /// 64 cases, -32603 accepted, typed bodies on, violations only, a fresh seed, schemas from
+    /// `MCP_SCHEMA_DIR`.
     fn default() -> Self {
         Self::with_cases(64)
     }
@@ -91,6 +138,7 @@ impl ServerCheck {
             strict: false,
             seed: None,
             shrink_steps: 4096,
+            schemas: SchemaSource::FromEnv,
         }
     }
 
@@ -110,6 +158,17 @@ impl ServerCheck {
             seed: Some(seed),
             ..self
         }
+    }
+
+    /// These options with the schemas read from `schemas`.
+    ///
+    /// ```
+    /// use mcpwire_proptest::{SchemaSource, ServerCheck};
+    /// let options = ServerCheck::default().schemas(SchemaSource::Off);
+    /// assert_eq!(options.schemas, SchemaSource::Off);
+    /// ```
+    pub fn schemas(self, schemas: SchemaSource) -> Self {
+        Self { schemas, ..self }
     }
 
     /// Whether a finding of `level` fails the check.
@@ -297,6 +356,7 @@ struct Judging<'a, F> {
     profile: &'static ProfileFacts,
     methods: Methods<'static>,
     options: &'a ServerCheck,
+    schemas: Option<&'a ReplySchemas>,
 }
 
 impl<F, R> Judging<'_, F>
@@ -312,7 +372,19 @@ where
     ) -> (Caught, Vec<&'static str>) {
         let mut server = (self.make_server)();
         let replies = server(&frame);
-        let findings = judge(self.profile, self.methods, &frame, &expected, &replies);
+        let mut findings = judge(self.profile, self.methods, &frame, &expected, &replies);
+        // An envelope violation is the one finding of its defect; the schema judges the rest.
+        let envelope_broken = findings.iter().any(|f| f.level == Level::Violation);
+        if let Some(schemas) = self.schemas.filter(|_| !envelope_broken)
+            && let Some(message) = first_schema_error(schemas, &frame, &expected, &replies)
+        {
+            findings.push(Finding {
+                kind: REPLY_SCHEMA_INVALID,
+                level: level_of(REPLY_SCHEMA_INVALID),
+                rule: rules::REPLY_SHAPE,
+                message,
+            });
+        }
         let internal_error =
             self.options.fail_on_internal_error && replies.iter().any(|r| has_internal_error(r));
         let failing: Vec<&'static str> = findings
@@ -406,11 +478,13 @@ where
     let regressions = regression_file(source_file);
     let state = RefCell::new(Shrinking::default());
     let mut runner = TestRunner::new(config);
+    let schemas = options.schemas.load(profile);
     let judging = Judging {
         make_server: &make_server,
         profile,
         methods: vocabulary.methods(),
         options,
+        schemas: schemas.as_ref(),
     };
     let outcome = runner.run(&case_from(profile, &bodies), |case: Case| {
         let (caught, failing) = judging.run(case.mutation.name(), case.frame, case.expected);

@@ -350,23 +350,14 @@ fn schema_findings(
     if findings.iter().any(|f| f.level == Level::Violation) {
         return;
     }
-    let method = match &case.expected {
-        mcpwire_proptest::Expected::Reply(reply)
-            if reply.cause == mcpwire_proptest::Cause::Request =>
-        {
-            serde_json::from_slice::<serde_json::Value>(&case.frame)
-                .ok()
-                .and_then(|v| v.get("method").and_then(|m| m.as_str()).map(str::to_owned))
-        }
-        _ => None,
-    };
-    if let Some(message) = exchange
-        .replies
-        .iter()
-        .find_map(|reply| schemas.check(reply, method.as_deref()))
-    {
+    if let Some(message) = mcpwire_proptest::reply_schema::first_schema_error(
+        schemas,
+        &case.frame,
+        &case.expected,
+        &exchange.replies,
+    ) {
         findings.push(Finding::new(
-            "reply-schema-invalid",
+            mcpwire_proptest::reply_schema::REPLY_SCHEMA_INVALID,
             RuleId::of_rule(mcpwire_proptest::rules::REPLY_SHAPE),
             message,
         ));
