@@ -136,6 +136,14 @@ impl ClientBuilder {
         self
     }
 
+    /// Declares that the sampling handler takes tools (`sampling.tools`, from 2025-11-25):
+    /// a server may then offer the model tools (`tools`, `toolChoice`) and expects tool uses
+    /// back ([`SamplingReply::tool_use`]). Without it a server must not offer tools.
+    pub fn sampling_tools(mut self) -> Self {
+        self.handlers.sampling_tools = true;
+        self
+    }
+
     /// Answers form-mode `elicitation/create` (declares `elicitation`, its `form` mode
     /// where the version has modes). Fields the answer leaves out get the schema's defaults.
     pub fn on_elicitation<F, Fut>(mut self, handler: F) -> Self

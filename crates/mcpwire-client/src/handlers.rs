@@ -57,6 +57,8 @@ impl Root {
 #[derive(Clone, Default)]
 pub(crate) struct Handlers {
     pub(crate) sampling: Option<Handler<SamplingRequest, SamplingReply>>,
+    /// Whether the sampling handler takes tools (`sampling.tools`).
+    pub(crate) sampling_tools: bool,
     pub(crate) form: Option<Handler<FormElicitation, ElicitAnswer>>,
     pub(crate) url: Option<Handler<UrlElicitation, ElicitAnswer>>,
     pub(crate) roots: Option<Handler<(), Vec<Root>>>,
@@ -77,7 +79,13 @@ impl Handlers {
     pub(crate) fn capabilities(&self, version: Version) -> Value {
         let mut capabilities = Map::new();
         if self.sampling.is_some() {
-            capabilities.insert("sampling".into(), json!({}));
+            // `sampling.tools` arrived in 2025-11-25.
+            let sampling = if self.sampling_tools && version >= Version::V2025_11_25 {
+                json!({ "tools": {} })
+            } else {
+                json!({})
+            };
+            capabilities.insert("sampling".into(), sampling);
         }
         if self.roots.is_some() {
             let roots = if version.is_stateless() {
@@ -230,6 +238,7 @@ mod tests {
                 Ok(ElicitAnswer::Cancel)
             })),
             roots: Some(boxed(|()| async { Ok(Vec::new()) })),
+            sampling_tools: false,
         };
         assert_eq!(
             all.capabilities(Version::V2025_11_25),
@@ -253,5 +262,27 @@ mod tests {
             url_only.capabilities(Version::V2026_07_28),
             json!({"elicitation": {"url": {}}})
         );
+        // `sampling.tools` from 2025-11-25, only with a sampling handler.
+        let tools = Handlers {
+            sampling: all.sampling.clone(),
+            sampling_tools: true,
+            ..Handlers::default()
+        };
+        for version in [Version::V2025_11_25, Version::V2026_07_28] {
+            assert_eq!(
+                tools.capabilities(version),
+                json!({"sampling": {"tools": {}}}),
+                "{version}"
+            );
+        }
+        assert_eq!(
+            tools.capabilities(Version::V2025_06_18),
+            json!({"sampling": {}})
+        );
+        let tools_alone = Handlers {
+            sampling_tools: true,
+            ..Handlers::default()
+        };
+        assert_eq!(tools_alone.capabilities(Version::V2025_11_25), json!({}));
     }
 }

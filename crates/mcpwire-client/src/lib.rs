@@ -119,8 +119,9 @@ pub use mcpwire_model::Version;
 pub use mcpwire_model::content::{Content, ContentKind, EmbeddedResource, ResourceContents, Role};
 pub use mcpwire_model::result_wire::CompletionPage;
 pub use mcpwire_model::{
-    ElicitAnswer, Form, PromptMessage, PromptResult, SamplingReply, SamplingRequest, ToolHints,
-    ToolInfo, ToolResult,
+    ElicitAnswer, Form, PromptMessage, PromptResult, SampledBlock, SampledContent,
+    SampledToolResult, SampledToolUse, SamplingReply, SamplingRequest, ToolChoice, ToolChoiceMode,
+    ToolHints, ToolInfo, ToolResult,
 };
 pub use meta::{
     CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY,

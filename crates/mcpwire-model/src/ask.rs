@@ -5,8 +5,12 @@
 //! Like the content model, it knows nothing of the server machinery, so that a client crate
 //! can share it.
 
+use serde_json::{Map, Value};
+
 use crate::content::{Content, Role};
 use crate::form::Form;
+use crate::sampled::{SampledContent, ToolChoice};
+use crate::tool_info::ToolInfo;
 
 /// What `elicitation/create` asks the user.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,8 +40,9 @@ pub enum ElicitRequest {
 pub struct SamplingMessage {
     /// Who says it.
     pub role: Role,
-    /// What is said: text, an image or audio.
-    pub content: Content,
+    /// What is said: text, an image or audio, or (from 2025-11-25) a tool use, a tool
+    /// result or an array of blocks.
+    pub content: SampledContent,
 }
 
 /// Where the client may take context for the model from (`includeContext`).
@@ -99,6 +104,14 @@ pub struct SamplingRequest {
     pub stop_sequences: Vec<String>,
     /// Where the client may take context from.
     pub include_context: Option<IncludeContext>,
+    /// The tools the model may use (`tools`, from 2025-11-25).
+    pub tools: Option<Vec<ToolInfo>>,
+    /// How the model may use them (`toolChoice`, from 2025-11-25).
+    pub tool_choice: Option<ToolChoice>,
+    /// Provider-specific metadata for the model (`metadata`).
+    pub metadata: Option<Map<String, Value>>,
+    /// Task metadata (`task`, e.g. `{"ttl": 60000}`; 2025-11-25 only).
+    pub task: Option<Map<String, Value>>,
 }
 
 impl SamplingRequest {
@@ -112,13 +125,21 @@ impl SamplingRequest {
             temperature: None,
             stop_sequences: Vec::new(),
             include_context: None,
+            tools: None,
+            tool_choice: None,
+            metadata: None,
+            task: None,
         }
     }
 
-    /// Adds a message of any content block (text, image or audio).
+    /// Adds a message of any content: a block (text, image or audio) or, from 2025-11-25,
+    /// a tool use, a tool result or an array of blocks.
     #[must_use]
-    pub fn message(mut self, role: Role, content: Content) -> Self {
-        self.messages.push(SamplingMessage { role, content });
+    pub fn message(mut self, role: Role, content: impl Into<SampledContent>) -> Self {
+        self.messages.push(SamplingMessage {
+            role,
+            content: content.into(),
+        });
         self
     }
 
@@ -159,6 +180,21 @@ impl SamplingRequest {
     #[must_use]
     pub fn stop_sequence(mut self, stop: impl Into<String>) -> Self {
         self.stop_sequences.push(stop.into());
+        self
+    }
+
+    /// Offers the model `tools`, used as `choice` says (from 2025-11-25).
+    #[must_use]
+    pub fn tools(mut self, tools: Vec<ToolInfo>, choice: Option<ToolChoice>) -> Self {
+        self.tools = Some(tools);
+        self.tool_choice = choice;
+        self
+    }
+
+    /// Sets the provider-specific metadata.
+    #[must_use]
+    pub fn metadata(mut self, metadata: Map<String, Value>) -> Self {
+        self.metadata = Some(metadata);
         self
     }
 

@@ -4,9 +4,9 @@
 //!
 //! The params are first decoded as the version's generated type, so what its schema refuses
 //! is a [`ReadError`]. What the model has no place for is an error too, never silently
-//! dropped from the conversation: tool use and tool results in a sampled message (from
-//! 2025-11-25), and a `requestedSchema` that is not a flat form. `metadata`, `_meta`,
-//! `tools`, `toolChoice` and `task` are left behind.
+//! dropped: a `requestedSchema` that is not a flat form. Tool use, tool results, arrays of
+//! blocks (from 2025-11-25), `tools`, `toolChoice`, `metadata` and `task` are read
+//! (`sampled_wire.rs`); `_meta` is left behind.
 
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use serde_json::Value;
@@ -15,13 +15,14 @@ use crate::ask::{
     ElicitRequest, IncludeContext, ModelPreferences, SamplingMessage, SamplingRequest,
 };
 use crate::ask_reply_wire::{read_sampled, role_of};
-use crate::content_read::{
-    read_block_2025_06_18, read_block_2025_11_25, read_block_2026_07_28, tool_block_2024_11_05,
-    tool_block_2025_03_26,
-};
+use crate::content_read::{read_block_2025_06_18, tool_block_2024_11_05, tool_block_2025_03_26};
 use crate::content_wire::to_value;
 use crate::form::Form;
 use crate::read_error::{ReadError, decode};
+use crate::sampled::SampledContent;
+use crate::sampled_wire::{
+    message_of_2025_11_25, message_of_2026_07_28, object_of, tool_choice_of, tools_of,
+};
 use crate::version::Version;
 
 impl SamplingRequest {
@@ -38,86 +39,130 @@ impl SamplingRequest {
     pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
         const WHAT: &str = "CreateMessageRequestParams";
         macro_rules! read {
-            ($m:ident, $target:ident, $read:ident, [$($variant:ident),*]) => {{
-                let p: $m::CreateMessageRequestParams = decode(text, WHAT, version)?;
-                let messages = p
-                    .messages
+            ($m:ident, $content:expr) => {{
+                let mut p: $m::CreateMessageRequestParams = decode(text, WHAT, version)?;
+                let messages = std::mem::take(&mut p.messages)
                     .into_iter()
                     .map(|m| {
-                        let content = read_sampled!(
-                            $m, SamplingMessageContent, m.content, $target, $read, WHAT,
-                            version, [$($variant),*]
-                        );
-                        Ok(SamplingMessage { role: role_of!($m, m.role), content })
+                        let content = $content(m.content)?;
+                        Ok(SamplingMessage {
+                            role: role_of!($m, m.role),
+                            content,
+                        })
                     })
                     .collect::<Result<Vec<_>, ReadError>>()?;
                 let max_tokens = p.max_tokens.as_u64().and_then(|n| u32::try_from(n).ok());
-                let max_tokens = max_tokens.ok_or_else(|| {
-                    ReadError::new(WHAT, version, "its maxTokens is not a u32")
-                })?;
-                SamplingRequest {
-                    messages,
-                    max_tokens,
-                    system_prompt: p.system_prompt,
-                    temperature: p.temperature.as_ref().and_then(serde_json::Number::as_f64),
-                    stop_sequences: p.stop_sequences.unwrap_or_default(),
-                    include_context: p.include_context.map(|c| match c {
-                        $m::CreateMessageRequestParamsIncludeContext::None => IncludeContext::None,
-                        $m::CreateMessageRequestParamsIncludeContext::ThisServer => {
-                            IncludeContext::ThisServer
-                        }
-                        $m::CreateMessageRequestParamsIncludeContext::AllServers => {
-                            IncludeContext::AllServers
-                        }
-                    }),
-                    model_preferences: p.model_preferences.map(|p| {
-                        let priority = |n: Option<serde_json::Number>| n.and_then(|n| n.as_f64());
-                        ModelPreferences {
-                            hints: p
-                                .hints
-                                .unwrap_or_default()
-                                .into_iter()
-                                .filter_map(|h| h.name)
-                                .collect(),
-                            cost_priority: priority(p.cost_priority),
-                            speed_priority: priority(p.speed_priority),
-                            intelligence_priority: priority(p.intelligence_priority),
-                        }
-                    }),
+                let max_tokens = max_tokens
+                    .ok_or_else(|| ReadError::new(WHAT, version, "its maxTokens is not a u32"))?;
+                (
+                    SamplingRequest {
+                        messages,
+                        max_tokens,
+                        system_prompt: p.system_prompt.take(),
+                        temperature: p.temperature.as_ref().and_then(serde_json::Number::as_f64),
+                        stop_sequences: p.stop_sequences.take().unwrap_or_default(),
+                        metadata: p.metadata.take().and_then(object_of),
+                        tools: None,
+                        tool_choice: None,
+                        task: None,
+                        include_context: p.include_context.take().map(|c| match c {
+                            $m::CreateMessageRequestParamsIncludeContext::None => {
+                                IncludeContext::None
+                            }
+                            $m::CreateMessageRequestParamsIncludeContext::ThisServer => {
+                                IncludeContext::ThisServer
+                            }
+                            $m::CreateMessageRequestParamsIncludeContext::AllServers => {
+                                IncludeContext::AllServers
+                            }
+                        }),
+                        model_preferences: p.model_preferences.take().map(|p| {
+                            let priority =
+                                |n: Option<serde_json::Number>| n.and_then(|n| n.as_f64());
+                            ModelPreferences {
+                                hints: p
+                                    .hints
+                                    .unwrap_or_default()
+                                    .into_iter()
+                                    .filter_map(|h| h.name)
+                                    .collect(),
+                                cost_priority: priority(p.cost_priority),
+                                speed_priority: priority(p.speed_priority),
+                                intelligence_priority: priority(p.intelligence_priority),
+                            }
+                        }),
+                    },
+                    p,
+                )
+            }};
+        }
+        /// Reads a single block of `$m::SamplingMessageContent` (before 2025-11-25).
+        macro_rules! single {
+            ($m:ident, $target:ident, $read:ident, [$($variant:ident),*]) => {
+                |c: $m::SamplingMessageContent| -> Result<SampledContent, ReadError> {
+                    Ok(read_sampled!(
+                        $m, SamplingMessageContent, c, $target, $read, WHAT, version,
+                        [$($variant),*]
+                    )
+                    .into())
                 }
+            };
+        }
+        /// `tools` and `toolChoice` of `$p`, read into `$out`.
+        macro_rules! with_tools {
+            ($out:ident, $p:ident) => {{
+                $out.tools = $p.tools.map(|t| tools_of(t, version)).transpose()?;
+                $out.tool_choice = $p.tool_choice.map(tool_choice_of);
             }};
         }
         Ok(match version {
-            Version::V2024_11_05 => read!(
-                v2024_11_05,
-                CallToolResultContentItem,
-                tool_block_2024_11_05,
-                [TextContent, ImageContent]
-            ),
-            Version::V2025_03_26 => read!(
-                v2025_03_26,
-                CallToolResultContentItem,
-                tool_block_2025_03_26,
-                [TextContent, ImageContent, AudioContent]
-            ),
-            Version::V2025_06_18 => read!(
-                v2025_06_18,
-                ContentBlock,
-                read_block_2025_06_18,
-                [TextContent, ImageContent, AudioContent]
-            ),
-            Version::V2025_11_25 => read!(
-                v2025_11_25,
-                ContentBlock,
-                read_block_2025_11_25,
-                [TextContent, ImageContent, AudioContent]
-            ),
-            Version::V2026_07_28 => read!(
-                v2026_07_28,
-                ContentBlock,
-                read_block_2026_07_28,
-                [TextContent, ImageContent, AudioContent]
-            ),
+            Version::V2024_11_05 => {
+                read!(
+                    v2024_11_05,
+                    single!(
+                        v2024_11_05,
+                        CallToolResultContentItem,
+                        tool_block_2024_11_05,
+                        [TextContent, ImageContent]
+                    )
+                )
+                .0
+            }
+            Version::V2025_03_26 => {
+                read!(
+                    v2025_03_26,
+                    single!(
+                        v2025_03_26,
+                        CallToolResultContentItem,
+                        tool_block_2025_03_26,
+                        [TextContent, ImageContent, AudioContent]
+                    )
+                )
+                .0
+            }
+            Version::V2025_06_18 => {
+                read!(
+                    v2025_06_18,
+                    single!(
+                        v2025_06_18,
+                        ContentBlock,
+                        read_block_2025_06_18,
+                        [TextContent, ImageContent, AudioContent]
+                    )
+                )
+                .0
+            }
+            Version::V2025_11_25 => {
+                let (mut out, p) = read!(v2025_11_25, message_of_2025_11_25);
+                with_tools!(out, p);
+                out.task = p.task.and_then(object_of);
+                out
+            }
+            Version::V2026_07_28 => {
+                let (mut out, p) = read!(v2026_07_28, message_of_2026_07_28);
+                with_tools!(out, p);
+                out
+            }
         })
     }
 }

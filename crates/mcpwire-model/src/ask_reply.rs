@@ -6,7 +6,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::content::{Content, ContentKind, Role};
+use crate::content::{Content, Role};
+use crate::sampled::{SampledContent, SampledToolUse};
 
 /// What the client's model answered to `sampling/createMessage` (`CreateMessageResult`).
 ///
@@ -24,8 +25,9 @@ use crate::content::{Content, ContentKind, Role};
 pub struct SamplingReply {
     /// Who speaks (the assistant, normally).
     pub role: Role,
-    /// What it said: text, an image or audio.
-    pub content: Content,
+    /// What it said: text, an image or audio, or (from 2025-11-25) tool uses, a tool
+    /// result or an array of blocks.
+    pub content: SampledContent,
     /// The model that answered.
     pub model: String,
     /// Why the model stopped (`endTurn`, `stopSequence`, `maxTokens`, or another), if said.
@@ -37,9 +39,29 @@ impl SamplingReply {
     pub fn assistant_text(model: impl Into<String>, text: impl Into<String>) -> Self {
         Self {
             role: Role::Assistant,
-            content: Content::text(text),
+            content: Content::text(text).into(),
             model: model.into(),
             stop_reason: None,
+        }
+    }
+
+    /// An assistant's request to use tools, from `model` (stop reason `toolUse`; from
+    /// 2025-11-25). One use is sent as a block, several as an array.
+    pub fn tool_use(model: impl Into<String>, mut uses: Vec<SampledToolUse>) -> Self {
+        let content = if uses.len() == 1 {
+            SampledContent::Block(crate::sampled::SampledBlock::ToolUse(uses.remove(0)))
+        } else {
+            SampledContent::Blocks(
+                uses.into_iter()
+                    .map(crate::sampled::SampledBlock::ToolUse)
+                    .collect(),
+            )
+        };
+        Self {
+            role: Role::Assistant,
+            content,
+            model: model.into(),
+            stop_reason: Some("toolUse".into()),
         }
     }
 
@@ -52,10 +74,7 @@ impl SamplingReply {
 
     /// The answer's text, when it is a text block.
     pub fn text(&self) -> Option<&str> {
-        match &self.content.kind {
-            ContentKind::Text(text) => Some(text),
-            _ => None,
-        }
+        self.content.text()
     }
 }
 

@@ -3,9 +3,8 @@
 //! held to what a form can answer rather than to the schemas' integer-only typing; see
 //! [`ElicitAnswer::to_json`]), and those read back.
 //! What a version lacks (audio before 2025-03-26, elicitation before 2025-06-18, a resource
-//! in any sampled message) is an [`AskError`] when sent; what the model has no place for
-//! (tool use and tool results in a sampled message, from 2025-11-25) is a [`ReadError`]
-//! when read.
+//! in any sampled message, tool use before 2025-11-25) is an [`AskError`] when sent; tool
+//! use, tool results and arrays of blocks (from 2025-11-25) go through `sampled_wire.rs`.
 
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use serde_json::{Map, Value, json};
@@ -13,15 +12,17 @@ use serde_json::{Map, Value, json};
 use crate::ask_reply::{ElicitAnswer, SamplingReply};
 use crate::ask_wire::AskError;
 use crate::content::{Content, Role};
-use crate::content_read::{
-    read_block_2025_06_18, read_block_2025_11_25, read_block_2026_07_28, tool_block_2024_11_05,
-    tool_block_2025_03_26,
-};
+use crate::content_read::{read_block_2025_06_18, tool_block_2024_11_05, tool_block_2025_03_26};
 use crate::content_wire::{
     Block2024_11_05, Block2025_03_26, block_2024_11_05, block_2025_03_26, block_2025_06_18,
-    block_2025_11_25, block_2026_07_28, to_value,
+    to_value,
 };
 use crate::read_error::{ReadError, decode};
+use crate::sampled::SampledContent;
+use crate::sampled_wire::{
+    result_of_2025_11_25, result_of_2026_07_28, result_to_2025_11_25, result_to_2026_07_28,
+    single_block,
+};
 use crate::version::Version;
 
 fn lacking(what: impl Into<String>, version: Version) -> AskError {
@@ -77,7 +78,7 @@ fn not_sampled(kind: &str, version: Version) -> AskError {
     lacking(format!("`{kind}` content in a sampled message"), version)
 }
 
-/// The `CreateMessageResultContent` of a version whose blocks are one `ContentBlock` union.
+/// The `CreateMessageResultContent` of 2025-06-18.
 macro_rules! result_content {
     ($fn:ident, $m:ident, $block:ident, $v:expr) => {
         fn $fn(content: &Content) -> Result<$m::CreateMessageResultContent, AskError> {
@@ -98,18 +99,6 @@ result_content!(
     v2025_06_18,
     block_2025_06_18,
     Version::V2025_06_18
-);
-result_content!(
-    result_2025_11_25,
-    v2025_11_25,
-    block_2025_11_25,
-    Version::V2025_11_25
-);
-result_content!(
-    result_2026_07_28,
-    v2026_07_28,
-    block_2026_07_28,
-    Version::V2026_07_28
 );
 
 fn result_2024_11_05(
@@ -139,9 +128,10 @@ impl SamplingReply {
     /// The `CreateMessageResult` of `version`, serialized from its generated type, or what
     /// the version cannot carry.
     pub fn to_json(&self, version: Version) -> Result<Value, AskError> {
+        let single = || single_block(&self.content, version);
         macro_rules! result {
-            ($m:ident, $content:ident) => {{
-                let content = $content(&self.content)?;
+            ($m:ident, $content:expr) => {{
+                let content = $content?;
                 let mut out =
                     $m::CreateMessageResult::new(content, &*self.model, role_to!($m, self.role));
                 out.stop_reason = self.stop_reason.clone();
@@ -149,11 +139,11 @@ impl SamplingReply {
             }};
         }
         Ok(match version {
-            Version::V2024_11_05 => result!(v2024_11_05, result_2024_11_05),
-            Version::V2025_03_26 => result!(v2025_03_26, result_2025_03_26),
-            Version::V2025_06_18 => result!(v2025_06_18, result_2025_06_18),
-            Version::V2025_11_25 => result!(v2025_11_25, result_2025_11_25),
-            Version::V2026_07_28 => result!(v2026_07_28, result_2026_07_28),
+            Version::V2024_11_05 => result!(v2024_11_05, result_2024_11_05(single()?)),
+            Version::V2025_03_26 => result!(v2025_03_26, result_2025_03_26(single()?)),
+            Version::V2025_06_18 => result!(v2025_06_18, result_2025_06_18(single()?)),
+            Version::V2025_11_25 => result!(v2025_11_25, result_to_2025_11_25(&self.content)),
+            Version::V2026_07_28 => result!(v2026_07_28, result_to_2026_07_28(&self.content)),
         })
     }
 
@@ -163,11 +153,17 @@ impl SamplingReply {
         const WHAT: &str = "CreateMessageResult";
         macro_rules! read {
             ($m:ident, $target:ident, $read:ident, [$($variant:ident),*]) => {{
+                read!($m, |c| -> Result<SampledContent, ReadError> {
+                    Ok(read_sampled!(
+                        $m, CreateMessageResultContent, c, $target, $read, WHAT, version,
+                        [$($variant),*]
+                    )
+                    .into())
+                })
+            }};
+            ($m:ident, $content:expr) => {{
                 let r: $m::CreateMessageResult = decode(text, WHAT, version)?;
-                let content = read_sampled!(
-                    $m, CreateMessageResultContent, r.content, $target, $read, WHAT, version,
-                    [$($variant),*]
-                );
+                let content = $content(r.content)?;
                 SamplingReply {
                     role: role_of!($m, r.role),
                     content,
@@ -195,18 +191,8 @@ impl SamplingReply {
                 read_block_2025_06_18,
                 [TextContent, ImageContent, AudioContent]
             ),
-            Version::V2025_11_25 => read!(
-                v2025_11_25,
-                ContentBlock,
-                read_block_2025_11_25,
-                [TextContent, ImageContent, AudioContent]
-            ),
-            Version::V2026_07_28 => read!(
-                v2026_07_28,
-                ContentBlock,
-                read_block_2026_07_28,
-                [TextContent, ImageContent, AudioContent]
-            ),
+            Version::V2025_11_25 => read!(v2025_11_25, result_of_2025_11_25),
+            Version::V2026_07_28 => read!(v2026_07_28, result_of_2026_07_28),
         })
     }
 }

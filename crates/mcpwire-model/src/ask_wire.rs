@@ -11,10 +11,13 @@ use crate::ask::{ElicitRequest, IncludeContext, ModelPreferences, SamplingReques
 use crate::content::{ContentError, Role};
 use crate::content_wire::{
     Block2024_11_05, Block2025_03_26, block_2024_11_05, block_2025_03_26, block_2025_06_18,
-    block_2025_11_25, block_2026_07_28, to_value,
+    to_value,
 };
 use crate::form::FormError;
 use crate::form_wire::{requested_2025_06_18, requested_2025_11_25, requested_2026_07_28};
+use crate::sampled_wire::{
+    generated, message_to_2025_11_25, message_to_2026_07_28, single_block, tool_choice_to, tools_to,
+};
 use crate::version::Version;
 
 /// Why a request to the client cannot be sent under a version.
@@ -197,7 +200,12 @@ macro_rules! sampling_params {
             .as_ref()
             .map(|p| preferences!($m, p, version))
             .transpose()?;
-        to_value(out)
+        out.metadata = request
+            .metadata
+            .as_ref()
+            .map(|m| generated(Value::Object(m.clone()), "a metadata", version))
+            .transpose()?;
+        out
     }};
 }
 
@@ -225,10 +233,10 @@ macro_rules! preferences {
     }};
 }
 
-/// The `SamplingMessage`s of `$request` in module `$m`, each block converted by `$block`
-/// into the version's union of blocks and then into `SamplingMessageContent` by `$content`.
+/// The `SamplingMessage`s of `$request` in module `$m`, each content converted by
+/// `$content` into the version's `SamplingMessageContent`.
 macro_rules! sampling_messages {
-    ($m:ident, $request:expr, $block:expr, $content:expr) => {{
+    ($m:ident, $request:expr, $content:expr) => {{
         let request: &SamplingRequest = $request;
         request
             .messages
@@ -238,7 +246,7 @@ macro_rules! sampling_messages {
                     Role::User => $m::Role::User,
                     Role::Assistant => $m::Role::Assistant,
                 };
-                let content = $content($block(&message.content)?)?;
+                let content = $content(&message.content)?;
                 Ok($m::SamplingMessage::new(content, role))
             })
             .collect::<Result<Vec<_>, AskError>>()?
@@ -249,7 +257,7 @@ fn not_in_sampling(kind: &str, version: Version) -> AskError {
     lacking(format!("`{kind}` content in a sampling message"), version)
 }
 
-/// The `SamplingMessageContent` of versions from 2025-06-18 on (one shape, three modules).
+/// The `SamplingMessageContent` of 2025-06-18.
 macro_rules! sampling_content {
     ($fn:ident, $m:ident, $version:expr) => {
         fn $fn(block: $m::ContentBlock) -> Result<$m::SamplingMessageContent, AskError> {
@@ -266,8 +274,6 @@ macro_rules! sampling_content {
 }
 
 sampling_content!(content_2025_06_18, v2025_06_18, Version::V2025_06_18);
-sampling_content!(content_2025_11_25, v2025_11_25, Version::V2025_11_25);
-sampling_content!(content_2026_07_28, v2026_07_28, Version::V2026_07_28);
 
 fn content_2024_11_05(
     block: Block2024_11_05,
@@ -292,33 +298,80 @@ fn content_2025_03_26(
     }
 }
 
+/// An error when `request` has members only versions from 2025-11-25 have.
+fn no_tools(request: &SamplingRequest, version: Version) -> Result<(), AskError> {
+    let members = [
+        (request.tools.is_some(), "`tools`"),
+        (request.tool_choice.is_some(), "a `toolChoice`"),
+        (request.task.is_some(), "a `task`"),
+    ];
+    match members.iter().find(|(set, _)| *set) {
+        Some((_, what)) => Err(lacking(format!("{what} in a sampling request"), version)),
+        None => Ok(()),
+    }
+}
+
+/// The tools and tool choice of `$request`, set on `$out` of module `$m`.
+macro_rules! with_tools {
+    ($out:expr, $request:expr, $version:expr) => {{
+        let request: &SamplingRequest = $request;
+        $out.tools = request
+            .tools
+            .as_deref()
+            .map(|tools| tools_to(tools, $version))
+            .transpose()?;
+        $out.tool_choice = request
+            .tool_choice
+            .as_ref()
+            .map(|choice| tool_choice_to(choice, $version))
+            .transpose()?;
+    }};
+}
+
 /// The `CreateMessageRequestParams` of `version`, serialized from its generated type.
 pub fn sampling_params(request: &SamplingRequest, version: Version) -> Result<Value, AskError> {
+    let v = version;
     Ok(match version {
         Version::V2024_11_05 => {
-            let messages =
-                sampling_messages!(v2024_11_05, request, block_2024_11_05, content_2024_11_05);
-            sampling_params!(v2024_11_05, request, version, messages)
+            no_tools(request, v)?;
+            let messages = sampling_messages!(v2024_11_05, request, |c| content_2024_11_05(
+                block_2024_11_05(single_block(c, v)?)?
+            ));
+            to_value(sampling_params!(v2024_11_05, request, version, messages))
         }
         Version::V2025_03_26 => {
-            let messages =
-                sampling_messages!(v2025_03_26, request, block_2025_03_26, content_2025_03_26);
-            sampling_params!(v2025_03_26, request, version, messages)
+            no_tools(request, v)?;
+            let messages = sampling_messages!(v2025_03_26, request, |c| content_2025_03_26(
+                block_2025_03_26(single_block(c, v)?)?
+            ));
+            to_value(sampling_params!(v2025_03_26, request, version, messages))
         }
         Version::V2025_06_18 => {
-            let messages =
-                sampling_messages!(v2025_06_18, request, block_2025_06_18, content_2025_06_18);
-            sampling_params!(v2025_06_18, request, version, messages)
+            no_tools(request, v)?;
+            let messages = sampling_messages!(v2025_06_18, request, |c| content_2025_06_18(
+                block_2025_06_18(single_block(c, v)?)?
+            ));
+            to_value(sampling_params!(v2025_06_18, request, version, messages))
         }
         Version::V2025_11_25 => {
-            let messages =
-                sampling_messages!(v2025_11_25, request, block_2025_11_25, content_2025_11_25);
-            sampling_params!(v2025_11_25, request, version, messages)
+            let messages = sampling_messages!(v2025_11_25, request, message_to_2025_11_25);
+            let mut out = sampling_params!(v2025_11_25, request, version, messages);
+            with_tools!(out, request, v);
+            out.task = request
+                .task
+                .as_ref()
+                .map(|task| generated(Value::Object(task.clone()), "a task", v))
+                .transpose()?;
+            to_value(out)
         }
         Version::V2026_07_28 => {
-            let messages =
-                sampling_messages!(v2026_07_28, request, block_2026_07_28, content_2026_07_28);
-            sampling_params!(v2026_07_28, request, version, messages)
+            if request.task.is_some() {
+                return Err(lacking("a `task` in a sampling request", v));
+            }
+            let messages = sampling_messages!(v2026_07_28, request, message_to_2026_07_28);
+            let mut out = sampling_params!(v2026_07_28, request, version, messages);
+            with_tools!(out, request, v);
+            to_value(out)
         }
     })
 }

@@ -18,9 +18,10 @@
 //! [`ElicitRequest::from_json`], a server reads the answers with
 //! [`SamplingReply::from_json`] and [`ElicitAnswer::from_json`].
 //! Everything the model can send under a version reads back equal; what it has no place for
-//! (`_meta` and icons outside tools, members a schema does not declare) is left behind, and
-//! what would change a conversation's meaning if dropped (tool use in a sampled message) is
-//! a [`ReadError`].
+//! (`_meta` and icons outside tools, members a schema does not declare) is left behind.
+//! Sampling with tools (2025-11-25 on: `tools`, `toolChoice`, tool uses, tool results and
+//! arrays of blocks, [`SampledContent`]) is modelled; a version without it refuses it by
+//! name when written, and a form the model cannot hold is a [`ReadError`].
 //!
 //! The crate has no runtime and no transport: `mcpwire-server` and `mcpwire-client` build on
 //! it, so the two cannot disagree about a shape.
@@ -54,6 +55,8 @@ pub mod read_error;
 pub mod result;
 pub mod result_read;
 pub mod result_wire;
+pub mod sampled;
+mod sampled_wire;
 pub mod schema;
 pub mod server_info;
 mod server_info_wire;
@@ -76,6 +79,9 @@ pub use logging::LogLevel;
 pub use prompt_message::{PromptMessage, PromptResult};
 pub use read_error::ReadError;
 pub use result::{IntoToolResult, Structured, ToolResult};
+pub use sampled::{
+    SampledBlock, SampledContent, SampledToolResult, SampledToolUse, ToolChoice, ToolChoiceMode,
+};
 pub use schema::{SchemaError, object_schema};
 pub use server_info::{
     DiscoverReply, InitializeReply, ListCapability, PeerInfo, ResourcesCapability,

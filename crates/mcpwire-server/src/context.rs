@@ -359,12 +359,25 @@ impl Context {
     /// [`SamplingRequest`]); asked as [`sample`](Self::sample) asks.
     ///
     /// Fails with [`ClientError::Unsendable`] when the version cannot carry the request
-    /// (audio before 2025-03-26, a resource in a message, a temperature that is not finite).
+    /// (audio before 2025-03-26, a resource in a message, a temperature that is not finite,
+    /// tools before 2025-11-25), and with [`ClientError::NotDeclared`] when it offers tools
+    /// (`tools`, `toolChoice`) and the client did not declare `sampling.tools`.
     pub async fn sample_with(
         &self,
         request: &SamplingRequest,
     ) -> Result<SamplingReply, ClientError> {
         self.can_ask("sampling/createMessage", "sampling")?;
+        let offers_tools = request.tools.is_some() || request.tool_choice.is_some();
+        let tools_declared = self
+            .client_capabilities
+            .get("sampling")
+            .and_then(|sampling| sampling.get("tools"))
+            .is_some();
+        if offers_tools && !tools_declared && self.version >= mcpwire_model::Version::V2025_11_25 {
+            return Err(ClientError::NotDeclared {
+                capability: "sampling.tools",
+            });
+        }
         let params = sampling_params(request, self.version).map_err(ClientError::Unsendable)?;
         let read = |text: &str, version| {
             SamplingReply::from_json(text, version).map_err(|e| e.to_string())

@@ -203,7 +203,10 @@ pub use context::Context;
 pub use events::{EventReceiver, EventSource, InProcessEvents, ReceiveError, ServerEvent};
 pub use form::{Choice, FieldKind, Form, FormError, FormField, TextFormat};
 pub use logging::LogLevel;
-pub use mcpwire_model::{ElicitAnswer, SamplingReply};
+pub use mcpwire_model::{
+    ElicitAnswer, SampledBlock, SampledContent, SampledToolResult, SampledToolUse, SamplingReply,
+    ToolChoice, ToolChoiceMode, ToolInfo,
+};
 pub use prompt::Prompt;
 pub use prompt_message::PromptMessage;
 pub use request_state::MAX_REQUEST_STATE;

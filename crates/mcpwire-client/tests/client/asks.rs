@@ -15,8 +15,8 @@ fn answering() -> mcpwire_client::ClientBuilder {
         .on_sampling(|request: SamplingRequest| async move {
             // The request as the server's model built it.
             assert_eq!(request.max_tokens, 10);
-            let asked = match &request.messages[0].content.kind {
-                ContentKind::Text(text) => text.clone(),
+            let asked = match request.messages[0].content.content().map(|c| &c.kind) {
+                Some(ContentKind::Text(text)) => text.clone(),
                 other => format!("{other:?}"),
             };
             Ok(SamplingReply::assistant_text(

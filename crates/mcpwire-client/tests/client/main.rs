@@ -10,6 +10,7 @@ mod malformed;
 mod negotiation;
 mod notifications;
 mod retry_version;
+mod sampling_tools;
 mod stdio;
 mod support;
 mod time;

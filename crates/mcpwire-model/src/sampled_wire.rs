@@ -1,0 +1,302 @@
+//! Sampled content and sampling tools on the wire, both ways: a [`SampledContent`] as the
+//! `SamplingMessageContent` / `CreateMessageResultContent` of each version from 2025-11-25
+//! (tool uses, tool results, arrays of blocks), built from and read into the generated
+//! types; before 2025-11-25 only a single text, image or audio block, anything else an
+//! [`AskError`]. Also `tools`, `toolChoice`, `metadata` and `task` of a sampling request.
+
+use mcpwire_types::mcp::{v2025_11_25, v2026_07_28};
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+use crate::ask_wire::AskError;
+use crate::content::Content;
+use crate::content_read::{read_block_2025_11_25, read_block_2026_07_28};
+use crate::content_wire::{block_2025_11_25, block_2026_07_28, to_value};
+use crate::read_error::ReadError;
+use crate::sampled::{
+    SampledBlock, SampledContent, SampledToolResult, SampledToolUse, ToolChoice, ToolChoiceMode,
+};
+use crate::tool_info::ToolInfo;
+use crate::tool_info_wire::{read_tool, tool_json};
+use crate::version::Version;
+
+fn lacking(what: impl Into<String>, version: Version) -> AskError {
+    AskError::Lacking {
+        what: what.into(),
+        version,
+    }
+}
+
+/// `value` as the generated type `T`, or why the version's schema refuses it.
+pub(crate) fn generated<T: DeserializeOwned>(
+    value: Value,
+    what: &str,
+    version: Version,
+) -> Result<T, AskError> {
+    // Through text: the generated types keep undeclared members as raw JSON text.
+    serde_json::from_str(&value.to_string())
+        .map_err(|e| lacking(format!("{what} its schema refuses ({e})"), version))
+}
+
+/// The single text, image or audio block of `content`, which is all a sampled message of a
+/// version before 2025-11-25 can hold.
+pub(crate) fn single_block(
+    content: &SampledContent,
+    version: Version,
+) -> Result<&Content, AskError> {
+    match content {
+        SampledContent::Block(SampledBlock::Content(content)) => Ok(content),
+        SampledContent::Block(SampledBlock::ToolUse(_)) => {
+            Err(lacking("a tool use in a sampled message", version))
+        }
+        SampledContent::Block(SampledBlock::ToolResult(_)) => {
+            Err(lacking("a tool result in a sampled message", version))
+        }
+        SampledContent::Blocks(_) => Err(lacking("an array of sampled blocks", version)),
+    }
+}
+
+fn tool_use_json(used: &SampledToolUse) -> Value {
+    let mut out = json!({
+        "type": "tool_use", "id": used.id, "name": used.name, "input": used.input,
+    });
+    if let Some(meta) = &used.meta {
+        out["_meta"] = Value::Object(meta.clone());
+    }
+    out
+}
+
+fn tool_result_json(result: &SampledToolResult, content: Vec<Value>) -> Value {
+    let mut out = json!({
+        "type": "tool_result", "toolUseId": result.tool_use_id, "content": content,
+    });
+    if let Some(structured) = &result.structured_content {
+        out["structuredContent"] = structured.clone();
+    }
+    if let Some(is_error) = result.is_error {
+        out["isError"] = Value::Bool(is_error);
+    }
+    if let Some(meta) = &result.meta {
+        out["_meta"] = Value::Object(meta.clone());
+    }
+    out
+}
+
+fn object(value: Value) -> Option<Map<String, Value>> {
+    match value {
+        Value::Object(map) => Some(map),
+        _ => None,
+    }
+}
+
+/// A generated `ToolUseContent`, serialized, as the model holds it.
+fn tool_use_of(value: Value) -> SampledToolUse {
+    let mut o = object(value).unwrap_or_default();
+    let text = |v: Option<Value>| match v {
+        Some(Value::String(s)) => s,
+        _ => String::new(),
+    };
+    SampledToolUse {
+        id: text(o.remove("id")),
+        name: text(o.remove("name")),
+        input: o.remove("input").and_then(object).unwrap_or_default(),
+        meta: o.remove("_meta").and_then(object),
+    }
+}
+
+/// The conversions of one version's sampled unions, both ways.
+macro_rules! sampled_wire {
+    ($m:ident, $v:expr, $block:ident, $read:ident,
+     $to_block:ident, $to_msg:ident, $to_result:ident,
+     $of_block:ident, $of_msg:ident, $of_result:ident) => {
+        fn $to_block(block: &SampledBlock) -> Result<$m::SamplingMessageContentBlock, AskError> {
+            use $m::{ContentBlock as C, SamplingMessageContentBlock as S};
+            let v = $v;
+            Ok(match block {
+                SampledBlock::Content(content) => match $block(content)? {
+                    C::TextContent(b) => S::TextContent(b),
+                    C::ImageContent(b) => S::ImageContent(b),
+                    C::AudioContent(b) => S::AudioContent(b),
+                    C::EmbeddedResource(_) => {
+                        return Err(lacking("`resource` content in a sampled message", v));
+                    }
+                    C::ResourceLink(_) => {
+                        return Err(lacking("`resource_link` content in a sampled message", v));
+                    }
+                },
+                SampledBlock::ToolUse(used) => {
+                    S::ToolUseContent(generated(tool_use_json(used), "a tool use", v)?)
+                }
+                SampledBlock::ToolResult(result) => {
+                    let content = result
+                        .content
+                        .iter()
+                        .map(|c| $block(c).map(to_value))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let json = tool_result_json(result, content);
+                    S::ToolResultContent(generated(json, "a tool result", v)?)
+                }
+            })
+        }
+
+        /// The version's `SamplingMessageContent` of `content`.
+        pub(crate) fn $to_msg(
+            content: &SampledContent,
+        ) -> Result<$m::SamplingMessageContent, AskError> {
+            sampled_wire!(@to $m, SamplingMessageContent, content, $to_block)
+        }
+
+        /// The version's `CreateMessageResultContent` of `content`.
+        pub(crate) fn $to_result(
+            content: &SampledContent,
+        ) -> Result<$m::CreateMessageResultContent, AskError> {
+            sampled_wire!(@to $m, CreateMessageResultContent, content, $to_block)
+        }
+
+        fn $of_block(
+            block: $m::SamplingMessageContentBlock,
+        ) -> Result<SampledBlock, ReadError> {
+            use $m::{ContentBlock as C, SamplingMessageContentBlock as S};
+            Ok(match block {
+                S::TextContent(b) => SampledBlock::Content($read(C::TextContent(b))?),
+                S::ImageContent(b) => SampledBlock::Content($read(C::ImageContent(b))?),
+                S::AudioContent(b) => SampledBlock::Content($read(C::AudioContent(b))?),
+                S::ToolUseContent(b) => SampledBlock::ToolUse(tool_use_of(to_value(b))),
+                S::ToolResultContent(b) => SampledBlock::ToolResult(SampledToolResult {
+                    content: b
+                        .content
+                        .into_iter()
+                        .map($read)
+                        .collect::<Result<Vec<_>, _>>()?,
+                    structured_content: b.structured_content.map(to_value),
+                    is_error: b.is_error,
+                    meta: b.meta.map(to_value).and_then(object),
+                    tool_use_id: b.tool_use_id,
+                }),
+            })
+        }
+
+        /// The [`SampledContent`] of the version's `SamplingMessageContent`.
+        pub(crate) fn $of_msg(
+            content: $m::SamplingMessageContent,
+        ) -> Result<SampledContent, ReadError> {
+            sampled_wire!(@of $m, SamplingMessageContent, content, $of_block)
+        }
+
+        /// The [`SampledContent`] of the version's `CreateMessageResultContent`.
+        pub(crate) fn $of_result(
+            content: $m::CreateMessageResultContent,
+        ) -> Result<SampledContent, ReadError> {
+            sampled_wire!(@of $m, CreateMessageResultContent, content, $of_block)
+        }
+    };
+    (@to $m:ident, $union:ident, $content:expr, $to_block:ident) => {{
+        use $m::{$union as U, SamplingMessageContentBlock as S};
+        Ok(match $content {
+            SampledContent::Block(block) => match $to_block(block)? {
+                S::TextContent(b) => U::TextContent(b),
+                S::ImageContent(b) => U::ImageContent(b),
+                S::AudioContent(b) => U::AudioContent(b),
+                S::ToolUseContent(b) => U::ToolUseContent(b),
+                S::ToolResultContent(b) => U::ToolResultContent(b),
+            },
+            SampledContent::Blocks(blocks) => U::Array(
+                blocks.iter().map($to_block).collect::<Result<Vec<_>, _>>()?,
+            ),
+        })
+    }};
+    (@of $m:ident, $union:ident, $content:expr, $of_block:ident) => {{
+        use $m::{$union as U, SamplingMessageContentBlock as S};
+        let one = |b| $of_block(b).map(SampledContent::Block);
+        match $content {
+            U::TextContent(b) => one(S::TextContent(b)),
+            U::ImageContent(b) => one(S::ImageContent(b)),
+            U::AudioContent(b) => one(S::AudioContent(b)),
+            U::ToolUseContent(b) => one(S::ToolUseContent(b)),
+            U::ToolResultContent(b) => one(S::ToolResultContent(b)),
+            U::Array(blocks) => Ok(SampledContent::Blocks(
+                blocks.into_iter().map($of_block).collect::<Result<Vec<_>, _>>()?,
+            )),
+        }
+    }};
+}
+
+sampled_wire!(
+    v2025_11_25,
+    Version::V2025_11_25,
+    block_2025_11_25,
+    read_block_2025_11_25,
+    block_to_2025_11_25,
+    message_to_2025_11_25,
+    result_to_2025_11_25,
+    block_of_2025_11_25,
+    message_of_2025_11_25,
+    result_of_2025_11_25
+);
+sampled_wire!(
+    v2026_07_28,
+    Version::V2026_07_28,
+    block_2026_07_28,
+    read_block_2026_07_28,
+    block_to_2026_07_28,
+    message_to_2026_07_28,
+    result_to_2026_07_28,
+    block_of_2026_07_28,
+    message_of_2026_07_28,
+    result_of_2026_07_28
+);
+
+/// The sampling request's tools as the version's generated `Tool`s.
+pub(crate) fn tools_to<T: DeserializeOwned>(
+    tools: &[ToolInfo],
+    version: Version,
+) -> Result<Vec<T>, AskError> {
+    tools
+        .iter()
+        .map(|tool| generated(tool_json(tool, version)?, "a tool", version))
+        .collect()
+}
+
+/// The generated `Tool`s of a sampling request, read as the model's.
+pub(crate) fn tools_of<T: serde::Serialize>(
+    tools: Vec<T>,
+    version: Version,
+) -> Result<Vec<ToolInfo>, ReadError> {
+    tools
+        .into_iter()
+        .map(|tool| read_tool(&to_value(tool).to_string(), version))
+        .collect()
+}
+
+/// A `toolChoice` as the version's generated `ToolChoice`.
+pub(crate) fn tool_choice_to<T: DeserializeOwned>(
+    choice: &ToolChoice,
+    version: Version,
+) -> Result<T, AskError> {
+    let mode = choice.mode.map(|mode| match mode {
+        ToolChoiceMode::Auto => "auto",
+        ToolChoiceMode::Required => "required",
+        ToolChoiceMode::None => "none",
+    });
+    let value = match mode {
+        Some(mode) => json!({ "mode": mode }),
+        None => json!({}),
+    };
+    generated(value, "a toolChoice", version)
+}
+
+/// A generated `ToolChoice`, serialized, as the model holds it.
+pub(crate) fn tool_choice_of(choice: impl serde::Serialize) -> ToolChoice {
+    let mode = match to_value(choice).get("mode").and_then(Value::as_str) {
+        Some("auto") => Some(ToolChoiceMode::Auto),
+        Some("required") => Some(ToolChoiceMode::Required),
+        Some("none") => Some(ToolChoiceMode::None),
+        _ => None,
+    };
+    ToolChoice { mode }
+}
+
+/// A generated object (`metadata`, `task`), serialized, as a map.
+pub(crate) fn object_of(value: impl serde::Serialize) -> Option<Map<String, Value>> {
+    object(to_value(value))
+}
