@@ -50,7 +50,7 @@ where
     strategy
         .prop_map(|value| {
             let json = serde_json::to_value(&value).expect("generated values encode");
-            let decoded = match serde_json::from_value::<T>(json.clone()) {
+            let decoded = match decode_value::<T>(json.clone()) {
                 Ok(back) if back == value => Ok(()),
                 Ok(back) => Err(format!("decoded to {back:?}, generated {value:?}")),
                 Err(e) => Err(format!("does not decode: {e}")),
@@ -58,6 +58,14 @@ where
             Sample { json, decoded }
         })
         .boxed()
+}
+
+/// `json` decoded as `T`, as `serde_json::from_value` would, but through the same
+/// `serde_path_to_error` deserializer as [`crate::roundtrip`]: the generated `roundtrip`
+/// already instantiates every definition's decoder for it, so the strategies add no second
+/// copy of every type's decoder (one per `serde_json::Value` deserializer) to the crate.
+fn decode_value<T: DeserializeOwned>(json: Value) -> Result<T, serde_json::Error> {
+    serde_path_to_error::deserialize(json).map_err(serde_path_to_error::Error::into_inner)
 }
 
 /// A string respecting an optional `format` (`uri`, `uri-template`, `byte`, `date`,
@@ -241,7 +249,7 @@ where
         .prop_filter("decodes as another variant of its union", move |value| {
             serde_json::to_value(value)
                 .ok()
-                .and_then(|json| serde_json::from_value::<U>(json).ok())
+                .and_then(|json| decode_value::<U>(json).ok())
                 .is_some_and(|back| variant(&back) == variant(value))
         })
         .boxed()
