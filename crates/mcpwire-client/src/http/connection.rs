@@ -373,8 +373,12 @@ impl HttpConnection {
                     && shared.standalone
                     && !stateless
                 {
-                    let stream = Arc::clone(shared).run_server_stream();
+                    // The GET goes out, and is answered, before this send returns, so the
+                    // session's next request cannot overtake it.
+                    let (opened, answered) = tokio::sync::oneshot::channel();
+                    let stream = Arc::clone(shared).run_server_stream(opened);
                     shared.spawn(stream);
+                    let _ = tokio::time::timeout(limit, answered).await;
                 }
                 Ok(())
             }

@@ -13,6 +13,7 @@ use hyper::StatusCode;
 use hyper::body::Incoming as Body;
 use mcpwire::http::sse::{SseItem, SseParser};
 use mcpwire::peer::OutgoingId;
+use tokio::sync::oneshot;
 
 use super::connection::{BodyKind, Shared};
 use super::pool::Lease;
@@ -150,8 +151,13 @@ impl Shared {
 
     /// The session's own stream (server requests and notifications outside any request):
     /// opened with GET, reopened (after its last event id, if it had one) when it ends. A
-    /// server without one (405, or any other refusal) is left alone.
-    pub(crate) async fn run_server_stream(self: Arc<Self>) {
+    /// server without one (405, or any other refusal) is left alone. `opened` is dropped once
+    /// the first GET has been answered (or could not be sent), so that the caller can hold back
+    /// the session's next request until then: a server then sees the GET stream opened before
+    /// any later request, never racing it (a stream opened in the middle of a call could be
+    /// taken for that call's reconnection).
+    pub(crate) async fn run_server_stream(self: Arc<Self>, opened: oneshot::Sender<()>) {
+        let mut opened = Some(opened);
         let mut parser = SseParser::new(self.limits.max_event_bytes);
         let mut idle = 0;
         loop {
@@ -160,7 +166,9 @@ impl Shared {
             else {
                 return;
             };
-            match self.exchange(get, &common, false).await {
+            let answer = self.exchange(get, &common, false).await;
+            drop(opened.take());
+            match answer {
                 Ok((response, lease)) => {
                     if response.status() != StatusCode::OK
                         || BodyKind::of(&response) != BodyKind::EventStream

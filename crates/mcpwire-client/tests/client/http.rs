@@ -197,6 +197,12 @@ async fn a_session_sends_its_id_opens_the_get_stream_and_is_deleted_on_close() {
     }
     let gets = recording.heads("GET");
     assert_eq!(gets.len(), 1, "one GET stream: {gets:?}");
+    // The GET stream is open before the next request goes out, so a server never sees it
+    // arrive in the middle of a call (where it could be taken for that call's reconnection).
+    let text = recording.text();
+    let get_at = text.find("get /mcp http/1.1").expect("the GET");
+    let call_at = text.find(r#""method":"tools/call""#).expect("the call");
+    assert!(get_at < call_at, "the GET stream opens before the call");
     assert!(gets[0].contains("accept: text/event-stream"), "{}", gets[0]);
     let deletes = recording.heads("DELETE");
     assert_eq!(deletes.len(), 1, "{deletes:?}");
