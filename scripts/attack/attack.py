@@ -150,13 +150,14 @@ class GoodClient(threading.Thread):
         super().__init__(daemon=True)
         self.target, self.stop, self.results = target, threading.Event(), []
         self.session = None
+        self.misses = []  # what each call not answered correctly got instead
 
     def run(self):
         t, n = self.target, 0
         while not self.stop.is_set():
             n += 1
             started = time.monotonic()
-            ok = False
+            ok, why = False, "no session"
             if not t.stateless and self.session is None:
                 self.session = initialize(t)
             if t.stateless or self.session:
@@ -165,11 +166,15 @@ class GoodClient(threading.Thread):
                 got = exchange(t, t.headers("tools/call", t.tool, self.session), body)
                 if got and got[0] == 404 and not t.stateless:
                     self.session = None  # evicted or expired: initialize again
+                why = "no answer (closed or timed out)" if not got else "status %d" % got[0]
                 if got and got[0] == 200:
                     reply = last_message(got[1], got[2])
                     ok = bool(reply) and reply.get("id") == n and "result" in reply \
                         and not reply["result"].get("isError")
+                    why = "200 with %s" % json.dumps(reply)[:100]
             self.results.append((ok, time.monotonic() - started))
+            if not ok:
+                self.misses.append(why)
             self.stop.wait(max(0.0, CALL_EVERY - (time.monotonic() - started)))
 
 
@@ -414,7 +419,7 @@ def run_attack(target, name, attack):
     latencies = sorted(d for _, d in results)
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] if latencies else float("nan")
     alive = target.pid is None or os.path.exists("/proc/%d" % target.pid)
-    return served, len(results), p99 * 1000, peak, after, alive
+    return served, len(results), p99 * 1000, peak, after, alive, client.misses
 
 
 def start_server(kind, build, rebuild=True):
@@ -471,9 +476,11 @@ def main():
     print("%-24s %9s %9s %10s %10s %6s" % ("attack", "served", "p99 ms", "RSS peak", "RSS after", "alive"))
     try:
         for name, attack in chosen:
-            served, total, p99, peak, after, alive = run_attack(target, name, attack)
+            served, total, p99, peak, after, alive, misses = run_attack(target, name, attack)
             print("%-24s %4d/%-4d %9.0f %8.1f M %8.1f M %6s"
                   % (name, served, total, p99, peak, after, "yes" if alive else "NO"), flush=True)
+            for why in sorted(set(misses)):
+                print("    missed %d: %s" % (misses.count(why), why), flush=True)
             if not alive:
                 break
     finally:

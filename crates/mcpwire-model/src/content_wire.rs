@@ -2,6 +2,8 @@
 //! messages into each version's generated types (`mcpwire_types::mcp::v…`), which are what
 //! gets serialized. A block or member a version lacks is a [`ContentError`], never dropped.
 
+use std::borrow::Cow;
+
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use mcpwire_types::{Json, JsonObject};
 use serde::Serialize;
@@ -12,9 +14,10 @@ use crate::content::{
 };
 use crate::version::Version;
 
-/// A tool result, version-neutral, as [`crate::ToolResult`] hands it over for encoding.
+/// A tool result, version-neutral, as [`crate::ToolResult`] hands it over for encoding: its
+/// content borrowed, or owned so that each block goes once converted.
 pub(crate) struct ToolResultParts<'a> {
-    pub(crate) content: &'a [Content],
+    pub(crate) content: Cow<'a, [Content]>,
     pub(crate) structured: Option<&'a Value>,
     pub(crate) is_error: bool,
 }
@@ -262,16 +265,20 @@ fn prompt_block_2025_03_26(b: Block2025_03_26) -> v2025_03_26::PromptMessageCont
 }
 
 /// Converts every block with `$convert`, failing on the first a version lacks.
-fn all<T, U>(
-    items: &[T],
+fn all<T: Clone, U>(
+    items: Cow<'_, [T]>,
     convert: impl Fn(&T) -> Result<U, ContentError>,
 ) -> Result<Vec<U>, ContentError> {
-    items.iter().map(convert).collect()
+    match items {
+        Cow::Borrowed(items) => items.iter().map(convert).collect(),
+        // Each item is dropped once converted: a large text block is held twice at most.
+        Cow::Owned(items) => items.into_iter().map(|item| convert(&item)).collect(),
+    }
 }
 
 /// The `CallToolResult` of `version`, serialized from its generated type.
 pub(crate) fn call_tool_result(
-    result: &ToolResultParts<'_>,
+    result: ToolResultParts<'_>,
     version: Version,
 ) -> Result<Value, ContentError> {
     let is_error = result.is_error.then_some(true);

@@ -1,6 +1,7 @@
 //! What a tool returns: a version-neutral [`ToolResult`], encoded for the negotiated version
 //! when it is sent.
 
+use std::borrow::Cow;
 use std::fmt::Display;
 
 use schemars::JsonSchema;
@@ -165,11 +166,11 @@ impl ToolResult {
     /// ```
     pub fn try_to_json(&self, version: Version) -> Result<Value, ContentError> {
         let parts = ToolResultParts {
-            content: &self.content,
+            content: Cow::Borrowed(&self.content),
             structured: self.structured.as_ref(),
             is_error: self.is_error,
         };
-        call_tool_result(&parts, version)
+        call_tool_result(parts, version)
     }
 
     /// The `CallToolResult` of `version`, as sent: [`try_to_json`](Self::try_to_json), or
@@ -182,11 +183,34 @@ impl ToolResult {
     /// assert_eq!(sent["resultType"], "complete");
     /// ```
     pub fn to_json(&self, version: Version) -> Value {
-        self.try_to_json(version).unwrap_or_else(|error| {
-            Self::error(format!("the tool's result cannot be sent: {error}"))
-                .try_to_json(version)
-                .unwrap_or_default()
-        })
+        self.try_to_json(version)
+            .unwrap_or_else(|error| Self::unsendable(&error, version))
+    }
+
+    /// [`to_json`](Self::to_json), consuming the result: each content block is dropped as
+    /// soon as it is converted to the version's type, so a large text is held at most twice
+    /// on its way to JSON rather than three times (the block, its wire form, the JSON).
+    ///
+    /// ```
+    /// use mcpwire_model::{ToolResult, Version};
+    ///
+    /// let result = ToolResult::text("hi");
+    /// assert_eq!(result.to_json(Version::V2025_11_25), result.into_json(Version::V2025_11_25));
+    /// ```
+    pub fn into_json(self, version: Version) -> Value {
+        let parts = ToolResultParts {
+            content: Cow::Owned(self.content),
+            structured: self.structured.as_ref(),
+            is_error: self.is_error,
+        };
+        call_tool_result(parts, version).unwrap_or_else(|error| Self::unsendable(&error, version))
+    }
+
+    /// The tool execution error sent instead of a result `version` cannot carry.
+    fn unsendable(error: &ContentError, version: Version) -> Value {
+        Self::error(format!("the tool's result cannot be sent: {error}"))
+            .try_to_json(version)
+            .unwrap_or_default()
     }
 }
 

@@ -110,6 +110,9 @@ pub(crate) async fn handle(
         }
         validate(version, &method, params, depth)?;
         let mut fields: Params = decode_params(params, depth)?;
+        // The members are decoded: the raw params (a copy of the frame's) go before the
+        // handler runs, so a large argument is not held twice while its result is built.
+        drop(raw);
         let ctx = context(&state, version, fields.meta.as_ref(), request)?;
         let ctx = match input_round(&state.shared, &method, &mut fields, ctx.version())? {
             Some(round) => ctx.with_input(Arc::new(round)),
@@ -383,7 +386,10 @@ async fn call_tool(
     #[cfg(not(feature = "http"))]
     let _ = headers; // only HTTP requests carry `Mcp-Param-*` headers
     let round = ctx.input_round();
-    match tool.start(&arguments, ctx) {
+    let started = tool.start(&arguments, ctx);
+    // Decoded into the tool's own type: not held while the tool runs.
+    drop(arguments);
+    match started {
         Ok(running) => {
             let work = async move {
                 let result = running.await;
@@ -393,7 +399,7 @@ async fn call_tool(
                     Some(capability) if version.is_stateless() => {
                         Err(missing_capability(capability))
                     }
-                    _ => Ok(result.to_json(version)),
+                    _ => Ok(result.into_json(version)),
                 }
             };
             answered(round, work).await
@@ -514,9 +520,32 @@ fn finish(version: Version, method: &str, mut result: Value) -> Result<Box<RawVa
             members.insert("cacheScope".into(), "public".into());
         }
     }
-    serde_json::value::to_raw_value(&result).map_err(|e| {
+    to_raw_exact(&result).map_err(|e| {
         RpcError::internal_error().with_data(&format!("result does not serialize: {e}"))
     })
+}
+
+/// `value` as JSON text, written into a buffer of exactly its length (measured by a first,
+/// counting pass) rather than one that doubles as it grows: a large result (a tool echoing
+/// 60 MiB) is then held once as JSON, beside its `Value`, not in a buffer up to twice its size.
+fn to_raw_exact(value: &Value) -> serde_json::Result<Box<RawValue>> {
+    /// Counts the bytes written to it.
+    struct Length(usize);
+    impl std::io::Write for Length {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut length = Length(0);
+    serde_json::to_writer(&mut length, value)?;
+    let mut text = Vec::with_capacity(length.0);
+    serde_json::to_writer(&mut text, value)?;
+    let text = String::from_utf8(text).map_err(serde::ser::Error::custom)?;
+    RawValue::from_string(text)
 }
 
 fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {

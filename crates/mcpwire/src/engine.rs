@@ -118,7 +118,7 @@ fn request<'a, S, H: Host<S>>(
             in_place(&|ctx| handler(state, params, ctx), switch_to)
         }
         Route::Fallback(FallbackHandler::Sync(fallback)) => in_place(
-            &|ctx| fallback(state, params, ctx).map(|raw| String::from(raw.get())),
+            &|ctx| fallback(state, params, ctx).map(into_string),
             switch_to,
         ),
         #[cfg(feature = "tokio")]
@@ -141,9 +141,7 @@ fn request<'a, S, H: Host<S>>(
                     let started = catch_unwind(AssertUnwindSafe(|| {
                         let future = fallback(state, owned(params), ctx);
                         let boxed: BoxFuture<Result<String, RpcError>> =
-                            Box::pin(
-                                async move { future.await.map(|raw| String::from(raw.get())) },
-                            );
+                            Box::pin(async move { future.await.map(into_string) });
                         boxed
                     }))
                     .map_err(|_panic| RpcError::internal_error());
@@ -240,6 +238,12 @@ fn run_sync<T>(
 /// Delivers a protocol event to the router's event handler (a panic there is silent).
 pub(crate) fn deliver<S>(router: &Router<S>, state: &S, event: ProtocolEvent) {
     let _ = catch_unwind(AssertUnwindSafe(|| router.deliver_event(state, event)));
+}
+
+/// A fallback's raw result as the reply's text, without a copy (a tool's large result is
+/// held once, not twice).
+fn into_string(raw: Box<serde_json::value::RawValue>) -> String {
+    Box::<str>::from(raw).into_string()
 }
 
 /// The raw params an async fallback owns.

@@ -52,6 +52,7 @@ impl<R: BufRead> FrameReader<R> {
     /// The next non-blank frame, or `None` at end of input. Lines longer than
     /// `max_frame_bytes` (terminator excluded) come back as [`Frame::TooLong`].
     pub fn next_frame(&mut self, max_frame_bytes: usize) -> io::Result<Option<Frame<'_>>> {
+        self.lines.release_line();
         loop {
             let available = match self.input.fill_buf() {
                 Ok(available) => available,
@@ -130,10 +131,7 @@ impl LineSplitter {
     /// limit is dropped as it is read, never buffered whole.
     fn feed(&mut self, available: &[u8], max: usize) -> (usize, bool) {
         if !self.saw_bytes {
-            self.line.clear();
-            if self.line.capacity() > KEPT_CAPACITY {
-                self.line = Vec::new();
-            }
+            self.release_line();
             self.saw_bytes = true;
         }
         let newline = available.iter().position(|&b| b == b'\n');
@@ -151,6 +149,21 @@ impl LineSplitter {
             newline.map_or(available.len(), |at| at + 1),
             newline.is_some(),
         )
+    }
+
+    /// Lets go of the last frame handed out, before the next one is waited for: its bytes
+    /// are no longer needed once the caller has decoded it, and a large line's buffer is
+    /// given back to the allocator rather than held while its handler runs (a client that
+    /// sent a 60 MiB frame waits for the reply before sending more). Nothing happens while a
+    /// line is being read.
+    pub(crate) fn release_line(&mut self) {
+        if self.saw_bytes {
+            return;
+        }
+        self.line.clear();
+        if self.line.capacity() > KEPT_CAPACITY {
+            self.line = Vec::new();
+        }
     }
 
     /// Ends the current line, at its `\n` or at end of input (`None` there when no byte of
@@ -183,9 +196,13 @@ impl LineSplitter {
         {
             return Some(LineEnd::Blank);
         }
-        Some(LineEnd::Line {
-            start: self.line.len() - content.len(),
-        })
+        let start = self.line.len() - content.len();
+        if self.line.capacity() > KEPT_CAPACITY {
+            // The buffer grew by doubling: up to twice a large frame. Its spare room goes
+            // back before the frame is handed out (and copied by whoever reads it).
+            self.line.shrink_to_fit();
+        }
+        Some(LineEnd::Line { start })
     }
 
     /// One step of a frame reader over the bytes its buffer holds (`available`; empty at end

@@ -37,9 +37,11 @@ const MAX_HEAD_BUFFER: usize = 64 * 1024;
 /// The most bytes one read takes while a request head is on its way.
 const HEAD_READ_CHUNK: usize = 8 * 1024;
 
-/// How long a connection whose request gave way to make room stays open for its 429 to be
-/// written.
-const SHED_LINGER: Duration = Duration::from_millis(500);
+/// How long a connection that has sent no request yet counts as just made rather than idle:
+/// its request head may be on its way (a client connects, then writes), so while younger it
+/// is closed to make room only after every request that may give way has (a silent
+/// connection, such as a slow-loris one, is closed first once older).
+const FRESH_CONNECTION: Duration = Duration::from_secs(1);
 
 /// The longest pause of the accept loop after errors (e.g. out of file descriptors).
 const MAX_ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
@@ -320,9 +322,10 @@ impl Open {
 
     /// Asks one connection (of `client`'s, or of all) to close to make room, the first of:
     /// the one whose request body has waited the longest (its head came, its body has not),
-    /// the one idle the longest, and with [`Busy::Shed`] the one whose request began first
-    /// (ended with [`RequestState::shed_answer`], or its stream cut). `false` when none
-    /// qualifies.
+    /// the one idle the longest, with [`Busy::Shed`] the one whose request began first
+    /// (ended with [`RequestState::shed_answer`], or its stream cut), and last the one made
+    /// the longest ago among those made within [`FRESH_CONNECTION`] that have sent no
+    /// request yet. `false` when none qualifies.
     fn make_room(&self, client: Option<PeerKey>, busy: Busy) -> bool {
         let connections = self.lock();
         let chosen = connections
@@ -332,6 +335,13 @@ impl Open {
             .filter(|activity| !activity.asked_to_close.load(Ordering::SeqCst))
             .filter_map(|activity| {
                 let rank = match activity.idle_since() {
+                    // Made a moment ago: not idle, its first request is on its way.
+                    Some(since)
+                        if !activity.used.load(Ordering::SeqCst)
+                            && since.elapsed() < FRESH_CONNECTION =>
+                    {
+                        (3, since)
+                    }
                     Some(since) => (1, since),
                     None => match activity.request.stage() {
                         (Stage::AwaitingBody, began) => (0, began),
@@ -346,7 +356,7 @@ impl Open {
             return false;
         };
         activity.asked_to_close.store(true, Ordering::SeqCst);
-        if rank.0 != 1 {
+        if rank.0 == 0 || rank.0 == 2 {
             activity.request.shed();
         }
         activity.close.notify_one();
@@ -508,6 +518,10 @@ async fn serve_connection<S: HttpService>(
     let _registered = open.register(client, &activity);
     let idle = endpoint.config.idle_timeout;
     let header_timeout = endpoint.config.header_timeout;
+    // A connection whose request gave way ends once its 429 is written (hyper closes it at
+    // once: the answer says `Connection: close`); should the client not take those bytes,
+    // this is as long as any write may make no progress.
+    let give_way_linger = endpoint.config.write_timeout;
     let limits = WriteLimits {
         timeout: endpoint.config.write_timeout,
         min_rate: endpoint.config.min_write_rate,
@@ -576,9 +590,10 @@ async fn serve_connection<S: HttpService>(
             }
             if activity.request.is_shed() {
                 // Its request gives way before its answer began: the answer is 429, and
-                // the connection ends shortly after it whatever the client does (hyper
-                // would wait for the rest of a withheld body before closing).
-                let mut at = Box::pin(tokio::time::sleep(SHED_LINGER));
+                // the connection ends after it whatever the client does: within the write
+                // timeout even if the client neither reads the 429 nor sends the rest of a
+                // withheld body.
+                let mut at = Box::pin(tokio::time::sleep(give_way_linger));
                 let _ = at.as_mut().poll(cx);
                 linger = Some(at);
             }

@@ -29,6 +29,7 @@ impl<R: AsyncBufRead + Unpin> AsyncFrameReader<R> {
 
     /// The next non-blank frame, or `None` at end of input.
     pub async fn next_frame(&mut self, max_frame_bytes: usize) -> io::Result<Option<Frame<'_>>> {
+        self.lines.release_line();
         loop {
             let available = self.input.fill_buf().await?;
             let (consumed, step) = self.lines.step(available, max_frame_bytes);

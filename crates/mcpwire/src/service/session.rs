@@ -376,6 +376,8 @@ impl<S: Send + Sync + 'static> Session<S> {
                 state.tokens.remove(&call.key());
                 state.peer.reply(call, outcome.as_deref())
             };
+            // The result's text is in the line now: one copy of a large result at a time.
+            drop(outcome);
             if let Some(line) = line {
                 let _ = sink.send(Outgoing::Reply(line)).await;
             }
