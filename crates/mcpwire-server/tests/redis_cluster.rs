@@ -248,7 +248,7 @@ fn send(addr: SocketAddr, method: &str, headers: &[(&str, &str)], body: &str) ->
 }
 
 #[test]
-fn a_change_at_one_process_reaches_a_listener_at_another_within_a_second() {
+fn a_change_at_one_process_reaches_a_listener_at_another_promptly() {
     let Some(redis) = redis() else { return };
     let (a, b) = (
         Process::start(&redis.url, true),
@@ -293,7 +293,8 @@ fn a_change_at_one_process_reaches_a_listener_at_another_within_a_second() {
         call.to_string().as_bytes(),
     );
     assert_eq!(reply.status, 200, "{}", reply.text());
-    let heard = read_until(&mut listener, Duration::from_secs(1), |raw| {
+    // Three processes on a loaded machine: seconds, not the tens a lost relay would take.
+    let heard = read_until(&mut listener, Duration::from_secs(5), |raw| {
         events(raw)
             .iter()
             .any(|(_, m)| m["method"] == "notifications/tools/list_changed")
@@ -308,7 +309,7 @@ fn a_change_at_one_process_reaches_a_listener_at_another_within_a_second() {
         changed[0].1["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
         "l"
     );
-    assert!(elapsed < Duration::from_secs(1), "{elapsed:?}");
+    assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
 }
 
 #[test]
