@@ -502,12 +502,28 @@ async fn a_cancelled_countdown_stops_and_sends_no_reply() {
     let params =
         json!({ "name": "countdown", "arguments": { "n": 1000 }, "_meta": { "progressToken": 7 } });
     let call = client.handle().request_raw("tools/call", &params);
-    // Dropping the request's future cancels it (`notifications/cancelled`).
-    let abandoned = tokio::time::timeout(Duration::from_millis(150), call).await;
-    assert!(abandoned.is_err(), "the countdown cannot finish in 150 ms");
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let stopped_at = steps.load(Ordering::SeqCst);
-    assert!((1..50).contains(&stopped_at), "stopped at {stopped_at}");
+    // Dropping the request's future cancels it (`notifications/cancelled`), once the
+    // countdown has begun (1,000 steps of 20 ms cannot finish in the 10 s allowed).
+    let begun = async {
+        while steps.load(Ordering::SeqCst) == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    };
+    tokio::select! {
+        _ = call => panic!("the countdown finished"),
+        _ = tokio::time::timeout(WAIT, begun) => {}
+    }
+    // The handler stops: two looks 200 ms apart see the same step (at most 5 s).
+    let mut stopped_at = steps.load(Ordering::SeqCst);
+    for _ in 0..25 {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let now = steps.load(Ordering::SeqCst);
+        if now == stopped_at {
+            break;
+        }
+        stopped_at = now;
+    }
+    assert!((1..400).contains(&stopped_at), "stopped at {stopped_at}");
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(
         steps.load(Ordering::SeqCst),

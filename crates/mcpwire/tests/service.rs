@@ -751,10 +751,11 @@ async fn end_of_input_cancels_handlers_and_serving_ends_within_the_grace_period(
         )
     };
     let options = Options {
-        end_of_input_grace: Duration::from_millis(300),
+        end_of_input_grace: Duration::from_millis(2_000),
         ..Options::default()
     };
-    for (method, bound) in [("polite", 250), ("stubborn", 2_000)] {
+    // The polite one ends well before the grace, the stubborn one at the grace, not at its 30 s.
+    for (method, bound) in [("polite", 1_500), ("stubborn", 10_000)] {
         let mut wire = Wire::serve(session(seen.clone(), router(), options));
         wire.send(&format!(
             r#"{{"jsonrpc":"2.0","id":1,"method":"{method}"}}"#
@@ -762,7 +763,7 @@ async fn end_of_input_cancels_handlers_and_serving_ends_within_the_grace_period(
         .await;
         assert_eq!(cancelled.recv().await, Some("started"));
         let ended = std::time::Instant::now();
-        let _ = tokio::time::timeout(Duration::from_secs(5), wire.close())
+        let _ = tokio::time::timeout(Duration::from_secs(15), wire.close())
             .await
             .expect("serving ends once the input has ended");
         assert!(
@@ -773,7 +774,7 @@ async fn end_of_input_cancels_handlers_and_serving_ends_within_the_grace_period(
         if method == "polite" {
             assert_eq!(cancelled.recv().await, Some("cancelled"));
         } else {
-            assert!(ended.elapsed() >= Duration::from_millis(300));
+            assert!(ended.elapsed() >= Duration::from_millis(2_000));
         }
     }
 }

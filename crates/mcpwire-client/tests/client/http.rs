@@ -302,12 +302,13 @@ async fn an_answer_stream_closed_early_is_resumed_after_its_last_event() {
 
 #[tokio::test]
 async fn a_session_the_server_ended_fails_every_call_with_session_expired() {
-    let config = HttpConfig::default().session_idle_timeout(Duration::from_millis(200));
+    // Long enough that the first call surely comes in time on a loaded machine.
+    let config = HttpConfig::default().session_idle_timeout(Duration::from_secs(1));
     let (url, _) = serve(config).await;
     // No GET stream: an open one would keep the session in use.
     let client = connect(&url, Version::V2025_11_25, |t| t.server_stream(false)).await;
     client.list_all_tools().await.expect("the session is alive");
-    tokio::time::sleep(Duration::from_millis(600)).await;
+    tokio::time::sleep(Duration::from_millis(2500)).await;
     for attempt in ["the 404", "a later call"] {
         let error = client.list_all_tools().await.expect_err(attempt);
         assert!(

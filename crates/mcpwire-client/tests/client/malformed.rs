@@ -55,7 +55,15 @@ fn rules(seen: &Mutex<Vec<Violation>>) -> Vec<Rule> {
     seen.lock().unwrap().iter().map(|v| v.rule).collect()
 }
 
-async fn settle() {
+/// Waits until `reported` holds (at most 5 s: the reader reports on its own task), then a
+/// moment more for anything that should not be reported to show.
+async fn settle(reported: impl Fn() -> bool) {
+    for _ in 0..500 {
+        if reported() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     tokio::time::sleep(Duration::from_millis(50)).await;
 }
 
@@ -73,7 +81,7 @@ async fn a_response_id_of_another_json_type_fails_the_call_naming_the_rule() {
         }
         other => panic!("{other:?}"),
     }
-    settle().await;
+    settle(|| !rules(&seen).is_empty()).await;
     assert_eq!(rules(&seen), [Rule::ResponseIdEcho]);
     // The reader lives on.
     let ok = answered_with(&client, &mut server, |id| {
@@ -92,7 +100,7 @@ async fn a_duplicate_response_is_reported_and_the_first_one_counts() {
         ]
     });
     assert_eq!(result.await.expect("the first response"), 2);
-    settle().await;
+    settle(|| !rules(&seen).is_empty()).await;
     assert_eq!(rules(&seen), [Rule::OneResponse]);
 }
 
@@ -111,7 +119,7 @@ async fn non_json_and_unknown_ids_are_reported_and_answered_by_the_rules() {
     let reply = server.recv().await;
     assert_eq!(reply["error"]["code"], -32700);
     assert_eq!(reply["id"], Value::Null);
-    settle().await;
+    settle(|| rules(&seen).len() >= 2).await;
     assert_eq!(rules(&seen), [Rule::Json, Rule::ResponseToKnownRequest]);
     // A response is never answered: nothing else was sent.
     assert_eq!(server.silent_for(Duration::from_millis(50)).await, None);
@@ -240,7 +248,7 @@ async fn server_messages_of_the_wrong_shape_are_refused_or_reported() {
             .contains("maxTokens"),
         "{reply}"
     );
-    settle().await;
+    settle(|| !logs.lock().unwrap().is_empty() && !violations.lock().unwrap().is_empty()).await;
     assert_eq!(*logs.lock().unwrap(), ["info"]);
     let violations = violations.lock().unwrap();
     assert_eq!(violations.len(), 1, "{violations:?}");

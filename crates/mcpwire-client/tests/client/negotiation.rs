@@ -189,7 +189,8 @@ async fn a_2026_result_without_result_type_is_complete() {
 
 #[tokio::test]
 async fn a_dropped_subscription_cancels_its_listen_request() {
-    let (transport, server) = scripted_by(|message| {
+    let (heard_cancel, mut cancel_heard) = tokio::sync::mpsc::unbounded_channel();
+    let (transport, server) = scripted_by(move |message| {
         let id = &message["id"];
         match message["method"].as_str() {
             Some("server/discover") => vec![json!({"jsonrpc": "2.0", "id": id, "result": {
@@ -204,6 +205,10 @@ async fn a_dropped_subscription_cancels_its_listen_request() {
                     json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
                         "params": {"_meta": meta}}),
                 ]
+            }
+            Some("notifications/cancelled") => {
+                let _ = heard_cancel.send(());
+                Vec::new()
             }
             _ => Vec::new(),
         }
@@ -229,7 +234,9 @@ async fn a_dropped_subscription_cancels_its_listen_request() {
         ))
     ));
     drop(subscription);
-    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    // The cancellation is sent by a task of its own: wait for the server to hear it.
+    let heard = tokio::time::timeout(std::time::Duration::from_secs(10), cancel_heard.recv());
+    assert_eq!(heard.await, Ok(Some(())), "no cancellation was sent");
     client.close().await;
     let sent = server.await.expect("joined");
     let listen = sent

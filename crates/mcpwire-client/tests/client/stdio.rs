@@ -83,7 +83,7 @@ async fn a_child_that_dies_mid_call_fails_it_with_its_exit_status() {
     // The child's group is killed on close: its background process too.
     let pid = grandchild(&stderr).await;
     client.close().await;
-    for _ in 0..200 {
+    for _ in 0..1000 {
         if !running(pid) {
             return;
         }
@@ -104,7 +104,7 @@ async fn dropping_the_client_kills_the_child_group() {
     let pid = grandchild(&stderr).await;
     assert!(running(pid));
     drop(client);
-    for _ in 0..200 {
+    for _ in 0..1000 {
         if !running(pid) {
             return;
         }

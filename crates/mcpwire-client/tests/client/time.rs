@@ -53,9 +53,9 @@ async fn a_timeout_fails_the_call_and_cancels_it() {
 async fn progress_restarts_the_timeout_and_reaches_the_stream() {
     for version in [Version::V2024_11_05, Version::V2026_07_28] {
         let (client, _) = connect(version, builder()).await;
-        let args = json!({"n": 6, "step_ms": 40});
-        // 6 steps of 40 ms outlast a 100 ms timeout that nothing restarts...
-        let strict = CallOptions::new().timeout(Duration::from_millis(100));
+        let args = json!({"n": 6, "step_ms": 150});
+        // 6 steps of 150 ms outlast a 400 ms timeout that nothing restarts...
+        let strict = CallOptions::new().timeout(Duration::from_millis(400));
         let error = client
             .call_tool("countdown", &args, &strict)
             .await
@@ -64,9 +64,9 @@ async fn progress_restarts_the_timeout_and_reaches_the_stream() {
             matches!(error, ClientError::Timeout { .. }),
             "{version}: {error}"
         );
-        // ...but not one each progress notification restarts.
+        // ...but not one each progress notification restarts (250 ms to spare per step).
         let (options, mut progress) = CallOptions::new()
-            .timeout(Duration::from_millis(100))
+            .timeout(Duration::from_millis(400))
             .reset_timeout_on_progress(true)
             .progress_stream();
         let result = client.call_tool("countdown", &args, &options).await;
@@ -84,9 +84,9 @@ async fn progress_restarts_the_timeout_and_reaches_the_stream() {
         assert_eq!(seen, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0], "{version}");
         // The overall bound still holds.
         let bounded = CallOptions::new()
-            .timeout(Duration::from_millis(100))
+            .timeout(Duration::from_millis(400))
             .reset_timeout_on_progress(true)
-            .max_total_timeout(Duration::from_millis(150));
+            .max_total_timeout(Duration::from_millis(600));
         let error = client
             .call_tool("countdown", &args, &bounded)
             .await
