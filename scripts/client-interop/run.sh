@@ -10,6 +10,7 @@
 # Runs (all by default):
 #   ts-everything-stdio      @modelcontextprotocol/server-everything (npm), stdio
 #   ts-everything-http       the same, Streamable HTTP (`streamableHttp`, PORT=…)
+#   ts-everything-http-2026  the same, asked for 2026-07-28 (it falls back to `initialize`)
 #   py-v2-stdio              scripts/client-interop/python_server.py on PyPI `mcp>=2`, stdio
 #   py-v2-http               the same, Streamable HTTP
 #   py-v2-http-2026          the same, asked for 2026-07-28
@@ -51,7 +52,7 @@ case "$DIR" in
     exit 2
     ;;
 esac
-ALL_RUNS=(ts-everything-stdio ts-everything-http py-v2-stdio py-v2-http py-v2-http-2026
+ALL_RUNS=(ts-everything-stdio ts-everything-http ts-everything-http-2026 py-v2-stdio py-v2-http py-v2-http-2026
     example-stdio example-stdio-2026 example-http example-http-2026 conformance-http
     conformance-http-2026)
 if [ $# -gt 0 ]; then
@@ -151,6 +152,9 @@ for name in "${RUNS[@]}"; do
     ts-everything-stdio) run_stdio "$name" 2025-11-25 "$NODE" "$EVERYTHING" stdio ;;
     ts-everything-http)
         run_http "$name" 2025-11-25 "$(quote env "PORT=$port" "$NODE" "$EVERYTHING" streamableHttp)" "$port"
+        ;;
+    ts-everything-http-2026)
+        run_http "$name" 2026-07-28 "$(quote env "PORT=$port" "$NODE" "$EVERYTHING" streamableHttp)" "$port"
         ;;
     py-v2-stdio) run_stdio "$name" 2025-11-25 "$VENV/bin/python" "$PY_SERVER" ;;
     py-v2-http) run_http "$name" 2025-11-25 "$(quote "$VENV/bin/python" "$PY_SERVER" http "$port")" "$port" ;;
