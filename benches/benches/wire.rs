@@ -12,7 +12,10 @@
 //!   reply, mcpwire-server against rmcp, in this process over a duplex pipe and as child
 //!   processes over stdio (needs `MCPWIRE_EXAMPLE_BIN` and `RMCP_SERVER_BIN`);
 //! - `notification_stream_in_process`, `notification_stream_stdio` (issue 15): 10,000
-//!   `notifications/roots/list_changed` and a closing `ping`, timed per stream, same servers.
+//!   `notifications/roots/list_changed` and a closing `ping`, timed per stream, same servers;
+//! - `client_tool_call`, `client_tools_list_500` (issue 31): mcpwire-client against rmcp's
+//!   client on the same in-process server (`clients`): one `tools/call` of `add`, and every
+//!   page of a 500-tool `tools/list`.
 //!
 //! With `MCPWIRE_BENCH_OUTCOMES=<file>`, it first writes what every contender made of every
 //! frame (tab-separated) so the report can show correctness next to speed.
@@ -26,8 +29,10 @@ use criterion::{
 };
 use mcpwire::{Id, MissingId, RpcError, reply};
 use mcpwire_benches::breakdown::{self, Pieces, ToolsListPieces};
+use mcpwire_benches::catalogue_server::TOOLS;
 use mcpwire_benches::child::ChildServer;
 use mcpwire_benches::client::{self, ClientFrame};
+use mcpwire_benches::clients::{self, ClientContender};
 use mcpwire_benches::contenders::Contender;
 use mcpwire_benches::conversation;
 use mcpwire_benches::in_process::InProcess;
@@ -364,6 +369,35 @@ fn stdio_group(c: &mut Criterion) {
     );
 }
 
+/// Issue 31: the two clients, each checked once (the sum, the whole list) before timing.
+fn client_rows(c: &mut Criterion) {
+    let contenders: Vec<(&str, ClientContender)> = clients::CLIENTS
+        .iter()
+        .map(|&name| {
+            let contender =
+                ClientContender::connect(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(contender.call_add(), Ok(42), "{name}: tools/call add");
+            let listed = contender.list_all_tools();
+            assert_eq!(listed, Ok(TOOLS), "{name}: tools/list");
+            (name, contender)
+        })
+        .collect();
+
+    let mut group = c.benchmark_group("client_tool_call");
+    group.throughput(Throughput::Elements(1));
+    for (name, contender) in &contenders {
+        group.bench_function(*name, |b| b.iter(|| contender.call_add()));
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("client_tools_list_500");
+    group.throughput(Throughput::Elements(TOOLS as u64));
+    for (name, contender) in &contenders {
+        group.bench_function(*name, |b| b.iter(|| contender.list_all_tools()));
+    }
+    group.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_secs(1))
@@ -375,6 +409,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = suite;
     config = config();
-    targets = decode_groups, breakdown_group, client_groups, reply_groups, serve_group, in_process_group, stdio_group
+    targets = decode_groups, breakdown_group, client_groups, reply_groups, serve_group, in_process_group, stdio_group, client_rows
 }
 criterion_main!(suite);

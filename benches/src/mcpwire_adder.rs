@@ -2,7 +2,7 @@
 //! it (typed `i64` operands, a structured `{sum}` result, an overflow is a tool error), on an
 //! [`McpServer`] with only that tool: what the in-process rows serve.
 
-use mcpwire_server::{Context, McpServer, Structured};
+use mcpwire_server::{Context, McpServer, McpServerBuilder, Structured};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -25,8 +25,10 @@ async fn add(Add { a, b }: Add, _: Context) -> Result<Structured<Sum>, &'static 
 
 /// The server: `add` only, built with the public builder.
 pub fn server() -> McpServer {
-    McpServer::builder("mcpwire-bench-adder", "0.0.0")
-        .tool("add", "Add two integers", add)
-        .build()
-        .expect("the add tool's schemas fit MCP")
+    builder().build().expect("the add tool's schemas fit MCP")
+}
+
+/// The builder of [`server`], for servers that add more to it.
+pub fn builder() -> McpServerBuilder {
+    McpServer::builder("mcpwire-bench-adder", "0.0.0").tool("add", "Add two integers", add)
 }

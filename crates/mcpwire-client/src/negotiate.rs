@@ -20,6 +20,7 @@ use crate::meta::StatelessMeta;
 use crate::options::CallOptions;
 use crate::result_check::decode_checked;
 use crate::session::{Session, Target};
+use crate::transport::TransportError;
 use crate::violation::{Rule, Violation};
 use mcpwire_model::Version;
 
@@ -186,10 +187,14 @@ async fn discover_or_initialize(
             Box::pin(discover_or_initialize(session, offered, false)).await
         }
         // A server without `server/discover` (or without this version) speaks the
-        // handshake.
-        Err(ClientError::Rpc(_) | ClientError::Protocol(_)) => {
-            initialize(session, Version::newest_with_handshake()).await
-        }
+        // handshake. Over HTTP, a server that keeps sessions may refuse the session-less
+        // POST at the HTTP level (the TypeScript SDK's: 400 with an error of id `null`;
+        // others 404 or 405), so the request gets no JSON-RPC answer: the same fallback.
+        Err(
+            ClientError::Rpc(_)
+            | ClientError::Protocol(_)
+            | ClientError::Transport(TransportError::Http(_)),
+        ) => initialize(session, Version::newest_with_handshake()).await,
         Err(other) => Err(other),
     }
 }

@@ -6,6 +6,8 @@ mod asks;
 mod calls;
 #[cfg(feature = "http")]
 mod http;
+#[cfg(feature = "http")]
+mod legacy_http;
 mod malformed;
 mod negotiation;
 mod notifications;
