@@ -27,10 +27,10 @@ use std::time::Duration;
 
 use mcpwire_client::{
     CallOptions, ChildProcess, Client, ClientError, CompletionTarget, ElicitAnswer, HttpTransport,
-    Root, Version, result_text,
+    Root, SamplingReply, Version, result_text,
 };
 use report::{Outcome, Report, one_line};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 /// What the command line asked for.
 struct Args {
@@ -191,12 +191,11 @@ async fn connect(
         .on_sampling(move |_params| {
             sampled.sampling.fetch_add(1, Ordering::Relaxed);
             async move {
-                Ok(json!({
-                    "role": "assistant",
-                    "content": { "type": "text", "text": "A sampled answer from mcpwire-walk." },
-                    "model": "mcpwire-walk",
-                    "stopReason": "endTurn",
-                }))
+                let reply = SamplingReply::assistant_text(
+                    "mcpwire-walk",
+                    "A sampled answer from mcpwire-walk.",
+                );
+                Ok(reply.stop_reason("endTurn"))
             }
         })
         .on_elicitation(move |form| {
