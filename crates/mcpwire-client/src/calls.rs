@@ -277,6 +277,8 @@ impl Client {
         let options = CallOptions::new();
         let raw = self.raw::<ListTools>(cursor_params(cursor), Target::default(), &options);
         let page = read(&raw.await?, self.protocol_version(), ToolPage::from_json)?;
+        // Only the HTTP transport's header rule changes the page.
+        #[cfg_attr(not(feature = "http"), allow(unused_mut))]
         let mut page = Page {
             items: page.tools,
             next_cursor: page.next_cursor,

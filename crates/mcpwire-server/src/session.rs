@@ -54,6 +54,7 @@ impl SessionState {
     }
 
     /// Remembers the `Mcp-Param-*` headers of the one HTTP request this session serves.
+    #[cfg(feature = "http")]
     pub(crate) fn set_param_headers(&self, headers: ParamHeaders) {
         let _ = self.param_headers.set(headers);
     }
