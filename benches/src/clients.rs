@@ -146,7 +146,8 @@ impl Drop for ClientContender {
             ClientContender::Mcpwire { runtime, client } => runtime.block_on(client.close()),
             ClientContender::Rmcp { runtime, client } => {
                 client.cancellation_token().cancel();
-                runtime.block_on(tokio::time::sleep(Duration::from_millis(1)));
+                // The timer is made inside the runtime: `sleep` needs its context.
+                runtime.block_on(async { tokio::time::sleep(Duration::from_millis(1)).await });
             }
         }
     }
