@@ -297,16 +297,7 @@ pub fn generate_snapshot(bytes: &[u8], file: &str) -> Result<String> {
     let flavor = emit::Flavor {
         protocol: "test schema".into(),
         file: file.into(),
-        reference: None,
-        methods: false,
-        jsonrpc: true,
-        strategies_feature: Some("proptest".into()),
-        strategies_file: None,
-        target: emit::Target::mcpwire_types(),
-        root_name: None,
-        warn_unenforced: false,
-        inner_doc: true,
-        allow_name_lints: false,
+        ..jsonrpc_flavor()
     };
     generate_module(bytes, file, &flavor, Options::default())
 }

@@ -10,27 +10,7 @@ use crate::model::{
     Variant,
 };
 use crate::names::{is_type_name, pascal, pascal_fragment, snake, type_name, unique};
-use crate::schema::{Document, escape};
-
-/// Keywords that only annotate (or hold definitions): they say nothing about which values
-/// are valid, so the generated type ignores them.
-const ANNOTATIONS: &[&str] = &[
-    "$schema",
-    "$id",
-    "$defs",
-    "definitions",
-    "$vocabulary",
-    "$anchor",
-    "$dynamicAnchor",
-    "$comment",
-    "title",
-    "description",
-    "examples",
-    "default",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-];
+use crate::schema::{ANNOTATIONS, Document, escape};
 
 /// Keywords that constrain values without shaping the type: not enforced at decode, so every
 /// place they appear is listed in one warning.
@@ -526,11 +506,7 @@ impl Lowerer<'_> {
                         ptr,
                         &site.nested(&pascal(t), None),
                     )?;
-                    variants.push(Variant {
-                        name: variant_name(&ty),
-                        ty,
-                        boxed: false,
-                    });
+                    variants.push(Variant::unboxed(ty));
                 }
                 self.make_union(variants, ptr, site, false)
             }
@@ -568,11 +544,7 @@ impl Lowerer<'_> {
                         let obj = token_only(member.as_object().expect("checked"), t);
                         let ty =
                             self.lower_typed(t, &obj, &member_ptr, &site.nested(&pascal(t), None))?;
-                        variants.push(Variant {
-                            name: variant_name(&ty),
-                            ty,
-                            boxed: false,
-                        });
+                        variants.push(Variant::unboxed(ty));
                     }
                     continue;
                 }
@@ -589,11 +561,7 @@ impl Lowerer<'_> {
                     boxed: false,
                 });
             }
-            variants.push(Variant {
-                name: variant_name(&lowered.ty),
-                ty: lowered.ty,
-                boxed: false,
-            });
+            variants.push(Variant::unboxed(lowered.ty));
         }
         self.make_union(variants, ptr, site, one_of)
     }
@@ -903,11 +871,7 @@ impl Lowerer<'_> {
             return Ok(lowered.ty);
         }
         let variants = vec![
-            Variant {
-                name: variant_name(&lowered.ty),
-                ty: lowered.ty,
-                boxed: false,
-            },
+            Variant::unboxed(lowered.ty),
             Variant {
                 name: "Null".into(),
                 ty: Ty::Null,
@@ -974,11 +938,7 @@ impl Lowerer<'_> {
         let mut variants = Vec::new();
         for (i, value) in list.iter().enumerate() {
             let ty = self.lower_const(value, &format!("{ptr}/enum/{i}"), &marker_site)?;
-            variants.push(Variant {
-                name: variant_name(&ty),
-                ty,
-                boxed: false,
-            });
+            variants.push(Variant::unboxed(ty));
         }
         Ok(self.make_union(variants, ptr, site, false)?.ty)
     }
@@ -1400,22 +1360,6 @@ fn merge_required(into: &mut Map<String, Value>, value: &Value) {
                 list.push(v.clone());
             }
         }
-    }
-}
-
-/// Default variant name for a type.
-fn variant_name(ty: &Ty) -> String {
-    match ty {
-        Ty::Named(n) => n.clone(),
-        Ty::String => "String".into(),
-        Ty::Integer => "Integer".into(),
-        Ty::Number => "Number".into(),
-        Ty::Bool => "Boolean".into(),
-        Ty::Null => "Null".into(),
-        Ty::Any => "Any".into(),
-        Ty::Array(_) => "Array".into(),
-        Ty::Map(_) => "Object".into(),
-        Ty::Tuple(_) => "Tuple".into(),
     }
 }
 

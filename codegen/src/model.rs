@@ -245,6 +245,28 @@ pub struct Variant {
     pub boxed: bool,
 }
 
+impl Variant {
+    /// A variant of type `ty`, named after that type, not boxed.
+    pub fn unboxed(ty: Ty) -> Self {
+        Self {
+            name: match &ty {
+                Ty::Named(n) => n.clone(),
+                Ty::String => "String".into(),
+                Ty::Integer => "Integer".into(),
+                Ty::Number => "Number".into(),
+                Ty::Bool => "Boolean".into(),
+                Ty::Null => "Null".into(),
+                Ty::Any => "Any".into(),
+                Ty::Array(_) => "Array".into(),
+                Ty::Map(_) => "Object".into(),
+                Ty::Tuple(_) => "Tuple".into(),
+            },
+            ty,
+            boxed: false,
+        }
+    }
+}
+
 /// Which variant a JSON value decodes as. Indices point into [`Union::variants`];
 /// `usize::MAX` stands for the `Unknown` method variant.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,16 +9,18 @@ use serde_json::Value;
 
 use crate::error::{CodegenError, Result};
 
-/// Root keywords that neither describe a value nor make the root a type.
-const ROOT_ONLY: &[&str] = &[
+/// Keywords that only annotate (or hold definitions): they say nothing about which values
+/// are valid, so the generated type ignores them; at a document's root they do not make the
+/// root a type.
+pub(crate) const ANNOTATIONS: &[&str] = &[
     "$schema",
     "$id",
-    "$comment",
     "$defs",
     "definitions",
     "$vocabulary",
     "$anchor",
     "$dynamicAnchor",
+    "$comment",
     "title",
     "description",
     "examples",
@@ -61,7 +63,7 @@ impl Document {
             return Err(CodegenError::at(format!("#/{defs_key}"), "not an object"));
         }
         let describes = match &root {
-            Value::Object(obj) => obj.keys().any(|k| !ROOT_ONLY.contains(&k.as_str())),
+            Value::Object(obj) => obj.keys().any(|k| !ANNOTATIONS.contains(&k.as_str())),
             _ => false,
         };
         let mut doc = Self {

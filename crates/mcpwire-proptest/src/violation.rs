@@ -13,6 +13,13 @@ pub struct Rule {
     pub name: &'static str,
 }
 
+impl Rule {
+    /// The rule of docs/wire-rules.md with this number and name.
+    pub const fn new(number: u8, name: &'static str) -> Self {
+        Self { number, name }
+    }
+}
+
 impl fmt::Display for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "wire rule {} ({})", self.number, self.name)
@@ -23,56 +30,26 @@ impl fmt::Display for Rule {
 pub mod rules {
     use super::Rule;
     /// Rule 1: one message per line; the reply is a single line.
-    pub const FRAMING: Rule = Rule {
-        number: 1,
-        name: "framing",
-    };
+    pub const FRAMING: Rule = Rule::new(1, "framing");
     /// Rule 2: bytes that are not one JSON value get -32700 without an id.
-    pub const PARSE: Rule = Rule {
-        number: 2,
-        name: "parse",
-    };
+    pub const PARSE: Rule = Rule::new(2, "parse");
     /// Rule 3: a top level that is neither an object nor an allowed batch gets -32600.
-    pub const TOP_LEVEL: Rule = Rule {
-        number: 3,
-        name: "top level",
-    };
+    pub const TOP_LEVEL: Rule = Rule::new(3, "top level");
     /// Rule 4: the id is recovered and echoed with its exact type and text.
-    pub const ID_RECOVERY: Rule = Rule {
-        number: 4,
-        name: "id recovery",
-    };
+    pub const ID_RECOVERY: Rule = Rule::new(4, "id recovery");
     /// Rule 5: method makes a call; result/error a response.
-    pub const CLASSIFICATION: Rule = Rule {
-        number: 5,
-        name: "classification",
-    };
+    pub const CLASSIFICATION: Rule = Rule::new(5, "classification");
     /// Rule 6: an invalid call gets -32600 with the recovered id.
-    pub const CALL_VALIDITY: Rule = Rule {
-        number: 6,
-        name: "call validity",
-    };
+    pub const CALL_VALIDITY: Rule = Rule::new(6, "call validity");
     /// Rule 7: a valid request is answered (-32601 for an unknown method); a notification never is.
-    pub const REQUEST_DISPATCH: Rule = Rule {
-        number: 7,
-        name: "request dispatch",
-    };
+    pub const REQUEST_DISPATCH: Rule = Rule::new(7, "request dispatch");
     /// Rule 8: a response never gets a reply; an object with an id and none of
     /// method/result/error gets -32600 with the id.
-    pub const RESPONSES: Rule = Rule {
-        number: 8,
-        name: "responses",
-    };
+    pub const RESPONSES: Rule = Rule::new(8, "responses");
     /// Rule 9: batch replies are one array, one reply per element that replies.
-    pub const BATCH: Rule = Rule {
-        number: 9,
-        name: "batch",
-    };
+    pub const BATCH: Rule = Rule::new(9, "batch");
     /// Rule 10: every reply's shape: jsonrpc, result xor error, the error object, no-id spelling.
-    pub const REPLY_SHAPE: Rule = Rule {
-        number: 10,
-        name: "reply shape",
-    };
+    pub const REPLY_SHAPE: Rule = Rule::new(10, "reply shape");
 }
 
 /// How an id appeared in a reply.

@@ -68,6 +68,16 @@ struct Reply {
     id_null: bool,
 }
 
+/// The one reply to an input, read; `None` when there were none or several, or it is not a
+/// JSON object.
+fn sole_reply(replies: &[Vec<u8>]) -> Option<Reply> {
+    match replies {
+        [reply] => read_reply(reply),
+        _ => None,
+    }
+}
+
+/// Reads one reply frame: its id, whether it is an error and which one.
 fn read_reply(frame: &[u8]) -> Option<Reply> {
     let Frame::Value {
         text,
@@ -215,10 +225,7 @@ pub fn relevel<F: Judged>(
     if replies.is_empty() {
         return notification_under_a_reading(facts, frame, findings);
     }
-    let [reply] = replies else {
-        return;
-    };
-    let Some(reply) = read_reply(reply) else {
+    let Some(reply) = sole_reply(replies) else {
         return;
     };
     if want.cause == Cause::ParseError && !reply.parse_error {
@@ -441,10 +448,7 @@ fn limit_refused<F: Judged>(
     replies: &[Vec<u8>],
     findings: &mut Vec<F>,
 ) -> bool {
-    let [reply] = replies else {
-        return false;
-    };
-    let Some(reply) = read_reply(reply).filter(|r| r.error && r.id.is_none()) else {
+    let Some(reply) = sole_reply(replies).filter(|r| r.error && r.id.is_none()) else {
         return false;
     };
     let only_answered = findings.iter().all(|f| ANSWERED.contains(&f.kind()));
@@ -481,10 +485,7 @@ fn bom_refused<F: Judged>(
     replies: &[Vec<u8>],
     findings: &mut Vec<F>,
 ) -> bool {
-    let [reply] = replies else {
-        return false;
-    };
-    let Some(reply) = read_reply(reply).filter(|r| r.error && r.parse_error && r.id.is_none())
+    let Some(reply) = sole_reply(replies).filter(|r| r.error && r.parse_error && r.id.is_none())
     else {
         return false;
     };
@@ -554,10 +555,7 @@ fn malformed_response_answered<F: Judged>(
     replies: &[Vec<u8>],
     findings: &mut Vec<F>,
 ) {
-    let [reply] = replies else {
-        return;
-    };
-    let Some(reply) = read_reply(reply) else {
+    let Some(reply) = sole_reply(replies) else {
         return;
     };
     let Some(answered) = findings.iter().find(|f| f.kind() == "reply-to-response") else {

@@ -107,6 +107,14 @@ impl RedisEventStore {
         u64::try_from(self.bounds.max_age.as_millis()).unwrap_or(u64::MAX)
     }
 
+    /// Adds to `pipeline` a `PEXPIRE` of each key by the age bound, so a stream nobody
+    /// writes any more leaves Redis on its own.
+    fn expire<const N: usize>(&self, pipeline: &mut redis::Pipeline, keys: [&String; N]) {
+        for key in keys {
+            pipeline.cmd("PEXPIRE").arg(key).arg(self.age_ms()).ignore();
+        }
+    }
+
     /// Runs `pipeline`, ignoring its result: a write Redis does not take only makes the
     /// stream unresumable elsewhere (a reader elsewhere sees the gap); this process's readers
     /// are served from memory.
@@ -258,11 +266,8 @@ impl EventStore for RedisEventStore {
                 .arg(0)
                 .arg("finished")
                 .arg(0)
-                .ignore()
-                .cmd("PEXPIRE")
-                .arg(&meta)
-                .arg(self.age_ms())
                 .ignore();
+            self.expire(&mut pipeline, [&meta]);
             self.write(pipeline).await;
             Ok(())
         })
@@ -305,15 +310,8 @@ impl EventStore for RedisEventStore {
                 .arg(&meta)
                 .arg("last")
                 .arg(sequence)
-                .ignore()
-                .cmd("PEXPIRE")
-                .arg(&key)
-                .arg(self.age_ms())
-                .ignore()
-                .cmd("PEXPIRE")
-                .arg(&meta)
-                .arg(self.age_ms())
                 .ignore();
+            self.expire(&mut pipeline, [&key, &meta]);
             self.write(pipeline).await;
             Ok(sequence)
         })
