@@ -15,7 +15,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 use super::{Context, ident, support};
 use crate::error::Result;
@@ -29,6 +29,11 @@ struct Plan<'a> {
     fns: BTreeMap<String, String>,
     /// Type name → depth-taking function name, for types on a cycle.
     at_fns: BTreeMap<String, String>,
+    /// Type name → name of the function giving its values as JSON.
+    json_fns: BTreeMap<String, String>,
+    /// Type name → name of the depth-taking function giving its values as JSON, for types on
+    /// a cycle.
+    at_json_fns: BTreeMap<String, String>,
     /// Type name → height (see the module documentation), for types on a cycle.
     heights: BTreeMap<String, u32>,
 }
@@ -151,17 +156,27 @@ pub fn emit(ctx: &Context<'_>, feature: &str) -> Result<std::result::Result<Stra
              recurses)"
         )));
     }
-    let at_fns = cyclic
-        .into_iter()
+    let at_fns: BTreeMap<String, String> = cyclic
+        .iter()
         .map(|n| {
-            let f = unique(format!("{}_at", fns[&n]), &mut taken);
-            (n, f)
+            let f = unique(format!("{}_at", fns[n]), &mut taken);
+            (n.clone(), f)
         })
+        .collect();
+    let json_fns = fns
+        .iter()
+        .map(|(n, f)| (n.clone(), unique(format!("{f}_json"), &mut taken)))
+        .collect();
+    let at_json_fns = at_fns
+        .iter()
+        .map(|(n, f)| (n.clone(), unique(format!("{f}_json"), &mut taken)))
         .collect();
     let plan = Plan {
         module,
         fns,
         at_fns,
+        json_fns,
+        at_json_fns,
         heights,
     };
     let mut items = Vec::new();
@@ -173,7 +188,12 @@ pub fn emit(ctx: &Context<'_>, feature: &str) -> Result<std::result::Result<Stra
     let def_fns: Vec<_> = module
         .definitions
         .iter()
-        .map(|(_, rust)| ident(&plan.fns[rust]))
+        .map(|(_, rust)| ident(&plan.json_fns[rust]))
+        .collect();
+    let def_types: Vec<_> = module
+        .definitions
+        .iter()
+        .map(|(_, rust)| ident(rust))
         .collect();
     let protocol = &ctx.flavor.protocol;
     let mod_doc = format!(
@@ -190,7 +210,7 @@ pub fn emit(ctx: &Context<'_>, feature: &str) -> Result<std::result::Result<Stra
         /// it back; `None` when there is no such definition.
         pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
             ::core::option::Option::Some(match name {
-                #( #defs => s::sample(#def_fns()), )*
+                #( #defs => s::sample::<super::#def_types>(#def_fns()), )*
                 _ => return ::core::option::Option::None,
             })
         }
@@ -266,55 +286,48 @@ fn refs(kind: &Kind) -> Vec<String> {
     out
 }
 
-/// The strategy functions of one type.
+/// The strategy functions of one type: its values as JSON (private), and typed, decoded
+/// from that JSON (public). Every combinator works on `serde_json::Value`, so a definition
+/// adds to the crate a few small functions, not a tree of combinator types of its own.
 fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
     let name = ident(&def.name);
     let fn_name = ident(&plan.fns[&def.name]);
+    let json_fn = ident(&plan.json_fns[&def.name]);
     let recursive = plan.is_cyclic(&def.name);
     // The depth a referenced cyclic type gets: one level less (an alias is no level).
     let depth = recursive.then(|| quote! { depth - 1 });
     let same_depth = recursive.then(|| quote! { depth });
     let body = match &def.kind {
         Kind::Struct(s) => {
-            let mut parts = Vec::new();
-            let mut inits = Vec::new();
-            for (i, f) in s.fields.iter().enumerate() {
-                let var = format_ident!("f{i}");
-                let field = ident(&f.rust_name);
-                let mut inner = ty_strategy(plan, &f.ty, &f.constraints, depth.as_ref());
-                if f.boxed {
-                    inner = quote! { #inner.prop_map(::std::boxed::Box::new).boxed() };
-                }
-                let strategy = if f.required && !f.nullable {
-                    inner
-                } else if f.required || !f.nullable {
-                    quote! { s::optional(#inner) }
-                } else {
-                    quote! { s::optional(s::optional(#inner)) }
+            let mut members = Vec::new();
+            for f in &s.fields {
+                let json = &f.json_name;
+                let inner = ty_strategy(plan, &f.ty, &f.constraints, depth.as_ref());
+                let strategy = match (f.required, f.nullable) {
+                    (true, false) => quote! { s::required(#inner) },
+                    (true, true) => quote! { s::nullable(#inner) },
+                    (false, false) => quote! { s::optional_member(#inner) },
+                    (false, true) => quote! { s::optional_nullable(#inner) },
                 };
                 // A member that cannot be cut is never reached below its need (the height).
                 let cut = if recursive && plan.mentions_cycle(&f.ty) {
-                    if !f.required || f.nullable {
-                        Some(quote! { Just(::core::option::Option::None).boxed() })
-                    } else {
-                        cut_value(plan.module, &f.ty, &f.constraints)
+                    match (f.required, f.nullable) {
+                        (false, _) => Some(quote! { s::absent() }),
+                        (true, true) => Some(quote! { s::null_member() }),
+                        (true, false) => cut_value(plan.module, &f.ty, &f.constraints)
+                            .map(|cut| quote! { s::required(#cut) }),
                     }
                 } else {
                     None
                 };
-                parts.push(guard(cut, strategy, plan.need(&f.ty)));
-                inits.push(quote! { #field: #var });
+                let member = guard(cut, strategy, plan.need(&f.ty));
+                members.push(quote! { (#json, #member) });
             }
-            let extra_field = ident(&s.extra_field());
-            match &s.extra {
-                Extra::Closed => {}
+            let extra = match &s.extra {
                 // Undeclared members the schema merely does not forbid: none are generated, so
                 // a value never picks up a member another union variant is told apart by.
-                Extra::Implicit => {
-                    inits.push(quote! { #extra_field: ::std::collections::BTreeMap::new() });
-                }
+                Extra::Closed | Extra::Implicit => quote! { s::no_extra() },
                 Extra::Declared(extra) => {
-                    let var = format_ident!("f{}", s.fields.len());
                     // Nor a member a `not: {"required"}` counts (see below).
                     let reserved: Vec<&String> = s
                         .fields
@@ -324,13 +337,11 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
                         .collect();
                     let inner = ty_strategy(plan, extra, &Constraints::default(), depth.as_ref());
                     let strategy = quote! { s::extra(#inner, &[#(#reserved),*]) };
-                    let cut = (recursive && plan.mentions_cycle(extra))
-                        .then(|| quote! { Just(::std::collections::BTreeMap::new()).boxed() });
-                    parts.push(guard(cut, strategy, plan.need(extra)));
-                    inits.push(quote! { #extra_field: #var });
+                    let cut =
+                        (recursive && plan.mentions_cycle(extra)).then(|| quote! { s::no_extra() });
+                    guard(cut, strategy, plan.need(extra))
                 }
-            }
-            let vars: Vec<_> = (0..parts.len()).map(|i| format_ident!("f{i}")).collect();
+            };
             // `not: {"required": [...]}`: when every listed member came out present, the
             // first optional one of them is left out again (only declared members are ever
             // generated).
@@ -339,78 +350,37 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
                 .iter()
                 .filter_map(|m| s.fields.iter().find(|f| &f.json_name == m))
                 .collect();
-            let build = match listed.iter().find(|f| !f.required) {
+            let not_all_present = match listed.iter().find(|f| !f.required) {
                 Some(first) if listed.len() == s.not_all_present.len() => {
-                    let present = listed.iter().map(|f| {
-                        let field = ident(&f.rust_name);
-                        if f.required {
-                            quote! { true }
-                        } else {
-                            quote! { value.#field.is_some() }
-                        }
-                    });
-                    let first = ident(&first.rust_name);
-                    quote! {{
-                        let mut value = super::#name { #(#inits),* };
-                        if #(#present)&&* {
-                            value.#first = ::core::option::Option::None;
-                        }
-                        value
-                    }}
+                    let names = listed.iter().map(|f| &f.json_name);
+                    let first = &first.json_name;
+                    quote! { ::core::option::Option::Some((&[#(#names),*], #first)) }
                 }
-                _ => quote! { super::#name { #(#inits),* } },
+                _ => quote! { ::core::option::Option::None },
             };
-            if parts.is_empty() {
-                quote! { Just(super::#name { #(#inits),* }).boxed() }
-            } else if let ([part], [var]) = (parts.as_slice(), vars.as_slice()) {
-                quote! { #part.prop_map(|#var| #build).boxed() }
-            } else if parts.len() <= 12 {
-                // One tuple where it fits (proptest's go up to 12 elements): each level of
-                // tuple is a value tree type of its own to compile.
-                quote! {
-                    (#(#parts,)*)
-                        .prop_map(|(#(#vars,)*)| #build)
-                        .boxed()
-                }
-            } else {
-                // Tuples of strategies go up to 12 elements: group the members by 10.
-                let groups: Vec<TokenStream> =
-                    parts.chunks(10).map(|c| quote! { (#(#c,)*) }).collect();
-                let patterns: Vec<TokenStream> =
-                    vars.chunks(10).map(|c| quote! { (#(#c,)*) }).collect();
-                quote! {
-                    (#(#groups,)*)
-                        .prop_map(|(#(#patterns,)*)| #build)
-                        .boxed()
-                }
-            }
+            quote! { s::object(::std::vec::Vec::from([#(#members),*]), #extra, #not_all_present) }
         }
         Kind::Enum(e) => {
+            let values: Vec<&String> = e.values.iter().map(|(_, v)| v).collect();
             if e.open {
-                let values: Vec<&String> = e.values.iter().map(|(_, v)| v).collect();
-                quote! { s::open_enum::<super::#name>(&[#(#values),*]) }
+                quote! { s::open_enum_json(&[#(#values),*]) }
             } else {
-                let variants: Vec<_> = e.values.iter().map(|(v, _)| ident(v)).collect();
-                quote! { s::select(::std::vec![#(super::#name::#variants),*]) }
+                quote! { s::select_json(&[#(#values),*]) }
             }
         }
-        Kind::Const(_) => quote! { Just(super::#name).boxed() },
+        Kind::Const(_) => quote! { s::constant(&super::#name) },
         Kind::Alias(ty) => ty_strategy(plan, ty, &def.constraints, same_depth.as_ref()),
         Kind::Union(u) => {
             let mut always = Vec::new();
             let mut deep: BTreeMap<u32, Vec<TokenStream>> = BTreeMap::new();
             for v in &u.variants {
-                let vname = ident(&v.name);
-                let alt = if v.ty == Ty::Null {
-                    quote! { Just(super::#name::#vname).boxed() }
+                let vname = &v.name;
+                let inner = if v.ty == Ty::Null {
+                    quote! { s::null_json() }
                 } else {
-                    let inner = ty_strategy(plan, &v.ty, &Constraints::default(), depth.as_ref());
-                    if v.boxed {
-                        quote! { #inner.prop_map(|v| super::#name::#vname(::std::boxed::Box::new(v))).boxed() }
-                    } else {
-                        quote! { #inner.prop_map(super::#name::#vname).boxed() }
-                    }
+                    ty_strategy(plan, &v.ty, &Constraints::default(), depth.as_ref())
                 };
+                let alt = quote! { (#vname, #inner) };
                 if recursive && plan.mentions_cycle(&v.ty) {
                     deep.entry(plan.need(&v.ty)).or_default().push(alt);
                 } else {
@@ -428,41 +398,59 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
                 }
             });
             let alternatives = if deep.is_empty() {
-                quote! { ::std::vec![#(#always),*] }
+                quote! { ::std::vec::Vec::from([#(#always),*]) }
             } else {
                 quote! {
                     {
-                        let mut alternatives = ::std::vec![#(#always),*];
+                        let mut alternatives = ::std::vec::Vec::from([#(#always),*]);
                         #(#extensions)*
                         alternatives
                     }
                 }
             };
-            quote! { s::unambiguous(s::one_of(#alternatives), super::#name::variant_name) }
+            quote! {
+                s::union(#alternatives, |json| s::variant_of(json, super::#name::variant_name))
+            }
         }
     };
     let doc = format!(" Values of [`super::{}`].", def.name);
+    let json_doc = format!(" Values of [`super::{}`] as JSON.", def.name);
     if let Some(at) = plan.at_fns.get(&def.name) {
         let at = ident(at);
+        let at_json = ident(&plan.at_json_fns[&def.name]);
         let height = plan.heights.get(&def.name).copied().unwrap_or(0);
         let entry = if height == 0 {
-            quote! { #at(s::DEPTH) }
+            quote! { s::DEPTH }
         } else {
             let height = proc_macro2::Literal::u32_unsuffixed(height);
-            quote! { #at(s::DEPTH.max(#height)) }
+            quote! { s::DEPTH.max(#height) }
         };
         let at_doc = format!(
             " Values of [`super::{}`], recursing at most `depth` levels.",
             def.name
         );
+        let at_json_doc = format!(
+            " Values of [`super::{}`] as JSON, recursing at most `depth` levels.",
+            def.name
+        );
         Ok(quote! {
             #[doc = #doc]
             pub fn #fn_name() -> BoxedStrategy<super::#name> {
-                #entry
+                #at(#entry)
             }
 
             #[doc = #at_doc]
             pub fn #at(depth: u32) -> BoxedStrategy<super::#name> {
+                s::typed(#at_json(depth))
+            }
+
+            #[doc = #json_doc]
+            fn #json_fn() -> BoxedStrategy<::serde_json::Value> {
+                #at_json(#entry)
+            }
+
+            #[doc = #at_json_doc]
+            fn #at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
                 #body
             }
         })
@@ -470,6 +458,11 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
         Ok(quote! {
             #[doc = #doc]
             pub fn #fn_name() -> BoxedStrategy<super::#name> {
+                s::typed(#json_fn())
+            }
+
+            #[doc = #json_doc]
+            fn #json_fn() -> BoxedStrategy<::serde_json::Value> {
                 #body
             }
         })
@@ -489,8 +482,8 @@ fn guard(cut: Option<TokenStream>, strategy: TokenStream, need: u32) -> TokenStr
     }
 }
 
-/// The value a required member referring into a cycle takes when the depth runs out, when
-/// there is one (an empty array or map, also behind an alias).
+/// The JSON value a required member referring into a cycle takes when the depth runs out,
+/// when there is one (an empty array or object, also behind an alias).
 fn cut_value(module: &Module, ty: &Ty, constraints: &Constraints) -> Option<TokenStream> {
     match ty {
         Ty::Named(n) => match module.get(n) {
@@ -501,18 +494,12 @@ fn cut_value(module: &Module, ty: &Ty, constraints: &Constraints) -> Option<Toke
             }) => cut_value(module, target, constraints),
             _ => None,
         },
-        Ty::Array(_) if constraints.min_items.unwrap_or(0) == 0 => {
-            Some(quote! { Just(::std::vec::Vec::new()).boxed() })
-        }
-        Ty::Map(value) if **value == Ty::Any => {
-            let object = super::target::json_type("JsonObject");
-            Some(quote! { Just(#object::new()).boxed() })
-        }
-        map if map.is_object_of_objects() => {
-            let map = super::target::json_type("JsonObjectMap");
-            Some(quote! { Just(#map::new()).boxed() })
-        }
-        Ty::Map(_) => Some(quote! { Just(::std::collections::BTreeMap::new()).boxed() }),
+        Ty::Array(_) if constraints.min_items.unwrap_or(0) == 0 => Some(quote! {
+            Just(::serde_json::Value::Array(::std::vec::Vec::new())).boxed()
+        }),
+        Ty::Map(_) => Some(quote! {
+            Just(::serde_json::Value::Object(::serde_json::Map::new())).boxed()
+        }),
         _ => None,
     }
 }
@@ -541,7 +528,8 @@ fn opt_u64(v: Option<u64>) -> TokenStream {
     }
 }
 
-/// An expression of type `BoxedStrategy<T>` for the Rust type of `ty`.
+/// An expression of type `BoxedStrategy<serde_json::Value>`: JSON values of the Rust type of
+/// `ty`.
 fn ty_strategy(
     plan: &Plan<'_>,
     ty: &Ty,
@@ -555,44 +543,43 @@ fn ty_strategy(
                 None => quote! { ::core::option::Option::None },
             };
             let (min, max) = (opt_u64(c.min_length), opt_u64(c.max_length));
-            quote! { s::string(#format, #min, #max) }
+            quote! { s::string_json(#format, #min, #max) }
         }
         Ty::Integer => {
             let (min, max) = (opt_i64(c.minimum), opt_i64(c.maximum));
-            let support = support();
-            quote! { s::integer(#min, #max).prop_map(#support::Integer::from).boxed() }
+            quote! { s::integer_json(#min, #max) }
         }
         Ty::Number => {
             let (min, max) = (opt_f64(c.minimum), opt_f64(c.maximum));
-            quote! { s::number(#min, #max) }
+            quote! { s::number_json(#min, #max) }
         }
-        Ty::Bool => quote! { s::boolean() },
-        Ty::Null => quote! { Just(()).boxed() },
-        Ty::Any => quote! { s::json() },
+        Ty::Bool => quote! { s::boolean_json() },
+        Ty::Null => quote! { s::null_json() },
+        Ty::Any => quote! { s::any_json() },
         Ty::Array(item) => {
             let item = ty_strategy(plan, item, &Constraints::default(), depth);
             let (min, max) = (opt_u64(c.min_items), opt_u64(c.max_items));
-            quote! { s::vec(#item, #min, #max) }
+            quote! { s::array_json(#item, #min, #max) }
         }
-        Ty::Map(value) if **value == Ty::Any => quote! { s::json_object() },
-        map if map.is_object_of_objects() => quote! { s::json_object_map() },
+        Ty::Map(value) if **value == Ty::Any => quote! { s::object_json() },
+        map if map.is_object_of_objects() => quote! { s::object_map_json() },
         Ty::Map(value) => {
             let value = ty_strategy(plan, value, &Constraints::default(), depth);
-            quote! { s::map(#value) }
+            quote! { s::map_json(#value) }
         }
         Ty::Tuple(items) => {
             let items = items
                 .iter()
                 .map(|t| ty_strategy(plan, t, &Constraints::default(), depth));
-            quote! { (#(#items,)*).boxed() }
+            quote! { s::tuple_json(::std::vec::Vec::from([#(#items),*])) }
         }
-        Ty::Named(n) => match (plan.at_fns.get(n), depth) {
+        Ty::Named(n) => match (plan.at_json_fns.get(n), depth) {
             (Some(at), Some(depth)) => {
                 let at = ident(at);
                 quote! { #at(#depth) }
             }
             _ => {
-                let f = ident(&plan.fns[n]);
+                let f = ident(&plan.json_fns[n]);
                 debug_assert!(plan.module.get(n).is_some());
                 quote! { #f() }
             }

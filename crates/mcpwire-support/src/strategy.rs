@@ -1,7 +1,11 @@
 //! Building blocks of the generated proptest strategies (feature `proptest`).
 //!
 //! Every generated module has a `strategies` submodule with one function per type
-//! (`strategies::call_tool_request()`), built from these helpers. Values stay small (short
+//! (`strategies::call_tool_request()`), built from these helpers. Each type's values are
+//! generated as JSON (objects by [`object`] from one strategy per member, unions by
+//! [`union`]) and decoded as the type ([`typed`]): every combinator works on
+//! `serde_json::Value`, so it is compiled once for the crate instead of once per generated
+//! type, which keeps the crate's build light. Values stay small (short
 //! strings, at most [`MAX_ITEMS`] items, JSON values at most [`DEPTH`] levels deep) and respect
 //! the schema constraints the generator carries (`minimum`, `maximum`, `minItems`, `maxItems`,
 //! `minLength`, `maxLength`, `format`), so every value validates against its definition.
@@ -42,22 +46,57 @@ pub struct Sample {
     pub decoded: Result<(), String>,
 }
 
-/// A generated value of `T` as a [`Sample`]: encoded, then decoded back and compared.
-pub fn sample<T>(strategy: BoxedStrategy<T>) -> BoxedStrategy<Sample>
+/// Samples of a definition of type `T`: each JSON value `json` generates is decoded as a `T`,
+/// encoded again (the [`Sample`]'s `json`), then decoded back and compared with the first.
+///
+/// The combinator is one type for every `T` (a map by a function pointer): only
+/// [`sample_of`] is compiled once per type.
+pub fn sample<T>(json: BoxedStrategy<Value>) -> BoxedStrategy<Sample>
 where
     T: Serialize + DeserializeOwned + PartialEq + Debug + 'static,
 {
-    strategy
-        .prop_map(|value| {
-            let json = serde_json::to_value(&value).expect("generated values encode");
-            let decoded = match decode_value::<T>(json.clone()) {
-                Ok(back) if back == value => Ok(()),
-                Ok(back) => Err(format!("decoded to {back:?}, generated {value:?}")),
-                Err(e) => Err(format!("does not decode: {e}")),
+    json.prop_map(sample_of::<T> as fn(Value) -> Sample).boxed()
+}
+
+/// The [`Sample`] of one generated JSON value of a `T` (see [`sample`]).
+fn sample_of<T>(generated: Value) -> Sample
+where
+    T: Serialize + DeserializeOwned + PartialEq + Debug,
+{
+    let value = match decode_value::<T>(generated.clone()) {
+        Ok(value) => value,
+        Err(e) => {
+            return Sample {
+                json: generated,
+                decoded: Err(format!("the generated JSON does not decode: {e}")),
             };
-            Sample { json, decoded }
-        })
+        }
+    };
+    let json = serde_json::to_value(&value).expect("generated values encode");
+    let decoded = match decode_value::<T>(json.clone()) {
+        Ok(back) if back == value => Ok(()),
+        Ok(back) => Err(format!("decoded to {back:?}, generated {value:?}")),
+        Err(e) => Err(format!("does not decode: {e}")),
+    };
+    Sample { json, decoded }
+}
+
+/// Values of `T`, each decoded from a JSON value `json` generates (which the definition's
+/// [`sample`]s check decodes; a value that does not is a bug of the generator, and panics).
+pub fn typed<T>(json: BoxedStrategy<Value>) -> BoxedStrategy<T>
+where
+    T: DeserializeOwned + Debug + 'static,
+{
+    json.prop_map(decode_generated::<T> as fn(Value) -> T)
         .boxed()
+}
+
+/// One generated JSON value decoded as a `T` (see [`typed`]).
+fn decode_generated<T: DeserializeOwned>(json: Value) -> T {
+    match decode_value::<T>(json.clone()) {
+        Ok(value) => value,
+        Err(e) => panic!("a generated value does not decode as its type: {e}: {json}"),
+    }
 }
 
 /// `json` decoded as `T`, as `serde_json::from_value` would, but through the same
@@ -66,6 +105,219 @@ where
 /// copy of every type's decoder (one per `serde_json::Value` deserializer) to the crate.
 fn decode_value<T: DeserializeOwned>(json: Value) -> Result<T, serde_json::Error> {
     serde_path_to_error::deserialize(json).map_err(serde_path_to_error::Error::into_inner)
+}
+
+/// A strategy of one object member's JSON value: `None` leaves the member out.
+pub type MemberStrategy = BoxedStrategy<Option<Value>>;
+
+/// A member that is always present.
+pub fn required(value: BoxedStrategy<Value>) -> MemberStrategy {
+    value.prop_map(Some).boxed()
+}
+
+/// A member that is present or left out.
+pub fn optional_member(value: BoxedStrategy<Value>) -> MemberStrategy {
+    proptest::option::of(value).boxed()
+}
+
+/// A member that is always present, `null` or a value.
+pub fn nullable(value: BoxedStrategy<Value>) -> MemberStrategy {
+    proptest::option::of(value)
+        .prop_map(|v| Some(v.unwrap_or(Value::Null)))
+        .boxed()
+}
+
+/// A member that is left out, `null` or a value.
+pub fn optional_nullable(value: BoxedStrategy<Value>) -> MemberStrategy {
+    proptest::option::of(proptest::option::of(value))
+        .prop_map(|v| v.map(|v| v.unwrap_or(Value::Null)))
+        .boxed()
+}
+
+/// A member that is always left out (a member recursing deeper than the depth left).
+pub fn absent() -> MemberStrategy {
+    Just(None).boxed()
+}
+
+/// A member that is always `null` (a required nullable member recursing deeper than the
+/// depth left).
+pub fn null_member() -> MemberStrategy {
+    Just(Some(Value::Null)).boxed()
+}
+
+/// A JSON object of the declared `members` (each by its name, left out when its strategy
+/// gives `None`) followed by the undeclared ones `extra` gives.
+///
+/// `not_all_present` is a `not: {"required": [...]}` rule: the listed members and the one
+/// left out when every listed member came out present (the first optional one of them).
+///
+/// ```
+/// use mcpwire_support::strategy as s;
+/// use proptest::strategy::{Just, Strategy, ValueTree};
+/// use proptest::test_runner::TestRunner;
+///
+/// let point = s::object(
+///     vec![("x", s::required(s::integer_json(Some(0), Some(9)))), ("label", s::absent())],
+///     s::no_extra(),
+///     None,
+/// );
+/// let value = point.new_tree(&mut TestRunner::deterministic()).unwrap().current();
+/// assert!(value["x"].is_i64());
+/// assert!(value.get("label").is_none());
+/// ```
+pub fn object(
+    members: Vec<(&'static str, MemberStrategy)>,
+    extra: BoxedStrategy<BTreeMap<String, Value>>,
+    not_all_present: Option<(&'static [&'static str], &'static str)>,
+) -> BoxedStrategy<Value> {
+    let (names, values): (Vec<&'static str>, Vec<MemberStrategy>) = members.into_iter().unzip();
+    (values, extra)
+        .prop_map(move |(values, extra)| {
+            let mut object = serde_json::Map::new();
+            for (name, value) in names.iter().zip(values) {
+                if let Some(value) = value {
+                    object.insert((*name).to_owned(), value);
+                }
+            }
+            if let Some((listed, left_out)) = not_all_present
+                && listed.iter().all(|name| object.contains_key(*name))
+            {
+                object.remove(left_out);
+            }
+            object.extend(extra);
+            Value::Object(object)
+        })
+        .boxed()
+}
+
+/// No undeclared members (see [`object`]).
+pub fn no_extra() -> BoxedStrategy<BTreeMap<String, Value>> {
+    Just(BTreeMap::new()).boxed()
+}
+
+/// A union's values: one of `alternatives` (each a variant's name and its JSON values),
+/// keeping only the values that decode back as the variant they were generated as
+/// (`variant` gives the name of the variant a JSON value decodes as).
+///
+/// Some values are ambiguous: a `GetTaskPayloadResult` with no members is also the empty
+/// `Result`, which the union's decoder picks. Such values are valid but would not round-trip
+/// to the same variant, so they are left out (never whole variants, unless every value of a
+/// variant is ambiguous).
+pub fn union(
+    alternatives: Vec<(&'static str, BoxedStrategy<Value>)>,
+    variant: fn(&Value) -> Option<&'static str>,
+) -> BoxedStrategy<Value> {
+    let tagged: Vec<BoxedStrategy<(&'static str, Value)>> = alternatives
+        .into_iter()
+        .map(|(name, json)| json.prop_map(move |value| (name, value)).boxed())
+        .collect();
+    Union::new(tagged)
+        .prop_filter_map(
+            "decodes as another variant of its union",
+            move |(name, value)| (variant(&value) == Some(name)).then_some(value),
+        )
+        .boxed()
+}
+
+/// The name of the variant of union `U` that `json` decodes as (`None` when it does not
+/// decode), for [`union`].
+pub fn variant_of<U: DeserializeOwned>(
+    json: &Value,
+    variant: fn(&U) -> &'static str,
+) -> Option<&'static str> {
+    decode_value::<U>(json.clone())
+        .ok()
+        .map(|value| variant(&value))
+}
+
+/// The JSON of `value` (a constant's only value).
+pub fn constant<T: Serialize>(value: &T) -> BoxedStrategy<Value> {
+    Just(serde_json::to_value(value).expect("constants encode")).boxed()
+}
+
+/// A string (see [`string`]) as JSON.
+pub fn string_json(
+    format: Option<&str>,
+    min_length: Option<u64>,
+    max_length: Option<u64>,
+) -> BoxedStrategy<Value> {
+    string(format, min_length, max_length)
+        .prop_map(Value::String)
+        .boxed()
+}
+
+/// An integer (see [`integer`]) as JSON.
+pub fn integer_json(minimum: Option<i64>, maximum: Option<i64>) -> BoxedStrategy<Value> {
+    integer(minimum, maximum).prop_map(Value::from).boxed()
+}
+
+/// A number (see [`number`]) as JSON.
+pub fn number_json(minimum: Option<f64>, maximum: Option<f64>) -> BoxedStrategy<Value> {
+    number(minimum, maximum).prop_map(Value::Number).boxed()
+}
+
+/// `true` or `false` as JSON.
+pub fn boolean_json() -> BoxedStrategy<Value> {
+    any::<bool>().prop_map(Value::Bool).boxed()
+}
+
+/// `null`.
+pub fn null_json() -> BoxedStrategy<Value> {
+    Just(Value::Null).boxed()
+}
+
+/// A small JSON object with arbitrary members (values as [`any_json`]).
+pub fn object_json() -> BoxedStrategy<Value> {
+    proptest::collection::btree_map(key(), any_json(), 0..=MAX_ITEMS)
+        .prop_map(|m| Value::Object(m.into_iter().collect()))
+        .boxed()
+}
+
+/// A JSON object of a few members, each an object with a few members.
+pub fn object_map_json() -> BoxedStrategy<Value> {
+    proptest::collection::btree_map(key(), object_json(), 0..=MAX_ITEMS)
+        .prop_map(|m| Value::Object(m.into_iter().collect()))
+        .boxed()
+}
+
+/// A JSON array of `min_items..=max_items` items (see [`vec`]).
+pub fn array_json(
+    item: BoxedStrategy<Value>,
+    min_items: Option<u64>,
+    max_items: Option<u64>,
+) -> BoxedStrategy<Value> {
+    vec(item, min_items, max_items)
+        .prop_map(Value::Array)
+        .boxed()
+}
+
+/// A JSON object with a few members, each value from `value`.
+pub fn map_json(value: BoxedStrategy<Value>) -> BoxedStrategy<Value> {
+    map(value)
+        .prop_map(|m| Value::Object(m.into_iter().collect()))
+        .boxed()
+}
+
+/// A JSON array of one value of each of `items`, in order (a tuple).
+pub fn tuple_json(items: Vec<BoxedStrategy<Value>>) -> BoxedStrategy<Value> {
+    items.prop_map(Value::Array).boxed()
+}
+
+/// One of the known values of a closed string enumeration, as JSON.
+pub fn select_json(values: &'static [&'static str]) -> BoxedStrategy<Value> {
+    proptest::sample::select(values)
+        .prop_map(Value::from)
+        .boxed()
+}
+
+/// A value of an open string enumeration as JSON: mostly a known value, sometimes another
+/// string (which decodes as the known variant when it happens to be one).
+pub fn open_enum_json(known: &'static [&'static str]) -> BoxedStrategy<Value> {
+    prop_oneof![
+        3 => proptest::sample::select(known).prop_map(Value::from),
+        1 => "[a-z][a-z_/-]{0,8}".prop_map(Value::String),
+    ]
+    .boxed()
 }
 
 /// A string respecting an optional `format` (`uri`, `uri-template`, `byte`, `date`,
@@ -153,33 +405,9 @@ pub fn any_json() -> BoxedStrategy<Value> {
     .boxed()
 }
 
-/// A small arbitrary JSON value (see [`any_json`]) kept as its text.
-pub fn json() -> BoxedStrategy<crate::Json> {
-    any_json().prop_map(crate::Json::from).boxed()
-}
-
-/// A small JSON object with arbitrary members (values as [`any_json`]) kept as its text.
-pub fn json_object() -> BoxedStrategy<crate::JsonObject> {
-    proptest::collection::btree_map(key(), any_json(), 0..=MAX_ITEMS)
-        .prop_map(|m| crate::JsonObject::from(m.into_iter().collect::<serde_json::Map<_, _>>()))
-        .boxed()
-}
-
-/// A [`crate::JsonObjectMap`] of a few members, each an object with a few members.
-pub fn json_object_map() -> BoxedStrategy<crate::JsonObjectMap> {
-    proptest::collection::btree_map(key(), json_object(), 0..=MAX_ITEMS)
-        .prop_map(crate::JsonObjectMap::from)
-        .boxed()
-}
-
 /// A short object member name.
 fn key() -> BoxedStrategy<String> {
     "[a-zA-Z_][a-zA-Z0-9_.-]{0,7}".boxed()
-}
-
-/// `None` or a value.
-pub fn optional<T: Debug + 'static>(strategy: BoxedStrategy<T>) -> BoxedStrategy<Option<T>> {
-    proptest::option::of(strategy).boxed()
 }
 
 /// An array of `min_items..=max_items` items (`max_items` defaults to `min_items` + [`MAX_ITEMS`]).
@@ -212,50 +440,4 @@ pub fn extra<T: Debug + 'static>(
         0..=2,
     )
     .boxed()
-}
-
-/// One of the known values of a closed enumeration.
-pub fn select<T: Clone + Debug + 'static>(values: Vec<T>) -> BoxedStrategy<T> {
-    proptest::sample::select(values).boxed()
-}
-
-/// A value of an open enumeration: mostly a known value, sometimes another string (decoded
-/// through `From<&str>`, so a string that happens to be known becomes the known variant).
-pub fn open_enum<T>(known: &'static [&'static str]) -> BoxedStrategy<T>
-where
-    T: for<'a> From<&'a str> + Clone + Debug + 'static,
-{
-    prop_oneof![
-        3 => proptest::sample::select(known).prop_map(T::from),
-        1 => "[a-z][a-z_/-]{0,8}".prop_map(|s| T::from(s.as_str())),
-    ]
-    .boxed()
-}
-
-/// Keeps the values of a union that decode back as the variant they were generated as.
-///
-/// Some values are ambiguous: a `GetTaskPayloadResult` with no members is also the empty
-/// `Result`, which the union's decoder picks. Such values are valid but would not round-trip
-/// to the same variant, so they are left out (never whole variants, unless every value of a
-/// variant is ambiguous).
-pub fn unambiguous<U>(
-    strategy: BoxedStrategy<U>,
-    variant: fn(&U) -> &'static str,
-) -> BoxedStrategy<U>
-where
-    U: Serialize + DeserializeOwned + Debug + 'static,
-{
-    strategy
-        .prop_filter("decodes as another variant of its union", move |value| {
-            serde_json::to_value(value)
-                .ok()
-                .and_then(|json| decode_value::<U>(json).ok())
-                .is_some_and(|back| variant(&back) == variant(value))
-        })
-        .boxed()
-}
-
-/// One of `alternatives`, chosen uniformly.
-pub fn one_of<T: Debug + 'static>(alternatives: Vec<BoxedStrategy<T>>) -> BoxedStrategy<T> {
-    Union::new(alternatives).boxed()
 }

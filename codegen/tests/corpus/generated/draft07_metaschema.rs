@@ -931,24 +931,31 @@ pub mod strategies {
     pub fn core_schema_meta_schema_at(
         depth: u32,
     ) -> BoxedStrategy<super::CoreSchemaMetaSchema> {
-        s::unambiguous(
-            s::one_of({
-                let mut alternatives = ::std::vec![
-                    s::boolean().prop_map(super::CoreSchemaMetaSchema::Boolean).boxed()
-                ];
+        s::typed(core_schema_meta_schema_at_json(depth))
+    }
+    /// Values of [`super::CoreSchemaMetaSchema`] as JSON.
+    fn core_schema_meta_schema_json() -> BoxedStrategy<::serde_json::Value> {
+        core_schema_meta_schema_at_json(s::DEPTH)
+    }
+    /// Values of [`super::CoreSchemaMetaSchema`] as JSON, recursing at most `depth` levels.
+    fn core_schema_meta_schema_at_json(
+        depth: u32,
+    ) -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            {
+                let mut alternatives = Vec::from([("Boolean", s::boolean_json())]);
                 if depth > 0 {
                     alternatives
                         .extend([
-                            core_schema_meta_schema_object_at(depth - 1)
-                                .prop_map(|v| super::CoreSchemaMetaSchema::CoreSchemaMetaSchemaObject(
-                                    Box::new(v),
-                                ))
-                                .boxed(),
+                            (
+                                "CoreSchemaMetaSchemaObject",
+                                core_schema_meta_schema_object_at_json(depth - 1),
+                            ),
                         ]);
                 }
                 alternatives
-            }),
-            super::CoreSchemaMetaSchema::variant_name,
+            },
+            |json| s::variant_of(json, super::CoreSchemaMetaSchema::variant_name),
         )
     }
     /// Values of [`super::CoreSchemaMetaSchemaObject`].
@@ -961,210 +968,217 @@ pub mod strategies {
     pub fn core_schema_meta_schema_object_at(
         depth: u32,
     ) -> BoxedStrategy<super::CoreSchemaMetaSchemaObject> {
-        (
-            (
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(Some("uri-reference"), None, None)),
-                s::optional(s::string(Some("uri-reference"), None, None)),
-                s::optional(s::string(Some("uri"), None, None)),
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        core_schema_meta_schema_at(depth - 1).prop_map(Box::new).boxed(),
-                    )
-                },
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        core_schema_meta_schema_at(depth - 1).prop_map(Box::new).boxed(),
-                    )
-                },
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(schema_array_at(depth - 1))
-                },
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(schema_array_at(depth - 1))
-                },
-                s::optional(s::json()),
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        core_schema_meta_schema_at(depth - 1).prop_map(Box::new).boxed(),
-                    )
-                },
-            ),
-            (
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(None, None, None)),
-                s::optional(s::json()),
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(s::map(core_schema_meta_schema_at(depth - 1)))
-                },
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        s::map(
-                            core_schema_meta_schema_object_dependencies_value_at(
-                                depth - 1,
-                            ),
-                        ),
-                    )
-                },
-                s::optional(s::string(None, None, None)),
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        core_schema_meta_schema_at(depth - 1).prop_map(Box::new).boxed(),
-                    )
-                },
-                s::optional(s::vec(s::json(), Some(1u64), None)),
-                s::optional(s::vec(s::json(), None, None)),
-                s::optional(s::number(None, None)),
-            ),
-            (
-                s::optional(s::number(None, None)),
-                s::optional(s::string(None, None, None)),
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        core_schema_meta_schema_at(depth - 1).prop_map(Box::new).boxed(),
-                    )
-                },
-                if depth <= 1 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        core_schema_meta_schema_object_items_at(depth - 1)
-                            .prop_map(Box::new)
-                            .boxed(),
-                    )
-                },
-                s::optional(non_negative_integer()),
-                s::optional(non_negative_integer()),
-                s::optional(non_negative_integer()),
-                s::optional(s::number(None, None)),
-                s::optional(non_negative_integer_default_0()),
-                s::optional(non_negative_integer_default_0()),
-            ),
-            (
-                s::optional(non_negative_integer_default_0()),
-                s::optional(s::number(None, None)),
-                s::optional(s::number(None, None)),
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        core_schema_meta_schema_at(depth - 1).prop_map(Box::new).boxed(),
-                    )
-                },
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(schema_array_at(depth - 1))
-                },
-                s::optional(s::string(Some("regex"), None, None)),
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(s::map(core_schema_meta_schema_at(depth - 1)))
-                },
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(s::map(core_schema_meta_schema_at(depth - 1)))
-                },
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        core_schema_meta_schema_at(depth - 1).prop_map(Box::new).boxed(),
-                    )
-                },
-                s::optional(s::boolean()),
-            ),
-            (
-                s::optional(string_array()),
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        core_schema_meta_schema_at(depth - 1).prop_map(Box::new).boxed(),
-                    )
-                },
-                s::optional(s::string(None, None, None)),
-                s::optional(core_schema_meta_schema_object_type()),
-                s::optional(s::boolean()),
-            ),
-        )
-            .prop_map(|
+        s::typed(core_schema_meta_schema_object_at_json(depth))
+    }
+    /// Values of [`super::CoreSchemaMetaSchemaObject`] as JSON.
+    fn core_schema_meta_schema_object_json() -> BoxedStrategy<::serde_json::Value> {
+        core_schema_meta_schema_object_at_json(s::DEPTH)
+    }
+    /// Values of [`super::CoreSchemaMetaSchemaObject`] as JSON, recursing at most `depth` levels.
+    fn core_schema_meta_schema_object_at_json(
+        depth: u32,
+    ) -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("$comment", s::optional_member(s::string_json(None, None, None))),
                 (
-                    (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9),
-                    (f10, f11, f12, f13, f14, f15, f16, f17, f18, f19),
-                    (f20, f21, f22, f23, f24, f25, f26, f27, f28, f29),
-                    (f30, f31, f32, f33, f34, f35, f36, f37, f38, f39),
-                    (f40, f41, f42, f43, f44),
-                )|
-            super::CoreSchemaMetaSchemaObject {
-                comment: f0,
-                id: f1,
-                r#ref: f2,
-                schema: f3,
-                additional_items: f4,
-                additional_properties: f5,
-                all_of: f6,
-                any_of: f7,
-                r#const: f8,
-                contains: f9,
-                content_encoding: f10,
-                content_media_type: f11,
-                default: f12,
-                definitions: f13,
-                dependencies: f14,
-                description: f15,
-                r#else: f16,
-                r#enum: f17,
-                examples: f18,
-                exclusive_maximum: f19,
-                exclusive_minimum: f20,
-                format: f21,
-                r#if: f22,
-                items: f23,
-                max_items: f24,
-                max_length: f25,
-                max_properties: f26,
-                maximum: f27,
-                min_items: f28,
-                min_length: f29,
-                min_properties: f30,
-                minimum: f31,
-                multiple_of: f32,
-                not: f33,
-                one_of: f34,
-                pattern: f35,
-                pattern_properties: f36,
-                properties: f37,
-                property_names: f38,
-                read_only: f39,
-                required: f40,
-                then: f41,
-                title: f42,
-                r#type: f43,
-                unique_items: f44,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+                    "$id",
+                    s::optional_member(s::string_json(Some("uri-reference"), None, None)),
+                ),
+                (
+                    "$ref",
+                    s::optional_member(s::string_json(Some("uri-reference"), None, None)),
+                ),
+                ("$schema", s::optional_member(s::string_json(Some("uri"), None, None))),
+                (
+                    "additionalItems",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(core_schema_meta_schema_at_json(depth - 1))
+                    },
+                ),
+                (
+                    "additionalProperties",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(core_schema_meta_schema_at_json(depth - 1))
+                    },
+                ),
+                (
+                    "allOf",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(schema_array_at_json(depth - 1))
+                    },
+                ),
+                (
+                    "anyOf",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(schema_array_at_json(depth - 1))
+                    },
+                ),
+                ("const", s::optional_member(s::any_json())),
+                (
+                    "contains",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(core_schema_meta_schema_at_json(depth - 1))
+                    },
+                ),
+                (
+                    "contentEncoding",
+                    s::optional_member(s::string_json(None, None, None)),
+                ),
+                (
+                    "contentMediaType",
+                    s::optional_member(s::string_json(None, None, None)),
+                ),
+                ("default", s::optional_member(s::any_json())),
+                (
+                    "definitions",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(
+                            s::map_json(core_schema_meta_schema_at_json(depth - 1)),
+                        )
+                    },
+                ),
+                (
+                    "dependencies",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(
+                            s::map_json(
+                                core_schema_meta_schema_object_dependencies_value_at_json(
+                                    depth - 1,
+                                ),
+                            ),
+                        )
+                    },
+                ),
+                ("description", s::optional_member(s::string_json(None, None, None))),
+                (
+                    "else",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(core_schema_meta_schema_at_json(depth - 1))
+                    },
+                ),
+                (
+                    "enum",
+                    s::optional_member(s::array_json(s::any_json(), Some(1u64), None)),
+                ),
+                (
+                    "examples",
+                    s::optional_member(s::array_json(s::any_json(), None, None)),
+                ),
+                ("exclusiveMaximum", s::optional_member(s::number_json(None, None))),
+                ("exclusiveMinimum", s::optional_member(s::number_json(None, None))),
+                ("format", s::optional_member(s::string_json(None, None, None))),
+                (
+                    "if",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(core_schema_meta_schema_at_json(depth - 1))
+                    },
+                ),
+                (
+                    "items",
+                    if depth <= 1 {
+                        s::absent()
+                    } else {
+                        s::optional_member(
+                            core_schema_meta_schema_object_items_at_json(depth - 1),
+                        )
+                    },
+                ),
+                ("maxItems", s::optional_member(non_negative_integer_json())),
+                ("maxLength", s::optional_member(non_negative_integer_json())),
+                ("maxProperties", s::optional_member(non_negative_integer_json())),
+                ("maximum", s::optional_member(s::number_json(None, None))),
+                ("minItems", s::optional_member(non_negative_integer_default_0_json())),
+                ("minLength", s::optional_member(non_negative_integer_default_0_json())),
+                (
+                    "minProperties",
+                    s::optional_member(non_negative_integer_default_0_json()),
+                ),
+                ("minimum", s::optional_member(s::number_json(None, None))),
+                ("multipleOf", s::optional_member(s::number_json(None, None))),
+                (
+                    "not",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(core_schema_meta_schema_at_json(depth - 1))
+                    },
+                ),
+                (
+                    "oneOf",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(schema_array_at_json(depth - 1))
+                    },
+                ),
+                (
+                    "pattern",
+                    s::optional_member(s::string_json(Some("regex"), None, None)),
+                ),
+                (
+                    "patternProperties",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(
+                            s::map_json(core_schema_meta_schema_at_json(depth - 1)),
+                        )
+                    },
+                ),
+                (
+                    "properties",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(
+                            s::map_json(core_schema_meta_schema_at_json(depth - 1)),
+                        )
+                    },
+                ),
+                (
+                    "propertyNames",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(core_schema_meta_schema_at_json(depth - 1))
+                    },
+                ),
+                ("readOnly", s::optional_member(s::boolean_json())),
+                ("required", s::optional_member(string_array_json())),
+                (
+                    "then",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(core_schema_meta_schema_at_json(depth - 1))
+                    },
+                ),
+                ("title", s::optional_member(s::string_json(None, None, None))),
+                ("type", s::optional_member(core_schema_meta_schema_object_type_json())),
+                ("uniqueItems", s::optional_member(s::boolean_json())),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::CoreSchemaMetaSchemaObjectDependenciesValue`].
     pub fn core_schema_meta_schema_object_dependencies_value() -> BoxedStrategy<
@@ -1176,26 +1190,36 @@ pub mod strategies {
     pub fn core_schema_meta_schema_object_dependencies_value_at(
         depth: u32,
     ) -> BoxedStrategy<super::CoreSchemaMetaSchemaObjectDependenciesValue> {
-        s::unambiguous(
-            s::one_of({
-                let mut alternatives = ::std::vec![
-                    string_array()
-                    .prop_map(super::CoreSchemaMetaSchemaObjectDependenciesValue::StringArray)
-                    .boxed()
-                ];
+        s::typed(core_schema_meta_schema_object_dependencies_value_at_json(depth))
+    }
+    /// Values of [`super::CoreSchemaMetaSchemaObjectDependenciesValue`] as JSON.
+    fn core_schema_meta_schema_object_dependencies_value_json() -> BoxedStrategy<
+        ::serde_json::Value,
+    > {
+        core_schema_meta_schema_object_dependencies_value_at_json(s::DEPTH)
+    }
+    /// Values of [`super::CoreSchemaMetaSchemaObjectDependenciesValue`] as JSON, recursing at most `depth` levels.
+    fn core_schema_meta_schema_object_dependencies_value_at_json(
+        depth: u32,
+    ) -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            {
+                let mut alternatives = Vec::from([("StringArray", string_array_json())]);
                 if depth > 0 {
                     alternatives
                         .extend([
-                            core_schema_meta_schema_at(depth - 1)
-                                .prop_map(
-                                    super::CoreSchemaMetaSchemaObjectDependenciesValue::CoreSchemaMetaSchema,
-                                )
-                                .boxed(),
+                            (
+                                "CoreSchemaMetaSchema",
+                                core_schema_meta_schema_at_json(depth - 1),
+                            ),
                         ]);
                 }
                 alternatives
-            }),
-            super::CoreSchemaMetaSchemaObjectDependenciesValue::variant_name,
+            },
+            |json| s::variant_of(
+                json,
+                super::CoreSchemaMetaSchemaObjectDependenciesValue::variant_name,
+            ),
         )
     }
     /// Values of [`super::CoreSchemaMetaSchemaObjectItems`].
@@ -1208,54 +1232,75 @@ pub mod strategies {
     pub fn core_schema_meta_schema_object_items_at(
         depth: u32,
     ) -> BoxedStrategy<super::CoreSchemaMetaSchemaObjectItems> {
-        s::unambiguous(
-            s::one_of({
-                let mut alternatives = ::std::vec![];
+        s::typed(core_schema_meta_schema_object_items_at_json(depth))
+    }
+    /// Values of [`super::CoreSchemaMetaSchemaObjectItems`] as JSON.
+    fn core_schema_meta_schema_object_items_json() -> BoxedStrategy<
+        ::serde_json::Value,
+    > {
+        core_schema_meta_schema_object_items_at_json(s::DEPTH.max(1))
+    }
+    /// Values of [`super::CoreSchemaMetaSchemaObjectItems`] as JSON, recursing at most `depth` levels.
+    fn core_schema_meta_schema_object_items_at_json(
+        depth: u32,
+    ) -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            {
+                let mut alternatives = Vec::from([]);
                 if depth > 0 {
                     alternatives
                         .extend([
-                            core_schema_meta_schema_at(depth - 1)
-                                .prop_map(|v| super::CoreSchemaMetaSchemaObjectItems::CoreSchemaMetaSchema(
-                                    Box::new(v),
-                                ))
-                                .boxed(),
-                            schema_array_at(depth - 1)
-                                .prop_map(
-                                    super::CoreSchemaMetaSchemaObjectItems::SchemaArray,
-                                )
-                                .boxed(),
+                            (
+                                "CoreSchemaMetaSchema",
+                                core_schema_meta_schema_at_json(depth - 1),
+                            ),
+                            ("SchemaArray", schema_array_at_json(depth - 1)),
                         ]);
                 }
                 alternatives
-            }),
-            super::CoreSchemaMetaSchemaObjectItems::variant_name,
+            },
+            |json| s::variant_of(
+                json,
+                super::CoreSchemaMetaSchemaObjectItems::variant_name,
+            ),
         )
     }
     /// Values of [`super::CoreSchemaMetaSchemaObjectType`].
     pub fn core_schema_meta_schema_object_type() -> BoxedStrategy<
         super::CoreSchemaMetaSchemaObjectType,
     > {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    simple_types()
-                    .prop_map(super::CoreSchemaMetaSchemaObjectType::SimpleTypes)
-                    .boxed(), s::vec(simple_types(), None, None)
-                    .prop_map(super::CoreSchemaMetaSchemaObjectType::Array).boxed()
-                ],
+        s::typed(core_schema_meta_schema_object_type_json())
+    }
+    /// Values of [`super::CoreSchemaMetaSchemaObjectType`] as JSON.
+    fn core_schema_meta_schema_object_type_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("SimpleTypes", simple_types_json()),
+                ("Array", s::array_json(simple_types_json(), None, None)),
+            ]),
+            |json| s::variant_of(
+                json,
+                super::CoreSchemaMetaSchemaObjectType::variant_name,
             ),
-            super::CoreSchemaMetaSchemaObjectType::variant_name,
         )
     }
     /// Values of [`super::NonNegativeInteger`].
     pub fn non_negative_integer() -> BoxedStrategy<super::NonNegativeInteger> {
-        s::integer(Some(0i64), None).prop_map(::mcpwire_support::Integer::from).boxed()
+        s::typed(non_negative_integer_json())
+    }
+    /// Values of [`super::NonNegativeInteger`] as JSON.
+    fn non_negative_integer_json() -> BoxedStrategy<::serde_json::Value> {
+        s::integer_json(Some(0i64), None)
     }
     /// Values of [`super::NonNegativeIntegerDefault0`].
     pub fn non_negative_integer_default_0() -> BoxedStrategy<
         super::NonNegativeIntegerDefault0,
     > {
-        s::integer(None, None).prop_map(::mcpwire_support::Integer::from).boxed()
+        s::typed(non_negative_integer_default_0_json())
+    }
+    /// Values of [`super::NonNegativeIntegerDefault0`] as JSON.
+    fn non_negative_integer_default_0_json() -> BoxedStrategy<::serde_json::Value> {
+        s::integer_json(None, None)
     }
     /// Values of [`super::SchemaArray`].
     pub fn schema_array() -> BoxedStrategy<super::SchemaArray> {
@@ -1263,36 +1308,55 @@ pub mod strategies {
     }
     /// Values of [`super::SchemaArray`], recursing at most `depth` levels.
     pub fn schema_array_at(depth: u32) -> BoxedStrategy<super::SchemaArray> {
-        s::vec(core_schema_meta_schema_at(depth), Some(1u64), None)
+        s::typed(schema_array_at_json(depth))
+    }
+    /// Values of [`super::SchemaArray`] as JSON.
+    fn schema_array_json() -> BoxedStrategy<::serde_json::Value> {
+        schema_array_at_json(s::DEPTH)
+    }
+    /// Values of [`super::SchemaArray`] as JSON, recursing at most `depth` levels.
+    fn schema_array_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+        s::array_json(core_schema_meta_schema_at_json(depth), Some(1u64), None)
     }
     /// Values of [`super::SimpleTypes`].
     pub fn simple_types() -> BoxedStrategy<super::SimpleTypes> {
-        s::select(
-            ::std::vec![
-                super::SimpleTypes::Array, super::SimpleTypes::Boolean,
-                super::SimpleTypes::Integer, super::SimpleTypes::Null,
-                super::SimpleTypes::Number, super::SimpleTypes::Object,
-                super::SimpleTypes::String
-            ],
+        s::typed(simple_types_json())
+    }
+    /// Values of [`super::SimpleTypes`] as JSON.
+    fn simple_types_json() -> BoxedStrategy<::serde_json::Value> {
+        s::select_json(
+            &["array", "boolean", "integer", "null", "number", "object", "string"],
         )
     }
     /// Values of [`super::StringArray`].
     pub fn string_array() -> BoxedStrategy<super::StringArray> {
-        s::vec(s::string(None, None, None), None, None)
+        s::typed(string_array_json())
+    }
+    /// Values of [`super::StringArray`] as JSON.
+    fn string_array_json() -> BoxedStrategy<::serde_json::Value> {
+        s::array_json(s::string_json(None, None, None), None, None)
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "CoreSchemaMetaSchema" => s::sample(core_schema_meta_schema()),
-                "nonNegativeInteger" => s::sample(non_negative_integer()),
-                "nonNegativeIntegerDefault0" => {
-                    s::sample(non_negative_integer_default_0())
+                "CoreSchemaMetaSchema" => {
+                    s::sample::<
+                        super::CoreSchemaMetaSchema,
+                    >(core_schema_meta_schema_json())
                 }
-                "schemaArray" => s::sample(schema_array()),
-                "simpleTypes" => s::sample(simple_types()),
-                "stringArray" => s::sample(string_array()),
+                "nonNegativeInteger" => {
+                    s::sample::<super::NonNegativeInteger>(non_negative_integer_json())
+                }
+                "nonNegativeIntegerDefault0" => {
+                    s::sample::<
+                        super::NonNegativeIntegerDefault0,
+                    >(non_negative_integer_default_0_json())
+                }
+                "schemaArray" => s::sample::<super::SchemaArray>(schema_array_json()),
+                "simpleTypes" => s::sample::<super::SimpleTypes>(simple_types_json()),
+                "stringArray" => s::sample::<super::StringArray>(string_array_json()),
                 _ => return None,
             },
         )

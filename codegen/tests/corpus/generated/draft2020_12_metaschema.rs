@@ -2526,103 +2526,176 @@ pub mod strategies {
     use ::mcpwire_support::strategy as s;
     /// Values of [`super::AnchorString`].
     pub fn anchor_string() -> BoxedStrategy<super::AnchorString> {
-        s::string(None, None, None)
+        s::typed(anchor_string_json())
+    }
+    /// Values of [`super::AnchorString`] as JSON.
+    fn anchor_string_json() -> BoxedStrategy<::serde_json::Value> {
+        s::string_json(None, None, None)
     }
     /// Values of [`super::ApplicatorVocabularyMetaSchema`].
     pub fn applicator_vocabulary_meta_schema() -> BoxedStrategy<
         super::ApplicatorVocabularyMetaSchema,
     > {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    applicator_vocabulary_meta_schema_object()
-                    .prop_map(super::ApplicatorVocabularyMetaSchema::ApplicatorVocabularyMetaSchemaObject)
-                    .boxed(), s::boolean()
-                    .prop_map(super::ApplicatorVocabularyMetaSchema::Boolean).boxed()
-                ],
+        s::typed(applicator_vocabulary_meta_schema_json())
+    }
+    /// Values of [`super::ApplicatorVocabularyMetaSchema`] as JSON.
+    fn applicator_vocabulary_meta_schema_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                (
+                    "ApplicatorVocabularyMetaSchemaObject",
+                    applicator_vocabulary_meta_schema_object_json(),
+                ),
+                ("Boolean", s::boolean_json()),
+            ]),
+            |json| s::variant_of(
+                json,
+                super::ApplicatorVocabularyMetaSchema::variant_name,
             ),
-            super::ApplicatorVocabularyMetaSchema::variant_name,
         )
     }
     /// Values of [`super::ApplicatorVocabularyMetaSchemaObject`].
     pub fn applicator_vocabulary_meta_schema_object() -> BoxedStrategy<
         super::ApplicatorVocabularyMetaSchemaObject,
     > {
-        (
-            (
-                s::optional(core_and_validation_specifications_meta_schema()),
-                s::optional(schema_array()),
-                s::optional(schema_array()),
-                s::optional(core_and_validation_specifications_meta_schema()),
-                s::optional(s::map(core_and_validation_specifications_meta_schema())),
-                s::optional(core_and_validation_specifications_meta_schema()),
-                s::optional(core_and_validation_specifications_meta_schema()),
-                s::optional(core_and_validation_specifications_meta_schema()),
-                s::optional(core_and_validation_specifications_meta_schema()),
-                s::optional(schema_array()),
-            ),
-            (
-                s::optional(s::map(core_and_validation_specifications_meta_schema())),
-                s::optional(schema_array()),
-                s::optional(s::map(core_and_validation_specifications_meta_schema())),
-                s::optional(core_and_validation_specifications_meta_schema()),
-                s::optional(core_and_validation_specifications_meta_schema()),
-            ),
+        s::typed(applicator_vocabulary_meta_schema_object_json())
+    }
+    /// Values of [`super::ApplicatorVocabularyMetaSchemaObject`] as JSON.
+    fn applicator_vocabulary_meta_schema_object_json() -> BoxedStrategy<
+        ::serde_json::Value,
+    > {
+        s::object(
+            Vec::from([
+                (
+                    "additionalProperties",
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_json(),
+                    ),
+                ),
+                ("allOf", s::optional_member(schema_array_json())),
+                ("anyOf", s::optional_member(schema_array_json())),
+                (
+                    "contains",
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_json(),
+                    ),
+                ),
+                (
+                    "dependentSchemas",
+                    s::optional_member(
+                        s::map_json(
+                            core_and_validation_specifications_meta_schema_json(),
+                        ),
+                    ),
+                ),
+                (
+                    "else",
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_json(),
+                    ),
+                ),
+                (
+                    "if",
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_json(),
+                    ),
+                ),
+                (
+                    "items",
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_json(),
+                    ),
+                ),
+                (
+                    "not",
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_json(),
+                    ),
+                ),
+                ("oneOf", s::optional_member(schema_array_json())),
+                (
+                    "patternProperties",
+                    s::optional_member(
+                        s::map_json(
+                            core_and_validation_specifications_meta_schema_json(),
+                        ),
+                    ),
+                ),
+                ("prefixItems", s::optional_member(schema_array_json())),
+                (
+                    "properties",
+                    s::optional_member(
+                        s::map_json(
+                            core_and_validation_specifications_meta_schema_json(),
+                        ),
+                    ),
+                ),
+                (
+                    "propertyNames",
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_json(),
+                    ),
+                ),
+                (
+                    "then",
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_json(),
+                    ),
+                ),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|
-                ((f0, f1, f2, f3, f4, f5, f6, f7, f8, f9), (f10, f11, f12, f13, f14))|
-            super::ApplicatorVocabularyMetaSchemaObject {
-                additional_properties: f0,
-                all_of: f1,
-                any_of: f2,
-                contains: f3,
-                dependent_schemas: f4,
-                r#else: f5,
-                r#if: f6,
-                items: f7,
-                not: f8,
-                one_of: f9,
-                pattern_properties: f10,
-                prefix_items: f11,
-                properties: f12,
-                property_names: f13,
-                then: f14,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Values of [`super::ContentVocabularyMetaSchema`].
     pub fn content_vocabulary_meta_schema() -> BoxedStrategy<
         super::ContentVocabularyMetaSchema,
     > {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    content_vocabulary_meta_schema_object()
-                    .prop_map(super::ContentVocabularyMetaSchema::ContentVocabularyMetaSchemaObject)
-                    .boxed(), s::boolean()
-                    .prop_map(super::ContentVocabularyMetaSchema::Boolean).boxed()
-                ],
-            ),
-            super::ContentVocabularyMetaSchema::variant_name,
+        s::typed(content_vocabulary_meta_schema_json())
+    }
+    /// Values of [`super::ContentVocabularyMetaSchema`] as JSON.
+    fn content_vocabulary_meta_schema_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                (
+                    "ContentVocabularyMetaSchemaObject",
+                    content_vocabulary_meta_schema_object_json(),
+                ),
+                ("Boolean", s::boolean_json()),
+            ]),
+            |json| s::variant_of(json, super::ContentVocabularyMetaSchema::variant_name),
         )
     }
     /// Values of [`super::ContentVocabularyMetaSchemaObject`].
     pub fn content_vocabulary_meta_schema_object() -> BoxedStrategy<
         super::ContentVocabularyMetaSchemaObject,
     > {
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::optional(core_and_validation_specifications_meta_schema()),
+        s::typed(content_vocabulary_meta_schema_object_json())
+    }
+    /// Values of [`super::ContentVocabularyMetaSchemaObject`] as JSON.
+    fn content_vocabulary_meta_schema_object_json() -> BoxedStrategy<
+        ::serde_json::Value,
+    > {
+        s::object(
+            Vec::from([
+                (
+                    "contentEncoding",
+                    s::optional_member(s::string_json(None, None, None)),
+                ),
+                (
+                    "contentMediaType",
+                    s::optional_member(s::string_json(None, None, None)),
+                ),
+                (
+                    "contentSchema",
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_json(),
+                    ),
+                ),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2)| super::ContentVocabularyMetaSchemaObject {
-                content_encoding: f0,
-                content_media_type: f1,
-                content_schema: f2,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Values of [`super::CoreAndValidationSpecificationsMetaSchema`].
     pub fn core_and_validation_specifications_meta_schema() -> BoxedStrategy<
@@ -2634,28 +2707,38 @@ pub mod strategies {
     pub fn core_and_validation_specifications_meta_schema_at(
         depth: u32,
     ) -> BoxedStrategy<super::CoreAndValidationSpecificationsMetaSchema> {
-        s::unambiguous(
-            s::one_of({
-                let mut alternatives = ::std::vec![
-                    s::boolean()
-                    .prop_map(super::CoreAndValidationSpecificationsMetaSchema::Boolean)
-                    .boxed()
-                ];
+        s::typed(core_and_validation_specifications_meta_schema_at_json(depth))
+    }
+    /// Values of [`super::CoreAndValidationSpecificationsMetaSchema`] as JSON.
+    fn core_and_validation_specifications_meta_schema_json() -> BoxedStrategy<
+        ::serde_json::Value,
+    > {
+        core_and_validation_specifications_meta_schema_at_json(s::DEPTH)
+    }
+    /// Values of [`super::CoreAndValidationSpecificationsMetaSchema`] as JSON, recursing at most `depth` levels.
+    fn core_and_validation_specifications_meta_schema_at_json(
+        depth: u32,
+    ) -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            {
+                let mut alternatives = Vec::from([("Boolean", s::boolean_json())]);
                 if depth > 0 {
                     alternatives
                         .extend([
-                            core_and_validation_specifications_meta_schema_object_at(
+                            (
+                                "CoreAndValidationSpecificationsMetaSchemaObject",
+                                core_and_validation_specifications_meta_schema_object_at_json(
                                     depth - 1,
-                                )
-                                .prop_map(|v| super::CoreAndValidationSpecificationsMetaSchema::CoreAndValidationSpecificationsMetaSchemaObject(
-                                    Box::new(v),
-                                ))
-                                .boxed(),
+                                ),
+                            ),
                         ]);
                 }
                 alternatives
-            }),
-            super::CoreAndValidationSpecificationsMetaSchema::variant_name,
+            },
+            |json| s::variant_of(
+                json,
+                super::CoreAndValidationSpecificationsMetaSchema::variant_name,
+            ),
         )
     }
     /// Values of [`super::CoreAndValidationSpecificationsMetaSchemaObject`].
@@ -2668,312 +2751,335 @@ pub mod strategies {
     pub fn core_and_validation_specifications_meta_schema_object_at(
         depth: u32,
     ) -> BoxedStrategy<super::CoreAndValidationSpecificationsMetaSchemaObject> {
-        (
-            (
-                s::optional(anchor_string()),
-                s::optional(s::string(None, None, None)),
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        s::map(
-                            core_and_validation_specifications_meta_schema_at(depth - 1),
-                        ),
-                    )
-                },
-                s::optional(anchor_string()),
-                s::optional(uri_reference_string()),
-                s::optional(uri_reference_string()),
-                s::optional(anchor_string()),
-                s::optional(uri_reference_string()),
-                s::optional(uri_reference_string()),
-                s::optional(uri_string()),
-            ),
-            (
-                s::optional(s::map(s::boolean())),
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        core_and_validation_specifications_meta_schema_at(depth - 1)
-                            .prop_map(Box::new)
-                            .boxed(),
-                    )
-                },
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(schema_array_at(depth - 1))
-                },
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(schema_array_at(depth - 1))
-                },
-                s::optional(s::json()),
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        core_and_validation_specifications_meta_schema_at(depth - 1)
-                            .prop_map(Box::new)
-                            .boxed(),
-                    )
-                },
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(None, None, None)),
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        core_and_validation_specifications_meta_schema_at(depth - 1)
-                            .prop_map(Box::new)
-                            .boxed(),
-                    )
-                },
-                s::optional(s::json()),
-            ),
-            (
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        s::map(
-                            core_and_validation_specifications_meta_schema_at(depth - 1),
-                        ),
-                    )
-                },
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        s::map(
-                            core_and_validation_specifications_meta_schema_object_dependencies_value_at(
+        s::typed(core_and_validation_specifications_meta_schema_object_at_json(depth))
+    }
+    /// Values of [`super::CoreAndValidationSpecificationsMetaSchemaObject`] as JSON.
+    fn core_and_validation_specifications_meta_schema_object_json() -> BoxedStrategy<
+        ::serde_json::Value,
+    > {
+        core_and_validation_specifications_meta_schema_object_at_json(s::DEPTH)
+    }
+    /// Values of [`super::CoreAndValidationSpecificationsMetaSchemaObject`] as JSON, recursing at most `depth` levels.
+    fn core_and_validation_specifications_meta_schema_object_at_json(
+        depth: u32,
+    ) -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("$anchor", s::optional_member(anchor_string_json())),
+                ("$comment", s::optional_member(s::string_json(None, None, None))),
+                (
+                    "$defs",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(
+                            s::map_json(
+                                core_and_validation_specifications_meta_schema_at_json(
+                                    depth - 1,
+                                ),
+                            ),
+                        )
+                    },
+                ),
+                ("$dynamicAnchor", s::optional_member(anchor_string_json())),
+                ("$dynamicRef", s::optional_member(uri_reference_string_json())),
+                ("$id", s::optional_member(uri_reference_string_json())),
+                ("$recursiveAnchor", s::optional_member(anchor_string_json())),
+                ("$recursiveRef", s::optional_member(uri_reference_string_json())),
+                ("$ref", s::optional_member(uri_reference_string_json())),
+                ("$schema", s::optional_member(uri_string_json())),
+                ("$vocabulary", s::optional_member(s::map_json(s::boolean_json()))),
+                (
+                    "additionalProperties",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(
+                            core_and_validation_specifications_meta_schema_at_json(
                                 depth - 1,
                             ),
-                        ),
-                    )
-                },
-                s::optional(s::map(string_array())),
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        s::map(
-                            core_and_validation_specifications_meta_schema_at(depth - 1),
-                        ),
-                    )
-                },
-                s::optional(s::boolean()),
-                s::optional(s::string(None, None, None)),
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        core_and_validation_specifications_meta_schema_at(depth - 1)
-                            .prop_map(Box::new)
-                            .boxed(),
-                    )
-                },
-                s::optional(s::vec(s::json(), None, None)),
-                s::optional(s::vec(s::json(), None, None)),
-                s::optional(s::number(None, None)),
-            ),
-            (
-                s::optional(s::number(None, None)),
-                s::optional(s::string(None, None, None)),
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        core_and_validation_specifications_meta_schema_at(depth - 1)
-                            .prop_map(Box::new)
-                            .boxed(),
-                    )
-                },
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        core_and_validation_specifications_meta_schema_at(depth - 1)
-                            .prop_map(Box::new)
-                            .boxed(),
-                    )
-                },
-                s::optional(non_negative_integer()),
-                s::optional(non_negative_integer()),
-                s::optional(non_negative_integer()),
-                s::optional(non_negative_integer()),
-                s::optional(s::number(None, None)),
-                s::optional(non_negative_integer()),
-            ),
-            (
-                s::optional(non_negative_integer_default_0()),
-                s::optional(non_negative_integer_default_0()),
-                s::optional(non_negative_integer_default_0()),
-                s::optional(s::number(None, None)),
-                s::optional(s::number(None, None)),
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        core_and_validation_specifications_meta_schema_at(depth - 1)
-                            .prop_map(Box::new)
-                            .boxed(),
-                    )
-                },
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(schema_array_at(depth - 1))
-                },
-                s::optional(s::string(Some("regex"), None, None)),
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        s::map(
-                            core_and_validation_specifications_meta_schema_at(depth - 1),
-                        ),
-                    )
-                },
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(schema_array_at(depth - 1))
-                },
-            ),
-            (
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        s::map(
-                            core_and_validation_specifications_meta_schema_at(depth - 1),
-                        ),
-                    )
-                },
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        core_and_validation_specifications_meta_schema_at(depth - 1)
-                            .prop_map(Box::new)
-                            .boxed(),
-                    )
-                },
-                s::optional(s::boolean()),
-                s::optional(string_array()),
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        core_and_validation_specifications_meta_schema_at(depth - 1)
-                            .prop_map(Box::new)
-                            .boxed(),
-                    )
-                },
-                s::optional(s::string(None, None, None)),
-                s::optional(
-                    core_and_validation_specifications_meta_schema_object_type(),
+                        )
+                    },
                 ),
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        core_and_validation_specifications_meta_schema_at(depth - 1)
-                            .prop_map(Box::new)
-                            .boxed(),
-                    )
-                },
-                if depth == 0 {
-                    Just(None).boxed()
-                } else {
-                    s::optional(
-                        core_and_validation_specifications_meta_schema_at(depth - 1)
-                            .prop_map(Box::new)
-                            .boxed(),
-                    )
-                },
-                s::optional(s::boolean()),
-            ),
-            (s::optional(s::boolean()),),
-        )
-            .prop_map(|
                 (
-                    (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9),
-                    (f10, f11, f12, f13, f14, f15, f16, f17, f18, f19),
-                    (f20, f21, f22, f23, f24, f25, f26, f27, f28, f29),
-                    (f30, f31, f32, f33, f34, f35, f36, f37, f38, f39),
-                    (f40, f41, f42, f43, f44, f45, f46, f47, f48, f49),
-                    (f50, f51, f52, f53, f54, f55, f56, f57, f58, f59),
-                    (f60,),
-                )|
-            super::CoreAndValidationSpecificationsMetaSchemaObject {
-                anchor: f0,
-                comment: f1,
-                defs: f2,
-                dynamic_anchor: f3,
-                dynamic_ref: f4,
-                id: f5,
-                recursive_anchor: f6,
-                recursive_ref: f7,
-                r#ref: f8,
-                schema: f9,
-                vocabulary: f10,
-                additional_properties: f11,
-                all_of: f12,
-                any_of: f13,
-                r#const: f14,
-                contains: f15,
-                content_encoding: f16,
-                content_media_type: f17,
-                content_schema: f18,
-                default: f19,
-                definitions: f20,
-                dependencies: f21,
-                dependent_required: f22,
-                dependent_schemas: f23,
-                deprecated: f24,
-                description: f25,
-                r#else: f26,
-                r#enum: f27,
-                examples: f28,
-                exclusive_maximum: f29,
-                exclusive_minimum: f30,
-                format: f31,
-                r#if: f32,
-                items: f33,
-                max_contains: f34,
-                max_items: f35,
-                max_length: f36,
-                max_properties: f37,
-                maximum: f38,
-                min_contains: f39,
-                min_items: f40,
-                min_length: f41,
-                min_properties: f42,
-                minimum: f43,
-                multiple_of: f44,
-                not: f45,
-                one_of: f46,
-                pattern: f47,
-                pattern_properties: f48,
-                prefix_items: f49,
-                properties: f50,
-                property_names: f51,
-                read_only: f52,
-                required: f53,
-                then: f54,
-                title: f55,
-                r#type: f56,
-                unevaluated_items: f57,
-                unevaluated_properties: f58,
-                unique_items: f59,
-                write_only: f60,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+                    "allOf",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(schema_array_at_json(depth - 1))
+                    },
+                ),
+                (
+                    "anyOf",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(schema_array_at_json(depth - 1))
+                    },
+                ),
+                ("const", s::optional_member(s::any_json())),
+                (
+                    "contains",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(
+                            core_and_validation_specifications_meta_schema_at_json(
+                                depth - 1,
+                            ),
+                        )
+                    },
+                ),
+                (
+                    "contentEncoding",
+                    s::optional_member(s::string_json(None, None, None)),
+                ),
+                (
+                    "contentMediaType",
+                    s::optional_member(s::string_json(None, None, None)),
+                ),
+                (
+                    "contentSchema",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(
+                            core_and_validation_specifications_meta_schema_at_json(
+                                depth - 1,
+                            ),
+                        )
+                    },
+                ),
+                ("default", s::optional_member(s::any_json())),
+                (
+                    "definitions",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(
+                            s::map_json(
+                                core_and_validation_specifications_meta_schema_at_json(
+                                    depth - 1,
+                                ),
+                            ),
+                        )
+                    },
+                ),
+                (
+                    "dependencies",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(
+                            s::map_json(
+                                core_and_validation_specifications_meta_schema_object_dependencies_value_at_json(
+                                    depth - 1,
+                                ),
+                            ),
+                        )
+                    },
+                ),
+                (
+                    "dependentRequired",
+                    s::optional_member(s::map_json(string_array_json())),
+                ),
+                (
+                    "dependentSchemas",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(
+                            s::map_json(
+                                core_and_validation_specifications_meta_schema_at_json(
+                                    depth - 1,
+                                ),
+                            ),
+                        )
+                    },
+                ),
+                ("deprecated", s::optional_member(s::boolean_json())),
+                ("description", s::optional_member(s::string_json(None, None, None))),
+                (
+                    "else",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(
+                            core_and_validation_specifications_meta_schema_at_json(
+                                depth - 1,
+                            ),
+                        )
+                    },
+                ),
+                ("enum", s::optional_member(s::array_json(s::any_json(), None, None))),
+                (
+                    "examples",
+                    s::optional_member(s::array_json(s::any_json(), None, None)),
+                ),
+                ("exclusiveMaximum", s::optional_member(s::number_json(None, None))),
+                ("exclusiveMinimum", s::optional_member(s::number_json(None, None))),
+                ("format", s::optional_member(s::string_json(None, None, None))),
+                (
+                    "if",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(
+                            core_and_validation_specifications_meta_schema_at_json(
+                                depth - 1,
+                            ),
+                        )
+                    },
+                ),
+                (
+                    "items",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(
+                            core_and_validation_specifications_meta_schema_at_json(
+                                depth - 1,
+                            ),
+                        )
+                    },
+                ),
+                ("maxContains", s::optional_member(non_negative_integer_json())),
+                ("maxItems", s::optional_member(non_negative_integer_json())),
+                ("maxLength", s::optional_member(non_negative_integer_json())),
+                ("maxProperties", s::optional_member(non_negative_integer_json())),
+                ("maximum", s::optional_member(s::number_json(None, None))),
+                ("minContains", s::optional_member(non_negative_integer_json())),
+                ("minItems", s::optional_member(non_negative_integer_default_0_json())),
+                ("minLength", s::optional_member(non_negative_integer_default_0_json())),
+                (
+                    "minProperties",
+                    s::optional_member(non_negative_integer_default_0_json()),
+                ),
+                ("minimum", s::optional_member(s::number_json(None, None))),
+                ("multipleOf", s::optional_member(s::number_json(None, None))),
+                (
+                    "not",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(
+                            core_and_validation_specifications_meta_schema_at_json(
+                                depth - 1,
+                            ),
+                        )
+                    },
+                ),
+                (
+                    "oneOf",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(schema_array_at_json(depth - 1))
+                    },
+                ),
+                (
+                    "pattern",
+                    s::optional_member(s::string_json(Some("regex"), None, None)),
+                ),
+                (
+                    "patternProperties",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(
+                            s::map_json(
+                                core_and_validation_specifications_meta_schema_at_json(
+                                    depth - 1,
+                                ),
+                            ),
+                        )
+                    },
+                ),
+                (
+                    "prefixItems",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(schema_array_at_json(depth - 1))
+                    },
+                ),
+                (
+                    "properties",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(
+                            s::map_json(
+                                core_and_validation_specifications_meta_schema_at_json(
+                                    depth - 1,
+                                ),
+                            ),
+                        )
+                    },
+                ),
+                (
+                    "propertyNames",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(
+                            core_and_validation_specifications_meta_schema_at_json(
+                                depth - 1,
+                            ),
+                        )
+                    },
+                ),
+                ("readOnly", s::optional_member(s::boolean_json())),
+                ("required", s::optional_member(string_array_json())),
+                (
+                    "then",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(
+                            core_and_validation_specifications_meta_schema_at_json(
+                                depth - 1,
+                            ),
+                        )
+                    },
+                ),
+                ("title", s::optional_member(s::string_json(None, None, None))),
+                (
+                    "type",
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_object_type_json(),
+                    ),
+                ),
+                (
+                    "unevaluatedItems",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(
+                            core_and_validation_specifications_meta_schema_at_json(
+                                depth - 1,
+                            ),
+                        )
+                    },
+                ),
+                (
+                    "unevaluatedProperties",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(
+                            core_and_validation_specifications_meta_schema_at_json(
+                                depth - 1,
+                            ),
+                        )
+                    },
+                ),
+                ("uniqueItems", s::optional_member(s::boolean_json())),
+                ("writeOnly", s::optional_member(s::boolean_json())),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue`].
     pub fn core_and_validation_specifications_meta_schema_object_dependencies_value() -> BoxedStrategy<
@@ -2989,168 +3095,222 @@ pub mod strategies {
     ) -> BoxedStrategy<
         super::CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue,
     > {
-        s::unambiguous(
-            s::one_of({
-                let mut alternatives = ::std::vec![
-                    string_array()
-                    .prop_map(super::CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue::StringArray)
-                    .boxed()
-                ];
+        s::typed(
+            core_and_validation_specifications_meta_schema_object_dependencies_value_at_json(
+                depth,
+            ),
+        )
+    }
+    /// Values of [`super::CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue`] as JSON.
+    fn core_and_validation_specifications_meta_schema_object_dependencies_value_json() -> BoxedStrategy<
+        ::serde_json::Value,
+    > {
+        core_and_validation_specifications_meta_schema_object_dependencies_value_at_json(
+            s::DEPTH,
+        )
+    }
+    /// Values of [`super::CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue`] as JSON, recursing at most `depth` levels.
+    fn core_and_validation_specifications_meta_schema_object_dependencies_value_at_json(
+        depth: u32,
+    ) -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            {
+                let mut alternatives = Vec::from([("StringArray", string_array_json())]);
                 if depth > 0 {
                     alternatives
                         .extend([
-                            core_and_validation_specifications_meta_schema_at(depth - 1)
-                                .prop_map(
-                                    super::CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue::CoreAndValidationSpecificationsMetaSchema,
-                                )
-                                .boxed(),
+                            (
+                                "CoreAndValidationSpecificationsMetaSchema",
+                                core_and_validation_specifications_meta_schema_at_json(
+                                    depth - 1,
+                                ),
+                            ),
                         ]);
                 }
                 alternatives
-            }),
-            super::CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue::variant_name,
+            },
+            |json| s::variant_of(
+                json,
+                super::CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue::variant_name,
+            ),
         )
     }
     /// Values of [`super::CoreAndValidationSpecificationsMetaSchemaObjectType`].
     pub fn core_and_validation_specifications_meta_schema_object_type() -> BoxedStrategy<
         super::CoreAndValidationSpecificationsMetaSchemaObjectType,
     > {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    simple_types()
-                    .prop_map(super::CoreAndValidationSpecificationsMetaSchemaObjectType::SimpleTypes)
-                    .boxed(), s::vec(simple_types(), None, None)
-                    .prop_map(super::CoreAndValidationSpecificationsMetaSchemaObjectType::Array)
-                    .boxed()
-                ],
+        s::typed(core_and_validation_specifications_meta_schema_object_type_json())
+    }
+    /// Values of [`super::CoreAndValidationSpecificationsMetaSchemaObjectType`] as JSON.
+    fn core_and_validation_specifications_meta_schema_object_type_json() -> BoxedStrategy<
+        ::serde_json::Value,
+    > {
+        s::union(
+            Vec::from([
+                ("SimpleTypes", simple_types_json()),
+                ("Array", s::array_json(simple_types_json(), None, None)),
+            ]),
+            |json| s::variant_of(
+                json,
+                super::CoreAndValidationSpecificationsMetaSchemaObjectType::variant_name,
             ),
-            super::CoreAndValidationSpecificationsMetaSchemaObjectType::variant_name,
         )
     }
     /// Values of [`super::CoreVocabularyMetaSchema`].
     pub fn core_vocabulary_meta_schema() -> BoxedStrategy<
         super::CoreVocabularyMetaSchema,
     > {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    core_vocabulary_meta_schema_object()
-                    .prop_map(super::CoreVocabularyMetaSchema::CoreVocabularyMetaSchemaObject)
-                    .boxed(), s::boolean()
-                    .prop_map(super::CoreVocabularyMetaSchema::Boolean).boxed()
-                ],
-            ),
-            super::CoreVocabularyMetaSchema::variant_name,
+        s::typed(core_vocabulary_meta_schema_json())
+    }
+    /// Values of [`super::CoreVocabularyMetaSchema`] as JSON.
+    fn core_vocabulary_meta_schema_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                (
+                    "CoreVocabularyMetaSchemaObject",
+                    core_vocabulary_meta_schema_object_json(),
+                ),
+                ("Boolean", s::boolean_json()),
+            ]),
+            |json| s::variant_of(json, super::CoreVocabularyMetaSchema::variant_name),
         )
     }
     /// Values of [`super::CoreVocabularyMetaSchemaObject`].
     pub fn core_vocabulary_meta_schema_object() -> BoxedStrategy<
         super::CoreVocabularyMetaSchemaObject,
     > {
-        (
-            s::optional(anchor_string()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::map(core_and_validation_specifications_meta_schema())),
-            s::optional(anchor_string()),
-            s::optional(uri_reference_string()),
-            s::optional(uri_reference_string()),
-            s::optional(uri_reference_string()),
-            s::optional(uri_string()),
-            s::optional(s::map(s::boolean())),
+        s::typed(core_vocabulary_meta_schema_object_json())
+    }
+    /// Values of [`super::CoreVocabularyMetaSchemaObject`] as JSON.
+    fn core_vocabulary_meta_schema_object_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("$anchor", s::optional_member(anchor_string_json())),
+                ("$comment", s::optional_member(s::string_json(None, None, None))),
+                (
+                    "$defs",
+                    s::optional_member(
+                        s::map_json(
+                            core_and_validation_specifications_meta_schema_json(),
+                        ),
+                    ),
+                ),
+                ("$dynamicAnchor", s::optional_member(anchor_string_json())),
+                ("$dynamicRef", s::optional_member(uri_reference_string_json())),
+                ("$id", s::optional_member(uri_reference_string_json())),
+                ("$ref", s::optional_member(uri_reference_string_json())),
+                ("$schema", s::optional_member(uri_string_json())),
+                ("$vocabulary", s::optional_member(s::map_json(s::boolean_json()))),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8)| super::CoreVocabularyMetaSchemaObject {
-                anchor: f0,
-                comment: f1,
-                defs: f2,
-                dynamic_anchor: f3,
-                dynamic_ref: f4,
-                id: f5,
-                r#ref: f6,
-                schema: f7,
-                vocabulary: f8,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Values of [`super::FormatVocabularyMetaSchemaForAnnotationResults`].
     pub fn format_vocabulary_meta_schema_for_annotation_results() -> BoxedStrategy<
         super::FormatVocabularyMetaSchemaForAnnotationResults,
     > {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    format_vocabulary_meta_schema_for_annotation_results_object()
-                    .prop_map(super::FormatVocabularyMetaSchemaForAnnotationResults::FormatVocabularyMetaSchemaForAnnotationResultsObject)
-                    .boxed(), s::boolean()
-                    .prop_map(super::FormatVocabularyMetaSchemaForAnnotationResults::Boolean)
-                    .boxed()
-                ],
+        s::typed(format_vocabulary_meta_schema_for_annotation_results_json())
+    }
+    /// Values of [`super::FormatVocabularyMetaSchemaForAnnotationResults`] as JSON.
+    fn format_vocabulary_meta_schema_for_annotation_results_json() -> BoxedStrategy<
+        ::serde_json::Value,
+    > {
+        s::union(
+            Vec::from([
+                (
+                    "FormatVocabularyMetaSchemaForAnnotationResultsObject",
+                    format_vocabulary_meta_schema_for_annotation_results_object_json(),
+                ),
+                ("Boolean", s::boolean_json()),
+            ]),
+            |json| s::variant_of(
+                json,
+                super::FormatVocabularyMetaSchemaForAnnotationResults::variant_name,
             ),
-            super::FormatVocabularyMetaSchemaForAnnotationResults::variant_name,
         )
     }
     /// Values of [`super::FormatVocabularyMetaSchemaForAnnotationResultsObject`].
     pub fn format_vocabulary_meta_schema_for_annotation_results_object() -> BoxedStrategy<
         super::FormatVocabularyMetaSchemaForAnnotationResultsObject,
     > {
-        s::optional(s::string(None, None, None))
-            .prop_map(|f0| super::FormatVocabularyMetaSchemaForAnnotationResultsObject {
-                format: f0,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(format_vocabulary_meta_schema_for_annotation_results_object_json())
+    }
+    /// Values of [`super::FormatVocabularyMetaSchemaForAnnotationResultsObject`] as JSON.
+    fn format_vocabulary_meta_schema_for_annotation_results_object_json() -> BoxedStrategy<
+        ::serde_json::Value,
+    > {
+        s::object(
+            Vec::from([
+                ("format", s::optional_member(s::string_json(None, None, None))),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::MetaDataVocabularyMetaSchema`].
     pub fn meta_data_vocabulary_meta_schema() -> BoxedStrategy<
         super::MetaDataVocabularyMetaSchema,
     > {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    meta_data_vocabulary_meta_schema_object()
-                    .prop_map(super::MetaDataVocabularyMetaSchema::MetaDataVocabularyMetaSchemaObject)
-                    .boxed(), s::boolean()
-                    .prop_map(super::MetaDataVocabularyMetaSchema::Boolean).boxed()
-                ],
-            ),
-            super::MetaDataVocabularyMetaSchema::variant_name,
+        s::typed(meta_data_vocabulary_meta_schema_json())
+    }
+    /// Values of [`super::MetaDataVocabularyMetaSchema`] as JSON.
+    fn meta_data_vocabulary_meta_schema_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                (
+                    "MetaDataVocabularyMetaSchemaObject",
+                    meta_data_vocabulary_meta_schema_object_json(),
+                ),
+                ("Boolean", s::boolean_json()),
+            ]),
+            |json| s::variant_of(json, super::MetaDataVocabularyMetaSchema::variant_name),
         )
     }
     /// Values of [`super::MetaDataVocabularyMetaSchemaObject`].
     pub fn meta_data_vocabulary_meta_schema_object() -> BoxedStrategy<
         super::MetaDataVocabularyMetaSchemaObject,
     > {
-        (
-            s::optional(s::json()),
-            s::optional(s::boolean()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::vec(s::json(), None, None)),
-            s::optional(s::boolean()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::boolean()),
+        s::typed(meta_data_vocabulary_meta_schema_object_json())
+    }
+    /// Values of [`super::MetaDataVocabularyMetaSchemaObject`] as JSON.
+    fn meta_data_vocabulary_meta_schema_object_json() -> BoxedStrategy<
+        ::serde_json::Value,
+    > {
+        s::object(
+            Vec::from([
+                ("default", s::optional_member(s::any_json())),
+                ("deprecated", s::optional_member(s::boolean_json())),
+                ("description", s::optional_member(s::string_json(None, None, None))),
+                (
+                    "examples",
+                    s::optional_member(s::array_json(s::any_json(), None, None)),
+                ),
+                ("readOnly", s::optional_member(s::boolean_json())),
+                ("title", s::optional_member(s::string_json(None, None, None))),
+                ("writeOnly", s::optional_member(s::boolean_json())),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::MetaDataVocabularyMetaSchemaObject {
-                default: f0,
-                deprecated: f1,
-                description: f2,
-                examples: f3,
-                read_only: f4,
-                title: f5,
-                write_only: f6,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Values of [`super::NonNegativeInteger`].
     pub fn non_negative_integer() -> BoxedStrategy<super::NonNegativeInteger> {
-        s::integer(Some(0i64), None).prop_map(::mcpwire_support::Integer::from).boxed()
+        s::typed(non_negative_integer_json())
+    }
+    /// Values of [`super::NonNegativeInteger`] as JSON.
+    fn non_negative_integer_json() -> BoxedStrategy<::serde_json::Value> {
+        s::integer_json(Some(0i64), None)
     }
     /// Values of [`super::NonNegativeIntegerDefault0`].
     pub fn non_negative_integer_default_0() -> BoxedStrategy<
         super::NonNegativeIntegerDefault0,
     > {
-        non_negative_integer()
+        s::typed(non_negative_integer_default_0_json())
+    }
+    /// Values of [`super::NonNegativeIntegerDefault0`] as JSON.
+    fn non_negative_integer_default_0_json() -> BoxedStrategy<::serde_json::Value> {
+        non_negative_integer_json()
     }
     /// Values of [`super::SchemaArray`].
     pub fn schema_array() -> BoxedStrategy<super::SchemaArray> {
@@ -3158,158 +3318,199 @@ pub mod strategies {
     }
     /// Values of [`super::SchemaArray`], recursing at most `depth` levels.
     pub fn schema_array_at(depth: u32) -> BoxedStrategy<super::SchemaArray> {
-        s::vec(
-            core_and_validation_specifications_meta_schema_at(depth),
+        s::typed(schema_array_at_json(depth))
+    }
+    /// Values of [`super::SchemaArray`] as JSON.
+    fn schema_array_json() -> BoxedStrategy<::serde_json::Value> {
+        schema_array_at_json(s::DEPTH)
+    }
+    /// Values of [`super::SchemaArray`] as JSON, recursing at most `depth` levels.
+    fn schema_array_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+        s::array_json(
+            core_and_validation_specifications_meta_schema_at_json(depth),
             Some(1u64),
             None,
         )
     }
     /// Values of [`super::SimpleTypes`].
     pub fn simple_types() -> BoxedStrategy<super::SimpleTypes> {
-        s::select(
-            ::std::vec![
-                super::SimpleTypes::Array, super::SimpleTypes::Boolean,
-                super::SimpleTypes::Integer, super::SimpleTypes::Null,
-                super::SimpleTypes::Number, super::SimpleTypes::Object,
-                super::SimpleTypes::String
-            ],
+        s::typed(simple_types_json())
+    }
+    /// Values of [`super::SimpleTypes`] as JSON.
+    fn simple_types_json() -> BoxedStrategy<::serde_json::Value> {
+        s::select_json(
+            &["array", "boolean", "integer", "null", "number", "object", "string"],
         )
     }
     /// Values of [`super::StringArray`].
     pub fn string_array() -> BoxedStrategy<super::StringArray> {
-        s::vec(s::string(None, None, None), None, None)
+        s::typed(string_array_json())
+    }
+    /// Values of [`super::StringArray`] as JSON.
+    fn string_array_json() -> BoxedStrategy<::serde_json::Value> {
+        s::array_json(s::string_json(None, None, None), None, None)
     }
     /// Values of [`super::UnevaluatedApplicatorVocabularyMetaSchema`].
     pub fn unevaluated_applicator_vocabulary_meta_schema() -> BoxedStrategy<
         super::UnevaluatedApplicatorVocabularyMetaSchema,
     > {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    unevaluated_applicator_vocabulary_meta_schema_object()
-                    .prop_map(super::UnevaluatedApplicatorVocabularyMetaSchema::UnevaluatedApplicatorVocabularyMetaSchemaObject)
-                    .boxed(), s::boolean()
-                    .prop_map(super::UnevaluatedApplicatorVocabularyMetaSchema::Boolean)
-                    .boxed()
-                ],
+        s::typed(unevaluated_applicator_vocabulary_meta_schema_json())
+    }
+    /// Values of [`super::UnevaluatedApplicatorVocabularyMetaSchema`] as JSON.
+    fn unevaluated_applicator_vocabulary_meta_schema_json() -> BoxedStrategy<
+        ::serde_json::Value,
+    > {
+        s::union(
+            Vec::from([
+                (
+                    "UnevaluatedApplicatorVocabularyMetaSchemaObject",
+                    unevaluated_applicator_vocabulary_meta_schema_object_json(),
+                ),
+                ("Boolean", s::boolean_json()),
+            ]),
+            |json| s::variant_of(
+                json,
+                super::UnevaluatedApplicatorVocabularyMetaSchema::variant_name,
             ),
-            super::UnevaluatedApplicatorVocabularyMetaSchema::variant_name,
         )
     }
     /// Values of [`super::UnevaluatedApplicatorVocabularyMetaSchemaObject`].
     pub fn unevaluated_applicator_vocabulary_meta_schema_object() -> BoxedStrategy<
         super::UnevaluatedApplicatorVocabularyMetaSchemaObject,
     > {
-        (
-            s::optional(core_and_validation_specifications_meta_schema()),
-            s::optional(core_and_validation_specifications_meta_schema()),
+        s::typed(unevaluated_applicator_vocabulary_meta_schema_object_json())
+    }
+    /// Values of [`super::UnevaluatedApplicatorVocabularyMetaSchemaObject`] as JSON.
+    fn unevaluated_applicator_vocabulary_meta_schema_object_json() -> BoxedStrategy<
+        ::serde_json::Value,
+    > {
+        s::object(
+            Vec::from([
+                (
+                    "unevaluatedItems",
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_json(),
+                    ),
+                ),
+                (
+                    "unevaluatedProperties",
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_json(),
+                    ),
+                ),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1)| super::UnevaluatedApplicatorVocabularyMetaSchemaObject {
-                unevaluated_items: f0,
-                unevaluated_properties: f1,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Values of [`super::UriReferenceString`].
     pub fn uri_reference_string() -> BoxedStrategy<super::UriReferenceString> {
-        s::string(Some("uri-reference"), None, None)
+        s::typed(uri_reference_string_json())
+    }
+    /// Values of [`super::UriReferenceString`] as JSON.
+    fn uri_reference_string_json() -> BoxedStrategy<::serde_json::Value> {
+        s::string_json(Some("uri-reference"), None, None)
     }
     /// Values of [`super::UriString`].
     pub fn uri_string() -> BoxedStrategy<super::UriString> {
-        s::string(Some("uri"), None, None)
+        s::typed(uri_string_json())
+    }
+    /// Values of [`super::UriString`] as JSON.
+    fn uri_string_json() -> BoxedStrategy<::serde_json::Value> {
+        s::string_json(Some("uri"), None, None)
     }
     /// Values of [`super::ValidationVocabularyMetaSchema`].
     pub fn validation_vocabulary_meta_schema() -> BoxedStrategy<
         super::ValidationVocabularyMetaSchema,
     > {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    validation_vocabulary_meta_schema_object()
-                    .prop_map(super::ValidationVocabularyMetaSchema::ValidationVocabularyMetaSchemaObject)
-                    .boxed(), s::boolean()
-                    .prop_map(super::ValidationVocabularyMetaSchema::Boolean).boxed()
-                ],
+        s::typed(validation_vocabulary_meta_schema_json())
+    }
+    /// Values of [`super::ValidationVocabularyMetaSchema`] as JSON.
+    fn validation_vocabulary_meta_schema_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                (
+                    "ValidationVocabularyMetaSchemaObject",
+                    validation_vocabulary_meta_schema_object_json(),
+                ),
+                ("Boolean", s::boolean_json()),
+            ]),
+            |json| s::variant_of(
+                json,
+                super::ValidationVocabularyMetaSchema::variant_name,
             ),
-            super::ValidationVocabularyMetaSchema::variant_name,
         )
     }
     /// Values of [`super::ValidationVocabularyMetaSchemaObject`].
     pub fn validation_vocabulary_meta_schema_object() -> BoxedStrategy<
         super::ValidationVocabularyMetaSchemaObject,
     > {
-        (
-            (
-                s::optional(s::json()),
-                s::optional(s::map(string_array())),
-                s::optional(s::vec(s::json(), None, None)),
-                s::optional(s::number(None, None)),
-                s::optional(s::number(None, None)),
-                s::optional(non_negative_integer()),
-                s::optional(non_negative_integer()),
-                s::optional(non_negative_integer()),
-                s::optional(non_negative_integer()),
-                s::optional(s::number(None, None)),
-            ),
-            (
-                s::optional(non_negative_integer()),
-                s::optional(non_negative_integer_default_0()),
-                s::optional(non_negative_integer_default_0()),
-                s::optional(non_negative_integer_default_0()),
-                s::optional(s::number(None, None)),
-                s::optional(s::number(None, None)),
-                s::optional(s::string(Some("regex"), None, None)),
-                s::optional(string_array()),
-                s::optional(validation_vocabulary_meta_schema_object_type()),
-                s::optional(s::boolean()),
-            ),
-        )
-            .prop_map(|
+        s::typed(validation_vocabulary_meta_schema_object_json())
+    }
+    /// Values of [`super::ValidationVocabularyMetaSchemaObject`] as JSON.
+    fn validation_vocabulary_meta_schema_object_json() -> BoxedStrategy<
+        ::serde_json::Value,
+    > {
+        s::object(
+            Vec::from([
+                ("const", s::optional_member(s::any_json())),
                 (
-                    (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9),
-                    (f10, f11, f12, f13, f14, f15, f16, f17, f18, f19),
-                )|
-            super::ValidationVocabularyMetaSchemaObject {
-                r#const: f0,
-                dependent_required: f1,
-                r#enum: f2,
-                exclusive_maximum: f3,
-                exclusive_minimum: f4,
-                max_contains: f5,
-                max_items: f6,
-                max_length: f7,
-                max_properties: f8,
-                maximum: f9,
-                min_contains: f10,
-                min_items: f11,
-                min_length: f12,
-                min_properties: f13,
-                minimum: f14,
-                multiple_of: f15,
-                pattern: f16,
-                required: f17,
-                r#type: f18,
-                unique_items: f19,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+                    "dependentRequired",
+                    s::optional_member(s::map_json(string_array_json())),
+                ),
+                ("enum", s::optional_member(s::array_json(s::any_json(), None, None))),
+                ("exclusiveMaximum", s::optional_member(s::number_json(None, None))),
+                ("exclusiveMinimum", s::optional_member(s::number_json(None, None))),
+                ("maxContains", s::optional_member(non_negative_integer_json())),
+                ("maxItems", s::optional_member(non_negative_integer_json())),
+                ("maxLength", s::optional_member(non_negative_integer_json())),
+                ("maxProperties", s::optional_member(non_negative_integer_json())),
+                ("maximum", s::optional_member(s::number_json(None, None))),
+                ("minContains", s::optional_member(non_negative_integer_json())),
+                ("minItems", s::optional_member(non_negative_integer_default_0_json())),
+                ("minLength", s::optional_member(non_negative_integer_default_0_json())),
+                (
+                    "minProperties",
+                    s::optional_member(non_negative_integer_default_0_json()),
+                ),
+                ("minimum", s::optional_member(s::number_json(None, None))),
+                ("multipleOf", s::optional_member(s::number_json(None, None))),
+                (
+                    "pattern",
+                    s::optional_member(s::string_json(Some("regex"), None, None)),
+                ),
+                ("required", s::optional_member(string_array_json())),
+                (
+                    "type",
+                    s::optional_member(
+                        validation_vocabulary_meta_schema_object_type_json(),
+                    ),
+                ),
+                ("uniqueItems", s::optional_member(s::boolean_json())),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::ValidationVocabularyMetaSchemaObjectType`].
     pub fn validation_vocabulary_meta_schema_object_type() -> BoxedStrategy<
         super::ValidationVocabularyMetaSchemaObjectType,
     > {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    simple_types()
-                    .prop_map(super::ValidationVocabularyMetaSchemaObjectType::SimpleTypes)
-                    .boxed(), s::vec(simple_types(), None, None)
-                    .prop_map(super::ValidationVocabularyMetaSchemaObjectType::Array)
-                    .boxed()
-                ],
+        s::typed(validation_vocabulary_meta_schema_object_type_json())
+    }
+    /// Values of [`super::ValidationVocabularyMetaSchemaObjectType`] as JSON.
+    fn validation_vocabulary_meta_schema_object_type_json() -> BoxedStrategy<
+        ::serde_json::Value,
+    > {
+        s::union(
+            Vec::from([
+                ("SimpleTypes", simple_types_json()),
+                ("Array", s::array_json(simple_types_json(), None, None)),
+            ]),
+            |json| s::variant_of(
+                json,
+                super::ValidationVocabularyMetaSchemaObjectType::variant_name,
             ),
-            super::ValidationVocabularyMetaSchemaObjectType::variant_name,
         )
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
@@ -3318,37 +3519,61 @@ pub mod strategies {
         Some(
             match name {
                 "ApplicatorVocabularyMetaSchema" => {
-                    s::sample(applicator_vocabulary_meta_schema())
+                    s::sample::<
+                        super::ApplicatorVocabularyMetaSchema,
+                    >(applicator_vocabulary_meta_schema_json())
                 }
                 "ContentVocabularyMetaSchema" => {
-                    s::sample(content_vocabulary_meta_schema())
+                    s::sample::<
+                        super::ContentVocabularyMetaSchema,
+                    >(content_vocabulary_meta_schema_json())
                 }
                 "CoreAndValidationSpecificationsMetaSchema" => {
-                    s::sample(core_and_validation_specifications_meta_schema())
+                    s::sample::<
+                        super::CoreAndValidationSpecificationsMetaSchema,
+                    >(core_and_validation_specifications_meta_schema_json())
                 }
-                "CoreVocabularyMetaSchema" => s::sample(core_vocabulary_meta_schema()),
+                "CoreVocabularyMetaSchema" => {
+                    s::sample::<
+                        super::CoreVocabularyMetaSchema,
+                    >(core_vocabulary_meta_schema_json())
+                }
                 "FormatVocabularyMetaSchemaForAnnotationResults" => {
-                    s::sample(format_vocabulary_meta_schema_for_annotation_results())
+                    s::sample::<
+                        super::FormatVocabularyMetaSchemaForAnnotationResults,
+                    >(format_vocabulary_meta_schema_for_annotation_results_json())
                 }
                 "MetaDataVocabularyMetaSchema" => {
-                    s::sample(meta_data_vocabulary_meta_schema())
+                    s::sample::<
+                        super::MetaDataVocabularyMetaSchema,
+                    >(meta_data_vocabulary_meta_schema_json())
                 }
                 "UnevaluatedApplicatorVocabularyMetaSchema" => {
-                    s::sample(unevaluated_applicator_vocabulary_meta_schema())
+                    s::sample::<
+                        super::UnevaluatedApplicatorVocabularyMetaSchema,
+                    >(unevaluated_applicator_vocabulary_meta_schema_json())
                 }
                 "ValidationVocabularyMetaSchema" => {
-                    s::sample(validation_vocabulary_meta_schema())
+                    s::sample::<
+                        super::ValidationVocabularyMetaSchema,
+                    >(validation_vocabulary_meta_schema_json())
                 }
-                "anchorString" => s::sample(anchor_string()),
-                "nonNegativeInteger" => s::sample(non_negative_integer()),
+                "anchorString" => s::sample::<super::AnchorString>(anchor_string_json()),
+                "nonNegativeInteger" => {
+                    s::sample::<super::NonNegativeInteger>(non_negative_integer_json())
+                }
                 "nonNegativeIntegerDefault0" => {
-                    s::sample(non_negative_integer_default_0())
+                    s::sample::<
+                        super::NonNegativeIntegerDefault0,
+                    >(non_negative_integer_default_0_json())
                 }
-                "schemaArray" => s::sample(schema_array()),
-                "simpleTypes" => s::sample(simple_types()),
-                "stringArray" => s::sample(string_array()),
-                "uriReferenceString" => s::sample(uri_reference_string()),
-                "uriString" => s::sample(uri_string()),
+                "schemaArray" => s::sample::<super::SchemaArray>(schema_array_json()),
+                "simpleTypes" => s::sample::<super::SimpleTypes>(simple_types_json()),
+                "stringArray" => s::sample::<super::StringArray>(string_array_json()),
+                "uriReferenceString" => {
+                    s::sample::<super::UriReferenceString>(uri_reference_string_json())
+                }
+                "uriString" => s::sample::<super::UriString>(uri_string_json()),
                 _ => return None,
             },
         )

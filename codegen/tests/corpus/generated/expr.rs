@@ -251,27 +251,39 @@ pub mod strategies {
     }
     /// Values of [`super::Expr`], recursing at most `depth` levels.
     pub fn expr_at(depth: u32) -> BoxedStrategy<super::Expr> {
-        s::unambiguous(
-            s::one_of({
-                let mut alternatives = ::std::vec![
-                    expr_variant_0().prop_map(super::Expr::ExprVariant0).boxed()
-                ];
+        s::typed(expr_at_json(depth))
+    }
+    /// Values of [`super::Expr`] as JSON.
+    fn expr_json() -> BoxedStrategy<::serde_json::Value> {
+        expr_at_json(s::DEPTH)
+    }
+    /// Values of [`super::Expr`] as JSON, recursing at most `depth` levels.
+    fn expr_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            {
+                let mut alternatives = Vec::from([
+                    ("ExprVariant0", expr_variant_0_json()),
+                ]);
                 if depth > 1 {
                     alternatives
-                        .extend([
-                            expr_variant_1_at(depth - 1)
-                                .prop_map(|v| super::Expr::ExprVariant1(Box::new(v)))
-                                .boxed(),
-                        ]);
+                        .extend([("ExprVariant1", expr_variant_1_at_json(depth - 1))]);
                 }
                 alternatives
-            }),
-            super::Expr::variant_name,
+            },
+            |json| s::variant_of(json, super::Expr::variant_name),
         )
     }
     /// Values of [`super::ExprVariant0`].
     pub fn expr_variant_0() -> BoxedStrategy<super::ExprVariant0> {
-        s::number(None, None).prop_map(|f0| super::ExprVariant0 { num: f0 }).boxed()
+        s::typed(expr_variant_0_json())
+    }
+    /// Values of [`super::ExprVariant0`] as JSON.
+    fn expr_variant_0_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([("num", s::required(s::number_json(None, None)))]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::ExprVariant1`].
     pub fn expr_variant_1() -> BoxedStrategy<super::ExprVariant1> {
@@ -279,28 +291,38 @@ pub mod strategies {
     }
     /// Values of [`super::ExprVariant1`], recursing at most `depth` levels.
     pub fn expr_variant_1_at(depth: u32) -> BoxedStrategy<super::ExprVariant1> {
-        (
-            expr_at(depth - 1).prop_map(Box::new).boxed(),
-            expr_variant_1_op(),
-            expr_at(depth - 1).prop_map(Box::new).boxed(),
+        s::typed(expr_variant_1_at_json(depth))
+    }
+    /// Values of [`super::ExprVariant1`] as JSON.
+    fn expr_variant_1_json() -> BoxedStrategy<::serde_json::Value> {
+        expr_variant_1_at_json(s::DEPTH.max(1))
+    }
+    /// Values of [`super::ExprVariant1`] as JSON, recursing at most `depth` levels.
+    fn expr_variant_1_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("left", s::required(expr_at_json(depth - 1))),
+                ("op", s::required(expr_variant_1_op_json())),
+                ("right", s::required(expr_at_json(depth - 1))),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2)| super::ExprVariant1 {
-                left: f0,
-                op: f1,
-                right: f2,
-            })
-            .boxed()
     }
     /// Values of [`super::ExprVariant1Op`].
     pub fn expr_variant_1_op() -> BoxedStrategy<super::ExprVariant1Op> {
-        s::select(::std::vec![super::ExprVariant1Op::V, super::ExprVariant1Op::V2])
+        s::typed(expr_variant_1_op_json())
+    }
+    /// Values of [`super::ExprVariant1Op`] as JSON.
+    fn expr_variant_1_op_json() -> BoxedStrategy<::serde_json::Value> {
+        s::select_json(&["+", "*"])
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "Expr" => s::sample(expr()),
+                "Expr" => s::sample::<super::Expr>(expr_json()),
                 _ => return None,
             },
         )

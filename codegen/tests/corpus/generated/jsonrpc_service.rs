@@ -491,88 +491,118 @@ pub mod strategies {
     use ::mcpwire_support::strategy as s;
     /// Values of [`super::Add`].
     pub fn add() -> BoxedStrategy<super::Add> {
-        (
-            id(),
-            jsonrpc_2_0(),
-            method_add(),
-            (s::number(None, None), s::number(None, None)).boxed(),
+        s::typed(add_json())
+    }
+    /// Values of [`super::Add`] as JSON.
+    fn add_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("id", s::required(id_json())),
+                ("jsonrpc", s::required(jsonrpc_2_0_json())),
+                ("method", s::required(method_add_json())),
+                (
+                    "params",
+                    s::required(
+                        s::tuple_json(
+                            Vec::from([
+                                s::number_json(None, None),
+                                s::number_json(None, None),
+                            ]),
+                        ),
+                    ),
+                ),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3)| super::Add {
-                id: f0,
-                jsonrpc: f1,
-                method: f2,
-                params: f3,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Values of [`super::CalcRequest`].
     pub fn calc_request() -> BoxedStrategy<super::CalcRequest> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    add().prop_map(super::CalcRequest::Add).boxed(), neg()
-                    .prop_map(super::CalcRequest::Neg).boxed()
-                ],
-            ),
-            super::CalcRequest::variant_name,
+        s::typed(calc_request_json())
+    }
+    /// Values of [`super::CalcRequest`] as JSON.
+    fn calc_request_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([("Add", add_json()), ("Neg", neg_json())]),
+            |json| s::variant_of(json, super::CalcRequest::variant_name),
         )
     }
     /// Values of [`super::Id`].
     pub fn id() -> BoxedStrategy<super::Id> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    s::string(None, None, None).prop_map(super::Id::String).boxed(),
-                    s::integer(None, None).prop_map(::mcpwire_support::Integer::from)
-                    .boxed().prop_map(super::Id::Integer).boxed()
-                ],
-            ),
-            super::Id::variant_name,
+        s::typed(id_json())
+    }
+    /// Values of [`super::Id`] as JSON.
+    fn id_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("String", s::string_json(None, None, None)),
+                ("Integer", s::integer_json(None, None)),
+            ]),
+            |json| s::variant_of(json, super::Id::variant_name),
         )
     }
     /// Values of [`super::Jsonrpc2_0`].
     pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
-        Just(super::Jsonrpc2_0).boxed()
+        s::typed(jsonrpc_2_0_json())
+    }
+    /// Values of [`super::Jsonrpc2_0`] as JSON.
+    fn jsonrpc_2_0_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::Jsonrpc2_0)
     }
     /// Values of [`super::MethodAdd`].
     pub fn method_add() -> BoxedStrategy<super::MethodAdd> {
-        Just(super::MethodAdd).boxed()
+        s::typed(method_add_json())
+    }
+    /// Values of [`super::MethodAdd`] as JSON.
+    fn method_add_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::MethodAdd)
     }
     /// Values of [`super::MethodNeg`].
     pub fn method_neg() -> BoxedStrategy<super::MethodNeg> {
-        Just(super::MethodNeg).boxed()
+        s::typed(method_neg_json())
+    }
+    /// Values of [`super::MethodNeg`] as JSON.
+    fn method_neg_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::MethodNeg)
     }
     /// Values of [`super::Neg`].
     pub fn neg() -> BoxedStrategy<super::Neg> {
-        (id(), jsonrpc_2_0(), method_neg(), neg_params())
-            .prop_map(|(f0, f1, f2, f3)| super::Neg {
-                id: f0,
-                jsonrpc: f1,
-                method: f2,
-                params: f3,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(neg_json())
+    }
+    /// Values of [`super::Neg`] as JSON.
+    fn neg_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("id", s::required(id_json())),
+                ("jsonrpc", s::required(jsonrpc_2_0_json())),
+                ("method", s::required(method_neg_json())),
+                ("params", s::required(neg_params_json())),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::NegParams`].
     pub fn neg_params() -> BoxedStrategy<super::NegParams> {
-        s::number(None, None)
-            .prop_map(|f0| super::NegParams {
-                x: f0,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(neg_params_json())
+    }
+    /// Values of [`super::NegParams`] as JSON.
+    fn neg_params_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([("x", s::required(s::number_json(None, None)))]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "Add" => s::sample(add()),
-                "CalcRequest" => s::sample(calc_request()),
-                "Id" => s::sample(id()),
-                "Neg" => s::sample(neg()),
+                "Add" => s::sample::<super::Add>(add_json()),
+                "CalcRequest" => s::sample::<super::CalcRequest>(calc_request_json()),
+                "Id" => s::sample::<super::Id>(id_json()),
+                "Neg" => s::sample::<super::Neg>(neg_json()),
                 _ => return None,
             },
         )

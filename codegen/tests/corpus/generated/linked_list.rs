@@ -192,7 +192,11 @@ pub mod strategies {
     use ::mcpwire_support::strategy as s;
     /// Values of [`super::List`].
     pub fn list() -> BoxedStrategy<super::List> {
-        node()
+        s::typed(list_json())
+    }
+    /// Values of [`super::List`] as JSON.
+    fn list_json() -> BoxedStrategy<::serde_json::Value> {
+        node_json()
     }
     /// Values of [`super::Node`].
     pub fn node() -> BoxedStrategy<super::Node> {
@@ -200,13 +204,22 @@ pub mod strategies {
     }
     /// Values of [`super::Node`], recursing at most `depth` levels.
     pub fn node_at(depth: u32) -> BoxedStrategy<super::Node> {
-        (node_next_at(depth - 1).prop_map(Box::new).boxed(), s::string(None, None, None))
-            .prop_map(|(f0, f1)| super::Node {
-                next: f0,
-                value: f1,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(node_at_json(depth))
+    }
+    /// Values of [`super::Node`] as JSON.
+    fn node_json() -> BoxedStrategy<::serde_json::Value> {
+        node_at_json(s::DEPTH.max(1))
+    }
+    /// Values of [`super::Node`] as JSON, recursing at most `depth` levels.
+    fn node_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("next", s::required(node_next_at_json(depth - 1))),
+                ("value", s::required(s::string_json(None, None, None))),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::NodeNext`].
     pub fn node_next() -> BoxedStrategy<super::NodeNext> {
@@ -214,20 +227,23 @@ pub mod strategies {
     }
     /// Values of [`super::NodeNext`], recursing at most `depth` levels.
     pub fn node_next_at(depth: u32) -> BoxedStrategy<super::NodeNext> {
-        s::unambiguous(
-            s::one_of({
-                let mut alternatives = ::std::vec![Just(super::NodeNext::Null).boxed()];
+        s::typed(node_next_at_json(depth))
+    }
+    /// Values of [`super::NodeNext`] as JSON.
+    fn node_next_json() -> BoxedStrategy<::serde_json::Value> {
+        node_next_at_json(s::DEPTH)
+    }
+    /// Values of [`super::NodeNext`] as JSON, recursing at most `depth` levels.
+    fn node_next_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            {
+                let mut alternatives = Vec::from([("Null", s::null_json())]);
                 if depth > 1 {
-                    alternatives
-                        .extend([
-                            node_at(depth - 1)
-                                .prop_map(|v| super::NodeNext::Node(Box::new(v)))
-                                .boxed(),
-                        ]);
+                    alternatives.extend([("Node", node_at_json(depth - 1))]);
                 }
                 alternatives
-            }),
-            super::NodeNext::variant_name,
+            },
+            |json| s::variant_of(json, super::NodeNext::variant_name),
         )
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
@@ -235,8 +251,8 @@ pub mod strategies {
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "List" => s::sample(list()),
-                "Node" => s::sample(node()),
+                "List" => s::sample::<super::List>(list_json()),
+                "Node" => s::sample::<super::Node>(node_json()),
                 _ => return None,
             },
         )

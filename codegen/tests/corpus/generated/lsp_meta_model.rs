@@ -2489,19 +2489,29 @@ pub mod strategies {
     }
     /// Values of [`super::AndType`], recursing at most `depth` levels.
     pub fn and_type_at(depth: u32) -> BoxedStrategy<super::AndType> {
-        (
-            if depth == 0 {
-                Just(Vec::new()).boxed()
-            } else {
-                s::vec(type_at(depth - 1), None, None)
-            },
-            kind_and(),
+        s::typed(and_type_at_json(depth))
+    }
+    /// Values of [`super::AndType`] as JSON.
+    fn and_type_json() -> BoxedStrategy<::serde_json::Value> {
+        and_type_at_json(s::DEPTH)
+    }
+    /// Values of [`super::AndType`] as JSON, recursing at most `depth` levels.
+    fn and_type_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                (
+                    "items",
+                    if depth == 0 {
+                        s::required(Just(::serde_json::Value::Array(Vec::new())).boxed())
+                    } else {
+                        s::required(s::array_json(type_at_json(depth - 1), None, None))
+                    },
+                ),
+                ("kind", s::required(kind_and_json())),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1)| super::AndType {
-                items: f0,
-                kind: f1,
-            })
-            .boxed()
     }
     /// Values of [`super::ArrayType`].
     pub fn array_type() -> BoxedStrategy<super::ArrayType> {
@@ -2509,210 +2519,306 @@ pub mod strategies {
     }
     /// Values of [`super::ArrayType`], recursing at most `depth` levels.
     pub fn array_type_at(depth: u32) -> BoxedStrategy<super::ArrayType> {
-        (type_at(depth - 1).prop_map(Box::new).boxed(), kind_array())
-            .prop_map(|(f0, f1)| super::ArrayType {
-                element: f0,
-                kind: f1,
-            })
-            .boxed()
+        s::typed(array_type_at_json(depth))
+    }
+    /// Values of [`super::ArrayType`] as JSON.
+    fn array_type_json() -> BoxedStrategy<::serde_json::Value> {
+        array_type_at_json(s::DEPTH.max(1))
+    }
+    /// Values of [`super::ArrayType`] as JSON, recursing at most `depth` levels.
+    fn array_type_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("element", s::required(type_at_json(depth - 1))),
+                ("kind", s::required(kind_array_json())),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::BaseType`].
     pub fn base_type() -> BoxedStrategy<super::BaseType> {
-        (kind_base(), base_types())
-            .prop_map(|(f0, f1)| super::BaseType {
-                kind: f0,
-                name: f1,
-            })
-            .boxed()
+        s::typed(base_type_json())
+    }
+    /// Values of [`super::BaseType`] as JSON.
+    fn base_type_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("kind", s::required(kind_base_json())),
+                ("name", s::required(base_types_json())),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::BaseTypes`].
     pub fn base_types() -> BoxedStrategy<super::BaseTypes> {
-        s::select(
-            ::std::vec![
-                super::BaseTypes::Uri, super::BaseTypes::DocumentUri,
-                super::BaseTypes::Integer, super::BaseTypes::Uinteger,
-                super::BaseTypes::Decimal, super::BaseTypes::RegExp,
-                super::BaseTypes::String, super::BaseTypes::Boolean,
-                super::BaseTypes::Null
+        s::typed(base_types_json())
+    }
+    /// Values of [`super::BaseTypes`] as JSON.
+    fn base_types_json() -> BoxedStrategy<::serde_json::Value> {
+        s::select_json(
+            &[
+                "URI",
+                "DocumentUri",
+                "integer",
+                "uinteger",
+                "decimal",
+                "RegExp",
+                "string",
+                "boolean",
+                "null",
             ],
         )
     }
     /// Values of [`super::BooleanLiteralType`].
     pub fn boolean_literal_type() -> BoxedStrategy<super::BooleanLiteralType> {
-        (kind_boolean_literal(), s::boolean())
-            .prop_map(|(f0, f1)| super::BooleanLiteralType {
-                kind: f0,
-                value: f1,
-            })
-            .boxed()
+        s::typed(boolean_literal_type_json())
+    }
+    /// Values of [`super::BooleanLiteralType`] as JSON.
+    fn boolean_literal_type_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("kind", s::required(kind_boolean_literal_json())),
+                ("value", s::required(s::boolean_json())),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::Enumeration`].
     pub fn enumeration() -> BoxedStrategy<super::Enumeration> {
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(s::boolean()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            s::optional(s::boolean()),
-            enumeration_type(),
-            s::vec(enumeration_entry(), None, None),
+        s::typed(enumeration_json())
+    }
+    /// Values of [`super::Enumeration`] as JSON.
+    fn enumeration_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("deprecated", s::optional_member(s::string_json(None, None, None))),
+                ("documentation", s::optional_member(s::string_json(None, None, None))),
+                ("name", s::required(s::string_json(None, None, None))),
+                ("proposed", s::optional_member(s::boolean_json())),
+                ("since", s::optional_member(s::string_json(None, None, None))),
+                (
+                    "sinceTags",
+                    s::optional_member(
+                        s::array_json(s::string_json(None, None, None), None, None),
+                    ),
+                ),
+                ("supportsCustomValues", s::optional_member(s::boolean_json())),
+                ("type", s::required(enumeration_type_json())),
+                (
+                    "values",
+                    s::required(s::array_json(enumeration_entry_json(), None, None)),
+                ),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8)| super::Enumeration {
-                deprecated: f0,
-                documentation: f1,
-                name: f2,
-                proposed: f3,
-                since: f4,
-                since_tags: f5,
-                supports_custom_values: f6,
-                r#type: f7,
-                values: f8,
-            })
-            .boxed()
     }
     /// Values of [`super::EnumerationEntry`].
     pub fn enumeration_entry() -> BoxedStrategy<super::EnumerationEntry> {
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(s::boolean()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            enumeration_entry_value(),
+        s::typed(enumeration_entry_json())
+    }
+    /// Values of [`super::EnumerationEntry`] as JSON.
+    fn enumeration_entry_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("deprecated", s::optional_member(s::string_json(None, None, None))),
+                ("documentation", s::optional_member(s::string_json(None, None, None))),
+                ("name", s::required(s::string_json(None, None, None))),
+                ("proposed", s::optional_member(s::boolean_json())),
+                ("since", s::optional_member(s::string_json(None, None, None))),
+                (
+                    "sinceTags",
+                    s::optional_member(
+                        s::array_json(s::string_json(None, None, None), None, None),
+                    ),
+                ),
+                ("value", s::required(enumeration_entry_value_json())),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::EnumerationEntry {
-                deprecated: f0,
-                documentation: f1,
-                name: f2,
-                proposed: f3,
-                since: f4,
-                since_tags: f5,
-                value: f6,
-            })
-            .boxed()
     }
     /// Values of [`super::EnumerationEntryValue`].
     pub fn enumeration_entry_value() -> BoxedStrategy<super::EnumerationEntryValue> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    s::string(None, None, None)
-                    .prop_map(super::EnumerationEntryValue::String).boxed(),
-                    s::number(None, None).prop_map(super::EnumerationEntryValue::Number)
-                    .boxed()
-                ],
-            ),
-            super::EnumerationEntryValue::variant_name,
+        s::typed(enumeration_entry_value_json())
+    }
+    /// Values of [`super::EnumerationEntryValue`] as JSON.
+    fn enumeration_entry_value_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("String", s::string_json(None, None, None)),
+                ("Number", s::number_json(None, None)),
+            ]),
+            |json| s::variant_of(json, super::EnumerationEntryValue::variant_name),
         )
     }
     /// Values of [`super::EnumerationType`].
     pub fn enumeration_type() -> BoxedStrategy<super::EnumerationType> {
-        (kind_base(), enumeration_type_name())
-            .prop_map(|(f0, f1)| super::EnumerationType {
-                kind: f0,
-                name: f1,
-            })
-            .boxed()
+        s::typed(enumeration_type_json())
+    }
+    /// Values of [`super::EnumerationType`] as JSON.
+    fn enumeration_type_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("kind", s::required(kind_base_json())),
+                ("name", s::required(enumeration_type_name_json())),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::EnumerationTypeName`].
     pub fn enumeration_type_name() -> BoxedStrategy<super::EnumerationTypeName> {
-        s::select(
-            ::std::vec![
-                super::EnumerationTypeName::String, super::EnumerationTypeName::Integer,
-                super::EnumerationTypeName::Uinteger
-            ],
-        )
+        s::typed(enumeration_type_name_json())
+    }
+    /// Values of [`super::EnumerationTypeName`] as JSON.
+    fn enumeration_type_name_json() -> BoxedStrategy<::serde_json::Value> {
+        s::select_json(&["string", "integer", "uinteger"])
     }
     /// Values of [`super::IntegerLiteralType`].
     pub fn integer_literal_type() -> BoxedStrategy<super::IntegerLiteralType> {
-        (kind_integer_literal(), s::number(None, None))
-            .prop_map(|(f0, f1)| super::IntegerLiteralType {
-                kind: f0,
-                value: f1,
-            })
-            .boxed()
+        s::typed(integer_literal_type_json())
+    }
+    /// Values of [`super::IntegerLiteralType`] as JSON.
+    fn integer_literal_type_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("kind", s::required(kind_integer_literal_json())),
+                ("value", s::required(s::number_json(None, None))),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::KindAnd`].
     pub fn kind_and() -> BoxedStrategy<super::KindAnd> {
-        Just(super::KindAnd).boxed()
+        s::typed(kind_and_json())
+    }
+    /// Values of [`super::KindAnd`] as JSON.
+    fn kind_and_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::KindAnd)
     }
     /// Values of [`super::KindArray`].
     pub fn kind_array() -> BoxedStrategy<super::KindArray> {
-        Just(super::KindArray).boxed()
+        s::typed(kind_array_json())
+    }
+    /// Values of [`super::KindArray`] as JSON.
+    fn kind_array_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::KindArray)
     }
     /// Values of [`super::KindBase`].
     pub fn kind_base() -> BoxedStrategy<super::KindBase> {
-        Just(super::KindBase).boxed()
+        s::typed(kind_base_json())
+    }
+    /// Values of [`super::KindBase`] as JSON.
+    fn kind_base_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::KindBase)
     }
     /// Values of [`super::KindBooleanLiteral`].
     pub fn kind_boolean_literal() -> BoxedStrategy<super::KindBooleanLiteral> {
-        Just(super::KindBooleanLiteral).boxed()
+        s::typed(kind_boolean_literal_json())
+    }
+    /// Values of [`super::KindBooleanLiteral`] as JSON.
+    fn kind_boolean_literal_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::KindBooleanLiteral)
     }
     /// Values of [`super::KindIntegerLiteral`].
     pub fn kind_integer_literal() -> BoxedStrategy<super::KindIntegerLiteral> {
-        Just(super::KindIntegerLiteral).boxed()
+        s::typed(kind_integer_literal_json())
+    }
+    /// Values of [`super::KindIntegerLiteral`] as JSON.
+    fn kind_integer_literal_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::KindIntegerLiteral)
     }
     /// Values of [`super::KindLiteral`].
     pub fn kind_literal() -> BoxedStrategy<super::KindLiteral> {
-        Just(super::KindLiteral).boxed()
+        s::typed(kind_literal_json())
+    }
+    /// Values of [`super::KindLiteral`] as JSON.
+    fn kind_literal_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::KindLiteral)
     }
     /// Values of [`super::KindMap`].
     pub fn kind_map() -> BoxedStrategy<super::KindMap> {
-        Just(super::KindMap).boxed()
+        s::typed(kind_map_json())
+    }
+    /// Values of [`super::KindMap`] as JSON.
+    fn kind_map_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::KindMap)
     }
     /// Values of [`super::KindOr`].
     pub fn kind_or() -> BoxedStrategy<super::KindOr> {
-        Just(super::KindOr).boxed()
+        s::typed(kind_or_json())
+    }
+    /// Values of [`super::KindOr`] as JSON.
+    fn kind_or_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::KindOr)
     }
     /// Values of [`super::KindReference`].
     pub fn kind_reference() -> BoxedStrategy<super::KindReference> {
-        Just(super::KindReference).boxed()
+        s::typed(kind_reference_json())
+    }
+    /// Values of [`super::KindReference`] as JSON.
+    fn kind_reference_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::KindReference)
     }
     /// Values of [`super::KindStringLiteral`].
     pub fn kind_string_literal() -> BoxedStrategy<super::KindStringLiteral> {
-        Just(super::KindStringLiteral).boxed()
+        s::typed(kind_string_literal_json())
+    }
+    /// Values of [`super::KindStringLiteral`] as JSON.
+    fn kind_string_literal_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::KindStringLiteral)
     }
     /// Values of [`super::KindTuple`].
     pub fn kind_tuple() -> BoxedStrategy<super::KindTuple> {
-        Just(super::KindTuple).boxed()
+        s::typed(kind_tuple_json())
+    }
+    /// Values of [`super::KindTuple`] as JSON.
+    fn kind_tuple_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::KindTuple)
     }
     /// Values of [`super::MapKeyType`].
     pub fn map_key_type() -> BoxedStrategy<super::MapKeyType> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    map_key_type_variant_0()
-                    .prop_map(super::MapKeyType::MapKeyTypeVariant0).boxed(),
-                    reference_type().prop_map(super::MapKeyType::ReferenceType).boxed()
-                ],
-            ),
-            super::MapKeyType::variant_name,
+        s::typed(map_key_type_json())
+    }
+    /// Values of [`super::MapKeyType`] as JSON.
+    fn map_key_type_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("MapKeyTypeVariant0", map_key_type_variant_0_json()),
+                ("ReferenceType", reference_type_json()),
+            ]),
+            |json| s::variant_of(json, super::MapKeyType::variant_name),
         )
     }
     /// Values of [`super::MapKeyTypeVariant0`].
     pub fn map_key_type_variant_0() -> BoxedStrategy<super::MapKeyTypeVariant0> {
-        (kind_base(), map_key_type_variant_0_name())
-            .prop_map(|(f0, f1)| super::MapKeyTypeVariant0 {
-                kind: f0,
-                name: f1,
-            })
-            .boxed()
+        s::typed(map_key_type_variant_0_json())
+    }
+    /// Values of [`super::MapKeyTypeVariant0`] as JSON.
+    fn map_key_type_variant_0_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("kind", s::required(kind_base_json())),
+                ("name", s::required(map_key_type_variant_0_name_json())),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::MapKeyTypeVariant0Name`].
     pub fn map_key_type_variant_0_name() -> BoxedStrategy<
         super::MapKeyTypeVariant0Name,
     > {
-        s::select(
-            ::std::vec![
-                super::MapKeyTypeVariant0Name::Uri,
-                super::MapKeyTypeVariant0Name::DocumentUri,
-                super::MapKeyTypeVariant0Name::String,
-                super::MapKeyTypeVariant0Name::Integer
-            ],
-        )
+        s::typed(map_key_type_variant_0_name_json())
+    }
+    /// Values of [`super::MapKeyTypeVariant0Name`] as JSON.
+    fn map_key_type_variant_0_name_json() -> BoxedStrategy<::serde_json::Value> {
+        s::select_json(&["URI", "DocumentUri", "string", "integer"])
     }
     /// Values of [`super::MapType`].
     pub fn map_type() -> BoxedStrategy<super::MapType> {
@@ -2720,98 +2826,124 @@ pub mod strategies {
     }
     /// Values of [`super::MapType`], recursing at most `depth` levels.
     pub fn map_type_at(depth: u32) -> BoxedStrategy<super::MapType> {
-        (map_key_type(), kind_map(), type_at(depth - 1).prop_map(Box::new).boxed())
-            .prop_map(|(f0, f1, f2)| super::MapType {
-                key: f0,
-                kind: f1,
-                value: f2,
-            })
-            .boxed()
+        s::typed(map_type_at_json(depth))
+    }
+    /// Values of [`super::MapType`] as JSON.
+    fn map_type_json() -> BoxedStrategy<::serde_json::Value> {
+        map_type_at_json(s::DEPTH.max(1))
+    }
+    /// Values of [`super::MapType`] as JSON, recursing at most `depth` levels.
+    fn map_type_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("key", s::required(map_key_type_json())),
+                ("kind", s::required(kind_map_json())),
+                ("value", s::required(type_at_json(depth - 1))),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::MessageDirection`].
     pub fn message_direction() -> BoxedStrategy<super::MessageDirection> {
-        s::select(
-            ::std::vec![
-                super::MessageDirection::ClientToServer,
-                super::MessageDirection::ServerToClient, super::MessageDirection::Both
-            ],
-        )
+        s::typed(message_direction_json())
+    }
+    /// Values of [`super::MessageDirection`] as JSON.
+    fn message_direction_json() -> BoxedStrategy<::serde_json::Value> {
+        s::select_json(&["clientToServer", "serverToClient", "both"])
     }
     /// Values of [`super::MetaData`].
     pub fn meta_data() -> BoxedStrategy<super::MetaData> {
-        s::string(None, None, None)
-            .prop_map(|f0| super::MetaData { version: f0 })
-            .boxed()
+        s::typed(meta_data_json())
+    }
+    /// Values of [`super::MetaData`] as JSON.
+    fn meta_data_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([("version", s::required(s::string_json(None, None, None)))]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::MetaModel`].
     pub fn meta_model() -> BoxedStrategy<super::MetaModel> {
-        (
-            s::vec(enumeration(), None, None),
-            meta_data(),
-            s::vec(notification(), None, None),
-            s::vec(request(), None, None),
-            s::vec(structure(), None, None),
-            s::vec(type_alias(), None, None),
+        s::typed(meta_model_json())
+    }
+    /// Values of [`super::MetaModel`] as JSON.
+    fn meta_model_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                (
+                    "enumerations",
+                    s::required(s::array_json(enumeration_json(), None, None)),
+                ),
+                ("metaData", s::required(meta_data_json())),
+                (
+                    "notifications",
+                    s::required(s::array_json(notification_json(), None, None)),
+                ),
+                ("requests", s::required(s::array_json(request_json(), None, None))),
+                ("structures", s::required(s::array_json(structure_json(), None, None))),
+                (
+                    "typeAliases",
+                    s::required(s::array_json(type_alias_json(), None, None)),
+                ),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3, f4, f5)| super::MetaModel {
-                enumerations: f0,
-                meta_data: f1,
-                notifications: f2,
-                requests: f3,
-                structures: f4,
-                type_aliases: f5,
-            })
-            .boxed()
     }
     /// Values of [`super::Notification`].
     pub fn notification() -> BoxedStrategy<super::Notification> {
-        (
-            (
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(None, None, None)),
-                message_direction(),
-                s::string(None, None, None),
-                s::optional(notification_params()),
-                s::optional(s::boolean()),
-                s::optional(s::string(None, None, None)),
-                s::optional(r#type()),
-                s::optional(s::string(None, None, None)),
-            ),
-            (
-                s::optional(s::string(None, None, None)),
-                s::optional(s::vec(s::string(None, None, None), None, None)),
-                s::optional(s::string(None, None, None)),
-            ),
+        s::typed(notification_json())
+    }
+    /// Values of [`super::Notification`] as JSON.
+    fn notification_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                (
+                    "clientCapability",
+                    s::optional_member(s::string_json(None, None, None)),
+                ),
+                ("deprecated", s::optional_member(s::string_json(None, None, None))),
+                ("documentation", s::optional_member(s::string_json(None, None, None))),
+                ("messageDirection", s::required(message_direction_json())),
+                ("method", s::required(s::string_json(None, None, None))),
+                ("params", s::optional_member(notification_params_json())),
+                ("proposed", s::optional_member(s::boolean_json())),
+                (
+                    "registrationMethod",
+                    s::optional_member(s::string_json(None, None, None)),
+                ),
+                ("registrationOptions", s::optional_member(type_json())),
+                (
+                    "serverCapability",
+                    s::optional_member(s::string_json(None, None, None)),
+                ),
+                ("since", s::optional_member(s::string_json(None, None, None))),
+                (
+                    "sinceTags",
+                    s::optional_member(
+                        s::array_json(s::string_json(None, None, None), None, None),
+                    ),
+                ),
+                ("typeName", s::optional_member(s::string_json(None, None, None))),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8, f9), (f10, f11, f12))| super::Notification {
-                client_capability: f0,
-                deprecated: f1,
-                documentation: f2,
-                message_direction: f3,
-                method: f4,
-                params: f5,
-                proposed: f6,
-                registration_method: f7,
-                registration_options: f8,
-                server_capability: f9,
-                since: f10,
-                since_tags: f11,
-                type_name: f12,
-            })
-            .boxed()
     }
     /// Values of [`super::NotificationParams`].
     pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    r#type().prop_map(super::NotificationParams::Type).boxed(),
-                    s::vec(r#type(), None, None)
-                    .prop_map(super::NotificationParams::Array).boxed()
-                ],
-            ),
-            super::NotificationParams::variant_name,
+        s::typed(notification_params_json())
+    }
+    /// Values of [`super::NotificationParams`] as JSON.
+    fn notification_params_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("Type", type_json()),
+                ("Array", s::array_json(type_json(), None, None)),
+            ]),
+            |json| s::variant_of(json, super::NotificationParams::variant_name),
         )
     }
     /// Values of [`super::OrType`].
@@ -2820,19 +2952,29 @@ pub mod strategies {
     }
     /// Values of [`super::OrType`], recursing at most `depth` levels.
     pub fn or_type_at(depth: u32) -> BoxedStrategy<super::OrType> {
-        (
-            if depth == 0 {
-                Just(Vec::new()).boxed()
-            } else {
-                s::vec(type_at(depth - 1), None, None)
-            },
-            kind_or(),
+        s::typed(or_type_at_json(depth))
+    }
+    /// Values of [`super::OrType`] as JSON.
+    fn or_type_json() -> BoxedStrategy<::serde_json::Value> {
+        or_type_at_json(s::DEPTH)
+    }
+    /// Values of [`super::OrType`] as JSON, recursing at most `depth` levels.
+    fn or_type_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                (
+                    "items",
+                    if depth == 0 {
+                        s::required(Just(::serde_json::Value::Array(Vec::new())).boxed())
+                    } else {
+                        s::required(s::array_json(type_at_json(depth - 1), None, None))
+                    },
+                ),
+                ("kind", s::required(kind_or_json())),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1)| super::OrType {
-                items: f0,
-                kind: f1,
-            })
-            .boxed()
     }
     /// Values of [`super::Property`].
     pub fn property() -> BoxedStrategy<super::Property> {
@@ -2840,133 +2982,147 @@ pub mod strategies {
     }
     /// Values of [`super::Property`], recursing at most `depth` levels.
     pub fn property_at(depth: u32) -> BoxedStrategy<super::Property> {
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(s::boolean()),
-            s::optional(s::boolean()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            type_at(depth - 1),
+        s::typed(property_at_json(depth))
+    }
+    /// Values of [`super::Property`] as JSON.
+    fn property_json() -> BoxedStrategy<::serde_json::Value> {
+        property_at_json(s::DEPTH.max(1))
+    }
+    /// Values of [`super::Property`] as JSON, recursing at most `depth` levels.
+    fn property_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("deprecated", s::optional_member(s::string_json(None, None, None))),
+                ("documentation", s::optional_member(s::string_json(None, None, None))),
+                ("name", s::required(s::string_json(None, None, None))),
+                ("optional", s::optional_member(s::boolean_json())),
+                ("proposed", s::optional_member(s::boolean_json())),
+                ("since", s::optional_member(s::string_json(None, None, None))),
+                (
+                    "sinceTags",
+                    s::optional_member(
+                        s::array_json(s::string_json(None, None, None), None, None),
+                    ),
+                ),
+                ("type", s::required(type_at_json(depth - 1))),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7)| super::Property {
-                deprecated: f0,
-                documentation: f1,
-                name: f2,
-                optional: f3,
-                proposed: f4,
-                since: f5,
-                since_tags: f6,
-                r#type: f7,
-            })
-            .boxed()
     }
     /// Values of [`super::ReferenceType`].
     pub fn reference_type() -> BoxedStrategy<super::ReferenceType> {
-        (kind_reference(), s::string(None, None, None))
-            .prop_map(|(f0, f1)| super::ReferenceType {
-                kind: f0,
-                name: f1,
-            })
-            .boxed()
+        s::typed(reference_type_json())
+    }
+    /// Values of [`super::ReferenceType`] as JSON.
+    fn reference_type_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("kind", s::required(kind_reference_json())),
+                ("name", s::required(s::string_json(None, None, None))),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::Request`].
     pub fn request() -> BoxedStrategy<super::Request> {
-        (
-            (
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(None, None, None)),
-                s::optional(r#type()),
-                message_direction(),
-                s::string(None, None, None),
-                s::optional(request_params()),
-                s::optional(r#type()),
-                s::optional(s::boolean()),
-                s::optional(s::string(None, None, None)),
-            ),
-            (
-                s::optional(r#type()),
-                r#type(),
-                s::optional(s::string(None, None, None)),
-                s::optional(s::string(None, None, None)),
-                s::optional(s::vec(s::string(None, None, None), None, None)),
-                s::optional(s::string(None, None, None)),
-            ),
-        )
-            .prop_map(|
+        s::typed(request_json())
+    }
+    /// Values of [`super::Request`] as JSON.
+    fn request_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
                 (
-                    (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9),
-                    (f10, f11, f12, f13, f14, f15),
-                )|
-            super::Request {
-                client_capability: f0,
-                deprecated: f1,
-                documentation: f2,
-                error_data: f3,
-                message_direction: f4,
-                method: f5,
-                params: f6,
-                partial_result: f7,
-                proposed: f8,
-                registration_method: f9,
-                registration_options: f10,
-                result: f11,
-                server_capability: f12,
-                since: f13,
-                since_tags: f14,
-                type_name: f15,
-            })
-            .boxed()
+                    "clientCapability",
+                    s::optional_member(s::string_json(None, None, None)),
+                ),
+                ("deprecated", s::optional_member(s::string_json(None, None, None))),
+                ("documentation", s::optional_member(s::string_json(None, None, None))),
+                ("errorData", s::optional_member(type_json())),
+                ("messageDirection", s::required(message_direction_json())),
+                ("method", s::required(s::string_json(None, None, None))),
+                ("params", s::optional_member(request_params_json())),
+                ("partialResult", s::optional_member(type_json())),
+                ("proposed", s::optional_member(s::boolean_json())),
+                (
+                    "registrationMethod",
+                    s::optional_member(s::string_json(None, None, None)),
+                ),
+                ("registrationOptions", s::optional_member(type_json())),
+                ("result", s::required(type_json())),
+                (
+                    "serverCapability",
+                    s::optional_member(s::string_json(None, None, None)),
+                ),
+                ("since", s::optional_member(s::string_json(None, None, None))),
+                (
+                    "sinceTags",
+                    s::optional_member(
+                        s::array_json(s::string_json(None, None, None), None, None),
+                    ),
+                ),
+                ("typeName", s::optional_member(s::string_json(None, None, None))),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::RequestParams`].
     pub fn request_params() -> BoxedStrategy<super::RequestParams> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    r#type().prop_map(super::RequestParams::Type).boxed(),
-                    s::vec(r#type(), None, None).prop_map(super::RequestParams::Array)
-                    .boxed()
-                ],
-            ),
-            super::RequestParams::variant_name,
+        s::typed(request_params_json())
+    }
+    /// Values of [`super::RequestParams`] as JSON.
+    fn request_params_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("Type", type_json()),
+                ("Array", s::array_json(type_json(), None, None)),
+            ]),
+            |json| s::variant_of(json, super::RequestParams::variant_name),
         )
     }
     /// Values of [`super::StringLiteralType`].
     pub fn string_literal_type() -> BoxedStrategy<super::StringLiteralType> {
-        (kind_string_literal(), s::string(None, None, None))
-            .prop_map(|(f0, f1)| super::StringLiteralType {
-                kind: f0,
-                value: f1,
-            })
-            .boxed()
+        s::typed(string_literal_type_json())
+    }
+    /// Values of [`super::StringLiteralType`] as JSON.
+    fn string_literal_type_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("kind", s::required(kind_string_literal_json())),
+                ("value", s::required(s::string_json(None, None, None))),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::Structure`].
     pub fn structure() -> BoxedStrategy<super::Structure> {
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::vec(r#type(), None, None)),
-            s::optional(s::vec(r#type(), None, None)),
-            s::string(None, None, None),
-            s::vec(property(), None, None),
-            s::optional(s::boolean()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
+        s::typed(structure_json())
+    }
+    /// Values of [`super::Structure`] as JSON.
+    fn structure_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("deprecated", s::optional_member(s::string_json(None, None, None))),
+                ("documentation", s::optional_member(s::string_json(None, None, None))),
+                ("extends", s::optional_member(s::array_json(type_json(), None, None))),
+                ("mixins", s::optional_member(s::array_json(type_json(), None, None))),
+                ("name", s::required(s::string_json(None, None, None))),
+                ("properties", s::required(s::array_json(property_json(), None, None))),
+                ("proposed", s::optional_member(s::boolean_json())),
+                ("since", s::optional_member(s::string_json(None, None, None))),
+                (
+                    "sinceTags",
+                    s::optional_member(
+                        s::array_json(s::string_json(None, None, None), None, None),
+                    ),
+                ),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8)| super::Structure {
-                deprecated: f0,
-                documentation: f1,
-                extends: f2,
-                mixins: f3,
-                name: f4,
-                properties: f5,
-                proposed: f6,
-                since: f7,
-                since_tags: f8,
-            })
-            .boxed()
     }
     /// Values of [`super::StructureLiteral`].
     pub fn structure_literal() -> BoxedStrategy<super::StructureLiteral> {
@@ -2974,27 +3130,40 @@ pub mod strategies {
     }
     /// Values of [`super::StructureLiteral`], recursing at most `depth` levels.
     pub fn structure_literal_at(depth: u32) -> BoxedStrategy<super::StructureLiteral> {
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            if depth <= 1 {
-                Just(Vec::new()).boxed()
-            } else {
-                s::vec(property_at(depth - 1), None, None)
-            },
-            s::optional(s::boolean()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
+        s::typed(structure_literal_at_json(depth))
+    }
+    /// Values of [`super::StructureLiteral`] as JSON.
+    fn structure_literal_json() -> BoxedStrategy<::serde_json::Value> {
+        structure_literal_at_json(s::DEPTH)
+    }
+    /// Values of [`super::StructureLiteral`] as JSON, recursing at most `depth` levels.
+    fn structure_literal_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("deprecated", s::optional_member(s::string_json(None, None, None))),
+                ("documentation", s::optional_member(s::string_json(None, None, None))),
+                (
+                    "properties",
+                    if depth <= 1 {
+                        s::required(Just(::serde_json::Value::Array(Vec::new())).boxed())
+                    } else {
+                        s::required(
+                            s::array_json(property_at_json(depth - 1), None, None),
+                        )
+                    },
+                ),
+                ("proposed", s::optional_member(s::boolean_json())),
+                ("since", s::optional_member(s::string_json(None, None, None))),
+                (
+                    "sinceTags",
+                    s::optional_member(
+                        s::array_json(s::string_json(None, None, None), None, None),
+                    ),
+                ),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3, f4, f5)| super::StructureLiteral {
-                deprecated: f0,
-                documentation: f1,
-                properties: f2,
-                proposed: f3,
-                since: f4,
-                since_tags: f5,
-            })
-            .boxed()
     }
     /// Values of [`super::StructureLiteralType`].
     pub fn structure_literal_type() -> BoxedStrategy<super::StructureLiteralType> {
@@ -3004,12 +3173,22 @@ pub mod strategies {
     pub fn structure_literal_type_at(
         depth: u32,
     ) -> BoxedStrategy<super::StructureLiteralType> {
-        (kind_literal(), structure_literal_at(depth - 1))
-            .prop_map(|(f0, f1)| super::StructureLiteralType {
-                kind: f0,
-                value: f1,
-            })
-            .boxed()
+        s::typed(structure_literal_type_at_json(depth))
+    }
+    /// Values of [`super::StructureLiteralType`] as JSON.
+    fn structure_literal_type_json() -> BoxedStrategy<::serde_json::Value> {
+        structure_literal_type_at_json(s::DEPTH.max(1))
+    }
+    /// Values of [`super::StructureLiteralType`] as JSON, recursing at most `depth` levels.
+    fn structure_literal_type_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("kind", s::required(kind_literal_json())),
+                ("value", s::required(structure_literal_at_json(depth - 1))),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::TupleType`].
     pub fn tuple_type() -> BoxedStrategy<super::TupleType> {
@@ -3017,19 +3196,29 @@ pub mod strategies {
     }
     /// Values of [`super::TupleType`], recursing at most `depth` levels.
     pub fn tuple_type_at(depth: u32) -> BoxedStrategy<super::TupleType> {
-        (
-            if depth == 0 {
-                Just(Vec::new()).boxed()
-            } else {
-                s::vec(type_at(depth - 1), None, None)
-            },
-            kind_tuple(),
+        s::typed(tuple_type_at_json(depth))
+    }
+    /// Values of [`super::TupleType`] as JSON.
+    fn tuple_type_json() -> BoxedStrategy<::serde_json::Value> {
+        tuple_type_at_json(s::DEPTH)
+    }
+    /// Values of [`super::TupleType`] as JSON, recursing at most `depth` levels.
+    fn tuple_type_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                (
+                    "items",
+                    if depth == 0 {
+                        s::required(Just(::serde_json::Value::Array(Vec::new())).boxed())
+                    } else {
+                        s::required(s::array_json(type_at_json(depth - 1), None, None))
+                    },
+                ),
+                ("kind", s::required(kind_tuple_json())),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1)| super::TupleType {
-                items: f0,
-                kind: f1,
-            })
-            .boxed()
     }
     /// Values of [`super::Type`].
     pub fn r#type() -> BoxedStrategy<super::Type> {
@@ -3037,78 +3226,91 @@ pub mod strategies {
     }
     /// Values of [`super::Type`], recursing at most `depth` levels.
     pub fn type_at(depth: u32) -> BoxedStrategy<super::Type> {
-        s::unambiguous(
-            s::one_of({
-                let mut alternatives = ::std::vec![
-                    base_type().prop_map(super::Type::BaseType).boxed(), reference_type()
-                    .prop_map(super::Type::ReferenceType).boxed(), string_literal_type()
-                    .prop_map(super::Type::StringLiteralType).boxed(),
-                    integer_literal_type().prop_map(super::Type::IntegerLiteralType)
-                    .boxed(), boolean_literal_type()
-                    .prop_map(super::Type::BooleanLiteralType).boxed()
-                ];
+        s::typed(type_at_json(depth))
+    }
+    /// Values of [`super::Type`] as JSON.
+    fn type_json() -> BoxedStrategy<::serde_json::Value> {
+        type_at_json(s::DEPTH)
+    }
+    /// Values of [`super::Type`] as JSON, recursing at most `depth` levels.
+    fn type_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            {
+                let mut alternatives = Vec::from([
+                    ("BaseType", base_type_json()),
+                    ("ReferenceType", reference_type_json()),
+                    ("StringLiteralType", string_literal_type_json()),
+                    ("IntegerLiteralType", integer_literal_type_json()),
+                    ("BooleanLiteralType", boolean_literal_type_json()),
+                ]);
                 if depth > 0 {
                     alternatives
                         .extend([
-                            and_type_at(depth - 1)
-                                .prop_map(super::Type::AndType)
-                                .boxed(),
-                            or_type_at(depth - 1).prop_map(super::Type::OrType).boxed(),
-                            tuple_type_at(depth - 1)
-                                .prop_map(super::Type::TupleType)
-                                .boxed(),
+                            ("AndType", and_type_at_json(depth - 1)),
+                            ("OrType", or_type_at_json(depth - 1)),
+                            ("TupleType", tuple_type_at_json(depth - 1)),
                         ]);
                 }
                 if depth > 1 {
                     alternatives
                         .extend([
-                            array_type_at(depth - 1)
-                                .prop_map(|v| super::Type::ArrayType(Box::new(v)))
-                                .boxed(),
-                            map_type_at(depth - 1)
-                                .prop_map(|v| super::Type::MapType(Box::new(v)))
-                                .boxed(),
-                            structure_literal_type_at(depth - 1)
-                                .prop_map(super::Type::StructureLiteralType)
-                                .boxed(),
+                            ("ArrayType", array_type_at_json(depth - 1)),
+                            ("MapType", map_type_at_json(depth - 1)),
+                            (
+                                "StructureLiteralType",
+                                structure_literal_type_at_json(depth - 1),
+                            ),
                         ]);
                 }
                 alternatives
-            }),
-            super::Type::variant_name,
+            },
+            |json| s::variant_of(json, super::Type::variant_name),
         )
     }
     /// Values of [`super::TypeAlias`].
     pub fn type_alias() -> BoxedStrategy<super::TypeAlias> {
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::string(None, None, None),
-            s::optional(s::boolean()),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
-            r#type(),
+        s::typed(type_alias_json())
+    }
+    /// Values of [`super::TypeAlias`] as JSON.
+    fn type_alias_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("deprecated", s::optional_member(s::string_json(None, None, None))),
+                ("documentation", s::optional_member(s::string_json(None, None, None))),
+                ("name", s::required(s::string_json(None, None, None))),
+                ("proposed", s::optional_member(s::boolean_json())),
+                ("since", s::optional_member(s::string_json(None, None, None))),
+                (
+                    "sinceTags",
+                    s::optional_member(
+                        s::array_json(s::string_json(None, None, None), None, None),
+                    ),
+                ),
+                ("type", s::required(type_json())),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::TypeAlias {
-                deprecated: f0,
-                documentation: f1,
-                name: f2,
-                proposed: f3,
-                since: f4,
-                since_tags: f5,
-                r#type: f6,
-            })
-            .boxed()
     }
     /// Values of [`super::TypeKind`].
     pub fn type_kind() -> BoxedStrategy<super::TypeKind> {
-        s::select(
-            ::std::vec![
-                super::TypeKind::Base, super::TypeKind::Reference,
-                super::TypeKind::Array, super::TypeKind::Map, super::TypeKind::And,
-                super::TypeKind::Or, super::TypeKind::Tuple, super::TypeKind::Literal,
-                super::TypeKind::StringLiteral, super::TypeKind::IntegerLiteral,
-                super::TypeKind::BooleanLiteral
+        s::typed(type_kind_json())
+    }
+    /// Values of [`super::TypeKind`] as JSON.
+    fn type_kind_json() -> BoxedStrategy<::serde_json::Value> {
+        s::select_json(
+            &[
+                "base",
+                "reference",
+                "array",
+                "map",
+                "and",
+                "or",
+                "tuple",
+                "literal",
+                "stringLiteral",
+                "integerLiteral",
+                "booleanLiteral",
             ],
         )
     }
@@ -3117,33 +3319,53 @@ pub mod strategies {
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "AndType" => s::sample(and_type()),
-                "ArrayType" => s::sample(array_type()),
-                "BaseType" => s::sample(base_type()),
-                "BaseTypes" => s::sample(base_types()),
-                "BooleanLiteralType" => s::sample(boolean_literal_type()),
-                "Enumeration" => s::sample(enumeration()),
-                "EnumerationEntry" => s::sample(enumeration_entry()),
-                "EnumerationType" => s::sample(enumeration_type()),
-                "IntegerLiteralType" => s::sample(integer_literal_type()),
-                "MapKeyType" => s::sample(map_key_type()),
-                "MapType" => s::sample(map_type()),
-                "MessageDirection" => s::sample(message_direction()),
-                "MetaData" => s::sample(meta_data()),
-                "MetaModel" => s::sample(meta_model()),
-                "Notification" => s::sample(notification()),
-                "OrType" => s::sample(or_type()),
-                "Property" => s::sample(property()),
-                "ReferenceType" => s::sample(reference_type()),
-                "Request" => s::sample(request()),
-                "StringLiteralType" => s::sample(string_literal_type()),
-                "Structure" => s::sample(structure()),
-                "StructureLiteral" => s::sample(structure_literal()),
-                "StructureLiteralType" => s::sample(structure_literal_type()),
-                "TupleType" => s::sample(tuple_type()),
-                "Type" => s::sample(r#type()),
-                "TypeAlias" => s::sample(type_alias()),
-                "TypeKind" => s::sample(type_kind()),
+                "AndType" => s::sample::<super::AndType>(and_type_json()),
+                "ArrayType" => s::sample::<super::ArrayType>(array_type_json()),
+                "BaseType" => s::sample::<super::BaseType>(base_type_json()),
+                "BaseTypes" => s::sample::<super::BaseTypes>(base_types_json()),
+                "BooleanLiteralType" => {
+                    s::sample::<super::BooleanLiteralType>(boolean_literal_type_json())
+                }
+                "Enumeration" => s::sample::<super::Enumeration>(enumeration_json()),
+                "EnumerationEntry" => {
+                    s::sample::<super::EnumerationEntry>(enumeration_entry_json())
+                }
+                "EnumerationType" => {
+                    s::sample::<super::EnumerationType>(enumeration_type_json())
+                }
+                "IntegerLiteralType" => {
+                    s::sample::<super::IntegerLiteralType>(integer_literal_type_json())
+                }
+                "MapKeyType" => s::sample::<super::MapKeyType>(map_key_type_json()),
+                "MapType" => s::sample::<super::MapType>(map_type_json()),
+                "MessageDirection" => {
+                    s::sample::<super::MessageDirection>(message_direction_json())
+                }
+                "MetaData" => s::sample::<super::MetaData>(meta_data_json()),
+                "MetaModel" => s::sample::<super::MetaModel>(meta_model_json()),
+                "Notification" => s::sample::<super::Notification>(notification_json()),
+                "OrType" => s::sample::<super::OrType>(or_type_json()),
+                "Property" => s::sample::<super::Property>(property_json()),
+                "ReferenceType" => {
+                    s::sample::<super::ReferenceType>(reference_type_json())
+                }
+                "Request" => s::sample::<super::Request>(request_json()),
+                "StringLiteralType" => {
+                    s::sample::<super::StringLiteralType>(string_literal_type_json())
+                }
+                "Structure" => s::sample::<super::Structure>(structure_json()),
+                "StructureLiteral" => {
+                    s::sample::<super::StructureLiteral>(structure_literal_json())
+                }
+                "StructureLiteralType" => {
+                    s::sample::<
+                        super::StructureLiteralType,
+                    >(structure_literal_type_json())
+                }
+                "TupleType" => s::sample::<super::TupleType>(tuple_type_json()),
+                "Type" => s::sample::<super::Type>(type_json()),
+                "TypeAlias" => s::sample::<super::TypeAlias>(type_alias_json()),
+                "TypeKind" => s::sample::<super::TypeKind>(type_kind_json()),
                 _ => return None,
             },
         )

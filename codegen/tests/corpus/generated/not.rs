@@ -761,132 +761,153 @@ pub mod strategies {
     use ::mcpwire_support::strategy as s;
     /// Values of [`super::Both`].
     pub fn both() -> BoxedStrategy<super::Both> {
-        (s::json(), s::json())
-            .prop_map(|(f0, f1)| super::Both {
-                left: f0,
-                right: f1,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(both_json())
+    }
+    /// Values of [`super::Both`] as JSON.
+    fn both_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("left", s::required(s::any_json())),
+                ("right", s::required(s::any_json())),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::Either`].
     pub fn either() -> BoxedStrategy<super::Either> {
-        s::optional(
-                s::integer(None, None).prop_map(::mcpwire_support::Integer::from).boxed(),
-            )
-            .prop_map(|f0| super::Either {
-                left: f0,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(either_json())
+    }
+    /// Values of [`super::Either`] as JSON.
+    fn either_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([("left", s::optional_member(s::integer_json(None, None)))]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::FlagFalse`].
     pub fn flag_false() -> BoxedStrategy<super::FlagFalse> {
-        Just(super::FlagFalse).boxed()
+        s::typed(flag_false_json())
+    }
+    /// Values of [`super::FlagFalse`] as JSON.
+    fn flag_false_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::FlagFalse)
     }
     /// Values of [`super::Guarded`].
     pub fn guarded() -> BoxedStrategy<super::Guarded> {
-        (
-            s::optional(guarded_color()),
-            s::optional(either()),
-            s::optional(flag_false()),
-            s::optional(s::string(None, None, None)),
-            s::optional(guarded_kind()),
-            s::optional(guarded_level()),
-            s::optional(s::string(None, None, None)),
-            s::optional(guarded_pair()),
-            guarded_value(),
+        s::typed(guarded_json())
+    }
+    /// Values of [`super::Guarded`] as JSON.
+    fn guarded_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("color", s::optional_member(guarded_color_json())),
+                ("either", s::optional_member(either_json())),
+                ("flag", s::optional_member(flag_false_json())),
+                ("id", s::optional_member(s::string_json(None, None, None))),
+                ("kind", s::optional_member(guarded_kind_json())),
+                ("level", s::optional_member(guarded_level_json())),
+                ("name", s::optional_member(s::string_json(None, None, None))),
+                ("pair", s::optional_member(guarded_pair_json())),
+                ("value", s::required(guarded_value_json())),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8)| super::Guarded {
-                color: f0,
-                either: f1,
-                flag: f2,
-                id: f3,
-                kind: f4,
-                level: f5,
-                name: f6,
-                pair: f7,
-                value: f8,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Values of [`super::GuardedColor`].
     pub fn guarded_color() -> BoxedStrategy<super::GuardedColor> {
-        s::select(::std::vec![super::GuardedColor::Green, super::GuardedColor::Blue])
+        s::typed(guarded_color_json())
+    }
+    /// Values of [`super::GuardedColor`] as JSON.
+    fn guarded_color_json() -> BoxedStrategy<::serde_json::Value> {
+        s::select_json(&["green", "blue"])
     }
     /// Values of [`super::GuardedKind`].
     pub fn guarded_kind() -> BoxedStrategy<super::GuardedKind> {
-        s::select(::std::vec![super::GuardedKind::A, super::GuardedKind::C])
+        s::typed(guarded_kind_json())
+    }
+    /// Values of [`super::GuardedKind`] as JSON.
+    fn guarded_kind_json() -> BoxedStrategy<::serde_json::Value> {
+        s::select_json(&["a", "c"])
     }
     /// Values of [`super::GuardedLevel`].
     pub fn guarded_level() -> BoxedStrategy<super::GuardedLevel> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    level_1().prop_map(super::GuardedLevel::Level1).boxed(), level_3()
-                    .prop_map(super::GuardedLevel::Level3).boxed()
-                ],
-            ),
-            super::GuardedLevel::variant_name,
+        s::typed(guarded_level_json())
+    }
+    /// Values of [`super::GuardedLevel`] as JSON.
+    fn guarded_level_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([("Level1", level_1_json()), ("Level3", level_3_json())]),
+            |json| s::variant_of(json, super::GuardedLevel::variant_name),
         )
     }
     /// Values of [`super::GuardedPair`].
     pub fn guarded_pair() -> BoxedStrategy<super::GuardedPair> {
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
+        s::typed(guarded_pair_json())
+    }
+    /// Values of [`super::GuardedPair`] as JSON.
+    fn guarded_pair_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("x", s::optional_member(s::string_json(None, None, None))),
+                ("y", s::optional_member(s::string_json(None, None, None))),
+            ]),
+            s::no_extra(),
+            Some((&["x", "y"], "x")),
         )
-            .prop_map(|(f0, f1)| {
-                let mut value = super::GuardedPair {
-                    x: f0,
-                    y: f1,
-                    extra: ::std::collections::BTreeMap::new(),
-                };
-                if value.x.is_some() && value.y.is_some() {
-                    value.x = None;
-                }
-                value
-            })
-            .boxed()
     }
     /// Values of [`super::GuardedValue`].
     pub fn guarded_value() -> BoxedStrategy<super::GuardedValue> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    s::json_object().prop_map(super::GuardedValue::Object).boxed(),
-                    s::vec(s::json(), None, None).prop_map(super::GuardedValue::Array)
-                    .boxed(), s::string(None, None, None)
-                    .prop_map(super::GuardedValue::String).boxed(), s::number(None, None)
-                    .prop_map(super::GuardedValue::Number).boxed(), s::boolean()
-                    .prop_map(super::GuardedValue::Boolean).boxed()
-                ],
-            ),
-            super::GuardedValue::variant_name,
+        s::typed(guarded_value_json())
+    }
+    /// Values of [`super::GuardedValue`] as JSON.
+    fn guarded_value_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("Object", s::object_json()),
+                ("Array", s::array_json(s::any_json(), None, None)),
+                ("String", s::string_json(None, None, None)),
+                ("Number", s::number_json(None, None)),
+                ("Boolean", s::boolean_json()),
+            ]),
+            |json| s::variant_of(json, super::GuardedValue::variant_name),
         )
     }
     /// Values of [`super::Level1`].
     pub fn level_1() -> BoxedStrategy<super::Level1> {
-        Just(super::Level1).boxed()
+        s::typed(level_1_json())
+    }
+    /// Values of [`super::Level1`] as JSON.
+    fn level_1_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::Level1)
     }
     /// Values of [`super::Level3`].
     pub fn level_3() -> BoxedStrategy<super::Level3> {
-        Just(super::Level3).boxed()
+        s::typed(level_3_json())
+    }
+    /// Values of [`super::Level3`] as JSON.
+    fn level_3_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::Level3)
     }
     /// Values of [`super::Red`].
     pub fn red() -> BoxedStrategy<super::Red> {
-        Just(super::Red).boxed()
+        s::typed(red_json())
+    }
+    /// Values of [`super::Red`] as JSON.
+    fn red_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::Red)
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "Both" => s::sample(both()),
-                "Either" => s::sample(either()),
-                "Guarded" => s::sample(guarded()),
-                "Red" => s::sample(red()),
+                "Both" => s::sample::<super::Both>(both_json()),
+                "Either" => s::sample::<super::Either>(either_json()),
+                "Guarded" => s::sample::<super::Guarded>(guarded_json()),
+                "Red" => s::sample::<super::Red>(red_json()),
                 _ => return None,
             },
         )

@@ -304,39 +304,48 @@ pub mod strategies {
     use ::mcpwire_support::strategy as s;
     /// Values of [`super::Samples`].
     pub fn samples() -> BoxedStrategy<super::Samples> {
-        (
-            s::optional(s::map(samples_tags_value())),
-            s::vec(samples_values_item(), None, None),
+        s::typed(samples_json())
+    }
+    /// Values of [`super::Samples`] as JSON.
+    fn samples_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("tags", s::optional_member(s::map_json(samples_tags_value_json()))),
+                (
+                    "values",
+                    s::required(s::array_json(samples_values_item_json(), None, None)),
+                ),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1)| super::Samples {
-                tags: f0,
-                values: f1,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Values of [`super::SamplesTagsValue`].
     pub fn samples_tags_value() -> BoxedStrategy<super::SamplesTagsValue> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    s::string(None, None, None).prop_map(super::SamplesTagsValue::String)
-                    .boxed(), Just(super::SamplesTagsValue::Null).boxed()
-                ],
-            ),
-            super::SamplesTagsValue::variant_name,
+        s::typed(samples_tags_value_json())
+    }
+    /// Values of [`super::SamplesTagsValue`] as JSON.
+    fn samples_tags_value_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("String", s::string_json(None, None, None)),
+                ("Null", s::null_json()),
+            ]),
+            |json| s::variant_of(json, super::SamplesTagsValue::variant_name),
         )
     }
     /// Values of [`super::SamplesValuesItem`].
     pub fn samples_values_item() -> BoxedStrategy<super::SamplesValuesItem> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    s::number(None, None).prop_map(super::SamplesValuesItem::Number)
-                    .boxed(), Just(super::SamplesValuesItem::Null).boxed()
-                ],
-            ),
-            super::SamplesValuesItem::variant_name,
+        s::typed(samples_values_item_json())
+    }
+    /// Values of [`super::SamplesValuesItem`] as JSON.
+    fn samples_values_item_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("Number", s::number_json(None, None)),
+                ("Null", s::null_json()),
+            ]),
+            |json| s::variant_of(json, super::SamplesValuesItem::variant_name),
         )
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
@@ -344,7 +353,7 @@ pub mod strategies {
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "Samples" => s::sample(samples()),
+                "Samples" => s::sample::<super::Samples>(samples_json()),
                 _ => return None,
             },
         )

@@ -2121,157 +2121,176 @@ pub mod strategies {
     use ::mcpwire_support::strategy as s;
     /// Values of [`super::ContactObject`].
     pub fn contact_object() -> BoxedStrategy<super::ContactObject> {
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::extra(specification_extension(), &["email", "name", "url"]),
+        s::typed(contact_object_json())
+    }
+    /// Values of [`super::ContactObject`] as JSON.
+    fn contact_object_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("email", s::optional_member(s::string_json(None, None, None))),
+                ("name", s::optional_member(s::string_json(None, None, None))),
+                ("url", s::optional_member(s::string_json(None, None, None))),
+            ]),
+            s::extra(specification_extension_json(), &["email", "name", "url"]),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3)| super::ContactObject {
-                email: f0,
-                name: f1,
-                url: f2,
-                extra: f3,
-            })
-            .boxed()
     }
     /// Values of [`super::ContentDescriptorObject`].
     pub fn content_descriptor_object() -> BoxedStrategy<super::ContentDescriptorObject> {
-        (
-            s::optional(s::boolean()),
-            s::optional(s::string(None, None, None)),
-            s::string(None, Some(1u64), None),
-            s::optional(s::boolean()),
-            jsonschema(),
-            s::optional(s::string(None, None, None)),
+        s::typed(content_descriptor_object_json())
+    }
+    /// Values of [`super::ContentDescriptorObject`] as JSON.
+    fn content_descriptor_object_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("deprecated", s::optional_member(s::boolean_json())),
+                ("description", s::optional_member(s::string_json(None, None, None))),
+                ("name", s::required(s::string_json(None, Some(1u64), None))),
+                ("required", s::optional_member(s::boolean_json())),
+                ("schema", s::required(jsonschema_json())),
+                ("summary", s::optional_member(s::string_json(None, None, None))),
+            ]),
             s::extra(
-                specification_extension(),
+                specification_extension_json(),
                 &["deprecated", "description", "name", "required", "schema", "summary"],
             ),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::ContentDescriptorObject {
-                deprecated: f0,
-                description: f1,
-                name: f2,
-                required: f3,
-                schema: f4,
-                summary: f5,
-                extra: f6,
-            })
-            .boxed()
     }
     /// Values of [`super::ErrorObject`].
     pub fn error_object() -> BoxedStrategy<super::ErrorObject> {
-        (
-            s::integer(None, None).prop_map(::mcpwire_support::Integer::from).boxed(),
-            s::optional(s::json()),
-            s::string(None, None, None),
+        s::typed(error_object_json())
+    }
+    /// Values of [`super::ErrorObject`] as JSON.
+    fn error_object_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("code", s::required(s::integer_json(None, None))),
+                ("data", s::optional_member(s::any_json())),
+                ("message", s::required(s::string_json(None, None, None))),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2)| super::ErrorObject {
-                code: f0,
-                data: f1,
-                message: f2,
-            })
-            .boxed()
     }
     /// Values of [`super::ExampleObject`].
     pub fn example_object() -> BoxedStrategy<super::ExampleObject> {
-        (
-            s::optional(s::string(None, None, None)),
-            s::string(None, Some(1u64), None),
-            s::optional(s::string(None, None, None)),
-            s::json(),
+        s::typed(example_object_json())
+    }
+    /// Values of [`super::ExampleObject`] as JSON.
+    fn example_object_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("description", s::optional_member(s::string_json(None, None, None))),
+                ("name", s::required(s::string_json(None, Some(1u64), None))),
+                ("summary", s::optional_member(s::string_json(None, None, None))),
+                ("value", s::required(s::any_json())),
+            ]),
             s::extra(
-                specification_extension(),
+                specification_extension_json(),
                 &["description", "name", "summary", "value"],
             ),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3, f4)| super::ExampleObject {
-                description: f0,
-                name: f1,
-                summary: f2,
-                value: f3,
-                extra: f4,
-            })
-            .boxed()
     }
     /// Values of [`super::ExamplePairingObject`].
     pub fn example_pairing_object() -> BoxedStrategy<super::ExamplePairingObject> {
-        (
-            s::optional(s::string(None, None, None)),
-            s::string(None, Some(1u64), None),
-            s::vec(example_pairing_object_params_item(), None, None),
-            s::optional(example_pairing_object_result()),
+        s::typed(example_pairing_object_json())
+    }
+    /// Values of [`super::ExamplePairingObject`] as JSON.
+    fn example_pairing_object_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("description", s::optional_member(s::string_json(None, None, None))),
+                ("name", s::required(s::string_json(None, Some(1u64), None))),
+                (
+                    "params",
+                    s::required(
+                        s::array_json(
+                            example_pairing_object_params_item_json(),
+                            None,
+                            None,
+                        ),
+                    ),
+                ),
+                ("result", s::optional_member(example_pairing_object_result_json())),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3)| super::ExamplePairingObject {
-                description: f0,
-                name: f1,
-                params: f2,
-                result: f3,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Values of [`super::ExamplePairingObjectParamsItem`].
     pub fn example_pairing_object_params_item() -> BoxedStrategy<
         super::ExamplePairingObjectParamsItem,
     > {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    example_object()
-                    .prop_map(super::ExamplePairingObjectParamsItem::ExampleObject)
-                    .boxed(), reference_object()
-                    .prop_map(super::ExamplePairingObjectParamsItem::ReferenceObject)
-                    .boxed()
-                ],
+        s::typed(example_pairing_object_params_item_json())
+    }
+    /// Values of [`super::ExamplePairingObjectParamsItem`] as JSON.
+    fn example_pairing_object_params_item_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("ExampleObject", example_object_json()),
+                ("ReferenceObject", reference_object_json()),
+            ]),
+            |json| s::variant_of(
+                json,
+                super::ExamplePairingObjectParamsItem::variant_name,
             ),
-            super::ExamplePairingObjectParamsItem::variant_name,
         )
     }
     /// Values of [`super::ExamplePairingObjectResult`].
     pub fn example_pairing_object_result() -> BoxedStrategy<
         super::ExamplePairingObjectResult,
     > {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    example_object()
-                    .prop_map(super::ExamplePairingObjectResult::ExampleObject).boxed(),
-                    reference_object()
-                    .prop_map(super::ExamplePairingObjectResult::ReferenceObject).boxed()
-                ],
-            ),
-            super::ExamplePairingObjectResult::variant_name,
+        s::typed(example_pairing_object_result_json())
+    }
+    /// Values of [`super::ExamplePairingObjectResult`] as JSON.
+    fn example_pairing_object_result_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("ExampleObject", example_object_json()),
+                ("ReferenceObject", reference_object_json()),
+            ]),
+            |json| s::variant_of(json, super::ExamplePairingObjectResult::variant_name),
         )
     }
     /// Values of [`super::ExternalDocumentationObject`].
     pub fn external_documentation_object() -> BoxedStrategy<
         super::ExternalDocumentationObject,
     > {
-        (
-            s::optional(s::string(None, None, None)),
-            s::string(Some("uri"), None, None),
-            s::extra(specification_extension(), &["description", "url"]),
+        s::typed(external_documentation_object_json())
+    }
+    /// Values of [`super::ExternalDocumentationObject`] as JSON.
+    fn external_documentation_object_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("description", s::optional_member(s::string_json(None, None, None))),
+                ("url", s::required(s::string_json(Some("uri"), None, None))),
+            ]),
+            s::extra(specification_extension_json(), &["description", "url"]),
+            None,
         )
-            .prop_map(|(f0, f1, f2)| super::ExternalDocumentationObject {
-                description: f0,
-                url: f1,
-                extra: f2,
-            })
-            .boxed()
     }
     /// Values of [`super::InfoObject`].
     pub fn info_object() -> BoxedStrategy<super::InfoObject> {
-        (
-            s::optional(contact_object()),
-            s::optional(s::string(None, None, None)),
-            s::optional(license_object()),
-            s::optional(s::string(Some("uri"), None, None)),
-            s::string(None, None, None),
-            s::string(None, None, None),
+        s::typed(info_object_json())
+    }
+    /// Values of [`super::InfoObject`] as JSON.
+    fn info_object_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("contact", s::optional_member(contact_object_json())),
+                ("description", s::optional_member(s::string_json(None, None, None))),
+                ("license", s::optional_member(license_object_json())),
+                (
+                    "termsOfService",
+                    s::optional_member(s::string_json(Some("uri"), None, None)),
+                ),
+                ("title", s::required(s::string_json(None, None, None))),
+                ("version", s::required(s::string_json(None, None, None))),
+            ]),
             s::extra(
-                specification_extension(),
+                specification_extension_json(),
                 &[
                     "contact",
                     "description",
@@ -2281,225 +2300,256 @@ pub mod strategies {
                     "version",
                 ],
             ),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::InfoObject {
-                contact: f0,
-                description: f1,
-                license: f2,
-                terms_of_service: f3,
-                title: f4,
-                version: f5,
-                extra: f6,
-            })
-            .boxed()
     }
     /// Values of [`super::JSONSchema`].
     pub fn jsonschema() -> BoxedStrategy<super::JSONSchema> {
-        s::json()
+        s::typed(jsonschema_json())
+    }
+    /// Values of [`super::JSONSchema`] as JSON.
+    fn jsonschema_json() -> BoxedStrategy<::serde_json::Value> {
+        s::any_json()
     }
     /// Values of [`super::LicenseObject`].
     pub fn license_object() -> BoxedStrategy<super::LicenseObject> {
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::extra(specification_extension(), &["name", "url"]),
+        s::typed(license_object_json())
+    }
+    /// Values of [`super::LicenseObject`] as JSON.
+    fn license_object_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("name", s::optional_member(s::string_json(None, None, None))),
+                ("url", s::optional_member(s::string_json(None, None, None))),
+            ]),
+            s::extra(specification_extension_json(), &["name", "url"]),
+            None,
         )
-            .prop_map(|(f0, f1, f2)| super::LicenseObject {
-                name: f0,
-                url: f1,
-                extra: f2,
-            })
-            .boxed()
     }
     /// Values of [`super::LinkObject`].
     pub fn link_object() -> BoxedStrategy<super::LinkObject> {
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, Some(1u64), None)),
-            s::optional(s::json()),
-            s::optional(server_object()),
-            s::optional(s::string(None, None, None)),
+        s::typed(link_object_json())
+    }
+    /// Values of [`super::LinkObject`] as JSON.
+    fn link_object_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("description", s::optional_member(s::string_json(None, None, None))),
+                ("method", s::optional_member(s::string_json(None, None, None))),
+                ("name", s::optional_member(s::string_json(None, Some(1u64), None))),
+                ("params", s::optional_member(s::any_json())),
+                ("server", s::optional_member(server_object_json())),
+                ("summary", s::optional_member(s::string_json(None, None, None))),
+            ]),
             s::extra(
-                specification_extension(),
+                specification_extension_json(),
                 &["description", "method", "name", "params", "server", "summary"],
             ),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::LinkObject {
-                description: f0,
-                method: f1,
-                name: f2,
-                params: f3,
-                server: f4,
-                summary: f5,
-                extra: f6,
-            })
-            .boxed()
     }
     /// Values of [`super::MethodObject`].
     pub fn method_object() -> BoxedStrategy<super::MethodObject> {
-        (
-            (
-                s::optional(s::boolean()),
-                s::optional(s::string(None, None, None)),
-                s::optional(s::vec(method_object_errors_item(), None, None)),
-                s::optional(s::vec(method_object_examples_item(), None, None)),
-                s::optional(external_documentation_object()),
-                s::optional(s::vec(method_object_links_item(), None, None)),
-                s::string(None, Some(1u64), None),
-                s::optional(method_object_param_structure()),
-                s::vec(method_object_params_item(), None, None),
-                s::optional(method_object_result()),
-            ),
-            (
-                s::optional(s::vec(server_object(), None, None)),
-                s::optional(s::string(None, None, None)),
-                s::optional(s::vec(method_object_tags_item(), None, None)),
-                s::extra(
-                    specification_extension(),
-                    &[
-                        "deprecated",
-                        "description",
-                        "errors",
-                        "examples",
-                        "externalDocs",
-                        "links",
-                        "name",
-                        "paramStructure",
-                        "params",
-                        "result",
-                        "servers",
-                        "summary",
-                        "tags",
-                    ],
+        s::typed(method_object_json())
+    }
+    /// Values of [`super::MethodObject`] as JSON.
+    fn method_object_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("deprecated", s::optional_member(s::boolean_json())),
+                ("description", s::optional_member(s::string_json(None, None, None))),
+                (
+                    "errors",
+                    s::optional_member(
+                        s::array_json(method_object_errors_item_json(), None, None),
+                    ),
                 ),
+                (
+                    "examples",
+                    s::optional_member(
+                        s::array_json(method_object_examples_item_json(), None, None),
+                    ),
+                ),
+                (
+                    "externalDocs",
+                    s::optional_member(external_documentation_object_json()),
+                ),
+                (
+                    "links",
+                    s::optional_member(
+                        s::array_json(method_object_links_item_json(), None, None),
+                    ),
+                ),
+                ("name", s::required(s::string_json(None, Some(1u64), None))),
+                (
+                    "paramStructure",
+                    s::optional_member(method_object_param_structure_json()),
+                ),
+                (
+                    "params",
+                    s::required(
+                        s::array_json(method_object_params_item_json(), None, None),
+                    ),
+                ),
+                ("result", s::optional_member(method_object_result_json())),
+                (
+                    "servers",
+                    s::optional_member(s::array_json(server_object_json(), None, None)),
+                ),
+                ("summary", s::optional_member(s::string_json(None, None, None))),
+                (
+                    "tags",
+                    s::optional_member(
+                        s::array_json(method_object_tags_item_json(), None, None),
+                    ),
+                ),
+            ]),
+            s::extra(
+                specification_extension_json(),
+                &[
+                    "deprecated",
+                    "description",
+                    "errors",
+                    "examples",
+                    "externalDocs",
+                    "links",
+                    "name",
+                    "paramStructure",
+                    "params",
+                    "result",
+                    "servers",
+                    "summary",
+                    "tags",
+                ],
             ),
+            None,
         )
-            .prop_map(|((f0, f1, f2, f3, f4, f5, f6, f7, f8, f9), (f10, f11, f12, f13))| super::MethodObject {
-                deprecated: f0,
-                description: f1,
-                errors: f2,
-                examples: f3,
-                external_docs: f4,
-                links: f5,
-                name: f6,
-                param_structure: f7,
-                params: f8,
-                result: f9,
-                servers: f10,
-                summary: f11,
-                tags: f12,
-                extra: f13,
-            })
-            .boxed()
     }
     /// Values of [`super::MethodObjectErrorsItem`].
     pub fn method_object_errors_item() -> BoxedStrategy<super::MethodObjectErrorsItem> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    error_object().prop_map(super::MethodObjectErrorsItem::ErrorObject)
-                    .boxed(), reference_object()
-                    .prop_map(super::MethodObjectErrorsItem::ReferenceObject).boxed()
-                ],
-            ),
-            super::MethodObjectErrorsItem::variant_name,
+        s::typed(method_object_errors_item_json())
+    }
+    /// Values of [`super::MethodObjectErrorsItem`] as JSON.
+    fn method_object_errors_item_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("ErrorObject", error_object_json()),
+                ("ReferenceObject", reference_object_json()),
+            ]),
+            |json| s::variant_of(json, super::MethodObjectErrorsItem::variant_name),
         )
     }
     /// Values of [`super::MethodObjectExamplesItem`].
     pub fn method_object_examples_item() -> BoxedStrategy<
         super::MethodObjectExamplesItem,
     > {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    example_pairing_object()
-                    .prop_map(super::MethodObjectExamplesItem::ExamplePairingObject)
-                    .boxed(), reference_object()
-                    .prop_map(super::MethodObjectExamplesItem::ReferenceObject).boxed()
-                ],
-            ),
-            super::MethodObjectExamplesItem::variant_name,
+        s::typed(method_object_examples_item_json())
+    }
+    /// Values of [`super::MethodObjectExamplesItem`] as JSON.
+    fn method_object_examples_item_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("ExamplePairingObject", example_pairing_object_json()),
+                ("ReferenceObject", reference_object_json()),
+            ]),
+            |json| s::variant_of(json, super::MethodObjectExamplesItem::variant_name),
         )
     }
     /// Values of [`super::MethodObjectLinksItem`].
     pub fn method_object_links_item() -> BoxedStrategy<super::MethodObjectLinksItem> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    link_object().prop_map(super::MethodObjectLinksItem::LinkObject)
-                    .boxed(), reference_object()
-                    .prop_map(super::MethodObjectLinksItem::ReferenceObject).boxed()
-                ],
-            ),
-            super::MethodObjectLinksItem::variant_name,
+        s::typed(method_object_links_item_json())
+    }
+    /// Values of [`super::MethodObjectLinksItem`] as JSON.
+    fn method_object_links_item_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("LinkObject", link_object_json()),
+                ("ReferenceObject", reference_object_json()),
+            ]),
+            |json| s::variant_of(json, super::MethodObjectLinksItem::variant_name),
         )
     }
     /// Values of [`super::MethodObjectParamStructure`].
     pub fn method_object_param_structure() -> BoxedStrategy<
         super::MethodObjectParamStructure,
     > {
-        s::select(
-            ::std::vec![
-                super::MethodObjectParamStructure::ByPosition,
-                super::MethodObjectParamStructure::ByName,
-                super::MethodObjectParamStructure::Either
-            ],
-        )
+        s::typed(method_object_param_structure_json())
+    }
+    /// Values of [`super::MethodObjectParamStructure`] as JSON.
+    fn method_object_param_structure_json() -> BoxedStrategy<::serde_json::Value> {
+        s::select_json(&["by-position", "by-name", "either"])
     }
     /// Values of [`super::MethodObjectParamsItem`].
     pub fn method_object_params_item() -> BoxedStrategy<super::MethodObjectParamsItem> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    content_descriptor_object()
-                    .prop_map(super::MethodObjectParamsItem::ContentDescriptorObject)
-                    .boxed(), reference_object()
-                    .prop_map(super::MethodObjectParamsItem::ReferenceObject).boxed()
-                ],
-            ),
-            super::MethodObjectParamsItem::variant_name,
+        s::typed(method_object_params_item_json())
+    }
+    /// Values of [`super::MethodObjectParamsItem`] as JSON.
+    fn method_object_params_item_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("ContentDescriptorObject", content_descriptor_object_json()),
+                ("ReferenceObject", reference_object_json()),
+            ]),
+            |json| s::variant_of(json, super::MethodObjectParamsItem::variant_name),
         )
     }
     /// Values of [`super::MethodObjectResult`].
     pub fn method_object_result() -> BoxedStrategy<super::MethodObjectResult> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    content_descriptor_object()
-                    .prop_map(super::MethodObjectResult::ContentDescriptorObject)
-                    .boxed(), reference_object()
-                    .prop_map(super::MethodObjectResult::ReferenceObject).boxed()
-                ],
-            ),
-            super::MethodObjectResult::variant_name,
+        s::typed(method_object_result_json())
+    }
+    /// Values of [`super::MethodObjectResult`] as JSON.
+    fn method_object_result_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("ContentDescriptorObject", content_descriptor_object_json()),
+                ("ReferenceObject", reference_object_json()),
+            ]),
+            |json| s::variant_of(json, super::MethodObjectResult::variant_name),
         )
     }
     /// Values of [`super::MethodObjectTagsItem`].
     pub fn method_object_tags_item() -> BoxedStrategy<super::MethodObjectTagsItem> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    tag_object().prop_map(super::MethodObjectTagsItem::TagObject)
-                    .boxed(), reference_object()
-                    .prop_map(super::MethodObjectTagsItem::ReferenceObject).boxed()
-                ],
-            ),
-            super::MethodObjectTagsItem::variant_name,
+        s::typed(method_object_tags_item_json())
+    }
+    /// Values of [`super::MethodObjectTagsItem`] as JSON.
+    fn method_object_tags_item_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("TagObject", tag_object_json()),
+                ("ReferenceObject", reference_object_json()),
+            ]),
+            |json| s::variant_of(json, super::MethodObjectTagsItem::variant_name),
         )
     }
     /// Values of [`super::OpenrpcDocument`].
     pub fn openrpc_document() -> BoxedStrategy<super::OpenrpcDocument> {
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(openrpc_document_components()),
-            s::optional(external_documentation_object()),
-            info_object(),
-            s::vec(openrpc_document_methods_item(), None, None),
-            openrpc_document_openrpc(),
-            s::optional(s::vec(server_object(), None, None)),
+        s::typed(openrpc_document_json())
+    }
+    /// Values of [`super::OpenrpcDocument`] as JSON.
+    fn openrpc_document_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("$schema", s::optional_member(s::string_json(None, None, None))),
+                ("components", s::optional_member(openrpc_document_components_json())),
+                (
+                    "externalDocs",
+                    s::optional_member(external_documentation_object_json()),
+                ),
+                ("info", s::required(info_object_json())),
+                (
+                    "methods",
+                    s::required(
+                        s::array_json(openrpc_document_methods_item_json(), None, None),
+                    ),
+                ),
+                ("openrpc", s::required(openrpc_document_openrpc_json())),
+                (
+                    "servers",
+                    s::optional_member(s::array_json(server_object_json(), None, None)),
+                ),
+            ]),
             s::extra(
-                specification_extension(),
+                specification_extension_json(),
                 &[
                     "$schema",
                     "components",
@@ -2510,184 +2560,222 @@ pub mod strategies {
                     "servers",
                 ],
             ),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7)| super::OpenrpcDocument {
-                schema: f0,
-                components: f1,
-                external_docs: f2,
-                info: f3,
-                methods: f4,
-                openrpc: f5,
-                servers: f6,
-                extra: f7,
-            })
-            .boxed()
     }
     /// Values of [`super::OpenrpcDocumentComponents`].
     pub fn openrpc_document_components() -> BoxedStrategy<
         super::OpenrpcDocumentComponents,
     > {
-        (
-            s::optional(s::map(content_descriptor_object())),
-            s::optional(s::map(error_object())),
-            s::optional(s::map(example_pairing_object())),
-            s::optional(s::map(example_object())),
-            s::optional(s::map(link_object())),
-            s::optional(s::map(jsonschema())),
-            s::optional(s::map(tag_object())),
+        s::typed(openrpc_document_components_json())
+    }
+    /// Values of [`super::OpenrpcDocumentComponents`] as JSON.
+    fn openrpc_document_components_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                (
+                    "contentDescriptors",
+                    s::optional_member(s::map_json(content_descriptor_object_json())),
+                ),
+                ("errors", s::optional_member(s::map_json(error_object_json()))),
+                (
+                    "examplePairings",
+                    s::optional_member(s::map_json(example_pairing_object_json())),
+                ),
+                ("examples", s::optional_member(s::map_json(example_object_json()))),
+                ("links", s::optional_member(s::map_json(link_object_json()))),
+                ("schemas", s::optional_member(s::map_json(jsonschema_json()))),
+                ("tags", s::optional_member(s::map_json(tag_object_json()))),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::OpenrpcDocumentComponents {
-                content_descriptors: f0,
-                errors: f1,
-                example_pairings: f2,
-                examples: f3,
-                links: f4,
-                schemas: f5,
-                tags: f6,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Values of [`super::OpenrpcDocumentMethodsItem`].
     pub fn openrpc_document_methods_item() -> BoxedStrategy<
         super::OpenrpcDocumentMethodsItem,
     > {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    method_object()
-                    .prop_map(super::OpenrpcDocumentMethodsItem::MethodObject).boxed(),
-                    reference_object()
-                    .prop_map(super::OpenrpcDocumentMethodsItem::ReferenceObject).boxed()
-                ],
-            ),
-            super::OpenrpcDocumentMethodsItem::variant_name,
+        s::typed(openrpc_document_methods_item_json())
+    }
+    /// Values of [`super::OpenrpcDocumentMethodsItem`] as JSON.
+    fn openrpc_document_methods_item_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("MethodObject", method_object_json()),
+                ("ReferenceObject", reference_object_json()),
+            ]),
+            |json| s::variant_of(json, super::OpenrpcDocumentMethodsItem::variant_name),
         )
     }
     /// Values of [`super::OpenrpcDocumentOpenrpc`].
     pub fn openrpc_document_openrpc() -> BoxedStrategy<super::OpenrpcDocumentOpenrpc> {
-        s::select(
-            ::std::vec![
-                super::OpenrpcDocumentOpenrpc::V1_3_2,
-                super::OpenrpcDocumentOpenrpc::V1_3_1,
-                super::OpenrpcDocumentOpenrpc::V1_3_0,
-                super::OpenrpcDocumentOpenrpc::V1_2_6,
-                super::OpenrpcDocumentOpenrpc::V1_2_5,
-                super::OpenrpcDocumentOpenrpc::V1_2_4,
-                super::OpenrpcDocumentOpenrpc::V1_2_3,
-                super::OpenrpcDocumentOpenrpc::V1_2_2,
-                super::OpenrpcDocumentOpenrpc::V1_2_1,
-                super::OpenrpcDocumentOpenrpc::V1_2_0,
-                super::OpenrpcDocumentOpenrpc::V1_1_12,
-                super::OpenrpcDocumentOpenrpc::V1_1_11,
-                super::OpenrpcDocumentOpenrpc::V1_1_10,
-                super::OpenrpcDocumentOpenrpc::V1_1_9,
-                super::OpenrpcDocumentOpenrpc::V1_1_8,
-                super::OpenrpcDocumentOpenrpc::V1_1_7,
-                super::OpenrpcDocumentOpenrpc::V1_1_6,
-                super::OpenrpcDocumentOpenrpc::V1_1_5,
-                super::OpenrpcDocumentOpenrpc::V1_1_4,
-                super::OpenrpcDocumentOpenrpc::V1_1_3,
-                super::OpenrpcDocumentOpenrpc::V1_1_2,
-                super::OpenrpcDocumentOpenrpc::V1_1_1,
-                super::OpenrpcDocumentOpenrpc::V1_1_0,
-                super::OpenrpcDocumentOpenrpc::V1_0_0,
-                super::OpenrpcDocumentOpenrpc::V1_0_0Rc1,
-                super::OpenrpcDocumentOpenrpc::V1_0_0Rc0
+        s::typed(openrpc_document_openrpc_json())
+    }
+    /// Values of [`super::OpenrpcDocumentOpenrpc`] as JSON.
+    fn openrpc_document_openrpc_json() -> BoxedStrategy<::serde_json::Value> {
+        s::select_json(
+            &[
+                "1.3.2",
+                "1.3.1",
+                "1.3.0",
+                "1.2.6",
+                "1.2.5",
+                "1.2.4",
+                "1.2.3",
+                "1.2.2",
+                "1.2.1",
+                "1.2.0",
+                "1.1.12",
+                "1.1.11",
+                "1.1.10",
+                "1.1.9",
+                "1.1.8",
+                "1.1.7",
+                "1.1.6",
+                "1.1.5",
+                "1.1.4",
+                "1.1.3",
+                "1.1.2",
+                "1.1.1",
+                "1.1.0",
+                "1.0.0",
+                "1.0.0-rc1",
+                "1.0.0-rc0",
             ],
         )
     }
     /// Values of [`super::ReferenceObject`].
     pub fn reference_object() -> BoxedStrategy<super::ReferenceObject> {
-        s::json()
-            .prop_map(|f0| super::ReferenceObject {
-                r#ref: f0,
-            })
-            .boxed()
+        s::typed(reference_object_json())
+    }
+    /// Values of [`super::ReferenceObject`] as JSON.
+    fn reference_object_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(Vec::from([("$ref", s::required(s::any_json()))]), s::no_extra(), None)
     }
     /// Values of [`super::ServerObject`].
     pub fn server_object() -> BoxedStrategy<super::ServerObject> {
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::string(None, None, None)),
-            s::string(Some("uri"), None, None),
-            s::optional(s::map(server_object_variables_value())),
+        s::typed(server_object_json())
+    }
+    /// Values of [`super::ServerObject`] as JSON.
+    fn server_object_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("description", s::optional_member(s::string_json(None, None, None))),
+                ("name", s::optional_member(s::string_json(None, None, None))),
+                ("summary", s::optional_member(s::string_json(None, None, None))),
+                ("url", s::required(s::string_json(Some("uri"), None, None))),
+                (
+                    "variables",
+                    s::optional_member(s::map_json(server_object_variables_value_json())),
+                ),
+            ]),
             s::extra(
-                specification_extension(),
+                specification_extension_json(),
                 &["description", "name", "summary", "url", "variables"],
             ),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3, f4, f5)| super::ServerObject {
-                description: f0,
-                name: f1,
-                summary: f2,
-                url: f3,
-                variables: f4,
-                extra: f5,
-            })
-            .boxed()
     }
     /// Values of [`super::ServerObjectVariablesValue`].
     pub fn server_object_variables_value() -> BoxedStrategy<
         super::ServerObjectVariablesValue,
     > {
-        (
-            s::string(None, None, None),
-            s::optional(s::string(None, None, None)),
-            s::optional(s::vec(s::string(None, None, None), None, None)),
+        s::typed(server_object_variables_value_json())
+    }
+    /// Values of [`super::ServerObjectVariablesValue`] as JSON.
+    fn server_object_variables_value_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("default", s::required(s::string_json(None, None, None))),
+                ("description", s::optional_member(s::string_json(None, None, None))),
+                (
+                    "enum",
+                    s::optional_member(
+                        s::array_json(s::string_json(None, None, None), None, None),
+                    ),
+                ),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2)| super::ServerObjectVariablesValue {
-                default: f0,
-                description: f1,
-                r#enum: f2,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Values of [`super::SpecificationExtension`].
     pub fn specification_extension() -> BoxedStrategy<super::SpecificationExtension> {
-        s::json()
+        s::typed(specification_extension_json())
+    }
+    /// Values of [`super::SpecificationExtension`] as JSON.
+    fn specification_extension_json() -> BoxedStrategy<::serde_json::Value> {
+        s::any_json()
     }
     /// Values of [`super::TagObject`].
     pub fn tag_object() -> BoxedStrategy<super::TagObject> {
-        (
-            s::optional(s::string(None, None, None)),
-            s::optional(external_documentation_object()),
-            s::string(None, Some(1u64), None),
-            s::extra(specification_extension(), &["description", "externalDocs", "name"]),
+        s::typed(tag_object_json())
+    }
+    /// Values of [`super::TagObject`] as JSON.
+    fn tag_object_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("description", s::optional_member(s::string_json(None, None, None))),
+                (
+                    "externalDocs",
+                    s::optional_member(external_documentation_object_json()),
+                ),
+                ("name", s::required(s::string_json(None, Some(1u64), None))),
+            ]),
+            s::extra(
+                specification_extension_json(),
+                &["description", "externalDocs", "name"],
+            ),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3)| super::TagObject {
-                description: f0,
-                external_docs: f1,
-                name: f2,
-                extra: f3,
-            })
-            .boxed()
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "JSONSchema" => s::sample(jsonschema()),
-                "contactObject" => s::sample(contact_object()),
-                "contentDescriptorObject" => s::sample(content_descriptor_object()),
-                "errorObject" => s::sample(error_object()),
-                "exampleObject" => s::sample(example_object()),
-                "examplePairingObject" => s::sample(example_pairing_object()),
-                "externalDocumentationObject" => {
-                    s::sample(external_documentation_object())
+                "JSONSchema" => s::sample::<super::JSONSchema>(jsonschema_json()),
+                "contactObject" => {
+                    s::sample::<super::ContactObject>(contact_object_json())
                 }
-                "infoObject" => s::sample(info_object()),
-                "licenseObject" => s::sample(license_object()),
-                "linkObject" => s::sample(link_object()),
-                "methodObject" => s::sample(method_object()),
-                "openrpcDocument" => s::sample(openrpc_document()),
-                "referenceObject" => s::sample(reference_object()),
-                "serverObject" => s::sample(server_object()),
-                "specificationExtension" => s::sample(specification_extension()),
-                "tagObject" => s::sample(tag_object()),
+                "contentDescriptorObject" => {
+                    s::sample::<
+                        super::ContentDescriptorObject,
+                    >(content_descriptor_object_json())
+                }
+                "errorObject" => s::sample::<super::ErrorObject>(error_object_json()),
+                "exampleObject" => {
+                    s::sample::<super::ExampleObject>(example_object_json())
+                }
+                "examplePairingObject" => {
+                    s::sample::<
+                        super::ExamplePairingObject,
+                    >(example_pairing_object_json())
+                }
+                "externalDocumentationObject" => {
+                    s::sample::<
+                        super::ExternalDocumentationObject,
+                    >(external_documentation_object_json())
+                }
+                "infoObject" => s::sample::<super::InfoObject>(info_object_json()),
+                "licenseObject" => {
+                    s::sample::<super::LicenseObject>(license_object_json())
+                }
+                "linkObject" => s::sample::<super::LinkObject>(link_object_json()),
+                "methodObject" => s::sample::<super::MethodObject>(method_object_json()),
+                "openrpcDocument" => {
+                    s::sample::<super::OpenrpcDocument>(openrpc_document_json())
+                }
+                "referenceObject" => {
+                    s::sample::<super::ReferenceObject>(reference_object_json())
+                }
+                "serverObject" => s::sample::<super::ServerObject>(server_object_json()),
+                "specificationExtension" => {
+                    s::sample::<
+                        super::SpecificationExtension,
+                    >(specification_extension_json())
+                }
+                "tagObject" => s::sample::<super::TagObject>(tag_object_json()),
                 _ => return None,
             },
         )

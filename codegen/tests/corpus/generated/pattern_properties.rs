@@ -44,14 +44,18 @@ pub mod strategies {
     use ::mcpwire_support::strategy as s;
     /// Values of [`super::Scores`].
     pub fn scores() -> BoxedStrategy<super::Scores> {
-        s::map(s::integer(None, None).prop_map(::mcpwire_support::Integer::from).boxed())
+        s::typed(scores_json())
+    }
+    /// Values of [`super::Scores`] as JSON.
+    fn scores_json() -> BoxedStrategy<::serde_json::Value> {
+        s::map_json(s::integer_json(None, None))
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "Scores" => s::sample(scores()),
+                "Scores" => s::sample::<super::Scores>(scores_json()),
                 _ => return None,
             },
         )

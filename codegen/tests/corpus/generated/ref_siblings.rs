@@ -93,30 +93,38 @@ pub mod strategies {
     use ::mcpwire_support::strategy as s;
     /// Values of [`super::Base`].
     pub fn base() -> BoxedStrategy<super::Base> {
-        s::string(None, None, None)
-            .prop_map(|f0| super::Base {
-                name: f0,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(base_json())
+    }
+    /// Values of [`super::Base`] as JSON.
+    fn base_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([("name", s::required(s::string_json(None, None, None)))]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::Labeled`].
     pub fn labeled() -> BoxedStrategy<super::Labeled> {
-        (s::string(None, None, None), s::string(None, None, None))
-            .prop_map(|(f0, f1)| super::Labeled {
-                label: f0,
-                name: f1,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(labeled_json())
+    }
+    /// Values of [`super::Labeled`] as JSON.
+    fn labeled_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("label", s::required(s::string_json(None, None, None))),
+                ("name", s::required(s::string_json(None, None, None))),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "Base" => s::sample(base()),
-                "Labeled" => s::sample(labeled()),
+                "Base" => s::sample::<super::Base>(base_json()),
+                "Labeled" => s::sample::<super::Labeled>(labeled_json()),
                 _ => return None,
             },
         )

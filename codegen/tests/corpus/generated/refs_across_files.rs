@@ -255,26 +255,32 @@ pub mod strategies {
     use ::mcpwire_support::strategy as s;
     /// Values of [`super::Envelope`].
     pub fn envelope() -> BoxedStrategy<super::Envelope> {
-        (id(), point(), s::optional(s::vec(tag(), None, None)))
-            .prop_map(|(f0, f1, f2)| super::Envelope {
-                id: f0,
-                point: f1,
-                tags: f2,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(envelope_json())
+    }
+    /// Values of [`super::Envelope`] as JSON.
+    fn envelope_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("id", s::required(id_json())),
+                ("point", s::required(point_json())),
+                ("tags", s::optional_member(s::array_json(tag_json(), None, None))),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::Id`].
     pub fn id() -> BoxedStrategy<super::Id> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    s::string(None, None, None).prop_map(super::Id::String).boxed(),
-                    s::integer(None, None).prop_map(::mcpwire_support::Integer::from)
-                    .boxed().prop_map(super::Id::Integer).boxed()
-                ],
-            ),
-            super::Id::variant_name,
+        s::typed(id_json())
+    }
+    /// Values of [`super::Id`] as JSON.
+    fn id_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("String", s::string_json(None, None, None)),
+                ("Integer", s::integer_json(None, None)),
+            ]),
+            |json| s::variant_of(json, super::Id::variant_name),
         )
     }
     /// Values of [`super::Point`].
@@ -283,36 +289,48 @@ pub mod strategies {
     }
     /// Values of [`super::Point`], recursing at most `depth` levels.
     pub fn point_at(depth: u32) -> BoxedStrategy<super::Point> {
-        (
-            if depth == 0 {
-                Just(None).boxed()
-            } else {
-                s::optional(point_at(depth - 1).prop_map(Box::new).boxed())
-            },
-            s::number(None, None),
-            s::number(None, None),
+        s::typed(point_at_json(depth))
+    }
+    /// Values of [`super::Point`] as JSON.
+    fn point_json() -> BoxedStrategy<::serde_json::Value> {
+        point_at_json(s::DEPTH)
+    }
+    /// Values of [`super::Point`] as JSON, recursing at most `depth` levels.
+    fn point_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                (
+                    "next",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(point_at_json(depth - 1))
+                    },
+                ),
+                ("x", s::required(s::number_json(None, None))),
+                ("y", s::required(s::number_json(None, None))),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2)| super::Point {
-                next: f0,
-                x: f1,
-                y: f2,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Values of [`super::Tag`].
     pub fn tag() -> BoxedStrategy<super::Tag> {
-        s::select(::std::vec![super::Tag::A, super::Tag::B])
+        s::typed(tag_json())
+    }
+    /// Values of [`super::Tag`] as JSON.
+    fn tag_json() -> BoxedStrategy<::serde_json::Value> {
+        s::select_json(&["a", "b"])
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "Envelope" => s::sample(envelope()),
-                "Id" => s::sample(id()),
-                "Point" => s::sample(point()),
-                "Tag" => s::sample(tag()),
+                "Envelope" => s::sample::<super::Envelope>(envelope_json()),
+                "Id" => s::sample::<super::Id>(id_json()),
+                "Point" => s::sample::<super::Point>(point_json()),
+                "Tag" => s::sample::<super::Tag>(tag_json()),
                 _ => return None,
             },
         )

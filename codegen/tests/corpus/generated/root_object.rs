@@ -105,41 +105,42 @@ pub mod strategies {
     use ::mcpwire_support::strategy as s;
     /// Values of [`super::Line`].
     pub fn line() -> BoxedStrategy<super::Line> {
-        (
-            s::integer(Some(1i64), None)
-                .prop_map(::mcpwire_support::Integer::from)
-                .boxed(),
-            s::string(None, None, None),
+        s::typed(line_json())
+    }
+    /// Values of [`super::Line`] as JSON.
+    fn line_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("qty", s::required(s::integer_json(Some(1i64), None))),
+                ("sku", s::required(s::string_json(None, None, None))),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1)| super::Line {
-                qty: f0,
-                sku: f1,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Values of [`super::Order`].
     pub fn order() -> BoxedStrategy<super::Order> {
-        (
-            s::string(None, None, None),
-            s::vec(line(), None, None),
-            s::optional(s::optional(s::string(None, None, None))),
+        s::typed(order_json())
+    }
+    /// Values of [`super::Order`] as JSON.
+    fn order_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("id", s::required(s::string_json(None, None, None))),
+                ("lines", s::required(s::array_json(line_json(), None, None))),
+                ("note", s::optional_nullable(s::string_json(None, None, None))),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2)| super::Order {
-                id: f0,
-                lines: f1,
-                note: f2,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "Line" => s::sample(line()),
-                "Order" => s::sample(order()),
+                "Line" => s::sample::<super::Line>(line_json()),
+                "Order" => s::sample::<super::Order>(order_json()),
                 _ => return None,
             },
         )

@@ -74,27 +74,36 @@ pub mod strategies {
     }
     /// Values of [`super::Tree`], recursing at most `depth` levels.
     pub fn tree_at(depth: u32) -> BoxedStrategy<super::Tree> {
-        (
-            if depth == 0 {
-                Just(Vec::new()).boxed()
-            } else {
-                s::vec(tree_at(depth - 1), None, None)
-            },
-            s::integer(None, None).prop_map(::mcpwire_support::Integer::from).boxed(),
+        s::typed(tree_at_json(depth))
+    }
+    /// Values of [`super::Tree`] as JSON.
+    fn tree_json() -> BoxedStrategy<::serde_json::Value> {
+        tree_at_json(s::DEPTH)
+    }
+    /// Values of [`super::Tree`] as JSON, recursing at most `depth` levels.
+    fn tree_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                (
+                    "children",
+                    if depth == 0 {
+                        s::required(Just(::serde_json::Value::Array(Vec::new())).boxed())
+                    } else {
+                        s::required(s::array_json(tree_at_json(depth - 1), None, None))
+                    },
+                ),
+                ("value", s::required(s::integer_json(None, None))),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1)| super::Tree {
-                children: f0,
-                value: f1,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "Tree" => s::sample(tree()),
+                "Tree" => s::sample::<super::Tree>(tree_json()),
                 _ => return None,
             },
         )

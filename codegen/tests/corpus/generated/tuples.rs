@@ -158,18 +158,30 @@ pub mod strategies {
     use ::mcpwire_support::strategy as s;
     /// Values of [`super::Point`].
     pub fn point() -> BoxedStrategy<super::Point> {
-        (s::number(None, None), s::number(None, None), point_item_2()).boxed()
+        s::typed(point_json())
+    }
+    /// Values of [`super::Point`] as JSON.
+    fn point_json() -> BoxedStrategy<::serde_json::Value> {
+        s::tuple_json(
+            Vec::from([
+                s::number_json(None, None),
+                s::number_json(None, None),
+                point_item_2_json(),
+            ]),
+        )
     }
     /// Values of [`super::PointItem2`].
     pub fn point_item_2() -> BoxedStrategy<super::PointItem2> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    s::string(None, None, None).prop_map(super::PointItem2::String)
-                    .boxed(), Just(super::PointItem2::Null).boxed()
-                ],
-            ),
-            super::PointItem2::variant_name,
+        s::typed(point_item_2_json())
+    }
+    /// Values of [`super::PointItem2`] as JSON.
+    fn point_item_2_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("String", s::string_json(None, None, None)),
+                ("Null", s::null_json()),
+            ]),
+            |json| s::variant_of(json, super::PointItem2::variant_name),
         )
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
@@ -177,7 +189,7 @@ pub mod strategies {
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "Point" => s::sample(point()),
+                "Point" => s::sample::<super::Point>(point_json()),
                 _ => return None,
             },
         )

@@ -561,86 +561,122 @@ pub mod strategies {
     use ::mcpwire_support::strategy as s;
     /// Values of [`super::Level1`].
     pub fn level_1() -> BoxedStrategy<super::Level1> {
-        Just(super::Level1).boxed()
+        s::typed(level_1_json())
+    }
+    /// Values of [`super::Level1`] as JSON.
+    fn level_1_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::Level1)
     }
     /// Values of [`super::Level2`].
     pub fn level_2() -> BoxedStrategy<super::Level2> {
-        Just(super::Level2).boxed()
+        s::typed(level_2_json())
+    }
+    /// Values of [`super::Level2`] as JSON.
+    fn level_2_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::Level2)
     }
     /// Values of [`super::Level3`].
     pub fn level_3() -> BoxedStrategy<super::Level3> {
-        Just(super::Level3).boxed()
+        s::typed(level_3_json())
+    }
+    /// Values of [`super::Level3`] as JSON.
+    fn level_3_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::Level3)
     }
     /// Values of [`super::Mixed1`].
     pub fn mixed_1() -> BoxedStrategy<super::Mixed1> {
-        Just(super::Mixed1).boxed()
+        s::typed(mixed_1_json())
+    }
+    /// Values of [`super::Mixed1`] as JSON.
+    fn mixed_1_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::Mixed1)
     }
     /// Values of [`super::MixedTrue`].
     pub fn mixed_true() -> BoxedStrategy<super::MixedTrue> {
-        Just(super::MixedTrue).boxed()
+        s::typed(mixed_true_json())
+    }
+    /// Values of [`super::MixedTrue`] as JSON.
+    fn mixed_true_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::MixedTrue)
     }
     /// Values of [`super::MixedTwo`].
     pub fn mixed_two() -> BoxedStrategy<super::MixedTwo> {
-        Just(super::MixedTwo).boxed()
+        s::typed(mixed_two_json())
+    }
+    /// Values of [`super::MixedTwo`] as JSON.
+    fn mixed_two_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::MixedTwo)
     }
     /// Values of [`super::Ratio0_5`].
     pub fn ratio_0_5() -> BoxedStrategy<super::Ratio0_5> {
-        Just(super::Ratio0_5).boxed()
+        s::typed(ratio_0_5_json())
+    }
+    /// Values of [`super::Ratio0_5`] as JSON.
+    fn ratio_0_5_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::Ratio0_5)
     }
     /// Values of [`super::Settings`].
     pub fn settings() -> BoxedStrategy<super::Settings> {
-        (
-            settings_level(),
-            s::optional(settings_mixed()),
-            s::optional(ratio_0_5()),
-            s::optional(strict_true()),
+        s::typed(settings_json())
+    }
+    /// Values of [`super::Settings`] as JSON.
+    fn settings_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("level", s::required(settings_level_json())),
+                ("mixed", s::optional_member(settings_mixed_json())),
+                ("ratio", s::optional_member(ratio_0_5_json())),
+                ("strict", s::optional_member(strict_true_json())),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3)| super::Settings {
-                level: f0,
-                mixed: f1,
-                ratio: f2,
-                strict: f3,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Values of [`super::SettingsLevel`].
     pub fn settings_level() -> BoxedStrategy<super::SettingsLevel> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    level_1().prop_map(super::SettingsLevel::Level1).boxed(), level_2()
-                    .prop_map(super::SettingsLevel::Level2).boxed(), level_3()
-                    .prop_map(super::SettingsLevel::Level3).boxed()
-                ],
-            ),
-            super::SettingsLevel::variant_name,
+        s::typed(settings_level_json())
+    }
+    /// Values of [`super::SettingsLevel`] as JSON.
+    fn settings_level_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("Level1", level_1_json()),
+                ("Level2", level_2_json()),
+                ("Level3", level_3_json()),
+            ]),
+            |json| s::variant_of(json, super::SettingsLevel::variant_name),
         )
     }
     /// Values of [`super::SettingsMixed`].
     pub fn settings_mixed() -> BoxedStrategy<super::SettingsMixed> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    mixed_1().prop_map(super::SettingsMixed::Mixed1).boxed(), mixed_two()
-                    .prop_map(super::SettingsMixed::MixedTwo).boxed(), mixed_true()
-                    .prop_map(super::SettingsMixed::MixedTrue).boxed(),
-                    Just(super::SettingsMixed::Null).boxed()
-                ],
-            ),
-            super::SettingsMixed::variant_name,
+        s::typed(settings_mixed_json())
+    }
+    /// Values of [`super::SettingsMixed`] as JSON.
+    fn settings_mixed_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("Mixed1", mixed_1_json()),
+                ("MixedTwo", mixed_two_json()),
+                ("MixedTrue", mixed_true_json()),
+                ("Null", s::null_json()),
+            ]),
+            |json| s::variant_of(json, super::SettingsMixed::variant_name),
         )
     }
     /// Values of [`super::StrictTrue`].
     pub fn strict_true() -> BoxedStrategy<super::StrictTrue> {
-        Just(super::StrictTrue).boxed()
+        s::typed(strict_true_json())
+    }
+    /// Values of [`super::StrictTrue`] as JSON.
+    fn strict_true_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::StrictTrue)
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "Settings" => s::sample(settings()),
+                "Settings" => s::sample::<super::Settings>(settings_json()),
                 _ => return None,
             },
         )

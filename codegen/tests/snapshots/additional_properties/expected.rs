@@ -201,38 +201,57 @@ pub mod strategies {
     use ::mcpwire_types::support::strategy as s;
     /// Values of [`super::Closed`].
     pub fn closed() -> BoxedStrategy<super::Closed> {
-        s::optional(s::string(None, None, None))
-            .prop_map(|f0| super::Closed { id: f0 })
-            .boxed()
+        s::typed(closed_json())
+    }
+    /// Values of [`super::Closed`] as JSON.
+    fn closed_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([("id", s::optional_member(s::string_json(None, None, None)))]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::Ignored`].
     pub fn ignored() -> BoxedStrategy<super::Ignored> {
-        s::optional(s::string(None, None, None))
-            .prop_map(|f0| super::Ignored {
-                id: f0,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(ignored_json())
+    }
+    /// Values of [`super::Ignored`] as JSON.
+    fn ignored_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([("id", s::optional_member(s::string_json(None, None, None)))]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::Labels`].
     pub fn labels() -> BoxedStrategy<super::Labels> {
-        s::map(s::string(None, None, None))
+        s::typed(labels_json())
+    }
+    /// Values of [`super::Labels`] as JSON.
+    fn labels_json() -> BoxedStrategy<::serde_json::Value> {
+        s::map_json(s::string_json(None, None, None))
     }
     /// Values of [`super::Open`].
     pub fn open() -> BoxedStrategy<super::Open> {
-        (s::string(None, None, None), s::extra(s::json(), &["id"]))
-            .prop_map(|(f0, f1)| super::Open { id: f0, extra: f1 })
-            .boxed()
+        s::typed(open_json())
+    }
+    /// Values of [`super::Open`] as JSON.
+    fn open_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([("id", s::required(s::string_json(None, None, None)))]),
+            s::extra(s::any_json(), &["id"]),
+            None,
+        )
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "Closed" => s::sample(closed()),
-                "Ignored" => s::sample(ignored()),
-                "Labels" => s::sample(labels()),
-                "Open" => s::sample(open()),
+                "Closed" => s::sample::<super::Closed>(closed_json()),
+                "Ignored" => s::sample::<super::Ignored>(ignored_json()),
+                "Labels" => s::sample::<super::Labels>(labels_json()),
+                "Open" => s::sample::<super::Open>(open_json()),
                 _ => return None,
             },
         )

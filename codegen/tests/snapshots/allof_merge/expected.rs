@@ -260,52 +260,65 @@ pub mod strategies {
     use ::mcpwire_types::support::strategy as s;
     /// Values of [`super::CodeMinus32042`].
     pub fn code_minus_32042() -> BoxedStrategy<super::CodeMinus32042> {
-        Just(super::CodeMinus32042).boxed()
+        s::typed(code_minus_32042_json())
+    }
+    /// Values of [`super::CodeMinus32042`] as JSON.
+    fn code_minus_32042_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::CodeMinus32042)
     }
     /// Values of [`super::ElicitationRequired`].
     pub fn elicitation_required() -> BoxedStrategy<super::ElicitationRequired> {
-        (code_minus_32042(), elicitation_required_data(), s::string(None, None, None))
-            .prop_map(|(f0, f1, f2)| super::ElicitationRequired {
-                code: f0,
-                data: f1,
-                message: f2,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(elicitation_required_json())
+    }
+    /// Values of [`super::ElicitationRequired`] as JSON.
+    fn elicitation_required_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("code", s::required(code_minus_32042_json())),
+                ("data", s::required(elicitation_required_data_json())),
+                ("message", s::required(s::string_json(None, None, None))),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::ElicitationRequiredData`].
     pub fn elicitation_required_data() -> BoxedStrategy<super::ElicitationRequiredData> {
-        s::string(None, None, None)
-            .prop_map(|f0| super::ElicitationRequiredData {
-                url: f0,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(elicitation_required_data_json())
+    }
+    /// Values of [`super::ElicitationRequiredData`] as JSON.
+    fn elicitation_required_data_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([("url", s::required(s::string_json(None, None, None)))]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::Error`].
     pub fn error() -> BoxedStrategy<super::Error> {
-        (
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-            s::optional(s::json()),
-            s::string(None, None, None),
+        s::typed(error_json())
+    }
+    /// Values of [`super::Error`] as JSON.
+    fn error_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("code", s::required(s::integer_json(None, None))),
+                ("data", s::optional_member(s::any_json())),
+                ("message", s::required(s::string_json(None, None, None))),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2)| super::Error {
-                code: f0,
-                data: f1,
-                message: f2,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "ElicitationRequired" => s::sample(elicitation_required()),
-                "Error" => s::sample(error()),
+                "ElicitationRequired" => {
+                    s::sample::<super::ElicitationRequired>(elicitation_required_json())
+                }
+                "Error" => s::sample::<super::Error>(error_json()),
                 _ => return None,
             },
         )

@@ -427,52 +427,72 @@ pub mod strategies {
     use ::mcpwire_types::support::strategy as s;
     /// Values of [`super::Content`].
     pub fn content() -> BoxedStrategy<super::Content> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    text_content().prop_map(super::Content::TextContent).boxed(),
-                    image_content().prop_map(super::Content::ImageContent).boxed()
-                ],
-            ),
-            super::Content::variant_name,
+        s::typed(content_json())
+    }
+    /// Values of [`super::Content`] as JSON.
+    fn content_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("TextContent", text_content_json()),
+                ("ImageContent", image_content_json()),
+            ]),
+            |json| s::variant_of(json, super::Content::variant_name),
         )
     }
     /// Values of [`super::ImageContent`].
     pub fn image_content() -> BoxedStrategy<super::ImageContent> {
-        (s::string(None, None, None), type_image())
-            .prop_map(|(f0, f1)| super::ImageContent {
-                data: f0,
-                r#type: f1,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(image_content_json())
+    }
+    /// Values of [`super::ImageContent`] as JSON.
+    fn image_content_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("data", s::required(s::string_json(None, None, None))),
+                ("type", s::required(type_image_json())),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::TextContent`].
     pub fn text_content() -> BoxedStrategy<super::TextContent> {
-        (s::string(None, None, None), type_text())
-            .prop_map(|(f0, f1)| super::TextContent {
-                text: f0,
-                r#type: f1,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(text_content_json())
+    }
+    /// Values of [`super::TextContent`] as JSON.
+    fn text_content_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("text", s::required(s::string_json(None, None, None))),
+                ("type", s::required(type_text_json())),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::TypeImage`].
     pub fn type_image() -> BoxedStrategy<super::TypeImage> {
-        Just(super::TypeImage).boxed()
+        s::typed(type_image_json())
+    }
+    /// Values of [`super::TypeImage`] as JSON.
+    fn type_image_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::TypeImage)
     }
     /// Values of [`super::TypeText`].
     pub fn type_text() -> BoxedStrategy<super::TypeText> {
-        Just(super::TypeText).boxed()
+        s::typed(type_text_json())
+    }
+    /// Values of [`super::TypeText`] as JSON.
+    fn type_text_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::TypeText)
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "Content" => s::sample(content()),
-                "ImageContent" => s::sample(image_content()),
-                "TextContent" => s::sample(text_content()),
+                "Content" => s::sample::<super::Content>(content_json()),
+                "ImageContent" => s::sample::<super::ImageContent>(image_content_json()),
+                "TextContent" => s::sample::<super::TextContent>(text_content_json()),
                 _ => return None,
             },
         )

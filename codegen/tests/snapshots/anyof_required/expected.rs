@@ -556,73 +556,88 @@ pub mod strategies {
     use ::mcpwire_types::support::strategy as s;
     /// Values of [`super::AnyResult`].
     pub fn any_result() -> BoxedStrategy<super::AnyResult> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    result().prop_map(super::AnyResult::Result).boxed(), list_result()
-                    .prop_map(super::AnyResult::ListResult).boxed(), count_result()
-                    .prop_map(super::AnyResult::CountResult).boxed()
-                ],
-            ),
-            super::AnyResult::variant_name,
+        s::typed(any_result_json())
+    }
+    /// Values of [`super::AnyResult`] as JSON.
+    fn any_result_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("Result", result_json()),
+                ("ListResult", list_result_json()),
+                ("CountResult", count_result_json()),
+            ]),
+            |json| s::variant_of(json, super::AnyResult::variant_name),
         )
     }
     /// Values of [`super::CountResult`].
     pub fn count_result() -> BoxedStrategy<super::CountResult> {
-        s::integer(None, None)
-            .prop_map(::mcpwire_types::support::Integer::from)
-            .boxed()
-            .prop_map(|f0| super::CountResult {
-                total: f0,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(count_result_json())
+    }
+    /// Values of [`super::CountResult`] as JSON.
+    fn count_result_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([("total", s::required(s::integer_json(None, None)))]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::ListResult`].
     pub fn list_result() -> BoxedStrategy<super::ListResult> {
-        (
-            s::vec(s::string(None, None, None), None, None),
-            s::optional(s::string(None, None, None)),
+        s::typed(list_result_json())
+    }
+    /// Values of [`super::ListResult`] as JSON.
+    fn list_result_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                (
+                    "items",
+                    s::required(
+                        s::array_json(s::string_json(None, None, None), None, None),
+                    ),
+                ),
+                ("next", s::optional_member(s::string_json(None, None, None))),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1)| super::ListResult {
-                items: f0,
-                next: f1,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Values of [`super::OneResult`].
     pub fn one_result() -> BoxedStrategy<super::OneResult> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    result().prop_map(super::OneResult::Result).boxed(), list_result()
-                    .prop_map(super::OneResult::ListResult).boxed(), count_result()
-                    .prop_map(super::OneResult::CountResult).boxed()
-                ],
-            ),
-            super::OneResult::variant_name,
+        s::typed(one_result_json())
+    }
+    /// Values of [`super::OneResult`] as JSON.
+    fn one_result_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("Result", result_json()),
+                ("ListResult", list_result_json()),
+                ("CountResult", count_result_json()),
+            ]),
+            |json| s::variant_of(json, super::OneResult::variant_name),
         )
     }
     /// Values of [`super::Result`].
     pub fn result() -> BoxedStrategy<super::Result> {
-        (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
-            .prop_map(|(f0, f1)| super::Result {
-                meta: f0,
-                extra: f1,
-            })
-            .boxed()
+        s::typed(result_json())
+    }
+    /// Values of [`super::Result`] as JSON.
+    fn result_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([("_meta", s::optional_member(s::object_json()))]),
+            s::extra(s::any_json(), &["_meta"]),
+            None,
+        )
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "AnyResult" => s::sample(any_result()),
-                "CountResult" => s::sample(count_result()),
-                "ListResult" => s::sample(list_result()),
-                "OneResult" => s::sample(one_result()),
-                "Result" => s::sample(result()),
+                "AnyResult" => s::sample::<super::AnyResult>(any_result_json()),
+                "CountResult" => s::sample::<super::CountResult>(count_result_json()),
+                "ListResult" => s::sample::<super::ListResult>(list_result_json()),
+                "OneResult" => s::sample::<super::OneResult>(one_result_json()),
+                "Result" => s::sample::<super::Result>(result_json()),
                 _ => return None,
             },
         )

@@ -401,58 +401,58 @@ pub mod strategies {
     use ::mcpwire_types::support::strategy as s;
     /// Values of [`super::Call`].
     pub fn call() -> BoxedStrategy<super::Call> {
-        (
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::string(None, None, None),
+        s::typed(call_json())
+    }
+    /// Values of [`super::Call`] as JSON.
+    fn call_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("id", s::optional_member(s::integer_json(None, None))),
+                ("method", s::required(s::string_json(None, None, None))),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1)| super::Call {
-                id: f0,
-                method: f1,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Values of [`super::Message`].
     pub fn message() -> BoxedStrategy<super::Message> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    call().prop_map(super::Message::Call).boxed(), reply()
-                    .prop_map(super::Message::Reply).boxed(), s::vec(call(), None, None)
-                    .prop_map(super::Message::Array).boxed(), s::vec(reply(), None, None)
-                    .prop_map(super::Message::Array2).boxed()
-                ],
-            ),
-            super::Message::variant_name,
+        s::typed(message_json())
+    }
+    /// Values of [`super::Message`] as JSON.
+    fn message_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("Call", call_json()),
+                ("Reply", reply_json()),
+                ("Array", s::array_json(call_json(), None, None)),
+                ("Array2", s::array_json(reply_json(), None, None)),
+            ]),
+            |json| s::variant_of(json, super::Message::variant_name),
         )
     }
     /// Values of [`super::Reply`].
     pub fn reply() -> BoxedStrategy<super::Reply> {
-        (
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-            s::json(),
+        s::typed(reply_json())
+    }
+    /// Values of [`super::Reply`] as JSON.
+    fn reply_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("id", s::required(s::integer_json(None, None))),
+                ("result", s::required(s::any_json())),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1)| super::Reply {
-                id: f0,
-                result: f1,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "Call" => s::sample(call()),
-                "Message" => s::sample(message()),
-                "Reply" => s::sample(reply()),
+                "Call" => s::sample::<super::Call>(call_json()),
+                "Message" => s::sample::<super::Message>(message_json()),
+                "Reply" => s::sample::<super::Reply>(reply_json()),
                 _ => return None,
             },
         )

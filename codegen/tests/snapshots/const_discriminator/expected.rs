@@ -273,33 +273,50 @@ pub mod strategies {
     use ::mcpwire_types::support::strategy as s;
     /// Values of [`super::CodeMinus32042`].
     pub fn code_minus_32042() -> BoxedStrategy<super::CodeMinus32042> {
-        Just(super::CodeMinus32042).boxed()
+        s::typed(code_minus_32042_json())
+    }
+    /// Values of [`super::CodeMinus32042`] as JSON.
+    fn code_minus_32042_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::CodeMinus32042)
     }
     /// Values of [`super::Jsonrpc2_0`].
     pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
-        Just(super::Jsonrpc2_0).boxed()
+        s::typed(jsonrpc_2_0_json())
+    }
+    /// Values of [`super::Jsonrpc2_0`] as JSON.
+    fn jsonrpc_2_0_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::Jsonrpc2_0)
     }
     /// Values of [`super::MethodPing`].
     pub fn method_ping() -> BoxedStrategy<super::MethodPing> {
-        Just(super::MethodPing).boxed()
+        s::typed(method_ping_json())
+    }
+    /// Values of [`super::MethodPing`] as JSON.
+    fn method_ping_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::MethodPing)
     }
     /// Values of [`super::PingRequest`].
     pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
-        (s::optional(code_minus_32042()), jsonrpc_2_0(), method_ping())
-            .prop_map(|(f0, f1, f2)| super::PingRequest {
-                code: f0,
-                jsonrpc: f1,
-                method: f2,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(ping_request_json())
+    }
+    /// Values of [`super::PingRequest`] as JSON.
+    fn ping_request_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("code", s::optional_member(code_minus_32042_json())),
+                ("jsonrpc", s::required(jsonrpc_2_0_json())),
+                ("method", s::required(method_ping_json())),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "PingRequest" => s::sample(ping_request()),
+                "PingRequest" => s::sample::<super::PingRequest>(ping_request_json()),
                 _ => return None,
             },
         )

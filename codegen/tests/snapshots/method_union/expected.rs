@@ -462,61 +462,87 @@ pub mod strategies {
     use ::mcpwire_types::support::strategy as s;
     /// Values of [`super::ClientRequest`].
     pub fn client_request() -> BoxedStrategy<super::ClientRequest> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    ping_request().prop_map(super::ClientRequest::PingRequest).boxed(),
-                    list_tools_request().prop_map(super::ClientRequest::ListToolsRequest)
-                    .boxed()
-                ],
-            ),
-            super::ClientRequest::variant_name,
+        s::typed(client_request_json())
+    }
+    /// Values of [`super::ClientRequest`] as JSON.
+    fn client_request_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("PingRequest", ping_request_json()),
+                ("ListToolsRequest", list_tools_request_json()),
+            ]),
+            |json| s::variant_of(json, super::ClientRequest::variant_name),
         )
     }
     /// Values of [`super::ListToolsRequest`].
     pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
-        (method_tools_list(), s::optional(list_tools_request_params()))
-            .prop_map(|(f0, f1)| super::ListToolsRequest {
-                method: f0,
-                params: f1,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(list_tools_request_json())
+    }
+    /// Values of [`super::ListToolsRequest`] as JSON.
+    fn list_tools_request_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("method", s::required(method_tools_list_json())),
+                ("params", s::optional_member(list_tools_request_params_json())),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::ListToolsRequestParams`].
     pub fn list_tools_request_params() -> BoxedStrategy<super::ListToolsRequestParams> {
-        s::optional(s::string(None, None, None))
-            .prop_map(|f0| super::ListToolsRequestParams {
-                cursor: f0,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(list_tools_request_params_json())
+    }
+    /// Values of [`super::ListToolsRequestParams`] as JSON.
+    fn list_tools_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("cursor", s::optional_member(s::string_json(None, None, None))),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::MethodPing`].
     pub fn method_ping() -> BoxedStrategy<super::MethodPing> {
-        Just(super::MethodPing).boxed()
+        s::typed(method_ping_json())
+    }
+    /// Values of [`super::MethodPing`] as JSON.
+    fn method_ping_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::MethodPing)
     }
     /// Values of [`super::MethodToolsList`].
     pub fn method_tools_list() -> BoxedStrategy<super::MethodToolsList> {
-        Just(super::MethodToolsList).boxed()
+        s::typed(method_tools_list_json())
+    }
+    /// Values of [`super::MethodToolsList`] as JSON.
+    fn method_tools_list_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::MethodToolsList)
     }
     /// Values of [`super::PingRequest`].
     pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
-        method_ping()
-            .prop_map(|f0| super::PingRequest {
-                method: f0,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(ping_request_json())
+    }
+    /// Values of [`super::PingRequest`] as JSON.
+    fn ping_request_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([("method", s::required(method_ping_json()))]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "ClientRequest" => s::sample(client_request()),
-                "ListToolsRequest" => s::sample(list_tools_request()),
-                "PingRequest" => s::sample(ping_request()),
+                "ClientRequest" => {
+                    s::sample::<super::ClientRequest>(client_request_json())
+                }
+                "ListToolsRequest" => {
+                    s::sample::<super::ListToolsRequest>(list_tools_request_json())
+                }
+                "PingRequest" => s::sample::<super::PingRequest>(ping_request_json()),
                 _ => return None,
             },
         )

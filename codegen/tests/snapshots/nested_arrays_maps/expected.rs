@@ -218,57 +218,74 @@ pub mod strategies {
     use ::mcpwire_types::support::strategy as s;
     /// Values of [`super::Grid`].
     pub fn grid() -> BoxedStrategy<super::Grid> {
-        (
-            s::optional(
-                s::map(
-                    s::vec(
-                        s::integer(None, None)
-                            .prop_map(::mcpwire_types::support::Integer::from)
-                            .boxed(),
-                        None,
-                        None,
+        s::typed(grid_json())
+    }
+    /// Values of [`super::Grid`] as JSON.
+    fn grid_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                (
+                    "byName",
+                    s::optional_member(
+                        s::map_json(
+                            s::array_json(s::integer_json(None, None), None, None),
+                        ),
                     ),
                 ),
-            ),
-            s::optional(point()),
-            s::vec(s::vec(point(), None, None), None, None),
-            s::optional(s::vec(grid_tags_item(), None, None)),
+                ("origin", s::optional_member(point_json())),
+                (
+                    "rows",
+                    s::required(
+                        s::array_json(
+                            s::array_json(point_json(), None, None),
+                            None,
+                            None,
+                        ),
+                    ),
+                ),
+                (
+                    "tags",
+                    s::optional_member(s::array_json(grid_tags_item_json(), None, None)),
+                ),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3)| super::Grid {
-                by_name: f0,
-                origin: f1,
-                rows: f2,
-                tags: f3,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Values of [`super::GridTagsItem`].
     pub fn grid_tags_item() -> BoxedStrategy<super::GridTagsItem> {
-        s::string(None, None, None)
-            .prop_map(|f0| super::GridTagsItem {
-                key: f0,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(grid_tags_item_json())
+    }
+    /// Values of [`super::GridTagsItem`] as JSON.
+    fn grid_tags_item_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([("key", s::required(s::string_json(None, None, None)))]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::Point`].
     pub fn point() -> BoxedStrategy<super::Point> {
-        (s::number(None, None), s::number(None, None))
-            .prop_map(|(f0, f1)| super::Point {
-                x: f0,
-                y: f1,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(point_json())
+    }
+    /// Values of [`super::Point`] as JSON.
+    fn point_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("x", s::required(s::number_json(None, None))),
+                ("y", s::required(s::number_json(None, None))),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "Grid" => s::sample(grid()),
-                "Point" => s::sample(point()),
+                "Grid" => s::sample::<super::Grid>(grid_json()),
+                "Point" => s::sample::<super::Point>(point_json()),
                 _ => return None,
             },
         )

@@ -388,78 +388,83 @@ pub mod strategies {
     use ::mcpwire_types::support::strategy as s;
     /// Values of [`super::MyType`].
     pub fn my_type() -> BoxedStrategy<super::MyType> {
-        s::optional(my_type_2())
-            .prop_map(|f0| super::MyType {
-                x: f0,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(my_type_json())
+    }
+    /// Values of [`super::MyType`] as JSON.
+    fn my_type_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([("x", s::optional_member(my_type_2_json()))]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::MyType2`].
     pub fn my_type_2() -> BoxedStrategy<super::MyType2> {
-        (
-            s::optional(s::boolean()),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::optional(s::string(None, None, None)),
-            s::optional(my_type_2_mode()),
-            s::string(None, None, None),
-            s::optional(s::string(None, None, None)),
+        s::typed(my_type_2_json())
+    }
+    /// Values of [`super::MyType2`] as JSON.
+    fn my_type_2_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("2nd", s::optional_member(s::boolean_json())),
+                ("crate", s::optional_member(s::integer_json(None, None))),
+                ("extra", s::optional_member(s::string_json(None, None, None))),
+                ("mode", s::optional_member(my_type_2_mode_json())),
+                ("self", s::required(s::string_json(None, None, None))),
+                ("type", s::optional_member(s::string_json(None, None, None))),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3, f4, f5)| super::MyType2 {
-                field_2_nd: f0,
-                crate_: f1,
-                extra: f2,
-                mode: f3,
-                self_: f4,
-                r#type: f5,
-                extra2: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Values of [`super::MyType2Mode`].
     pub fn my_type_2_mode() -> BoxedStrategy<super::MyType2Mode> {
-        s::select(
-            ::std::vec![
-                super::MyType2Mode::SelfValue, super::MyType2Mode::SelfValue2,
-                super::MyType2Mode::AB, super::MyType2Mode::AB2
-            ],
-        )
+        s::typed(my_type_2_mode_json())
+    }
+    /// Values of [`super::MyType2Mode`] as JSON.
+    fn my_type_2_mode_json() -> BoxedStrategy<::serde_json::Value> {
+        s::select_json(&["Self", "self", "a-b", "A B"])
     }
     /// Values of [`super::NCode`].
     pub fn ncode() -> BoxedStrategy<super::NCode> {
-        s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from).boxed()
+        s::typed(ncode_json())
+    }
+    /// Values of [`super::NCode`] as JSON.
+    fn ncode_json() -> BoxedStrategy<::serde_json::Value> {
+        s::integer_json(None, None)
     }
     /// Values of [`super::SelfValue`].
     pub fn self_value() -> BoxedStrategy<super::SelfValue> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    my_type_2().prop_map(super::SelfValue::MyType2).boxed(),
-                    s::string(None, None, None).prop_map(super::SelfValue::String)
-                    .boxed()
-                ],
-            ),
-            super::SelfValue::variant_name,
+        s::typed(self_value_json())
+    }
+    /// Values of [`super::SelfValue`] as JSON.
+    fn self_value_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("MyType2", my_type_2_json()),
+                ("String", s::string_json(None, None, None)),
+            ]),
+            |json| s::variant_of(json, super::SelfValue::variant_name),
         )
     }
     /// Values of [`super::V2Fa`].
     pub fn v_2_fa() -> BoxedStrategy<super::V2Fa> {
-        s::string(None, None, None)
+        s::typed(v_2_fa_json())
+    }
+    /// Values of [`super::V2Fa`] as JSON.
+    fn v_2_fa_json() -> BoxedStrategy<::serde_json::Value> {
+        s::string_json(None, None, None)
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "2fa" => s::sample(v_2_fa()),
-                "MyType" => s::sample(my_type()),
-                "Self" => s::sample(self_value()),
-                "my-type" => s::sample(my_type_2()),
-                "ünïcode" => s::sample(ncode()),
+                "2fa" => s::sample::<super::V2Fa>(v_2_fa_json()),
+                "MyType" => s::sample::<super::MyType>(my_type_json()),
+                "Self" => s::sample::<super::SelfValue>(self_value_json()),
+                "my-type" => s::sample::<super::MyType2>(my_type_2_json()),
+                "ünïcode" => s::sample::<super::NCode>(ncode_json()),
                 _ => return None,
             },
         )

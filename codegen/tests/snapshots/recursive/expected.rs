@@ -368,7 +368,15 @@ pub mod strategies {
     }
     /// Values of [`super::JSONObject`], recursing at most `depth` levels.
     pub fn jsonobject_at(depth: u32) -> BoxedStrategy<super::JSONObject> {
-        s::map(jsonvalue_at(depth))
+        s::typed(jsonobject_at_json(depth))
+    }
+    /// Values of [`super::JSONObject`] as JSON.
+    fn jsonobject_json() -> BoxedStrategy<::serde_json::Value> {
+        jsonobject_at_json(s::DEPTH)
+    }
+    /// Values of [`super::JSONObject`] as JSON, recursing at most `depth` levels.
+    fn jsonobject_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+        s::map_json(jsonvalue_at_json(depth))
     }
     /// Values of [`super::JSONValue`].
     pub fn jsonvalue() -> BoxedStrategy<super::JSONValue> {
@@ -376,29 +384,34 @@ pub mod strategies {
     }
     /// Values of [`super::JSONValue`], recursing at most `depth` levels.
     pub fn jsonvalue_at(depth: u32) -> BoxedStrategy<super::JSONValue> {
-        s::unambiguous(
-            s::one_of({
-                let mut alternatives = ::std::vec![
-                    s::string(None, None, None).prop_map(super::JSONValue::String)
-                    .boxed(), s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from).boxed()
-                    .prop_map(super::JSONValue::Integer).boxed(), s::boolean()
-                    .prop_map(super::JSONValue::Boolean).boxed()
-                ];
+        s::typed(jsonvalue_at_json(depth))
+    }
+    /// Values of [`super::JSONValue`] as JSON.
+    fn jsonvalue_json() -> BoxedStrategy<::serde_json::Value> {
+        jsonvalue_at_json(s::DEPTH)
+    }
+    /// Values of [`super::JSONValue`] as JSON, recursing at most `depth` levels.
+    fn jsonvalue_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            {
+                let mut alternatives = Vec::from([
+                    ("String", s::string_json(None, None, None)),
+                    ("Integer", s::integer_json(None, None)),
+                    ("Boolean", s::boolean_json()),
+                ]);
                 if depth > 0 {
                     alternatives
                         .extend([
-                            jsonobject_at(depth - 1)
-                                .prop_map(super::JSONValue::JSONObject)
-                                .boxed(),
-                            s::vec(jsonvalue_at(depth - 1), None, None)
-                                .prop_map(super::JSONValue::Array)
-                                .boxed(),
+                            ("JSONObject", jsonobject_at_json(depth - 1)),
+                            (
+                                "Array",
+                                s::array_json(jsonvalue_at_json(depth - 1), None, None),
+                            ),
                         ]);
                 }
                 alternatives
-            }),
-            super::JSONValue::variant_name,
+            },
+            |json| s::variant_of(json, super::JSONValue::variant_name),
         )
     }
     /// Values of [`super::Node`].
@@ -407,29 +420,38 @@ pub mod strategies {
     }
     /// Values of [`super::Node`], recursing at most `depth` levels.
     pub fn node_at(depth: u32) -> BoxedStrategy<super::Node> {
-        (
-            s::string(None, None, None),
-            if depth == 0 {
-                Just(None).boxed()
-            } else {
-                s::optional(node_at(depth - 1).prop_map(Box::new).boxed())
-            },
+        s::typed(node_at_json(depth))
+    }
+    /// Values of [`super::Node`] as JSON.
+    fn node_json() -> BoxedStrategy<::serde_json::Value> {
+        node_at_json(s::DEPTH)
+    }
+    /// Values of [`super::Node`] as JSON, recursing at most `depth` levels.
+    fn node_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("label", s::required(s::string_json(None, None, None))),
+                (
+                    "next",
+                    if depth == 0 {
+                        s::absent()
+                    } else {
+                        s::optional_member(node_at_json(depth - 1))
+                    },
+                ),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1)| super::Node {
-                label: f0,
-                next: f1,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "JSONObject" => s::sample(jsonobject()),
-                "JSONValue" => s::sample(jsonvalue()),
-                "Node" => s::sample(node()),
+                "JSONObject" => s::sample::<super::JSONObject>(jsonobject_json()),
+                "JSONValue" => s::sample::<super::JSONValue>(jsonvalue_json()),
+                "Node" => s::sample::<super::Node>(node_json()),
                 _ => return None,
             },
         )

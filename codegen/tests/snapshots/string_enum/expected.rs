@@ -205,19 +205,27 @@ pub mod strategies {
     use ::mcpwire_types::support::strategy as s;
     /// Values of [`super::Role`].
     pub fn role() -> BoxedStrategy<super::Role> {
-        s::select(::std::vec![super::Role::User, super::Role::Assistant])
+        s::typed(role_json())
+    }
+    /// Values of [`super::Role`] as JSON.
+    fn role_json() -> BoxedStrategy<::serde_json::Value> {
+        s::select_json(&["user", "assistant"])
     }
     /// Values of [`super::Theme`].
     pub fn theme() -> BoxedStrategy<super::Theme> {
-        s::open_enum::<super::Theme>(&["light", "dark", "high-contrast"])
+        s::typed(theme_json())
+    }
+    /// Values of [`super::Theme`] as JSON.
+    fn theme_json() -> BoxedStrategy<::serde_json::Value> {
+        s::open_enum_json(&["light", "dark", "high-contrast"])
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "Role" => s::sample(role()),
-                "Theme" => s::sample(theme()),
+                "Role" => s::sample::<super::Role>(role_json()),
+                "Theme" => s::sample::<super::Theme>(theme_json()),
                 _ => return None,
             },
         )

@@ -200,60 +200,43 @@ pub mod strategies {
     use ::mcpwire_types::support::strategy as s;
     /// Values of [`super::Item`].
     pub fn item() -> BoxedStrategy<super::Item> {
-        (
-            s::optional(s::json_object()),
-            s::integer(Some(0i64), None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-            s::optional(s::json()),
-            s::optional(s::boolean()),
-            s::optional(s::optional(s::string(None, None, None))),
-            s::optional(
-                s::optional(
-                    s::integer(None, None)
-                        .prop_map(::mcpwire_types::support::Integer::from)
-                        .boxed(),
-                ),
-            ),
-            s::string(None, None, None),
-            s::optional(s::number(None, None)),
-            s::optional(size()),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
-            s::optional(s::string(None, None, None)),
+        s::typed(item_json())
+    }
+    /// Values of [`super::Item`] as JSON.
+    fn item_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("_meta", s::optional_member(s::object_json())),
+                ("count", s::required(s::integer_json(Some(0i64), None))),
+                ("data", s::optional_member(s::any_json())),
+                ("enabled", s::optional_member(s::boolean_json())),
+                ("expires", s::optional_nullable(s::string_json(None, None, None))),
+                ("limit", s::optional_nullable(s::integer_json(None, None))),
+                ("name", s::required(s::string_json(None, None, None))),
+                ("ratio", s::optional_member(s::number_json(None, None))),
+                ("size", s::optional_member(size_json())),
+                ("ttl", s::nullable(s::integer_json(None, None))),
+                ("type", s::optional_member(s::string_json(None, None, None))),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10)| super::Item {
-                meta: f0,
-                count: f1,
-                data: f2,
-                enabled: f3,
-                expires: f4,
-                limit: f5,
-                name: f6,
-                ratio: f7,
-                size: f8,
-                ttl: f9,
-                r#type: f10,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Values of [`super::Size`].
     pub fn size() -> BoxedStrategy<super::Size> {
-        s::integer(Some(0i64), None)
-            .prop_map(::mcpwire_types::support::Integer::from)
-            .boxed()
+        s::typed(size_json())
+    }
+    /// Values of [`super::Size`] as JSON.
+    fn size_json() -> BoxedStrategy<::serde_json::Value> {
+        s::integer_json(Some(0i64), None)
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "Item" => s::sample(item()),
-                "Size" => s::sample(size()),
+                "Item" => s::sample::<super::Item>(item_json()),
+                "Size" => s::sample::<super::Size>(size_json()),
                 _ => return None,
             },
         )

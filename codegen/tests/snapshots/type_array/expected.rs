@@ -441,30 +441,32 @@ pub mod strategies {
     use ::mcpwire_types::support::strategy as s;
     /// Values of [`super::Scalar`].
     pub fn scalar() -> BoxedStrategy<super::Scalar> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    s::string(None, None, None).prop_map(super::Scalar::String).boxed(),
-                    s::number(None, None).prop_map(super::Scalar::Number).boxed(),
-                    s::boolean().prop_map(super::Scalar::Boolean).boxed(),
-                    Just(super::Scalar::Null).boxed()
-                ],
-            ),
-            super::Scalar::variant_name,
+        s::typed(scalar_json())
+    }
+    /// Values of [`super::Scalar`] as JSON.
+    fn scalar_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("String", s::string_json(None, None, None)),
+                ("Number", s::number_json(None, None)),
+                ("Boolean", s::boolean_json()),
+                ("Null", s::null_json()),
+            ]),
+            |json| s::variant_of(json, super::Scalar::variant_name),
         )
     }
     /// Values of [`super::Token`].
     pub fn token() -> BoxedStrategy<super::Token> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    s::string(None, None, None).prop_map(super::Token::String).boxed(),
-                    s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from).boxed()
-                    .prop_map(super::Token::Integer).boxed()
-                ],
-            ),
-            super::Token::variant_name,
+        s::typed(token_json())
+    }
+    /// Values of [`super::Token`] as JSON.
+    fn token_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("String", s::string_json(None, None, None)),
+                ("Integer", s::integer_json(None, None)),
+            ]),
+            |json| s::variant_of(json, super::Token::variant_name),
         )
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
@@ -472,8 +474,8 @@ pub mod strategies {
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "Scalar" => s::sample(scalar()),
-                "Token" => s::sample(token()),
+                "Scalar" => s::sample::<super::Scalar>(scalar_json()),
+                "Token" => s::sample::<super::Token>(token_json()),
                 _ => return None,
             },
         )

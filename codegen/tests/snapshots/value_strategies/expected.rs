@@ -555,101 +555,125 @@ pub mod strategies {
     use ::mcpwire_types::support::strategy as s;
     /// Values of [`super::Batch`].
     pub fn batch() -> BoxedStrategy<super::Batch> {
-        s::vec(item(), Some(1u64), None)
+        s::typed(batch_json())
+    }
+    /// Values of [`super::Batch`] as JSON.
+    fn batch_json() -> BoxedStrategy<::serde_json::Value> {
+        s::array_json(item_json(), Some(1u64), None)
     }
     /// Values of [`super::Color`].
     pub fn color() -> BoxedStrategy<super::Color> {
-        s::open_enum::<super::Color>(&["red", "green"])
+        s::typed(color_json())
+    }
+    /// Values of [`super::Color`] as JSON.
+    fn color_json() -> BoxedStrategy<::serde_json::Value> {
+        s::open_enum_json(&["red", "green"])
     }
     /// Values of [`super::Item`].
     pub fn item() -> BoxedStrategy<super::Item> {
-        (
-            s::optional(s::string(None, Some(2u64), Some(3u64))),
-            s::optional(color()),
-            s::integer(Some(1i64), Some(5i64))
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-            s::optional(s::string(Some("uri"), None, None)),
-            s::optional(s::optional(s::string(None, None, None))),
-            s::number(Some(0f64), Some(1f64)),
-            s::optional(shape()),
-            s::vec(s::string(None, None, None), Some(1u64), Some(2u64)),
+        s::typed(item_json())
+    }
+    /// Values of [`super::Item`] as JSON.
+    fn item_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                (
+                    "code",
+                    s::optional_member(s::string_json(None, Some(2u64), Some(3u64))),
+                ),
+                ("color", s::optional_member(color_json())),
+                ("count", s::required(s::integer_json(Some(1i64), Some(5i64)))),
+                ("link", s::optional_member(s::string_json(Some("uri"), None, None))),
+                ("note", s::optional_nullable(s::string_json(None, None, None))),
+                ("score", s::required(s::number_json(Some(0f64), Some(1f64)))),
+                ("shape", s::optional_member(shape_json())),
+                (
+                    "tags",
+                    s::required(
+                        s::array_json(
+                            s::string_json(None, None, None),
+                            Some(1u64),
+                            Some(2u64),
+                        ),
+                    ),
+                ),
+            ]),
             s::extra(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
+                s::integer_json(None, None),
                 &["code", "color", "count", "link", "note", "score", "shape", "tags"],
             ),
+            None,
         )
-            .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8)| super::Item {
-                code: f0,
-                color: f1,
-                count: f2,
-                link: f3,
-                note: f4,
-                score: f5,
-                shape: f6,
-                tags: f7,
-                extra: f8,
-            })
-            .boxed()
     }
     /// Values of [`super::KindCircle`].
     pub fn kind_circle() -> BoxedStrategy<super::KindCircle> {
-        Just(super::KindCircle).boxed()
+        s::typed(kind_circle_json())
+    }
+    /// Values of [`super::KindCircle`] as JSON.
+    fn kind_circle_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::KindCircle)
     }
     /// Values of [`super::KindSquare`].
     pub fn kind_square() -> BoxedStrategy<super::KindSquare> {
-        Just(super::KindSquare).boxed()
+        s::typed(kind_square_json())
+    }
+    /// Values of [`super::KindSquare`] as JSON.
+    fn kind_square_json() -> BoxedStrategy<::serde_json::Value> {
+        s::constant(&super::KindSquare)
     }
     /// Values of [`super::Shape`].
     pub fn shape() -> BoxedStrategy<super::Shape> {
-        s::unambiguous(
-            s::one_of(
-                ::std::vec![
-                    shape_variant_0().prop_map(super::Shape::ShapeVariant0).boxed(),
-                    shape_variant_1().prop_map(super::Shape::ShapeVariant1).boxed()
-                ],
-            ),
-            super::Shape::variant_name,
+        s::typed(shape_json())
+    }
+    /// Values of [`super::Shape`] as JSON.
+    fn shape_json() -> BoxedStrategy<::serde_json::Value> {
+        s::union(
+            Vec::from([
+                ("ShapeVariant0", shape_variant_0_json()),
+                ("ShapeVariant1", shape_variant_1_json()),
+            ]),
+            |json| s::variant_of(json, super::Shape::variant_name),
         )
     }
     /// Values of [`super::ShapeVariant0`].
     pub fn shape_variant_0() -> BoxedStrategy<super::ShapeVariant0> {
-        (kind_circle(), s::number(Some(0f64), None))
-            .prop_map(|(f0, f1)| super::ShapeVariant0 {
-                kind: f0,
-                radius: f1,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
+        s::typed(shape_variant_0_json())
+    }
+    /// Values of [`super::ShapeVariant0`] as JSON.
+    fn shape_variant_0_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("kind", s::required(kind_circle_json())),
+                ("radius", s::required(s::number_json(Some(0f64), None))),
+            ]),
+            s::no_extra(),
+            None,
+        )
     }
     /// Values of [`super::ShapeVariant1`].
     pub fn shape_variant_1() -> BoxedStrategy<super::ShapeVariant1> {
-        (
-            kind_square(),
-            s::optional(
-                s::integer(None, None)
-                    .prop_map(::mcpwire_types::support::Integer::from)
-                    .boxed(),
-            ),
+        s::typed(shape_variant_1_json())
+    }
+    /// Values of [`super::ShapeVariant1`] as JSON.
+    fn shape_variant_1_json() -> BoxedStrategy<::serde_json::Value> {
+        s::object(
+            Vec::from([
+                ("kind", s::required(kind_square_json())),
+                ("side", s::optional_member(s::integer_json(None, None))),
+            ]),
+            s::no_extra(),
+            None,
         )
-            .prop_map(|(f0, f1)| super::ShapeVariant1 {
-                kind: f0,
-                side: f1,
-                extra: ::std::collections::BTreeMap::new(),
-            })
-            .boxed()
     }
     /// Encoded samples of the definition named `name`, each with the outcome of decoding
     /// it back; `None` when there is no such definition.
     pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
         Some(
             match name {
-                "Batch" => s::sample(batch()),
-                "Color" => s::sample(color()),
-                "Item" => s::sample(item()),
-                "Shape" => s::sample(shape()),
+                "Batch" => s::sample::<super::Batch>(batch_json()),
+                "Color" => s::sample::<super::Color>(color_json()),
+                "Item" => s::sample::<super::Item>(item_json()),
+                "Shape" => s::sample::<super::Shape>(shape_json()),
                 _ => return None,
             },
         )

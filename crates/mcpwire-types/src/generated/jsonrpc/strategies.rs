@@ -5,236 +5,329 @@ use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
 use ::mcpwire_types::support::strategy as s;
 /// Values of [`super::BatchRequest`].
 pub fn batch_request() -> BoxedStrategy<super::BatchRequest> {
-    s::vec(batch_request_item(), Some(1u64), None)
+    s::typed(batch_request_json())
+}
+/// Values of [`super::BatchRequest`] as JSON.
+fn batch_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::array_json(batch_request_item_json(), Some(1u64), None)
 }
 /// Values of [`super::BatchRequestItem`].
 pub fn batch_request_item() -> BoxedStrategy<super::BatchRequestItem> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                request().prop_map(super::BatchRequestItem::Request).boxed(),
-                notification().prop_map(super::BatchRequestItem::Notification).boxed()
-            ],
-        ),
-        super::BatchRequestItem::variant_name,
+    s::typed(batch_request_item_json())
+}
+/// Values of [`super::BatchRequestItem`] as JSON.
+fn batch_request_item_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([("Request", request_json()), ("Notification", notification_json())]),
+        |json| s::variant_of(json, super::BatchRequestItem::variant_name),
     )
 }
 /// Values of [`super::BatchResponse`].
 pub fn batch_response() -> BoxedStrategy<super::BatchResponse> {
-    s::vec(response(), Some(1u64), None)
+    s::typed(batch_response_json())
+}
+/// Values of [`super::BatchResponse`] as JSON.
+fn batch_response_json() -> BoxedStrategy<::serde_json::Value> {
+    s::array_json(response_json(), Some(1u64), None)
 }
 /// Values of [`super::CodeMinus32600`].
 pub fn code_minus_32600() -> BoxedStrategy<super::CodeMinus32600> {
-    Just(super::CodeMinus32600).boxed()
+    s::typed(code_minus_32600_json())
+}
+/// Values of [`super::CodeMinus32600`] as JSON.
+fn code_minus_32600_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::CodeMinus32600)
 }
 /// Values of [`super::CodeMinus32601`].
 pub fn code_minus_32601() -> BoxedStrategy<super::CodeMinus32601> {
-    Just(super::CodeMinus32601).boxed()
+    s::typed(code_minus_32601_json())
+}
+/// Values of [`super::CodeMinus32601`] as JSON.
+fn code_minus_32601_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::CodeMinus32601)
 }
 /// Values of [`super::CodeMinus32602`].
 pub fn code_minus_32602() -> BoxedStrategy<super::CodeMinus32602> {
-    Just(super::CodeMinus32602).boxed()
+    s::typed(code_minus_32602_json())
+}
+/// Values of [`super::CodeMinus32602`] as JSON.
+fn code_minus_32602_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::CodeMinus32602)
 }
 /// Values of [`super::CodeMinus32603`].
 pub fn code_minus_32603() -> BoxedStrategy<super::CodeMinus32603> {
-    Just(super::CodeMinus32603).boxed()
+    s::typed(code_minus_32603_json())
+}
+/// Values of [`super::CodeMinus32603`] as JSON.
+fn code_minus_32603_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::CodeMinus32603)
 }
 /// Values of [`super::CodeMinus32700`].
 pub fn code_minus_32700() -> BoxedStrategy<super::CodeMinus32700> {
-    Just(super::CodeMinus32700).boxed()
+    s::typed(code_minus_32700_json())
+}
+/// Values of [`super::CodeMinus32700`] as JSON.
+fn code_minus_32700_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::CodeMinus32700)
 }
 /// Values of [`super::Error`].
 pub fn error() -> BoxedStrategy<super::Error> {
-    (
-        s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from).boxed(),
-        s::optional(s::json()),
-        s::string(None, None, None),
+    s::typed(error_json())
+}
+/// Values of [`super::Error`] as JSON.
+fn error_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("code", s::required(s::integer_json(None, None))),
+            ("data", s::optional_member(s::any_json())),
+            ("message", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::Error {
-            code: f0,
-            data: f1,
-            message: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ErrorResponse`].
 pub fn error_response() -> BoxedStrategy<super::ErrorResponse> {
-    (error(), request_id(), jsonrpc_2_0())
-        .prop_map(|(f0, f1, f2)| super::ErrorResponse {
-            error: f0,
-            id: f1,
-            jsonrpc: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(error_response_json())
+}
+/// Values of [`super::ErrorResponse`] as JSON.
+fn error_response_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("error", s::required(error_json())),
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::InternalError`].
 pub fn internal_error() -> BoxedStrategy<super::InternalError> {
-    (code_minus_32603(), s::optional(s::json()), s::string(None, None, None))
-        .prop_map(|(f0, f1, f2)| super::InternalError {
-            code: f0,
-            data: f1,
-            message: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(internal_error_json())
+}
+/// Values of [`super::InternalError`] as JSON.
+fn internal_error_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("code", s::required(code_minus_32603_json())),
+            ("data", s::optional_member(s::any_json())),
+            ("message", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::InvalidParamsError`].
 pub fn invalid_params_error() -> BoxedStrategy<super::InvalidParamsError> {
-    (code_minus_32602(), s::optional(s::json()), s::string(None, None, None))
-        .prop_map(|(f0, f1, f2)| super::InvalidParamsError {
-            code: f0,
-            data: f1,
-            message: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(invalid_params_error_json())
+}
+/// Values of [`super::InvalidParamsError`] as JSON.
+fn invalid_params_error_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("code", s::required(code_minus_32602_json())),
+            ("data", s::optional_member(s::any_json())),
+            ("message", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::InvalidRequestError`].
 pub fn invalid_request_error() -> BoxedStrategy<super::InvalidRequestError> {
-    (code_minus_32600(), s::optional(s::json()), s::string(None, None, None))
-        .prop_map(|(f0, f1, f2)| super::InvalidRequestError {
-            code: f0,
-            data: f1,
-            message: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(invalid_request_error_json())
+}
+/// Values of [`super::InvalidRequestError`] as JSON.
+fn invalid_request_error_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("code", s::required(code_minus_32600_json())),
+            ("data", s::optional_member(s::any_json())),
+            ("message", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::Jsonrpc2_0`].
 pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
-    Just(super::Jsonrpc2_0).boxed()
+    s::typed(jsonrpc_2_0_json())
+}
+/// Values of [`super::Jsonrpc2_0`] as JSON.
+fn jsonrpc_2_0_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::Jsonrpc2_0)
 }
 /// Values of [`super::Message`].
 pub fn message() -> BoxedStrategy<super::Message> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                request().prop_map(super::Message::Request).boxed(), notification()
-                .prop_map(super::Message::Notification).boxed(), batch_request()
-                .prop_map(super::Message::BatchRequest).boxed(), response()
-                .prop_map(super::Message::Response).boxed(), batch_response()
-                .prop_map(super::Message::BatchResponse).boxed()
-            ],
-        ),
-        super::Message::variant_name,
+    s::typed(message_json())
+}
+/// Values of [`super::Message`] as JSON.
+fn message_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("Request", request_json()),
+            ("Notification", notification_json()),
+            ("BatchRequest", batch_request_json()),
+            ("Response", response_json()),
+            ("BatchResponse", batch_response_json()),
+        ]),
+        |json| s::variant_of(json, super::Message::variant_name),
     )
 }
 /// Values of [`super::MethodNotFoundError`].
 pub fn method_not_found_error() -> BoxedStrategy<super::MethodNotFoundError> {
-    (code_minus_32601(), s::optional(s::json()), s::string(None, None, None))
-        .prop_map(|(f0, f1, f2)| super::MethodNotFoundError {
-            code: f0,
-            data: f1,
-            message: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(method_not_found_error_json())
+}
+/// Values of [`super::MethodNotFoundError`] as JSON.
+fn method_not_found_error_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("code", s::required(code_minus_32601_json())),
+            ("data", s::optional_member(s::any_json())),
+            ("message", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::Notification`].
 pub fn notification() -> BoxedStrategy<super::Notification> {
-    (jsonrpc_2_0(), s::string(None, None, None), s::optional(params()))
-        .prop_map(|(f0, f1, f2)| super::Notification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(notification_json())
+}
+/// Values of [`super::Notification`] as JSON.
+fn notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(s::string_json(None, None, None))),
+            ("params", s::optional_member(params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::Params`].
 pub fn params() -> BoxedStrategy<super::Params> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                s::json_object().prop_map(super::Params::Object).boxed(),
-                s::vec(s::json(), None, None).prop_map(super::Params::Array).boxed()
-            ],
-        ),
-        super::Params::variant_name,
+    s::typed(params_json())
+}
+/// Values of [`super::Params`] as JSON.
+fn params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("Object", s::object_json()),
+            ("Array", s::array_json(s::any_json(), None, None)),
+        ]),
+        |json| s::variant_of(json, super::Params::variant_name),
     )
 }
 /// Values of [`super::ParseError`].
 pub fn parse_error() -> BoxedStrategy<super::ParseError> {
-    (code_minus_32700(), s::optional(s::json()), s::string(None, None, None))
-        .prop_map(|(f0, f1, f2)| super::ParseError {
-            code: f0,
-            data: f1,
-            message: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(parse_error_json())
+}
+/// Values of [`super::ParseError`] as JSON.
+fn parse_error_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("code", s::required(code_minus_32700_json())),
+            ("data", s::optional_member(s::any_json())),
+            ("message", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::Request`].
 pub fn request() -> BoxedStrategy<super::Request> {
-    (request_id(), jsonrpc_2_0(), s::string(None, None, None), s::optional(params()))
-        .prop_map(|(f0, f1, f2, f3)| super::Request {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(request_json())
+}
+/// Values of [`super::Request`] as JSON.
+fn request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(s::string_json(None, None, None))),
+            ("params", s::optional_member(params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::RequestId`].
 pub fn request_id() -> BoxedStrategy<super::RequestId> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                s::string(None, None, None).prop_map(super::RequestId::String).boxed(),
-                s::number(None, None).prop_map(super::RequestId::Number).boxed(),
-                Just(super::RequestId::Null).boxed()
-            ],
-        ),
-        super::RequestId::variant_name,
+    s::typed(request_id_json())
+}
+/// Values of [`super::RequestId`] as JSON.
+fn request_id_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("String", s::string_json(None, None, None)),
+            ("Number", s::number_json(None, None)),
+            ("Null", s::null_json()),
+        ]),
+        |json| s::variant_of(json, super::RequestId::variant_name),
     )
 }
 /// Values of [`super::Response`].
 pub fn response() -> BoxedStrategy<super::Response> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                result_response().prop_map(super::Response::ResultResponse).boxed(),
-                error_response().prop_map(super::Response::ErrorResponse).boxed()
-            ],
-        ),
-        super::Response::variant_name,
+    s::typed(response_json())
+}
+/// Values of [`super::Response`] as JSON.
+fn response_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("ResultResponse", result_response_json()),
+            ("ErrorResponse", error_response_json()),
+        ]),
+        |json| s::variant_of(json, super::Response::variant_name),
     )
 }
 /// Values of [`super::ResultResponse`].
 pub fn result_response() -> BoxedStrategy<super::ResultResponse> {
-    (request_id(), jsonrpc_2_0(), s::json())
-        .prop_map(|(f0, f1, f2)| super::ResultResponse {
-            id: f0,
-            jsonrpc: f1,
-            result: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(result_response_json())
+}
+/// Values of [`super::ResultResponse`] as JSON.
+fn result_response_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("result", s::required(s::any_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Encoded samples of the definition named `name`, each with the outcome of decoding
 /// it back; `None` when there is no such definition.
 pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
     Some(
         match name {
-            "BatchRequest" => s::sample(batch_request()),
-            "BatchResponse" => s::sample(batch_response()),
-            "Error" => s::sample(error()),
-            "ErrorResponse" => s::sample(error_response()),
-            "InternalError" => s::sample(internal_error()),
-            "InvalidParamsError" => s::sample(invalid_params_error()),
-            "InvalidRequestError" => s::sample(invalid_request_error()),
-            "Message" => s::sample(message()),
-            "MethodNotFoundError" => s::sample(method_not_found_error()),
-            "Notification" => s::sample(notification()),
-            "Params" => s::sample(params()),
-            "ParseError" => s::sample(parse_error()),
-            "Request" => s::sample(request()),
-            "RequestId" => s::sample(request_id()),
-            "Response" => s::sample(response()),
-            "ResultResponse" => s::sample(result_response()),
+            "BatchRequest" => s::sample::<super::BatchRequest>(batch_request_json()),
+            "BatchResponse" => s::sample::<super::BatchResponse>(batch_response_json()),
+            "Error" => s::sample::<super::Error>(error_json()),
+            "ErrorResponse" => s::sample::<super::ErrorResponse>(error_response_json()),
+            "InternalError" => s::sample::<super::InternalError>(internal_error_json()),
+            "InvalidParamsError" => {
+                s::sample::<super::InvalidParamsError>(invalid_params_error_json())
+            }
+            "InvalidRequestError" => {
+                s::sample::<super::InvalidRequestError>(invalid_request_error_json())
+            }
+            "Message" => s::sample::<super::Message>(message_json()),
+            "MethodNotFoundError" => {
+                s::sample::<super::MethodNotFoundError>(method_not_found_error_json())
+            }
+            "Notification" => s::sample::<super::Notification>(notification_json()),
+            "Params" => s::sample::<super::Params>(params_json()),
+            "ParseError" => s::sample::<super::ParseError>(parse_error_json()),
+            "Request" => s::sample::<super::Request>(request_json()),
+            "RequestId" => s::sample::<super::RequestId>(request_id_json()),
+            "Response" => s::sample::<super::Response>(response_json()),
+            "ResultResponse" => {
+                s::sample::<super::ResultResponse>(result_response_json())
+            }
             _ => return None,
         },
     )

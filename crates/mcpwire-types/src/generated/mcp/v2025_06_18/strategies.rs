@@ -5,976 +5,1184 @@ use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
 use ::mcpwire_types::support::strategy as s;
 /// Values of [`super::Annotations`].
 pub fn annotations() -> BoxedStrategy<super::Annotations> {
-    (
-        s::optional(s::vec(role(), None, None)),
-        s::optional(s::string(None, None, None)),
-        s::optional(s::number(Some(0f64), Some(1f64))),
+    s::typed(annotations_json())
+}
+/// Values of [`super::Annotations`] as JSON.
+fn annotations_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("audience", s::optional_member(s::array_json(role_json(), None, None))),
+            ("lastModified", s::optional_member(s::string_json(None, None, None))),
+            ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::Annotations {
-            audience: f0,
-            last_modified: f1,
-            priority: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::AudioContent`].
 pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
-    (
-        s::optional(s::json_object()),
-        s::optional(annotations()),
-        s::string(Some("byte"), None, None),
-        s::string(None, None, None),
-        type_audio(),
+    s::typed(audio_content_json())
+}
+/// Values of [`super::AudioContent`] as JSON.
+fn audio_content_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("annotations", s::optional_member(annotations_json())),
+            ("data", s::required(s::string_json(Some("byte"), None, None))),
+            ("mimeType", s::required(s::string_json(None, None, None))),
+            ("type", s::required(type_audio_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::AudioContent {
-            meta: f0,
-            annotations: f1,
-            data: f2,
-            mime_type: f3,
-            r#type: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::BaseMetadata`].
 pub fn base_metadata() -> BoxedStrategy<super::BaseMetadata> {
-    (s::string(None, None, None), s::optional(s::string(None, None, None)))
-        .prop_map(|(f0, f1)| super::BaseMetadata {
-            name: f0,
-            title: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(base_metadata_json())
+}
+/// Values of [`super::BaseMetadata`] as JSON.
+fn base_metadata_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("name", s::required(s::string_json(None, None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::BlobResourceContents`].
 pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
-    (
-        s::optional(s::json_object()),
-        s::string(Some("byte"), None, None),
-        s::optional(s::string(None, None, None)),
-        s::string(Some("uri"), None, None),
+    s::typed(blob_resource_contents_json())
+}
+/// Values of [`super::BlobResourceContents`] as JSON.
+fn blob_resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("blob", s::required(s::string_json(Some("byte"), None, None))),
+            ("mimeType", s::optional_member(s::string_json(None, None, None))),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::BlobResourceContents {
-            meta: f0,
-            blob: f1,
-            mime_type: f2,
-            uri: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::BooleanSchema`].
 pub fn boolean_schema() -> BoxedStrategy<super::BooleanSchema> {
-    (
-        s::optional(s::boolean()),
-        s::optional(s::string(None, None, None)),
-        s::optional(s::string(None, None, None)),
-        type_boolean(),
+    s::typed(boolean_schema_json())
+}
+/// Values of [`super::BooleanSchema`] as JSON.
+fn boolean_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("default", s::optional_member(s::boolean_json())),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_boolean_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::BooleanSchema {
-            default: f0,
-            description: f1,
-            title: f2,
-            r#type: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CallToolRequest`].
 pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
-    (method_tools_call(), call_tool_request_params())
-        .prop_map(|(f0, f1)| super::CallToolRequest {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(call_tool_request_json())
+}
+/// Values of [`super::CallToolRequest`] as JSON.
+fn call_tool_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_tools_call_json())),
+            ("params", s::required(call_tool_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::CallToolRequestParams`].
 pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams> {
-    (s::optional(s::json_object()), s::string(None, None, None))
-        .prop_map(|(f0, f1)| super::CallToolRequestParams {
-            arguments: f0,
-            name: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(call_tool_request_params_json())
+}
+/// Values of [`super::CallToolRequestParams`] as JSON.
+fn call_tool_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("arguments", s::optional_member(s::object_json())),
+            ("name", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::CallToolResult`].
 pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
-    (
-        s::optional(s::json_object()),
-        s::vec(content_block(), None, None),
-        s::optional(s::boolean()),
-        s::optional(s::json_object()),
+    s::typed(call_tool_result_json())
+}
+/// Values of [`super::CallToolResult`] as JSON.
+fn call_tool_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("content", s::required(s::array_json(content_block_json(), None, None))),
+            ("isError", s::optional_member(s::boolean_json())),
+            ("structuredContent", s::optional_member(s::object_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::CallToolResult {
-            meta: f0,
-            content: f1,
-            is_error: f2,
-            structured_content: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CancelledNotification`].
 pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
-    (method_notifications_cancelled(), cancelled_notification_params())
-        .prop_map(|(f0, f1)| super::CancelledNotification {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(cancelled_notification_json())
+}
+/// Values of [`super::CancelledNotification`] as JSON.
+fn cancelled_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_notifications_cancelled_json())),
+            ("params", s::required(cancelled_notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::CancelledNotificationParams`].
 pub fn cancelled_notification_params() -> BoxedStrategy<
     super::CancelledNotificationParams,
 > {
-    (s::optional(s::string(None, None, None)), request_id())
-        .prop_map(|(f0, f1)| super::CancelledNotificationParams {
-            reason: f0,
-            request_id: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(cancelled_notification_params_json())
+}
+/// Values of [`super::CancelledNotificationParams`] as JSON.
+fn cancelled_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("reason", s::optional_member(s::string_json(None, None, None))),
+            ("requestId", s::required(request_id_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ClientCapabilities`].
 pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::json_object_map()),
-        s::optional(client_capabilities_roots()),
-        s::optional(s::json_object()),
+    s::typed(client_capabilities_json())
+}
+/// Values of [`super::ClientCapabilities`] as JSON.
+fn client_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("elicitation", s::optional_member(s::object_json())),
+            ("experimental", s::optional_member(s::object_map_json())),
+            ("roots", s::optional_member(client_capabilities_roots_json())),
+            ("sampling", s::optional_member(s::object_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::ClientCapabilities {
-            elicitation: f0,
-            experimental: f1,
-            roots: f2,
-            sampling: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ClientCapabilitiesRoots`].
 pub fn client_capabilities_roots() -> BoxedStrategy<super::ClientCapabilitiesRoots> {
-    s::optional(s::boolean())
-        .prop_map(|f0| super::ClientCapabilitiesRoots {
-            list_changed: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(client_capabilities_roots_json())
+}
+/// Values of [`super::ClientCapabilitiesRoots`] as JSON.
+fn client_capabilities_roots_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("listChanged", s::optional_member(s::boolean_json()))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ClientNotification`].
 pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                cancelled_notification()
-                .prop_map(super::ClientNotification::CancelledNotification).boxed(),
-                initialized_notification()
-                .prop_map(super::ClientNotification::InitializedNotification).boxed(),
-                progress_notification()
-                .prop_map(super::ClientNotification::ProgressNotification).boxed(),
-                roots_list_changed_notification()
-                .prop_map(super::ClientNotification::RootsListChangedNotification)
-                .boxed()
-            ],
-        ),
-        super::ClientNotification::variant_name,
+    s::typed(client_notification_json())
+}
+/// Values of [`super::ClientNotification`] as JSON.
+fn client_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("CancelledNotification", cancelled_notification_json()),
+            ("InitializedNotification", initialized_notification_json()),
+            ("ProgressNotification", progress_notification_json()),
+            ("RootsListChangedNotification", roots_list_changed_notification_json()),
+        ]),
+        |json| s::variant_of(json, super::ClientNotification::variant_name),
     )
 }
 /// Values of [`super::ClientRequest`].
 pub fn client_request() -> BoxedStrategy<super::ClientRequest> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                initialize_request().prop_map(super::ClientRequest::InitializeRequest)
-                .boxed(), ping_request().prop_map(super::ClientRequest::PingRequest)
-                .boxed(), list_resources_request()
-                .prop_map(super::ClientRequest::ListResourcesRequest).boxed(),
-                list_resource_templates_request()
-                .prop_map(super::ClientRequest::ListResourceTemplatesRequest).boxed(),
-                read_resource_request()
-                .prop_map(super::ClientRequest::ReadResourceRequest).boxed(),
-                subscribe_request().prop_map(super::ClientRequest::SubscribeRequest)
-                .boxed(), unsubscribe_request()
-                .prop_map(super::ClientRequest::UnsubscribeRequest).boxed(),
-                list_prompts_request().prop_map(super::ClientRequest::ListPromptsRequest)
-                .boxed(), get_prompt_request()
-                .prop_map(super::ClientRequest::GetPromptRequest).boxed(),
-                list_tools_request().prop_map(super::ClientRequest::ListToolsRequest)
-                .boxed(), call_tool_request()
-                .prop_map(super::ClientRequest::CallToolRequest).boxed(),
-                set_level_request().prop_map(super::ClientRequest::SetLevelRequest)
-                .boxed(), complete_request()
-                .prop_map(super::ClientRequest::CompleteRequest).boxed()
-            ],
-        ),
-        super::ClientRequest::variant_name,
+    s::typed(client_request_json())
+}
+/// Values of [`super::ClientRequest`] as JSON.
+fn client_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("InitializeRequest", initialize_request_json()),
+            ("PingRequest", ping_request_json()),
+            ("ListResourcesRequest", list_resources_request_json()),
+            ("ListResourceTemplatesRequest", list_resource_templates_request_json()),
+            ("ReadResourceRequest", read_resource_request_json()),
+            ("SubscribeRequest", subscribe_request_json()),
+            ("UnsubscribeRequest", unsubscribe_request_json()),
+            ("ListPromptsRequest", list_prompts_request_json()),
+            ("GetPromptRequest", get_prompt_request_json()),
+            ("ListToolsRequest", list_tools_request_json()),
+            ("CallToolRequest", call_tool_request_json()),
+            ("SetLevelRequest", set_level_request_json()),
+            ("CompleteRequest", complete_request_json()),
+        ]),
+        |json| s::variant_of(json, super::ClientRequest::variant_name),
     )
 }
 /// Values of [`super::ClientResult`].
 pub fn client_result() -> BoxedStrategy<super::ClientResult> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                result().prop_map(super::ClientResult::Result).boxed(),
-                create_message_result()
-                .prop_map(super::ClientResult::CreateMessageResult).boxed(),
-                list_roots_result().prop_map(super::ClientResult::ListRootsResult)
-                .boxed(), elicit_result().prop_map(super::ClientResult::ElicitResult)
-                .boxed()
-            ],
-        ),
-        super::ClientResult::variant_name,
+    s::typed(client_result_json())
+}
+/// Values of [`super::ClientResult`] as JSON.
+fn client_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("Result", result_json()),
+            ("CreateMessageResult", create_message_result_json()),
+            ("ListRootsResult", list_roots_result_json()),
+            ("ElicitResult", elicit_result_json()),
+        ]),
+        |json| s::variant_of(json, super::ClientResult::variant_name),
     )
 }
 /// Values of [`super::CompleteRequest`].
 pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
-    (method_completion_complete(), complete_request_params())
-        .prop_map(|(f0, f1)| super::CompleteRequest {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(complete_request_json())
+}
+/// Values of [`super::CompleteRequest`] as JSON.
+fn complete_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_completion_complete_json())),
+            ("params", s::required(complete_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::CompleteRequestParams`].
 pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> {
-    (
-        complete_request_params_argument(),
-        s::optional(complete_request_params_context()),
-        complete_request_params_ref(),
+    s::typed(complete_request_params_json())
+}
+/// Values of [`super::CompleteRequestParams`] as JSON.
+fn complete_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("argument", s::required(complete_request_params_argument_json())),
+            ("context", s::optional_member(complete_request_params_context_json())),
+            ("ref", s::required(complete_request_params_ref_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::CompleteRequestParams {
-            argument: f0,
-            context: f1,
-            r#ref: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CompleteRequestParamsArgument`].
 pub fn complete_request_params_argument() -> BoxedStrategy<
     super::CompleteRequestParamsArgument,
 > {
-    (s::string(None, None, None), s::string(None, None, None))
-        .prop_map(|(f0, f1)| super::CompleteRequestParamsArgument {
-            name: f0,
-            value: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(complete_request_params_argument_json())
+}
+/// Values of [`super::CompleteRequestParamsArgument`] as JSON.
+fn complete_request_params_argument_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("name", s::required(s::string_json(None, None, None))),
+            ("value", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::CompleteRequestParamsContext`].
 pub fn complete_request_params_context() -> BoxedStrategy<
     super::CompleteRequestParamsContext,
 > {
-    s::optional(s::map(s::string(None, None, None)))
-        .prop_map(|f0| super::CompleteRequestParamsContext {
-            arguments: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(complete_request_params_context_json())
+}
+/// Values of [`super::CompleteRequestParamsContext`] as JSON.
+fn complete_request_params_context_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            (
+                "arguments",
+                s::optional_member(s::map_json(s::string_json(None, None, None))),
+            ),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::CompleteRequestParamsRef`].
 pub fn complete_request_params_ref() -> BoxedStrategy<super::CompleteRequestParamsRef> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                prompt_reference()
-                .prop_map(super::CompleteRequestParamsRef::PromptReference).boxed(),
-                resource_template_reference()
-                .prop_map(super::CompleteRequestParamsRef::ResourceTemplateReference)
-                .boxed()
-            ],
-        ),
-        super::CompleteRequestParamsRef::variant_name,
+    s::typed(complete_request_params_ref_json())
+}
+/// Values of [`super::CompleteRequestParamsRef`] as JSON.
+fn complete_request_params_ref_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("PromptReference", prompt_reference_json()),
+            ("ResourceTemplateReference", resource_template_reference_json()),
+        ]),
+        |json| s::variant_of(json, super::CompleteRequestParamsRef::variant_name),
     )
 }
 /// Values of [`super::CompleteResult`].
 pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
-    (s::optional(s::json_object()), complete_result_completion())
-        .prop_map(|(f0, f1)| super::CompleteResult {
-            meta: f0,
-            completion: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(complete_result_json())
+}
+/// Values of [`super::CompleteResult`] as JSON.
+fn complete_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("completion", s::required(complete_result_completion_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::CompleteResultCompletion`].
 pub fn complete_result_completion() -> BoxedStrategy<super::CompleteResultCompletion> {
-    (
-        s::optional(s::boolean()),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::vec(s::string(None, None, None), None, None),
+    s::typed(complete_result_completion_json())
+}
+/// Values of [`super::CompleteResultCompletion`] as JSON.
+fn complete_result_completion_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("hasMore", s::optional_member(s::boolean_json())),
+            ("total", s::optional_member(s::integer_json(None, None))),
+            (
+                "values",
+                s::required(s::array_json(s::string_json(None, None, None), None, None)),
+            ),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::CompleteResultCompletion {
-            has_more: f0,
-            total: f1,
-            values: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ContentBlock`].
 pub fn content_block() -> BoxedStrategy<super::ContentBlock> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::ContentBlock::TextContent).boxed(),
-                image_content().prop_map(super::ContentBlock::ImageContent).boxed(),
-                audio_content().prop_map(super::ContentBlock::AudioContent).boxed(),
-                resource_link().prop_map(super::ContentBlock::ResourceLink).boxed(),
-                embedded_resource().prop_map(super::ContentBlock::EmbeddedResource)
-                .boxed()
-            ],
-        ),
-        super::ContentBlock::variant_name,
+    s::typed(content_block_json())
+}
+/// Values of [`super::ContentBlock`] as JSON.
+fn content_block_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("TextContent", text_content_json()),
+            ("ImageContent", image_content_json()),
+            ("AudioContent", audio_content_json()),
+            ("ResourceLink", resource_link_json()),
+            ("EmbeddedResource", embedded_resource_json()),
+        ]),
+        |json| s::variant_of(json, super::ContentBlock::variant_name),
     )
 }
 /// Values of [`super::CreateMessageRequest`].
 pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
-    (method_sampling_create_message(), create_message_request_params())
-        .prop_map(|(f0, f1)| super::CreateMessageRequest {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(create_message_request_json())
+}
+/// Values of [`super::CreateMessageRequest`] as JSON.
+fn create_message_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_sampling_create_message_json())),
+            ("params", s::required(create_message_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::CreateMessageRequestParams`].
 pub fn create_message_request_params() -> BoxedStrategy<
     super::CreateMessageRequestParams,
 > {
-    (
-        s::optional(create_message_request_params_include_context()),
-        s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from).boxed(),
-        s::vec(sampling_message(), None, None),
-        s::optional(s::json_object()),
-        s::optional(model_preferences()),
-        s::optional(s::vec(s::string(None, None, None), None, None)),
-        s::optional(s::string(None, None, None)),
-        s::optional(s::number(None, None)),
+    s::typed(create_message_request_params_json())
+}
+/// Values of [`super::CreateMessageRequestParams`] as JSON.
+fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            (
+                "includeContext",
+                s::optional_member(create_message_request_params_include_context_json()),
+            ),
+            ("maxTokens", s::required(s::integer_json(None, None))),
+            (
+                "messages",
+                s::required(s::array_json(sampling_message_json(), None, None)),
+            ),
+            ("metadata", s::optional_member(s::object_json())),
+            ("modelPreferences", s::optional_member(model_preferences_json())),
+            (
+                "stopSequences",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
+                ),
+            ),
+            ("systemPrompt", s::optional_member(s::string_json(None, None, None))),
+            ("temperature", s::optional_member(s::number_json(None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7)| super::CreateMessageRequestParams {
-            include_context: f0,
-            max_tokens: f1,
-            messages: f2,
-            metadata: f3,
-            model_preferences: f4,
-            stop_sequences: f5,
-            system_prompt: f6,
-            temperature: f7,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CreateMessageRequestParamsIncludeContext`].
 pub fn create_message_request_params_include_context() -> BoxedStrategy<
     super::CreateMessageRequestParamsIncludeContext,
 > {
-    s::select(
-        ::std::vec![
-            super::CreateMessageRequestParamsIncludeContext::AllServers,
-            super::CreateMessageRequestParamsIncludeContext::None,
-            super::CreateMessageRequestParamsIncludeContext::ThisServer
-        ],
-    )
+    s::typed(create_message_request_params_include_context_json())
+}
+/// Values of [`super::CreateMessageRequestParamsIncludeContext`] as JSON.
+fn create_message_request_params_include_context_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::select_json(&["allServers", "none", "thisServer"])
 }
 /// Values of [`super::CreateMessageResult`].
 pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
-    (
-        s::optional(s::json_object()),
-        create_message_result_content(),
-        s::string(None, None, None),
-        role(),
-        s::optional(s::string(None, None, None)),
+    s::typed(create_message_result_json())
+}
+/// Values of [`super::CreateMessageResult`] as JSON.
+fn create_message_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("content", s::required(create_message_result_content_json())),
+            ("model", s::required(s::string_json(None, None, None))),
+            ("role", s::required(role_json())),
+            ("stopReason", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::CreateMessageResult {
-            meta: f0,
-            content: f1,
-            model: f2,
-            role: f3,
-            stop_reason: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CreateMessageResultContent`].
 pub fn create_message_result_content() -> BoxedStrategy<
     super::CreateMessageResultContent,
 > {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::CreateMessageResultContent::TextContent)
-                .boxed(), image_content()
-                .prop_map(super::CreateMessageResultContent::ImageContent).boxed(),
-                audio_content().prop_map(super::CreateMessageResultContent::AudioContent)
-                .boxed()
-            ],
-        ),
-        super::CreateMessageResultContent::variant_name,
+    s::typed(create_message_result_content_json())
+}
+/// Values of [`super::CreateMessageResultContent`] as JSON.
+fn create_message_result_content_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("TextContent", text_content_json()),
+            ("ImageContent", image_content_json()),
+            ("AudioContent", audio_content_json()),
+        ]),
+        |json| s::variant_of(json, super::CreateMessageResultContent::variant_name),
     )
 }
 /// Values of [`super::Cursor`].
 pub fn cursor() -> BoxedStrategy<super::Cursor> {
-    s::string(None, None, None)
+    s::typed(cursor_json())
+}
+/// Values of [`super::Cursor`] as JSON.
+fn cursor_json() -> BoxedStrategy<::serde_json::Value> {
+    s::string_json(None, None, None)
 }
 /// Values of [`super::ElicitRequest`].
 pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
-    (method_elicitation_create(), elicit_request_params())
-        .prop_map(|(f0, f1)| super::ElicitRequest {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(elicit_request_json())
+}
+/// Values of [`super::ElicitRequest`] as JSON.
+fn elicit_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_elicitation_create_json())),
+            ("params", s::required(elicit_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ElicitRequestParams`].
 pub fn elicit_request_params() -> BoxedStrategy<super::ElicitRequestParams> {
-    (s::string(None, None, None), elicit_request_params_requested_schema())
-        .prop_map(|(f0, f1)| super::ElicitRequestParams {
-            message: f0,
-            requested_schema: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(elicit_request_params_json())
+}
+/// Values of [`super::ElicitRequestParams`] as JSON.
+fn elicit_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("message", s::required(s::string_json(None, None, None))),
+            (
+                "requestedSchema",
+                s::required(elicit_request_params_requested_schema_json()),
+            ),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ElicitRequestParamsRequestedSchema`].
 pub fn elicit_request_params_requested_schema() -> BoxedStrategy<
     super::ElicitRequestParamsRequestedSchema,
 > {
-    (
-        s::map(primitive_schema_definition()),
-        s::optional(s::vec(s::string(None, None, None), None, None)),
-        type_object(),
+    s::typed(elicit_request_params_requested_schema_json())
+}
+/// Values of [`super::ElicitRequestParamsRequestedSchema`] as JSON.
+fn elicit_request_params_requested_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("properties", s::required(s::map_json(primitive_schema_definition_json()))),
+            (
+                "required",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
+                ),
+            ),
+            ("type", s::required(type_object_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ElicitRequestParamsRequestedSchema {
-            properties: f0,
-            required: f1,
-            r#type: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ElicitResult`].
 pub fn elicit_result() -> BoxedStrategy<super::ElicitResult> {
-    (
-        s::optional(s::json_object()),
-        elicit_result_action(),
-        s::optional(s::map(elicit_result_content_value())),
+    s::typed(elicit_result_json())
+}
+/// Values of [`super::ElicitResult`] as JSON.
+fn elicit_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("action", s::required(elicit_result_action_json())),
+            (
+                "content",
+                s::optional_member(s::map_json(elicit_result_content_value_json())),
+            ),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ElicitResult {
-            meta: f0,
-            action: f1,
-            content: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ElicitResultAction`].
 pub fn elicit_result_action() -> BoxedStrategy<super::ElicitResultAction> {
-    s::select(
-        ::std::vec![
-            super::ElicitResultAction::Accept, super::ElicitResultAction::Cancel,
-            super::ElicitResultAction::Decline
-        ],
-    )
+    s::typed(elicit_result_action_json())
+}
+/// Values of [`super::ElicitResultAction`] as JSON.
+fn elicit_result_action_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["accept", "cancel", "decline"])
 }
 /// Values of [`super::ElicitResultContentValue`].
 pub fn elicit_result_content_value() -> BoxedStrategy<super::ElicitResultContentValue> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                s::string(None, None, None)
-                .prop_map(super::ElicitResultContentValue::String).boxed(),
-                s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from)
-                .boxed().prop_map(super::ElicitResultContentValue::Integer).boxed(),
-                s::boolean().prop_map(super::ElicitResultContentValue::Boolean).boxed()
-            ],
-        ),
-        super::ElicitResultContentValue::variant_name,
+    s::typed(elicit_result_content_value_json())
+}
+/// Values of [`super::ElicitResultContentValue`] as JSON.
+fn elicit_result_content_value_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("String", s::string_json(None, None, None)),
+            ("Integer", s::integer_json(None, None)),
+            ("Boolean", s::boolean_json()),
+        ]),
+        |json| s::variant_of(json, super::ElicitResultContentValue::variant_name),
     )
 }
 /// Values of [`super::EmbeddedResource`].
 pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
-    (
-        s::optional(s::json_object()),
-        s::optional(annotations()),
-        embedded_resource_resource(),
-        type_resource(),
+    s::typed(embedded_resource_json())
+}
+/// Values of [`super::EmbeddedResource`] as JSON.
+fn embedded_resource_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("annotations", s::optional_member(annotations_json())),
+            ("resource", s::required(embedded_resource_resource_json())),
+            ("type", s::required(type_resource_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::EmbeddedResource {
-            meta: f0,
-            annotations: f1,
-            resource: f2,
-            r#type: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::EmbeddedResourceResource`].
 pub fn embedded_resource_resource() -> BoxedStrategy<super::EmbeddedResourceResource> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                text_resource_contents()
-                .prop_map(super::EmbeddedResourceResource::TextResourceContents).boxed(),
-                blob_resource_contents()
-                .prop_map(super::EmbeddedResourceResource::BlobResourceContents).boxed()
-            ],
-        ),
-        super::EmbeddedResourceResource::variant_name,
+    s::typed(embedded_resource_resource_json())
+}
+/// Values of [`super::EmbeddedResourceResource`] as JSON.
+fn embedded_resource_resource_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("TextResourceContents", text_resource_contents_json()),
+            ("BlobResourceContents", blob_resource_contents_json()),
+        ]),
+        |json| s::variant_of(json, super::EmbeddedResourceResource::variant_name),
     )
 }
 /// Values of [`super::EmptyResult`].
 pub fn empty_result() -> BoxedStrategy<super::EmptyResult> {
-    result()
+    s::typed(empty_result_json())
+}
+/// Values of [`super::EmptyResult`] as JSON.
+fn empty_result_json() -> BoxedStrategy<::serde_json::Value> {
+    result_json()
 }
 /// Values of [`super::EnumSchema`].
 pub fn enum_schema() -> BoxedStrategy<super::EnumSchema> {
-    (
-        s::optional(s::string(None, None, None)),
-        s::vec(s::string(None, None, None), None, None),
-        s::optional(s::vec(s::string(None, None, None), None, None)),
-        s::optional(s::string(None, None, None)),
-        type_string(),
+    s::typed(enum_schema_json())
+}
+/// Values of [`super::EnumSchema`] as JSON.
+fn enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            (
+                "enum",
+                s::required(s::array_json(s::string_json(None, None, None), None, None)),
+            ),
+            (
+                "enumNames",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
+                ),
+            ),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_string_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::EnumSchema {
-            description: f0,
-            r#enum: f1,
-            enum_names: f2,
-            title: f3,
-            r#type: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::GetPromptRequest`].
 pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
-    (method_prompts_get(), get_prompt_request_params())
-        .prop_map(|(f0, f1)| super::GetPromptRequest {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(get_prompt_request_json())
+}
+/// Values of [`super::GetPromptRequest`] as JSON.
+fn get_prompt_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_prompts_get_json())),
+            ("params", s::required(get_prompt_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::GetPromptRequestParams`].
 pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParams> {
-    (s::optional(s::map(s::string(None, None, None))), s::string(None, None, None))
-        .prop_map(|(f0, f1)| super::GetPromptRequestParams {
-            arguments: f0,
-            name: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(get_prompt_request_params_json())
+}
+/// Values of [`super::GetPromptRequestParams`] as JSON.
+fn get_prompt_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            (
+                "arguments",
+                s::optional_member(s::map_json(s::string_json(None, None, None))),
+            ),
+            ("name", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::GetPromptResult`].
 pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::string(None, None, None)),
-        s::vec(prompt_message(), None, None),
+    s::typed(get_prompt_result_json())
+}
+/// Values of [`super::GetPromptResult`] as JSON.
+fn get_prompt_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("messages", s::required(s::array_json(prompt_message_json(), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::GetPromptResult {
-            meta: f0,
-            description: f1,
-            messages: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ImageContent`].
 pub fn image_content() -> BoxedStrategy<super::ImageContent> {
-    (
-        s::optional(s::json_object()),
-        s::optional(annotations()),
-        s::string(Some("byte"), None, None),
-        s::string(None, None, None),
-        type_image(),
+    s::typed(image_content_json())
+}
+/// Values of [`super::ImageContent`] as JSON.
+fn image_content_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("annotations", s::optional_member(annotations_json())),
+            ("data", s::required(s::string_json(Some("byte"), None, None))),
+            ("mimeType", s::required(s::string_json(None, None, None))),
+            ("type", s::required(type_image_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::ImageContent {
-            meta: f0,
-            annotations: f1,
-            data: f2,
-            mime_type: f3,
-            r#type: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::Implementation`].
 pub fn implementation() -> BoxedStrategy<super::Implementation> {
-    (
-        s::string(None, None, None),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
+    s::typed(implementation_json())
+}
+/// Values of [`super::Implementation`] as JSON.
+fn implementation_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("name", s::required(s::string_json(None, None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("version", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::Implementation {
-            name: f0,
-            title: f1,
-            version: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::InitializeRequest`].
 pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
-    (method_initialize(), initialize_request_params())
-        .prop_map(|(f0, f1)| super::InitializeRequest {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(initialize_request_json())
+}
+/// Values of [`super::InitializeRequest`] as JSON.
+fn initialize_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_initialize_json())),
+            ("params", s::required(initialize_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::InitializeRequestParams`].
 pub fn initialize_request_params() -> BoxedStrategy<super::InitializeRequestParams> {
-    (client_capabilities(), implementation(), s::string(None, None, None))
-        .prop_map(|(f0, f1, f2)| super::InitializeRequestParams {
-            capabilities: f0,
-            client_info: f1,
-            protocol_version: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(initialize_request_params_json())
+}
+/// Values of [`super::InitializeRequestParams`] as JSON.
+fn initialize_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("capabilities", s::required(client_capabilities_json())),
+            ("clientInfo", s::required(implementation_json())),
+            ("protocolVersion", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::InitializeResult`].
 pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
-    (
-        s::optional(s::json_object()),
-        server_capabilities(),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        implementation(),
+    s::typed(initialize_result_json())
+}
+/// Values of [`super::InitializeResult`] as JSON.
+fn initialize_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("capabilities", s::required(server_capabilities_json())),
+            ("instructions", s::optional_member(s::string_json(None, None, None))),
+            ("protocolVersion", s::required(s::string_json(None, None, None))),
+            ("serverInfo", s::required(implementation_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::InitializeResult {
-            meta: f0,
-            capabilities: f1,
-            instructions: f2,
-            protocol_version: f3,
-            server_info: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::InitializedNotification`].
 pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotification> {
-    (method_notifications_initialized(), s::optional(result()))
-        .prop_map(|(f0, f1)| super::InitializedNotification {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(initialized_notification_json())
+}
+/// Values of [`super::InitializedNotification`] as JSON.
+fn initialized_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_notifications_initialized_json())),
+            ("params", s::optional_member(result_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::JSONRPCError`].
 pub fn jsonrpcerror() -> BoxedStrategy<super::JSONRPCError> {
-    (jsonrpcerror_error(), request_id(), jsonrpc_2_0())
-        .prop_map(|(f0, f1, f2)| super::JSONRPCError {
-            error: f0,
-            id: f1,
-            jsonrpc: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(jsonrpcerror_json())
+}
+/// Values of [`super::JSONRPCError`] as JSON.
+fn jsonrpcerror_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("error", s::required(jsonrpcerror_error_json())),
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::JSONRPCErrorError`].
 pub fn jsonrpcerror_error() -> BoxedStrategy<super::JSONRPCErrorError> {
-    (
-        s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from).boxed(),
-        s::optional(s::json()),
-        s::string(None, None, None),
+    s::typed(jsonrpcerror_error_json())
+}
+/// Values of [`super::JSONRPCErrorError`] as JSON.
+fn jsonrpcerror_error_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("code", s::required(s::integer_json(None, None))),
+            ("data", s::optional_member(s::any_json())),
+            ("message", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::JSONRPCErrorError {
-            code: f0,
-            data: f1,
-            message: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::JSONRPCMessage`].
 pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                jsonrpcrequest().prop_map(super::JSONRPCMessage::JSONRPCRequest).boxed(),
-                jsonrpcnotification()
-                .prop_map(super::JSONRPCMessage::JSONRPCNotification).boxed(),
-                jsonrpcresponse().prop_map(super::JSONRPCMessage::JSONRPCResponse)
-                .boxed(), jsonrpcerror().prop_map(super::JSONRPCMessage::JSONRPCError)
-                .boxed()
-            ],
-        ),
-        super::JSONRPCMessage::variant_name,
+    s::typed(jsonrpcmessage_json())
+}
+/// Values of [`super::JSONRPCMessage`] as JSON.
+fn jsonrpcmessage_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("JSONRPCRequest", jsonrpcrequest_json()),
+            ("JSONRPCNotification", jsonrpcnotification_json()),
+            ("JSONRPCResponse", jsonrpcresponse_json()),
+            ("JSONRPCError", jsonrpcerror_json()),
+        ]),
+        |json| s::variant_of(json, super::JSONRPCMessage::variant_name),
     )
 }
 /// Values of [`super::JSONRPCNotification`].
 pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
-    (jsonrpc_2_0(), s::string(None, None, None), s::optional(result()))
-        .prop_map(|(f0, f1, f2)| super::JSONRPCNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(jsonrpcnotification_json())
+}
+/// Values of [`super::JSONRPCNotification`] as JSON.
+fn jsonrpcnotification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(s::string_json(None, None, None))),
+            ("params", s::optional_member(result_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::JSONRPCRequest`].
 pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
-    (
-        request_id(),
-        jsonrpc_2_0(),
-        s::string(None, None, None),
-        s::optional(jsonrpcrequest_params()),
+    s::typed(jsonrpcrequest_json())
+}
+/// Values of [`super::JSONRPCRequest`] as JSON.
+fn jsonrpcrequest_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(s::string_json(None, None, None))),
+            ("params", s::optional_member(jsonrpcrequest_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::JSONRPCRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::JSONRPCRequestParams`].
 pub fn jsonrpcrequest_params() -> BoxedStrategy<super::JSONRPCRequestParams> {
-    (s::optional(jsonrpcrequest_params_meta()), s::extra(s::json(), &["_meta"]))
-        .prop_map(|(f0, f1)| super::JSONRPCRequestParams {
-            meta: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(jsonrpcrequest_params_json())
+}
+/// Values of [`super::JSONRPCRequestParams`] as JSON.
+fn jsonrpcrequest_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("_meta", s::optional_member(jsonrpcrequest_params_meta_json()))]),
+        s::extra(s::any_json(), &["_meta"]),
+        None,
+    )
 }
 /// Values of [`super::JSONRPCRequestParamsMeta`].
 pub fn jsonrpcrequest_params_meta() -> BoxedStrategy<super::JSONRPCRequestParamsMeta> {
-    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
-        .prop_map(|(f0, f1)| super::JSONRPCRequestParamsMeta {
-            progress_token: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(jsonrpcrequest_params_meta_json())
+}
+/// Values of [`super::JSONRPCRequestParamsMeta`] as JSON.
+fn jsonrpcrequest_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        s::extra(s::any_json(), &["progressToken"]),
+        None,
+    )
 }
 /// Values of [`super::JSONRPCResponse`].
 pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
-    (request_id(), jsonrpc_2_0(), result())
-        .prop_map(|(f0, f1, f2)| super::JSONRPCResponse {
-            id: f0,
-            jsonrpc: f1,
-            result: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(jsonrpcresponse_json())
+}
+/// Values of [`super::JSONRPCResponse`] as JSON.
+fn jsonrpcresponse_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("result", s::required(result_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::Jsonrpc2_0`].
 pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
-    Just(super::Jsonrpc2_0).boxed()
+    s::typed(jsonrpc_2_0_json())
+}
+/// Values of [`super::Jsonrpc2_0`] as JSON.
+fn jsonrpc_2_0_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::Jsonrpc2_0)
 }
 /// Values of [`super::ListPromptsRequest`].
 pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
-    (method_prompts_list(), s::optional(list_prompts_request_params()))
-        .prop_map(|(f0, f1)| super::ListPromptsRequest {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(list_prompts_request_json())
+}
+/// Values of [`super::ListPromptsRequest`] as JSON.
+fn list_prompts_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_prompts_list_json())),
+            ("params", s::optional_member(list_prompts_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ListPromptsRequestParams`].
 pub fn list_prompts_request_params() -> BoxedStrategy<super::ListPromptsRequestParams> {
-    s::optional(s::string(None, None, None))
-        .prop_map(|f0| super::ListPromptsRequestParams {
-            cursor: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(list_prompts_request_params_json())
+}
+/// Values of [`super::ListPromptsRequestParams`] as JSON.
+fn list_prompts_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("cursor", s::optional_member(s::string_json(None, None, None)))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ListPromptsResult`].
 pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::string(None, None, None)),
-        s::vec(prompt(), None, None),
+    s::typed(list_prompts_result_json())
+}
+/// Values of [`super::ListPromptsResult`] as JSON.
+fn list_prompts_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+            ("prompts", s::required(s::array_json(prompt_json(), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ListPromptsResult {
-            meta: f0,
-            next_cursor: f1,
-            prompts: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ListResourceTemplatesRequest`].
 pub fn list_resource_templates_request() -> BoxedStrategy<
     super::ListResourceTemplatesRequest,
 > {
-    (
-        method_resources_templates_list(),
-        s::optional(list_resource_templates_request_params()),
+    s::typed(list_resource_templates_request_json())
+}
+/// Values of [`super::ListResourceTemplatesRequest`] as JSON.
+fn list_resource_templates_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_resources_templates_list_json())),
+            ("params", s::optional_member(list_resource_templates_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1)| super::ListResourceTemplatesRequest {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ListResourceTemplatesRequestParams`].
 pub fn list_resource_templates_request_params() -> BoxedStrategy<
     super::ListResourceTemplatesRequestParams,
 > {
-    s::optional(s::string(None, None, None))
-        .prop_map(|f0| super::ListResourceTemplatesRequestParams {
-            cursor: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(list_resource_templates_request_params_json())
+}
+/// Values of [`super::ListResourceTemplatesRequestParams`] as JSON.
+fn list_resource_templates_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("cursor", s::optional_member(s::string_json(None, None, None)))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ListResourceTemplatesResult`].
 pub fn list_resource_templates_result() -> BoxedStrategy<
     super::ListResourceTemplatesResult,
 > {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::string(None, None, None)),
-        s::vec(resource_template(), None, None),
+    s::typed(list_resource_templates_result_json())
+}
+/// Values of [`super::ListResourceTemplatesResult`] as JSON.
+fn list_resource_templates_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+            (
+                "resourceTemplates",
+                s::required(s::array_json(resource_template_json(), None, None)),
+            ),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ListResourceTemplatesResult {
-            meta: f0,
-            next_cursor: f1,
-            resource_templates: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ListResourcesRequest`].
 pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
-    (method_resources_list(), s::optional(list_resources_request_params()))
-        .prop_map(|(f0, f1)| super::ListResourcesRequest {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(list_resources_request_json())
+}
+/// Values of [`super::ListResourcesRequest`] as JSON.
+fn list_resources_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_resources_list_json())),
+            ("params", s::optional_member(list_resources_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ListResourcesRequestParams`].
 pub fn list_resources_request_params() -> BoxedStrategy<
     super::ListResourcesRequestParams,
 > {
-    s::optional(s::string(None, None, None))
-        .prop_map(|f0| super::ListResourcesRequestParams {
-            cursor: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(list_resources_request_params_json())
+}
+/// Values of [`super::ListResourcesRequestParams`] as JSON.
+fn list_resources_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("cursor", s::optional_member(s::string_json(None, None, None)))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ListResourcesResult`].
 pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::string(None, None, None)),
-        s::vec(resource(), None, None),
+    s::typed(list_resources_result_json())
+}
+/// Values of [`super::ListResourcesResult`] as JSON.
+fn list_resources_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+            ("resources", s::required(s::array_json(resource_json(), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ListResourcesResult {
-            meta: f0,
-            next_cursor: f1,
-            resources: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ListRootsRequest`].
 pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
-    (method_roots_list(), s::optional(list_roots_request_params()))
-        .prop_map(|(f0, f1)| super::ListRootsRequest {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(list_roots_request_json())
+}
+/// Values of [`super::ListRootsRequest`] as JSON.
+fn list_roots_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_roots_list_json())),
+            ("params", s::optional_member(list_roots_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ListRootsRequestParams`].
 pub fn list_roots_request_params() -> BoxedStrategy<super::ListRootsRequestParams> {
-    (s::optional(list_roots_request_params_meta()), s::extra(s::json(), &["_meta"]))
-        .prop_map(|(f0, f1)| super::ListRootsRequestParams {
-            meta: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(list_roots_request_params_json())
+}
+/// Values of [`super::ListRootsRequestParams`] as JSON.
+fn list_roots_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(list_roots_request_params_meta_json())),
+        ]),
+        s::extra(s::any_json(), &["_meta"]),
+        None,
+    )
 }
 /// Values of [`super::ListRootsRequestParamsMeta`].
 pub fn list_roots_request_params_meta() -> BoxedStrategy<
     super::ListRootsRequestParamsMeta,
 > {
-    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
-        .prop_map(|(f0, f1)| super::ListRootsRequestParamsMeta {
-            progress_token: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(list_roots_request_params_meta_json())
+}
+/// Values of [`super::ListRootsRequestParamsMeta`] as JSON.
+fn list_roots_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        s::extra(s::any_json(), &["progressToken"]),
+        None,
+    )
 }
 /// Values of [`super::ListRootsResult`].
 pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
-    (s::optional(s::json_object()), s::vec(root(), None, None))
-        .prop_map(|(f0, f1)| super::ListRootsResult {
-            meta: f0,
-            roots: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(list_roots_result_json())
+}
+/// Values of [`super::ListRootsResult`] as JSON.
+fn list_roots_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("roots", s::required(s::array_json(root_json(), None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ListToolsRequest`].
 pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
-    (method_tools_list(), s::optional(list_tools_request_params()))
-        .prop_map(|(f0, f1)| super::ListToolsRequest {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(list_tools_request_json())
+}
+/// Values of [`super::ListToolsRequest`] as JSON.
+fn list_tools_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_tools_list_json())),
+            ("params", s::optional_member(list_tools_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ListToolsRequestParams`].
 pub fn list_tools_request_params() -> BoxedStrategy<super::ListToolsRequestParams> {
-    s::optional(s::string(None, None, None))
-        .prop_map(|f0| super::ListToolsRequestParams {
-            cursor: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(list_tools_request_params_json())
+}
+/// Values of [`super::ListToolsRequestParams`] as JSON.
+fn list_tools_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("cursor", s::optional_member(s::string_json(None, None, None)))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ListToolsResult`].
 pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::string(None, None, None)),
-        s::vec(tool(), None, None),
+    s::typed(list_tools_result_json())
+}
+/// Values of [`super::ListToolsResult`] as JSON.
+fn list_tools_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+            ("tools", s::required(s::array_json(tool_json(), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ListToolsResult {
-            meta: f0,
-            next_cursor: f1,
-            tools: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::LoggingLevel`].
 pub fn logging_level() -> BoxedStrategy<super::LoggingLevel> {
-    s::select(
-        ::std::vec![
-            super::LoggingLevel::Alert, super::LoggingLevel::Critical,
-            super::LoggingLevel::Debug, super::LoggingLevel::Emergency,
-            super::LoggingLevel::Error, super::LoggingLevel::Info,
-            super::LoggingLevel::Notice, super::LoggingLevel::Warning
+    s::typed(logging_level_json())
+}
+/// Values of [`super::LoggingLevel`] as JSON.
+fn logging_level_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(
+        &[
+            "alert",
+            "critical",
+            "debug",
+            "emergency",
+            "error",
+            "info",
+            "notice",
+            "warning",
         ],
     )
 }
@@ -982,1174 +1190,1580 @@ pub fn logging_level() -> BoxedStrategy<super::LoggingLevel> {
 pub fn logging_message_notification() -> BoxedStrategy<
     super::LoggingMessageNotification,
 > {
-    (method_notifications_message(), logging_message_notification_params())
-        .prop_map(|(f0, f1)| super::LoggingMessageNotification {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(logging_message_notification_json())
+}
+/// Values of [`super::LoggingMessageNotification`] as JSON.
+fn logging_message_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_notifications_message_json())),
+            ("params", s::required(logging_message_notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::LoggingMessageNotificationParams`].
 pub fn logging_message_notification_params() -> BoxedStrategy<
     super::LoggingMessageNotificationParams,
 > {
-    (s::json(), logging_level(), s::optional(s::string(None, None, None)))
-        .prop_map(|(f0, f1, f2)| super::LoggingMessageNotificationParams {
-            data: f0,
-            level: f1,
-            logger: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(logging_message_notification_params_json())
+}
+/// Values of [`super::LoggingMessageNotificationParams`] as JSON.
+fn logging_message_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("data", s::required(s::any_json())),
+            ("level", s::required(logging_level_json())),
+            ("logger", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::MethodCompletionComplete`].
 pub fn method_completion_complete() -> BoxedStrategy<super::MethodCompletionComplete> {
-    Just(super::MethodCompletionComplete).boxed()
+    s::typed(method_completion_complete_json())
+}
+/// Values of [`super::MethodCompletionComplete`] as JSON.
+fn method_completion_complete_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodCompletionComplete)
 }
 /// Values of [`super::MethodElicitationCreate`].
 pub fn method_elicitation_create() -> BoxedStrategy<super::MethodElicitationCreate> {
-    Just(super::MethodElicitationCreate).boxed()
+    s::typed(method_elicitation_create_json())
+}
+/// Values of [`super::MethodElicitationCreate`] as JSON.
+fn method_elicitation_create_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodElicitationCreate)
 }
 /// Values of [`super::MethodInitialize`].
 pub fn method_initialize() -> BoxedStrategy<super::MethodInitialize> {
-    Just(super::MethodInitialize).boxed()
+    s::typed(method_initialize_json())
+}
+/// Values of [`super::MethodInitialize`] as JSON.
+fn method_initialize_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodInitialize)
 }
 /// Values of [`super::MethodLoggingSetLevel`].
 pub fn method_logging_set_level() -> BoxedStrategy<super::MethodLoggingSetLevel> {
-    Just(super::MethodLoggingSetLevel).boxed()
+    s::typed(method_logging_set_level_json())
+}
+/// Values of [`super::MethodLoggingSetLevel`] as JSON.
+fn method_logging_set_level_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodLoggingSetLevel)
 }
 /// Values of [`super::MethodNotificationsCancelled`].
 pub fn method_notifications_cancelled() -> BoxedStrategy<
     super::MethodNotificationsCancelled,
 > {
-    Just(super::MethodNotificationsCancelled).boxed()
+    s::typed(method_notifications_cancelled_json())
+}
+/// Values of [`super::MethodNotificationsCancelled`] as JSON.
+fn method_notifications_cancelled_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodNotificationsCancelled)
 }
 /// Values of [`super::MethodNotificationsInitialized`].
 pub fn method_notifications_initialized() -> BoxedStrategy<
     super::MethodNotificationsInitialized,
 > {
-    Just(super::MethodNotificationsInitialized).boxed()
+    s::typed(method_notifications_initialized_json())
+}
+/// Values of [`super::MethodNotificationsInitialized`] as JSON.
+fn method_notifications_initialized_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodNotificationsInitialized)
 }
 /// Values of [`super::MethodNotificationsMessage`].
 pub fn method_notifications_message() -> BoxedStrategy<
     super::MethodNotificationsMessage,
 > {
-    Just(super::MethodNotificationsMessage).boxed()
+    s::typed(method_notifications_message_json())
+}
+/// Values of [`super::MethodNotificationsMessage`] as JSON.
+fn method_notifications_message_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodNotificationsMessage)
 }
 /// Values of [`super::MethodNotificationsProgress`].
 pub fn method_notifications_progress() -> BoxedStrategy<
     super::MethodNotificationsProgress,
 > {
-    Just(super::MethodNotificationsProgress).boxed()
+    s::typed(method_notifications_progress_json())
+}
+/// Values of [`super::MethodNotificationsProgress`] as JSON.
+fn method_notifications_progress_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodNotificationsProgress)
 }
 /// Values of [`super::MethodNotificationsPromptsListChanged`].
 pub fn method_notifications_prompts_list_changed() -> BoxedStrategy<
     super::MethodNotificationsPromptsListChanged,
 > {
-    Just(super::MethodNotificationsPromptsListChanged).boxed()
+    s::typed(method_notifications_prompts_list_changed_json())
+}
+/// Values of [`super::MethodNotificationsPromptsListChanged`] as JSON.
+fn method_notifications_prompts_list_changed_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::constant(&super::MethodNotificationsPromptsListChanged)
 }
 /// Values of [`super::MethodNotificationsResourcesListChanged`].
 pub fn method_notifications_resources_list_changed() -> BoxedStrategy<
     super::MethodNotificationsResourcesListChanged,
 > {
-    Just(super::MethodNotificationsResourcesListChanged).boxed()
+    s::typed(method_notifications_resources_list_changed_json())
+}
+/// Values of [`super::MethodNotificationsResourcesListChanged`] as JSON.
+fn method_notifications_resources_list_changed_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::constant(&super::MethodNotificationsResourcesListChanged)
 }
 /// Values of [`super::MethodNotificationsResourcesUpdated`].
 pub fn method_notifications_resources_updated() -> BoxedStrategy<
     super::MethodNotificationsResourcesUpdated,
 > {
-    Just(super::MethodNotificationsResourcesUpdated).boxed()
+    s::typed(method_notifications_resources_updated_json())
+}
+/// Values of [`super::MethodNotificationsResourcesUpdated`] as JSON.
+fn method_notifications_resources_updated_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodNotificationsResourcesUpdated)
 }
 /// Values of [`super::MethodNotificationsRootsListChanged`].
 pub fn method_notifications_roots_list_changed() -> BoxedStrategy<
     super::MethodNotificationsRootsListChanged,
 > {
-    Just(super::MethodNotificationsRootsListChanged).boxed()
+    s::typed(method_notifications_roots_list_changed_json())
+}
+/// Values of [`super::MethodNotificationsRootsListChanged`] as JSON.
+fn method_notifications_roots_list_changed_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodNotificationsRootsListChanged)
 }
 /// Values of [`super::MethodNotificationsToolsListChanged`].
 pub fn method_notifications_tools_list_changed() -> BoxedStrategy<
     super::MethodNotificationsToolsListChanged,
 > {
-    Just(super::MethodNotificationsToolsListChanged).boxed()
+    s::typed(method_notifications_tools_list_changed_json())
+}
+/// Values of [`super::MethodNotificationsToolsListChanged`] as JSON.
+fn method_notifications_tools_list_changed_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodNotificationsToolsListChanged)
 }
 /// Values of [`super::MethodPing`].
 pub fn method_ping() -> BoxedStrategy<super::MethodPing> {
-    Just(super::MethodPing).boxed()
+    s::typed(method_ping_json())
+}
+/// Values of [`super::MethodPing`] as JSON.
+fn method_ping_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodPing)
 }
 /// Values of [`super::MethodPromptsGet`].
 pub fn method_prompts_get() -> BoxedStrategy<super::MethodPromptsGet> {
-    Just(super::MethodPromptsGet).boxed()
+    s::typed(method_prompts_get_json())
+}
+/// Values of [`super::MethodPromptsGet`] as JSON.
+fn method_prompts_get_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodPromptsGet)
 }
 /// Values of [`super::MethodPromptsList`].
 pub fn method_prompts_list() -> BoxedStrategy<super::MethodPromptsList> {
-    Just(super::MethodPromptsList).boxed()
+    s::typed(method_prompts_list_json())
+}
+/// Values of [`super::MethodPromptsList`] as JSON.
+fn method_prompts_list_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodPromptsList)
 }
 /// Values of [`super::MethodResourcesList`].
 pub fn method_resources_list() -> BoxedStrategy<super::MethodResourcesList> {
-    Just(super::MethodResourcesList).boxed()
+    s::typed(method_resources_list_json())
+}
+/// Values of [`super::MethodResourcesList`] as JSON.
+fn method_resources_list_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodResourcesList)
 }
 /// Values of [`super::MethodResourcesRead`].
 pub fn method_resources_read() -> BoxedStrategy<super::MethodResourcesRead> {
-    Just(super::MethodResourcesRead).boxed()
+    s::typed(method_resources_read_json())
+}
+/// Values of [`super::MethodResourcesRead`] as JSON.
+fn method_resources_read_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodResourcesRead)
 }
 /// Values of [`super::MethodResourcesSubscribe`].
 pub fn method_resources_subscribe() -> BoxedStrategy<super::MethodResourcesSubscribe> {
-    Just(super::MethodResourcesSubscribe).boxed()
+    s::typed(method_resources_subscribe_json())
+}
+/// Values of [`super::MethodResourcesSubscribe`] as JSON.
+fn method_resources_subscribe_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodResourcesSubscribe)
 }
 /// Values of [`super::MethodResourcesTemplatesList`].
 pub fn method_resources_templates_list() -> BoxedStrategy<
     super::MethodResourcesTemplatesList,
 > {
-    Just(super::MethodResourcesTemplatesList).boxed()
+    s::typed(method_resources_templates_list_json())
+}
+/// Values of [`super::MethodResourcesTemplatesList`] as JSON.
+fn method_resources_templates_list_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodResourcesTemplatesList)
 }
 /// Values of [`super::MethodResourcesUnsubscribe`].
 pub fn method_resources_unsubscribe() -> BoxedStrategy<
     super::MethodResourcesUnsubscribe,
 > {
-    Just(super::MethodResourcesUnsubscribe).boxed()
+    s::typed(method_resources_unsubscribe_json())
+}
+/// Values of [`super::MethodResourcesUnsubscribe`] as JSON.
+fn method_resources_unsubscribe_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodResourcesUnsubscribe)
 }
 /// Values of [`super::MethodRootsList`].
 pub fn method_roots_list() -> BoxedStrategy<super::MethodRootsList> {
-    Just(super::MethodRootsList).boxed()
+    s::typed(method_roots_list_json())
+}
+/// Values of [`super::MethodRootsList`] as JSON.
+fn method_roots_list_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodRootsList)
 }
 /// Values of [`super::MethodSamplingCreateMessage`].
 pub fn method_sampling_create_message() -> BoxedStrategy<
     super::MethodSamplingCreateMessage,
 > {
-    Just(super::MethodSamplingCreateMessage).boxed()
+    s::typed(method_sampling_create_message_json())
+}
+/// Values of [`super::MethodSamplingCreateMessage`] as JSON.
+fn method_sampling_create_message_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodSamplingCreateMessage)
 }
 /// Values of [`super::MethodToolsCall`].
 pub fn method_tools_call() -> BoxedStrategy<super::MethodToolsCall> {
-    Just(super::MethodToolsCall).boxed()
+    s::typed(method_tools_call_json())
+}
+/// Values of [`super::MethodToolsCall`] as JSON.
+fn method_tools_call_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodToolsCall)
 }
 /// Values of [`super::MethodToolsList`].
 pub fn method_tools_list() -> BoxedStrategy<super::MethodToolsList> {
-    Just(super::MethodToolsList).boxed()
+    s::typed(method_tools_list_json())
+}
+/// Values of [`super::MethodToolsList`] as JSON.
+fn method_tools_list_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodToolsList)
 }
 /// Values of [`super::ModelHint`].
 pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
-    s::optional(s::string(None, None, None))
-        .prop_map(|f0| super::ModelHint {
-            name: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(model_hint_json())
+}
+/// Values of [`super::ModelHint`] as JSON.
+fn model_hint_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("name", s::optional_member(s::string_json(None, None, None)))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ModelPreferences`].
 pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
-    (
-        s::optional(s::number(Some(0f64), Some(1f64))),
-        s::optional(s::vec(model_hint(), None, None)),
-        s::optional(s::number(Some(0f64), Some(1f64))),
-        s::optional(s::number(Some(0f64), Some(1f64))),
+    s::typed(model_preferences_json())
+}
+/// Values of [`super::ModelPreferences`] as JSON.
+fn model_preferences_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("costPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+            ("hints", s::optional_member(s::array_json(model_hint_json(), None, None))),
+            (
+                "intelligencePriority",
+                s::optional_member(s::number_json(Some(0f64), Some(1f64))),
+            ),
+            ("speedPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::ModelPreferences {
-            cost_priority: f0,
-            hints: f1,
-            intelligence_priority: f2,
-            speed_priority: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::Notification`].
 pub fn notification() -> BoxedStrategy<super::Notification> {
-    (s::string(None, None, None), s::optional(result()))
-        .prop_map(|(f0, f1)| super::Notification {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(notification_json())
+}
+/// Values of [`super::Notification`] as JSON.
+fn notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(s::string_json(None, None, None))),
+            ("params", s::optional_member(result_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::NumberSchema`].
 pub fn number_schema() -> BoxedStrategy<super::NumberSchema> {
-    (
-        s::optional(s::string(None, None, None)),
-        s::optional(s::number(None, None)),
-        s::optional(s::number(None, None)),
-        s::optional(s::string(None, None, None)),
-        number_schema_type(),
+    s::typed(number_schema_json())
+}
+/// Values of [`super::NumberSchema`] as JSON.
+fn number_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("maximum", s::optional_member(s::number_json(None, None))),
+            ("minimum", s::optional_member(s::number_json(None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(number_schema_type_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::NumberSchema {
-            description: f0,
-            maximum: f1,
-            minimum: f2,
-            title: f3,
-            r#type: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::NumberSchemaType`].
 pub fn number_schema_type() -> BoxedStrategy<super::NumberSchemaType> {
-    s::select(
-        ::std::vec![super::NumberSchemaType::Integer, super::NumberSchemaType::Number],
-    )
+    s::typed(number_schema_type_json())
+}
+/// Values of [`super::NumberSchemaType`] as JSON.
+fn number_schema_type_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["integer", "number"])
 }
 /// Values of [`super::PaginatedRequest`].
 pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
-    (s::string(None, None, None), s::optional(paginated_request_params()))
-        .prop_map(|(f0, f1)| super::PaginatedRequest {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(paginated_request_json())
+}
+/// Values of [`super::PaginatedRequest`] as JSON.
+fn paginated_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(s::string_json(None, None, None))),
+            ("params", s::optional_member(paginated_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::PaginatedRequestParams`].
 pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams> {
-    s::optional(s::string(None, None, None))
-        .prop_map(|f0| super::PaginatedRequestParams {
-            cursor: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(paginated_request_params_json())
+}
+/// Values of [`super::PaginatedRequestParams`] as JSON.
+fn paginated_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("cursor", s::optional_member(s::string_json(None, None, None)))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::PaginatedResult`].
 pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
-    (s::optional(s::json_object()), s::optional(s::string(None, None, None)))
-        .prop_map(|(f0, f1)| super::PaginatedResult {
-            meta: f0,
-            next_cursor: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(paginated_result_json())
+}
+/// Values of [`super::PaginatedResult`] as JSON.
+fn paginated_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::PingRequest`].
 pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
-    (method_ping(), s::optional(ping_request_params()))
-        .prop_map(|(f0, f1)| super::PingRequest {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(ping_request_json())
+}
+/// Values of [`super::PingRequest`] as JSON.
+fn ping_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_ping_json())),
+            ("params", s::optional_member(ping_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::PingRequestParams`].
 pub fn ping_request_params() -> BoxedStrategy<super::PingRequestParams> {
-    (s::optional(ping_request_params_meta()), s::extra(s::json(), &["_meta"]))
-        .prop_map(|(f0, f1)| super::PingRequestParams {
-            meta: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(ping_request_params_json())
+}
+/// Values of [`super::PingRequestParams`] as JSON.
+fn ping_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("_meta", s::optional_member(ping_request_params_meta_json()))]),
+        s::extra(s::any_json(), &["_meta"]),
+        None,
+    )
 }
 /// Values of [`super::PingRequestParamsMeta`].
 pub fn ping_request_params_meta() -> BoxedStrategy<super::PingRequestParamsMeta> {
-    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
-        .prop_map(|(f0, f1)| super::PingRequestParamsMeta {
-            progress_token: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(ping_request_params_meta_json())
+}
+/// Values of [`super::PingRequestParamsMeta`] as JSON.
+fn ping_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        s::extra(s::any_json(), &["progressToken"]),
+        None,
+    )
 }
 /// Values of [`super::PrimitiveSchemaDefinition`].
 pub fn primitive_schema_definition() -> BoxedStrategy<super::PrimitiveSchemaDefinition> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                string_schema().prop_map(super::PrimitiveSchemaDefinition::StringSchema)
-                .boxed(), number_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::NumberSchema).boxed(),
-                boolean_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::BooleanSchema).boxed(),
-                enum_schema().prop_map(super::PrimitiveSchemaDefinition::EnumSchema)
-                .boxed()
-            ],
-        ),
-        super::PrimitiveSchemaDefinition::variant_name,
+    s::typed(primitive_schema_definition_json())
+}
+/// Values of [`super::PrimitiveSchemaDefinition`] as JSON.
+fn primitive_schema_definition_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("StringSchema", string_schema_json()),
+            ("NumberSchema", number_schema_json()),
+            ("BooleanSchema", boolean_schema_json()),
+            ("EnumSchema", enum_schema_json()),
+        ]),
+        |json| s::variant_of(json, super::PrimitiveSchemaDefinition::variant_name),
     )
 }
 /// Values of [`super::ProgressNotification`].
 pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
-    (method_notifications_progress(), progress_notification_params())
-        .prop_map(|(f0, f1)| super::ProgressNotification {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(progress_notification_json())
+}
+/// Values of [`super::ProgressNotification`] as JSON.
+fn progress_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_notifications_progress_json())),
+            ("params", s::required(progress_notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ProgressNotificationParams`].
 pub fn progress_notification_params() -> BoxedStrategy<
     super::ProgressNotificationParams,
 > {
-    (
-        s::optional(s::string(None, None, None)),
-        s::number(None, None),
-        progress_token(),
-        s::optional(s::number(None, None)),
+    s::typed(progress_notification_params_json())
+}
+/// Values of [`super::ProgressNotificationParams`] as JSON.
+fn progress_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("message", s::optional_member(s::string_json(None, None, None))),
+            ("progress", s::required(s::number_json(None, None))),
+            ("progressToken", s::required(progress_token_json())),
+            ("total", s::optional_member(s::number_json(None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::ProgressNotificationParams {
-            message: f0,
-            progress: f1,
-            progress_token: f2,
-            total: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ProgressToken`].
 pub fn progress_token() -> BoxedStrategy<super::ProgressToken> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                s::string(None, None, None).prop_map(super::ProgressToken::String)
-                .boxed(), s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from).boxed()
-                .prop_map(super::ProgressToken::Integer).boxed()
-            ],
-        ),
-        super::ProgressToken::variant_name,
+    s::typed(progress_token_json())
+}
+/// Values of [`super::ProgressToken`] as JSON.
+fn progress_token_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("String", s::string_json(None, None, None)),
+            ("Integer", s::integer_json(None, None)),
+        ]),
+        |json| s::variant_of(json, super::ProgressToken::variant_name),
     )
 }
 /// Values of [`super::Prompt`].
 pub fn prompt() -> BoxedStrategy<super::Prompt> {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::vec(prompt_argument(), None, None)),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::optional(s::string(None, None, None)),
+    s::typed(prompt_json())
+}
+/// Values of [`super::Prompt`] as JSON.
+fn prompt_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            (
+                "arguments",
+                s::optional_member(s::array_json(prompt_argument_json(), None, None)),
+            ),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::Prompt {
-            meta: f0,
-            arguments: f1,
-            description: f2,
-            name: f3,
-            title: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::PromptArgument`].
 pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
-    (
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::optional(s::boolean()),
-        s::optional(s::string(None, None, None)),
+    s::typed(prompt_argument_json())
+}
+/// Values of [`super::PromptArgument`] as JSON.
+fn prompt_argument_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("required", s::optional_member(s::boolean_json())),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::PromptArgument {
-            description: f0,
-            name: f1,
-            required: f2,
-            title: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::PromptListChangedNotification`].
 pub fn prompt_list_changed_notification() -> BoxedStrategy<
     super::PromptListChangedNotification,
 > {
-    (method_notifications_prompts_list_changed(), s::optional(result()))
-        .prop_map(|(f0, f1)| super::PromptListChangedNotification {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(prompt_list_changed_notification_json())
+}
+/// Values of [`super::PromptListChangedNotification`] as JSON.
+fn prompt_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_notifications_prompts_list_changed_json())),
+            ("params", s::optional_member(result_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::PromptMessage`].
 pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
-    (content_block(), role())
-        .prop_map(|(f0, f1)| super::PromptMessage {
-            content: f0,
-            role: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(prompt_message_json())
+}
+/// Values of [`super::PromptMessage`] as JSON.
+fn prompt_message_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("content", s::required(content_block_json())),
+            ("role", s::required(role_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::PromptReference`].
 pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
-    (
-        s::string(None, None, None),
-        s::optional(s::string(None, None, None)),
-        type_ref_prompt(),
+    s::typed(prompt_reference_json())
+}
+/// Values of [`super::PromptReference`] as JSON.
+fn prompt_reference_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("name", s::required(s::string_json(None, None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_ref_prompt_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::PromptReference {
-            name: f0,
-            title: f1,
-            r#type: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ReadResourceRequest`].
 pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
-    (method_resources_read(), read_resource_request_params())
-        .prop_map(|(f0, f1)| super::ReadResourceRequest {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(read_resource_request_json())
+}
+/// Values of [`super::ReadResourceRequest`] as JSON.
+fn read_resource_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_resources_read_json())),
+            ("params", s::required(read_resource_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ReadResourceRequestParams`].
 pub fn read_resource_request_params() -> BoxedStrategy<
     super::ReadResourceRequestParams,
 > {
-    s::string(Some("uri"), None, None)
-        .prop_map(|f0| super::ReadResourceRequestParams {
-            uri: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(read_resource_request_params_json())
+}
+/// Values of [`super::ReadResourceRequestParams`] as JSON.
+fn read_resource_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("uri", s::required(s::string_json(Some("uri"), None, None)))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ReadResourceResult`].
 pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
-    (
-        s::optional(s::json_object()),
-        s::vec(read_resource_result_contents_item(), None, None),
+    s::typed(read_resource_result_json())
+}
+/// Values of [`super::ReadResourceResult`] as JSON.
+fn read_resource_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            (
+                "contents",
+                s::required(
+                    s::array_json(read_resource_result_contents_item_json(), None, None),
+                ),
+            ),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1)| super::ReadResourceResult {
-            meta: f0,
-            contents: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ReadResourceResultContentsItem`].
 pub fn read_resource_result_contents_item() -> BoxedStrategy<
     super::ReadResourceResultContentsItem,
 > {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                text_resource_contents()
-                .prop_map(super::ReadResourceResultContentsItem::TextResourceContents)
-                .boxed(), blob_resource_contents()
-                .prop_map(super::ReadResourceResultContentsItem::BlobResourceContents)
-                .boxed()
-            ],
-        ),
-        super::ReadResourceResultContentsItem::variant_name,
+    s::typed(read_resource_result_contents_item_json())
+}
+/// Values of [`super::ReadResourceResultContentsItem`] as JSON.
+fn read_resource_result_contents_item_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("TextResourceContents", text_resource_contents_json()),
+            ("BlobResourceContents", blob_resource_contents_json()),
+        ]),
+        |json| s::variant_of(json, super::ReadResourceResultContentsItem::variant_name),
     )
 }
 /// Values of [`super::Request`].
 pub fn request() -> BoxedStrategy<super::Request> {
-    (s::string(None, None, None), s::optional(request_params()))
-        .prop_map(|(f0, f1)| super::Request {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(request_json())
+}
+/// Values of [`super::Request`] as JSON.
+fn request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(s::string_json(None, None, None))),
+            ("params", s::optional_member(request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::RequestId`].
 pub fn request_id() -> BoxedStrategy<super::RequestId> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                s::string(None, None, None).prop_map(super::RequestId::String).boxed(),
-                s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from)
-                .boxed().prop_map(super::RequestId::Integer).boxed()
-            ],
-        ),
-        super::RequestId::variant_name,
+    s::typed(request_id_json())
+}
+/// Values of [`super::RequestId`] as JSON.
+fn request_id_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("String", s::string_json(None, None, None)),
+            ("Integer", s::integer_json(None, None)),
+        ]),
+        |json| s::variant_of(json, super::RequestId::variant_name),
     )
 }
 /// Values of [`super::RequestParams`].
 pub fn request_params() -> BoxedStrategy<super::RequestParams> {
-    (s::optional(request_params_meta()), s::extra(s::json(), &["_meta"]))
-        .prop_map(|(f0, f1)| super::RequestParams {
-            meta: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(request_params_json())
+}
+/// Values of [`super::RequestParams`] as JSON.
+fn request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("_meta", s::optional_member(request_params_meta_json()))]),
+        s::extra(s::any_json(), &["_meta"]),
+        None,
+    )
 }
 /// Values of [`super::RequestParamsMeta`].
 pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
-    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
-        .prop_map(|(f0, f1)| super::RequestParamsMeta {
-            progress_token: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(request_params_meta_json())
+}
+/// Values of [`super::RequestParamsMeta`] as JSON.
+fn request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        s::extra(s::any_json(), &["progressToken"]),
+        None,
+    )
 }
 /// Values of [`super::Resource`].
 pub fn resource() -> BoxedStrategy<super::Resource> {
-    (
-        s::optional(s::json_object()),
-        s::optional(annotations()),
-        s::optional(s::string(None, None, None)),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::optional(s::string(None, None, None)),
-        s::string(Some("uri"), None, None),
+    s::typed(resource_json())
+}
+/// Values of [`super::Resource`] as JSON.
+fn resource_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("annotations", s::optional_member(annotations_json())),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("mimeType", s::optional_member(s::string_json(None, None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("size", s::optional_member(s::integer_json(None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7)| super::Resource {
-            meta: f0,
-            annotations: f1,
-            description: f2,
-            mime_type: f3,
-            name: f4,
-            size: f5,
-            title: f6,
-            uri: f7,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ResourceContents`].
 pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::string(None, None, None)),
-        s::string(Some("uri"), None, None),
+    s::typed(resource_contents_json())
+}
+/// Values of [`super::ResourceContents`] as JSON.
+fn resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("mimeType", s::optional_member(s::string_json(None, None, None))),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ResourceContents {
-            meta: f0,
-            mime_type: f1,
-            uri: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ResourceLink`].
 pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
-    (
-        s::optional(s::json_object()),
-        s::optional(annotations()),
-        s::optional(s::string(None, None, None)),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::optional(s::string(None, None, None)),
-        type_resource_link(),
-        s::string(Some("uri"), None, None),
+    s::typed(resource_link_json())
+}
+/// Values of [`super::ResourceLink`] as JSON.
+fn resource_link_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("annotations", s::optional_member(annotations_json())),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("mimeType", s::optional_member(s::string_json(None, None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("size", s::optional_member(s::integer_json(None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_resource_link_json())),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8)| super::ResourceLink {
-            meta: f0,
-            annotations: f1,
-            description: f2,
-            mime_type: f3,
-            name: f4,
-            size: f5,
-            title: f6,
-            r#type: f7,
-            uri: f8,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ResourceListChangedNotification`].
 pub fn resource_list_changed_notification() -> BoxedStrategy<
     super::ResourceListChangedNotification,
 > {
-    (method_notifications_resources_list_changed(), s::optional(result()))
-        .prop_map(|(f0, f1)| super::ResourceListChangedNotification {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(resource_list_changed_notification_json())
+}
+/// Values of [`super::ResourceListChangedNotification`] as JSON.
+fn resource_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_notifications_resources_list_changed_json())),
+            ("params", s::optional_member(result_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ResourceTemplate`].
 pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
-    (
-        s::optional(s::json_object()),
-        s::optional(annotations()),
-        s::optional(s::string(None, None, None)),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::optional(s::string(None, None, None)),
-        s::string(Some("uri-template"), None, None),
+    s::typed(resource_template_json())
+}
+/// Values of [`super::ResourceTemplate`] as JSON.
+fn resource_template_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("annotations", s::optional_member(annotations_json())),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("mimeType", s::optional_member(s::string_json(None, None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            (
+                "uriTemplate",
+                s::required(s::string_json(Some("uri-template"), None, None)),
+            ),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::ResourceTemplate {
-            meta: f0,
-            annotations: f1,
-            description: f2,
-            mime_type: f3,
-            name: f4,
-            title: f5,
-            uri_template: f6,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ResourceTemplateReference`].
 pub fn resource_template_reference() -> BoxedStrategy<super::ResourceTemplateReference> {
-    (type_ref_resource(), s::string(Some("uri-template"), None, None))
-        .prop_map(|(f0, f1)| super::ResourceTemplateReference {
-            r#type: f0,
-            uri: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(resource_template_reference_json())
+}
+/// Values of [`super::ResourceTemplateReference`] as JSON.
+fn resource_template_reference_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("type", s::required(type_ref_resource_json())),
+            ("uri", s::required(s::string_json(Some("uri-template"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ResourceUpdatedNotification`].
 pub fn resource_updated_notification() -> BoxedStrategy<
     super::ResourceUpdatedNotification,
 > {
-    (method_notifications_resources_updated(), resource_updated_notification_params())
-        .prop_map(|(f0, f1)| super::ResourceUpdatedNotification {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(resource_updated_notification_json())
+}
+/// Values of [`super::ResourceUpdatedNotification`] as JSON.
+fn resource_updated_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_notifications_resources_updated_json())),
+            ("params", s::required(resource_updated_notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ResourceUpdatedNotificationParams`].
 pub fn resource_updated_notification_params() -> BoxedStrategy<
     super::ResourceUpdatedNotificationParams,
 > {
-    s::string(Some("uri"), None, None)
-        .prop_map(|f0| super::ResourceUpdatedNotificationParams {
-            uri: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(resource_updated_notification_params_json())
+}
+/// Values of [`super::ResourceUpdatedNotificationParams`] as JSON.
+fn resource_updated_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("uri", s::required(s::string_json(Some("uri"), None, None)))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::Result`].
 pub fn result() -> BoxedStrategy<super::Result> {
-    (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
-        .prop_map(|(f0, f1)| super::Result {
-            meta: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(result_json())
+}
+/// Values of [`super::Result`] as JSON.
+fn result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("_meta", s::optional_member(s::object_json()))]),
+        s::extra(s::any_json(), &["_meta"]),
+        None,
+    )
 }
 /// Values of [`super::Role`].
 pub fn role() -> BoxedStrategy<super::Role> {
-    s::select(::std::vec![super::Role::Assistant, super::Role::User])
+    s::typed(role_json())
+}
+/// Values of [`super::Role`] as JSON.
+fn role_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["assistant", "user"])
 }
 /// Values of [`super::Root`].
 pub fn root() -> BoxedStrategy<super::Root> {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::string(None, None, None)),
-        s::string(Some("uri"), None, None),
+    s::typed(root_json())
+}
+/// Values of [`super::Root`] as JSON.
+fn root_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("name", s::optional_member(s::string_json(None, None, None))),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::Root {
-            meta: f0,
-            name: f1,
-            uri: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::RootsListChangedNotification`].
 pub fn roots_list_changed_notification() -> BoxedStrategy<
     super::RootsListChangedNotification,
 > {
-    (method_notifications_roots_list_changed(), s::optional(result()))
-        .prop_map(|(f0, f1)| super::RootsListChangedNotification {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(roots_list_changed_notification_json())
+}
+/// Values of [`super::RootsListChangedNotification`] as JSON.
+fn roots_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_notifications_roots_list_changed_json())),
+            ("params", s::optional_member(result_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::SamplingMessage`].
 pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
-    (sampling_message_content(), role())
-        .prop_map(|(f0, f1)| super::SamplingMessage {
-            content: f0,
-            role: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(sampling_message_json())
+}
+/// Values of [`super::SamplingMessage`] as JSON.
+fn sampling_message_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("content", s::required(sampling_message_content_json())),
+            ("role", s::required(role_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::SamplingMessageContent`].
 pub fn sampling_message_content() -> BoxedStrategy<super::SamplingMessageContent> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::SamplingMessageContent::TextContent)
-                .boxed(), image_content()
-                .prop_map(super::SamplingMessageContent::ImageContent).boxed(),
-                audio_content().prop_map(super::SamplingMessageContent::AudioContent)
-                .boxed()
-            ],
-        ),
-        super::SamplingMessageContent::variant_name,
+    s::typed(sampling_message_content_json())
+}
+/// Values of [`super::SamplingMessageContent`] as JSON.
+fn sampling_message_content_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("TextContent", text_content_json()),
+            ("ImageContent", image_content_json()),
+            ("AudioContent", audio_content_json()),
+        ]),
+        |json| s::variant_of(json, super::SamplingMessageContent::variant_name),
     )
 }
 /// Values of [`super::ServerCapabilities`].
 pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::json_object_map()),
-        s::optional(s::json_object()),
-        s::optional(server_capabilities_prompts()),
-        s::optional(server_capabilities_resources()),
-        s::optional(server_capabilities_tools()),
+    s::typed(server_capabilities_json())
+}
+/// Values of [`super::ServerCapabilities`] as JSON.
+fn server_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("completions", s::optional_member(s::object_json())),
+            ("experimental", s::optional_member(s::object_map_json())),
+            ("logging", s::optional_member(s::object_json())),
+            ("prompts", s::optional_member(server_capabilities_prompts_json())),
+            ("resources", s::optional_member(server_capabilities_resources_json())),
+            ("tools", s::optional_member(server_capabilities_tools_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::ServerCapabilities {
-            completions: f0,
-            experimental: f1,
-            logging: f2,
-            prompts: f3,
-            resources: f4,
-            tools: f5,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ServerCapabilitiesPrompts`].
 pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesPrompts> {
-    s::optional(s::boolean())
-        .prop_map(|f0| super::ServerCapabilitiesPrompts {
-            list_changed: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(server_capabilities_prompts_json())
+}
+/// Values of [`super::ServerCapabilitiesPrompts`] as JSON.
+fn server_capabilities_prompts_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("listChanged", s::optional_member(s::boolean_json()))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ServerCapabilitiesResources`].
 pub fn server_capabilities_resources() -> BoxedStrategy<
     super::ServerCapabilitiesResources,
 > {
-    (s::optional(s::boolean()), s::optional(s::boolean()))
-        .prop_map(|(f0, f1)| super::ServerCapabilitiesResources {
-            list_changed: f0,
-            subscribe: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(server_capabilities_resources_json())
+}
+/// Values of [`super::ServerCapabilitiesResources`] as JSON.
+fn server_capabilities_resources_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("listChanged", s::optional_member(s::boolean_json())),
+            ("subscribe", s::optional_member(s::boolean_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ServerCapabilitiesTools`].
 pub fn server_capabilities_tools() -> BoxedStrategy<super::ServerCapabilitiesTools> {
-    s::optional(s::boolean())
-        .prop_map(|f0| super::ServerCapabilitiesTools {
-            list_changed: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(server_capabilities_tools_json())
+}
+/// Values of [`super::ServerCapabilitiesTools`] as JSON.
+fn server_capabilities_tools_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("listChanged", s::optional_member(s::boolean_json()))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ServerNotification`].
 pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                cancelled_notification()
-                .prop_map(super::ServerNotification::CancelledNotification).boxed(),
-                progress_notification()
-                .prop_map(super::ServerNotification::ProgressNotification).boxed(),
-                resource_list_changed_notification()
-                .prop_map(super::ServerNotification::ResourceListChangedNotification)
-                .boxed(), resource_updated_notification()
-                .prop_map(super::ServerNotification::ResourceUpdatedNotification)
-                .boxed(), prompt_list_changed_notification()
-                .prop_map(super::ServerNotification::PromptListChangedNotification)
-                .boxed(), tool_list_changed_notification()
-                .prop_map(super::ServerNotification::ToolListChangedNotification)
-                .boxed(), logging_message_notification()
-                .prop_map(super::ServerNotification::LoggingMessageNotification).boxed()
-            ],
-        ),
-        super::ServerNotification::variant_name,
+    s::typed(server_notification_json())
+}
+/// Values of [`super::ServerNotification`] as JSON.
+fn server_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("CancelledNotification", cancelled_notification_json()),
+            ("ProgressNotification", progress_notification_json()),
+            (
+                "ResourceListChangedNotification",
+                resource_list_changed_notification_json(),
+            ),
+            ("ResourceUpdatedNotification", resource_updated_notification_json()),
+            ("PromptListChangedNotification", prompt_list_changed_notification_json()),
+            ("ToolListChangedNotification", tool_list_changed_notification_json()),
+            ("LoggingMessageNotification", logging_message_notification_json()),
+        ]),
+        |json| s::variant_of(json, super::ServerNotification::variant_name),
     )
 }
 /// Values of [`super::ServerRequest`].
 pub fn server_request() -> BoxedStrategy<super::ServerRequest> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                ping_request().prop_map(super::ServerRequest::PingRequest).boxed(),
-                create_message_request()
-                .prop_map(super::ServerRequest::CreateMessageRequest).boxed(),
-                list_roots_request().prop_map(super::ServerRequest::ListRootsRequest)
-                .boxed(), elicit_request().prop_map(super::ServerRequest::ElicitRequest)
-                .boxed()
-            ],
-        ),
-        super::ServerRequest::variant_name,
+    s::typed(server_request_json())
+}
+/// Values of [`super::ServerRequest`] as JSON.
+fn server_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("PingRequest", ping_request_json()),
+            ("CreateMessageRequest", create_message_request_json()),
+            ("ListRootsRequest", list_roots_request_json()),
+            ("ElicitRequest", elicit_request_json()),
+        ]),
+        |json| s::variant_of(json, super::ServerRequest::variant_name),
     )
 }
 /// Values of [`super::ServerResult`].
 pub fn server_result() -> BoxedStrategy<super::ServerResult> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                result().prop_map(super::ServerResult::Result).boxed(),
-                initialize_result().prop_map(super::ServerResult::InitializeResult)
-                .boxed(), list_resources_result()
-                .prop_map(super::ServerResult::ListResourcesResult).boxed(),
-                list_resource_templates_result()
-                .prop_map(super::ServerResult::ListResourceTemplatesResult).boxed(),
-                read_resource_result().prop_map(super::ServerResult::ReadResourceResult)
-                .boxed(), list_prompts_result()
-                .prop_map(super::ServerResult::ListPromptsResult).boxed(),
-                get_prompt_result().prop_map(super::ServerResult::GetPromptResult)
-                .boxed(), list_tools_result()
-                .prop_map(super::ServerResult::ListToolsResult).boxed(),
-                call_tool_result().prop_map(super::ServerResult::CallToolResult).boxed(),
-                complete_result().prop_map(super::ServerResult::CompleteResult).boxed()
-            ],
-        ),
-        super::ServerResult::variant_name,
+    s::typed(server_result_json())
+}
+/// Values of [`super::ServerResult`] as JSON.
+fn server_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("Result", result_json()),
+            ("InitializeResult", initialize_result_json()),
+            ("ListResourcesResult", list_resources_result_json()),
+            ("ListResourceTemplatesResult", list_resource_templates_result_json()),
+            ("ReadResourceResult", read_resource_result_json()),
+            ("ListPromptsResult", list_prompts_result_json()),
+            ("GetPromptResult", get_prompt_result_json()),
+            ("ListToolsResult", list_tools_result_json()),
+            ("CallToolResult", call_tool_result_json()),
+            ("CompleteResult", complete_result_json()),
+        ]),
+        |json| s::variant_of(json, super::ServerResult::variant_name),
     )
 }
 /// Values of [`super::SetLevelRequest`].
 pub fn set_level_request() -> BoxedStrategy<super::SetLevelRequest> {
-    (method_logging_set_level(), set_level_request_params())
-        .prop_map(|(f0, f1)| super::SetLevelRequest {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(set_level_request_json())
+}
+/// Values of [`super::SetLevelRequest`] as JSON.
+fn set_level_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_logging_set_level_json())),
+            ("params", s::required(set_level_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::SetLevelRequestParams`].
 pub fn set_level_request_params() -> BoxedStrategy<super::SetLevelRequestParams> {
-    logging_level()
-        .prop_map(|f0| super::SetLevelRequestParams {
-            level: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(set_level_request_params_json())
+}
+/// Values of [`super::SetLevelRequestParams`] as JSON.
+fn set_level_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("level", s::required(logging_level_json()))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::StringSchema`].
 pub fn string_schema() -> BoxedStrategy<super::StringSchema> {
-    (
-        s::optional(s::string(None, None, None)),
-        s::optional(string_schema_format()),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::optional(s::string(None, None, None)),
-        type_string(),
+    s::typed(string_schema_json())
+}
+/// Values of [`super::StringSchema`] as JSON.
+fn string_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("format", s::optional_member(string_schema_format_json())),
+            ("maxLength", s::optional_member(s::integer_json(None, None))),
+            ("minLength", s::optional_member(s::integer_json(None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_string_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::StringSchema {
-            description: f0,
-            format: f1,
-            max_length: f2,
-            min_length: f3,
-            title: f4,
-            r#type: f5,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::StringSchemaFormat`].
 pub fn string_schema_format() -> BoxedStrategy<super::StringSchemaFormat> {
-    s::select(
-        ::std::vec![
-            super::StringSchemaFormat::Date, super::StringSchemaFormat::DateTime,
-            super::StringSchemaFormat::Email, super::StringSchemaFormat::Uri
-        ],
-    )
+    s::typed(string_schema_format_json())
+}
+/// Values of [`super::StringSchemaFormat`] as JSON.
+fn string_schema_format_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["date", "date-time", "email", "uri"])
 }
 /// Values of [`super::SubscribeRequest`].
 pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
-    (method_resources_subscribe(), subscribe_request_params())
-        .prop_map(|(f0, f1)| super::SubscribeRequest {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(subscribe_request_json())
+}
+/// Values of [`super::SubscribeRequest`] as JSON.
+fn subscribe_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_resources_subscribe_json())),
+            ("params", s::required(subscribe_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::SubscribeRequestParams`].
 pub fn subscribe_request_params() -> BoxedStrategy<super::SubscribeRequestParams> {
-    s::string(Some("uri"), None, None)
-        .prop_map(|f0| super::SubscribeRequestParams {
-            uri: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(subscribe_request_params_json())
+}
+/// Values of [`super::SubscribeRequestParams`] as JSON.
+fn subscribe_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("uri", s::required(s::string_json(Some("uri"), None, None)))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::TextContent`].
 pub fn text_content() -> BoxedStrategy<super::TextContent> {
-    (
-        s::optional(s::json_object()),
-        s::optional(annotations()),
-        s::string(None, None, None),
-        type_text(),
+    s::typed(text_content_json())
+}
+/// Values of [`super::TextContent`] as JSON.
+fn text_content_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("annotations", s::optional_member(annotations_json())),
+            ("text", s::required(s::string_json(None, None, None))),
+            ("type", s::required(type_text_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::TextContent {
-            meta: f0,
-            annotations: f1,
-            text: f2,
-            r#type: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::TextResourceContents`].
 pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::string(Some("uri"), None, None),
+    s::typed(text_resource_contents_json())
+}
+/// Values of [`super::TextResourceContents`] as JSON.
+fn text_resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("mimeType", s::optional_member(s::string_json(None, None, None))),
+            ("text", s::required(s::string_json(None, None, None))),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::TextResourceContents {
-            meta: f0,
-            mime_type: f1,
-            text: f2,
-            uri: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::Tool`].
 pub fn tool() -> BoxedStrategy<super::Tool> {
-    (
-        s::optional(s::json_object()),
-        s::optional(tool_annotations()),
-        s::optional(s::string(None, None, None)),
-        tool_input_schema(),
-        s::string(None, None, None),
-        s::optional(tool_output_schema()),
-        s::optional(s::string(None, None, None)),
+    s::typed(tool_json())
+}
+/// Values of [`super::Tool`] as JSON.
+fn tool_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("annotations", s::optional_member(tool_annotations_json())),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("inputSchema", s::required(tool_input_schema_json())),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("outputSchema", s::optional_member(tool_output_schema_json())),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::Tool {
-            meta: f0,
-            annotations: f1,
-            description: f2,
-            input_schema: f3,
-            name: f4,
-            output_schema: f5,
-            title: f6,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ToolAnnotations`].
 pub fn tool_annotations() -> BoxedStrategy<super::ToolAnnotations> {
-    (
-        s::optional(s::boolean()),
-        s::optional(s::boolean()),
-        s::optional(s::boolean()),
-        s::optional(s::boolean()),
-        s::optional(s::string(None, None, None)),
+    s::typed(tool_annotations_json())
+}
+/// Values of [`super::ToolAnnotations`] as JSON.
+fn tool_annotations_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("destructiveHint", s::optional_member(s::boolean_json())),
+            ("idempotentHint", s::optional_member(s::boolean_json())),
+            ("openWorldHint", s::optional_member(s::boolean_json())),
+            ("readOnlyHint", s::optional_member(s::boolean_json())),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::ToolAnnotations {
-            destructive_hint: f0,
-            idempotent_hint: f1,
-            open_world_hint: f2,
-            read_only_hint: f3,
-            title: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ToolInputSchema`].
 pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
-    (
-        s::optional(s::json_object_map()),
-        s::optional(s::vec(s::string(None, None, None), None, None)),
-        type_object(),
+    s::typed(tool_input_schema_json())
+}
+/// Values of [`super::ToolInputSchema`] as JSON.
+fn tool_input_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("properties", s::optional_member(s::object_map_json())),
+            (
+                "required",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
+                ),
+            ),
+            ("type", s::required(type_object_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ToolInputSchema {
-            properties: f0,
-            required: f1,
-            r#type: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ToolListChangedNotification`].
 pub fn tool_list_changed_notification() -> BoxedStrategy<
     super::ToolListChangedNotification,
 > {
-    (method_notifications_tools_list_changed(), s::optional(result()))
-        .prop_map(|(f0, f1)| super::ToolListChangedNotification {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(tool_list_changed_notification_json())
+}
+/// Values of [`super::ToolListChangedNotification`] as JSON.
+fn tool_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_notifications_tools_list_changed_json())),
+            ("params", s::optional_member(result_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ToolOutputSchema`].
 pub fn tool_output_schema() -> BoxedStrategy<super::ToolOutputSchema> {
-    (
-        s::optional(s::json_object_map()),
-        s::optional(s::vec(s::string(None, None, None), None, None)),
-        type_object(),
+    s::typed(tool_output_schema_json())
+}
+/// Values of [`super::ToolOutputSchema`] as JSON.
+fn tool_output_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("properties", s::optional_member(s::object_map_json())),
+            (
+                "required",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
+                ),
+            ),
+            ("type", s::required(type_object_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ToolOutputSchema {
-            properties: f0,
-            required: f1,
-            r#type: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::TypeAudio`].
 pub fn type_audio() -> BoxedStrategy<super::TypeAudio> {
-    Just(super::TypeAudio).boxed()
+    s::typed(type_audio_json())
+}
+/// Values of [`super::TypeAudio`] as JSON.
+fn type_audio_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeAudio)
 }
 /// Values of [`super::TypeBoolean`].
 pub fn type_boolean() -> BoxedStrategy<super::TypeBoolean> {
-    Just(super::TypeBoolean).boxed()
+    s::typed(type_boolean_json())
+}
+/// Values of [`super::TypeBoolean`] as JSON.
+fn type_boolean_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeBoolean)
 }
 /// Values of [`super::TypeImage`].
 pub fn type_image() -> BoxedStrategy<super::TypeImage> {
-    Just(super::TypeImage).boxed()
+    s::typed(type_image_json())
+}
+/// Values of [`super::TypeImage`] as JSON.
+fn type_image_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeImage)
 }
 /// Values of [`super::TypeObject`].
 pub fn type_object() -> BoxedStrategy<super::TypeObject> {
-    Just(super::TypeObject).boxed()
+    s::typed(type_object_json())
+}
+/// Values of [`super::TypeObject`] as JSON.
+fn type_object_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeObject)
 }
 /// Values of [`super::TypeRefPrompt`].
 pub fn type_ref_prompt() -> BoxedStrategy<super::TypeRefPrompt> {
-    Just(super::TypeRefPrompt).boxed()
+    s::typed(type_ref_prompt_json())
+}
+/// Values of [`super::TypeRefPrompt`] as JSON.
+fn type_ref_prompt_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeRefPrompt)
 }
 /// Values of [`super::TypeRefResource`].
 pub fn type_ref_resource() -> BoxedStrategy<super::TypeRefResource> {
-    Just(super::TypeRefResource).boxed()
+    s::typed(type_ref_resource_json())
+}
+/// Values of [`super::TypeRefResource`] as JSON.
+fn type_ref_resource_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeRefResource)
 }
 /// Values of [`super::TypeResource`].
 pub fn type_resource() -> BoxedStrategy<super::TypeResource> {
-    Just(super::TypeResource).boxed()
+    s::typed(type_resource_json())
+}
+/// Values of [`super::TypeResource`] as JSON.
+fn type_resource_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeResource)
 }
 /// Values of [`super::TypeResourceLink`].
 pub fn type_resource_link() -> BoxedStrategy<super::TypeResourceLink> {
-    Just(super::TypeResourceLink).boxed()
+    s::typed(type_resource_link_json())
+}
+/// Values of [`super::TypeResourceLink`] as JSON.
+fn type_resource_link_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeResourceLink)
 }
 /// Values of [`super::TypeString`].
 pub fn type_string() -> BoxedStrategy<super::TypeString> {
-    Just(super::TypeString).boxed()
+    s::typed(type_string_json())
+}
+/// Values of [`super::TypeString`] as JSON.
+fn type_string_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeString)
 }
 /// Values of [`super::TypeText`].
 pub fn type_text() -> BoxedStrategy<super::TypeText> {
-    Just(super::TypeText).boxed()
+    s::typed(type_text_json())
+}
+/// Values of [`super::TypeText`] as JSON.
+fn type_text_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeText)
 }
 /// Values of [`super::UnsubscribeRequest`].
 pub fn unsubscribe_request() -> BoxedStrategy<super::UnsubscribeRequest> {
-    (method_resources_unsubscribe(), unsubscribe_request_params())
-        .prop_map(|(f0, f1)| super::UnsubscribeRequest {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(unsubscribe_request_json())
+}
+/// Values of [`super::UnsubscribeRequest`] as JSON.
+fn unsubscribe_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_resources_unsubscribe_json())),
+            ("params", s::required(unsubscribe_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::UnsubscribeRequestParams`].
 pub fn unsubscribe_request_params() -> BoxedStrategy<super::UnsubscribeRequestParams> {
-    s::string(Some("uri"), None, None)
-        .prop_map(|f0| super::UnsubscribeRequestParams {
-            uri: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(unsubscribe_request_params_json())
+}
+/// Values of [`super::UnsubscribeRequestParams`] as JSON.
+fn unsubscribe_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("uri", s::required(s::string_json(Some("uri"), None, None)))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Encoded samples of the definition named `name`, each with the outcome of decoding
 /// it back; `None` when there is no such definition.
 pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
     Some(
         match name {
-            "Annotations" => s::sample(annotations()),
-            "AudioContent" => s::sample(audio_content()),
-            "BaseMetadata" => s::sample(base_metadata()),
-            "BlobResourceContents" => s::sample(blob_resource_contents()),
-            "BooleanSchema" => s::sample(boolean_schema()),
-            "CallToolRequest" => s::sample(call_tool_request()),
-            "CallToolResult" => s::sample(call_tool_result()),
-            "CancelledNotification" => s::sample(cancelled_notification()),
-            "ClientCapabilities" => s::sample(client_capabilities()),
-            "ClientNotification" => s::sample(client_notification()),
-            "ClientRequest" => s::sample(client_request()),
-            "ClientResult" => s::sample(client_result()),
-            "CompleteRequest" => s::sample(complete_request()),
-            "CompleteResult" => s::sample(complete_result()),
-            "ContentBlock" => s::sample(content_block()),
-            "CreateMessageRequest" => s::sample(create_message_request()),
-            "CreateMessageResult" => s::sample(create_message_result()),
-            "Cursor" => s::sample(cursor()),
-            "ElicitRequest" => s::sample(elicit_request()),
-            "ElicitResult" => s::sample(elicit_result()),
-            "EmbeddedResource" => s::sample(embedded_resource()),
-            "EmptyResult" => s::sample(empty_result()),
-            "EnumSchema" => s::sample(enum_schema()),
-            "GetPromptRequest" => s::sample(get_prompt_request()),
-            "GetPromptResult" => s::sample(get_prompt_result()),
-            "ImageContent" => s::sample(image_content()),
-            "Implementation" => s::sample(implementation()),
-            "InitializeRequest" => s::sample(initialize_request()),
-            "InitializeResult" => s::sample(initialize_result()),
-            "InitializedNotification" => s::sample(initialized_notification()),
-            "JSONRPCError" => s::sample(jsonrpcerror()),
-            "JSONRPCMessage" => s::sample(jsonrpcmessage()),
-            "JSONRPCNotification" => s::sample(jsonrpcnotification()),
-            "JSONRPCRequest" => s::sample(jsonrpcrequest()),
-            "JSONRPCResponse" => s::sample(jsonrpcresponse()),
-            "ListPromptsRequest" => s::sample(list_prompts_request()),
-            "ListPromptsResult" => s::sample(list_prompts_result()),
+            "Annotations" => s::sample::<super::Annotations>(annotations_json()),
+            "AudioContent" => s::sample::<super::AudioContent>(audio_content_json()),
+            "BaseMetadata" => s::sample::<super::BaseMetadata>(base_metadata_json()),
+            "BlobResourceContents" => {
+                s::sample::<super::BlobResourceContents>(blob_resource_contents_json())
+            }
+            "BooleanSchema" => s::sample::<super::BooleanSchema>(boolean_schema_json()),
+            "CallToolRequest" => {
+                s::sample::<super::CallToolRequest>(call_tool_request_json())
+            }
+            "CallToolResult" => {
+                s::sample::<super::CallToolResult>(call_tool_result_json())
+            }
+            "CancelledNotification" => {
+                s::sample::<super::CancelledNotification>(cancelled_notification_json())
+            }
+            "ClientCapabilities" => {
+                s::sample::<super::ClientCapabilities>(client_capabilities_json())
+            }
+            "ClientNotification" => {
+                s::sample::<super::ClientNotification>(client_notification_json())
+            }
+            "ClientRequest" => s::sample::<super::ClientRequest>(client_request_json()),
+            "ClientResult" => s::sample::<super::ClientResult>(client_result_json()),
+            "CompleteRequest" => {
+                s::sample::<super::CompleteRequest>(complete_request_json())
+            }
+            "CompleteResult" => {
+                s::sample::<super::CompleteResult>(complete_result_json())
+            }
+            "ContentBlock" => s::sample::<super::ContentBlock>(content_block_json()),
+            "CreateMessageRequest" => {
+                s::sample::<super::CreateMessageRequest>(create_message_request_json())
+            }
+            "CreateMessageResult" => {
+                s::sample::<super::CreateMessageResult>(create_message_result_json())
+            }
+            "Cursor" => s::sample::<super::Cursor>(cursor_json()),
+            "ElicitRequest" => s::sample::<super::ElicitRequest>(elicit_request_json()),
+            "ElicitResult" => s::sample::<super::ElicitResult>(elicit_result_json()),
+            "EmbeddedResource" => {
+                s::sample::<super::EmbeddedResource>(embedded_resource_json())
+            }
+            "EmptyResult" => s::sample::<super::EmptyResult>(empty_result_json()),
+            "EnumSchema" => s::sample::<super::EnumSchema>(enum_schema_json()),
+            "GetPromptRequest" => {
+                s::sample::<super::GetPromptRequest>(get_prompt_request_json())
+            }
+            "GetPromptResult" => {
+                s::sample::<super::GetPromptResult>(get_prompt_result_json())
+            }
+            "ImageContent" => s::sample::<super::ImageContent>(image_content_json()),
+            "Implementation" => s::sample::<super::Implementation>(implementation_json()),
+            "InitializeRequest" => {
+                s::sample::<super::InitializeRequest>(initialize_request_json())
+            }
+            "InitializeResult" => {
+                s::sample::<super::InitializeResult>(initialize_result_json())
+            }
+            "InitializedNotification" => {
+                s::sample::<
+                    super::InitializedNotification,
+                >(initialized_notification_json())
+            }
+            "JSONRPCError" => s::sample::<super::JSONRPCError>(jsonrpcerror_json()),
+            "JSONRPCMessage" => s::sample::<super::JSONRPCMessage>(jsonrpcmessage_json()),
+            "JSONRPCNotification" => {
+                s::sample::<super::JSONRPCNotification>(jsonrpcnotification_json())
+            }
+            "JSONRPCRequest" => s::sample::<super::JSONRPCRequest>(jsonrpcrequest_json()),
+            "JSONRPCResponse" => {
+                s::sample::<super::JSONRPCResponse>(jsonrpcresponse_json())
+            }
+            "ListPromptsRequest" => {
+                s::sample::<super::ListPromptsRequest>(list_prompts_request_json())
+            }
+            "ListPromptsResult" => {
+                s::sample::<super::ListPromptsResult>(list_prompts_result_json())
+            }
             "ListResourceTemplatesRequest" => {
-                s::sample(list_resource_templates_request())
+                s::sample::<
+                    super::ListResourceTemplatesRequest,
+                >(list_resource_templates_request_json())
             }
-            "ListResourceTemplatesResult" => s::sample(list_resource_templates_result()),
-            "ListResourcesRequest" => s::sample(list_resources_request()),
-            "ListResourcesResult" => s::sample(list_resources_result()),
-            "ListRootsRequest" => s::sample(list_roots_request()),
-            "ListRootsResult" => s::sample(list_roots_result()),
-            "ListToolsRequest" => s::sample(list_tools_request()),
-            "ListToolsResult" => s::sample(list_tools_result()),
-            "LoggingLevel" => s::sample(logging_level()),
-            "LoggingMessageNotification" => s::sample(logging_message_notification()),
-            "ModelHint" => s::sample(model_hint()),
-            "ModelPreferences" => s::sample(model_preferences()),
-            "Notification" => s::sample(notification()),
-            "NumberSchema" => s::sample(number_schema()),
-            "PaginatedRequest" => s::sample(paginated_request()),
-            "PaginatedResult" => s::sample(paginated_result()),
-            "PingRequest" => s::sample(ping_request()),
-            "PrimitiveSchemaDefinition" => s::sample(primitive_schema_definition()),
-            "ProgressNotification" => s::sample(progress_notification()),
-            "ProgressToken" => s::sample(progress_token()),
-            "Prompt" => s::sample(prompt()),
-            "PromptArgument" => s::sample(prompt_argument()),
+            "ListResourceTemplatesResult" => {
+                s::sample::<
+                    super::ListResourceTemplatesResult,
+                >(list_resource_templates_result_json())
+            }
+            "ListResourcesRequest" => {
+                s::sample::<super::ListResourcesRequest>(list_resources_request_json())
+            }
+            "ListResourcesResult" => {
+                s::sample::<super::ListResourcesResult>(list_resources_result_json())
+            }
+            "ListRootsRequest" => {
+                s::sample::<super::ListRootsRequest>(list_roots_request_json())
+            }
+            "ListRootsResult" => {
+                s::sample::<super::ListRootsResult>(list_roots_result_json())
+            }
+            "ListToolsRequest" => {
+                s::sample::<super::ListToolsRequest>(list_tools_request_json())
+            }
+            "ListToolsResult" => {
+                s::sample::<super::ListToolsResult>(list_tools_result_json())
+            }
+            "LoggingLevel" => s::sample::<super::LoggingLevel>(logging_level_json()),
+            "LoggingMessageNotification" => {
+                s::sample::<
+                    super::LoggingMessageNotification,
+                >(logging_message_notification_json())
+            }
+            "ModelHint" => s::sample::<super::ModelHint>(model_hint_json()),
+            "ModelPreferences" => {
+                s::sample::<super::ModelPreferences>(model_preferences_json())
+            }
+            "Notification" => s::sample::<super::Notification>(notification_json()),
+            "NumberSchema" => s::sample::<super::NumberSchema>(number_schema_json()),
+            "PaginatedRequest" => {
+                s::sample::<super::PaginatedRequest>(paginated_request_json())
+            }
+            "PaginatedResult" => {
+                s::sample::<super::PaginatedResult>(paginated_result_json())
+            }
+            "PingRequest" => s::sample::<super::PingRequest>(ping_request_json()),
+            "PrimitiveSchemaDefinition" => {
+                s::sample::<
+                    super::PrimitiveSchemaDefinition,
+                >(primitive_schema_definition_json())
+            }
+            "ProgressNotification" => {
+                s::sample::<super::ProgressNotification>(progress_notification_json())
+            }
+            "ProgressToken" => s::sample::<super::ProgressToken>(progress_token_json()),
+            "Prompt" => s::sample::<super::Prompt>(prompt_json()),
+            "PromptArgument" => {
+                s::sample::<super::PromptArgument>(prompt_argument_json())
+            }
             "PromptListChangedNotification" => {
-                s::sample(prompt_list_changed_notification())
+                s::sample::<
+                    super::PromptListChangedNotification,
+                >(prompt_list_changed_notification_json())
             }
-            "PromptMessage" => s::sample(prompt_message()),
-            "PromptReference" => s::sample(prompt_reference()),
-            "ReadResourceRequest" => s::sample(read_resource_request()),
-            "ReadResourceResult" => s::sample(read_resource_result()),
-            "Request" => s::sample(request()),
-            "RequestId" => s::sample(request_id()),
-            "Resource" => s::sample(resource()),
-            "ResourceContents" => s::sample(resource_contents()),
-            "ResourceLink" => s::sample(resource_link()),
+            "PromptMessage" => s::sample::<super::PromptMessage>(prompt_message_json()),
+            "PromptReference" => {
+                s::sample::<super::PromptReference>(prompt_reference_json())
+            }
+            "ReadResourceRequest" => {
+                s::sample::<super::ReadResourceRequest>(read_resource_request_json())
+            }
+            "ReadResourceResult" => {
+                s::sample::<super::ReadResourceResult>(read_resource_result_json())
+            }
+            "Request" => s::sample::<super::Request>(request_json()),
+            "RequestId" => s::sample::<super::RequestId>(request_id_json()),
+            "Resource" => s::sample::<super::Resource>(resource_json()),
+            "ResourceContents" => {
+                s::sample::<super::ResourceContents>(resource_contents_json())
+            }
+            "ResourceLink" => s::sample::<super::ResourceLink>(resource_link_json()),
             "ResourceListChangedNotification" => {
-                s::sample(resource_list_changed_notification())
+                s::sample::<
+                    super::ResourceListChangedNotification,
+                >(resource_list_changed_notification_json())
             }
-            "ResourceTemplate" => s::sample(resource_template()),
-            "ResourceTemplateReference" => s::sample(resource_template_reference()),
-            "ResourceUpdatedNotification" => s::sample(resource_updated_notification()),
-            "Result" => s::sample(result()),
-            "Role" => s::sample(role()),
-            "Root" => s::sample(root()),
+            "ResourceTemplate" => {
+                s::sample::<super::ResourceTemplate>(resource_template_json())
+            }
+            "ResourceTemplateReference" => {
+                s::sample::<
+                    super::ResourceTemplateReference,
+                >(resource_template_reference_json())
+            }
+            "ResourceUpdatedNotification" => {
+                s::sample::<
+                    super::ResourceUpdatedNotification,
+                >(resource_updated_notification_json())
+            }
+            "Result" => s::sample::<super::Result>(result_json()),
+            "Role" => s::sample::<super::Role>(role_json()),
+            "Root" => s::sample::<super::Root>(root_json()),
             "RootsListChangedNotification" => {
-                s::sample(roots_list_changed_notification())
+                s::sample::<
+                    super::RootsListChangedNotification,
+                >(roots_list_changed_notification_json())
             }
-            "SamplingMessage" => s::sample(sampling_message()),
-            "ServerCapabilities" => s::sample(server_capabilities()),
-            "ServerNotification" => s::sample(server_notification()),
-            "ServerRequest" => s::sample(server_request()),
-            "ServerResult" => s::sample(server_result()),
-            "SetLevelRequest" => s::sample(set_level_request()),
-            "StringSchema" => s::sample(string_schema()),
-            "SubscribeRequest" => s::sample(subscribe_request()),
-            "TextContent" => s::sample(text_content()),
-            "TextResourceContents" => s::sample(text_resource_contents()),
-            "Tool" => s::sample(tool()),
-            "ToolAnnotations" => s::sample(tool_annotations()),
-            "ToolListChangedNotification" => s::sample(tool_list_changed_notification()),
-            "UnsubscribeRequest" => s::sample(unsubscribe_request()),
+            "SamplingMessage" => {
+                s::sample::<super::SamplingMessage>(sampling_message_json())
+            }
+            "ServerCapabilities" => {
+                s::sample::<super::ServerCapabilities>(server_capabilities_json())
+            }
+            "ServerNotification" => {
+                s::sample::<super::ServerNotification>(server_notification_json())
+            }
+            "ServerRequest" => s::sample::<super::ServerRequest>(server_request_json()),
+            "ServerResult" => s::sample::<super::ServerResult>(server_result_json()),
+            "SetLevelRequest" => {
+                s::sample::<super::SetLevelRequest>(set_level_request_json())
+            }
+            "StringSchema" => s::sample::<super::StringSchema>(string_schema_json()),
+            "SubscribeRequest" => {
+                s::sample::<super::SubscribeRequest>(subscribe_request_json())
+            }
+            "TextContent" => s::sample::<super::TextContent>(text_content_json()),
+            "TextResourceContents" => {
+                s::sample::<super::TextResourceContents>(text_resource_contents_json())
+            }
+            "Tool" => s::sample::<super::Tool>(tool_json()),
+            "ToolAnnotations" => {
+                s::sample::<super::ToolAnnotations>(tool_annotations_json())
+            }
+            "ToolListChangedNotification" => {
+                s::sample::<
+                    super::ToolListChangedNotification,
+                >(tool_list_changed_notification_json())
+            }
+            "UnsubscribeRequest" => {
+                s::sample::<super::UnsubscribeRequest>(unsubscribe_request_json())
+            }
             _ => return None,
         },
     )

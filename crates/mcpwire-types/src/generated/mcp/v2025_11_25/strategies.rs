@@ -5,181 +5,200 @@ use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
 use ::mcpwire_types::support::strategy as s;
 /// Values of [`super::Annotations`].
 pub fn annotations() -> BoxedStrategy<super::Annotations> {
-    (
-        s::optional(s::vec(role(), None, None)),
-        s::optional(s::string(None, None, None)),
-        s::optional(s::number(Some(0f64), Some(1f64))),
+    s::typed(annotations_json())
+}
+/// Values of [`super::Annotations`] as JSON.
+fn annotations_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("audience", s::optional_member(s::array_json(role_json(), None, None))),
+            ("lastModified", s::optional_member(s::string_json(None, None, None))),
+            ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::Annotations {
-            audience: f0,
-            last_modified: f1,
-            priority: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::AudioContent`].
 pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
-    (
-        s::optional(s::json_object()),
-        s::optional(annotations()),
-        s::string(Some("byte"), None, None),
-        s::string(None, None, None),
-        type_audio(),
+    s::typed(audio_content_json())
+}
+/// Values of [`super::AudioContent`] as JSON.
+fn audio_content_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("annotations", s::optional_member(annotations_json())),
+            ("data", s::required(s::string_json(Some("byte"), None, None))),
+            ("mimeType", s::required(s::string_json(None, None, None))),
+            ("type", s::required(type_audio_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::AudioContent {
-            meta: f0,
-            annotations: f1,
-            data: f2,
-            mime_type: f3,
-            r#type: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::BaseMetadata`].
 pub fn base_metadata() -> BoxedStrategy<super::BaseMetadata> {
-    (s::string(None, None, None), s::optional(s::string(None, None, None)))
-        .prop_map(|(f0, f1)| super::BaseMetadata {
-            name: f0,
-            title: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(base_metadata_json())
+}
+/// Values of [`super::BaseMetadata`] as JSON.
+fn base_metadata_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("name", s::required(s::string_json(None, None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::BlobResourceContents`].
 pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
-    (
-        s::optional(s::json_object()),
-        s::string(Some("byte"), None, None),
-        s::optional(s::string(None, None, None)),
-        s::string(Some("uri"), None, None),
+    s::typed(blob_resource_contents_json())
+}
+/// Values of [`super::BlobResourceContents`] as JSON.
+fn blob_resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("blob", s::required(s::string_json(Some("byte"), None, None))),
+            ("mimeType", s::optional_member(s::string_json(None, None, None))),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::BlobResourceContents {
-            meta: f0,
-            blob: f1,
-            mime_type: f2,
-            uri: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::BooleanSchema`].
 pub fn boolean_schema() -> BoxedStrategy<super::BooleanSchema> {
-    (
-        s::optional(s::boolean()),
-        s::optional(s::string(None, None, None)),
-        s::optional(s::string(None, None, None)),
-        type_boolean(),
+    s::typed(boolean_schema_json())
+}
+/// Values of [`super::BooleanSchema`] as JSON.
+fn boolean_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("default", s::optional_member(s::boolean_json())),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_boolean_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::BooleanSchema {
-            default: f0,
-            description: f1,
-            title: f2,
-            r#type: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CallToolRequest`].
 pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
-    (request_id(), jsonrpc_2_0(), method_tools_call(), call_tool_request_params())
-        .prop_map(|(f0, f1, f2, f3)| super::CallToolRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(call_tool_request_json())
+}
+/// Values of [`super::CallToolRequest`] as JSON.
+fn call_tool_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_tools_call_json())),
+            ("params", s::required(call_tool_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::CallToolRequestParams`].
 pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams> {
-    (
-        s::optional(call_tool_request_params_meta()),
-        s::optional(s::json_object()),
-        s::string(None, None, None),
-        s::optional(task_metadata()),
+    s::typed(call_tool_request_params_json())
+}
+/// Values of [`super::CallToolRequestParams`] as JSON.
+fn call_tool_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(call_tool_request_params_meta_json())),
+            ("arguments", s::optional_member(s::object_json())),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("task", s::optional_member(task_metadata_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::CallToolRequestParams {
-            meta: f0,
-            arguments: f1,
-            name: f2,
-            task: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CallToolRequestParamsMeta`].
 pub fn call_tool_request_params_meta() -> BoxedStrategy<
     super::CallToolRequestParamsMeta,
 > {
-    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
-        .prop_map(|(f0, f1)| super::CallToolRequestParamsMeta {
-            progress_token: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(call_tool_request_params_meta_json())
+}
+/// Values of [`super::CallToolRequestParamsMeta`] as JSON.
+fn call_tool_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        s::extra(s::any_json(), &["progressToken"]),
+        None,
+    )
 }
 /// Values of [`super::CallToolResult`].
 pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
-    (
-        s::optional(s::json_object()),
-        s::vec(content_block(), None, None),
-        s::optional(s::boolean()),
-        s::optional(s::json_object()),
+    s::typed(call_tool_result_json())
+}
+/// Values of [`super::CallToolResult`] as JSON.
+fn call_tool_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("content", s::required(s::array_json(content_block_json(), None, None))),
+            ("isError", s::optional_member(s::boolean_json())),
+            ("structuredContent", s::optional_member(s::object_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::CallToolResult {
-            meta: f0,
-            content: f1,
-            is_error: f2,
-            structured_content: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CancelTaskRequest`].
 pub fn cancel_task_request() -> BoxedStrategy<super::CancelTaskRequest> {
-    (request_id(), jsonrpc_2_0(), method_tasks_cancel(), cancel_task_request_params())
-        .prop_map(|(f0, f1, f2, f3)| super::CancelTaskRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(cancel_task_request_json())
+}
+/// Values of [`super::CancelTaskRequest`] as JSON.
+fn cancel_task_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_tasks_cancel_json())),
+            ("params", s::required(cancel_task_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::CancelTaskRequestParams`].
 pub fn cancel_task_request_params() -> BoxedStrategy<super::CancelTaskRequestParams> {
-    s::string(None, None, None)
-        .prop_map(|f0| super::CancelTaskRequestParams {
-            task_id: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(cancel_task_request_params_json())
+}
+/// Values of [`super::CancelTaskRequestParams`] as JSON.
+fn cancel_task_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("taskId", s::required(s::string_json(None, None, None)))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::CancelTaskResult`].
 pub fn cancel_task_result() -> BoxedStrategy<super::CancelTaskResult> {
-    (
-        s::optional(s::json_object()),
-        s::string(None, None, None),
-        s::string(None, None, None),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        task_status(),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
+    s::typed(cancel_task_result_json())
+}
+/// Values of [`super::CancelTaskResult`] as JSON.
+fn cancel_task_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("createdAt", s::required(s::string_json(None, None, None))),
+            ("lastUpdatedAt", s::required(s::string_json(None, None, None))),
+            ("pollInterval", s::optional_member(s::integer_json(None, None))),
+            ("status", s::required(task_status_json())),
+            ("statusMessage", s::optional_member(s::string_json(None, None, None))),
+            ("taskId", s::required(s::string_json(None, None, None))),
+            ("ttl", s::nullable(s::integer_json(None, None))),
+        ]),
         s::extra(
-            s::json(),
+            s::any_json(),
             &[
                 "_meta",
                 "createdAt",
@@ -191,871 +210,977 @@ pub fn cancel_task_result() -> BoxedStrategy<super::CancelTaskResult> {
                 "ttl",
             ],
         ),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8)| super::CancelTaskResult {
-            meta: f0,
-            created_at: f1,
-            last_updated_at: f2,
-            poll_interval: f3,
-            status: f4,
-            status_message: f5,
-            task_id: f6,
-            ttl: f7,
-            extra: f8,
-        })
-        .boxed()
 }
 /// Values of [`super::CancelledNotification`].
 pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
-    (jsonrpc_2_0(), method_notifications_cancelled(), cancelled_notification_params())
-        .prop_map(|(f0, f1, f2)| super::CancelledNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(cancelled_notification_json())
+}
+/// Values of [`super::CancelledNotification`] as JSON.
+fn cancelled_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_notifications_cancelled_json())),
+            ("params", s::required(cancelled_notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::CancelledNotificationParams`].
 pub fn cancelled_notification_params() -> BoxedStrategy<
     super::CancelledNotificationParams,
 > {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::string(None, None, None)),
-        s::optional(request_id()),
+    s::typed(cancelled_notification_params_json())
+}
+/// Values of [`super::CancelledNotificationParams`] as JSON.
+fn cancelled_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("reason", s::optional_member(s::string_json(None, None, None))),
+            ("requestId", s::optional_member(request_id_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::CancelledNotificationParams {
-            meta: f0,
-            reason: f1,
-            request_id: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ClientCapabilities`].
 pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
-    (
-        s::optional(client_capabilities_elicitation()),
-        s::optional(s::json_object_map()),
-        s::optional(client_capabilities_roots()),
-        s::optional(client_capabilities_sampling()),
-        s::optional(client_capabilities_tasks()),
+    s::typed(client_capabilities_json())
+}
+/// Values of [`super::ClientCapabilities`] as JSON.
+fn client_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("elicitation", s::optional_member(client_capabilities_elicitation_json())),
+            ("experimental", s::optional_member(s::object_map_json())),
+            ("roots", s::optional_member(client_capabilities_roots_json())),
+            ("sampling", s::optional_member(client_capabilities_sampling_json())),
+            ("tasks", s::optional_member(client_capabilities_tasks_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::ClientCapabilities {
-            elicitation: f0,
-            experimental: f1,
-            roots: f2,
-            sampling: f3,
-            tasks: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ClientCapabilitiesElicitation`].
 pub fn client_capabilities_elicitation() -> BoxedStrategy<
     super::ClientCapabilitiesElicitation,
 > {
-    (s::optional(s::json_object()), s::optional(s::json_object()))
-        .prop_map(|(f0, f1)| super::ClientCapabilitiesElicitation {
-            form: f0,
-            url: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(client_capabilities_elicitation_json())
+}
+/// Values of [`super::ClientCapabilitiesElicitation`] as JSON.
+fn client_capabilities_elicitation_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("form", s::optional_member(s::object_json())),
+            ("url", s::optional_member(s::object_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ClientCapabilitiesRoots`].
 pub fn client_capabilities_roots() -> BoxedStrategy<super::ClientCapabilitiesRoots> {
-    s::optional(s::boolean())
-        .prop_map(|f0| super::ClientCapabilitiesRoots {
-            list_changed: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(client_capabilities_roots_json())
+}
+/// Values of [`super::ClientCapabilitiesRoots`] as JSON.
+fn client_capabilities_roots_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("listChanged", s::optional_member(s::boolean_json()))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ClientCapabilitiesSampling`].
 pub fn client_capabilities_sampling() -> BoxedStrategy<
     super::ClientCapabilitiesSampling,
 > {
-    (s::optional(s::json_object()), s::optional(s::json_object()))
-        .prop_map(|(f0, f1)| super::ClientCapabilitiesSampling {
-            context: f0,
-            tools: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(client_capabilities_sampling_json())
+}
+/// Values of [`super::ClientCapabilitiesSampling`] as JSON.
+fn client_capabilities_sampling_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("context", s::optional_member(s::object_json())),
+            ("tools", s::optional_member(s::object_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ClientCapabilitiesTasks`].
 pub fn client_capabilities_tasks() -> BoxedStrategy<super::ClientCapabilitiesTasks> {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::json_object()),
-        s::optional(client_capabilities_tasks_requests()),
+    s::typed(client_capabilities_tasks_json())
+}
+/// Values of [`super::ClientCapabilitiesTasks`] as JSON.
+fn client_capabilities_tasks_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("cancel", s::optional_member(s::object_json())),
+            ("list", s::optional_member(s::object_json())),
+            ("requests", s::optional_member(client_capabilities_tasks_requests_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ClientCapabilitiesTasks {
-            cancel: f0,
-            list: f1,
-            requests: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ClientCapabilitiesTasksRequests`].
 pub fn client_capabilities_tasks_requests() -> BoxedStrategy<
     super::ClientCapabilitiesTasksRequests,
 > {
-    (
-        s::optional(client_capabilities_tasks_requests_elicitation()),
-        s::optional(client_capabilities_tasks_requests_sampling()),
+    s::typed(client_capabilities_tasks_requests_json())
+}
+/// Values of [`super::ClientCapabilitiesTasksRequests`] as JSON.
+fn client_capabilities_tasks_requests_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            (
+                "elicitation",
+                s::optional_member(client_capabilities_tasks_requests_elicitation_json()),
+            ),
+            (
+                "sampling",
+                s::optional_member(client_capabilities_tasks_requests_sampling_json()),
+            ),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1)| super::ClientCapabilitiesTasksRequests {
-            elicitation: f0,
-            sampling: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ClientCapabilitiesTasksRequestsElicitation`].
 pub fn client_capabilities_tasks_requests_elicitation() -> BoxedStrategy<
     super::ClientCapabilitiesTasksRequestsElicitation,
 > {
-    s::optional(s::json_object())
-        .prop_map(|f0| super::ClientCapabilitiesTasksRequestsElicitation {
-            create: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(client_capabilities_tasks_requests_elicitation_json())
+}
+/// Values of [`super::ClientCapabilitiesTasksRequestsElicitation`] as JSON.
+fn client_capabilities_tasks_requests_elicitation_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::object(
+        Vec::from([("create", s::optional_member(s::object_json()))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ClientCapabilitiesTasksRequestsSampling`].
 pub fn client_capabilities_tasks_requests_sampling() -> BoxedStrategy<
     super::ClientCapabilitiesTasksRequestsSampling,
 > {
-    s::optional(s::json_object())
-        .prop_map(|f0| super::ClientCapabilitiesTasksRequestsSampling {
-            create_message: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(client_capabilities_tasks_requests_sampling_json())
+}
+/// Values of [`super::ClientCapabilitiesTasksRequestsSampling`] as JSON.
+fn client_capabilities_tasks_requests_sampling_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::object(
+        Vec::from([("createMessage", s::optional_member(s::object_json()))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ClientNotification`].
 pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                cancelled_notification()
-                .prop_map(super::ClientNotification::CancelledNotification).boxed(),
-                initialized_notification()
-                .prop_map(super::ClientNotification::InitializedNotification).boxed(),
-                progress_notification()
-                .prop_map(super::ClientNotification::ProgressNotification).boxed(),
-                task_status_notification()
-                .prop_map(super::ClientNotification::TaskStatusNotification).boxed(),
-                roots_list_changed_notification()
-                .prop_map(super::ClientNotification::RootsListChangedNotification)
-                .boxed()
-            ],
-        ),
-        super::ClientNotification::variant_name,
+    s::typed(client_notification_json())
+}
+/// Values of [`super::ClientNotification`] as JSON.
+fn client_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("CancelledNotification", cancelled_notification_json()),
+            ("InitializedNotification", initialized_notification_json()),
+            ("ProgressNotification", progress_notification_json()),
+            ("TaskStatusNotification", task_status_notification_json()),
+            ("RootsListChangedNotification", roots_list_changed_notification_json()),
+        ]),
+        |json| s::variant_of(json, super::ClientNotification::variant_name),
     )
 }
 /// Values of [`super::ClientRequest`].
 pub fn client_request() -> BoxedStrategy<super::ClientRequest> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                initialize_request().prop_map(super::ClientRequest::InitializeRequest)
-                .boxed(), ping_request().prop_map(super::ClientRequest::PingRequest)
-                .boxed(), list_resources_request()
-                .prop_map(super::ClientRequest::ListResourcesRequest).boxed(),
-                list_resource_templates_request()
-                .prop_map(super::ClientRequest::ListResourceTemplatesRequest).boxed(),
-                read_resource_request()
-                .prop_map(super::ClientRequest::ReadResourceRequest).boxed(),
-                subscribe_request().prop_map(super::ClientRequest::SubscribeRequest)
-                .boxed(), unsubscribe_request()
-                .prop_map(super::ClientRequest::UnsubscribeRequest).boxed(),
-                list_prompts_request().prop_map(super::ClientRequest::ListPromptsRequest)
-                .boxed(), get_prompt_request()
-                .prop_map(super::ClientRequest::GetPromptRequest).boxed(),
-                list_tools_request().prop_map(super::ClientRequest::ListToolsRequest)
-                .boxed(), call_tool_request()
-                .prop_map(super::ClientRequest::CallToolRequest).boxed(),
-                get_task_request().prop_map(super::ClientRequest::GetTaskRequest)
-                .boxed(), get_task_payload_request()
-                .prop_map(super::ClientRequest::GetTaskPayloadRequest).boxed(),
-                cancel_task_request().prop_map(super::ClientRequest::CancelTaskRequest)
-                .boxed(), list_tasks_request()
-                .prop_map(super::ClientRequest::ListTasksRequest).boxed(),
-                set_level_request().prop_map(super::ClientRequest::SetLevelRequest)
-                .boxed(), complete_request()
-                .prop_map(super::ClientRequest::CompleteRequest).boxed()
-            ],
-        ),
-        super::ClientRequest::variant_name,
+    s::typed(client_request_json())
+}
+/// Values of [`super::ClientRequest`] as JSON.
+fn client_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("InitializeRequest", initialize_request_json()),
+            ("PingRequest", ping_request_json()),
+            ("ListResourcesRequest", list_resources_request_json()),
+            ("ListResourceTemplatesRequest", list_resource_templates_request_json()),
+            ("ReadResourceRequest", read_resource_request_json()),
+            ("SubscribeRequest", subscribe_request_json()),
+            ("UnsubscribeRequest", unsubscribe_request_json()),
+            ("ListPromptsRequest", list_prompts_request_json()),
+            ("GetPromptRequest", get_prompt_request_json()),
+            ("ListToolsRequest", list_tools_request_json()),
+            ("CallToolRequest", call_tool_request_json()),
+            ("GetTaskRequest", get_task_request_json()),
+            ("GetTaskPayloadRequest", get_task_payload_request_json()),
+            ("CancelTaskRequest", cancel_task_request_json()),
+            ("ListTasksRequest", list_tasks_request_json()),
+            ("SetLevelRequest", set_level_request_json()),
+            ("CompleteRequest", complete_request_json()),
+        ]),
+        |json| s::variant_of(json, super::ClientRequest::variant_name),
     )
 }
 /// Values of [`super::ClientResult`].
 pub fn client_result() -> BoxedStrategy<super::ClientResult> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                result().prop_map(super::ClientResult::Result).boxed(), get_task_result()
-                .prop_map(super::ClientResult::GetTaskResult).boxed(),
-                get_task_payload_result()
-                .prop_map(super::ClientResult::GetTaskPayloadResult).boxed(),
-                cancel_task_result().prop_map(super::ClientResult::CancelTaskResult)
-                .boxed(), list_tasks_result()
-                .prop_map(super::ClientResult::ListTasksResult).boxed(),
-                create_message_result()
-                .prop_map(super::ClientResult::CreateMessageResult).boxed(),
-                list_roots_result().prop_map(super::ClientResult::ListRootsResult)
-                .boxed(), elicit_result().prop_map(super::ClientResult::ElicitResult)
-                .boxed()
-            ],
-        ),
-        super::ClientResult::variant_name,
+    s::typed(client_result_json())
+}
+/// Values of [`super::ClientResult`] as JSON.
+fn client_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("Result", result_json()),
+            ("GetTaskResult", get_task_result_json()),
+            ("GetTaskPayloadResult", get_task_payload_result_json()),
+            ("CancelTaskResult", cancel_task_result_json()),
+            ("ListTasksResult", list_tasks_result_json()),
+            ("CreateMessageResult", create_message_result_json()),
+            ("ListRootsResult", list_roots_result_json()),
+            ("ElicitResult", elicit_result_json()),
+        ]),
+        |json| s::variant_of(json, super::ClientResult::variant_name),
     )
 }
 /// Values of [`super::CodeMinus32042`].
 pub fn code_minus_32042() -> BoxedStrategy<super::CodeMinus32042> {
-    Just(super::CodeMinus32042).boxed()
+    s::typed(code_minus_32042_json())
+}
+/// Values of [`super::CodeMinus32042`] as JSON.
+fn code_minus_32042_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::CodeMinus32042)
 }
 /// Values of [`super::CompleteRequest`].
 pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
-    (
-        request_id(),
-        jsonrpc_2_0(),
-        method_completion_complete(),
-        complete_request_params(),
+    s::typed(complete_request_json())
+}
+/// Values of [`super::CompleteRequest`] as JSON.
+fn complete_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_completion_complete_json())),
+            ("params", s::required(complete_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::CompleteRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CompleteRequestParams`].
 pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> {
-    (
-        s::optional(complete_request_params_meta()),
-        complete_request_params_argument(),
-        s::optional(complete_request_params_context()),
-        complete_request_params_ref(),
+    s::typed(complete_request_params_json())
+}
+/// Values of [`super::CompleteRequestParams`] as JSON.
+fn complete_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(complete_request_params_meta_json())),
+            ("argument", s::required(complete_request_params_argument_json())),
+            ("context", s::optional_member(complete_request_params_context_json())),
+            ("ref", s::required(complete_request_params_ref_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::CompleteRequestParams {
-            meta: f0,
-            argument: f1,
-            context: f2,
-            r#ref: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CompleteRequestParamsArgument`].
 pub fn complete_request_params_argument() -> BoxedStrategy<
     super::CompleteRequestParamsArgument,
 > {
-    (s::string(None, None, None), s::string(None, None, None))
-        .prop_map(|(f0, f1)| super::CompleteRequestParamsArgument {
-            name: f0,
-            value: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(complete_request_params_argument_json())
+}
+/// Values of [`super::CompleteRequestParamsArgument`] as JSON.
+fn complete_request_params_argument_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("name", s::required(s::string_json(None, None, None))),
+            ("value", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::CompleteRequestParamsContext`].
 pub fn complete_request_params_context() -> BoxedStrategy<
     super::CompleteRequestParamsContext,
 > {
-    s::optional(s::map(s::string(None, None, None)))
-        .prop_map(|f0| super::CompleteRequestParamsContext {
-            arguments: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(complete_request_params_context_json())
+}
+/// Values of [`super::CompleteRequestParamsContext`] as JSON.
+fn complete_request_params_context_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            (
+                "arguments",
+                s::optional_member(s::map_json(s::string_json(None, None, None))),
+            ),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::CompleteRequestParamsMeta`].
 pub fn complete_request_params_meta() -> BoxedStrategy<
     super::CompleteRequestParamsMeta,
 > {
-    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
-        .prop_map(|(f0, f1)| super::CompleteRequestParamsMeta {
-            progress_token: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(complete_request_params_meta_json())
+}
+/// Values of [`super::CompleteRequestParamsMeta`] as JSON.
+fn complete_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        s::extra(s::any_json(), &["progressToken"]),
+        None,
+    )
 }
 /// Values of [`super::CompleteRequestParamsRef`].
 pub fn complete_request_params_ref() -> BoxedStrategy<super::CompleteRequestParamsRef> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                prompt_reference()
-                .prop_map(super::CompleteRequestParamsRef::PromptReference).boxed(),
-                resource_template_reference()
-                .prop_map(super::CompleteRequestParamsRef::ResourceTemplateReference)
-                .boxed()
-            ],
-        ),
-        super::CompleteRequestParamsRef::variant_name,
+    s::typed(complete_request_params_ref_json())
+}
+/// Values of [`super::CompleteRequestParamsRef`] as JSON.
+fn complete_request_params_ref_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("PromptReference", prompt_reference_json()),
+            ("ResourceTemplateReference", resource_template_reference_json()),
+        ]),
+        |json| s::variant_of(json, super::CompleteRequestParamsRef::variant_name),
     )
 }
 /// Values of [`super::CompleteResult`].
 pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
-    (s::optional(s::json_object()), complete_result_completion())
-        .prop_map(|(f0, f1)| super::CompleteResult {
-            meta: f0,
-            completion: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(complete_result_json())
+}
+/// Values of [`super::CompleteResult`] as JSON.
+fn complete_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("completion", s::required(complete_result_completion_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::CompleteResultCompletion`].
 pub fn complete_result_completion() -> BoxedStrategy<super::CompleteResultCompletion> {
-    (
-        s::optional(s::boolean()),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::vec(s::string(None, None, None), None, None),
+    s::typed(complete_result_completion_json())
+}
+/// Values of [`super::CompleteResultCompletion`] as JSON.
+fn complete_result_completion_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("hasMore", s::optional_member(s::boolean_json())),
+            ("total", s::optional_member(s::integer_json(None, None))),
+            (
+                "values",
+                s::required(s::array_json(s::string_json(None, None, None), None, None)),
+            ),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::CompleteResultCompletion {
-            has_more: f0,
-            total: f1,
-            values: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ContentBlock`].
 pub fn content_block() -> BoxedStrategy<super::ContentBlock> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::ContentBlock::TextContent).boxed(),
-                image_content().prop_map(super::ContentBlock::ImageContent).boxed(),
-                audio_content().prop_map(super::ContentBlock::AudioContent).boxed(),
-                resource_link().prop_map(super::ContentBlock::ResourceLink).boxed(),
-                embedded_resource().prop_map(super::ContentBlock::EmbeddedResource)
-                .boxed()
-            ],
-        ),
-        super::ContentBlock::variant_name,
+    s::typed(content_block_json())
+}
+/// Values of [`super::ContentBlock`] as JSON.
+fn content_block_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("TextContent", text_content_json()),
+            ("ImageContent", image_content_json()),
+            ("AudioContent", audio_content_json()),
+            ("ResourceLink", resource_link_json()),
+            ("EmbeddedResource", embedded_resource_json()),
+        ]),
+        |json| s::variant_of(json, super::ContentBlock::variant_name),
     )
 }
 /// Values of [`super::CreateMessageRequest`].
 pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
-    (
-        request_id(),
-        jsonrpc_2_0(),
-        method_sampling_create_message(),
-        create_message_request_params(),
+    s::typed(create_message_request_json())
+}
+/// Values of [`super::CreateMessageRequest`] as JSON.
+fn create_message_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_sampling_create_message_json())),
+            ("params", s::required(create_message_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::CreateMessageRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CreateMessageRequestParams`].
 pub fn create_message_request_params() -> BoxedStrategy<
     super::CreateMessageRequestParams,
 > {
-    (
-        s::optional(create_message_request_params_meta()),
-        s::optional(create_message_request_params_include_context()),
-        s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from).boxed(),
-        s::vec(sampling_message(), None, None),
-        s::optional(s::json_object()),
-        s::optional(model_preferences()),
-        s::optional(s::vec(s::string(None, None, None), None, None)),
-        s::optional(s::string(None, None, None)),
-        s::optional(task_metadata()),
-        s::optional(s::number(None, None)),
-        s::optional(tool_choice()),
-        s::optional(s::vec(tool(), None, None)),
+    s::typed(create_message_request_params_json())
+}
+/// Values of [`super::CreateMessageRequestParams`] as JSON.
+fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(create_message_request_params_meta_json())),
+            (
+                "includeContext",
+                s::optional_member(create_message_request_params_include_context_json()),
+            ),
+            ("maxTokens", s::required(s::integer_json(None, None))),
+            (
+                "messages",
+                s::required(s::array_json(sampling_message_json(), None, None)),
+            ),
+            ("metadata", s::optional_member(s::object_json())),
+            ("modelPreferences", s::optional_member(model_preferences_json())),
+            (
+                "stopSequences",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
+                ),
+            ),
+            ("systemPrompt", s::optional_member(s::string_json(None, None, None))),
+            ("task", s::optional_member(task_metadata_json())),
+            ("temperature", s::optional_member(s::number_json(None, None))),
+            ("toolChoice", s::optional_member(tool_choice_json())),
+            ("tools", s::optional_member(s::array_json(tool_json(), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11)| super::CreateMessageRequestParams {
-            meta: f0,
-            include_context: f1,
-            max_tokens: f2,
-            messages: f3,
-            metadata: f4,
-            model_preferences: f5,
-            stop_sequences: f6,
-            system_prompt: f7,
-            task: f8,
-            temperature: f9,
-            tool_choice: f10,
-            tools: f11,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CreateMessageRequestParamsIncludeContext`].
 pub fn create_message_request_params_include_context() -> BoxedStrategy<
     super::CreateMessageRequestParamsIncludeContext,
 > {
-    s::select(
-        ::std::vec![
-            super::CreateMessageRequestParamsIncludeContext::AllServers,
-            super::CreateMessageRequestParamsIncludeContext::None,
-            super::CreateMessageRequestParamsIncludeContext::ThisServer
-        ],
-    )
+    s::typed(create_message_request_params_include_context_json())
+}
+/// Values of [`super::CreateMessageRequestParamsIncludeContext`] as JSON.
+fn create_message_request_params_include_context_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::select_json(&["allServers", "none", "thisServer"])
 }
 /// Values of [`super::CreateMessageRequestParamsMeta`].
 pub fn create_message_request_params_meta() -> BoxedStrategy<
     super::CreateMessageRequestParamsMeta,
 > {
-    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
-        .prop_map(|(f0, f1)| super::CreateMessageRequestParamsMeta {
-            progress_token: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(create_message_request_params_meta_json())
+}
+/// Values of [`super::CreateMessageRequestParamsMeta`] as JSON.
+fn create_message_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        s::extra(s::any_json(), &["progressToken"]),
+        None,
+    )
 }
 /// Values of [`super::CreateMessageResult`].
 pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
-    (
-        s::optional(s::json_object()),
-        create_message_result_content(),
-        s::string(None, None, None),
-        role(),
-        s::optional(s::string(None, None, None)),
+    s::typed(create_message_result_json())
+}
+/// Values of [`super::CreateMessageResult`] as JSON.
+fn create_message_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("content", s::required(create_message_result_content_json())),
+            ("model", s::required(s::string_json(None, None, None))),
+            ("role", s::required(role_json())),
+            ("stopReason", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::CreateMessageResult {
-            meta: f0,
-            content: f1,
-            model: f2,
-            role: f3,
-            stop_reason: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CreateMessageResultContent`].
 pub fn create_message_result_content() -> BoxedStrategy<
     super::CreateMessageResultContent,
 > {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::CreateMessageResultContent::TextContent)
-                .boxed(), image_content()
-                .prop_map(super::CreateMessageResultContent::ImageContent).boxed(),
-                audio_content().prop_map(super::CreateMessageResultContent::AudioContent)
-                .boxed(), tool_use_content()
-                .prop_map(super::CreateMessageResultContent::ToolUseContent).boxed(),
-                tool_result_content()
-                .prop_map(super::CreateMessageResultContent::ToolResultContent).boxed(),
-                s::vec(sampling_message_content_block(), None, None)
-                .prop_map(super::CreateMessageResultContent::Array).boxed()
-            ],
-        ),
-        super::CreateMessageResultContent::variant_name,
+    s::typed(create_message_result_content_json())
+}
+/// Values of [`super::CreateMessageResultContent`] as JSON.
+fn create_message_result_content_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("TextContent", text_content_json()),
+            ("ImageContent", image_content_json()),
+            ("AudioContent", audio_content_json()),
+            ("ToolUseContent", tool_use_content_json()),
+            ("ToolResultContent", tool_result_content_json()),
+            ("Array", s::array_json(sampling_message_content_block_json(), None, None)),
+        ]),
+        |json| s::variant_of(json, super::CreateMessageResultContent::variant_name),
     )
 }
 /// Values of [`super::CreateTaskResult`].
 pub fn create_task_result() -> BoxedStrategy<super::CreateTaskResult> {
-    (s::optional(s::json_object()), task())
-        .prop_map(|(f0, f1)| super::CreateTaskResult {
-            meta: f0,
-            task: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(create_task_result_json())
+}
+/// Values of [`super::CreateTaskResult`] as JSON.
+fn create_task_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("task", s::required(task_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::Cursor`].
 pub fn cursor() -> BoxedStrategy<super::Cursor> {
-    s::string(None, None, None)
+    s::typed(cursor_json())
+}
+/// Values of [`super::Cursor`] as JSON.
+fn cursor_json() -> BoxedStrategy<::serde_json::Value> {
+    s::string_json(None, None, None)
 }
 /// Values of [`super::ElicitRequest`].
 pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
-    (request_id(), jsonrpc_2_0(), method_elicitation_create(), elicit_request_params())
-        .prop_map(|(f0, f1, f2, f3)| super::ElicitRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(elicit_request_json())
+}
+/// Values of [`super::ElicitRequest`] as JSON.
+fn elicit_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_elicitation_create_json())),
+            ("params", s::required(elicit_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ElicitRequestFormParams`].
 pub fn elicit_request_form_params() -> BoxedStrategy<super::ElicitRequestFormParams> {
-    (
-        s::optional(elicit_request_form_params_meta()),
-        s::string(None, None, None),
-        s::optional(mode_form()),
-        elicit_request_form_params_requested_schema(),
-        s::optional(task_metadata()),
+    s::typed(elicit_request_form_params_json())
+}
+/// Values of [`super::ElicitRequestFormParams`] as JSON.
+fn elicit_request_form_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(elicit_request_form_params_meta_json())),
+            ("message", s::required(s::string_json(None, None, None))),
+            ("mode", s::optional_member(mode_form_json())),
+            (
+                "requestedSchema",
+                s::required(elicit_request_form_params_requested_schema_json()),
+            ),
+            ("task", s::optional_member(task_metadata_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::ElicitRequestFormParams {
-            meta: f0,
-            message: f1,
-            mode: f2,
-            requested_schema: f3,
-            task: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ElicitRequestFormParamsMeta`].
 pub fn elicit_request_form_params_meta() -> BoxedStrategy<
     super::ElicitRequestFormParamsMeta,
 > {
-    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
-        .prop_map(|(f0, f1)| super::ElicitRequestFormParamsMeta {
-            progress_token: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(elicit_request_form_params_meta_json())
+}
+/// Values of [`super::ElicitRequestFormParamsMeta`] as JSON.
+fn elicit_request_form_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        s::extra(s::any_json(), &["progressToken"]),
+        None,
+    )
 }
 /// Values of [`super::ElicitRequestFormParamsRequestedSchema`].
 pub fn elicit_request_form_params_requested_schema() -> BoxedStrategy<
     super::ElicitRequestFormParamsRequestedSchema,
 > {
-    (
-        s::optional(s::string(None, None, None)),
-        s::map(primitive_schema_definition()),
-        s::optional(s::vec(s::string(None, None, None), None, None)),
-        type_object(),
+    s::typed(elicit_request_form_params_requested_schema_json())
+}
+/// Values of [`super::ElicitRequestFormParamsRequestedSchema`] as JSON.
+fn elicit_request_form_params_requested_schema_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::object(
+        Vec::from([
+            ("$schema", s::optional_member(s::string_json(None, None, None))),
+            ("properties", s::required(s::map_json(primitive_schema_definition_json()))),
+            (
+                "required",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
+                ),
+            ),
+            ("type", s::required(type_object_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::ElicitRequestFormParamsRequestedSchema {
-            schema: f0,
-            properties: f1,
-            required: f2,
-            r#type: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ElicitRequestParams`].
 pub fn elicit_request_params() -> BoxedStrategy<super::ElicitRequestParams> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                elicit_request_urlparams()
-                .prop_map(super::ElicitRequestParams::ElicitRequestURLParams).boxed(),
-                elicit_request_form_params()
-                .prop_map(super::ElicitRequestParams::ElicitRequestFormParams).boxed()
-            ],
-        ),
-        super::ElicitRequestParams::variant_name,
+    s::typed(elicit_request_params_json())
+}
+/// Values of [`super::ElicitRequestParams`] as JSON.
+fn elicit_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("ElicitRequestURLParams", elicit_request_urlparams_json()),
+            ("ElicitRequestFormParams", elicit_request_form_params_json()),
+        ]),
+        |json| s::variant_of(json, super::ElicitRequestParams::variant_name),
     )
 }
 /// Values of [`super::ElicitRequestURLParams`].
 pub fn elicit_request_urlparams() -> BoxedStrategy<super::ElicitRequestURLParams> {
-    (
-        s::optional(elicit_request_urlparams_meta()),
-        s::string(None, None, None),
-        s::string(None, None, None),
-        mode_url(),
-        s::optional(task_metadata()),
-        s::string(Some("uri"), None, None),
+    s::typed(elicit_request_urlparams_json())
+}
+/// Values of [`super::ElicitRequestURLParams`] as JSON.
+fn elicit_request_urlparams_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(elicit_request_urlparams_meta_json())),
+            ("elicitationId", s::required(s::string_json(None, None, None))),
+            ("message", s::required(s::string_json(None, None, None))),
+            ("mode", s::required(mode_url_json())),
+            ("task", s::optional_member(task_metadata_json())),
+            ("url", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::ElicitRequestURLParams {
-            meta: f0,
-            elicitation_id: f1,
-            message: f2,
-            mode: f3,
-            task: f4,
-            url: f5,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ElicitRequestURLParamsMeta`].
 pub fn elicit_request_urlparams_meta() -> BoxedStrategy<
     super::ElicitRequestURLParamsMeta,
 > {
-    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
-        .prop_map(|(f0, f1)| super::ElicitRequestURLParamsMeta {
-            progress_token: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(elicit_request_urlparams_meta_json())
+}
+/// Values of [`super::ElicitRequestURLParamsMeta`] as JSON.
+fn elicit_request_urlparams_meta_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        s::extra(s::any_json(), &["progressToken"]),
+        None,
+    )
 }
 /// Values of [`super::ElicitResult`].
 pub fn elicit_result() -> BoxedStrategy<super::ElicitResult> {
-    (
-        s::optional(s::json_object()),
-        elicit_result_action(),
-        s::optional(s::map(elicit_result_content_value())),
+    s::typed(elicit_result_json())
+}
+/// Values of [`super::ElicitResult`] as JSON.
+fn elicit_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("action", s::required(elicit_result_action_json())),
+            (
+                "content",
+                s::optional_member(s::map_json(elicit_result_content_value_json())),
+            ),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ElicitResult {
-            meta: f0,
-            action: f1,
-            content: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ElicitResultAction`].
 pub fn elicit_result_action() -> BoxedStrategy<super::ElicitResultAction> {
-    s::select(
-        ::std::vec![
-            super::ElicitResultAction::Accept, super::ElicitResultAction::Cancel,
-            super::ElicitResultAction::Decline
-        ],
-    )
+    s::typed(elicit_result_action_json())
+}
+/// Values of [`super::ElicitResultAction`] as JSON.
+fn elicit_result_action_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["accept", "cancel", "decline"])
 }
 /// Values of [`super::ElicitResultContentValue`].
 pub fn elicit_result_content_value() -> BoxedStrategy<super::ElicitResultContentValue> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                s::vec(s::string(None, None, None), None, None)
-                .prop_map(super::ElicitResultContentValue::Array).boxed(),
-                s::string(None, None, None)
-                .prop_map(super::ElicitResultContentValue::String).boxed(),
-                s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from)
-                .boxed().prop_map(super::ElicitResultContentValue::Integer).boxed(),
-                s::boolean().prop_map(super::ElicitResultContentValue::Boolean).boxed()
-            ],
-        ),
-        super::ElicitResultContentValue::variant_name,
+    s::typed(elicit_result_content_value_json())
+}
+/// Values of [`super::ElicitResultContentValue`] as JSON.
+fn elicit_result_content_value_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("Array", s::array_json(s::string_json(None, None, None), None, None)),
+            ("String", s::string_json(None, None, None)),
+            ("Integer", s::integer_json(None, None)),
+            ("Boolean", s::boolean_json()),
+        ]),
+        |json| s::variant_of(json, super::ElicitResultContentValue::variant_name),
     )
 }
 /// Values of [`super::ElicitationCompleteNotification`].
 pub fn elicitation_complete_notification() -> BoxedStrategy<
     super::ElicitationCompleteNotification,
 > {
-    (
-        jsonrpc_2_0(),
-        method_notifications_elicitation_complete(),
-        elicitation_complete_notification_params(),
+    s::typed(elicitation_complete_notification_json())
+}
+/// Values of [`super::ElicitationCompleteNotification`] as JSON.
+fn elicitation_complete_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_notifications_elicitation_complete_json())),
+            ("params", s::required(elicitation_complete_notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ElicitationCompleteNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ElicitationCompleteNotificationParams`].
 pub fn elicitation_complete_notification_params() -> BoxedStrategy<
     super::ElicitationCompleteNotificationParams,
 > {
-    s::string(None, None, None)
-        .prop_map(|f0| super::ElicitationCompleteNotificationParams {
-            elicitation_id: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(elicitation_complete_notification_params_json())
+}
+/// Values of [`super::ElicitationCompleteNotificationParams`] as JSON.
+fn elicitation_complete_notification_params_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::object(
+        Vec::from([("elicitationId", s::required(s::string_json(None, None, None)))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::EmbeddedResource`].
 pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
-    (
-        s::optional(s::json_object()),
-        s::optional(annotations()),
-        embedded_resource_resource(),
-        type_resource(),
+    s::typed(embedded_resource_json())
+}
+/// Values of [`super::EmbeddedResource`] as JSON.
+fn embedded_resource_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("annotations", s::optional_member(annotations_json())),
+            ("resource", s::required(embedded_resource_resource_json())),
+            ("type", s::required(type_resource_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::EmbeddedResource {
-            meta: f0,
-            annotations: f1,
-            resource: f2,
-            r#type: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::EmbeddedResourceResource`].
 pub fn embedded_resource_resource() -> BoxedStrategy<super::EmbeddedResourceResource> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                text_resource_contents()
-                .prop_map(super::EmbeddedResourceResource::TextResourceContents).boxed(),
-                blob_resource_contents()
-                .prop_map(super::EmbeddedResourceResource::BlobResourceContents).boxed()
-            ],
-        ),
-        super::EmbeddedResourceResource::variant_name,
+    s::typed(embedded_resource_resource_json())
+}
+/// Values of [`super::EmbeddedResourceResource`] as JSON.
+fn embedded_resource_resource_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("TextResourceContents", text_resource_contents_json()),
+            ("BlobResourceContents", blob_resource_contents_json()),
+        ]),
+        |json| s::variant_of(json, super::EmbeddedResourceResource::variant_name),
     )
 }
 /// Values of [`super::EmptyResult`].
 pub fn empty_result() -> BoxedStrategy<super::EmptyResult> {
-    result()
+    s::typed(empty_result_json())
+}
+/// Values of [`super::EmptyResult`] as JSON.
+fn empty_result_json() -> BoxedStrategy<::serde_json::Value> {
+    result_json()
 }
 /// Values of [`super::EnumSchema`].
 pub fn enum_schema() -> BoxedStrategy<super::EnumSchema> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                untitled_single_select_enum_schema()
-                .prop_map(super::EnumSchema::UntitledSingleSelectEnumSchema).boxed(),
-                titled_single_select_enum_schema()
-                .prop_map(super::EnumSchema::TitledSingleSelectEnumSchema).boxed(),
-                untitled_multi_select_enum_schema()
-                .prop_map(super::EnumSchema::UntitledMultiSelectEnumSchema).boxed(),
-                titled_multi_select_enum_schema()
-                .prop_map(super::EnumSchema::TitledMultiSelectEnumSchema).boxed(),
-                legacy_titled_enum_schema()
-                .prop_map(super::EnumSchema::LegacyTitledEnumSchema).boxed()
-            ],
-        ),
-        super::EnumSchema::variant_name,
+    s::typed(enum_schema_json())
+}
+/// Values of [`super::EnumSchema`] as JSON.
+fn enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            (
+                "UntitledSingleSelectEnumSchema",
+                untitled_single_select_enum_schema_json(),
+            ),
+            ("TitledSingleSelectEnumSchema", titled_single_select_enum_schema_json()),
+            ("UntitledMultiSelectEnumSchema", untitled_multi_select_enum_schema_json()),
+            ("TitledMultiSelectEnumSchema", titled_multi_select_enum_schema_json()),
+            ("LegacyTitledEnumSchema", legacy_titled_enum_schema_json()),
+        ]),
+        |json| s::variant_of(json, super::EnumSchema::variant_name),
     )
 }
 /// Values of [`super::Error`].
 pub fn error() -> BoxedStrategy<super::Error> {
-    (
-        s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from).boxed(),
-        s::optional(s::json()),
-        s::string(None, None, None),
+    s::typed(error_json())
+}
+/// Values of [`super::Error`] as JSON.
+fn error_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("code", s::required(s::integer_json(None, None))),
+            ("data", s::optional_member(s::any_json())),
+            ("message", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::Error {
-            code: f0,
-            data: f1,
-            message: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::GetPromptRequest`].
 pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
-    (request_id(), jsonrpc_2_0(), method_prompts_get(), get_prompt_request_params())
-        .prop_map(|(f0, f1, f2, f3)| super::GetPromptRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(get_prompt_request_json())
+}
+/// Values of [`super::GetPromptRequest`] as JSON.
+fn get_prompt_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_prompts_get_json())),
+            ("params", s::required(get_prompt_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::GetPromptRequestParams`].
 pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParams> {
-    (
-        s::optional(get_prompt_request_params_meta()),
-        s::optional(s::map(s::string(None, None, None))),
-        s::string(None, None, None),
+    s::typed(get_prompt_request_params_json())
+}
+/// Values of [`super::GetPromptRequestParams`] as JSON.
+fn get_prompt_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(get_prompt_request_params_meta_json())),
+            (
+                "arguments",
+                s::optional_member(s::map_json(s::string_json(None, None, None))),
+            ),
+            ("name", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::GetPromptRequestParams {
-            meta: f0,
-            arguments: f1,
-            name: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::GetPromptRequestParamsMeta`].
 pub fn get_prompt_request_params_meta() -> BoxedStrategy<
     super::GetPromptRequestParamsMeta,
 > {
-    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
-        .prop_map(|(f0, f1)| super::GetPromptRequestParamsMeta {
-            progress_token: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(get_prompt_request_params_meta_json())
+}
+/// Values of [`super::GetPromptRequestParamsMeta`] as JSON.
+fn get_prompt_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        s::extra(s::any_json(), &["progressToken"]),
+        None,
+    )
 }
 /// Values of [`super::GetPromptResult`].
 pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::string(None, None, None)),
-        s::vec(prompt_message(), None, None),
+    s::typed(get_prompt_result_json())
+}
+/// Values of [`super::GetPromptResult`] as JSON.
+fn get_prompt_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("messages", s::required(s::array_json(prompt_message_json(), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::GetPromptResult {
-            meta: f0,
-            description: f1,
-            messages: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::GetTaskPayloadRequest`].
 pub fn get_task_payload_request() -> BoxedStrategy<super::GetTaskPayloadRequest> {
-    (
-        request_id(),
-        jsonrpc_2_0(),
-        method_tasks_result(),
-        get_task_payload_request_params(),
+    s::typed(get_task_payload_request_json())
+}
+/// Values of [`super::GetTaskPayloadRequest`] as JSON.
+fn get_task_payload_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_tasks_result_json())),
+            ("params", s::required(get_task_payload_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::GetTaskPayloadRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::GetTaskPayloadRequestParams`].
 pub fn get_task_payload_request_params() -> BoxedStrategy<
     super::GetTaskPayloadRequestParams,
 > {
-    s::string(None, None, None)
-        .prop_map(|f0| super::GetTaskPayloadRequestParams {
-            task_id: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(get_task_payload_request_params_json())
+}
+/// Values of [`super::GetTaskPayloadRequestParams`] as JSON.
+fn get_task_payload_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("taskId", s::required(s::string_json(None, None, None)))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::GetTaskPayloadResult`].
 pub fn get_task_payload_result() -> BoxedStrategy<super::GetTaskPayloadResult> {
-    (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
-        .prop_map(|(f0, f1)| super::GetTaskPayloadResult {
-            meta: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(get_task_payload_result_json())
+}
+/// Values of [`super::GetTaskPayloadResult`] as JSON.
+fn get_task_payload_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("_meta", s::optional_member(s::object_json()))]),
+        s::extra(s::any_json(), &["_meta"]),
+        None,
+    )
 }
 /// Values of [`super::GetTaskRequest`].
 pub fn get_task_request() -> BoxedStrategy<super::GetTaskRequest> {
-    (request_id(), jsonrpc_2_0(), method_tasks_get(), get_task_request_params())
-        .prop_map(|(f0, f1, f2, f3)| super::GetTaskRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(get_task_request_json())
+}
+/// Values of [`super::GetTaskRequest`] as JSON.
+fn get_task_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_tasks_get_json())),
+            ("params", s::required(get_task_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::GetTaskRequestParams`].
 pub fn get_task_request_params() -> BoxedStrategy<super::GetTaskRequestParams> {
-    s::string(None, None, None)
-        .prop_map(|f0| super::GetTaskRequestParams {
-            task_id: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(get_task_request_params_json())
+}
+/// Values of [`super::GetTaskRequestParams`] as JSON.
+fn get_task_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("taskId", s::required(s::string_json(None, None, None)))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::GetTaskResult`].
 pub fn get_task_result() -> BoxedStrategy<super::GetTaskResult> {
-    (
-        s::optional(s::json_object()),
-        s::string(None, None, None),
-        s::string(None, None, None),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        task_status(),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
+    s::typed(get_task_result_json())
+}
+/// Values of [`super::GetTaskResult`] as JSON.
+fn get_task_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("createdAt", s::required(s::string_json(None, None, None))),
+            ("lastUpdatedAt", s::required(s::string_json(None, None, None))),
+            ("pollInterval", s::optional_member(s::integer_json(None, None))),
+            ("status", s::required(task_status_json())),
+            ("statusMessage", s::optional_member(s::string_json(None, None, None))),
+            ("taskId", s::required(s::string_json(None, None, None))),
+            ("ttl", s::nullable(s::integer_json(None, None))),
+        ]),
         s::extra(
-            s::json(),
+            s::any_json(),
             &[
                 "_meta",
                 "createdAt",
@@ -1067,464 +1192,522 @@ pub fn get_task_result() -> BoxedStrategy<super::GetTaskResult> {
                 "ttl",
             ],
         ),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8)| super::GetTaskResult {
-            meta: f0,
-            created_at: f1,
-            last_updated_at: f2,
-            poll_interval: f3,
-            status: f4,
-            status_message: f5,
-            task_id: f6,
-            ttl: f7,
-            extra: f8,
-        })
-        .boxed()
 }
 /// Values of [`super::Icon`].
 pub fn icon() -> BoxedStrategy<super::Icon> {
-    (
-        s::optional(s::string(None, None, None)),
-        s::optional(s::vec(s::string(None, None, None), None, None)),
-        s::string(Some("uri"), None, None),
-        s::optional(icon_theme()),
+    s::typed(icon_json())
+}
+/// Values of [`super::Icon`] as JSON.
+fn icon_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("mimeType", s::optional_member(s::string_json(None, None, None))),
+            (
+                "sizes",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
+                ),
+            ),
+            ("src", s::required(s::string_json(Some("uri"), None, None))),
+            ("theme", s::optional_member(icon_theme_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::Icon {
-            mime_type: f0,
-            sizes: f1,
-            src: f2,
-            theme: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::IconTheme`].
 pub fn icon_theme() -> BoxedStrategy<super::IconTheme> {
-    s::select(::std::vec![super::IconTheme::Dark, super::IconTheme::Light])
+    s::typed(icon_theme_json())
+}
+/// Values of [`super::IconTheme`] as JSON.
+fn icon_theme_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["dark", "light"])
 }
 /// Values of [`super::Icons`].
 pub fn icons() -> BoxedStrategy<super::Icons> {
-    s::optional(s::vec(icon(), None, None))
-        .prop_map(|f0| super::Icons {
-            icons: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(icons_json())
+}
+/// Values of [`super::Icons`] as JSON.
+fn icons_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ImageContent`].
 pub fn image_content() -> BoxedStrategy<super::ImageContent> {
-    (
-        s::optional(s::json_object()),
-        s::optional(annotations()),
-        s::string(Some("byte"), None, None),
-        s::string(None, None, None),
-        type_image(),
+    s::typed(image_content_json())
+}
+/// Values of [`super::ImageContent`] as JSON.
+fn image_content_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("annotations", s::optional_member(annotations_json())),
+            ("data", s::required(s::string_json(Some("byte"), None, None))),
+            ("mimeType", s::required(s::string_json(None, None, None))),
+            ("type", s::required(type_image_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::ImageContent {
-            meta: f0,
-            annotations: f1,
-            data: f2,
-            mime_type: f3,
-            r#type: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::Implementation`].
 pub fn implementation() -> BoxedStrategy<super::Implementation> {
-    (
-        s::optional(s::string(None, None, None)),
-        s::optional(s::vec(icon(), None, None)),
-        s::string(None, None, None),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::optional(s::string(Some("uri"), None, None)),
+    s::typed(implementation_json())
+}
+/// Values of [`super::Implementation`] as JSON.
+fn implementation_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("version", s::required(s::string_json(None, None, None))),
+            ("websiteUrl", s::optional_member(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::Implementation {
-            description: f0,
-            icons: f1,
-            name: f2,
-            title: f3,
-            version: f4,
-            website_url: f5,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::InitializeRequest`].
 pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
-    (request_id(), jsonrpc_2_0(), method_initialize(), initialize_request_params())
-        .prop_map(|(f0, f1, f2, f3)| super::InitializeRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(initialize_request_json())
+}
+/// Values of [`super::InitializeRequest`] as JSON.
+fn initialize_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_initialize_json())),
+            ("params", s::required(initialize_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::InitializeRequestParams`].
 pub fn initialize_request_params() -> BoxedStrategy<super::InitializeRequestParams> {
-    (
-        s::optional(initialize_request_params_meta()),
-        client_capabilities(),
-        implementation(),
-        s::string(None, None, None),
+    s::typed(initialize_request_params_json())
+}
+/// Values of [`super::InitializeRequestParams`] as JSON.
+fn initialize_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(initialize_request_params_meta_json())),
+            ("capabilities", s::required(client_capabilities_json())),
+            ("clientInfo", s::required(implementation_json())),
+            ("protocolVersion", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::InitializeRequestParams {
-            meta: f0,
-            capabilities: f1,
-            client_info: f2,
-            protocol_version: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::InitializeRequestParamsMeta`].
 pub fn initialize_request_params_meta() -> BoxedStrategy<
     super::InitializeRequestParamsMeta,
 > {
-    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
-        .prop_map(|(f0, f1)| super::InitializeRequestParamsMeta {
-            progress_token: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(initialize_request_params_meta_json())
+}
+/// Values of [`super::InitializeRequestParamsMeta`] as JSON.
+fn initialize_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        s::extra(s::any_json(), &["progressToken"]),
+        None,
+    )
 }
 /// Values of [`super::InitializeResult`].
 pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
-    (
-        s::optional(s::json_object()),
-        server_capabilities(),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        implementation(),
+    s::typed(initialize_result_json())
+}
+/// Values of [`super::InitializeResult`] as JSON.
+fn initialize_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("capabilities", s::required(server_capabilities_json())),
+            ("instructions", s::optional_member(s::string_json(None, None, None))),
+            ("protocolVersion", s::required(s::string_json(None, None, None))),
+            ("serverInfo", s::required(implementation_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::InitializeResult {
-            meta: f0,
-            capabilities: f1,
-            instructions: f2,
-            protocol_version: f3,
-            server_info: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::InitializedNotification`].
 pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotification> {
-    (
-        jsonrpc_2_0(),
-        method_notifications_initialized(),
-        s::optional(notification_params()),
+    s::typed(initialized_notification_json())
+}
+/// Values of [`super::InitializedNotification`] as JSON.
+fn initialized_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_notifications_initialized_json())),
+            ("params", s::optional_member(notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::InitializedNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::JSONRPCErrorResponse`].
 pub fn jsonrpcerror_response() -> BoxedStrategy<super::JSONRPCErrorResponse> {
-    (error(), s::optional(request_id()), jsonrpc_2_0())
-        .prop_map(|(f0, f1, f2)| super::JSONRPCErrorResponse {
-            error: f0,
-            id: f1,
-            jsonrpc: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(jsonrpcerror_response_json())
+}
+/// Values of [`super::JSONRPCErrorResponse`] as JSON.
+fn jsonrpcerror_response_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("error", s::required(error_json())),
+            ("id", s::optional_member(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::JSONRPCMessage`].
 pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                jsonrpcrequest().prop_map(super::JSONRPCMessage::JSONRPCRequest).boxed(),
-                jsonrpcnotification()
-                .prop_map(super::JSONRPCMessage::JSONRPCNotification).boxed(),
-                jsonrpcresult_response()
-                .prop_map(super::JSONRPCMessage::JSONRPCResultResponse).boxed(),
-                jsonrpcerror_response()
-                .prop_map(super::JSONRPCMessage::JSONRPCErrorResponse).boxed()
-            ],
-        ),
-        super::JSONRPCMessage::variant_name,
+    s::typed(jsonrpcmessage_json())
+}
+/// Values of [`super::JSONRPCMessage`] as JSON.
+fn jsonrpcmessage_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("JSONRPCRequest", jsonrpcrequest_json()),
+            ("JSONRPCNotification", jsonrpcnotification_json()),
+            ("JSONRPCResultResponse", jsonrpcresult_response_json()),
+            ("JSONRPCErrorResponse", jsonrpcerror_response_json()),
+        ]),
+        |json| s::variant_of(json, super::JSONRPCMessage::variant_name),
     )
 }
 /// Values of [`super::JSONRPCNotification`].
 pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
-    (jsonrpc_2_0(), s::string(None, None, None), s::optional(s::json_object()))
-        .prop_map(|(f0, f1, f2)| super::JSONRPCNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(jsonrpcnotification_json())
+}
+/// Values of [`super::JSONRPCNotification`] as JSON.
+fn jsonrpcnotification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(s::string_json(None, None, None))),
+            ("params", s::optional_member(s::object_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::JSONRPCRequest`].
 pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
-    (
-        request_id(),
-        jsonrpc_2_0(),
-        s::string(None, None, None),
-        s::optional(s::json_object()),
+    s::typed(jsonrpcrequest_json())
+}
+/// Values of [`super::JSONRPCRequest`] as JSON.
+fn jsonrpcrequest_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(s::string_json(None, None, None))),
+            ("params", s::optional_member(s::object_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::JSONRPCRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::JSONRPCResponse`].
 pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                jsonrpcresult_response()
-                .prop_map(super::JSONRPCResponse::JSONRPCResultResponse).boxed(),
-                jsonrpcerror_response()
-                .prop_map(super::JSONRPCResponse::JSONRPCErrorResponse).boxed()
-            ],
-        ),
-        super::JSONRPCResponse::variant_name,
+    s::typed(jsonrpcresponse_json())
+}
+/// Values of [`super::JSONRPCResponse`] as JSON.
+fn jsonrpcresponse_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("JSONRPCResultResponse", jsonrpcresult_response_json()),
+            ("JSONRPCErrorResponse", jsonrpcerror_response_json()),
+        ]),
+        |json| s::variant_of(json, super::JSONRPCResponse::variant_name),
     )
 }
 /// Values of [`super::JSONRPCResultResponse`].
 pub fn jsonrpcresult_response() -> BoxedStrategy<super::JSONRPCResultResponse> {
-    (request_id(), jsonrpc_2_0(), result())
-        .prop_map(|(f0, f1, f2)| super::JSONRPCResultResponse {
-            id: f0,
-            jsonrpc: f1,
-            result: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(jsonrpcresult_response_json())
+}
+/// Values of [`super::JSONRPCResultResponse`] as JSON.
+fn jsonrpcresult_response_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("result", s::required(result_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::Jsonrpc2_0`].
 pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
-    Just(super::Jsonrpc2_0).boxed()
+    s::typed(jsonrpc_2_0_json())
+}
+/// Values of [`super::Jsonrpc2_0`] as JSON.
+fn jsonrpc_2_0_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::Jsonrpc2_0)
 }
 /// Values of [`super::LegacyTitledEnumSchema`].
 pub fn legacy_titled_enum_schema() -> BoxedStrategy<super::LegacyTitledEnumSchema> {
-    (
-        s::optional(s::string(None, None, None)),
-        s::optional(s::string(None, None, None)),
-        s::vec(s::string(None, None, None), None, None),
-        s::optional(s::vec(s::string(None, None, None), None, None)),
-        s::optional(s::string(None, None, None)),
-        type_string(),
+    s::typed(legacy_titled_enum_schema_json())
+}
+/// Values of [`super::LegacyTitledEnumSchema`] as JSON.
+fn legacy_titled_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("default", s::optional_member(s::string_json(None, None, None))),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            (
+                "enum",
+                s::required(s::array_json(s::string_json(None, None, None), None, None)),
+            ),
+            (
+                "enumNames",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
+                ),
+            ),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_string_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::LegacyTitledEnumSchema {
-            default: f0,
-            description: f1,
-            r#enum: f2,
-            enum_names: f3,
-            title: f4,
-            r#type: f5,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ListPromptsRequest`].
 pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
-    (
-        request_id(),
-        jsonrpc_2_0(),
-        method_prompts_list(),
-        s::optional(paginated_request_params()),
+    s::typed(list_prompts_request_json())
+}
+/// Values of [`super::ListPromptsRequest`] as JSON.
+fn list_prompts_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_prompts_list_json())),
+            ("params", s::optional_member(paginated_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::ListPromptsRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ListPromptsResult`].
 pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::string(None, None, None)),
-        s::vec(prompt(), None, None),
+    s::typed(list_prompts_result_json())
+}
+/// Values of [`super::ListPromptsResult`] as JSON.
+fn list_prompts_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+            ("prompts", s::required(s::array_json(prompt_json(), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ListPromptsResult {
-            meta: f0,
-            next_cursor: f1,
-            prompts: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ListResourceTemplatesRequest`].
 pub fn list_resource_templates_request() -> BoxedStrategy<
     super::ListResourceTemplatesRequest,
 > {
-    (
-        request_id(),
-        jsonrpc_2_0(),
-        method_resources_templates_list(),
-        s::optional(paginated_request_params()),
+    s::typed(list_resource_templates_request_json())
+}
+/// Values of [`super::ListResourceTemplatesRequest`] as JSON.
+fn list_resource_templates_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_resources_templates_list_json())),
+            ("params", s::optional_member(paginated_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::ListResourceTemplatesRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ListResourceTemplatesResult`].
 pub fn list_resource_templates_result() -> BoxedStrategy<
     super::ListResourceTemplatesResult,
 > {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::string(None, None, None)),
-        s::vec(resource_template(), None, None),
+    s::typed(list_resource_templates_result_json())
+}
+/// Values of [`super::ListResourceTemplatesResult`] as JSON.
+fn list_resource_templates_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+            (
+                "resourceTemplates",
+                s::required(s::array_json(resource_template_json(), None, None)),
+            ),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ListResourceTemplatesResult {
-            meta: f0,
-            next_cursor: f1,
-            resource_templates: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ListResourcesRequest`].
 pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
-    (
-        request_id(),
-        jsonrpc_2_0(),
-        method_resources_list(),
-        s::optional(paginated_request_params()),
+    s::typed(list_resources_request_json())
+}
+/// Values of [`super::ListResourcesRequest`] as JSON.
+fn list_resources_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_resources_list_json())),
+            ("params", s::optional_member(paginated_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::ListResourcesRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ListResourcesResult`].
 pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::string(None, None, None)),
-        s::vec(resource(), None, None),
+    s::typed(list_resources_result_json())
+}
+/// Values of [`super::ListResourcesResult`] as JSON.
+fn list_resources_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+            ("resources", s::required(s::array_json(resource_json(), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ListResourcesResult {
-            meta: f0,
-            next_cursor: f1,
-            resources: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ListRootsRequest`].
 pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
-    (request_id(), jsonrpc_2_0(), method_roots_list(), s::optional(request_params()))
-        .prop_map(|(f0, f1, f2, f3)| super::ListRootsRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(list_roots_request_json())
+}
+/// Values of [`super::ListRootsRequest`] as JSON.
+fn list_roots_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_roots_list_json())),
+            ("params", s::optional_member(request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ListRootsResult`].
 pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
-    (s::optional(s::json_object()), s::vec(root(), None, None))
-        .prop_map(|(f0, f1)| super::ListRootsResult {
-            meta: f0,
-            roots: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(list_roots_result_json())
+}
+/// Values of [`super::ListRootsResult`] as JSON.
+fn list_roots_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("roots", s::required(s::array_json(root_json(), None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ListTasksRequest`].
 pub fn list_tasks_request() -> BoxedStrategy<super::ListTasksRequest> {
-    (
-        request_id(),
-        jsonrpc_2_0(),
-        method_tasks_list(),
-        s::optional(paginated_request_params()),
+    s::typed(list_tasks_request_json())
+}
+/// Values of [`super::ListTasksRequest`] as JSON.
+fn list_tasks_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_tasks_list_json())),
+            ("params", s::optional_member(paginated_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::ListTasksRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ListTasksResult`].
 pub fn list_tasks_result() -> BoxedStrategy<super::ListTasksResult> {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::string(None, None, None)),
-        s::vec(task(), None, None),
+    s::typed(list_tasks_result_json())
+}
+/// Values of [`super::ListTasksResult`] as JSON.
+fn list_tasks_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+            ("tasks", s::required(s::array_json(task_json(), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ListTasksResult {
-            meta: f0,
-            next_cursor: f1,
-            tasks: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ListToolsRequest`].
 pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
-    (
-        request_id(),
-        jsonrpc_2_0(),
-        method_tools_list(),
-        s::optional(paginated_request_params()),
+    s::typed(list_tools_request_json())
+}
+/// Values of [`super::ListToolsRequest`] as JSON.
+fn list_tools_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_tools_list_json())),
+            ("params", s::optional_member(paginated_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::ListToolsRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ListToolsResult`].
 pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::string(None, None, None)),
-        s::vec(tool(), None, None),
+    s::typed(list_tools_result_json())
+}
+/// Values of [`super::ListToolsResult`] as JSON.
+fn list_tools_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+            ("tools", s::required(s::array_json(tool_json(), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ListToolsResult {
-            meta: f0,
-            next_cursor: f1,
-            tools: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::LoggingLevel`].
 pub fn logging_level() -> BoxedStrategy<super::LoggingLevel> {
-    s::select(
-        ::std::vec![
-            super::LoggingLevel::Alert, super::LoggingLevel::Critical,
-            super::LoggingLevel::Debug, super::LoggingLevel::Emergency,
-            super::LoggingLevel::Error, super::LoggingLevel::Info,
-            super::LoggingLevel::Notice, super::LoggingLevel::Warning
+    s::typed(logging_level_json())
+}
+/// Values of [`super::LoggingLevel`] as JSON.
+fn logging_level_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(
+        &[
+            "alert",
+            "critical",
+            "debug",
+            "emergency",
+            "error",
+            "info",
+            "notice",
+            "warning",
         ],
     )
 }
@@ -1532,1993 +1715,2581 @@ pub fn logging_level() -> BoxedStrategy<super::LoggingLevel> {
 pub fn logging_message_notification() -> BoxedStrategy<
     super::LoggingMessageNotification,
 > {
-    (
-        jsonrpc_2_0(),
-        method_notifications_message(),
-        logging_message_notification_params(),
+    s::typed(logging_message_notification_json())
+}
+/// Values of [`super::LoggingMessageNotification`] as JSON.
+fn logging_message_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_notifications_message_json())),
+            ("params", s::required(logging_message_notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::LoggingMessageNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::LoggingMessageNotificationParams`].
 pub fn logging_message_notification_params() -> BoxedStrategy<
     super::LoggingMessageNotificationParams,
 > {
-    (
-        s::optional(s::json_object()),
-        s::json(),
-        logging_level(),
-        s::optional(s::string(None, None, None)),
+    s::typed(logging_message_notification_params_json())
+}
+/// Values of [`super::LoggingMessageNotificationParams`] as JSON.
+fn logging_message_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("data", s::required(s::any_json())),
+            ("level", s::required(logging_level_json())),
+            ("logger", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::LoggingMessageNotificationParams {
-            meta: f0,
-            data: f1,
-            level: f2,
-            logger: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::MethodCompletionComplete`].
 pub fn method_completion_complete() -> BoxedStrategy<super::MethodCompletionComplete> {
-    Just(super::MethodCompletionComplete).boxed()
+    s::typed(method_completion_complete_json())
+}
+/// Values of [`super::MethodCompletionComplete`] as JSON.
+fn method_completion_complete_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodCompletionComplete)
 }
 /// Values of [`super::MethodElicitationCreate`].
 pub fn method_elicitation_create() -> BoxedStrategy<super::MethodElicitationCreate> {
-    Just(super::MethodElicitationCreate).boxed()
+    s::typed(method_elicitation_create_json())
+}
+/// Values of [`super::MethodElicitationCreate`] as JSON.
+fn method_elicitation_create_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodElicitationCreate)
 }
 /// Values of [`super::MethodInitialize`].
 pub fn method_initialize() -> BoxedStrategy<super::MethodInitialize> {
-    Just(super::MethodInitialize).boxed()
+    s::typed(method_initialize_json())
+}
+/// Values of [`super::MethodInitialize`] as JSON.
+fn method_initialize_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodInitialize)
 }
 /// Values of [`super::MethodLoggingSetLevel`].
 pub fn method_logging_set_level() -> BoxedStrategy<super::MethodLoggingSetLevel> {
-    Just(super::MethodLoggingSetLevel).boxed()
+    s::typed(method_logging_set_level_json())
+}
+/// Values of [`super::MethodLoggingSetLevel`] as JSON.
+fn method_logging_set_level_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodLoggingSetLevel)
 }
 /// Values of [`super::MethodNotificationsCancelled`].
 pub fn method_notifications_cancelled() -> BoxedStrategy<
     super::MethodNotificationsCancelled,
 > {
-    Just(super::MethodNotificationsCancelled).boxed()
+    s::typed(method_notifications_cancelled_json())
+}
+/// Values of [`super::MethodNotificationsCancelled`] as JSON.
+fn method_notifications_cancelled_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodNotificationsCancelled)
 }
 /// Values of [`super::MethodNotificationsElicitationComplete`].
 pub fn method_notifications_elicitation_complete() -> BoxedStrategy<
     super::MethodNotificationsElicitationComplete,
 > {
-    Just(super::MethodNotificationsElicitationComplete).boxed()
+    s::typed(method_notifications_elicitation_complete_json())
+}
+/// Values of [`super::MethodNotificationsElicitationComplete`] as JSON.
+fn method_notifications_elicitation_complete_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::constant(&super::MethodNotificationsElicitationComplete)
 }
 /// Values of [`super::MethodNotificationsInitialized`].
 pub fn method_notifications_initialized() -> BoxedStrategy<
     super::MethodNotificationsInitialized,
 > {
-    Just(super::MethodNotificationsInitialized).boxed()
+    s::typed(method_notifications_initialized_json())
+}
+/// Values of [`super::MethodNotificationsInitialized`] as JSON.
+fn method_notifications_initialized_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodNotificationsInitialized)
 }
 /// Values of [`super::MethodNotificationsMessage`].
 pub fn method_notifications_message() -> BoxedStrategy<
     super::MethodNotificationsMessage,
 > {
-    Just(super::MethodNotificationsMessage).boxed()
+    s::typed(method_notifications_message_json())
+}
+/// Values of [`super::MethodNotificationsMessage`] as JSON.
+fn method_notifications_message_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodNotificationsMessage)
 }
 /// Values of [`super::MethodNotificationsProgress`].
 pub fn method_notifications_progress() -> BoxedStrategy<
     super::MethodNotificationsProgress,
 > {
-    Just(super::MethodNotificationsProgress).boxed()
+    s::typed(method_notifications_progress_json())
+}
+/// Values of [`super::MethodNotificationsProgress`] as JSON.
+fn method_notifications_progress_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodNotificationsProgress)
 }
 /// Values of [`super::MethodNotificationsPromptsListChanged`].
 pub fn method_notifications_prompts_list_changed() -> BoxedStrategy<
     super::MethodNotificationsPromptsListChanged,
 > {
-    Just(super::MethodNotificationsPromptsListChanged).boxed()
+    s::typed(method_notifications_prompts_list_changed_json())
+}
+/// Values of [`super::MethodNotificationsPromptsListChanged`] as JSON.
+fn method_notifications_prompts_list_changed_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::constant(&super::MethodNotificationsPromptsListChanged)
 }
 /// Values of [`super::MethodNotificationsResourcesListChanged`].
 pub fn method_notifications_resources_list_changed() -> BoxedStrategy<
     super::MethodNotificationsResourcesListChanged,
 > {
-    Just(super::MethodNotificationsResourcesListChanged).boxed()
+    s::typed(method_notifications_resources_list_changed_json())
+}
+/// Values of [`super::MethodNotificationsResourcesListChanged`] as JSON.
+fn method_notifications_resources_list_changed_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::constant(&super::MethodNotificationsResourcesListChanged)
 }
 /// Values of [`super::MethodNotificationsResourcesUpdated`].
 pub fn method_notifications_resources_updated() -> BoxedStrategy<
     super::MethodNotificationsResourcesUpdated,
 > {
-    Just(super::MethodNotificationsResourcesUpdated).boxed()
+    s::typed(method_notifications_resources_updated_json())
+}
+/// Values of [`super::MethodNotificationsResourcesUpdated`] as JSON.
+fn method_notifications_resources_updated_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodNotificationsResourcesUpdated)
 }
 /// Values of [`super::MethodNotificationsRootsListChanged`].
 pub fn method_notifications_roots_list_changed() -> BoxedStrategy<
     super::MethodNotificationsRootsListChanged,
 > {
-    Just(super::MethodNotificationsRootsListChanged).boxed()
+    s::typed(method_notifications_roots_list_changed_json())
+}
+/// Values of [`super::MethodNotificationsRootsListChanged`] as JSON.
+fn method_notifications_roots_list_changed_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodNotificationsRootsListChanged)
 }
 /// Values of [`super::MethodNotificationsTasksStatus`].
 pub fn method_notifications_tasks_status() -> BoxedStrategy<
     super::MethodNotificationsTasksStatus,
 > {
-    Just(super::MethodNotificationsTasksStatus).boxed()
+    s::typed(method_notifications_tasks_status_json())
+}
+/// Values of [`super::MethodNotificationsTasksStatus`] as JSON.
+fn method_notifications_tasks_status_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodNotificationsTasksStatus)
 }
 /// Values of [`super::MethodNotificationsToolsListChanged`].
 pub fn method_notifications_tools_list_changed() -> BoxedStrategy<
     super::MethodNotificationsToolsListChanged,
 > {
-    Just(super::MethodNotificationsToolsListChanged).boxed()
+    s::typed(method_notifications_tools_list_changed_json())
+}
+/// Values of [`super::MethodNotificationsToolsListChanged`] as JSON.
+fn method_notifications_tools_list_changed_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodNotificationsToolsListChanged)
 }
 /// Values of [`super::MethodPing`].
 pub fn method_ping() -> BoxedStrategy<super::MethodPing> {
-    Just(super::MethodPing).boxed()
+    s::typed(method_ping_json())
+}
+/// Values of [`super::MethodPing`] as JSON.
+fn method_ping_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodPing)
 }
 /// Values of [`super::MethodPromptsGet`].
 pub fn method_prompts_get() -> BoxedStrategy<super::MethodPromptsGet> {
-    Just(super::MethodPromptsGet).boxed()
+    s::typed(method_prompts_get_json())
+}
+/// Values of [`super::MethodPromptsGet`] as JSON.
+fn method_prompts_get_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodPromptsGet)
 }
 /// Values of [`super::MethodPromptsList`].
 pub fn method_prompts_list() -> BoxedStrategy<super::MethodPromptsList> {
-    Just(super::MethodPromptsList).boxed()
+    s::typed(method_prompts_list_json())
+}
+/// Values of [`super::MethodPromptsList`] as JSON.
+fn method_prompts_list_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodPromptsList)
 }
 /// Values of [`super::MethodResourcesList`].
 pub fn method_resources_list() -> BoxedStrategy<super::MethodResourcesList> {
-    Just(super::MethodResourcesList).boxed()
+    s::typed(method_resources_list_json())
+}
+/// Values of [`super::MethodResourcesList`] as JSON.
+fn method_resources_list_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodResourcesList)
 }
 /// Values of [`super::MethodResourcesRead`].
 pub fn method_resources_read() -> BoxedStrategy<super::MethodResourcesRead> {
-    Just(super::MethodResourcesRead).boxed()
+    s::typed(method_resources_read_json())
+}
+/// Values of [`super::MethodResourcesRead`] as JSON.
+fn method_resources_read_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodResourcesRead)
 }
 /// Values of [`super::MethodResourcesSubscribe`].
 pub fn method_resources_subscribe() -> BoxedStrategy<super::MethodResourcesSubscribe> {
-    Just(super::MethodResourcesSubscribe).boxed()
+    s::typed(method_resources_subscribe_json())
+}
+/// Values of [`super::MethodResourcesSubscribe`] as JSON.
+fn method_resources_subscribe_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodResourcesSubscribe)
 }
 /// Values of [`super::MethodResourcesTemplatesList`].
 pub fn method_resources_templates_list() -> BoxedStrategy<
     super::MethodResourcesTemplatesList,
 > {
-    Just(super::MethodResourcesTemplatesList).boxed()
+    s::typed(method_resources_templates_list_json())
+}
+/// Values of [`super::MethodResourcesTemplatesList`] as JSON.
+fn method_resources_templates_list_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodResourcesTemplatesList)
 }
 /// Values of [`super::MethodResourcesUnsubscribe`].
 pub fn method_resources_unsubscribe() -> BoxedStrategy<
     super::MethodResourcesUnsubscribe,
 > {
-    Just(super::MethodResourcesUnsubscribe).boxed()
+    s::typed(method_resources_unsubscribe_json())
+}
+/// Values of [`super::MethodResourcesUnsubscribe`] as JSON.
+fn method_resources_unsubscribe_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodResourcesUnsubscribe)
 }
 /// Values of [`super::MethodRootsList`].
 pub fn method_roots_list() -> BoxedStrategy<super::MethodRootsList> {
-    Just(super::MethodRootsList).boxed()
+    s::typed(method_roots_list_json())
+}
+/// Values of [`super::MethodRootsList`] as JSON.
+fn method_roots_list_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodRootsList)
 }
 /// Values of [`super::MethodSamplingCreateMessage`].
 pub fn method_sampling_create_message() -> BoxedStrategy<
     super::MethodSamplingCreateMessage,
 > {
-    Just(super::MethodSamplingCreateMessage).boxed()
+    s::typed(method_sampling_create_message_json())
+}
+/// Values of [`super::MethodSamplingCreateMessage`] as JSON.
+fn method_sampling_create_message_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodSamplingCreateMessage)
 }
 /// Values of [`super::MethodTasksCancel`].
 pub fn method_tasks_cancel() -> BoxedStrategy<super::MethodTasksCancel> {
-    Just(super::MethodTasksCancel).boxed()
+    s::typed(method_tasks_cancel_json())
+}
+/// Values of [`super::MethodTasksCancel`] as JSON.
+fn method_tasks_cancel_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodTasksCancel)
 }
 /// Values of [`super::MethodTasksGet`].
 pub fn method_tasks_get() -> BoxedStrategy<super::MethodTasksGet> {
-    Just(super::MethodTasksGet).boxed()
+    s::typed(method_tasks_get_json())
+}
+/// Values of [`super::MethodTasksGet`] as JSON.
+fn method_tasks_get_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodTasksGet)
 }
 /// Values of [`super::MethodTasksList`].
 pub fn method_tasks_list() -> BoxedStrategy<super::MethodTasksList> {
-    Just(super::MethodTasksList).boxed()
+    s::typed(method_tasks_list_json())
+}
+/// Values of [`super::MethodTasksList`] as JSON.
+fn method_tasks_list_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodTasksList)
 }
 /// Values of [`super::MethodTasksResult`].
 pub fn method_tasks_result() -> BoxedStrategy<super::MethodTasksResult> {
-    Just(super::MethodTasksResult).boxed()
+    s::typed(method_tasks_result_json())
+}
+/// Values of [`super::MethodTasksResult`] as JSON.
+fn method_tasks_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodTasksResult)
 }
 /// Values of [`super::MethodToolsCall`].
 pub fn method_tools_call() -> BoxedStrategy<super::MethodToolsCall> {
-    Just(super::MethodToolsCall).boxed()
+    s::typed(method_tools_call_json())
+}
+/// Values of [`super::MethodToolsCall`] as JSON.
+fn method_tools_call_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodToolsCall)
 }
 /// Values of [`super::MethodToolsList`].
 pub fn method_tools_list() -> BoxedStrategy<super::MethodToolsList> {
-    Just(super::MethodToolsList).boxed()
+    s::typed(method_tools_list_json())
+}
+/// Values of [`super::MethodToolsList`] as JSON.
+fn method_tools_list_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodToolsList)
 }
 /// Values of [`super::ModeForm`].
 pub fn mode_form() -> BoxedStrategy<super::ModeForm> {
-    Just(super::ModeForm).boxed()
+    s::typed(mode_form_json())
+}
+/// Values of [`super::ModeForm`] as JSON.
+fn mode_form_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::ModeForm)
 }
 /// Values of [`super::ModeUrl`].
 pub fn mode_url() -> BoxedStrategy<super::ModeUrl> {
-    Just(super::ModeUrl).boxed()
+    s::typed(mode_url_json())
+}
+/// Values of [`super::ModeUrl`] as JSON.
+fn mode_url_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::ModeUrl)
 }
 /// Values of [`super::ModelHint`].
 pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
-    s::optional(s::string(None, None, None))
-        .prop_map(|f0| super::ModelHint {
-            name: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(model_hint_json())
+}
+/// Values of [`super::ModelHint`] as JSON.
+fn model_hint_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("name", s::optional_member(s::string_json(None, None, None)))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ModelPreferences`].
 pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
-    (
-        s::optional(s::number(Some(0f64), Some(1f64))),
-        s::optional(s::vec(model_hint(), None, None)),
-        s::optional(s::number(Some(0f64), Some(1f64))),
-        s::optional(s::number(Some(0f64), Some(1f64))),
+    s::typed(model_preferences_json())
+}
+/// Values of [`super::ModelPreferences`] as JSON.
+fn model_preferences_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("costPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+            ("hints", s::optional_member(s::array_json(model_hint_json(), None, None))),
+            (
+                "intelligencePriority",
+                s::optional_member(s::number_json(Some(0f64), Some(1f64))),
+            ),
+            ("speedPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::ModelPreferences {
-            cost_priority: f0,
-            hints: f1,
-            intelligence_priority: f2,
-            speed_priority: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::MultiSelectEnumSchema`].
 pub fn multi_select_enum_schema() -> BoxedStrategy<super::MultiSelectEnumSchema> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                untitled_multi_select_enum_schema()
-                .prop_map(super::MultiSelectEnumSchema::UntitledMultiSelectEnumSchema)
-                .boxed(), titled_multi_select_enum_schema()
-                .prop_map(super::MultiSelectEnumSchema::TitledMultiSelectEnumSchema)
-                .boxed()
-            ],
-        ),
-        super::MultiSelectEnumSchema::variant_name,
+    s::typed(multi_select_enum_schema_json())
+}
+/// Values of [`super::MultiSelectEnumSchema`] as JSON.
+fn multi_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("UntitledMultiSelectEnumSchema", untitled_multi_select_enum_schema_json()),
+            ("TitledMultiSelectEnumSchema", titled_multi_select_enum_schema_json()),
+        ]),
+        |json| s::variant_of(json, super::MultiSelectEnumSchema::variant_name),
     )
 }
 /// Values of [`super::Notification`].
 pub fn notification() -> BoxedStrategy<super::Notification> {
-    (s::string(None, None, None), s::optional(s::json_object()))
-        .prop_map(|(f0, f1)| super::Notification {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(notification_json())
+}
+/// Values of [`super::Notification`] as JSON.
+fn notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(s::string_json(None, None, None))),
+            ("params", s::optional_member(s::object_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::NotificationParams`].
 pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
-    s::optional(s::json_object())
-        .prop_map(|f0| super::NotificationParams {
-            meta: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(notification_params_json())
+}
+/// Values of [`super::NotificationParams`] as JSON.
+fn notification_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("_meta", s::optional_member(s::object_json()))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::NumberSchema`].
 pub fn number_schema() -> BoxedStrategy<super::NumberSchema> {
-    (
-        s::optional(s::number(None, None)),
-        s::optional(s::string(None, None, None)),
-        s::optional(s::number(None, None)),
-        s::optional(s::number(None, None)),
-        s::optional(s::string(None, None, None)),
-        number_schema_type(),
+    s::typed(number_schema_json())
+}
+/// Values of [`super::NumberSchema`] as JSON.
+fn number_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("default", s::optional_member(s::number_json(None, None))),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("maximum", s::optional_member(s::number_json(None, None))),
+            ("minimum", s::optional_member(s::number_json(None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(number_schema_type_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::NumberSchema {
-            default: f0,
-            description: f1,
-            maximum: f2,
-            minimum: f3,
-            title: f4,
-            r#type: f5,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::NumberSchemaType`].
 pub fn number_schema_type() -> BoxedStrategy<super::NumberSchemaType> {
-    s::select(
-        ::std::vec![super::NumberSchemaType::Integer, super::NumberSchemaType::Number],
-    )
+    s::typed(number_schema_type_json())
+}
+/// Values of [`super::NumberSchemaType`] as JSON.
+fn number_schema_type_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["integer", "number"])
 }
 /// Values of [`super::PaginatedRequest`].
 pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
-    (
-        request_id(),
-        jsonrpc_2_0(),
-        s::string(None, None, None),
-        s::optional(paginated_request_params()),
+    s::typed(paginated_request_json())
+}
+/// Values of [`super::PaginatedRequest`] as JSON.
+fn paginated_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(s::string_json(None, None, None))),
+            ("params", s::optional_member(paginated_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::PaginatedRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::PaginatedRequestParams`].
 pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams> {
-    (
-        s::optional(paginated_request_params_meta()),
-        s::optional(s::string(None, None, None)),
+    s::typed(paginated_request_params_json())
+}
+/// Values of [`super::PaginatedRequestParams`] as JSON.
+fn paginated_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(paginated_request_params_meta_json())),
+            ("cursor", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1)| super::PaginatedRequestParams {
-            meta: f0,
-            cursor: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::PaginatedRequestParamsMeta`].
 pub fn paginated_request_params_meta() -> BoxedStrategy<
     super::PaginatedRequestParamsMeta,
 > {
-    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
-        .prop_map(|(f0, f1)| super::PaginatedRequestParamsMeta {
-            progress_token: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(paginated_request_params_meta_json())
+}
+/// Values of [`super::PaginatedRequestParamsMeta`] as JSON.
+fn paginated_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        s::extra(s::any_json(), &["progressToken"]),
+        None,
+    )
 }
 /// Values of [`super::PaginatedResult`].
 pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
-    (s::optional(s::json_object()), s::optional(s::string(None, None, None)))
-        .prop_map(|(f0, f1)| super::PaginatedResult {
-            meta: f0,
-            next_cursor: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(paginated_result_json())
+}
+/// Values of [`super::PaginatedResult`] as JSON.
+fn paginated_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::PingRequest`].
 pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
-    (request_id(), jsonrpc_2_0(), method_ping(), s::optional(request_params()))
-        .prop_map(|(f0, f1, f2, f3)| super::PingRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(ping_request_json())
+}
+/// Values of [`super::PingRequest`] as JSON.
+fn ping_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_ping_json())),
+            ("params", s::optional_member(request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::PrimitiveSchemaDefinition`].
 pub fn primitive_schema_definition() -> BoxedStrategy<super::PrimitiveSchemaDefinition> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                string_schema().prop_map(super::PrimitiveSchemaDefinition::StringSchema)
-                .boxed(), number_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::NumberSchema).boxed(),
-                boolean_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::BooleanSchema).boxed(),
-                untitled_single_select_enum_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::UntitledSingleSelectEnumSchema)
-                .boxed(), titled_single_select_enum_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::TitledSingleSelectEnumSchema)
-                .boxed(), untitled_multi_select_enum_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::UntitledMultiSelectEnumSchema)
-                .boxed(), titled_multi_select_enum_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::TitledMultiSelectEnumSchema)
-                .boxed(), legacy_titled_enum_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::LegacyTitledEnumSchema)
-                .boxed()
-            ],
-        ),
-        super::PrimitiveSchemaDefinition::variant_name,
+    s::typed(primitive_schema_definition_json())
+}
+/// Values of [`super::PrimitiveSchemaDefinition`] as JSON.
+fn primitive_schema_definition_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("StringSchema", string_schema_json()),
+            ("NumberSchema", number_schema_json()),
+            ("BooleanSchema", boolean_schema_json()),
+            (
+                "UntitledSingleSelectEnumSchema",
+                untitled_single_select_enum_schema_json(),
+            ),
+            ("TitledSingleSelectEnumSchema", titled_single_select_enum_schema_json()),
+            ("UntitledMultiSelectEnumSchema", untitled_multi_select_enum_schema_json()),
+            ("TitledMultiSelectEnumSchema", titled_multi_select_enum_schema_json()),
+            ("LegacyTitledEnumSchema", legacy_titled_enum_schema_json()),
+        ]),
+        |json| s::variant_of(json, super::PrimitiveSchemaDefinition::variant_name),
     )
 }
 /// Values of [`super::ProgressNotification`].
 pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
-    (jsonrpc_2_0(), method_notifications_progress(), progress_notification_params())
-        .prop_map(|(f0, f1, f2)| super::ProgressNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(progress_notification_json())
+}
+/// Values of [`super::ProgressNotification`] as JSON.
+fn progress_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_notifications_progress_json())),
+            ("params", s::required(progress_notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ProgressNotificationParams`].
 pub fn progress_notification_params() -> BoxedStrategy<
     super::ProgressNotificationParams,
 > {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::string(None, None, None)),
-        s::number(None, None),
-        progress_token(),
-        s::optional(s::number(None, None)),
+    s::typed(progress_notification_params_json())
+}
+/// Values of [`super::ProgressNotificationParams`] as JSON.
+fn progress_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("message", s::optional_member(s::string_json(None, None, None))),
+            ("progress", s::required(s::number_json(None, None))),
+            ("progressToken", s::required(progress_token_json())),
+            ("total", s::optional_member(s::number_json(None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::ProgressNotificationParams {
-            meta: f0,
-            message: f1,
-            progress: f2,
-            progress_token: f3,
-            total: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ProgressToken`].
 pub fn progress_token() -> BoxedStrategy<super::ProgressToken> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                s::string(None, None, None).prop_map(super::ProgressToken::String)
-                .boxed(), s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from).boxed()
-                .prop_map(super::ProgressToken::Integer).boxed()
-            ],
-        ),
-        super::ProgressToken::variant_name,
+    s::typed(progress_token_json())
+}
+/// Values of [`super::ProgressToken`] as JSON.
+fn progress_token_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("String", s::string_json(None, None, None)),
+            ("Integer", s::integer_json(None, None)),
+        ]),
+        |json| s::variant_of(json, super::ProgressToken::variant_name),
     )
 }
 /// Values of [`super::Prompt`].
 pub fn prompt() -> BoxedStrategy<super::Prompt> {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::vec(prompt_argument(), None, None)),
-        s::optional(s::string(None, None, None)),
-        s::optional(s::vec(icon(), None, None)),
-        s::string(None, None, None),
-        s::optional(s::string(None, None, None)),
+    s::typed(prompt_json())
+}
+/// Values of [`super::Prompt`] as JSON.
+fn prompt_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            (
+                "arguments",
+                s::optional_member(s::array_json(prompt_argument_json(), None, None)),
+            ),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::Prompt {
-            meta: f0,
-            arguments: f1,
-            description: f2,
-            icons: f3,
-            name: f4,
-            title: f5,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::PromptArgument`].
 pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
-    (
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::optional(s::boolean()),
-        s::optional(s::string(None, None, None)),
+    s::typed(prompt_argument_json())
+}
+/// Values of [`super::PromptArgument`] as JSON.
+fn prompt_argument_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("required", s::optional_member(s::boolean_json())),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::PromptArgument {
-            description: f0,
-            name: f1,
-            required: f2,
-            title: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::PromptListChangedNotification`].
 pub fn prompt_list_changed_notification() -> BoxedStrategy<
     super::PromptListChangedNotification,
 > {
-    (
-        jsonrpc_2_0(),
-        method_notifications_prompts_list_changed(),
-        s::optional(notification_params()),
+    s::typed(prompt_list_changed_notification_json())
+}
+/// Values of [`super::PromptListChangedNotification`] as JSON.
+fn prompt_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_notifications_prompts_list_changed_json())),
+            ("params", s::optional_member(notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::PromptListChangedNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::PromptMessage`].
 pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
-    (content_block(), role())
-        .prop_map(|(f0, f1)| super::PromptMessage {
-            content: f0,
-            role: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(prompt_message_json())
+}
+/// Values of [`super::PromptMessage`] as JSON.
+fn prompt_message_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("content", s::required(content_block_json())),
+            ("role", s::required(role_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::PromptReference`].
 pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
-    (
-        s::string(None, None, None),
-        s::optional(s::string(None, None, None)),
-        type_ref_prompt(),
+    s::typed(prompt_reference_json())
+}
+/// Values of [`super::PromptReference`] as JSON.
+fn prompt_reference_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("name", s::required(s::string_json(None, None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_ref_prompt_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::PromptReference {
-            name: f0,
-            title: f1,
-            r#type: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ReadResourceRequest`].
 pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
-    (
-        request_id(),
-        jsonrpc_2_0(),
-        method_resources_read(),
-        read_resource_request_params(),
+    s::typed(read_resource_request_json())
+}
+/// Values of [`super::ReadResourceRequest`] as JSON.
+fn read_resource_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_resources_read_json())),
+            ("params", s::required(read_resource_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::ReadResourceRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ReadResourceRequestParams`].
 pub fn read_resource_request_params() -> BoxedStrategy<
     super::ReadResourceRequestParams,
 > {
-    (
-        s::optional(read_resource_request_params_meta()),
-        s::string(Some("uri"), None, None),
+    s::typed(read_resource_request_params_json())
+}
+/// Values of [`super::ReadResourceRequestParams`] as JSON.
+fn read_resource_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(read_resource_request_params_meta_json())),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1)| super::ReadResourceRequestParams {
-            meta: f0,
-            uri: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ReadResourceRequestParamsMeta`].
 pub fn read_resource_request_params_meta() -> BoxedStrategy<
     super::ReadResourceRequestParamsMeta,
 > {
-    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
-        .prop_map(|(f0, f1)| super::ReadResourceRequestParamsMeta {
-            progress_token: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(read_resource_request_params_meta_json())
+}
+/// Values of [`super::ReadResourceRequestParamsMeta`] as JSON.
+fn read_resource_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        s::extra(s::any_json(), &["progressToken"]),
+        None,
+    )
 }
 /// Values of [`super::ReadResourceResult`].
 pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
-    (
-        s::optional(s::json_object()),
-        s::vec(read_resource_result_contents_item(), None, None),
+    s::typed(read_resource_result_json())
+}
+/// Values of [`super::ReadResourceResult`] as JSON.
+fn read_resource_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            (
+                "contents",
+                s::required(
+                    s::array_json(read_resource_result_contents_item_json(), None, None),
+                ),
+            ),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1)| super::ReadResourceResult {
-            meta: f0,
-            contents: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ReadResourceResultContentsItem`].
 pub fn read_resource_result_contents_item() -> BoxedStrategy<
     super::ReadResourceResultContentsItem,
 > {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                text_resource_contents()
-                .prop_map(super::ReadResourceResultContentsItem::TextResourceContents)
-                .boxed(), blob_resource_contents()
-                .prop_map(super::ReadResourceResultContentsItem::BlobResourceContents)
-                .boxed()
-            ],
-        ),
-        super::ReadResourceResultContentsItem::variant_name,
+    s::typed(read_resource_result_contents_item_json())
+}
+/// Values of [`super::ReadResourceResultContentsItem`] as JSON.
+fn read_resource_result_contents_item_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("TextResourceContents", text_resource_contents_json()),
+            ("BlobResourceContents", blob_resource_contents_json()),
+        ]),
+        |json| s::variant_of(json, super::ReadResourceResultContentsItem::variant_name),
     )
 }
 /// Values of [`super::RelatedTaskMetadata`].
 pub fn related_task_metadata() -> BoxedStrategy<super::RelatedTaskMetadata> {
-    s::string(None, None, None)
-        .prop_map(|f0| super::RelatedTaskMetadata {
-            task_id: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(related_task_metadata_json())
+}
+/// Values of [`super::RelatedTaskMetadata`] as JSON.
+fn related_task_metadata_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("taskId", s::required(s::string_json(None, None, None)))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::Request`].
 pub fn request() -> BoxedStrategy<super::Request> {
-    (s::string(None, None, None), s::optional(s::json_object()))
-        .prop_map(|(f0, f1)| super::Request {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(request_json())
+}
+/// Values of [`super::Request`] as JSON.
+fn request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(s::string_json(None, None, None))),
+            ("params", s::optional_member(s::object_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::RequestId`].
 pub fn request_id() -> BoxedStrategy<super::RequestId> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                s::string(None, None, None).prop_map(super::RequestId::String).boxed(),
-                s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from)
-                .boxed().prop_map(super::RequestId::Integer).boxed()
-            ],
-        ),
-        super::RequestId::variant_name,
+    s::typed(request_id_json())
+}
+/// Values of [`super::RequestId`] as JSON.
+fn request_id_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("String", s::string_json(None, None, None)),
+            ("Integer", s::integer_json(None, None)),
+        ]),
+        |json| s::variant_of(json, super::RequestId::variant_name),
     )
 }
 /// Values of [`super::RequestParams`].
 pub fn request_params() -> BoxedStrategy<super::RequestParams> {
-    s::optional(request_params_meta())
-        .prop_map(|f0| super::RequestParams {
-            meta: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(request_params_json())
+}
+/// Values of [`super::RequestParams`] as JSON.
+fn request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("_meta", s::optional_member(request_params_meta_json()))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::RequestParamsMeta`].
 pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
-    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
-        .prop_map(|(f0, f1)| super::RequestParamsMeta {
-            progress_token: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(request_params_meta_json())
+}
+/// Values of [`super::RequestParamsMeta`] as JSON.
+fn request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        s::extra(s::any_json(), &["progressToken"]),
+        None,
+    )
 }
 /// Values of [`super::Resource`].
 pub fn resource() -> BoxedStrategy<super::Resource> {
-    (
-        s::optional(s::json_object()),
-        s::optional(annotations()),
-        s::optional(s::string(None, None, None)),
-        s::optional(s::vec(icon(), None, None)),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::optional(s::string(None, None, None)),
-        s::string(Some("uri"), None, None),
+    s::typed(resource_json())
+}
+/// Values of [`super::Resource`] as JSON.
+fn resource_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("annotations", s::optional_member(annotations_json())),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+            ("mimeType", s::optional_member(s::string_json(None, None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("size", s::optional_member(s::integer_json(None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8)| super::Resource {
-            meta: f0,
-            annotations: f1,
-            description: f2,
-            icons: f3,
-            mime_type: f4,
-            name: f5,
-            size: f6,
-            title: f7,
-            uri: f8,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ResourceContents`].
 pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::string(None, None, None)),
-        s::string(Some("uri"), None, None),
+    s::typed(resource_contents_json())
+}
+/// Values of [`super::ResourceContents`] as JSON.
+fn resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("mimeType", s::optional_member(s::string_json(None, None, None))),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ResourceContents {
-            meta: f0,
-            mime_type: f1,
-            uri: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ResourceLink`].
 pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
-    (
-        s::optional(s::json_object()),
-        s::optional(annotations()),
-        s::optional(s::string(None, None, None)),
-        s::optional(s::vec(icon(), None, None)),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::optional(s::string(None, None, None)),
-        type_resource_link(),
-        s::string(Some("uri"), None, None),
+    s::typed(resource_link_json())
+}
+/// Values of [`super::ResourceLink`] as JSON.
+fn resource_link_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("annotations", s::optional_member(annotations_json())),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+            ("mimeType", s::optional_member(s::string_json(None, None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("size", s::optional_member(s::integer_json(None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_resource_link_json())),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8, f9)| super::ResourceLink {
-            meta: f0,
-            annotations: f1,
-            description: f2,
-            icons: f3,
-            mime_type: f4,
-            name: f5,
-            size: f6,
-            title: f7,
-            r#type: f8,
-            uri: f9,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ResourceListChangedNotification`].
 pub fn resource_list_changed_notification() -> BoxedStrategy<
     super::ResourceListChangedNotification,
 > {
-    (
-        jsonrpc_2_0(),
-        method_notifications_resources_list_changed(),
-        s::optional(notification_params()),
+    s::typed(resource_list_changed_notification_json())
+}
+/// Values of [`super::ResourceListChangedNotification`] as JSON.
+fn resource_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_notifications_resources_list_changed_json())),
+            ("params", s::optional_member(notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ResourceListChangedNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ResourceRequestParams`].
 pub fn resource_request_params() -> BoxedStrategy<super::ResourceRequestParams> {
-    (s::optional(resource_request_params_meta()), s::string(Some("uri"), None, None))
-        .prop_map(|(f0, f1)| super::ResourceRequestParams {
-            meta: f0,
-            uri: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(resource_request_params_json())
+}
+/// Values of [`super::ResourceRequestParams`] as JSON.
+fn resource_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(resource_request_params_meta_json())),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ResourceRequestParamsMeta`].
 pub fn resource_request_params_meta() -> BoxedStrategy<
     super::ResourceRequestParamsMeta,
 > {
-    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
-        .prop_map(|(f0, f1)| super::ResourceRequestParamsMeta {
-            progress_token: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(resource_request_params_meta_json())
+}
+/// Values of [`super::ResourceRequestParamsMeta`] as JSON.
+fn resource_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        s::extra(s::any_json(), &["progressToken"]),
+        None,
+    )
 }
 /// Values of [`super::ResourceTemplate`].
 pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
-    (
-        s::optional(s::json_object()),
-        s::optional(annotations()),
-        s::optional(s::string(None, None, None)),
-        s::optional(s::vec(icon(), None, None)),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::optional(s::string(None, None, None)),
-        s::string(Some("uri-template"), None, None),
+    s::typed(resource_template_json())
+}
+/// Values of [`super::ResourceTemplate`] as JSON.
+fn resource_template_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("annotations", s::optional_member(annotations_json())),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+            ("mimeType", s::optional_member(s::string_json(None, None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            (
+                "uriTemplate",
+                s::required(s::string_json(Some("uri-template"), None, None)),
+            ),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7)| super::ResourceTemplate {
-            meta: f0,
-            annotations: f1,
-            description: f2,
-            icons: f3,
-            mime_type: f4,
-            name: f5,
-            title: f6,
-            uri_template: f7,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ResourceTemplateReference`].
 pub fn resource_template_reference() -> BoxedStrategy<super::ResourceTemplateReference> {
-    (type_ref_resource(), s::string(Some("uri-template"), None, None))
-        .prop_map(|(f0, f1)| super::ResourceTemplateReference {
-            r#type: f0,
-            uri: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(resource_template_reference_json())
+}
+/// Values of [`super::ResourceTemplateReference`] as JSON.
+fn resource_template_reference_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("type", s::required(type_ref_resource_json())),
+            ("uri", s::required(s::string_json(Some("uri-template"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ResourceUpdatedNotification`].
 pub fn resource_updated_notification() -> BoxedStrategy<
     super::ResourceUpdatedNotification,
 > {
-    (
-        jsonrpc_2_0(),
-        method_notifications_resources_updated(),
-        resource_updated_notification_params(),
+    s::typed(resource_updated_notification_json())
+}
+/// Values of [`super::ResourceUpdatedNotification`] as JSON.
+fn resource_updated_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_notifications_resources_updated_json())),
+            ("params", s::required(resource_updated_notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ResourceUpdatedNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ResourceUpdatedNotificationParams`].
 pub fn resource_updated_notification_params() -> BoxedStrategy<
     super::ResourceUpdatedNotificationParams,
 > {
-    (s::optional(s::json_object()), s::string(Some("uri"), None, None))
-        .prop_map(|(f0, f1)| super::ResourceUpdatedNotificationParams {
-            meta: f0,
-            uri: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(resource_updated_notification_params_json())
+}
+/// Values of [`super::ResourceUpdatedNotificationParams`] as JSON.
+fn resource_updated_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::Result`].
 pub fn result() -> BoxedStrategy<super::Result> {
-    (s::optional(s::json_object()), s::extra(s::json(), &["_meta"]))
-        .prop_map(|(f0, f1)| super::Result {
-            meta: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(result_json())
+}
+/// Values of [`super::Result`] as JSON.
+fn result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("_meta", s::optional_member(s::object_json()))]),
+        s::extra(s::any_json(), &["_meta"]),
+        None,
+    )
 }
 /// Values of [`super::Role`].
 pub fn role() -> BoxedStrategy<super::Role> {
-    s::select(::std::vec![super::Role::Assistant, super::Role::User])
+    s::typed(role_json())
+}
+/// Values of [`super::Role`] as JSON.
+fn role_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["assistant", "user"])
 }
 /// Values of [`super::Root`].
 pub fn root() -> BoxedStrategy<super::Root> {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::string(None, None, None)),
-        s::string(Some("uri"), None, None),
+    s::typed(root_json())
+}
+/// Values of [`super::Root`] as JSON.
+fn root_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("name", s::optional_member(s::string_json(None, None, None))),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::Root {
-            meta: f0,
-            name: f1,
-            uri: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::RootsListChangedNotification`].
 pub fn roots_list_changed_notification() -> BoxedStrategy<
     super::RootsListChangedNotification,
 > {
-    (
-        jsonrpc_2_0(),
-        method_notifications_roots_list_changed(),
-        s::optional(notification_params()),
+    s::typed(roots_list_changed_notification_json())
+}
+/// Values of [`super::RootsListChangedNotification`] as JSON.
+fn roots_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_notifications_roots_list_changed_json())),
+            ("params", s::optional_member(notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::RootsListChangedNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::SamplingMessage`].
 pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
-    (s::optional(s::json_object()), sampling_message_content(), role())
-        .prop_map(|(f0, f1, f2)| super::SamplingMessage {
-            meta: f0,
-            content: f1,
-            role: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(sampling_message_json())
+}
+/// Values of [`super::SamplingMessage`] as JSON.
+fn sampling_message_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("content", s::required(sampling_message_content_json())),
+            ("role", s::required(role_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::SamplingMessageContent`].
 pub fn sampling_message_content() -> BoxedStrategy<super::SamplingMessageContent> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::SamplingMessageContent::TextContent)
-                .boxed(), image_content()
-                .prop_map(super::SamplingMessageContent::ImageContent).boxed(),
-                audio_content().prop_map(super::SamplingMessageContent::AudioContent)
-                .boxed(), tool_use_content()
-                .prop_map(super::SamplingMessageContent::ToolUseContent).boxed(),
-                tool_result_content()
-                .prop_map(super::SamplingMessageContent::ToolResultContent).boxed(),
-                s::vec(sampling_message_content_block(), None, None)
-                .prop_map(super::SamplingMessageContent::Array).boxed()
-            ],
-        ),
-        super::SamplingMessageContent::variant_name,
+    s::typed(sampling_message_content_json())
+}
+/// Values of [`super::SamplingMessageContent`] as JSON.
+fn sampling_message_content_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("TextContent", text_content_json()),
+            ("ImageContent", image_content_json()),
+            ("AudioContent", audio_content_json()),
+            ("ToolUseContent", tool_use_content_json()),
+            ("ToolResultContent", tool_result_content_json()),
+            ("Array", s::array_json(sampling_message_content_block_json(), None, None)),
+        ]),
+        |json| s::variant_of(json, super::SamplingMessageContent::variant_name),
     )
 }
 /// Values of [`super::SamplingMessageContentBlock`].
 pub fn sampling_message_content_block() -> BoxedStrategy<
     super::SamplingMessageContentBlock,
 > {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::SamplingMessageContentBlock::TextContent)
-                .boxed(), image_content()
-                .prop_map(super::SamplingMessageContentBlock::ImageContent).boxed(),
-                audio_content()
-                .prop_map(super::SamplingMessageContentBlock::AudioContent).boxed(),
-                tool_use_content()
-                .prop_map(super::SamplingMessageContentBlock::ToolUseContent).boxed(),
-                tool_result_content()
-                .prop_map(super::SamplingMessageContentBlock::ToolResultContent).boxed()
-            ],
-        ),
-        super::SamplingMessageContentBlock::variant_name,
+    s::typed(sampling_message_content_block_json())
+}
+/// Values of [`super::SamplingMessageContentBlock`] as JSON.
+fn sampling_message_content_block_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("TextContent", text_content_json()),
+            ("ImageContent", image_content_json()),
+            ("AudioContent", audio_content_json()),
+            ("ToolUseContent", tool_use_content_json()),
+            ("ToolResultContent", tool_result_content_json()),
+        ]),
+        |json| s::variant_of(json, super::SamplingMessageContentBlock::variant_name),
     )
 }
 /// Values of [`super::ServerCapabilities`].
 pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::json_object_map()),
-        s::optional(s::json_object()),
-        s::optional(server_capabilities_prompts()),
-        s::optional(server_capabilities_resources()),
-        s::optional(server_capabilities_tasks()),
-        s::optional(server_capabilities_tools()),
+    s::typed(server_capabilities_json())
+}
+/// Values of [`super::ServerCapabilities`] as JSON.
+fn server_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("completions", s::optional_member(s::object_json())),
+            ("experimental", s::optional_member(s::object_map_json())),
+            ("logging", s::optional_member(s::object_json())),
+            ("prompts", s::optional_member(server_capabilities_prompts_json())),
+            ("resources", s::optional_member(server_capabilities_resources_json())),
+            ("tasks", s::optional_member(server_capabilities_tasks_json())),
+            ("tools", s::optional_member(server_capabilities_tools_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::ServerCapabilities {
-            completions: f0,
-            experimental: f1,
-            logging: f2,
-            prompts: f3,
-            resources: f4,
-            tasks: f5,
-            tools: f6,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ServerCapabilitiesPrompts`].
 pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesPrompts> {
-    s::optional(s::boolean())
-        .prop_map(|f0| super::ServerCapabilitiesPrompts {
-            list_changed: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(server_capabilities_prompts_json())
+}
+/// Values of [`super::ServerCapabilitiesPrompts`] as JSON.
+fn server_capabilities_prompts_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("listChanged", s::optional_member(s::boolean_json()))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ServerCapabilitiesResources`].
 pub fn server_capabilities_resources() -> BoxedStrategy<
     super::ServerCapabilitiesResources,
 > {
-    (s::optional(s::boolean()), s::optional(s::boolean()))
-        .prop_map(|(f0, f1)| super::ServerCapabilitiesResources {
-            list_changed: f0,
-            subscribe: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(server_capabilities_resources_json())
+}
+/// Values of [`super::ServerCapabilitiesResources`] as JSON.
+fn server_capabilities_resources_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("listChanged", s::optional_member(s::boolean_json())),
+            ("subscribe", s::optional_member(s::boolean_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ServerCapabilitiesTasks`].
 pub fn server_capabilities_tasks() -> BoxedStrategy<super::ServerCapabilitiesTasks> {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::json_object()),
-        s::optional(server_capabilities_tasks_requests()),
+    s::typed(server_capabilities_tasks_json())
+}
+/// Values of [`super::ServerCapabilitiesTasks`] as JSON.
+fn server_capabilities_tasks_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("cancel", s::optional_member(s::object_json())),
+            ("list", s::optional_member(s::object_json())),
+            ("requests", s::optional_member(server_capabilities_tasks_requests_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ServerCapabilitiesTasks {
-            cancel: f0,
-            list: f1,
-            requests: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ServerCapabilitiesTasksRequests`].
 pub fn server_capabilities_tasks_requests() -> BoxedStrategy<
     super::ServerCapabilitiesTasksRequests,
 > {
-    s::optional(server_capabilities_tasks_requests_tools())
-        .prop_map(|f0| super::ServerCapabilitiesTasksRequests {
-            tools: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(server_capabilities_tasks_requests_json())
+}
+/// Values of [`super::ServerCapabilitiesTasksRequests`] as JSON.
+fn server_capabilities_tasks_requests_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            (
+                "tools",
+                s::optional_member(server_capabilities_tasks_requests_tools_json()),
+            ),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ServerCapabilitiesTasksRequestsTools`].
 pub fn server_capabilities_tasks_requests_tools() -> BoxedStrategy<
     super::ServerCapabilitiesTasksRequestsTools,
 > {
-    s::optional(s::json_object())
-        .prop_map(|f0| super::ServerCapabilitiesTasksRequestsTools {
-            call: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(server_capabilities_tasks_requests_tools_json())
+}
+/// Values of [`super::ServerCapabilitiesTasksRequestsTools`] as JSON.
+fn server_capabilities_tasks_requests_tools_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::object(
+        Vec::from([("call", s::optional_member(s::object_json()))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ServerCapabilitiesTools`].
 pub fn server_capabilities_tools() -> BoxedStrategy<super::ServerCapabilitiesTools> {
-    s::optional(s::boolean())
-        .prop_map(|f0| super::ServerCapabilitiesTools {
-            list_changed: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(server_capabilities_tools_json())
+}
+/// Values of [`super::ServerCapabilitiesTools`] as JSON.
+fn server_capabilities_tools_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("listChanged", s::optional_member(s::boolean_json()))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ServerNotification`].
 pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                cancelled_notification()
-                .prop_map(super::ServerNotification::CancelledNotification).boxed(),
-                progress_notification()
-                .prop_map(super::ServerNotification::ProgressNotification).boxed(),
-                resource_list_changed_notification()
-                .prop_map(super::ServerNotification::ResourceListChangedNotification)
-                .boxed(), resource_updated_notification()
-                .prop_map(super::ServerNotification::ResourceUpdatedNotification)
-                .boxed(), prompt_list_changed_notification()
-                .prop_map(super::ServerNotification::PromptListChangedNotification)
-                .boxed(), tool_list_changed_notification()
-                .prop_map(super::ServerNotification::ToolListChangedNotification)
-                .boxed(), task_status_notification()
-                .prop_map(super::ServerNotification::TaskStatusNotification).boxed(),
-                logging_message_notification()
-                .prop_map(super::ServerNotification::LoggingMessageNotification).boxed(),
-                elicitation_complete_notification()
-                .prop_map(super::ServerNotification::ElicitationCompleteNotification)
-                .boxed()
-            ],
-        ),
-        super::ServerNotification::variant_name,
+    s::typed(server_notification_json())
+}
+/// Values of [`super::ServerNotification`] as JSON.
+fn server_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("CancelledNotification", cancelled_notification_json()),
+            ("ProgressNotification", progress_notification_json()),
+            (
+                "ResourceListChangedNotification",
+                resource_list_changed_notification_json(),
+            ),
+            ("ResourceUpdatedNotification", resource_updated_notification_json()),
+            ("PromptListChangedNotification", prompt_list_changed_notification_json()),
+            ("ToolListChangedNotification", tool_list_changed_notification_json()),
+            ("TaskStatusNotification", task_status_notification_json()),
+            ("LoggingMessageNotification", logging_message_notification_json()),
+            ("ElicitationCompleteNotification", elicitation_complete_notification_json()),
+        ]),
+        |json| s::variant_of(json, super::ServerNotification::variant_name),
     )
 }
 /// Values of [`super::ServerRequest`].
 pub fn server_request() -> BoxedStrategy<super::ServerRequest> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                ping_request().prop_map(super::ServerRequest::PingRequest).boxed(),
-                get_task_request().prop_map(super::ServerRequest::GetTaskRequest)
-                .boxed(), get_task_payload_request()
-                .prop_map(super::ServerRequest::GetTaskPayloadRequest).boxed(),
-                cancel_task_request().prop_map(super::ServerRequest::CancelTaskRequest)
-                .boxed(), list_tasks_request()
-                .prop_map(super::ServerRequest::ListTasksRequest).boxed(),
-                create_message_request()
-                .prop_map(super::ServerRequest::CreateMessageRequest).boxed(),
-                list_roots_request().prop_map(super::ServerRequest::ListRootsRequest)
-                .boxed(), elicit_request().prop_map(super::ServerRequest::ElicitRequest)
-                .boxed()
-            ],
-        ),
-        super::ServerRequest::variant_name,
+    s::typed(server_request_json())
+}
+/// Values of [`super::ServerRequest`] as JSON.
+fn server_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("PingRequest", ping_request_json()),
+            ("GetTaskRequest", get_task_request_json()),
+            ("GetTaskPayloadRequest", get_task_payload_request_json()),
+            ("CancelTaskRequest", cancel_task_request_json()),
+            ("ListTasksRequest", list_tasks_request_json()),
+            ("CreateMessageRequest", create_message_request_json()),
+            ("ListRootsRequest", list_roots_request_json()),
+            ("ElicitRequest", elicit_request_json()),
+        ]),
+        |json| s::variant_of(json, super::ServerRequest::variant_name),
     )
 }
 /// Values of [`super::ServerResult`].
 pub fn server_result() -> BoxedStrategy<super::ServerResult> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                result().prop_map(super::ServerResult::Result).boxed(),
-                initialize_result().prop_map(super::ServerResult::InitializeResult)
-                .boxed(), list_resources_result()
-                .prop_map(super::ServerResult::ListResourcesResult).boxed(),
-                list_resource_templates_result()
-                .prop_map(super::ServerResult::ListResourceTemplatesResult).boxed(),
-                read_resource_result().prop_map(super::ServerResult::ReadResourceResult)
-                .boxed(), list_prompts_result()
-                .prop_map(super::ServerResult::ListPromptsResult).boxed(),
-                get_prompt_result().prop_map(super::ServerResult::GetPromptResult)
-                .boxed(), list_tools_result()
-                .prop_map(super::ServerResult::ListToolsResult).boxed(),
-                call_tool_result().prop_map(super::ServerResult::CallToolResult).boxed(),
-                get_task_result().prop_map(super::ServerResult::GetTaskResult).boxed(),
-                get_task_payload_result()
-                .prop_map(super::ServerResult::GetTaskPayloadResult).boxed(),
-                cancel_task_result().prop_map(super::ServerResult::CancelTaskResult)
-                .boxed(), list_tasks_result()
-                .prop_map(super::ServerResult::ListTasksResult).boxed(),
-                complete_result().prop_map(super::ServerResult::CompleteResult).boxed()
-            ],
-        ),
-        super::ServerResult::variant_name,
+    s::typed(server_result_json())
+}
+/// Values of [`super::ServerResult`] as JSON.
+fn server_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("Result", result_json()),
+            ("InitializeResult", initialize_result_json()),
+            ("ListResourcesResult", list_resources_result_json()),
+            ("ListResourceTemplatesResult", list_resource_templates_result_json()),
+            ("ReadResourceResult", read_resource_result_json()),
+            ("ListPromptsResult", list_prompts_result_json()),
+            ("GetPromptResult", get_prompt_result_json()),
+            ("ListToolsResult", list_tools_result_json()),
+            ("CallToolResult", call_tool_result_json()),
+            ("GetTaskResult", get_task_result_json()),
+            ("GetTaskPayloadResult", get_task_payload_result_json()),
+            ("CancelTaskResult", cancel_task_result_json()),
+            ("ListTasksResult", list_tasks_result_json()),
+            ("CompleteResult", complete_result_json()),
+        ]),
+        |json| s::variant_of(json, super::ServerResult::variant_name),
     )
 }
 /// Values of [`super::SetLevelRequest`].
 pub fn set_level_request() -> BoxedStrategy<super::SetLevelRequest> {
-    (request_id(), jsonrpc_2_0(), method_logging_set_level(), set_level_request_params())
-        .prop_map(|(f0, f1, f2, f3)| super::SetLevelRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(set_level_request_json())
+}
+/// Values of [`super::SetLevelRequest`] as JSON.
+fn set_level_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_logging_set_level_json())),
+            ("params", s::required(set_level_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::SetLevelRequestParams`].
 pub fn set_level_request_params() -> BoxedStrategy<super::SetLevelRequestParams> {
-    (s::optional(set_level_request_params_meta()), logging_level())
-        .prop_map(|(f0, f1)| super::SetLevelRequestParams {
-            meta: f0,
-            level: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(set_level_request_params_json())
+}
+/// Values of [`super::SetLevelRequestParams`] as JSON.
+fn set_level_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(set_level_request_params_meta_json())),
+            ("level", s::required(logging_level_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::SetLevelRequestParamsMeta`].
 pub fn set_level_request_params_meta() -> BoxedStrategy<
     super::SetLevelRequestParamsMeta,
 > {
-    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
-        .prop_map(|(f0, f1)| super::SetLevelRequestParamsMeta {
-            progress_token: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(set_level_request_params_meta_json())
+}
+/// Values of [`super::SetLevelRequestParamsMeta`] as JSON.
+fn set_level_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        s::extra(s::any_json(), &["progressToken"]),
+        None,
+    )
 }
 /// Values of [`super::SingleSelectEnumSchema`].
 pub fn single_select_enum_schema() -> BoxedStrategy<super::SingleSelectEnumSchema> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                untitled_single_select_enum_schema()
-                .prop_map(super::SingleSelectEnumSchema::UntitledSingleSelectEnumSchema)
-                .boxed(), titled_single_select_enum_schema()
-                .prop_map(super::SingleSelectEnumSchema::TitledSingleSelectEnumSchema)
-                .boxed()
-            ],
-        ),
-        super::SingleSelectEnumSchema::variant_name,
+    s::typed(single_select_enum_schema_json())
+}
+/// Values of [`super::SingleSelectEnumSchema`] as JSON.
+fn single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            (
+                "UntitledSingleSelectEnumSchema",
+                untitled_single_select_enum_schema_json(),
+            ),
+            ("TitledSingleSelectEnumSchema", titled_single_select_enum_schema_json()),
+        ]),
+        |json| s::variant_of(json, super::SingleSelectEnumSchema::variant_name),
     )
 }
 /// Values of [`super::StringSchema`].
 pub fn string_schema() -> BoxedStrategy<super::StringSchema> {
-    (
-        s::optional(s::string(None, None, None)),
-        s::optional(s::string(None, None, None)),
-        s::optional(string_schema_format()),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::optional(s::string(None, None, None)),
-        type_string(),
+    s::typed(string_schema_json())
+}
+/// Values of [`super::StringSchema`] as JSON.
+fn string_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("default", s::optional_member(s::string_json(None, None, None))),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("format", s::optional_member(string_schema_format_json())),
+            ("maxLength", s::optional_member(s::integer_json(None, None))),
+            ("minLength", s::optional_member(s::integer_json(None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_string_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::StringSchema {
-            default: f0,
-            description: f1,
-            format: f2,
-            max_length: f3,
-            min_length: f4,
-            title: f5,
-            r#type: f6,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::StringSchemaFormat`].
 pub fn string_schema_format() -> BoxedStrategy<super::StringSchemaFormat> {
-    s::select(
-        ::std::vec![
-            super::StringSchemaFormat::Date, super::StringSchemaFormat::DateTime,
-            super::StringSchemaFormat::Email, super::StringSchemaFormat::Uri
-        ],
-    )
+    s::typed(string_schema_format_json())
+}
+/// Values of [`super::StringSchemaFormat`] as JSON.
+fn string_schema_format_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["date", "date-time", "email", "uri"])
 }
 /// Values of [`super::SubscribeRequest`].
 pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
-    (
-        request_id(),
-        jsonrpc_2_0(),
-        method_resources_subscribe(),
-        subscribe_request_params(),
+    s::typed(subscribe_request_json())
+}
+/// Values of [`super::SubscribeRequest`] as JSON.
+fn subscribe_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_resources_subscribe_json())),
+            ("params", s::required(subscribe_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::SubscribeRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::SubscribeRequestParams`].
 pub fn subscribe_request_params() -> BoxedStrategy<super::SubscribeRequestParams> {
-    (s::optional(subscribe_request_params_meta()), s::string(Some("uri"), None, None))
-        .prop_map(|(f0, f1)| super::SubscribeRequestParams {
-            meta: f0,
-            uri: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(subscribe_request_params_json())
+}
+/// Values of [`super::SubscribeRequestParams`] as JSON.
+fn subscribe_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(subscribe_request_params_meta_json())),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::SubscribeRequestParamsMeta`].
 pub fn subscribe_request_params_meta() -> BoxedStrategy<
     super::SubscribeRequestParamsMeta,
 > {
-    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
-        .prop_map(|(f0, f1)| super::SubscribeRequestParamsMeta {
-            progress_token: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(subscribe_request_params_meta_json())
+}
+/// Values of [`super::SubscribeRequestParamsMeta`] as JSON.
+fn subscribe_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        s::extra(s::any_json(), &["progressToken"]),
+        None,
+    )
 }
 /// Values of [`super::Task`].
 pub fn task() -> BoxedStrategy<super::Task> {
-    (
-        s::string(None, None, None),
-        s::string(None, None, None),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        task_status(),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
+    s::typed(task_json())
+}
+/// Values of [`super::Task`] as JSON.
+fn task_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("createdAt", s::required(s::string_json(None, None, None))),
+            ("lastUpdatedAt", s::required(s::string_json(None, None, None))),
+            ("pollInterval", s::optional_member(s::integer_json(None, None))),
+            ("status", s::required(task_status_json())),
+            ("statusMessage", s::optional_member(s::string_json(None, None, None))),
+            ("taskId", s::required(s::string_json(None, None, None))),
+            ("ttl", s::nullable(s::integer_json(None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::Task {
-            created_at: f0,
-            last_updated_at: f1,
-            poll_interval: f2,
-            status: f3,
-            status_message: f4,
-            task_id: f5,
-            ttl: f6,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::TaskAugmentedRequestParams`].
 pub fn task_augmented_request_params() -> BoxedStrategy<
     super::TaskAugmentedRequestParams,
 > {
-    (s::optional(task_augmented_request_params_meta()), s::optional(task_metadata()))
-        .prop_map(|(f0, f1)| super::TaskAugmentedRequestParams {
-            meta: f0,
-            task: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(task_augmented_request_params_json())
+}
+/// Values of [`super::TaskAugmentedRequestParams`] as JSON.
+fn task_augmented_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(task_augmented_request_params_meta_json())),
+            ("task", s::optional_member(task_metadata_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::TaskAugmentedRequestParamsMeta`].
 pub fn task_augmented_request_params_meta() -> BoxedStrategy<
     super::TaskAugmentedRequestParamsMeta,
 > {
-    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
-        .prop_map(|(f0, f1)| super::TaskAugmentedRequestParamsMeta {
-            progress_token: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(task_augmented_request_params_meta_json())
+}
+/// Values of [`super::TaskAugmentedRequestParamsMeta`] as JSON.
+fn task_augmented_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        s::extra(s::any_json(), &["progressToken"]),
+        None,
+    )
 }
 /// Values of [`super::TaskMetadata`].
 pub fn task_metadata() -> BoxedStrategy<super::TaskMetadata> {
-    s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        )
-        .prop_map(|f0| super::TaskMetadata {
-            ttl: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(task_metadata_json())
+}
+/// Values of [`super::TaskMetadata`] as JSON.
+fn task_metadata_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("ttl", s::optional_member(s::integer_json(None, None)))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::TaskStatus`].
 pub fn task_status() -> BoxedStrategy<super::TaskStatus> {
-    s::select(
-        ::std::vec![
-            super::TaskStatus::Cancelled, super::TaskStatus::Completed,
-            super::TaskStatus::Failed, super::TaskStatus::InputRequired,
-            super::TaskStatus::Working
-        ],
-    )
+    s::typed(task_status_json())
+}
+/// Values of [`super::TaskStatus`] as JSON.
+fn task_status_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["cancelled", "completed", "failed", "input_required", "working"])
 }
 /// Values of [`super::TaskStatusNotification`].
 pub fn task_status_notification() -> BoxedStrategy<super::TaskStatusNotification> {
-    (
-        jsonrpc_2_0(),
-        method_notifications_tasks_status(),
-        task_status_notification_params(),
+    s::typed(task_status_notification_json())
+}
+/// Values of [`super::TaskStatusNotification`] as JSON.
+fn task_status_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_notifications_tasks_status_json())),
+            ("params", s::required(task_status_notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::TaskStatusNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::TaskStatusNotificationParams`].
 pub fn task_status_notification_params() -> BoxedStrategy<
     super::TaskStatusNotificationParams,
 > {
-    (
-        s::optional(s::json_object()),
-        s::string(None, None, None),
-        s::string(None, None, None),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        task_status(),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
+    s::typed(task_status_notification_params_json())
+}
+/// Values of [`super::TaskStatusNotificationParams`] as JSON.
+fn task_status_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("createdAt", s::required(s::string_json(None, None, None))),
+            ("lastUpdatedAt", s::required(s::string_json(None, None, None))),
+            ("pollInterval", s::optional_member(s::integer_json(None, None))),
+            ("status", s::required(task_status_json())),
+            ("statusMessage", s::optional_member(s::string_json(None, None, None))),
+            ("taskId", s::required(s::string_json(None, None, None))),
+            ("ttl", s::nullable(s::integer_json(None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7)| super::TaskStatusNotificationParams {
-            meta: f0,
-            created_at: f1,
-            last_updated_at: f2,
-            poll_interval: f3,
-            status: f4,
-            status_message: f5,
-            task_id: f6,
-            ttl: f7,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::TextContent`].
 pub fn text_content() -> BoxedStrategy<super::TextContent> {
-    (
-        s::optional(s::json_object()),
-        s::optional(annotations()),
-        s::string(None, None, None),
-        type_text(),
+    s::typed(text_content_json())
+}
+/// Values of [`super::TextContent`] as JSON.
+fn text_content_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("annotations", s::optional_member(annotations_json())),
+            ("text", s::required(s::string_json(None, None, None))),
+            ("type", s::required(type_text_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::TextContent {
-            meta: f0,
-            annotations: f1,
-            text: f2,
-            r#type: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::TextResourceContents`].
 pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
-    (
-        s::optional(s::json_object()),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::string(Some("uri"), None, None),
+    s::typed(text_resource_contents_json())
+}
+/// Values of [`super::TextResourceContents`] as JSON.
+fn text_resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("mimeType", s::optional_member(s::string_json(None, None, None))),
+            ("text", s::required(s::string_json(None, None, None))),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::TextResourceContents {
-            meta: f0,
-            mime_type: f1,
-            text: f2,
-            uri: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::TitledMultiSelectEnumSchema`].
 pub fn titled_multi_select_enum_schema() -> BoxedStrategy<
     super::TitledMultiSelectEnumSchema,
 > {
-    (
-        s::optional(s::vec(s::string(None, None, None), None, None)),
-        s::optional(s::string(None, None, None)),
-        titled_multi_select_enum_schema_items(),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::optional(s::string(None, None, None)),
-        type_array(),
+    s::typed(titled_multi_select_enum_schema_json())
+}
+/// Values of [`super::TitledMultiSelectEnumSchema`] as JSON.
+fn titled_multi_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            (
+                "default",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
+                ),
+            ),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("items", s::required(titled_multi_select_enum_schema_items_json())),
+            ("maxItems", s::optional_member(s::integer_json(None, None))),
+            ("minItems", s::optional_member(s::integer_json(None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_array_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::TitledMultiSelectEnumSchema {
-            default: f0,
-            description: f1,
-            items: f2,
-            max_items: f3,
-            min_items: f4,
-            title: f5,
-            r#type: f6,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::TitledMultiSelectEnumSchemaItems`].
 pub fn titled_multi_select_enum_schema_items() -> BoxedStrategy<
     super::TitledMultiSelectEnumSchemaItems,
 > {
-    s::vec(titled_multi_select_enum_schema_items_any_of_item(), None, None)
-        .prop_map(|f0| super::TitledMultiSelectEnumSchemaItems {
-            any_of: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(titled_multi_select_enum_schema_items_json())
+}
+/// Values of [`super::TitledMultiSelectEnumSchemaItems`] as JSON.
+fn titled_multi_select_enum_schema_items_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            (
+                "anyOf",
+                s::required(
+                    s::array_json(
+                        titled_multi_select_enum_schema_items_any_of_item_json(),
+                        None,
+                        None,
+                    ),
+                ),
+            ),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::TitledMultiSelectEnumSchemaItemsAnyOfItem`].
 pub fn titled_multi_select_enum_schema_items_any_of_item() -> BoxedStrategy<
     super::TitledMultiSelectEnumSchemaItemsAnyOfItem,
 > {
-    (s::string(None, None, None), s::string(None, None, None))
-        .prop_map(|(f0, f1)| super::TitledMultiSelectEnumSchemaItemsAnyOfItem {
-            r#const: f0,
-            title: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(titled_multi_select_enum_schema_items_any_of_item_json())
+}
+/// Values of [`super::TitledMultiSelectEnumSchemaItemsAnyOfItem`] as JSON.
+fn titled_multi_select_enum_schema_items_any_of_item_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::object(
+        Vec::from([
+            ("const", s::required(s::string_json(None, None, None))),
+            ("title", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::TitledSingleSelectEnumSchema`].
 pub fn titled_single_select_enum_schema() -> BoxedStrategy<
     super::TitledSingleSelectEnumSchema,
 > {
-    (
-        s::optional(s::string(None, None, None)),
-        s::optional(s::string(None, None, None)),
-        s::vec(titled_single_select_enum_schema_one_of_item(), None, None),
-        s::optional(s::string(None, None, None)),
-        type_string(),
+    s::typed(titled_single_select_enum_schema_json())
+}
+/// Values of [`super::TitledSingleSelectEnumSchema`] as JSON.
+fn titled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("default", s::optional_member(s::string_json(None, None, None))),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            (
+                "oneOf",
+                s::required(
+                    s::array_json(
+                        titled_single_select_enum_schema_one_of_item_json(),
+                        None,
+                        None,
+                    ),
+                ),
+            ),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_string_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::TitledSingleSelectEnumSchema {
-            default: f0,
-            description: f1,
-            one_of: f2,
-            title: f3,
-            r#type: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::TitledSingleSelectEnumSchemaOneOfItem`].
 pub fn titled_single_select_enum_schema_one_of_item() -> BoxedStrategy<
     super::TitledSingleSelectEnumSchemaOneOfItem,
 > {
-    (s::string(None, None, None), s::string(None, None, None))
-        .prop_map(|(f0, f1)| super::TitledSingleSelectEnumSchemaOneOfItem {
-            r#const: f0,
-            title: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(titled_single_select_enum_schema_one_of_item_json())
+}
+/// Values of [`super::TitledSingleSelectEnumSchemaOneOfItem`] as JSON.
+fn titled_single_select_enum_schema_one_of_item_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::object(
+        Vec::from([
+            ("const", s::required(s::string_json(None, None, None))),
+            ("title", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::Tool`].
 pub fn tool() -> BoxedStrategy<super::Tool> {
-    (
-        s::optional(s::json_object()),
-        s::optional(tool_annotations()),
-        s::optional(s::string(None, None, None)),
-        s::optional(tool_execution()),
-        s::optional(s::vec(icon(), None, None)),
-        tool_input_schema(),
-        s::string(None, None, None),
-        s::optional(tool_output_schema()),
-        s::optional(s::string(None, None, None)),
+    s::typed(tool_json())
+}
+/// Values of [`super::Tool`] as JSON.
+fn tool_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("annotations", s::optional_member(tool_annotations_json())),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("execution", s::optional_member(tool_execution_json())),
+            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+            ("inputSchema", s::required(tool_input_schema_json())),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("outputSchema", s::optional_member(tool_output_schema_json())),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8)| super::Tool {
-            meta: f0,
-            annotations: f1,
-            description: f2,
-            execution: f3,
-            icons: f4,
-            input_schema: f5,
-            name: f6,
-            output_schema: f7,
-            title: f8,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ToolAnnotations`].
 pub fn tool_annotations() -> BoxedStrategy<super::ToolAnnotations> {
-    (
-        s::optional(s::boolean()),
-        s::optional(s::boolean()),
-        s::optional(s::boolean()),
-        s::optional(s::boolean()),
-        s::optional(s::string(None, None, None)),
+    s::typed(tool_annotations_json())
+}
+/// Values of [`super::ToolAnnotations`] as JSON.
+fn tool_annotations_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("destructiveHint", s::optional_member(s::boolean_json())),
+            ("idempotentHint", s::optional_member(s::boolean_json())),
+            ("openWorldHint", s::optional_member(s::boolean_json())),
+            ("readOnlyHint", s::optional_member(s::boolean_json())),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::ToolAnnotations {
-            destructive_hint: f0,
-            idempotent_hint: f1,
-            open_world_hint: f2,
-            read_only_hint: f3,
-            title: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ToolChoice`].
 pub fn tool_choice() -> BoxedStrategy<super::ToolChoice> {
-    s::optional(tool_choice_mode())
-        .prop_map(|f0| super::ToolChoice {
-            mode: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(tool_choice_json())
+}
+/// Values of [`super::ToolChoice`] as JSON.
+fn tool_choice_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("mode", s::optional_member(tool_choice_mode_json()))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ToolChoiceMode`].
 pub fn tool_choice_mode() -> BoxedStrategy<super::ToolChoiceMode> {
-    s::select(
-        ::std::vec![
-            super::ToolChoiceMode::Auto, super::ToolChoiceMode::None,
-            super::ToolChoiceMode::Required
-        ],
-    )
+    s::typed(tool_choice_mode_json())
+}
+/// Values of [`super::ToolChoiceMode`] as JSON.
+fn tool_choice_mode_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["auto", "none", "required"])
 }
 /// Values of [`super::ToolExecution`].
 pub fn tool_execution() -> BoxedStrategy<super::ToolExecution> {
-    s::optional(tool_execution_task_support())
-        .prop_map(|f0| super::ToolExecution {
-            task_support: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(tool_execution_json())
+}
+/// Values of [`super::ToolExecution`] as JSON.
+fn tool_execution_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("taskSupport", s::optional_member(tool_execution_task_support_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ToolExecutionTaskSupport`].
 pub fn tool_execution_task_support() -> BoxedStrategy<super::ToolExecutionTaskSupport> {
-    s::select(
-        ::std::vec![
-            super::ToolExecutionTaskSupport::Forbidden,
-            super::ToolExecutionTaskSupport::Optional,
-            super::ToolExecutionTaskSupport::Required
-        ],
-    )
+    s::typed(tool_execution_task_support_json())
+}
+/// Values of [`super::ToolExecutionTaskSupport`] as JSON.
+fn tool_execution_task_support_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["forbidden", "optional", "required"])
 }
 /// Values of [`super::ToolInputSchema`].
 pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
-    (
-        s::optional(s::string(None, None, None)),
-        s::optional(s::json_object_map()),
-        s::optional(s::vec(s::string(None, None, None), None, None)),
-        type_object(),
+    s::typed(tool_input_schema_json())
+}
+/// Values of [`super::ToolInputSchema`] as JSON.
+fn tool_input_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("$schema", s::optional_member(s::string_json(None, None, None))),
+            ("properties", s::optional_member(s::object_map_json())),
+            (
+                "required",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
+                ),
+            ),
+            ("type", s::required(type_object_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::ToolInputSchema {
-            schema: f0,
-            properties: f1,
-            required: f2,
-            r#type: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ToolListChangedNotification`].
 pub fn tool_list_changed_notification() -> BoxedStrategy<
     super::ToolListChangedNotification,
 > {
-    (
-        jsonrpc_2_0(),
-        method_notifications_tools_list_changed(),
-        s::optional(notification_params()),
+    s::typed(tool_list_changed_notification_json())
+}
+/// Values of [`super::ToolListChangedNotification`] as JSON.
+fn tool_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_notifications_tools_list_changed_json())),
+            ("params", s::optional_member(notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ToolListChangedNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ToolOutputSchema`].
 pub fn tool_output_schema() -> BoxedStrategy<super::ToolOutputSchema> {
-    (
-        s::optional(s::string(None, None, None)),
-        s::optional(s::json_object_map()),
-        s::optional(s::vec(s::string(None, None, None), None, None)),
-        type_object(),
+    s::typed(tool_output_schema_json())
+}
+/// Values of [`super::ToolOutputSchema`] as JSON.
+fn tool_output_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("$schema", s::optional_member(s::string_json(None, None, None))),
+            ("properties", s::optional_member(s::object_map_json())),
+            (
+                "required",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
+                ),
+            ),
+            ("type", s::required(type_object_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::ToolOutputSchema {
-            schema: f0,
-            properties: f1,
-            required: f2,
-            r#type: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ToolResultContent`].
 pub fn tool_result_content() -> BoxedStrategy<super::ToolResultContent> {
-    (
-        s::optional(s::json_object()),
-        s::vec(content_block(), None, None),
-        s::optional(s::boolean()),
-        s::optional(s::json_object()),
-        s::string(None, None, None),
-        type_tool_result(),
+    s::typed(tool_result_content_json())
+}
+/// Values of [`super::ToolResultContent`] as JSON.
+fn tool_result_content_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("content", s::required(s::array_json(content_block_json(), None, None))),
+            ("isError", s::optional_member(s::boolean_json())),
+            ("structuredContent", s::optional_member(s::object_json())),
+            ("toolUseId", s::required(s::string_json(None, None, None))),
+            ("type", s::required(type_tool_result_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::ToolResultContent {
-            meta: f0,
-            content: f1,
-            is_error: f2,
-            structured_content: f3,
-            tool_use_id: f4,
-            r#type: f5,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ToolUseContent`].
 pub fn tool_use_content() -> BoxedStrategy<super::ToolUseContent> {
-    (
-        s::optional(s::json_object()),
-        s::string(None, None, None),
-        s::json_object(),
-        s::string(None, None, None),
-        type_tool_use(),
+    s::typed(tool_use_content_json())
+}
+/// Values of [`super::ToolUseContent`] as JSON.
+fn tool_use_content_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(s::object_json())),
+            ("id", s::required(s::string_json(None, None, None))),
+            ("input", s::required(s::object_json())),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("type", s::required(type_tool_use_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::ToolUseContent {
-            meta: f0,
-            id: f1,
-            input: f2,
-            name: f3,
-            r#type: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::TypeArray`].
 pub fn type_array() -> BoxedStrategy<super::TypeArray> {
-    Just(super::TypeArray).boxed()
+    s::typed(type_array_json())
+}
+/// Values of [`super::TypeArray`] as JSON.
+fn type_array_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeArray)
 }
 /// Values of [`super::TypeAudio`].
 pub fn type_audio() -> BoxedStrategy<super::TypeAudio> {
-    Just(super::TypeAudio).boxed()
+    s::typed(type_audio_json())
+}
+/// Values of [`super::TypeAudio`] as JSON.
+fn type_audio_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeAudio)
 }
 /// Values of [`super::TypeBoolean`].
 pub fn type_boolean() -> BoxedStrategy<super::TypeBoolean> {
-    Just(super::TypeBoolean).boxed()
+    s::typed(type_boolean_json())
+}
+/// Values of [`super::TypeBoolean`] as JSON.
+fn type_boolean_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeBoolean)
 }
 /// Values of [`super::TypeImage`].
 pub fn type_image() -> BoxedStrategy<super::TypeImage> {
-    Just(super::TypeImage).boxed()
+    s::typed(type_image_json())
+}
+/// Values of [`super::TypeImage`] as JSON.
+fn type_image_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeImage)
 }
 /// Values of [`super::TypeObject`].
 pub fn type_object() -> BoxedStrategy<super::TypeObject> {
-    Just(super::TypeObject).boxed()
+    s::typed(type_object_json())
+}
+/// Values of [`super::TypeObject`] as JSON.
+fn type_object_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeObject)
 }
 /// Values of [`super::TypeRefPrompt`].
 pub fn type_ref_prompt() -> BoxedStrategy<super::TypeRefPrompt> {
-    Just(super::TypeRefPrompt).boxed()
+    s::typed(type_ref_prompt_json())
+}
+/// Values of [`super::TypeRefPrompt`] as JSON.
+fn type_ref_prompt_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeRefPrompt)
 }
 /// Values of [`super::TypeRefResource`].
 pub fn type_ref_resource() -> BoxedStrategy<super::TypeRefResource> {
-    Just(super::TypeRefResource).boxed()
+    s::typed(type_ref_resource_json())
+}
+/// Values of [`super::TypeRefResource`] as JSON.
+fn type_ref_resource_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeRefResource)
 }
 /// Values of [`super::TypeResource`].
 pub fn type_resource() -> BoxedStrategy<super::TypeResource> {
-    Just(super::TypeResource).boxed()
+    s::typed(type_resource_json())
+}
+/// Values of [`super::TypeResource`] as JSON.
+fn type_resource_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeResource)
 }
 /// Values of [`super::TypeResourceLink`].
 pub fn type_resource_link() -> BoxedStrategy<super::TypeResourceLink> {
-    Just(super::TypeResourceLink).boxed()
+    s::typed(type_resource_link_json())
+}
+/// Values of [`super::TypeResourceLink`] as JSON.
+fn type_resource_link_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeResourceLink)
 }
 /// Values of [`super::TypeString`].
 pub fn type_string() -> BoxedStrategy<super::TypeString> {
-    Just(super::TypeString).boxed()
+    s::typed(type_string_json())
+}
+/// Values of [`super::TypeString`] as JSON.
+fn type_string_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeString)
 }
 /// Values of [`super::TypeText`].
 pub fn type_text() -> BoxedStrategy<super::TypeText> {
-    Just(super::TypeText).boxed()
+    s::typed(type_text_json())
+}
+/// Values of [`super::TypeText`] as JSON.
+fn type_text_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeText)
 }
 /// Values of [`super::TypeToolResult`].
 pub fn type_tool_result() -> BoxedStrategy<super::TypeToolResult> {
-    Just(super::TypeToolResult).boxed()
+    s::typed(type_tool_result_json())
+}
+/// Values of [`super::TypeToolResult`] as JSON.
+fn type_tool_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeToolResult)
 }
 /// Values of [`super::TypeToolUse`].
 pub fn type_tool_use() -> BoxedStrategy<super::TypeToolUse> {
-    Just(super::TypeToolUse).boxed()
+    s::typed(type_tool_use_json())
+}
+/// Values of [`super::TypeToolUse`] as JSON.
+fn type_tool_use_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeToolUse)
 }
 /// Values of [`super::URLElicitationRequiredError`].
 pub fn urlelicitation_required_error() -> BoxedStrategy<
     super::URLElicitationRequiredError,
 > {
-    (urlelicitation_required_error_error(), s::optional(request_id()), jsonrpc_2_0())
-        .prop_map(|(f0, f1, f2)| super::URLElicitationRequiredError {
-            error: f0,
-            id: f1,
-            jsonrpc: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(urlelicitation_required_error_json())
+}
+/// Values of [`super::URLElicitationRequiredError`] as JSON.
+fn urlelicitation_required_error_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("error", s::required(urlelicitation_required_error_error_json())),
+            ("id", s::optional_member(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::URLElicitationRequiredErrorError`].
 pub fn urlelicitation_required_error_error() -> BoxedStrategy<
     super::URLElicitationRequiredErrorError,
 > {
-    (
-        code_minus_32042(),
-        urlelicitation_required_error_error_data(),
-        s::string(None, None, None),
+    s::typed(urlelicitation_required_error_error_json())
+}
+/// Values of [`super::URLElicitationRequiredErrorError`] as JSON.
+fn urlelicitation_required_error_error_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("code", s::required(code_minus_32042_json())),
+            ("data", s::required(urlelicitation_required_error_error_data_json())),
+            ("message", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::URLElicitationRequiredErrorError {
-            code: f0,
-            data: f1,
-            message: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::URLElicitationRequiredErrorErrorData`].
 pub fn urlelicitation_required_error_error_data() -> BoxedStrategy<
     super::URLElicitationRequiredErrorErrorData,
 > {
-    (
-        s::vec(elicit_request_urlparams(), None, None),
-        s::extra(s::json(), &["elicitations"]),
+    s::typed(urlelicitation_required_error_error_data_json())
+}
+/// Values of [`super::URLElicitationRequiredErrorErrorData`] as JSON.
+fn urlelicitation_required_error_error_data_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::object(
+        Vec::from([
+            (
+                "elicitations",
+                s::required(s::array_json(elicit_request_urlparams_json(), None, None)),
+            ),
+        ]),
+        s::extra(s::any_json(), &["elicitations"]),
+        None,
     )
-        .prop_map(|(f0, f1)| super::URLElicitationRequiredErrorErrorData {
-            elicitations: f0,
-            extra: f1,
-        })
-        .boxed()
 }
 /// Values of [`super::UnsubscribeRequest`].
 pub fn unsubscribe_request() -> BoxedStrategy<super::UnsubscribeRequest> {
-    (
-        request_id(),
-        jsonrpc_2_0(),
-        method_resources_unsubscribe(),
-        unsubscribe_request_params(),
+    s::typed(unsubscribe_request_json())
+}
+/// Values of [`super::UnsubscribeRequest`] as JSON.
+fn unsubscribe_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_resources_unsubscribe_json())),
+            ("params", s::required(unsubscribe_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::UnsubscribeRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::UnsubscribeRequestParams`].
 pub fn unsubscribe_request_params() -> BoxedStrategy<super::UnsubscribeRequestParams> {
-    (s::optional(unsubscribe_request_params_meta()), s::string(Some("uri"), None, None))
-        .prop_map(|(f0, f1)| super::UnsubscribeRequestParams {
-            meta: f0,
-            uri: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(unsubscribe_request_params_json())
+}
+/// Values of [`super::UnsubscribeRequestParams`] as JSON.
+fn unsubscribe_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(unsubscribe_request_params_meta_json())),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::UnsubscribeRequestParamsMeta`].
 pub fn unsubscribe_request_params_meta() -> BoxedStrategy<
     super::UnsubscribeRequestParamsMeta,
 > {
-    (s::optional(progress_token()), s::extra(s::json(), &["progressToken"]))
-        .prop_map(|(f0, f1)| super::UnsubscribeRequestParamsMeta {
-            progress_token: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(unsubscribe_request_params_meta_json())
+}
+/// Values of [`super::UnsubscribeRequestParamsMeta`] as JSON.
+fn unsubscribe_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        s::extra(s::any_json(), &["progressToken"]),
+        None,
+    )
 }
 /// Values of [`super::UntitledMultiSelectEnumSchema`].
 pub fn untitled_multi_select_enum_schema() -> BoxedStrategy<
     super::UntitledMultiSelectEnumSchema,
 > {
-    (
-        s::optional(s::vec(s::string(None, None, None), None, None)),
-        s::optional(s::string(None, None, None)),
-        untitled_multi_select_enum_schema_items(),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::optional(s::string(None, None, None)),
-        type_array(),
+    s::typed(untitled_multi_select_enum_schema_json())
+}
+/// Values of [`super::UntitledMultiSelectEnumSchema`] as JSON.
+fn untitled_multi_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            (
+                "default",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
+                ),
+            ),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("items", s::required(untitled_multi_select_enum_schema_items_json())),
+            ("maxItems", s::optional_member(s::integer_json(None, None))),
+            ("minItems", s::optional_member(s::integer_json(None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_array_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::UntitledMultiSelectEnumSchema {
-            default: f0,
-            description: f1,
-            items: f2,
-            max_items: f3,
-            min_items: f4,
-            title: f5,
-            r#type: f6,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::UntitledMultiSelectEnumSchemaItems`].
 pub fn untitled_multi_select_enum_schema_items() -> BoxedStrategy<
     super::UntitledMultiSelectEnumSchemaItems,
 > {
-    (s::vec(s::string(None, None, None), None, None), type_string())
-        .prop_map(|(f0, f1)| super::UntitledMultiSelectEnumSchemaItems {
-            r#enum: f0,
-            r#type: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(untitled_multi_select_enum_schema_items_json())
+}
+/// Values of [`super::UntitledMultiSelectEnumSchemaItems`] as JSON.
+fn untitled_multi_select_enum_schema_items_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            (
+                "enum",
+                s::required(s::array_json(s::string_json(None, None, None), None, None)),
+            ),
+            ("type", s::required(type_string_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::UntitledSingleSelectEnumSchema`].
 pub fn untitled_single_select_enum_schema() -> BoxedStrategy<
     super::UntitledSingleSelectEnumSchema,
 > {
-    (
-        s::optional(s::string(None, None, None)),
-        s::optional(s::string(None, None, None)),
-        s::vec(s::string(None, None, None), None, None),
-        s::optional(s::string(None, None, None)),
-        type_string(),
+    s::typed(untitled_single_select_enum_schema_json())
+}
+/// Values of [`super::UntitledSingleSelectEnumSchema`] as JSON.
+fn untitled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("default", s::optional_member(s::string_json(None, None, None))),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            (
+                "enum",
+                s::required(s::array_json(s::string_json(None, None, None), None, None)),
+            ),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_string_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::UntitledSingleSelectEnumSchema {
-            default: f0,
-            description: f1,
-            r#enum: f2,
-            title: f3,
-            r#type: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Encoded samples of the definition named `name`, each with the outcome of decoding
 /// it back; `None` when there is no such definition.
 pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
     Some(
         match name {
-            "Annotations" => s::sample(annotations()),
-            "AudioContent" => s::sample(audio_content()),
-            "BaseMetadata" => s::sample(base_metadata()),
-            "BlobResourceContents" => s::sample(blob_resource_contents()),
-            "BooleanSchema" => s::sample(boolean_schema()),
-            "CallToolRequest" => s::sample(call_tool_request()),
-            "CallToolRequestParams" => s::sample(call_tool_request_params()),
-            "CallToolResult" => s::sample(call_tool_result()),
-            "CancelTaskRequest" => s::sample(cancel_task_request()),
-            "CancelTaskResult" => s::sample(cancel_task_result()),
-            "CancelledNotification" => s::sample(cancelled_notification()),
-            "CancelledNotificationParams" => s::sample(cancelled_notification_params()),
-            "ClientCapabilities" => s::sample(client_capabilities()),
-            "ClientNotification" => s::sample(client_notification()),
-            "ClientRequest" => s::sample(client_request()),
-            "ClientResult" => s::sample(client_result()),
-            "CompleteRequest" => s::sample(complete_request()),
-            "CompleteRequestParams" => s::sample(complete_request_params()),
-            "CompleteResult" => s::sample(complete_result()),
-            "ContentBlock" => s::sample(content_block()),
-            "CreateMessageRequest" => s::sample(create_message_request()),
-            "CreateMessageRequestParams" => s::sample(create_message_request_params()),
-            "CreateMessageResult" => s::sample(create_message_result()),
-            "CreateTaskResult" => s::sample(create_task_result()),
-            "Cursor" => s::sample(cursor()),
-            "ElicitRequest" => s::sample(elicit_request()),
-            "ElicitRequestFormParams" => s::sample(elicit_request_form_params()),
-            "ElicitRequestParams" => s::sample(elicit_request_params()),
-            "ElicitRequestURLParams" => s::sample(elicit_request_urlparams()),
-            "ElicitResult" => s::sample(elicit_result()),
+            "Annotations" => s::sample::<super::Annotations>(annotations_json()),
+            "AudioContent" => s::sample::<super::AudioContent>(audio_content_json()),
+            "BaseMetadata" => s::sample::<super::BaseMetadata>(base_metadata_json()),
+            "BlobResourceContents" => {
+                s::sample::<super::BlobResourceContents>(blob_resource_contents_json())
+            }
+            "BooleanSchema" => s::sample::<super::BooleanSchema>(boolean_schema_json()),
+            "CallToolRequest" => {
+                s::sample::<super::CallToolRequest>(call_tool_request_json())
+            }
+            "CallToolRequestParams" => {
+                s::sample::<
+                    super::CallToolRequestParams,
+                >(call_tool_request_params_json())
+            }
+            "CallToolResult" => {
+                s::sample::<super::CallToolResult>(call_tool_result_json())
+            }
+            "CancelTaskRequest" => {
+                s::sample::<super::CancelTaskRequest>(cancel_task_request_json())
+            }
+            "CancelTaskResult" => {
+                s::sample::<super::CancelTaskResult>(cancel_task_result_json())
+            }
+            "CancelledNotification" => {
+                s::sample::<super::CancelledNotification>(cancelled_notification_json())
+            }
+            "CancelledNotificationParams" => {
+                s::sample::<
+                    super::CancelledNotificationParams,
+                >(cancelled_notification_params_json())
+            }
+            "ClientCapabilities" => {
+                s::sample::<super::ClientCapabilities>(client_capabilities_json())
+            }
+            "ClientNotification" => {
+                s::sample::<super::ClientNotification>(client_notification_json())
+            }
+            "ClientRequest" => s::sample::<super::ClientRequest>(client_request_json()),
+            "ClientResult" => s::sample::<super::ClientResult>(client_result_json()),
+            "CompleteRequest" => {
+                s::sample::<super::CompleteRequest>(complete_request_json())
+            }
+            "CompleteRequestParams" => {
+                s::sample::<super::CompleteRequestParams>(complete_request_params_json())
+            }
+            "CompleteResult" => {
+                s::sample::<super::CompleteResult>(complete_result_json())
+            }
+            "ContentBlock" => s::sample::<super::ContentBlock>(content_block_json()),
+            "CreateMessageRequest" => {
+                s::sample::<super::CreateMessageRequest>(create_message_request_json())
+            }
+            "CreateMessageRequestParams" => {
+                s::sample::<
+                    super::CreateMessageRequestParams,
+                >(create_message_request_params_json())
+            }
+            "CreateMessageResult" => {
+                s::sample::<super::CreateMessageResult>(create_message_result_json())
+            }
+            "CreateTaskResult" => {
+                s::sample::<super::CreateTaskResult>(create_task_result_json())
+            }
+            "Cursor" => s::sample::<super::Cursor>(cursor_json()),
+            "ElicitRequest" => s::sample::<super::ElicitRequest>(elicit_request_json()),
+            "ElicitRequestFormParams" => {
+                s::sample::<
+                    super::ElicitRequestFormParams,
+                >(elicit_request_form_params_json())
+            }
+            "ElicitRequestParams" => {
+                s::sample::<super::ElicitRequestParams>(elicit_request_params_json())
+            }
+            "ElicitRequestURLParams" => {
+                s::sample::<
+                    super::ElicitRequestURLParams,
+                >(elicit_request_urlparams_json())
+            }
+            "ElicitResult" => s::sample::<super::ElicitResult>(elicit_result_json()),
             "ElicitationCompleteNotification" => {
-                s::sample(elicitation_complete_notification())
+                s::sample::<
+                    super::ElicitationCompleteNotification,
+                >(elicitation_complete_notification_json())
             }
-            "EmbeddedResource" => s::sample(embedded_resource()),
-            "EmptyResult" => s::sample(empty_result()),
-            "EnumSchema" => s::sample(enum_schema()),
-            "Error" => s::sample(error()),
-            "GetPromptRequest" => s::sample(get_prompt_request()),
-            "GetPromptRequestParams" => s::sample(get_prompt_request_params()),
-            "GetPromptResult" => s::sample(get_prompt_result()),
-            "GetTaskPayloadRequest" => s::sample(get_task_payload_request()),
-            "GetTaskPayloadResult" => s::sample(get_task_payload_result()),
-            "GetTaskRequest" => s::sample(get_task_request()),
-            "GetTaskResult" => s::sample(get_task_result()),
-            "Icon" => s::sample(icon()),
-            "Icons" => s::sample(icons()),
-            "ImageContent" => s::sample(image_content()),
-            "Implementation" => s::sample(implementation()),
-            "InitializeRequest" => s::sample(initialize_request()),
-            "InitializeRequestParams" => s::sample(initialize_request_params()),
-            "InitializeResult" => s::sample(initialize_result()),
-            "InitializedNotification" => s::sample(initialized_notification()),
-            "JSONRPCErrorResponse" => s::sample(jsonrpcerror_response()),
-            "JSONRPCMessage" => s::sample(jsonrpcmessage()),
-            "JSONRPCNotification" => s::sample(jsonrpcnotification()),
-            "JSONRPCRequest" => s::sample(jsonrpcrequest()),
-            "JSONRPCResponse" => s::sample(jsonrpcresponse()),
-            "JSONRPCResultResponse" => s::sample(jsonrpcresult_response()),
-            "LegacyTitledEnumSchema" => s::sample(legacy_titled_enum_schema()),
-            "ListPromptsRequest" => s::sample(list_prompts_request()),
-            "ListPromptsResult" => s::sample(list_prompts_result()),
+            "EmbeddedResource" => {
+                s::sample::<super::EmbeddedResource>(embedded_resource_json())
+            }
+            "EmptyResult" => s::sample::<super::EmptyResult>(empty_result_json()),
+            "EnumSchema" => s::sample::<super::EnumSchema>(enum_schema_json()),
+            "Error" => s::sample::<super::Error>(error_json()),
+            "GetPromptRequest" => {
+                s::sample::<super::GetPromptRequest>(get_prompt_request_json())
+            }
+            "GetPromptRequestParams" => {
+                s::sample::<
+                    super::GetPromptRequestParams,
+                >(get_prompt_request_params_json())
+            }
+            "GetPromptResult" => {
+                s::sample::<super::GetPromptResult>(get_prompt_result_json())
+            }
+            "GetTaskPayloadRequest" => {
+                s::sample::<
+                    super::GetTaskPayloadRequest,
+                >(get_task_payload_request_json())
+            }
+            "GetTaskPayloadResult" => {
+                s::sample::<super::GetTaskPayloadResult>(get_task_payload_result_json())
+            }
+            "GetTaskRequest" => {
+                s::sample::<super::GetTaskRequest>(get_task_request_json())
+            }
+            "GetTaskResult" => s::sample::<super::GetTaskResult>(get_task_result_json()),
+            "Icon" => s::sample::<super::Icon>(icon_json()),
+            "Icons" => s::sample::<super::Icons>(icons_json()),
+            "ImageContent" => s::sample::<super::ImageContent>(image_content_json()),
+            "Implementation" => s::sample::<super::Implementation>(implementation_json()),
+            "InitializeRequest" => {
+                s::sample::<super::InitializeRequest>(initialize_request_json())
+            }
+            "InitializeRequestParams" => {
+                s::sample::<
+                    super::InitializeRequestParams,
+                >(initialize_request_params_json())
+            }
+            "InitializeResult" => {
+                s::sample::<super::InitializeResult>(initialize_result_json())
+            }
+            "InitializedNotification" => {
+                s::sample::<
+                    super::InitializedNotification,
+                >(initialized_notification_json())
+            }
+            "JSONRPCErrorResponse" => {
+                s::sample::<super::JSONRPCErrorResponse>(jsonrpcerror_response_json())
+            }
+            "JSONRPCMessage" => s::sample::<super::JSONRPCMessage>(jsonrpcmessage_json()),
+            "JSONRPCNotification" => {
+                s::sample::<super::JSONRPCNotification>(jsonrpcnotification_json())
+            }
+            "JSONRPCRequest" => s::sample::<super::JSONRPCRequest>(jsonrpcrequest_json()),
+            "JSONRPCResponse" => {
+                s::sample::<super::JSONRPCResponse>(jsonrpcresponse_json())
+            }
+            "JSONRPCResultResponse" => {
+                s::sample::<super::JSONRPCResultResponse>(jsonrpcresult_response_json())
+            }
+            "LegacyTitledEnumSchema" => {
+                s::sample::<
+                    super::LegacyTitledEnumSchema,
+                >(legacy_titled_enum_schema_json())
+            }
+            "ListPromptsRequest" => {
+                s::sample::<super::ListPromptsRequest>(list_prompts_request_json())
+            }
+            "ListPromptsResult" => {
+                s::sample::<super::ListPromptsResult>(list_prompts_result_json())
+            }
             "ListResourceTemplatesRequest" => {
-                s::sample(list_resource_templates_request())
+                s::sample::<
+                    super::ListResourceTemplatesRequest,
+                >(list_resource_templates_request_json())
             }
-            "ListResourceTemplatesResult" => s::sample(list_resource_templates_result()),
-            "ListResourcesRequest" => s::sample(list_resources_request()),
-            "ListResourcesResult" => s::sample(list_resources_result()),
-            "ListRootsRequest" => s::sample(list_roots_request()),
-            "ListRootsResult" => s::sample(list_roots_result()),
-            "ListTasksRequest" => s::sample(list_tasks_request()),
-            "ListTasksResult" => s::sample(list_tasks_result()),
-            "ListToolsRequest" => s::sample(list_tools_request()),
-            "ListToolsResult" => s::sample(list_tools_result()),
-            "LoggingLevel" => s::sample(logging_level()),
-            "LoggingMessageNotification" => s::sample(logging_message_notification()),
+            "ListResourceTemplatesResult" => {
+                s::sample::<
+                    super::ListResourceTemplatesResult,
+                >(list_resource_templates_result_json())
+            }
+            "ListResourcesRequest" => {
+                s::sample::<super::ListResourcesRequest>(list_resources_request_json())
+            }
+            "ListResourcesResult" => {
+                s::sample::<super::ListResourcesResult>(list_resources_result_json())
+            }
+            "ListRootsRequest" => {
+                s::sample::<super::ListRootsRequest>(list_roots_request_json())
+            }
+            "ListRootsResult" => {
+                s::sample::<super::ListRootsResult>(list_roots_result_json())
+            }
+            "ListTasksRequest" => {
+                s::sample::<super::ListTasksRequest>(list_tasks_request_json())
+            }
+            "ListTasksResult" => {
+                s::sample::<super::ListTasksResult>(list_tasks_result_json())
+            }
+            "ListToolsRequest" => {
+                s::sample::<super::ListToolsRequest>(list_tools_request_json())
+            }
+            "ListToolsResult" => {
+                s::sample::<super::ListToolsResult>(list_tools_result_json())
+            }
+            "LoggingLevel" => s::sample::<super::LoggingLevel>(logging_level_json()),
+            "LoggingMessageNotification" => {
+                s::sample::<
+                    super::LoggingMessageNotification,
+                >(logging_message_notification_json())
+            }
             "LoggingMessageNotificationParams" => {
-                s::sample(logging_message_notification_params())
+                s::sample::<
+                    super::LoggingMessageNotificationParams,
+                >(logging_message_notification_params_json())
             }
-            "ModelHint" => s::sample(model_hint()),
-            "ModelPreferences" => s::sample(model_preferences()),
-            "MultiSelectEnumSchema" => s::sample(multi_select_enum_schema()),
-            "Notification" => s::sample(notification()),
-            "NotificationParams" => s::sample(notification_params()),
-            "NumberSchema" => s::sample(number_schema()),
-            "PaginatedRequest" => s::sample(paginated_request()),
-            "PaginatedRequestParams" => s::sample(paginated_request_params()),
-            "PaginatedResult" => s::sample(paginated_result()),
-            "PingRequest" => s::sample(ping_request()),
-            "PrimitiveSchemaDefinition" => s::sample(primitive_schema_definition()),
-            "ProgressNotification" => s::sample(progress_notification()),
-            "ProgressNotificationParams" => s::sample(progress_notification_params()),
-            "ProgressToken" => s::sample(progress_token()),
-            "Prompt" => s::sample(prompt()),
-            "PromptArgument" => s::sample(prompt_argument()),
+            "ModelHint" => s::sample::<super::ModelHint>(model_hint_json()),
+            "ModelPreferences" => {
+                s::sample::<super::ModelPreferences>(model_preferences_json())
+            }
+            "MultiSelectEnumSchema" => {
+                s::sample::<
+                    super::MultiSelectEnumSchema,
+                >(multi_select_enum_schema_json())
+            }
+            "Notification" => s::sample::<super::Notification>(notification_json()),
+            "NotificationParams" => {
+                s::sample::<super::NotificationParams>(notification_params_json())
+            }
+            "NumberSchema" => s::sample::<super::NumberSchema>(number_schema_json()),
+            "PaginatedRequest" => {
+                s::sample::<super::PaginatedRequest>(paginated_request_json())
+            }
+            "PaginatedRequestParams" => {
+                s::sample::<
+                    super::PaginatedRequestParams,
+                >(paginated_request_params_json())
+            }
+            "PaginatedResult" => {
+                s::sample::<super::PaginatedResult>(paginated_result_json())
+            }
+            "PingRequest" => s::sample::<super::PingRequest>(ping_request_json()),
+            "PrimitiveSchemaDefinition" => {
+                s::sample::<
+                    super::PrimitiveSchemaDefinition,
+                >(primitive_schema_definition_json())
+            }
+            "ProgressNotification" => {
+                s::sample::<super::ProgressNotification>(progress_notification_json())
+            }
+            "ProgressNotificationParams" => {
+                s::sample::<
+                    super::ProgressNotificationParams,
+                >(progress_notification_params_json())
+            }
+            "ProgressToken" => s::sample::<super::ProgressToken>(progress_token_json()),
+            "Prompt" => s::sample::<super::Prompt>(prompt_json()),
+            "PromptArgument" => {
+                s::sample::<super::PromptArgument>(prompt_argument_json())
+            }
             "PromptListChangedNotification" => {
-                s::sample(prompt_list_changed_notification())
+                s::sample::<
+                    super::PromptListChangedNotification,
+                >(prompt_list_changed_notification_json())
             }
-            "PromptMessage" => s::sample(prompt_message()),
-            "PromptReference" => s::sample(prompt_reference()),
-            "ReadResourceRequest" => s::sample(read_resource_request()),
-            "ReadResourceRequestParams" => s::sample(read_resource_request_params()),
-            "ReadResourceResult" => s::sample(read_resource_result()),
-            "RelatedTaskMetadata" => s::sample(related_task_metadata()),
-            "Request" => s::sample(request()),
-            "RequestId" => s::sample(request_id()),
-            "RequestParams" => s::sample(request_params()),
-            "Resource" => s::sample(resource()),
-            "ResourceContents" => s::sample(resource_contents()),
-            "ResourceLink" => s::sample(resource_link()),
+            "PromptMessage" => s::sample::<super::PromptMessage>(prompt_message_json()),
+            "PromptReference" => {
+                s::sample::<super::PromptReference>(prompt_reference_json())
+            }
+            "ReadResourceRequest" => {
+                s::sample::<super::ReadResourceRequest>(read_resource_request_json())
+            }
+            "ReadResourceRequestParams" => {
+                s::sample::<
+                    super::ReadResourceRequestParams,
+                >(read_resource_request_params_json())
+            }
+            "ReadResourceResult" => {
+                s::sample::<super::ReadResourceResult>(read_resource_result_json())
+            }
+            "RelatedTaskMetadata" => {
+                s::sample::<super::RelatedTaskMetadata>(related_task_metadata_json())
+            }
+            "Request" => s::sample::<super::Request>(request_json()),
+            "RequestId" => s::sample::<super::RequestId>(request_id_json()),
+            "RequestParams" => s::sample::<super::RequestParams>(request_params_json()),
+            "Resource" => s::sample::<super::Resource>(resource_json()),
+            "ResourceContents" => {
+                s::sample::<super::ResourceContents>(resource_contents_json())
+            }
+            "ResourceLink" => s::sample::<super::ResourceLink>(resource_link_json()),
             "ResourceListChangedNotification" => {
-                s::sample(resource_list_changed_notification())
+                s::sample::<
+                    super::ResourceListChangedNotification,
+                >(resource_list_changed_notification_json())
             }
-            "ResourceRequestParams" => s::sample(resource_request_params()),
-            "ResourceTemplate" => s::sample(resource_template()),
-            "ResourceTemplateReference" => s::sample(resource_template_reference()),
-            "ResourceUpdatedNotification" => s::sample(resource_updated_notification()),
+            "ResourceRequestParams" => {
+                s::sample::<super::ResourceRequestParams>(resource_request_params_json())
+            }
+            "ResourceTemplate" => {
+                s::sample::<super::ResourceTemplate>(resource_template_json())
+            }
+            "ResourceTemplateReference" => {
+                s::sample::<
+                    super::ResourceTemplateReference,
+                >(resource_template_reference_json())
+            }
+            "ResourceUpdatedNotification" => {
+                s::sample::<
+                    super::ResourceUpdatedNotification,
+                >(resource_updated_notification_json())
+            }
             "ResourceUpdatedNotificationParams" => {
-                s::sample(resource_updated_notification_params())
+                s::sample::<
+                    super::ResourceUpdatedNotificationParams,
+                >(resource_updated_notification_params_json())
             }
-            "Result" => s::sample(result()),
-            "Role" => s::sample(role()),
-            "Root" => s::sample(root()),
+            "Result" => s::sample::<super::Result>(result_json()),
+            "Role" => s::sample::<super::Role>(role_json()),
+            "Root" => s::sample::<super::Root>(root_json()),
             "RootsListChangedNotification" => {
-                s::sample(roots_list_changed_notification())
+                s::sample::<
+                    super::RootsListChangedNotification,
+                >(roots_list_changed_notification_json())
             }
-            "SamplingMessage" => s::sample(sampling_message()),
-            "SamplingMessageContentBlock" => s::sample(sampling_message_content_block()),
-            "ServerCapabilities" => s::sample(server_capabilities()),
-            "ServerNotification" => s::sample(server_notification()),
-            "ServerRequest" => s::sample(server_request()),
-            "ServerResult" => s::sample(server_result()),
-            "SetLevelRequest" => s::sample(set_level_request()),
-            "SetLevelRequestParams" => s::sample(set_level_request_params()),
-            "SingleSelectEnumSchema" => s::sample(single_select_enum_schema()),
-            "StringSchema" => s::sample(string_schema()),
-            "SubscribeRequest" => s::sample(subscribe_request()),
-            "SubscribeRequestParams" => s::sample(subscribe_request_params()),
-            "Task" => s::sample(task()),
-            "TaskAugmentedRequestParams" => s::sample(task_augmented_request_params()),
-            "TaskMetadata" => s::sample(task_metadata()),
-            "TaskStatus" => s::sample(task_status()),
-            "TaskStatusNotification" => s::sample(task_status_notification()),
+            "SamplingMessage" => {
+                s::sample::<super::SamplingMessage>(sampling_message_json())
+            }
+            "SamplingMessageContentBlock" => {
+                s::sample::<
+                    super::SamplingMessageContentBlock,
+                >(sampling_message_content_block_json())
+            }
+            "ServerCapabilities" => {
+                s::sample::<super::ServerCapabilities>(server_capabilities_json())
+            }
+            "ServerNotification" => {
+                s::sample::<super::ServerNotification>(server_notification_json())
+            }
+            "ServerRequest" => s::sample::<super::ServerRequest>(server_request_json()),
+            "ServerResult" => s::sample::<super::ServerResult>(server_result_json()),
+            "SetLevelRequest" => {
+                s::sample::<super::SetLevelRequest>(set_level_request_json())
+            }
+            "SetLevelRequestParams" => {
+                s::sample::<
+                    super::SetLevelRequestParams,
+                >(set_level_request_params_json())
+            }
+            "SingleSelectEnumSchema" => {
+                s::sample::<
+                    super::SingleSelectEnumSchema,
+                >(single_select_enum_schema_json())
+            }
+            "StringSchema" => s::sample::<super::StringSchema>(string_schema_json()),
+            "SubscribeRequest" => {
+                s::sample::<super::SubscribeRequest>(subscribe_request_json())
+            }
+            "SubscribeRequestParams" => {
+                s::sample::<
+                    super::SubscribeRequestParams,
+                >(subscribe_request_params_json())
+            }
+            "Task" => s::sample::<super::Task>(task_json()),
+            "TaskAugmentedRequestParams" => {
+                s::sample::<
+                    super::TaskAugmentedRequestParams,
+                >(task_augmented_request_params_json())
+            }
+            "TaskMetadata" => s::sample::<super::TaskMetadata>(task_metadata_json()),
+            "TaskStatus" => s::sample::<super::TaskStatus>(task_status_json()),
+            "TaskStatusNotification" => {
+                s::sample::<
+                    super::TaskStatusNotification,
+                >(task_status_notification_json())
+            }
             "TaskStatusNotificationParams" => {
-                s::sample(task_status_notification_params())
+                s::sample::<
+                    super::TaskStatusNotificationParams,
+                >(task_status_notification_params_json())
             }
-            "TextContent" => s::sample(text_content()),
-            "TextResourceContents" => s::sample(text_resource_contents()),
-            "TitledMultiSelectEnumSchema" => s::sample(titled_multi_select_enum_schema()),
+            "TextContent" => s::sample::<super::TextContent>(text_content_json()),
+            "TextResourceContents" => {
+                s::sample::<super::TextResourceContents>(text_resource_contents_json())
+            }
+            "TitledMultiSelectEnumSchema" => {
+                s::sample::<
+                    super::TitledMultiSelectEnumSchema,
+                >(titled_multi_select_enum_schema_json())
+            }
             "TitledSingleSelectEnumSchema" => {
-                s::sample(titled_single_select_enum_schema())
+                s::sample::<
+                    super::TitledSingleSelectEnumSchema,
+                >(titled_single_select_enum_schema_json())
             }
-            "Tool" => s::sample(tool()),
-            "ToolAnnotations" => s::sample(tool_annotations()),
-            "ToolChoice" => s::sample(tool_choice()),
-            "ToolExecution" => s::sample(tool_execution()),
-            "ToolListChangedNotification" => s::sample(tool_list_changed_notification()),
-            "ToolResultContent" => s::sample(tool_result_content()),
-            "ToolUseContent" => s::sample(tool_use_content()),
-            "URLElicitationRequiredError" => s::sample(urlelicitation_required_error()),
-            "UnsubscribeRequest" => s::sample(unsubscribe_request()),
-            "UnsubscribeRequestParams" => s::sample(unsubscribe_request_params()),
+            "Tool" => s::sample::<super::Tool>(tool_json()),
+            "ToolAnnotations" => {
+                s::sample::<super::ToolAnnotations>(tool_annotations_json())
+            }
+            "ToolChoice" => s::sample::<super::ToolChoice>(tool_choice_json()),
+            "ToolExecution" => s::sample::<super::ToolExecution>(tool_execution_json()),
+            "ToolListChangedNotification" => {
+                s::sample::<
+                    super::ToolListChangedNotification,
+                >(tool_list_changed_notification_json())
+            }
+            "ToolResultContent" => {
+                s::sample::<super::ToolResultContent>(tool_result_content_json())
+            }
+            "ToolUseContent" => {
+                s::sample::<super::ToolUseContent>(tool_use_content_json())
+            }
+            "URLElicitationRequiredError" => {
+                s::sample::<
+                    super::URLElicitationRequiredError,
+                >(urlelicitation_required_error_json())
+            }
+            "UnsubscribeRequest" => {
+                s::sample::<super::UnsubscribeRequest>(unsubscribe_request_json())
+            }
+            "UnsubscribeRequestParams" => {
+                s::sample::<
+                    super::UnsubscribeRequestParams,
+                >(unsubscribe_request_params_json())
+            }
             "UntitledMultiSelectEnumSchema" => {
-                s::sample(untitled_multi_select_enum_schema())
+                s::sample::<
+                    super::UntitledMultiSelectEnumSchema,
+                >(untitled_multi_select_enum_schema_json())
             }
             "UntitledSingleSelectEnumSchema" => {
-                s::sample(untitled_single_select_enum_schema())
+                s::sample::<
+                    super::UntitledSingleSelectEnumSchema,
+                >(untitled_single_select_enum_schema_json())
             }
             _ => return None,
         },

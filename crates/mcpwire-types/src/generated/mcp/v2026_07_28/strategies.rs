@@ -5,1068 +5,1257 @@ use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
 use ::mcpwire_types::support::strategy as s;
 /// Values of [`super::Annotations`].
 pub fn annotations() -> BoxedStrategy<super::Annotations> {
-    (
-        s::optional(s::vec(role(), None, None)),
-        s::optional(s::string(None, None, None)),
-        s::optional(s::number(Some(0f64), Some(1f64))),
+    s::typed(annotations_json())
+}
+/// Values of [`super::Annotations`] as JSON.
+fn annotations_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("audience", s::optional_member(s::array_json(role_json(), None, None))),
+            ("lastModified", s::optional_member(s::string_json(None, None, None))),
+            ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::Annotations {
-            audience: f0,
-            last_modified: f1,
-            priority: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::AudioContent`].
 pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
-    (
-        s::optional(meta_object()),
-        s::optional(annotations()),
-        s::string(Some("byte"), None, None),
-        s::string(None, None, None),
-        type_audio(),
+    s::typed(audio_content_json())
+}
+/// Values of [`super::AudioContent`] as JSON.
+fn audio_content_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(meta_object_json())),
+            ("annotations", s::optional_member(annotations_json())),
+            ("data", s::required(s::string_json(Some("byte"), None, None))),
+            ("mimeType", s::required(s::string_json(None, None, None))),
+            ("type", s::required(type_audio_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::AudioContent {
-            meta: f0,
-            annotations: f1,
-            data: f2,
-            mime_type: f3,
-            r#type: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::BaseMetadata`].
 pub fn base_metadata() -> BoxedStrategy<super::BaseMetadata> {
-    (s::string(None, None, None), s::optional(s::string(None, None, None)))
-        .prop_map(|(f0, f1)| super::BaseMetadata {
-            name: f0,
-            title: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(base_metadata_json())
+}
+/// Values of [`super::BaseMetadata`] as JSON.
+fn base_metadata_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("name", s::required(s::string_json(None, None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::BlobResourceContents`].
 pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
-    (
-        s::optional(meta_object()),
-        s::string(Some("byte"), None, None),
-        s::optional(s::string(None, None, None)),
-        s::string(Some("uri"), None, None),
+    s::typed(blob_resource_contents_json())
+}
+/// Values of [`super::BlobResourceContents`] as JSON.
+fn blob_resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(meta_object_json())),
+            ("blob", s::required(s::string_json(Some("byte"), None, None))),
+            ("mimeType", s::optional_member(s::string_json(None, None, None))),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::BlobResourceContents {
-            meta: f0,
-            blob: f1,
-            mime_type: f2,
-            uri: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::BooleanSchema`].
 pub fn boolean_schema() -> BoxedStrategy<super::BooleanSchema> {
-    (
-        s::optional(s::boolean()),
-        s::optional(s::string(None, None, None)),
-        s::optional(s::string(None, None, None)),
-        type_boolean(),
+    s::typed(boolean_schema_json())
+}
+/// Values of [`super::BooleanSchema`] as JSON.
+fn boolean_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("default", s::optional_member(s::boolean_json())),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_boolean_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::BooleanSchema {
-            default: f0,
-            description: f1,
-            title: f2,
-            r#type: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CacheableResult`].
 pub fn cacheable_result() -> BoxedStrategy<super::CacheableResult> {
-    (
-        s::optional(result_meta_object()),
-        cacheable_result_cache_scope(),
-        s::string(None, None, None),
-        s::integer(Some(0i64), None)
-            .prop_map(::mcpwire_types::support::Integer::from)
-            .boxed(),
+    s::typed(cacheable_result_json())
+}
+/// Values of [`super::CacheableResult`] as JSON.
+fn cacheable_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(result_meta_object_json())),
+            ("cacheScope", s::required(cacheable_result_cache_scope_json())),
+            ("resultType", s::required(s::string_json(None, None, None))),
+            ("ttlMs", s::required(s::integer_json(Some(0i64), None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::CacheableResult {
-            meta: f0,
-            cache_scope: f1,
-            result_type: f2,
-            ttl_ms: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CacheableResultCacheScope`].
 pub fn cacheable_result_cache_scope() -> BoxedStrategy<
     super::CacheableResultCacheScope,
 > {
-    s::select(
-        ::std::vec![
-            super::CacheableResultCacheScope::Private,
-            super::CacheableResultCacheScope::Public
-        ],
-    )
+    s::typed(cacheable_result_cache_scope_json())
+}
+/// Values of [`super::CacheableResultCacheScope`] as JSON.
+fn cacheable_result_cache_scope_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["private", "public"])
 }
 /// Values of [`super::CallToolRequest`].
 pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
-    (request_id(), jsonrpc_2_0(), method_tools_call(), call_tool_request_params())
-        .prop_map(|(f0, f1, f2, f3)| super::CallToolRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(call_tool_request_json())
+}
+/// Values of [`super::CallToolRequest`] as JSON.
+fn call_tool_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_tools_call_json())),
+            ("params", s::required(call_tool_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::CallToolRequestParams`].
 pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams> {
-    (
-        request_meta_object(),
-        s::optional(s::json_object()),
-        s::optional(input_responses()),
-        s::string(None, None, None),
-        s::optional(s::string(None, None, None)),
+    s::typed(call_tool_request_params_json())
+}
+/// Values of [`super::CallToolRequestParams`] as JSON.
+fn call_tool_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::required(request_meta_object_json())),
+            ("arguments", s::optional_member(s::object_json())),
+            ("inputResponses", s::optional_member(input_responses_json())),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("requestState", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::CallToolRequestParams {
-            meta: f0,
-            arguments: f1,
-            input_responses: f2,
-            name: f3,
-            request_state: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CallToolResult`].
 pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
-    (
-        s::optional(result_meta_object()),
-        s::vec(content_block(), None, None),
-        s::optional(s::boolean()),
-        s::string(None, None, None),
-        s::optional(s::json()),
+    s::typed(call_tool_result_json())
+}
+/// Values of [`super::CallToolResult`] as JSON.
+fn call_tool_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(result_meta_object_json())),
+            ("content", s::required(s::array_json(content_block_json(), None, None))),
+            ("isError", s::optional_member(s::boolean_json())),
+            ("resultType", s::required(s::string_json(None, None, None))),
+            ("structuredContent", s::optional_member(s::any_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::CallToolResult {
-            meta: f0,
-            content: f1,
-            is_error: f2,
-            result_type: f3,
-            structured_content: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CallToolResultResponse`].
 pub fn call_tool_result_response() -> BoxedStrategy<super::CallToolResultResponse> {
-    (request_id(), jsonrpc_2_0(), call_tool_result_response_result())
-        .prop_map(|(f0, f1, f2)| super::CallToolResultResponse {
-            id: f0,
-            jsonrpc: f1,
-            result: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(call_tool_result_response_json())
+}
+/// Values of [`super::CallToolResultResponse`] as JSON.
+fn call_tool_result_response_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("result", s::required(call_tool_result_response_result_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::CallToolResultResponseResult`].
 pub fn call_tool_result_response_result() -> BoxedStrategy<
     super::CallToolResultResponseResult,
 > {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                input_required_result()
-                .prop_map(super::CallToolResultResponseResult::InputRequiredResult)
-                .boxed(), call_tool_result()
-                .prop_map(super::CallToolResultResponseResult::CallToolResult).boxed()
-            ],
-        ),
-        super::CallToolResultResponseResult::variant_name,
+    s::typed(call_tool_result_response_result_json())
+}
+/// Values of [`super::CallToolResultResponseResult`] as JSON.
+fn call_tool_result_response_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("InputRequiredResult", input_required_result_json()),
+            ("CallToolResult", call_tool_result_json()),
+        ]),
+        |json| s::variant_of(json, super::CallToolResultResponseResult::variant_name),
     )
 }
 /// Values of [`super::CancelledNotification`].
 pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
-    (jsonrpc_2_0(), method_notifications_cancelled(), cancelled_notification_params())
-        .prop_map(|(f0, f1, f2)| super::CancelledNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(cancelled_notification_json())
+}
+/// Values of [`super::CancelledNotification`] as JSON.
+fn cancelled_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_notifications_cancelled_json())),
+            ("params", s::required(cancelled_notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::CancelledNotificationParams`].
 pub fn cancelled_notification_params() -> BoxedStrategy<
     super::CancelledNotificationParams,
 > {
-    (
-        s::optional(notification_meta_object()),
-        s::optional(s::string(None, None, None)),
-        request_id(),
+    s::typed(cancelled_notification_params_json())
+}
+/// Values of [`super::CancelledNotificationParams`] as JSON.
+fn cancelled_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(notification_meta_object_json())),
+            ("reason", s::optional_member(s::string_json(None, None, None))),
+            ("requestId", s::required(request_id_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::CancelledNotificationParams {
-            meta: f0,
-            reason: f1,
-            request_id: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ClientCapabilities`].
 pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
-    (
-        s::optional(client_capabilities_elicitation()),
-        s::optional(s::map(jsonobject())),
-        s::optional(s::map(jsonobject())),
-        s::optional(s::json_object()),
-        s::optional(client_capabilities_sampling()),
+    s::typed(client_capabilities_json())
+}
+/// Values of [`super::ClientCapabilities`] as JSON.
+fn client_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("elicitation", s::optional_member(client_capabilities_elicitation_json())),
+            ("experimental", s::optional_member(s::map_json(jsonobject_json()))),
+            ("extensions", s::optional_member(s::map_json(jsonobject_json()))),
+            ("roots", s::optional_member(s::object_json())),
+            ("sampling", s::optional_member(client_capabilities_sampling_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::ClientCapabilities {
-            elicitation: f0,
-            experimental: f1,
-            extensions: f2,
-            roots: f3,
-            sampling: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ClientCapabilitiesElicitation`].
 pub fn client_capabilities_elicitation() -> BoxedStrategy<
     super::ClientCapabilitiesElicitation,
 > {
-    (s::optional(jsonobject()), s::optional(jsonobject()))
-        .prop_map(|(f0, f1)| super::ClientCapabilitiesElicitation {
-            form: f0,
-            url: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(client_capabilities_elicitation_json())
+}
+/// Values of [`super::ClientCapabilitiesElicitation`] as JSON.
+fn client_capabilities_elicitation_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("form", s::optional_member(jsonobject_json())),
+            ("url", s::optional_member(jsonobject_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ClientCapabilitiesSampling`].
 pub fn client_capabilities_sampling() -> BoxedStrategy<
     super::ClientCapabilitiesSampling,
 > {
-    (s::optional(jsonobject()), s::optional(jsonobject()))
-        .prop_map(|(f0, f1)| super::ClientCapabilitiesSampling {
-            context: f0,
-            tools: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(client_capabilities_sampling_json())
+}
+/// Values of [`super::ClientCapabilitiesSampling`] as JSON.
+fn client_capabilities_sampling_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("context", s::optional_member(jsonobject_json())),
+            ("tools", s::optional_member(jsonobject_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ClientNotification`].
 pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
-    (jsonrpc_2_0(), method_notifications_cancelled(), cancelled_notification_params())
-        .prop_map(|(f0, f1, f2)| super::ClientNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(client_notification_json())
+}
+/// Values of [`super::ClientNotification`] as JSON.
+fn client_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_notifications_cancelled_json())),
+            ("params", s::required(cancelled_notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ClientRequest`].
 pub fn client_request() -> BoxedStrategy<super::ClientRequest> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                discover_request().prop_map(super::ClientRequest::DiscoverRequest)
-                .boxed(), list_resources_request()
-                .prop_map(super::ClientRequest::ListResourcesRequest).boxed(),
-                list_resource_templates_request()
-                .prop_map(super::ClientRequest::ListResourceTemplatesRequest).boxed(),
-                read_resource_request()
-                .prop_map(super::ClientRequest::ReadResourceRequest).boxed(),
-                subscriptions_listen_request()
-                .prop_map(super::ClientRequest::SubscriptionsListenRequest).boxed(),
-                list_prompts_request().prop_map(super::ClientRequest::ListPromptsRequest)
-                .boxed(), get_prompt_request()
-                .prop_map(super::ClientRequest::GetPromptRequest).boxed(),
-                list_tools_request().prop_map(super::ClientRequest::ListToolsRequest)
-                .boxed(), call_tool_request()
-                .prop_map(super::ClientRequest::CallToolRequest).boxed(),
-                complete_request().prop_map(super::ClientRequest::CompleteRequest)
-                .boxed()
-            ],
-        ),
-        super::ClientRequest::variant_name,
+    s::typed(client_request_json())
+}
+/// Values of [`super::ClientRequest`] as JSON.
+fn client_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("DiscoverRequest", discover_request_json()),
+            ("ListResourcesRequest", list_resources_request_json()),
+            ("ListResourceTemplatesRequest", list_resource_templates_request_json()),
+            ("ReadResourceRequest", read_resource_request_json()),
+            ("SubscriptionsListenRequest", subscriptions_listen_request_json()),
+            ("ListPromptsRequest", list_prompts_request_json()),
+            ("GetPromptRequest", get_prompt_request_json()),
+            ("ListToolsRequest", list_tools_request_json()),
+            ("CallToolRequest", call_tool_request_json()),
+            ("CompleteRequest", complete_request_json()),
+        ]),
+        |json| s::variant_of(json, super::ClientRequest::variant_name),
     )
 }
 /// Values of [`super::ClientResult`].
 pub fn client_result() -> BoxedStrategy<super::ClientResult> {
-    result()
+    s::typed(client_result_json())
+}
+/// Values of [`super::ClientResult`] as JSON.
+fn client_result_json() -> BoxedStrategy<::serde_json::Value> {
+    result_json()
 }
 /// Values of [`super::CodeMinus32020`].
 pub fn code_minus_32020() -> BoxedStrategy<super::CodeMinus32020> {
-    Just(super::CodeMinus32020).boxed()
+    s::typed(code_minus_32020_json())
+}
+/// Values of [`super::CodeMinus32020`] as JSON.
+fn code_minus_32020_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::CodeMinus32020)
 }
 /// Values of [`super::CodeMinus32021`].
 pub fn code_minus_32021() -> BoxedStrategy<super::CodeMinus32021> {
-    Just(super::CodeMinus32021).boxed()
+    s::typed(code_minus_32021_json())
+}
+/// Values of [`super::CodeMinus32021`] as JSON.
+fn code_minus_32021_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::CodeMinus32021)
 }
 /// Values of [`super::CodeMinus32022`].
 pub fn code_minus_32022() -> BoxedStrategy<super::CodeMinus32022> {
-    Just(super::CodeMinus32022).boxed()
+    s::typed(code_minus_32022_json())
+}
+/// Values of [`super::CodeMinus32022`] as JSON.
+fn code_minus_32022_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::CodeMinus32022)
 }
 /// Values of [`super::CodeMinus32600`].
 pub fn code_minus_32600() -> BoxedStrategy<super::CodeMinus32600> {
-    Just(super::CodeMinus32600).boxed()
+    s::typed(code_minus_32600_json())
+}
+/// Values of [`super::CodeMinus32600`] as JSON.
+fn code_minus_32600_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::CodeMinus32600)
 }
 /// Values of [`super::CodeMinus32601`].
 pub fn code_minus_32601() -> BoxedStrategy<super::CodeMinus32601> {
-    Just(super::CodeMinus32601).boxed()
+    s::typed(code_minus_32601_json())
+}
+/// Values of [`super::CodeMinus32601`] as JSON.
+fn code_minus_32601_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::CodeMinus32601)
 }
 /// Values of [`super::CodeMinus32602`].
 pub fn code_minus_32602() -> BoxedStrategy<super::CodeMinus32602> {
-    Just(super::CodeMinus32602).boxed()
+    s::typed(code_minus_32602_json())
+}
+/// Values of [`super::CodeMinus32602`] as JSON.
+fn code_minus_32602_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::CodeMinus32602)
 }
 /// Values of [`super::CodeMinus32603`].
 pub fn code_minus_32603() -> BoxedStrategy<super::CodeMinus32603> {
-    Just(super::CodeMinus32603).boxed()
+    s::typed(code_minus_32603_json())
+}
+/// Values of [`super::CodeMinus32603`] as JSON.
+fn code_minus_32603_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::CodeMinus32603)
 }
 /// Values of [`super::CodeMinus32700`].
 pub fn code_minus_32700() -> BoxedStrategy<super::CodeMinus32700> {
-    Just(super::CodeMinus32700).boxed()
+    s::typed(code_minus_32700_json())
+}
+/// Values of [`super::CodeMinus32700`] as JSON.
+fn code_minus_32700_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::CodeMinus32700)
 }
 /// Values of [`super::CompleteRequest`].
 pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
-    (
-        request_id(),
-        jsonrpc_2_0(),
-        method_completion_complete(),
-        complete_request_params(),
+    s::typed(complete_request_json())
+}
+/// Values of [`super::CompleteRequest`] as JSON.
+fn complete_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_completion_complete_json())),
+            ("params", s::required(complete_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::CompleteRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CompleteRequestParams`].
 pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> {
-    (
-        request_meta_object(),
-        complete_request_params_argument(),
-        s::optional(complete_request_params_context()),
-        complete_request_params_ref(),
+    s::typed(complete_request_params_json())
+}
+/// Values of [`super::CompleteRequestParams`] as JSON.
+fn complete_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::required(request_meta_object_json())),
+            ("argument", s::required(complete_request_params_argument_json())),
+            ("context", s::optional_member(complete_request_params_context_json())),
+            ("ref", s::required(complete_request_params_ref_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::CompleteRequestParams {
-            meta: f0,
-            argument: f1,
-            context: f2,
-            r#ref: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CompleteRequestParamsArgument`].
 pub fn complete_request_params_argument() -> BoxedStrategy<
     super::CompleteRequestParamsArgument,
 > {
-    (s::string(None, None, None), s::string(None, None, None))
-        .prop_map(|(f0, f1)| super::CompleteRequestParamsArgument {
-            name: f0,
-            value: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(complete_request_params_argument_json())
+}
+/// Values of [`super::CompleteRequestParamsArgument`] as JSON.
+fn complete_request_params_argument_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("name", s::required(s::string_json(None, None, None))),
+            ("value", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::CompleteRequestParamsContext`].
 pub fn complete_request_params_context() -> BoxedStrategy<
     super::CompleteRequestParamsContext,
 > {
-    s::optional(s::map(s::string(None, None, None)))
-        .prop_map(|f0| super::CompleteRequestParamsContext {
-            arguments: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(complete_request_params_context_json())
+}
+/// Values of [`super::CompleteRequestParamsContext`] as JSON.
+fn complete_request_params_context_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            (
+                "arguments",
+                s::optional_member(s::map_json(s::string_json(None, None, None))),
+            ),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::CompleteRequestParamsRef`].
 pub fn complete_request_params_ref() -> BoxedStrategy<super::CompleteRequestParamsRef> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                prompt_reference()
-                .prop_map(super::CompleteRequestParamsRef::PromptReference).boxed(),
-                resource_template_reference()
-                .prop_map(super::CompleteRequestParamsRef::ResourceTemplateReference)
-                .boxed()
-            ],
-        ),
-        super::CompleteRequestParamsRef::variant_name,
+    s::typed(complete_request_params_ref_json())
+}
+/// Values of [`super::CompleteRequestParamsRef`] as JSON.
+fn complete_request_params_ref_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("PromptReference", prompt_reference_json()),
+            ("ResourceTemplateReference", resource_template_reference_json()),
+        ]),
+        |json| s::variant_of(json, super::CompleteRequestParamsRef::variant_name),
     )
 }
 /// Values of [`super::CompleteResult`].
 pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
-    (
-        s::optional(result_meta_object()),
-        complete_result_completion(),
-        s::string(None, None, None),
+    s::typed(complete_result_json())
+}
+/// Values of [`super::CompleteResult`] as JSON.
+fn complete_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(result_meta_object_json())),
+            ("completion", s::required(complete_result_completion_json())),
+            ("resultType", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::CompleteResult {
-            meta: f0,
-            completion: f1,
-            result_type: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CompleteResultCompletion`].
 pub fn complete_result_completion() -> BoxedStrategy<super::CompleteResultCompletion> {
-    (
-        s::optional(s::boolean()),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::vec(s::string(None, None, None), None, Some(100u64)),
+    s::typed(complete_result_completion_json())
+}
+/// Values of [`super::CompleteResultCompletion`] as JSON.
+fn complete_result_completion_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("hasMore", s::optional_member(s::boolean_json())),
+            ("total", s::optional_member(s::integer_json(None, None))),
+            (
+                "values",
+                s::required(
+                    s::array_json(s::string_json(None, None, None), None, Some(100u64)),
+                ),
+            ),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::CompleteResultCompletion {
-            has_more: f0,
-            total: f1,
-            values: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CompleteResultResponse`].
 pub fn complete_result_response() -> BoxedStrategy<super::CompleteResultResponse> {
-    (request_id(), jsonrpc_2_0(), complete_result())
-        .prop_map(|(f0, f1, f2)| super::CompleteResultResponse {
-            id: f0,
-            jsonrpc: f1,
-            result: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(complete_result_response_json())
+}
+/// Values of [`super::CompleteResultResponse`] as JSON.
+fn complete_result_response_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("result", s::required(complete_result_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ContentBlock`].
 pub fn content_block() -> BoxedStrategy<super::ContentBlock> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::ContentBlock::TextContent).boxed(),
-                image_content().prop_map(super::ContentBlock::ImageContent).boxed(),
-                audio_content().prop_map(super::ContentBlock::AudioContent).boxed(),
-                resource_link().prop_map(super::ContentBlock::ResourceLink).boxed(),
-                embedded_resource().prop_map(super::ContentBlock::EmbeddedResource)
-                .boxed()
-            ],
-        ),
-        super::ContentBlock::variant_name,
+    s::typed(content_block_json())
+}
+/// Values of [`super::ContentBlock`] as JSON.
+fn content_block_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("TextContent", text_content_json()),
+            ("ImageContent", image_content_json()),
+            ("AudioContent", audio_content_json()),
+            ("ResourceLink", resource_link_json()),
+            ("EmbeddedResource", embedded_resource_json()),
+        ]),
+        |json| s::variant_of(json, super::ContentBlock::variant_name),
     )
 }
 /// Values of [`super::CreateMessageRequest`].
 pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
-    (method_sampling_create_message(), create_message_request_params())
-        .prop_map(|(f0, f1)| super::CreateMessageRequest {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(create_message_request_json())
+}
+/// Values of [`super::CreateMessageRequest`] as JSON.
+fn create_message_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_sampling_create_message_json())),
+            ("params", s::required(create_message_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::CreateMessageRequestParams`].
 pub fn create_message_request_params() -> BoxedStrategy<
     super::CreateMessageRequestParams,
 > {
-    (
-        s::optional(create_message_request_params_include_context()),
-        s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from).boxed(),
-        s::vec(sampling_message(), None, None),
-        s::optional(jsonobject()),
-        s::optional(model_preferences()),
-        s::optional(s::vec(s::string(None, None, None), None, None)),
-        s::optional(s::string(None, None, None)),
-        s::optional(s::number(None, None)),
-        s::optional(tool_choice()),
-        s::optional(s::vec(tool(), None, None)),
+    s::typed(create_message_request_params_json())
+}
+/// Values of [`super::CreateMessageRequestParams`] as JSON.
+fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            (
+                "includeContext",
+                s::optional_member(create_message_request_params_include_context_json()),
+            ),
+            ("maxTokens", s::required(s::integer_json(None, None))),
+            (
+                "messages",
+                s::required(s::array_json(sampling_message_json(), None, None)),
+            ),
+            ("metadata", s::optional_member(jsonobject_json())),
+            ("modelPreferences", s::optional_member(model_preferences_json())),
+            (
+                "stopSequences",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
+                ),
+            ),
+            ("systemPrompt", s::optional_member(s::string_json(None, None, None))),
+            ("temperature", s::optional_member(s::number_json(None, None))),
+            ("toolChoice", s::optional_member(tool_choice_json())),
+            ("tools", s::optional_member(s::array_json(tool_json(), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8, f9)| super::CreateMessageRequestParams {
-            include_context: f0,
-            max_tokens: f1,
-            messages: f2,
-            metadata: f3,
-            model_preferences: f4,
-            stop_sequences: f5,
-            system_prompt: f6,
-            temperature: f7,
-            tool_choice: f8,
-            tools: f9,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CreateMessageRequestParamsIncludeContext`].
 pub fn create_message_request_params_include_context() -> BoxedStrategy<
     super::CreateMessageRequestParamsIncludeContext,
 > {
-    s::select(
-        ::std::vec![
-            super::CreateMessageRequestParamsIncludeContext::AllServers,
-            super::CreateMessageRequestParamsIncludeContext::None,
-            super::CreateMessageRequestParamsIncludeContext::ThisServer
-        ],
-    )
+    s::typed(create_message_request_params_include_context_json())
+}
+/// Values of [`super::CreateMessageRequestParamsIncludeContext`] as JSON.
+fn create_message_request_params_include_context_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::select_json(&["allServers", "none", "thisServer"])
 }
 /// Values of [`super::CreateMessageResult`].
 pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
-    (
-        s::optional(meta_object()),
-        create_message_result_content(),
-        s::string(None, None, None),
-        role(),
-        s::optional(s::string(None, None, None)),
+    s::typed(create_message_result_json())
+}
+/// Values of [`super::CreateMessageResult`] as JSON.
+fn create_message_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(meta_object_json())),
+            ("content", s::required(create_message_result_content_json())),
+            ("model", s::required(s::string_json(None, None, None))),
+            ("role", s::required(role_json())),
+            ("stopReason", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::CreateMessageResult {
-            meta: f0,
-            content: f1,
-            model: f2,
-            role: f3,
-            stop_reason: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::CreateMessageResultContent`].
 pub fn create_message_result_content() -> BoxedStrategy<
     super::CreateMessageResultContent,
 > {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::CreateMessageResultContent::TextContent)
-                .boxed(), image_content()
-                .prop_map(super::CreateMessageResultContent::ImageContent).boxed(),
-                audio_content().prop_map(super::CreateMessageResultContent::AudioContent)
-                .boxed(), tool_use_content()
-                .prop_map(super::CreateMessageResultContent::ToolUseContent).boxed(),
-                tool_result_content()
-                .prop_map(super::CreateMessageResultContent::ToolResultContent).boxed(),
-                s::vec(sampling_message_content_block(), None, None)
-                .prop_map(super::CreateMessageResultContent::Array).boxed()
-            ],
-        ),
-        super::CreateMessageResultContent::variant_name,
+    s::typed(create_message_result_content_json())
+}
+/// Values of [`super::CreateMessageResultContent`] as JSON.
+fn create_message_result_content_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("TextContent", text_content_json()),
+            ("ImageContent", image_content_json()),
+            ("AudioContent", audio_content_json()),
+            ("ToolUseContent", tool_use_content_json()),
+            ("ToolResultContent", tool_result_content_json()),
+            ("Array", s::array_json(sampling_message_content_block_json(), None, None)),
+        ]),
+        |json| s::variant_of(json, super::CreateMessageResultContent::variant_name),
     )
 }
 /// Values of [`super::Cursor`].
 pub fn cursor() -> BoxedStrategy<super::Cursor> {
-    s::string(None, None, None)
+    s::typed(cursor_json())
+}
+/// Values of [`super::Cursor`] as JSON.
+fn cursor_json() -> BoxedStrategy<::serde_json::Value> {
+    s::string_json(None, None, None)
 }
 /// Values of [`super::DiscoverRequest`].
 pub fn discover_request() -> BoxedStrategy<super::DiscoverRequest> {
-    (request_id(), jsonrpc_2_0(), method_server_discover(), request_params())
-        .prop_map(|(f0, f1, f2, f3)| super::DiscoverRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(discover_request_json())
+}
+/// Values of [`super::DiscoverRequest`] as JSON.
+fn discover_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_server_discover_json())),
+            ("params", s::required(request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::DiscoverResult`].
 pub fn discover_result() -> BoxedStrategy<super::DiscoverResult> {
-    (
-        s::optional(result_meta_object()),
-        discover_result_cache_scope(),
-        server_capabilities(),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::vec(s::string(None, None, None), None, None),
-        s::integer(Some(0i64), None)
-            .prop_map(::mcpwire_types::support::Integer::from)
-            .boxed(),
+    s::typed(discover_result_json())
+}
+/// Values of [`super::DiscoverResult`] as JSON.
+fn discover_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(result_meta_object_json())),
+            ("cacheScope", s::required(discover_result_cache_scope_json())),
+            ("capabilities", s::required(server_capabilities_json())),
+            ("instructions", s::optional_member(s::string_json(None, None, None))),
+            ("resultType", s::required(s::string_json(None, None, None))),
+            (
+                "supportedVersions",
+                s::required(s::array_json(s::string_json(None, None, None), None, None)),
+            ),
+            ("ttlMs", s::required(s::integer_json(Some(0i64), None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::DiscoverResult {
-            meta: f0,
-            cache_scope: f1,
-            capabilities: f2,
-            instructions: f3,
-            result_type: f4,
-            supported_versions: f5,
-            ttl_ms: f6,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::DiscoverResultCacheScope`].
 pub fn discover_result_cache_scope() -> BoxedStrategy<super::DiscoverResultCacheScope> {
-    s::select(
-        ::std::vec![
-            super::DiscoverResultCacheScope::Private,
-            super::DiscoverResultCacheScope::Public
-        ],
-    )
+    s::typed(discover_result_cache_scope_json())
+}
+/// Values of [`super::DiscoverResultCacheScope`] as JSON.
+fn discover_result_cache_scope_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["private", "public"])
 }
 /// Values of [`super::DiscoverResultResponse`].
 pub fn discover_result_response() -> BoxedStrategy<super::DiscoverResultResponse> {
-    (request_id(), jsonrpc_2_0(), discover_result())
-        .prop_map(|(f0, f1, f2)| super::DiscoverResultResponse {
-            id: f0,
-            jsonrpc: f1,
-            result: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(discover_result_response_json())
+}
+/// Values of [`super::DiscoverResultResponse`] as JSON.
+fn discover_result_response_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("result", s::required(discover_result_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ElicitRequest`].
 pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
-    (method_elicitation_create(), elicit_request_params())
-        .prop_map(|(f0, f1)| super::ElicitRequest {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(elicit_request_json())
+}
+/// Values of [`super::ElicitRequest`] as JSON.
+fn elicit_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_elicitation_create_json())),
+            ("params", s::required(elicit_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ElicitRequestFormParams`].
 pub fn elicit_request_form_params() -> BoxedStrategy<super::ElicitRequestFormParams> {
-    (
-        s::string(None, None, None),
-        s::optional(mode_form()),
-        elicit_request_form_params_requested_schema(),
+    s::typed(elicit_request_form_params_json())
+}
+/// Values of [`super::ElicitRequestFormParams`] as JSON.
+fn elicit_request_form_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("message", s::required(s::string_json(None, None, None))),
+            ("mode", s::optional_member(mode_form_json())),
+            (
+                "requestedSchema",
+                s::required(elicit_request_form_params_requested_schema_json()),
+            ),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ElicitRequestFormParams {
-            message: f0,
-            mode: f1,
-            requested_schema: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ElicitRequestFormParamsRequestedSchema`].
 pub fn elicit_request_form_params_requested_schema() -> BoxedStrategy<
     super::ElicitRequestFormParamsRequestedSchema,
 > {
-    (
-        s::optional(s::string(None, None, None)),
-        s::map(primitive_schema_definition()),
-        s::optional(s::vec(s::string(None, None, None), None, None)),
-        type_object(),
+    s::typed(elicit_request_form_params_requested_schema_json())
+}
+/// Values of [`super::ElicitRequestFormParamsRequestedSchema`] as JSON.
+fn elicit_request_form_params_requested_schema_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::object(
+        Vec::from([
+            ("$schema", s::optional_member(s::string_json(None, None, None))),
+            ("properties", s::required(s::map_json(primitive_schema_definition_json()))),
+            (
+                "required",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
+                ),
+            ),
+            ("type", s::required(type_object_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::ElicitRequestFormParamsRequestedSchema {
-            schema: f0,
-            properties: f1,
-            required: f2,
-            r#type: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ElicitRequestParams`].
 pub fn elicit_request_params() -> BoxedStrategy<super::ElicitRequestParams> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                elicit_request_form_params()
-                .prop_map(super::ElicitRequestParams::ElicitRequestFormParams).boxed(),
-                elicit_request_urlparams()
-                .prop_map(super::ElicitRequestParams::ElicitRequestURLParams).boxed()
-            ],
-        ),
-        super::ElicitRequestParams::variant_name,
+    s::typed(elicit_request_params_json())
+}
+/// Values of [`super::ElicitRequestParams`] as JSON.
+fn elicit_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("ElicitRequestFormParams", elicit_request_form_params_json()),
+            ("ElicitRequestURLParams", elicit_request_urlparams_json()),
+        ]),
+        |json| s::variant_of(json, super::ElicitRequestParams::variant_name),
     )
 }
 /// Values of [`super::ElicitRequestURLParams`].
 pub fn elicit_request_urlparams() -> BoxedStrategy<super::ElicitRequestURLParams> {
-    (s::string(None, None, None), mode_url(), s::string(Some("uri"), None, None))
-        .prop_map(|(f0, f1, f2)| super::ElicitRequestURLParams {
-            message: f0,
-            mode: f1,
-            url: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(elicit_request_urlparams_json())
+}
+/// Values of [`super::ElicitRequestURLParams`] as JSON.
+fn elicit_request_urlparams_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("message", s::required(s::string_json(None, None, None))),
+            ("mode", s::required(mode_url_json())),
+            ("url", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ElicitResult`].
 pub fn elicit_result() -> BoxedStrategy<super::ElicitResult> {
-    (elicit_result_action(), s::optional(s::map(elicit_result_content_value())))
-        .prop_map(|(f0, f1)| super::ElicitResult {
-            action: f0,
-            content: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(elicit_result_json())
+}
+/// Values of [`super::ElicitResult`] as JSON.
+fn elicit_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("action", s::required(elicit_result_action_json())),
+            (
+                "content",
+                s::optional_member(s::map_json(elicit_result_content_value_json())),
+            ),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ElicitResultAction`].
 pub fn elicit_result_action() -> BoxedStrategy<super::ElicitResultAction> {
-    s::select(
-        ::std::vec![
-            super::ElicitResultAction::Accept, super::ElicitResultAction::Cancel,
-            super::ElicitResultAction::Decline
-        ],
-    )
+    s::typed(elicit_result_action_json())
+}
+/// Values of [`super::ElicitResultAction`] as JSON.
+fn elicit_result_action_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["accept", "cancel", "decline"])
 }
 /// Values of [`super::ElicitResultContentValue`].
 pub fn elicit_result_content_value() -> BoxedStrategy<super::ElicitResultContentValue> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                s::vec(s::string(None, None, None), None, None)
-                .prop_map(super::ElicitResultContentValue::Array).boxed(),
-                s::string(None, None, None)
-                .prop_map(super::ElicitResultContentValue::String).boxed(),
-                s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from)
-                .boxed().prop_map(super::ElicitResultContentValue::Integer).boxed(),
-                s::boolean().prop_map(super::ElicitResultContentValue::Boolean).boxed()
-            ],
-        ),
-        super::ElicitResultContentValue::variant_name,
+    s::typed(elicit_result_content_value_json())
+}
+/// Values of [`super::ElicitResultContentValue`] as JSON.
+fn elicit_result_content_value_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("Array", s::array_json(s::string_json(None, None, None), None, None)),
+            ("String", s::string_json(None, None, None)),
+            ("Integer", s::integer_json(None, None)),
+            ("Boolean", s::boolean_json()),
+        ]),
+        |json| s::variant_of(json, super::ElicitResultContentValue::variant_name),
     )
 }
 /// Values of [`super::EmbeddedResource`].
 pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
-    (
-        s::optional(meta_object()),
-        s::optional(annotations()),
-        embedded_resource_resource(),
-        type_resource(),
+    s::typed(embedded_resource_json())
+}
+/// Values of [`super::EmbeddedResource`] as JSON.
+fn embedded_resource_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(meta_object_json())),
+            ("annotations", s::optional_member(annotations_json())),
+            ("resource", s::required(embedded_resource_resource_json())),
+            ("type", s::required(type_resource_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::EmbeddedResource {
-            meta: f0,
-            annotations: f1,
-            resource: f2,
-            r#type: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::EmbeddedResourceResource`].
 pub fn embedded_resource_resource() -> BoxedStrategy<super::EmbeddedResourceResource> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                text_resource_contents()
-                .prop_map(super::EmbeddedResourceResource::TextResourceContents).boxed(),
-                blob_resource_contents()
-                .prop_map(super::EmbeddedResourceResource::BlobResourceContents).boxed()
-            ],
-        ),
-        super::EmbeddedResourceResource::variant_name,
+    s::typed(embedded_resource_resource_json())
+}
+/// Values of [`super::EmbeddedResourceResource`] as JSON.
+fn embedded_resource_resource_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("TextResourceContents", text_resource_contents_json()),
+            ("BlobResourceContents", blob_resource_contents_json()),
+        ]),
+        |json| s::variant_of(json, super::EmbeddedResourceResource::variant_name),
     )
 }
 /// Values of [`super::EmptyResult`].
 pub fn empty_result() -> BoxedStrategy<super::EmptyResult> {
-    result()
+    s::typed(empty_result_json())
+}
+/// Values of [`super::EmptyResult`] as JSON.
+fn empty_result_json() -> BoxedStrategy<::serde_json::Value> {
+    result_json()
 }
 /// Values of [`super::EnumSchema`].
 pub fn enum_schema() -> BoxedStrategy<super::EnumSchema> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                untitled_single_select_enum_schema()
-                .prop_map(super::EnumSchema::UntitledSingleSelectEnumSchema).boxed(),
-                titled_single_select_enum_schema()
-                .prop_map(super::EnumSchema::TitledSingleSelectEnumSchema).boxed(),
-                untitled_multi_select_enum_schema()
-                .prop_map(super::EnumSchema::UntitledMultiSelectEnumSchema).boxed(),
-                titled_multi_select_enum_schema()
-                .prop_map(super::EnumSchema::TitledMultiSelectEnumSchema).boxed(),
-                legacy_titled_enum_schema()
-                .prop_map(super::EnumSchema::LegacyTitledEnumSchema).boxed()
-            ],
-        ),
-        super::EnumSchema::variant_name,
+    s::typed(enum_schema_json())
+}
+/// Values of [`super::EnumSchema`] as JSON.
+fn enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            (
+                "UntitledSingleSelectEnumSchema",
+                untitled_single_select_enum_schema_json(),
+            ),
+            ("TitledSingleSelectEnumSchema", titled_single_select_enum_schema_json()),
+            ("UntitledMultiSelectEnumSchema", untitled_multi_select_enum_schema_json()),
+            ("TitledMultiSelectEnumSchema", titled_multi_select_enum_schema_json()),
+            ("LegacyTitledEnumSchema", legacy_titled_enum_schema_json()),
+        ]),
+        |json| s::variant_of(json, super::EnumSchema::variant_name),
     )
 }
 /// Values of [`super::Error`].
 pub fn error() -> BoxedStrategy<super::Error> {
-    (
-        s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from).boxed(),
-        s::optional(s::json()),
-        s::string(None, None, None),
+    s::typed(error_json())
+}
+/// Values of [`super::Error`] as JSON.
+fn error_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("code", s::required(s::integer_json(None, None))),
+            ("data", s::optional_member(s::any_json())),
+            ("message", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::Error {
-            code: f0,
-            data: f1,
-            message: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::GetPromptRequest`].
 pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
-    (request_id(), jsonrpc_2_0(), method_prompts_get(), get_prompt_request_params())
-        .prop_map(|(f0, f1, f2, f3)| super::GetPromptRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(get_prompt_request_json())
+}
+/// Values of [`super::GetPromptRequest`] as JSON.
+fn get_prompt_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_prompts_get_json())),
+            ("params", s::required(get_prompt_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::GetPromptRequestParams`].
 pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParams> {
-    (
-        request_meta_object(),
-        s::optional(s::map(s::string(None, None, None))),
-        s::optional(input_responses()),
-        s::string(None, None, None),
-        s::optional(s::string(None, None, None)),
+    s::typed(get_prompt_request_params_json())
+}
+/// Values of [`super::GetPromptRequestParams`] as JSON.
+fn get_prompt_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::required(request_meta_object_json())),
+            (
+                "arguments",
+                s::optional_member(s::map_json(s::string_json(None, None, None))),
+            ),
+            ("inputResponses", s::optional_member(input_responses_json())),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("requestState", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::GetPromptRequestParams {
-            meta: f0,
-            arguments: f1,
-            input_responses: f2,
-            name: f3,
-            request_state: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::GetPromptResult`].
 pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
-    (
-        s::optional(result_meta_object()),
-        s::optional(s::string(None, None, None)),
-        s::vec(prompt_message(), None, None),
-        s::string(None, None, None),
+    s::typed(get_prompt_result_json())
+}
+/// Values of [`super::GetPromptResult`] as JSON.
+fn get_prompt_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(result_meta_object_json())),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("messages", s::required(s::array_json(prompt_message_json(), None, None))),
+            ("resultType", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::GetPromptResult {
-            meta: f0,
-            description: f1,
-            messages: f2,
-            result_type: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::GetPromptResultResponse`].
 pub fn get_prompt_result_response() -> BoxedStrategy<super::GetPromptResultResponse> {
-    (request_id(), jsonrpc_2_0(), get_prompt_result_response_result())
-        .prop_map(|(f0, f1, f2)| super::GetPromptResultResponse {
-            id: f0,
-            jsonrpc: f1,
-            result: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(get_prompt_result_response_json())
+}
+/// Values of [`super::GetPromptResultResponse`] as JSON.
+fn get_prompt_result_response_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("result", s::required(get_prompt_result_response_result_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::GetPromptResultResponseResult`].
 pub fn get_prompt_result_response_result() -> BoxedStrategy<
     super::GetPromptResultResponseResult,
 > {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                input_required_result()
-                .prop_map(super::GetPromptResultResponseResult::InputRequiredResult)
-                .boxed(), get_prompt_result()
-                .prop_map(super::GetPromptResultResponseResult::GetPromptResult).boxed()
-            ],
-        ),
-        super::GetPromptResultResponseResult::variant_name,
+    s::typed(get_prompt_result_response_result_json())
+}
+/// Values of [`super::GetPromptResultResponseResult`] as JSON.
+fn get_prompt_result_response_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("InputRequiredResult", input_required_result_json()),
+            ("GetPromptResult", get_prompt_result_json()),
+        ]),
+        |json| s::variant_of(json, super::GetPromptResultResponseResult::variant_name),
     )
 }
 /// Values of [`super::HeaderMismatchError`].
 pub fn header_mismatch_error() -> BoxedStrategy<super::HeaderMismatchError> {
-    (header_mismatch_error_error(), s::optional(request_id()), jsonrpc_2_0())
-        .prop_map(|(f0, f1, f2)| super::HeaderMismatchError {
-            error: f0,
-            id: f1,
-            jsonrpc: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(header_mismatch_error_json())
+}
+/// Values of [`super::HeaderMismatchError`] as JSON.
+fn header_mismatch_error_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("error", s::required(header_mismatch_error_error_json())),
+            ("id", s::optional_member(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::HeaderMismatchErrorError`].
 pub fn header_mismatch_error_error() -> BoxedStrategy<super::HeaderMismatchErrorError> {
-    (code_minus_32020(), s::optional(s::json()), s::string(None, None, None))
-        .prop_map(|(f0, f1, f2)| super::HeaderMismatchErrorError {
-            code: f0,
-            data: f1,
-            message: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(header_mismatch_error_error_json())
+}
+/// Values of [`super::HeaderMismatchErrorError`] as JSON.
+fn header_mismatch_error_error_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("code", s::required(code_minus_32020_json())),
+            ("data", s::optional_member(s::any_json())),
+            ("message", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::Icon`].
 pub fn icon() -> BoxedStrategy<super::Icon> {
-    (
-        s::optional(s::string(None, None, None)),
-        s::optional(s::vec(s::string(None, None, None), None, None)),
-        s::string(Some("uri"), None, None),
-        s::optional(icon_theme()),
+    s::typed(icon_json())
+}
+/// Values of [`super::Icon`] as JSON.
+fn icon_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("mimeType", s::optional_member(s::string_json(None, None, None))),
+            (
+                "sizes",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
+                ),
+            ),
+            ("src", s::required(s::string_json(Some("uri"), None, None))),
+            ("theme", s::optional_member(icon_theme_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::Icon {
-            mime_type: f0,
-            sizes: f1,
-            src: f2,
-            theme: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::IconTheme`].
 pub fn icon_theme() -> BoxedStrategy<super::IconTheme> {
-    s::select(::std::vec![super::IconTheme::Dark, super::IconTheme::Light])
+    s::typed(icon_theme_json())
+}
+/// Values of [`super::IconTheme`] as JSON.
+fn icon_theme_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["dark", "light"])
 }
 /// Values of [`super::Icons`].
 pub fn icons() -> BoxedStrategy<super::Icons> {
-    s::optional(s::vec(icon(), None, None))
-        .prop_map(|f0| super::Icons {
-            icons: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(icons_json())
+}
+/// Values of [`super::Icons`] as JSON.
+fn icons_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ImageContent`].
 pub fn image_content() -> BoxedStrategy<super::ImageContent> {
-    (
-        s::optional(meta_object()),
-        s::optional(annotations()),
-        s::string(Some("byte"), None, None),
-        s::string(None, None, None),
-        type_image(),
+    s::typed(image_content_json())
+}
+/// Values of [`super::ImageContent`] as JSON.
+fn image_content_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(meta_object_json())),
+            ("annotations", s::optional_member(annotations_json())),
+            ("data", s::required(s::string_json(Some("byte"), None, None))),
+            ("mimeType", s::required(s::string_json(None, None, None))),
+            ("type", s::required(type_image_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::ImageContent {
-            meta: f0,
-            annotations: f1,
-            data: f2,
-            mime_type: f3,
-            r#type: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::Implementation`].
 pub fn implementation() -> BoxedStrategy<super::Implementation> {
-    (
-        s::optional(s::string(None, None, None)),
-        s::optional(s::vec(icon(), None, None)),
-        s::string(None, None, None),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::optional(s::string(Some("uri"), None, None)),
+    s::typed(implementation_json())
+}
+/// Values of [`super::Implementation`] as JSON.
+fn implementation_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("version", s::required(s::string_json(None, None, None))),
+            ("websiteUrl", s::optional_member(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::Implementation {
-            description: f0,
-            icons: f1,
-            name: f2,
-            title: f3,
-            version: f4,
-            website_url: f5,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::InputRequest`].
 pub fn input_request() -> BoxedStrategy<super::InputRequest> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                create_message_request()
-                .prop_map(super::InputRequest::CreateMessageRequest).boxed(),
-                list_roots_request().prop_map(super::InputRequest::ListRootsRequest)
-                .boxed(), elicit_request().prop_map(super::InputRequest::ElicitRequest)
-                .boxed()
-            ],
-        ),
-        super::InputRequest::variant_name,
+    s::typed(input_request_json())
+}
+/// Values of [`super::InputRequest`] as JSON.
+fn input_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("CreateMessageRequest", create_message_request_json()),
+            ("ListRootsRequest", list_roots_request_json()),
+            ("ElicitRequest", elicit_request_json()),
+        ]),
+        |json| s::variant_of(json, super::InputRequest::variant_name),
     )
 }
 /// Values of [`super::InputRequests`].
 pub fn input_requests() -> BoxedStrategy<super::InputRequests> {
-    s::map(input_request())
+    s::typed(input_requests_json())
+}
+/// Values of [`super::InputRequests`] as JSON.
+fn input_requests_json() -> BoxedStrategy<::serde_json::Value> {
+    s::map_json(input_request_json())
 }
 /// Values of [`super::InputRequiredResult`].
 pub fn input_required_result() -> BoxedStrategy<super::InputRequiredResult> {
-    (
-        s::optional(result_meta_object()),
-        s::optional(input_requests()),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
+    s::typed(input_required_result_json())
+}
+/// Values of [`super::InputRequiredResult`] as JSON.
+fn input_required_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(result_meta_object_json())),
+            ("inputRequests", s::optional_member(input_requests_json())),
+            ("requestState", s::optional_member(s::string_json(None, None, None))),
+            ("resultType", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::InputRequiredResult {
-            meta: f0,
-            input_requests: f1,
-            request_state: f2,
-            result_type: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::InputResponse`].
 pub fn input_response() -> BoxedStrategy<super::InputResponse> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                create_message_result()
-                .prop_map(super::InputResponse::CreateMessageResult).boxed(),
-                list_roots_result().prop_map(super::InputResponse::ListRootsResult)
-                .boxed(), elicit_result().prop_map(super::InputResponse::ElicitResult)
-                .boxed()
-            ],
-        ),
-        super::InputResponse::variant_name,
+    s::typed(input_response_json())
+}
+/// Values of [`super::InputResponse`] as JSON.
+fn input_response_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("CreateMessageResult", create_message_result_json()),
+            ("ListRootsResult", list_roots_result_json()),
+            ("ElicitResult", elicit_result_json()),
+        ]),
+        |json| s::variant_of(json, super::InputResponse::variant_name),
     )
 }
 /// Values of [`super::InputResponseRequestParams`].
 pub fn input_response_request_params() -> BoxedStrategy<
     super::InputResponseRequestParams,
 > {
-    (
-        request_meta_object(),
-        s::optional(input_responses()),
-        s::optional(s::string(None, None, None)),
+    s::typed(input_response_request_params_json())
+}
+/// Values of [`super::InputResponseRequestParams`] as JSON.
+fn input_response_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::required(request_meta_object_json())),
+            ("inputResponses", s::optional_member(input_responses_json())),
+            ("requestState", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::InputResponseRequestParams {
-            meta: f0,
-            input_responses: f1,
-            request_state: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::InputResponses`].
 pub fn input_responses() -> BoxedStrategy<super::InputResponses> {
-    s::map(input_response())
+    s::typed(input_responses_json())
+}
+/// Values of [`super::InputResponses`] as JSON.
+fn input_responses_json() -> BoxedStrategy<::serde_json::Value> {
+    s::map_json(input_response_json())
 }
 /// Values of [`super::InternalError`].
 pub fn internal_error() -> BoxedStrategy<super::InternalError> {
-    (code_minus_32603(), s::optional(s::json()), s::string(None, None, None))
-        .prop_map(|(f0, f1, f2)| super::InternalError {
-            code: f0,
-            data: f1,
-            message: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(internal_error_json())
+}
+/// Values of [`super::InternalError`] as JSON.
+fn internal_error_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("code", s::required(code_minus_32603_json())),
+            ("data", s::optional_member(s::any_json())),
+            ("message", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::InvalidParamsError`].
 pub fn invalid_params_error() -> BoxedStrategy<super::InvalidParamsError> {
-    (code_minus_32602(), s::optional(s::json()), s::string(None, None, None))
-        .prop_map(|(f0, f1, f2)| super::InvalidParamsError {
-            code: f0,
-            data: f1,
-            message: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(invalid_params_error_json())
+}
+/// Values of [`super::InvalidParamsError`] as JSON.
+fn invalid_params_error_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("code", s::required(code_minus_32602_json())),
+            ("data", s::optional_member(s::any_json())),
+            ("message", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::InvalidRequestError`].
 pub fn invalid_request_error() -> BoxedStrategy<super::InvalidRequestError> {
-    (code_minus_32600(), s::optional(s::json()), s::string(None, None, None))
-        .prop_map(|(f0, f1, f2)| super::InvalidRequestError {
-            code: f0,
-            data: f1,
-            message: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(invalid_request_error_json())
+}
+/// Values of [`super::InvalidRequestError`] as JSON.
+fn invalid_request_error_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("code", s::required(code_minus_32600_json())),
+            ("data", s::optional_member(s::any_json())),
+            ("message", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::JSONArray`].
 pub fn jsonarray() -> BoxedStrategy<super::JSONArray> {
@@ -1074,7 +1263,15 @@ pub fn jsonarray() -> BoxedStrategy<super::JSONArray> {
 }
 /// Values of [`super::JSONArray`], recursing at most `depth` levels.
 pub fn jsonarray_at(depth: u32) -> BoxedStrategy<super::JSONArray> {
-    s::vec(jsonvalue_at(depth), None, None)
+    s::typed(jsonarray_at_json(depth))
+}
+/// Values of [`super::JSONArray`] as JSON.
+fn jsonarray_json() -> BoxedStrategy<::serde_json::Value> {
+    jsonarray_at_json(s::DEPTH)
+}
+/// Values of [`super::JSONArray`] as JSON, recursing at most `depth` levels.
+fn jsonarray_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+    s::array_json(jsonvalue_at_json(depth), None, None)
 }
 /// Values of [`super::JSONObject`].
 pub fn jsonobject() -> BoxedStrategy<super::JSONObject> {
@@ -1082,88 +1279,110 @@ pub fn jsonobject() -> BoxedStrategy<super::JSONObject> {
 }
 /// Values of [`super::JSONObject`], recursing at most `depth` levels.
 pub fn jsonobject_at(depth: u32) -> BoxedStrategy<super::JSONObject> {
-    s::map(jsonvalue_at(depth))
+    s::typed(jsonobject_at_json(depth))
+}
+/// Values of [`super::JSONObject`] as JSON.
+fn jsonobject_json() -> BoxedStrategy<::serde_json::Value> {
+    jsonobject_at_json(s::DEPTH)
+}
+/// Values of [`super::JSONObject`] as JSON, recursing at most `depth` levels.
+fn jsonobject_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+    s::map_json(jsonvalue_at_json(depth))
 }
 /// Values of [`super::JSONRPCErrorResponse`].
 pub fn jsonrpcerror_response() -> BoxedStrategy<super::JSONRPCErrorResponse> {
-    (error(), s::optional(request_id()), jsonrpc_2_0())
-        .prop_map(|(f0, f1, f2)| super::JSONRPCErrorResponse {
-            error: f0,
-            id: f1,
-            jsonrpc: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(jsonrpcerror_response_json())
+}
+/// Values of [`super::JSONRPCErrorResponse`] as JSON.
+fn jsonrpcerror_response_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("error", s::required(error_json())),
+            ("id", s::optional_member(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::JSONRPCMessage`].
 pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                jsonrpcrequest().prop_map(super::JSONRPCMessage::JSONRPCRequest).boxed(),
-                jsonrpcnotification()
-                .prop_map(super::JSONRPCMessage::JSONRPCNotification).boxed(),
-                jsonrpcresult_response()
-                .prop_map(super::JSONRPCMessage::JSONRPCResultResponse).boxed(),
-                jsonrpcerror_response()
-                .prop_map(super::JSONRPCMessage::JSONRPCErrorResponse).boxed()
-            ],
-        ),
-        super::JSONRPCMessage::variant_name,
+    s::typed(jsonrpcmessage_json())
+}
+/// Values of [`super::JSONRPCMessage`] as JSON.
+fn jsonrpcmessage_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("JSONRPCRequest", jsonrpcrequest_json()),
+            ("JSONRPCNotification", jsonrpcnotification_json()),
+            ("JSONRPCResultResponse", jsonrpcresult_response_json()),
+            ("JSONRPCErrorResponse", jsonrpcerror_response_json()),
+        ]),
+        |json| s::variant_of(json, super::JSONRPCMessage::variant_name),
     )
 }
 /// Values of [`super::JSONRPCNotification`].
 pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
-    (jsonrpc_2_0(), s::string(None, None, None), s::optional(s::json_object()))
-        .prop_map(|(f0, f1, f2)| super::JSONRPCNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(jsonrpcnotification_json())
+}
+/// Values of [`super::JSONRPCNotification`] as JSON.
+fn jsonrpcnotification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(s::string_json(None, None, None))),
+            ("params", s::optional_member(s::object_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::JSONRPCRequest`].
 pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
-    (
-        request_id(),
-        jsonrpc_2_0(),
-        s::string(None, None, None),
-        s::optional(s::json_object()),
+    s::typed(jsonrpcrequest_json())
+}
+/// Values of [`super::JSONRPCRequest`] as JSON.
+fn jsonrpcrequest_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(s::string_json(None, None, None))),
+            ("params", s::optional_member(s::object_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::JSONRPCRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::JSONRPCResponse`].
 pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                jsonrpcresult_response()
-                .prop_map(super::JSONRPCResponse::JSONRPCResultResponse).boxed(),
-                jsonrpcerror_response()
-                .prop_map(super::JSONRPCResponse::JSONRPCErrorResponse).boxed()
-            ],
-        ),
-        super::JSONRPCResponse::variant_name,
+    s::typed(jsonrpcresponse_json())
+}
+/// Values of [`super::JSONRPCResponse`] as JSON.
+fn jsonrpcresponse_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("JSONRPCResultResponse", jsonrpcresult_response_json()),
+            ("JSONRPCErrorResponse", jsonrpcerror_response_json()),
+        ]),
+        |json| s::variant_of(json, super::JSONRPCResponse::variant_name),
     )
 }
 /// Values of [`super::JSONRPCResultResponse`].
 pub fn jsonrpcresult_response() -> BoxedStrategy<super::JSONRPCResultResponse> {
-    (request_id(), jsonrpc_2_0(), result())
-        .prop_map(|(f0, f1, f2)| super::JSONRPCResultResponse {
-            id: f0,
-            jsonrpc: f1,
-            result: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(jsonrpcresult_response_json())
+}
+/// Values of [`super::JSONRPCResultResponse`] as JSON.
+fn jsonrpcresult_response_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("result", s::required(result_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::JSONValue`].
 pub fn jsonvalue() -> BoxedStrategy<super::JSONValue> {
@@ -1171,334 +1390,389 @@ pub fn jsonvalue() -> BoxedStrategy<super::JSONValue> {
 }
 /// Values of [`super::JSONValue`], recursing at most `depth` levels.
 pub fn jsonvalue_at(depth: u32) -> BoxedStrategy<super::JSONValue> {
-    s::unambiguous(
-        s::one_of({
-            let mut alternatives = ::std::vec![
-                s::string(None, None, None).prop_map(super::JSONValue::String).boxed(),
-                s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from)
-                .boxed().prop_map(super::JSONValue::Integer).boxed(), s::boolean()
-                .prop_map(super::JSONValue::Boolean).boxed()
-            ];
+    s::typed(jsonvalue_at_json(depth))
+}
+/// Values of [`super::JSONValue`] as JSON.
+fn jsonvalue_json() -> BoxedStrategy<::serde_json::Value> {
+    jsonvalue_at_json(s::DEPTH)
+}
+/// Values of [`super::JSONValue`] as JSON, recursing at most `depth` levels.
+fn jsonvalue_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        {
+            let mut alternatives = Vec::from([
+                ("String", s::string_json(None, None, None)),
+                ("Integer", s::integer_json(None, None)),
+                ("Boolean", s::boolean_json()),
+            ]);
             if depth > 0 {
                 alternatives
                     .extend([
-                        jsonobject_at(depth - 1)
-                            .prop_map(super::JSONValue::JSONObject)
-                            .boxed(),
-                        jsonarray_at(depth - 1)
-                            .prop_map(super::JSONValue::JSONArray)
-                            .boxed(),
+                        ("JSONObject", jsonobject_at_json(depth - 1)),
+                        ("JSONArray", jsonarray_at_json(depth - 1)),
                     ]);
             }
             alternatives
-        }),
-        super::JSONValue::variant_name,
+        },
+        |json| s::variant_of(json, super::JSONValue::variant_name),
     )
 }
 /// Values of [`super::Jsonrpc2_0`].
 pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
-    Just(super::Jsonrpc2_0).boxed()
+    s::typed(jsonrpc_2_0_json())
+}
+/// Values of [`super::Jsonrpc2_0`] as JSON.
+fn jsonrpc_2_0_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::Jsonrpc2_0)
 }
 /// Values of [`super::LegacyTitledEnumSchema`].
 pub fn legacy_titled_enum_schema() -> BoxedStrategy<super::LegacyTitledEnumSchema> {
-    (
-        s::optional(s::string(None, None, None)),
-        s::optional(s::string(None, None, None)),
-        s::vec(s::string(None, None, None), None, None),
-        s::optional(s::vec(s::string(None, None, None), None, None)),
-        s::optional(s::string(None, None, None)),
-        type_string(),
+    s::typed(legacy_titled_enum_schema_json())
+}
+/// Values of [`super::LegacyTitledEnumSchema`] as JSON.
+fn legacy_titled_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("default", s::optional_member(s::string_json(None, None, None))),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            (
+                "enum",
+                s::required(s::array_json(s::string_json(None, None, None), None, None)),
+            ),
+            (
+                "enumNames",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
+                ),
+            ),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_string_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::LegacyTitledEnumSchema {
-            default: f0,
-            description: f1,
-            r#enum: f2,
-            enum_names: f3,
-            title: f4,
-            r#type: f5,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ListPromptsRequest`].
 pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
-    (request_id(), jsonrpc_2_0(), method_prompts_list(), paginated_request_params())
-        .prop_map(|(f0, f1, f2, f3)| super::ListPromptsRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(list_prompts_request_json())
+}
+/// Values of [`super::ListPromptsRequest`] as JSON.
+fn list_prompts_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_prompts_list_json())),
+            ("params", s::required(paginated_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ListPromptsResult`].
 pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
-    (
-        s::optional(result_meta_object()),
-        list_prompts_result_cache_scope(),
-        s::optional(s::string(None, None, None)),
-        s::vec(prompt(), None, None),
-        s::string(None, None, None),
-        s::integer(Some(0i64), None)
-            .prop_map(::mcpwire_types::support::Integer::from)
-            .boxed(),
+    s::typed(list_prompts_result_json())
+}
+/// Values of [`super::ListPromptsResult`] as JSON.
+fn list_prompts_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(result_meta_object_json())),
+            ("cacheScope", s::required(list_prompts_result_cache_scope_json())),
+            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+            ("prompts", s::required(s::array_json(prompt_json(), None, None))),
+            ("resultType", s::required(s::string_json(None, None, None))),
+            ("ttlMs", s::required(s::integer_json(Some(0i64), None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::ListPromptsResult {
-            meta: f0,
-            cache_scope: f1,
-            next_cursor: f2,
-            prompts: f3,
-            result_type: f4,
-            ttl_ms: f5,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ListPromptsResultCacheScope`].
 pub fn list_prompts_result_cache_scope() -> BoxedStrategy<
     super::ListPromptsResultCacheScope,
 > {
-    s::select(
-        ::std::vec![
-            super::ListPromptsResultCacheScope::Private,
-            super::ListPromptsResultCacheScope::Public
-        ],
-    )
+    s::typed(list_prompts_result_cache_scope_json())
+}
+/// Values of [`super::ListPromptsResultCacheScope`] as JSON.
+fn list_prompts_result_cache_scope_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["private", "public"])
 }
 /// Values of [`super::ListPromptsResultResponse`].
 pub fn list_prompts_result_response() -> BoxedStrategy<
     super::ListPromptsResultResponse,
 > {
-    (request_id(), jsonrpc_2_0(), list_prompts_result())
-        .prop_map(|(f0, f1, f2)| super::ListPromptsResultResponse {
-            id: f0,
-            jsonrpc: f1,
-            result: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(list_prompts_result_response_json())
+}
+/// Values of [`super::ListPromptsResultResponse`] as JSON.
+fn list_prompts_result_response_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("result", s::required(list_prompts_result_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ListResourceTemplatesRequest`].
 pub fn list_resource_templates_request() -> BoxedStrategy<
     super::ListResourceTemplatesRequest,
 > {
-    (
-        request_id(),
-        jsonrpc_2_0(),
-        method_resources_templates_list(),
-        paginated_request_params(),
+    s::typed(list_resource_templates_request_json())
+}
+/// Values of [`super::ListResourceTemplatesRequest`] as JSON.
+fn list_resource_templates_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_resources_templates_list_json())),
+            ("params", s::required(paginated_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::ListResourceTemplatesRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ListResourceTemplatesResult`].
 pub fn list_resource_templates_result() -> BoxedStrategy<
     super::ListResourceTemplatesResult,
 > {
-    (
-        s::optional(result_meta_object()),
-        list_resource_templates_result_cache_scope(),
-        s::optional(s::string(None, None, None)),
-        s::vec(resource_template(), None, None),
-        s::string(None, None, None),
-        s::integer(Some(0i64), None)
-            .prop_map(::mcpwire_types::support::Integer::from)
-            .boxed(),
+    s::typed(list_resource_templates_result_json())
+}
+/// Values of [`super::ListResourceTemplatesResult`] as JSON.
+fn list_resource_templates_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(result_meta_object_json())),
+            (
+                "cacheScope",
+                s::required(list_resource_templates_result_cache_scope_json()),
+            ),
+            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+            (
+                "resourceTemplates",
+                s::required(s::array_json(resource_template_json(), None, None)),
+            ),
+            ("resultType", s::required(s::string_json(None, None, None))),
+            ("ttlMs", s::required(s::integer_json(Some(0i64), None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::ListResourceTemplatesResult {
-            meta: f0,
-            cache_scope: f1,
-            next_cursor: f2,
-            resource_templates: f3,
-            result_type: f4,
-            ttl_ms: f5,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ListResourceTemplatesResultCacheScope`].
 pub fn list_resource_templates_result_cache_scope() -> BoxedStrategy<
     super::ListResourceTemplatesResultCacheScope,
 > {
-    s::select(
-        ::std::vec![
-            super::ListResourceTemplatesResultCacheScope::Private,
-            super::ListResourceTemplatesResultCacheScope::Public
-        ],
-    )
+    s::typed(list_resource_templates_result_cache_scope_json())
+}
+/// Values of [`super::ListResourceTemplatesResultCacheScope`] as JSON.
+fn list_resource_templates_result_cache_scope_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::select_json(&["private", "public"])
 }
 /// Values of [`super::ListResourceTemplatesResultResponse`].
 pub fn list_resource_templates_result_response() -> BoxedStrategy<
     super::ListResourceTemplatesResultResponse,
 > {
-    (request_id(), jsonrpc_2_0(), list_resource_templates_result())
-        .prop_map(|(f0, f1, f2)| super::ListResourceTemplatesResultResponse {
-            id: f0,
-            jsonrpc: f1,
-            result: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(list_resource_templates_result_response_json())
+}
+/// Values of [`super::ListResourceTemplatesResultResponse`] as JSON.
+fn list_resource_templates_result_response_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("result", s::required(list_resource_templates_result_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ListResourcesRequest`].
 pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
-    (request_id(), jsonrpc_2_0(), method_resources_list(), paginated_request_params())
-        .prop_map(|(f0, f1, f2, f3)| super::ListResourcesRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(list_resources_request_json())
+}
+/// Values of [`super::ListResourcesRequest`] as JSON.
+fn list_resources_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_resources_list_json())),
+            ("params", s::required(paginated_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ListResourcesResult`].
 pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
-    (
-        s::optional(result_meta_object()),
-        list_resources_result_cache_scope(),
-        s::optional(s::string(None, None, None)),
-        s::vec(resource(), None, None),
-        s::string(None, None, None),
-        s::integer(Some(0i64), None)
-            .prop_map(::mcpwire_types::support::Integer::from)
-            .boxed(),
+    s::typed(list_resources_result_json())
+}
+/// Values of [`super::ListResourcesResult`] as JSON.
+fn list_resources_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(result_meta_object_json())),
+            ("cacheScope", s::required(list_resources_result_cache_scope_json())),
+            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+            ("resources", s::required(s::array_json(resource_json(), None, None))),
+            ("resultType", s::required(s::string_json(None, None, None))),
+            ("ttlMs", s::required(s::integer_json(Some(0i64), None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::ListResourcesResult {
-            meta: f0,
-            cache_scope: f1,
-            next_cursor: f2,
-            resources: f3,
-            result_type: f4,
-            ttl_ms: f5,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ListResourcesResultCacheScope`].
 pub fn list_resources_result_cache_scope() -> BoxedStrategy<
     super::ListResourcesResultCacheScope,
 > {
-    s::select(
-        ::std::vec![
-            super::ListResourcesResultCacheScope::Private,
-            super::ListResourcesResultCacheScope::Public
-        ],
-    )
+    s::typed(list_resources_result_cache_scope_json())
+}
+/// Values of [`super::ListResourcesResultCacheScope`] as JSON.
+fn list_resources_result_cache_scope_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["private", "public"])
 }
 /// Values of [`super::ListResourcesResultResponse`].
 pub fn list_resources_result_response() -> BoxedStrategy<
     super::ListResourcesResultResponse,
 > {
-    (request_id(), jsonrpc_2_0(), list_resources_result())
-        .prop_map(|(f0, f1, f2)| super::ListResourcesResultResponse {
-            id: f0,
-            jsonrpc: f1,
-            result: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(list_resources_result_response_json())
+}
+/// Values of [`super::ListResourcesResultResponse`] as JSON.
+fn list_resources_result_response_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("result", s::required(list_resources_result_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ListRootsRequest`].
 pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
-    (method_roots_list(), s::optional(list_roots_request_params()))
-        .prop_map(|(f0, f1)| super::ListRootsRequest {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(list_roots_request_json())
+}
+/// Values of [`super::ListRootsRequest`] as JSON.
+fn list_roots_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(method_roots_list_json())),
+            ("params", s::optional_member(list_roots_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ListRootsRequestParams`].
 pub fn list_roots_request_params() -> BoxedStrategy<super::ListRootsRequestParams> {
-    s::optional(meta_object())
-        .prop_map(|f0| super::ListRootsRequestParams {
-            meta: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(list_roots_request_params_json())
+}
+/// Values of [`super::ListRootsRequestParams`] as JSON.
+fn list_roots_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("_meta", s::optional_member(meta_object_json()))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ListRootsResult`].
 pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
-    s::vec(root(), None, None)
-        .prop_map(|f0| super::ListRootsResult {
-            roots: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(list_roots_result_json())
+}
+/// Values of [`super::ListRootsResult`] as JSON.
+fn list_roots_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("roots", s::required(s::array_json(root_json(), None, None)))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ListToolsRequest`].
 pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
-    (request_id(), jsonrpc_2_0(), method_tools_list(), paginated_request_params())
-        .prop_map(|(f0, f1, f2, f3)| super::ListToolsRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(list_tools_request_json())
+}
+/// Values of [`super::ListToolsRequest`] as JSON.
+fn list_tools_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_tools_list_json())),
+            ("params", s::required(paginated_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ListToolsResult`].
 pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
-    (
-        s::optional(result_meta_object()),
-        list_tools_result_cache_scope(),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::vec(tool(), None, None),
-        s::integer(Some(0i64), None)
-            .prop_map(::mcpwire_types::support::Integer::from)
-            .boxed(),
+    s::typed(list_tools_result_json())
+}
+/// Values of [`super::ListToolsResult`] as JSON.
+fn list_tools_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(result_meta_object_json())),
+            ("cacheScope", s::required(list_tools_result_cache_scope_json())),
+            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+            ("resultType", s::required(s::string_json(None, None, None))),
+            ("tools", s::required(s::array_json(tool_json(), None, None))),
+            ("ttlMs", s::required(s::integer_json(Some(0i64), None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::ListToolsResult {
-            meta: f0,
-            cache_scope: f1,
-            next_cursor: f2,
-            result_type: f3,
-            tools: f4,
-            ttl_ms: f5,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ListToolsResultCacheScope`].
 pub fn list_tools_result_cache_scope() -> BoxedStrategy<
     super::ListToolsResultCacheScope,
 > {
-    s::select(
-        ::std::vec![
-            super::ListToolsResultCacheScope::Private,
-            super::ListToolsResultCacheScope::Public
-        ],
-    )
+    s::typed(list_tools_result_cache_scope_json())
+}
+/// Values of [`super::ListToolsResultCacheScope`] as JSON.
+fn list_tools_result_cache_scope_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["private", "public"])
 }
 /// Values of [`super::ListToolsResultResponse`].
 pub fn list_tools_result_response() -> BoxedStrategy<super::ListToolsResultResponse> {
-    (request_id(), jsonrpc_2_0(), list_tools_result())
-        .prop_map(|(f0, f1, f2)| super::ListToolsResultResponse {
-            id: f0,
-            jsonrpc: f1,
-            result: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(list_tools_result_response_json())
+}
+/// Values of [`super::ListToolsResultResponse`] as JSON.
+fn list_tools_result_response_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("result", s::required(list_tools_result_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::LoggingLevel`].
 pub fn logging_level() -> BoxedStrategy<super::LoggingLevel> {
-    s::select(
-        ::std::vec![
-            super::LoggingLevel::Alert, super::LoggingLevel::Critical,
-            super::LoggingLevel::Debug, super::LoggingLevel::Emergency,
-            super::LoggingLevel::Error, super::LoggingLevel::Info,
-            super::LoggingLevel::Notice, super::LoggingLevel::Warning
+    s::typed(logging_level_json())
+}
+/// Values of [`super::LoggingLevel`] as JSON.
+fn logging_level_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(
+        &[
+            "alert",
+            "critical",
+            "debug",
+            "emergency",
+            "error",
+            "info",
+            "notice",
+            "warning",
         ],
     )
 }
@@ -1506,1839 +1780,2457 @@ pub fn logging_level() -> BoxedStrategy<super::LoggingLevel> {
 pub fn logging_message_notification() -> BoxedStrategy<
     super::LoggingMessageNotification,
 > {
-    (
-        jsonrpc_2_0(),
-        method_notifications_message(),
-        logging_message_notification_params(),
+    s::typed(logging_message_notification_json())
+}
+/// Values of [`super::LoggingMessageNotification`] as JSON.
+fn logging_message_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_notifications_message_json())),
+            ("params", s::required(logging_message_notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::LoggingMessageNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::LoggingMessageNotificationParams`].
 pub fn logging_message_notification_params() -> BoxedStrategy<
     super::LoggingMessageNotificationParams,
 > {
-    (
-        s::optional(notification_meta_object()),
-        s::json(),
-        logging_level(),
-        s::optional(s::string(None, None, None)),
+    s::typed(logging_message_notification_params_json())
+}
+/// Values of [`super::LoggingMessageNotificationParams`] as JSON.
+fn logging_message_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(notification_meta_object_json())),
+            ("data", s::required(s::any_json())),
+            ("level", s::required(logging_level_json())),
+            ("logger", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::LoggingMessageNotificationParams {
-            meta: f0,
-            data: f1,
-            level: f2,
-            logger: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::MetaObject`].
 pub fn meta_object() -> BoxedStrategy<super::MetaObject> {
-    s::json_object()
+    s::typed(meta_object_json())
+}
+/// Values of [`super::MetaObject`] as JSON.
+fn meta_object_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object_json()
 }
 /// Values of [`super::MethodCompletionComplete`].
 pub fn method_completion_complete() -> BoxedStrategy<super::MethodCompletionComplete> {
-    Just(super::MethodCompletionComplete).boxed()
+    s::typed(method_completion_complete_json())
+}
+/// Values of [`super::MethodCompletionComplete`] as JSON.
+fn method_completion_complete_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodCompletionComplete)
 }
 /// Values of [`super::MethodElicitationCreate`].
 pub fn method_elicitation_create() -> BoxedStrategy<super::MethodElicitationCreate> {
-    Just(super::MethodElicitationCreate).boxed()
+    s::typed(method_elicitation_create_json())
+}
+/// Values of [`super::MethodElicitationCreate`] as JSON.
+fn method_elicitation_create_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodElicitationCreate)
 }
 /// Values of [`super::MethodNotFoundError`].
 pub fn method_not_found_error() -> BoxedStrategy<super::MethodNotFoundError> {
-    (code_minus_32601(), s::optional(s::json()), s::string(None, None, None))
-        .prop_map(|(f0, f1, f2)| super::MethodNotFoundError {
-            code: f0,
-            data: f1,
-            message: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(method_not_found_error_json())
+}
+/// Values of [`super::MethodNotFoundError`] as JSON.
+fn method_not_found_error_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("code", s::required(code_minus_32601_json())),
+            ("data", s::optional_member(s::any_json())),
+            ("message", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::MethodNotificationsCancelled`].
 pub fn method_notifications_cancelled() -> BoxedStrategy<
     super::MethodNotificationsCancelled,
 > {
-    Just(super::MethodNotificationsCancelled).boxed()
+    s::typed(method_notifications_cancelled_json())
+}
+/// Values of [`super::MethodNotificationsCancelled`] as JSON.
+fn method_notifications_cancelled_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodNotificationsCancelled)
 }
 /// Values of [`super::MethodNotificationsMessage`].
 pub fn method_notifications_message() -> BoxedStrategy<
     super::MethodNotificationsMessage,
 > {
-    Just(super::MethodNotificationsMessage).boxed()
+    s::typed(method_notifications_message_json())
+}
+/// Values of [`super::MethodNotificationsMessage`] as JSON.
+fn method_notifications_message_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodNotificationsMessage)
 }
 /// Values of [`super::MethodNotificationsProgress`].
 pub fn method_notifications_progress() -> BoxedStrategy<
     super::MethodNotificationsProgress,
 > {
-    Just(super::MethodNotificationsProgress).boxed()
+    s::typed(method_notifications_progress_json())
+}
+/// Values of [`super::MethodNotificationsProgress`] as JSON.
+fn method_notifications_progress_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodNotificationsProgress)
 }
 /// Values of [`super::MethodNotificationsPromptsListChanged`].
 pub fn method_notifications_prompts_list_changed() -> BoxedStrategy<
     super::MethodNotificationsPromptsListChanged,
 > {
-    Just(super::MethodNotificationsPromptsListChanged).boxed()
+    s::typed(method_notifications_prompts_list_changed_json())
+}
+/// Values of [`super::MethodNotificationsPromptsListChanged`] as JSON.
+fn method_notifications_prompts_list_changed_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::constant(&super::MethodNotificationsPromptsListChanged)
 }
 /// Values of [`super::MethodNotificationsResourcesListChanged`].
 pub fn method_notifications_resources_list_changed() -> BoxedStrategy<
     super::MethodNotificationsResourcesListChanged,
 > {
-    Just(super::MethodNotificationsResourcesListChanged).boxed()
+    s::typed(method_notifications_resources_list_changed_json())
+}
+/// Values of [`super::MethodNotificationsResourcesListChanged`] as JSON.
+fn method_notifications_resources_list_changed_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::constant(&super::MethodNotificationsResourcesListChanged)
 }
 /// Values of [`super::MethodNotificationsResourcesUpdated`].
 pub fn method_notifications_resources_updated() -> BoxedStrategy<
     super::MethodNotificationsResourcesUpdated,
 > {
-    Just(super::MethodNotificationsResourcesUpdated).boxed()
+    s::typed(method_notifications_resources_updated_json())
+}
+/// Values of [`super::MethodNotificationsResourcesUpdated`] as JSON.
+fn method_notifications_resources_updated_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodNotificationsResourcesUpdated)
 }
 /// Values of [`super::MethodNotificationsSubscriptionsAcknowledged`].
 pub fn method_notifications_subscriptions_acknowledged() -> BoxedStrategy<
     super::MethodNotificationsSubscriptionsAcknowledged,
 > {
-    Just(super::MethodNotificationsSubscriptionsAcknowledged).boxed()
+    s::typed(method_notifications_subscriptions_acknowledged_json())
+}
+/// Values of [`super::MethodNotificationsSubscriptionsAcknowledged`] as JSON.
+fn method_notifications_subscriptions_acknowledged_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::constant(&super::MethodNotificationsSubscriptionsAcknowledged)
 }
 /// Values of [`super::MethodNotificationsToolsListChanged`].
 pub fn method_notifications_tools_list_changed() -> BoxedStrategy<
     super::MethodNotificationsToolsListChanged,
 > {
-    Just(super::MethodNotificationsToolsListChanged).boxed()
+    s::typed(method_notifications_tools_list_changed_json())
+}
+/// Values of [`super::MethodNotificationsToolsListChanged`] as JSON.
+fn method_notifications_tools_list_changed_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodNotificationsToolsListChanged)
 }
 /// Values of [`super::MethodPromptsGet`].
 pub fn method_prompts_get() -> BoxedStrategy<super::MethodPromptsGet> {
-    Just(super::MethodPromptsGet).boxed()
+    s::typed(method_prompts_get_json())
+}
+/// Values of [`super::MethodPromptsGet`] as JSON.
+fn method_prompts_get_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodPromptsGet)
 }
 /// Values of [`super::MethodPromptsList`].
 pub fn method_prompts_list() -> BoxedStrategy<super::MethodPromptsList> {
-    Just(super::MethodPromptsList).boxed()
+    s::typed(method_prompts_list_json())
+}
+/// Values of [`super::MethodPromptsList`] as JSON.
+fn method_prompts_list_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodPromptsList)
 }
 /// Values of [`super::MethodResourcesList`].
 pub fn method_resources_list() -> BoxedStrategy<super::MethodResourcesList> {
-    Just(super::MethodResourcesList).boxed()
+    s::typed(method_resources_list_json())
+}
+/// Values of [`super::MethodResourcesList`] as JSON.
+fn method_resources_list_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodResourcesList)
 }
 /// Values of [`super::MethodResourcesRead`].
 pub fn method_resources_read() -> BoxedStrategy<super::MethodResourcesRead> {
-    Just(super::MethodResourcesRead).boxed()
+    s::typed(method_resources_read_json())
+}
+/// Values of [`super::MethodResourcesRead`] as JSON.
+fn method_resources_read_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodResourcesRead)
 }
 /// Values of [`super::MethodResourcesTemplatesList`].
 pub fn method_resources_templates_list() -> BoxedStrategy<
     super::MethodResourcesTemplatesList,
 > {
-    Just(super::MethodResourcesTemplatesList).boxed()
+    s::typed(method_resources_templates_list_json())
+}
+/// Values of [`super::MethodResourcesTemplatesList`] as JSON.
+fn method_resources_templates_list_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodResourcesTemplatesList)
 }
 /// Values of [`super::MethodRootsList`].
 pub fn method_roots_list() -> BoxedStrategy<super::MethodRootsList> {
-    Just(super::MethodRootsList).boxed()
+    s::typed(method_roots_list_json())
+}
+/// Values of [`super::MethodRootsList`] as JSON.
+fn method_roots_list_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodRootsList)
 }
 /// Values of [`super::MethodSamplingCreateMessage`].
 pub fn method_sampling_create_message() -> BoxedStrategy<
     super::MethodSamplingCreateMessage,
 > {
-    Just(super::MethodSamplingCreateMessage).boxed()
+    s::typed(method_sampling_create_message_json())
+}
+/// Values of [`super::MethodSamplingCreateMessage`] as JSON.
+fn method_sampling_create_message_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodSamplingCreateMessage)
 }
 /// Values of [`super::MethodServerDiscover`].
 pub fn method_server_discover() -> BoxedStrategy<super::MethodServerDiscover> {
-    Just(super::MethodServerDiscover).boxed()
+    s::typed(method_server_discover_json())
+}
+/// Values of [`super::MethodServerDiscover`] as JSON.
+fn method_server_discover_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodServerDiscover)
 }
 /// Values of [`super::MethodSubscriptionsListen`].
 pub fn method_subscriptions_listen() -> BoxedStrategy<super::MethodSubscriptionsListen> {
-    Just(super::MethodSubscriptionsListen).boxed()
+    s::typed(method_subscriptions_listen_json())
+}
+/// Values of [`super::MethodSubscriptionsListen`] as JSON.
+fn method_subscriptions_listen_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodSubscriptionsListen)
 }
 /// Values of [`super::MethodToolsCall`].
 pub fn method_tools_call() -> BoxedStrategy<super::MethodToolsCall> {
-    Just(super::MethodToolsCall).boxed()
+    s::typed(method_tools_call_json())
+}
+/// Values of [`super::MethodToolsCall`] as JSON.
+fn method_tools_call_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodToolsCall)
 }
 /// Values of [`super::MethodToolsList`].
 pub fn method_tools_list() -> BoxedStrategy<super::MethodToolsList> {
-    Just(super::MethodToolsList).boxed()
+    s::typed(method_tools_list_json())
+}
+/// Values of [`super::MethodToolsList`] as JSON.
+fn method_tools_list_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::MethodToolsList)
 }
 /// Values of [`super::MissingRequiredClientCapabilityError`].
 pub fn missing_required_client_capability_error() -> BoxedStrategy<
     super::MissingRequiredClientCapabilityError,
 > {
-    (
-        missing_required_client_capability_error_error(),
-        s::optional(request_id()),
-        jsonrpc_2_0(),
+    s::typed(missing_required_client_capability_error_json())
+}
+/// Values of [`super::MissingRequiredClientCapabilityError`] as JSON.
+fn missing_required_client_capability_error_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::object(
+        Vec::from([
+            (
+                "error",
+                s::required(missing_required_client_capability_error_error_json()),
+            ),
+            ("id", s::optional_member(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::MissingRequiredClientCapabilityError {
-            error: f0,
-            id: f1,
-            jsonrpc: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::MissingRequiredClientCapabilityErrorError`].
 pub fn missing_required_client_capability_error_error() -> BoxedStrategy<
     super::MissingRequiredClientCapabilityErrorError,
 > {
-    (
-        code_minus_32021(),
-        missing_required_client_capability_error_error_data(),
-        s::string(None, None, None),
+    s::typed(missing_required_client_capability_error_error_json())
+}
+/// Values of [`super::MissingRequiredClientCapabilityErrorError`] as JSON.
+fn missing_required_client_capability_error_error_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::object(
+        Vec::from([
+            ("code", s::required(code_minus_32021_json())),
+            (
+                "data",
+                s::required(missing_required_client_capability_error_error_data_json()),
+            ),
+            ("message", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::MissingRequiredClientCapabilityErrorError {
-            code: f0,
-            data: f1,
-            message: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::MissingRequiredClientCapabilityErrorErrorData`].
 pub fn missing_required_client_capability_error_error_data() -> BoxedStrategy<
     super::MissingRequiredClientCapabilityErrorErrorData,
 > {
-    client_capabilities()
-        .prop_map(|f0| super::MissingRequiredClientCapabilityErrorErrorData {
-            required_capabilities: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(missing_required_client_capability_error_error_data_json())
+}
+/// Values of [`super::MissingRequiredClientCapabilityErrorErrorData`] as JSON.
+fn missing_required_client_capability_error_error_data_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::object(
+        Vec::from([("requiredCapabilities", s::required(client_capabilities_json()))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ModeForm`].
 pub fn mode_form() -> BoxedStrategy<super::ModeForm> {
-    Just(super::ModeForm).boxed()
+    s::typed(mode_form_json())
+}
+/// Values of [`super::ModeForm`] as JSON.
+fn mode_form_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::ModeForm)
 }
 /// Values of [`super::ModeUrl`].
 pub fn mode_url() -> BoxedStrategy<super::ModeUrl> {
-    Just(super::ModeUrl).boxed()
+    s::typed(mode_url_json())
+}
+/// Values of [`super::ModeUrl`] as JSON.
+fn mode_url_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::ModeUrl)
 }
 /// Values of [`super::ModelHint`].
 pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
-    s::optional(s::string(None, None, None))
-        .prop_map(|f0| super::ModelHint {
-            name: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(model_hint_json())
+}
+/// Values of [`super::ModelHint`] as JSON.
+fn model_hint_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("name", s::optional_member(s::string_json(None, None, None)))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ModelPreferences`].
 pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
-    (
-        s::optional(s::number(Some(0f64), Some(1f64))),
-        s::optional(s::vec(model_hint(), None, None)),
-        s::optional(s::number(Some(0f64), Some(1f64))),
-        s::optional(s::number(Some(0f64), Some(1f64))),
+    s::typed(model_preferences_json())
+}
+/// Values of [`super::ModelPreferences`] as JSON.
+fn model_preferences_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("costPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+            ("hints", s::optional_member(s::array_json(model_hint_json(), None, None))),
+            (
+                "intelligencePriority",
+                s::optional_member(s::number_json(Some(0f64), Some(1f64))),
+            ),
+            ("speedPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::ModelPreferences {
-            cost_priority: f0,
-            hints: f1,
-            intelligence_priority: f2,
-            speed_priority: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::MultiSelectEnumSchema`].
 pub fn multi_select_enum_schema() -> BoxedStrategy<super::MultiSelectEnumSchema> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                untitled_multi_select_enum_schema()
-                .prop_map(super::MultiSelectEnumSchema::UntitledMultiSelectEnumSchema)
-                .boxed(), titled_multi_select_enum_schema()
-                .prop_map(super::MultiSelectEnumSchema::TitledMultiSelectEnumSchema)
-                .boxed()
-            ],
-        ),
-        super::MultiSelectEnumSchema::variant_name,
+    s::typed(multi_select_enum_schema_json())
+}
+/// Values of [`super::MultiSelectEnumSchema`] as JSON.
+fn multi_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("UntitledMultiSelectEnumSchema", untitled_multi_select_enum_schema_json()),
+            ("TitledMultiSelectEnumSchema", titled_multi_select_enum_schema_json()),
+        ]),
+        |json| s::variant_of(json, super::MultiSelectEnumSchema::variant_name),
     )
 }
 /// Values of [`super::Notification`].
 pub fn notification() -> BoxedStrategy<super::Notification> {
-    (s::string(None, None, None), s::optional(s::json_object()))
-        .prop_map(|(f0, f1)| super::Notification {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(notification_json())
+}
+/// Values of [`super::Notification`] as JSON.
+fn notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(s::string_json(None, None, None))),
+            ("params", s::optional_member(s::object_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::NotificationMetaObject`].
 pub fn notification_meta_object() -> BoxedStrategy<super::NotificationMetaObject> {
-    s::optional(request_id())
-        .prop_map(|f0| super::NotificationMetaObject {
-            io_modelcontextprotocol_subscription_id: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(notification_meta_object_json())
+}
+/// Values of [`super::NotificationMetaObject`] as JSON.
+fn notification_meta_object_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            (
+                "io.modelcontextprotocol/subscriptionId",
+                s::optional_member(request_id_json()),
+            ),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::NotificationParams`].
 pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
-    s::optional(notification_meta_object())
-        .prop_map(|f0| super::NotificationParams {
-            meta: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(notification_params_json())
+}
+/// Values of [`super::NotificationParams`] as JSON.
+fn notification_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("_meta", s::optional_member(notification_meta_object_json()))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::NumberSchema`].
 pub fn number_schema() -> BoxedStrategy<super::NumberSchema> {
-    (
-        s::optional(s::number(None, None)),
-        s::optional(s::string(None, None, None)),
-        s::optional(s::number(None, None)),
-        s::optional(s::number(None, None)),
-        s::optional(s::string(None, None, None)),
-        number_schema_type(),
+    s::typed(number_schema_json())
+}
+/// Values of [`super::NumberSchema`] as JSON.
+fn number_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("default", s::optional_member(s::number_json(None, None))),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("maximum", s::optional_member(s::number_json(None, None))),
+            ("minimum", s::optional_member(s::number_json(None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(number_schema_type_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::NumberSchema {
-            default: f0,
-            description: f1,
-            maximum: f2,
-            minimum: f3,
-            title: f4,
-            r#type: f5,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::NumberSchemaType`].
 pub fn number_schema_type() -> BoxedStrategy<super::NumberSchemaType> {
-    s::select(
-        ::std::vec![super::NumberSchemaType::Integer, super::NumberSchemaType::Number],
-    )
+    s::typed(number_schema_type_json())
+}
+/// Values of [`super::NumberSchemaType`] as JSON.
+fn number_schema_type_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["integer", "number"])
 }
 /// Values of [`super::PaginatedRequest`].
 pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
-    (
-        request_id(),
-        jsonrpc_2_0(),
-        s::string(None, None, None),
-        paginated_request_params(),
+    s::typed(paginated_request_json())
+}
+/// Values of [`super::PaginatedRequest`] as JSON.
+fn paginated_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(s::string_json(None, None, None))),
+            ("params", s::required(paginated_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::PaginatedRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::PaginatedRequestParams`].
 pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams> {
-    (request_meta_object(), s::optional(s::string(None, None, None)))
-        .prop_map(|(f0, f1)| super::PaginatedRequestParams {
-            meta: f0,
-            cursor: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(paginated_request_params_json())
+}
+/// Values of [`super::PaginatedRequestParams`] as JSON.
+fn paginated_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::required(request_meta_object_json())),
+            ("cursor", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::PaginatedResult`].
 pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
-    (
-        s::optional(result_meta_object()),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
+    s::typed(paginated_result_json())
+}
+/// Values of [`super::PaginatedResult`] as JSON.
+fn paginated_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(result_meta_object_json())),
+            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+            ("resultType", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::PaginatedResult {
-            meta: f0,
-            next_cursor: f1,
-            result_type: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ParseError`].
 pub fn parse_error() -> BoxedStrategy<super::ParseError> {
-    (code_minus_32700(), s::optional(s::json()), s::string(None, None, None))
-        .prop_map(|(f0, f1, f2)| super::ParseError {
-            code: f0,
-            data: f1,
-            message: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(parse_error_json())
+}
+/// Values of [`super::ParseError`] as JSON.
+fn parse_error_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("code", s::required(code_minus_32700_json())),
+            ("data", s::optional_member(s::any_json())),
+            ("message", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::PrimitiveSchemaDefinition`].
 pub fn primitive_schema_definition() -> BoxedStrategy<super::PrimitiveSchemaDefinition> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                string_schema().prop_map(super::PrimitiveSchemaDefinition::StringSchema)
-                .boxed(), number_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::NumberSchema).boxed(),
-                boolean_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::BooleanSchema).boxed(),
-                untitled_single_select_enum_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::UntitledSingleSelectEnumSchema)
-                .boxed(), titled_single_select_enum_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::TitledSingleSelectEnumSchema)
-                .boxed(), untitled_multi_select_enum_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::UntitledMultiSelectEnumSchema)
-                .boxed(), titled_multi_select_enum_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::TitledMultiSelectEnumSchema)
-                .boxed(), legacy_titled_enum_schema()
-                .prop_map(super::PrimitiveSchemaDefinition::LegacyTitledEnumSchema)
-                .boxed()
-            ],
-        ),
-        super::PrimitiveSchemaDefinition::variant_name,
+    s::typed(primitive_schema_definition_json())
+}
+/// Values of [`super::PrimitiveSchemaDefinition`] as JSON.
+fn primitive_schema_definition_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("StringSchema", string_schema_json()),
+            ("NumberSchema", number_schema_json()),
+            ("BooleanSchema", boolean_schema_json()),
+            (
+                "UntitledSingleSelectEnumSchema",
+                untitled_single_select_enum_schema_json(),
+            ),
+            ("TitledSingleSelectEnumSchema", titled_single_select_enum_schema_json()),
+            ("UntitledMultiSelectEnumSchema", untitled_multi_select_enum_schema_json()),
+            ("TitledMultiSelectEnumSchema", titled_multi_select_enum_schema_json()),
+            ("LegacyTitledEnumSchema", legacy_titled_enum_schema_json()),
+        ]),
+        |json| s::variant_of(json, super::PrimitiveSchemaDefinition::variant_name),
     )
 }
 /// Values of [`super::ProgressNotification`].
 pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
-    (jsonrpc_2_0(), method_notifications_progress(), progress_notification_params())
-        .prop_map(|(f0, f1, f2)| super::ProgressNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(progress_notification_json())
+}
+/// Values of [`super::ProgressNotification`] as JSON.
+fn progress_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_notifications_progress_json())),
+            ("params", s::required(progress_notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ProgressNotificationParams`].
 pub fn progress_notification_params() -> BoxedStrategy<
     super::ProgressNotificationParams,
 > {
-    (
-        s::optional(notification_meta_object()),
-        s::optional(s::string(None, None, None)),
-        s::number(None, None),
-        progress_token(),
-        s::optional(s::number(None, None)),
+    s::typed(progress_notification_params_json())
+}
+/// Values of [`super::ProgressNotificationParams`] as JSON.
+fn progress_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(notification_meta_object_json())),
+            ("message", s::optional_member(s::string_json(None, None, None))),
+            ("progress", s::required(s::number_json(None, None))),
+            ("progressToken", s::required(progress_token_json())),
+            ("total", s::optional_member(s::number_json(None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::ProgressNotificationParams {
-            meta: f0,
-            message: f1,
-            progress: f2,
-            progress_token: f3,
-            total: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ProgressToken`].
 pub fn progress_token() -> BoxedStrategy<super::ProgressToken> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                s::string(None, None, None).prop_map(super::ProgressToken::String)
-                .boxed(), s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from).boxed()
-                .prop_map(super::ProgressToken::Integer).boxed()
-            ],
-        ),
-        super::ProgressToken::variant_name,
+    s::typed(progress_token_json())
+}
+/// Values of [`super::ProgressToken`] as JSON.
+fn progress_token_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("String", s::string_json(None, None, None)),
+            ("Integer", s::integer_json(None, None)),
+        ]),
+        |json| s::variant_of(json, super::ProgressToken::variant_name),
     )
 }
 /// Values of [`super::Prompt`].
 pub fn prompt() -> BoxedStrategy<super::Prompt> {
-    (
-        s::optional(meta_object()),
-        s::optional(s::vec(prompt_argument(), None, None)),
-        s::optional(s::string(None, None, None)),
-        s::optional(s::vec(icon(), None, None)),
-        s::string(None, None, None),
-        s::optional(s::string(None, None, None)),
+    s::typed(prompt_json())
+}
+/// Values of [`super::Prompt`] as JSON.
+fn prompt_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(meta_object_json())),
+            (
+                "arguments",
+                s::optional_member(s::array_json(prompt_argument_json(), None, None)),
+            ),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::Prompt {
-            meta: f0,
-            arguments: f1,
-            description: f2,
-            icons: f3,
-            name: f4,
-            title: f5,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::PromptArgument`].
 pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
-    (
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::optional(s::boolean()),
-        s::optional(s::string(None, None, None)),
+    s::typed(prompt_argument_json())
+}
+/// Values of [`super::PromptArgument`] as JSON.
+fn prompt_argument_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("required", s::optional_member(s::boolean_json())),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::PromptArgument {
-            description: f0,
-            name: f1,
-            required: f2,
-            title: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::PromptListChangedNotification`].
 pub fn prompt_list_changed_notification() -> BoxedStrategy<
     super::PromptListChangedNotification,
 > {
-    (
-        jsonrpc_2_0(),
-        method_notifications_prompts_list_changed(),
-        s::optional(notification_params()),
+    s::typed(prompt_list_changed_notification_json())
+}
+/// Values of [`super::PromptListChangedNotification`] as JSON.
+fn prompt_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_notifications_prompts_list_changed_json())),
+            ("params", s::optional_member(notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::PromptListChangedNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::PromptMessage`].
 pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
-    (content_block(), role())
-        .prop_map(|(f0, f1)| super::PromptMessage {
-            content: f0,
-            role: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(prompt_message_json())
+}
+/// Values of [`super::PromptMessage`] as JSON.
+fn prompt_message_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("content", s::required(content_block_json())),
+            ("role", s::required(role_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::PromptReference`].
 pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
-    (
-        s::string(None, None, None),
-        s::optional(s::string(None, None, None)),
-        type_ref_prompt(),
+    s::typed(prompt_reference_json())
+}
+/// Values of [`super::PromptReference`] as JSON.
+fn prompt_reference_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("name", s::required(s::string_json(None, None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_ref_prompt_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::PromptReference {
-            name: f0,
-            title: f1,
-            r#type: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ReadResourceRequest`].
 pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
-    (
-        request_id(),
-        jsonrpc_2_0(),
-        method_resources_read(),
-        read_resource_request_params(),
+    s::typed(read_resource_request_json())
+}
+/// Values of [`super::ReadResourceRequest`] as JSON.
+fn read_resource_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_resources_read_json())),
+            ("params", s::required(read_resource_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::ReadResourceRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ReadResourceRequestParams`].
 pub fn read_resource_request_params() -> BoxedStrategy<
     super::ReadResourceRequestParams,
 > {
-    (
-        request_meta_object(),
-        s::optional(input_responses()),
-        s::optional(s::string(None, None, None)),
-        s::string(Some("uri"), None, None),
+    s::typed(read_resource_request_params_json())
+}
+/// Values of [`super::ReadResourceRequestParams`] as JSON.
+fn read_resource_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::required(request_meta_object_json())),
+            ("inputResponses", s::optional_member(input_responses_json())),
+            ("requestState", s::optional_member(s::string_json(None, None, None))),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::ReadResourceRequestParams {
-            meta: f0,
-            input_responses: f1,
-            request_state: f2,
-            uri: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ReadResourceResult`].
 pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
-    (
-        s::optional(result_meta_object()),
-        read_resource_result_cache_scope(),
-        s::vec(read_resource_result_contents_item(), None, None),
-        s::string(None, None, None),
-        s::integer(Some(0i64), None)
-            .prop_map(::mcpwire_types::support::Integer::from)
-            .boxed(),
+    s::typed(read_resource_result_json())
+}
+/// Values of [`super::ReadResourceResult`] as JSON.
+fn read_resource_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(result_meta_object_json())),
+            ("cacheScope", s::required(read_resource_result_cache_scope_json())),
+            (
+                "contents",
+                s::required(
+                    s::array_json(read_resource_result_contents_item_json(), None, None),
+                ),
+            ),
+            ("resultType", s::required(s::string_json(None, None, None))),
+            ("ttlMs", s::required(s::integer_json(Some(0i64), None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::ReadResourceResult {
-            meta: f0,
-            cache_scope: f1,
-            contents: f2,
-            result_type: f3,
-            ttl_ms: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ReadResourceResultCacheScope`].
 pub fn read_resource_result_cache_scope() -> BoxedStrategy<
     super::ReadResourceResultCacheScope,
 > {
-    s::select(
-        ::std::vec![
-            super::ReadResourceResultCacheScope::Private,
-            super::ReadResourceResultCacheScope::Public
-        ],
-    )
+    s::typed(read_resource_result_cache_scope_json())
+}
+/// Values of [`super::ReadResourceResultCacheScope`] as JSON.
+fn read_resource_result_cache_scope_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["private", "public"])
 }
 /// Values of [`super::ReadResourceResultContentsItem`].
 pub fn read_resource_result_contents_item() -> BoxedStrategy<
     super::ReadResourceResultContentsItem,
 > {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                text_resource_contents()
-                .prop_map(super::ReadResourceResultContentsItem::TextResourceContents)
-                .boxed(), blob_resource_contents()
-                .prop_map(super::ReadResourceResultContentsItem::BlobResourceContents)
-                .boxed()
-            ],
-        ),
-        super::ReadResourceResultContentsItem::variant_name,
+    s::typed(read_resource_result_contents_item_json())
+}
+/// Values of [`super::ReadResourceResultContentsItem`] as JSON.
+fn read_resource_result_contents_item_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("TextResourceContents", text_resource_contents_json()),
+            ("BlobResourceContents", blob_resource_contents_json()),
+        ]),
+        |json| s::variant_of(json, super::ReadResourceResultContentsItem::variant_name),
     )
 }
 /// Values of [`super::ReadResourceResultResponse`].
 pub fn read_resource_result_response() -> BoxedStrategy<
     super::ReadResourceResultResponse,
 > {
-    (request_id(), jsonrpc_2_0(), read_resource_result_response_result())
-        .prop_map(|(f0, f1, f2)| super::ReadResourceResultResponse {
-            id: f0,
-            jsonrpc: f1,
-            result: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(read_resource_result_response_json())
+}
+/// Values of [`super::ReadResourceResultResponse`] as JSON.
+fn read_resource_result_response_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("result", s::required(read_resource_result_response_result_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ReadResourceResultResponseResult`].
 pub fn read_resource_result_response_result() -> BoxedStrategy<
     super::ReadResourceResultResponseResult,
 > {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                input_required_result()
-                .prop_map(super::ReadResourceResultResponseResult::InputRequiredResult)
-                .boxed(), read_resource_result()
-                .prop_map(super::ReadResourceResultResponseResult::ReadResourceResult)
-                .boxed()
-            ],
-        ),
-        super::ReadResourceResultResponseResult::variant_name,
+    s::typed(read_resource_result_response_result_json())
+}
+/// Values of [`super::ReadResourceResultResponseResult`] as JSON.
+fn read_resource_result_response_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("InputRequiredResult", input_required_result_json()),
+            ("ReadResourceResult", read_resource_result_json()),
+        ]),
+        |json| s::variant_of(json, super::ReadResourceResultResponseResult::variant_name),
     )
 }
 /// Values of [`super::Request`].
 pub fn request() -> BoxedStrategy<super::Request> {
-    (s::string(None, None, None), s::optional(s::json_object()))
-        .prop_map(|(f0, f1)| super::Request {
-            method: f0,
-            params: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(request_json())
+}
+/// Values of [`super::Request`] as JSON.
+fn request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("method", s::required(s::string_json(None, None, None))),
+            ("params", s::optional_member(s::object_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::RequestId`].
 pub fn request_id() -> BoxedStrategy<super::RequestId> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                s::string(None, None, None).prop_map(super::RequestId::String).boxed(),
-                s::integer(None, None).prop_map(::mcpwire_types::support::Integer::from)
-                .boxed().prop_map(super::RequestId::Integer).boxed()
-            ],
-        ),
-        super::RequestId::variant_name,
+    s::typed(request_id_json())
+}
+/// Values of [`super::RequestId`] as JSON.
+fn request_id_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("String", s::string_json(None, None, None)),
+            ("Integer", s::integer_json(None, None)),
+        ]),
+        |json| s::variant_of(json, super::RequestId::variant_name),
     )
 }
 /// Values of [`super::RequestMetaObject`].
 pub fn request_meta_object() -> BoxedStrategy<super::RequestMetaObject> {
-    (
-        client_capabilities(),
-        s::optional(implementation()),
-        s::optional(logging_level()),
-        s::string(None, None, None),
-        s::optional(progress_token()),
+    s::typed(request_meta_object_json())
+}
+/// Values of [`super::RequestMetaObject`] as JSON.
+fn request_meta_object_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            (
+                "io.modelcontextprotocol/clientCapabilities",
+                s::required(client_capabilities_json()),
+            ),
+            (
+                "io.modelcontextprotocol/clientInfo",
+                s::optional_member(implementation_json()),
+            ),
+            (
+                "io.modelcontextprotocol/logLevel",
+                s::optional_member(logging_level_json()),
+            ),
+            (
+                "io.modelcontextprotocol/protocolVersion",
+                s::required(s::string_json(None, None, None)),
+            ),
+            ("progressToken", s::optional_member(progress_token_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::RequestMetaObject {
-            io_modelcontextprotocol_client_capabilities: f0,
-            io_modelcontextprotocol_client_info: f1,
-            io_modelcontextprotocol_log_level: f2,
-            io_modelcontextprotocol_protocol_version: f3,
-            progress_token: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::RequestParams`].
 pub fn request_params() -> BoxedStrategy<super::RequestParams> {
-    request_meta_object()
-        .prop_map(|f0| super::RequestParams {
-            meta: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(request_params_json())
+}
+/// Values of [`super::RequestParams`] as JSON.
+fn request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("_meta", s::required(request_meta_object_json()))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::Resource`].
 pub fn resource() -> BoxedStrategy<super::Resource> {
-    (
-        s::optional(meta_object()),
-        s::optional(annotations()),
-        s::optional(s::string(None, None, None)),
-        s::optional(s::vec(icon(), None, None)),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::optional(s::string(None, None, None)),
-        s::string(Some("uri"), None, None),
+    s::typed(resource_json())
+}
+/// Values of [`super::Resource`] as JSON.
+fn resource_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(meta_object_json())),
+            ("annotations", s::optional_member(annotations_json())),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+            ("mimeType", s::optional_member(s::string_json(None, None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("size", s::optional_member(s::integer_json(None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8)| super::Resource {
-            meta: f0,
-            annotations: f1,
-            description: f2,
-            icons: f3,
-            mime_type: f4,
-            name: f5,
-            size: f6,
-            title: f7,
-            uri: f8,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ResourceContents`].
 pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
-    (
-        s::optional(meta_object()),
-        s::optional(s::string(None, None, None)),
-        s::string(Some("uri"), None, None),
+    s::typed(resource_contents_json())
+}
+/// Values of [`super::ResourceContents`] as JSON.
+fn resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(meta_object_json())),
+            ("mimeType", s::optional_member(s::string_json(None, None, None))),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ResourceContents {
-            meta: f0,
-            mime_type: f1,
-            uri: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ResourceLink`].
 pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
-    (
-        s::optional(meta_object()),
-        s::optional(annotations()),
-        s::optional(s::string(None, None, None)),
-        s::optional(s::vec(icon(), None, None)),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::optional(s::string(None, None, None)),
-        type_resource_link(),
-        s::string(Some("uri"), None, None),
+    s::typed(resource_link_json())
+}
+/// Values of [`super::ResourceLink`] as JSON.
+fn resource_link_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(meta_object_json())),
+            ("annotations", s::optional_member(annotations_json())),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+            ("mimeType", s::optional_member(s::string_json(None, None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("size", s::optional_member(s::integer_json(None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_resource_link_json())),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7, f8, f9)| super::ResourceLink {
-            meta: f0,
-            annotations: f1,
-            description: f2,
-            icons: f3,
-            mime_type: f4,
-            name: f5,
-            size: f6,
-            title: f7,
-            r#type: f8,
-            uri: f9,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ResourceListChangedNotification`].
 pub fn resource_list_changed_notification() -> BoxedStrategy<
     super::ResourceListChangedNotification,
 > {
-    (
-        jsonrpc_2_0(),
-        method_notifications_resources_list_changed(),
-        s::optional(notification_params()),
+    s::typed(resource_list_changed_notification_json())
+}
+/// Values of [`super::ResourceListChangedNotification`] as JSON.
+fn resource_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_notifications_resources_list_changed_json())),
+            ("params", s::optional_member(notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ResourceListChangedNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ResourceRequestParams`].
 pub fn resource_request_params() -> BoxedStrategy<super::ResourceRequestParams> {
-    (request_meta_object(), s::string(Some("uri"), None, None))
-        .prop_map(|(f0, f1)| super::ResourceRequestParams {
-            meta: f0,
-            uri: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(resource_request_params_json())
+}
+/// Values of [`super::ResourceRequestParams`] as JSON.
+fn resource_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::required(request_meta_object_json())),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ResourceTemplate`].
 pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
-    (
-        s::optional(meta_object()),
-        s::optional(annotations()),
-        s::optional(s::string(None, None, None)),
-        s::optional(s::vec(icon(), None, None)),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::optional(s::string(None, None, None)),
-        s::string(Some("uri-template"), None, None),
+    s::typed(resource_template_json())
+}
+/// Values of [`super::ResourceTemplate`] as JSON.
+fn resource_template_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(meta_object_json())),
+            ("annotations", s::optional_member(annotations_json())),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+            ("mimeType", s::optional_member(s::string_json(None, None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            (
+                "uriTemplate",
+                s::required(s::string_json(Some("uri-template"), None, None)),
+            ),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7)| super::ResourceTemplate {
-            meta: f0,
-            annotations: f1,
-            description: f2,
-            icons: f3,
-            mime_type: f4,
-            name: f5,
-            title: f6,
-            uri_template: f7,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ResourceTemplateReference`].
 pub fn resource_template_reference() -> BoxedStrategy<super::ResourceTemplateReference> {
-    (type_ref_resource(), s::string(Some("uri-template"), None, None))
-        .prop_map(|(f0, f1)| super::ResourceTemplateReference {
-            r#type: f0,
-            uri: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(resource_template_reference_json())
+}
+/// Values of [`super::ResourceTemplateReference`] as JSON.
+fn resource_template_reference_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("type", s::required(type_ref_resource_json())),
+            ("uri", s::required(s::string_json(Some("uri-template"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ResourceUpdatedNotification`].
 pub fn resource_updated_notification() -> BoxedStrategy<
     super::ResourceUpdatedNotification,
 > {
-    (
-        jsonrpc_2_0(),
-        method_notifications_resources_updated(),
-        resource_updated_notification_params(),
+    s::typed(resource_updated_notification_json())
+}
+/// Values of [`super::ResourceUpdatedNotification`] as JSON.
+fn resource_updated_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_notifications_resources_updated_json())),
+            ("params", s::required(resource_updated_notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ResourceUpdatedNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ResourceUpdatedNotificationParams`].
 pub fn resource_updated_notification_params() -> BoxedStrategy<
     super::ResourceUpdatedNotificationParams,
 > {
-    (s::optional(notification_meta_object()), s::string(Some("uri"), None, None))
-        .prop_map(|(f0, f1)| super::ResourceUpdatedNotificationParams {
-            meta: f0,
-            uri: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(resource_updated_notification_params_json())
+}
+/// Values of [`super::ResourceUpdatedNotificationParams`] as JSON.
+fn resource_updated_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(notification_meta_object_json())),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::Result`].
 pub fn result() -> BoxedStrategy<super::Result> {
-    (
-        s::optional(result_meta_object()),
-        s::string(None, None, None),
-        s::extra(s::json(), &["_meta", "resultType"]),
+    s::typed(result_json())
+}
+/// Values of [`super::Result`] as JSON.
+fn result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(result_meta_object_json())),
+            ("resultType", s::required(s::string_json(None, None, None))),
+        ]),
+        s::extra(s::any_json(), &["_meta", "resultType"]),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::Result {
-            meta: f0,
-            result_type: f1,
-            extra: f2,
-        })
-        .boxed()
 }
 /// Values of [`super::ResultMetaObject`].
 pub fn result_meta_object() -> BoxedStrategy<super::ResultMetaObject> {
-    s::optional(implementation())
-        .prop_map(|f0| super::ResultMetaObject {
-            io_modelcontextprotocol_server_info: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(result_meta_object_json())
+}
+/// Values of [`super::ResultMetaObject`] as JSON.
+fn result_meta_object_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            (
+                "io.modelcontextprotocol/serverInfo",
+                s::optional_member(implementation_json()),
+            ),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ResultType`].
 pub fn result_type() -> BoxedStrategy<super::ResultType> {
-    s::string(None, None, None)
+    s::typed(result_type_json())
+}
+/// Values of [`super::ResultType`] as JSON.
+fn result_type_json() -> BoxedStrategy<::serde_json::Value> {
+    s::string_json(None, None, None)
 }
 /// Values of [`super::Role`].
 pub fn role() -> BoxedStrategy<super::Role> {
-    s::select(::std::vec![super::Role::Assistant, super::Role::User])
+    s::typed(role_json())
+}
+/// Values of [`super::Role`] as JSON.
+fn role_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["assistant", "user"])
 }
 /// Values of [`super::Root`].
 pub fn root() -> BoxedStrategy<super::Root> {
-    (
-        s::optional(meta_object()),
-        s::optional(s::string(None, None, None)),
-        s::string(Some("uri"), None, None),
+    s::typed(root_json())
+}
+/// Values of [`super::Root`] as JSON.
+fn root_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(meta_object_json())),
+            ("name", s::optional_member(s::string_json(None, None, None))),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::Root {
-            meta: f0,
-            name: f1,
-            uri: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::SamplingMessage`].
 pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
-    (s::optional(meta_object()), sampling_message_content(), role())
-        .prop_map(|(f0, f1, f2)| super::SamplingMessage {
-            meta: f0,
-            content: f1,
-            role: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(sampling_message_json())
+}
+/// Values of [`super::SamplingMessage`] as JSON.
+fn sampling_message_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(meta_object_json())),
+            ("content", s::required(sampling_message_content_json())),
+            ("role", s::required(role_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::SamplingMessageContent`].
 pub fn sampling_message_content() -> BoxedStrategy<super::SamplingMessageContent> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::SamplingMessageContent::TextContent)
-                .boxed(), image_content()
-                .prop_map(super::SamplingMessageContent::ImageContent).boxed(),
-                audio_content().prop_map(super::SamplingMessageContent::AudioContent)
-                .boxed(), tool_use_content()
-                .prop_map(super::SamplingMessageContent::ToolUseContent).boxed(),
-                tool_result_content()
-                .prop_map(super::SamplingMessageContent::ToolResultContent).boxed(),
-                s::vec(sampling_message_content_block(), None, None)
-                .prop_map(super::SamplingMessageContent::Array).boxed()
-            ],
-        ),
-        super::SamplingMessageContent::variant_name,
+    s::typed(sampling_message_content_json())
+}
+/// Values of [`super::SamplingMessageContent`] as JSON.
+fn sampling_message_content_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("TextContent", text_content_json()),
+            ("ImageContent", image_content_json()),
+            ("AudioContent", audio_content_json()),
+            ("ToolUseContent", tool_use_content_json()),
+            ("ToolResultContent", tool_result_content_json()),
+            ("Array", s::array_json(sampling_message_content_block_json(), None, None)),
+        ]),
+        |json| s::variant_of(json, super::SamplingMessageContent::variant_name),
     )
 }
 /// Values of [`super::SamplingMessageContentBlock`].
 pub fn sampling_message_content_block() -> BoxedStrategy<
     super::SamplingMessageContentBlock,
 > {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                text_content().prop_map(super::SamplingMessageContentBlock::TextContent)
-                .boxed(), image_content()
-                .prop_map(super::SamplingMessageContentBlock::ImageContent).boxed(),
-                audio_content()
-                .prop_map(super::SamplingMessageContentBlock::AudioContent).boxed(),
-                tool_use_content()
-                .prop_map(super::SamplingMessageContentBlock::ToolUseContent).boxed(),
-                tool_result_content()
-                .prop_map(super::SamplingMessageContentBlock::ToolResultContent).boxed()
-            ],
-        ),
-        super::SamplingMessageContentBlock::variant_name,
+    s::typed(sampling_message_content_block_json())
+}
+/// Values of [`super::SamplingMessageContentBlock`] as JSON.
+fn sampling_message_content_block_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("TextContent", text_content_json()),
+            ("ImageContent", image_content_json()),
+            ("AudioContent", audio_content_json()),
+            ("ToolUseContent", tool_use_content_json()),
+            ("ToolResultContent", tool_result_content_json()),
+        ]),
+        |json| s::variant_of(json, super::SamplingMessageContentBlock::variant_name),
     )
 }
 /// Values of [`super::ServerCapabilities`].
 pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
-    (
-        s::optional(jsonobject()),
-        s::optional(s::map(jsonobject())),
-        s::optional(s::map(jsonobject())),
-        s::optional(jsonobject()),
-        s::optional(server_capabilities_prompts()),
-        s::optional(server_capabilities_resources()),
-        s::optional(server_capabilities_tools()),
+    s::typed(server_capabilities_json())
+}
+/// Values of [`super::ServerCapabilities`] as JSON.
+fn server_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("completions", s::optional_member(jsonobject_json())),
+            ("experimental", s::optional_member(s::map_json(jsonobject_json()))),
+            ("extensions", s::optional_member(s::map_json(jsonobject_json()))),
+            ("logging", s::optional_member(jsonobject_json())),
+            ("prompts", s::optional_member(server_capabilities_prompts_json())),
+            ("resources", s::optional_member(server_capabilities_resources_json())),
+            ("tools", s::optional_member(server_capabilities_tools_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::ServerCapabilities {
-            completions: f0,
-            experimental: f1,
-            extensions: f2,
-            logging: f3,
-            prompts: f4,
-            resources: f5,
-            tools: f6,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ServerCapabilitiesPrompts`].
 pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesPrompts> {
-    s::optional(s::boolean())
-        .prop_map(|f0| super::ServerCapabilitiesPrompts {
-            list_changed: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(server_capabilities_prompts_json())
+}
+/// Values of [`super::ServerCapabilitiesPrompts`] as JSON.
+fn server_capabilities_prompts_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("listChanged", s::optional_member(s::boolean_json()))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ServerCapabilitiesResources`].
 pub fn server_capabilities_resources() -> BoxedStrategy<
     super::ServerCapabilitiesResources,
 > {
-    (s::optional(s::boolean()), s::optional(s::boolean()))
-        .prop_map(|(f0, f1)| super::ServerCapabilitiesResources {
-            list_changed: f0,
-            subscribe: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(server_capabilities_resources_json())
+}
+/// Values of [`super::ServerCapabilitiesResources`] as JSON.
+fn server_capabilities_resources_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("listChanged", s::optional_member(s::boolean_json())),
+            ("subscribe", s::optional_member(s::boolean_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ServerCapabilitiesTools`].
 pub fn server_capabilities_tools() -> BoxedStrategy<super::ServerCapabilitiesTools> {
-    s::optional(s::boolean())
-        .prop_map(|f0| super::ServerCapabilitiesTools {
-            list_changed: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(server_capabilities_tools_json())
+}
+/// Values of [`super::ServerCapabilitiesTools`] as JSON.
+fn server_capabilities_tools_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("listChanged", s::optional_member(s::boolean_json()))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ServerNotification`].
 pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                cancelled_notification()
-                .prop_map(super::ServerNotification::CancelledNotification).boxed(),
-                progress_notification()
-                .prop_map(super::ServerNotification::ProgressNotification).boxed(),
-                resource_list_changed_notification()
-                .prop_map(super::ServerNotification::ResourceListChangedNotification)
-                .boxed(), subscriptions_acknowledged_notification()
-                .prop_map(super::ServerNotification::SubscriptionsAcknowledgedNotification)
-                .boxed(), resource_updated_notification()
-                .prop_map(super::ServerNotification::ResourceUpdatedNotification)
-                .boxed(), prompt_list_changed_notification()
-                .prop_map(super::ServerNotification::PromptListChangedNotification)
-                .boxed(), tool_list_changed_notification()
-                .prop_map(super::ServerNotification::ToolListChangedNotification)
-                .boxed(), logging_message_notification()
-                .prop_map(super::ServerNotification::LoggingMessageNotification).boxed()
-            ],
-        ),
-        super::ServerNotification::variant_name,
+    s::typed(server_notification_json())
+}
+/// Values of [`super::ServerNotification`] as JSON.
+fn server_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("CancelledNotification", cancelled_notification_json()),
+            ("ProgressNotification", progress_notification_json()),
+            (
+                "ResourceListChangedNotification",
+                resource_list_changed_notification_json(),
+            ),
+            (
+                "SubscriptionsAcknowledgedNotification",
+                subscriptions_acknowledged_notification_json(),
+            ),
+            ("ResourceUpdatedNotification", resource_updated_notification_json()),
+            ("PromptListChangedNotification", prompt_list_changed_notification_json()),
+            ("ToolListChangedNotification", tool_list_changed_notification_json()),
+            ("LoggingMessageNotification", logging_message_notification_json()),
+        ]),
+        |json| s::variant_of(json, super::ServerNotification::variant_name),
     )
 }
 /// Values of [`super::ServerResult`].
 pub fn server_result() -> BoxedStrategy<super::ServerResult> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                result().prop_map(super::ServerResult::Result).boxed(),
-                input_required_result()
-                .prop_map(super::ServerResult::InputRequiredResult).boxed(),
-                discover_result().prop_map(super::ServerResult::DiscoverResult).boxed(),
-                list_resources_result()
-                .prop_map(super::ServerResult::ListResourcesResult).boxed(),
-                list_resource_templates_result()
-                .prop_map(super::ServerResult::ListResourceTemplatesResult).boxed(),
-                read_resource_result().prop_map(super::ServerResult::ReadResourceResult)
-                .boxed(), subscriptions_listen_result()
-                .prop_map(super::ServerResult::SubscriptionsListenResult).boxed(),
-                list_prompts_result().prop_map(super::ServerResult::ListPromptsResult)
-                .boxed(), get_prompt_result()
-                .prop_map(super::ServerResult::GetPromptResult).boxed(),
-                list_tools_result().prop_map(super::ServerResult::ListToolsResult)
-                .boxed(), call_tool_result()
-                .prop_map(super::ServerResult::CallToolResult).boxed(), complete_result()
-                .prop_map(super::ServerResult::CompleteResult).boxed()
-            ],
-        ),
-        super::ServerResult::variant_name,
+    s::typed(server_result_json())
+}
+/// Values of [`super::ServerResult`] as JSON.
+fn server_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            ("Result", result_json()),
+            ("InputRequiredResult", input_required_result_json()),
+            ("DiscoverResult", discover_result_json()),
+            ("ListResourcesResult", list_resources_result_json()),
+            ("ListResourceTemplatesResult", list_resource_templates_result_json()),
+            ("ReadResourceResult", read_resource_result_json()),
+            ("SubscriptionsListenResult", subscriptions_listen_result_json()),
+            ("ListPromptsResult", list_prompts_result_json()),
+            ("GetPromptResult", get_prompt_result_json()),
+            ("ListToolsResult", list_tools_result_json()),
+            ("CallToolResult", call_tool_result_json()),
+            ("CompleteResult", complete_result_json()),
+        ]),
+        |json| s::variant_of(json, super::ServerResult::variant_name),
     )
 }
 /// Values of [`super::SingleSelectEnumSchema`].
 pub fn single_select_enum_schema() -> BoxedStrategy<super::SingleSelectEnumSchema> {
-    s::unambiguous(
-        s::one_of(
-            ::std::vec![
-                untitled_single_select_enum_schema()
-                .prop_map(super::SingleSelectEnumSchema::UntitledSingleSelectEnumSchema)
-                .boxed(), titled_single_select_enum_schema()
-                .prop_map(super::SingleSelectEnumSchema::TitledSingleSelectEnumSchema)
-                .boxed()
-            ],
-        ),
-        super::SingleSelectEnumSchema::variant_name,
+    s::typed(single_select_enum_schema_json())
+}
+/// Values of [`super::SingleSelectEnumSchema`] as JSON.
+fn single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::union(
+        Vec::from([
+            (
+                "UntitledSingleSelectEnumSchema",
+                untitled_single_select_enum_schema_json(),
+            ),
+            ("TitledSingleSelectEnumSchema", titled_single_select_enum_schema_json()),
+        ]),
+        |json| s::variant_of(json, super::SingleSelectEnumSchema::variant_name),
     )
 }
 /// Values of [`super::StringSchema`].
 pub fn string_schema() -> BoxedStrategy<super::StringSchema> {
-    (
-        s::optional(s::string(None, None, None)),
-        s::optional(s::string(None, None, None)),
-        s::optional(string_schema_format()),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::optional(s::string(None, None, None)),
-        type_string(),
+    s::typed(string_schema_json())
+}
+/// Values of [`super::StringSchema`] as JSON.
+fn string_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("default", s::optional_member(s::string_json(None, None, None))),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("format", s::optional_member(string_schema_format_json())),
+            ("maxLength", s::optional_member(s::integer_json(None, None))),
+            ("minLength", s::optional_member(s::integer_json(None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_string_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::StringSchema {
-            default: f0,
-            description: f1,
-            format: f2,
-            max_length: f3,
-            min_length: f4,
-            title: f5,
-            r#type: f6,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::StringSchemaFormat`].
 pub fn string_schema_format() -> BoxedStrategy<super::StringSchemaFormat> {
-    s::select(
-        ::std::vec![
-            super::StringSchemaFormat::Date, super::StringSchemaFormat::DateTime,
-            super::StringSchemaFormat::Email, super::StringSchemaFormat::Uri
-        ],
-    )
+    s::typed(string_schema_format_json())
+}
+/// Values of [`super::StringSchemaFormat`] as JSON.
+fn string_schema_format_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["date", "date-time", "email", "uri"])
 }
 /// Values of [`super::SubscriptionFilter`].
 pub fn subscription_filter() -> BoxedStrategy<super::SubscriptionFilter> {
-    (
-        s::optional(s::boolean()),
-        s::optional(s::vec(s::string(None, None, None), None, None)),
-        s::optional(s::boolean()),
-        s::optional(s::boolean()),
+    s::typed(subscription_filter_json())
+}
+/// Values of [`super::SubscriptionFilter`] as JSON.
+fn subscription_filter_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("promptsListChanged", s::optional_member(s::boolean_json())),
+            (
+                "resourceSubscriptions",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
+                ),
+            ),
+            ("resourcesListChanged", s::optional_member(s::boolean_json())),
+            ("toolsListChanged", s::optional_member(s::boolean_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::SubscriptionFilter {
-            prompts_list_changed: f0,
-            resource_subscriptions: f1,
-            resources_list_changed: f2,
-            tools_list_changed: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::SubscriptionsAcknowledgedNotification`].
 pub fn subscriptions_acknowledged_notification() -> BoxedStrategy<
     super::SubscriptionsAcknowledgedNotification,
 > {
-    (
-        jsonrpc_2_0(),
-        method_notifications_subscriptions_acknowledged(),
-        subscriptions_acknowledged_notification_params(),
+    s::typed(subscriptions_acknowledged_notification_json())
+}
+/// Values of [`super::SubscriptionsAcknowledgedNotification`] as JSON.
+fn subscriptions_acknowledged_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            (
+                "method",
+                s::required(method_notifications_subscriptions_acknowledged_json()),
+            ),
+            (
+                "params",
+                s::required(subscriptions_acknowledged_notification_params_json()),
+            ),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::SubscriptionsAcknowledgedNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::SubscriptionsAcknowledgedNotificationParams`].
 pub fn subscriptions_acknowledged_notification_params() -> BoxedStrategy<
     super::SubscriptionsAcknowledgedNotificationParams,
 > {
-    (s::optional(notification_meta_object()), subscription_filter())
-        .prop_map(|(f0, f1)| super::SubscriptionsAcknowledgedNotificationParams {
-            meta: f0,
-            notifications: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(subscriptions_acknowledged_notification_params_json())
+}
+/// Values of [`super::SubscriptionsAcknowledgedNotificationParams`] as JSON.
+fn subscriptions_acknowledged_notification_params_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(notification_meta_object_json())),
+            ("notifications", s::required(subscription_filter_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::SubscriptionsListenRequest`].
 pub fn subscriptions_listen_request() -> BoxedStrategy<
     super::SubscriptionsListenRequest,
 > {
-    (
-        request_id(),
-        jsonrpc_2_0(),
-        method_subscriptions_listen(),
-        subscriptions_listen_request_params(),
+    s::typed(subscriptions_listen_request_json())
+}
+/// Values of [`super::SubscriptionsListenRequest`] as JSON.
+fn subscriptions_listen_request_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_subscriptions_listen_json())),
+            ("params", s::required(subscriptions_listen_request_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::SubscriptionsListenRequest {
-            id: f0,
-            jsonrpc: f1,
-            method: f2,
-            params: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::SubscriptionsListenRequestParams`].
 pub fn subscriptions_listen_request_params() -> BoxedStrategy<
     super::SubscriptionsListenRequestParams,
 > {
-    (request_meta_object(), subscription_filter())
-        .prop_map(|(f0, f1)| super::SubscriptionsListenRequestParams {
-            meta: f0,
-            notifications: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(subscriptions_listen_request_params_json())
+}
+/// Values of [`super::SubscriptionsListenRequestParams`] as JSON.
+fn subscriptions_listen_request_params_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::required(request_meta_object_json())),
+            ("notifications", s::required(subscription_filter_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::SubscriptionsListenResult`].
 pub fn subscriptions_listen_result() -> BoxedStrategy<super::SubscriptionsListenResult> {
-    (subscriptions_listen_result_meta_object(), s::string(None, None, None))
-        .prop_map(|(f0, f1)| super::SubscriptionsListenResult {
-            meta: f0,
-            result_type: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(subscriptions_listen_result_json())
+}
+/// Values of [`super::SubscriptionsListenResult`] as JSON.
+fn subscriptions_listen_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::required(subscriptions_listen_result_meta_object_json())),
+            ("resultType", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::SubscriptionsListenResultMetaObject`].
 pub fn subscriptions_listen_result_meta_object() -> BoxedStrategy<
     super::SubscriptionsListenResultMetaObject,
 > {
-    (s::optional(implementation()), request_id())
-        .prop_map(|(f0, f1)| super::SubscriptionsListenResultMetaObject {
-            io_modelcontextprotocol_server_info: f0,
-            io_modelcontextprotocol_subscription_id: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(subscriptions_listen_result_meta_object_json())
+}
+/// Values of [`super::SubscriptionsListenResultMetaObject`] as JSON.
+fn subscriptions_listen_result_meta_object_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            (
+                "io.modelcontextprotocol/serverInfo",
+                s::optional_member(implementation_json()),
+            ),
+            ("io.modelcontextprotocol/subscriptionId", s::required(request_id_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::SubscriptionsListenResultResponse`].
 pub fn subscriptions_listen_result_response() -> BoxedStrategy<
     super::SubscriptionsListenResultResponse,
 > {
-    (request_id(), jsonrpc_2_0(), subscriptions_listen_result())
-        .prop_map(|(f0, f1, f2)| super::SubscriptionsListenResultResponse {
-            id: f0,
-            jsonrpc: f1,
-            result: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(subscriptions_listen_result_response_json())
+}
+/// Values of [`super::SubscriptionsListenResultResponse`] as JSON.
+fn subscriptions_listen_result_response_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("id", s::required(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("result", s::required(subscriptions_listen_result_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::TextContent`].
 pub fn text_content() -> BoxedStrategy<super::TextContent> {
-    (
-        s::optional(meta_object()),
-        s::optional(annotations()),
-        s::string(None, None, None),
-        type_text(),
+    s::typed(text_content_json())
+}
+/// Values of [`super::TextContent`] as JSON.
+fn text_content_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(meta_object_json())),
+            ("annotations", s::optional_member(annotations_json())),
+            ("text", s::required(s::string_json(None, None, None))),
+            ("type", s::required(type_text_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::TextContent {
-            meta: f0,
-            annotations: f1,
-            text: f2,
-            r#type: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::TextResourceContents`].
 pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
-    (
-        s::optional(meta_object()),
-        s::optional(s::string(None, None, None)),
-        s::string(None, None, None),
-        s::string(Some("uri"), None, None),
+    s::typed(text_resource_contents_json())
+}
+/// Values of [`super::TextResourceContents`] as JSON.
+fn text_resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(meta_object_json())),
+            ("mimeType", s::optional_member(s::string_json(None, None, None))),
+            ("text", s::required(s::string_json(None, None, None))),
+            ("uri", s::required(s::string_json(Some("uri"), None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3)| super::TextResourceContents {
-            meta: f0,
-            mime_type: f1,
-            text: f2,
-            uri: f3,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::TitledMultiSelectEnumSchema`].
 pub fn titled_multi_select_enum_schema() -> BoxedStrategy<
     super::TitledMultiSelectEnumSchema,
 > {
-    (
-        s::optional(s::vec(s::string(None, None, None), None, None)),
-        s::optional(s::string(None, None, None)),
-        titled_multi_select_enum_schema_items(),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::optional(s::string(None, None, None)),
-        type_array(),
+    s::typed(titled_multi_select_enum_schema_json())
+}
+/// Values of [`super::TitledMultiSelectEnumSchema`] as JSON.
+fn titled_multi_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            (
+                "default",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
+                ),
+            ),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("items", s::required(titled_multi_select_enum_schema_items_json())),
+            ("maxItems", s::optional_member(s::integer_json(None, None))),
+            ("minItems", s::optional_member(s::integer_json(None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_array_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::TitledMultiSelectEnumSchema {
-            default: f0,
-            description: f1,
-            items: f2,
-            max_items: f3,
-            min_items: f4,
-            title: f5,
-            r#type: f6,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::TitledMultiSelectEnumSchemaItems`].
 pub fn titled_multi_select_enum_schema_items() -> BoxedStrategy<
     super::TitledMultiSelectEnumSchemaItems,
 > {
-    s::vec(titled_multi_select_enum_schema_items_any_of_item(), None, None)
-        .prop_map(|f0| super::TitledMultiSelectEnumSchemaItems {
-            any_of: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(titled_multi_select_enum_schema_items_json())
+}
+/// Values of [`super::TitledMultiSelectEnumSchemaItems`] as JSON.
+fn titled_multi_select_enum_schema_items_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            (
+                "anyOf",
+                s::required(
+                    s::array_json(
+                        titled_multi_select_enum_schema_items_any_of_item_json(),
+                        None,
+                        None,
+                    ),
+                ),
+            ),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::TitledMultiSelectEnumSchemaItemsAnyOfItem`].
 pub fn titled_multi_select_enum_schema_items_any_of_item() -> BoxedStrategy<
     super::TitledMultiSelectEnumSchemaItemsAnyOfItem,
 > {
-    (s::string(None, None, None), s::string(None, None, None))
-        .prop_map(|(f0, f1)| super::TitledMultiSelectEnumSchemaItemsAnyOfItem {
-            r#const: f0,
-            title: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(titled_multi_select_enum_schema_items_any_of_item_json())
+}
+/// Values of [`super::TitledMultiSelectEnumSchemaItemsAnyOfItem`] as JSON.
+fn titled_multi_select_enum_schema_items_any_of_item_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::object(
+        Vec::from([
+            ("const", s::required(s::string_json(None, None, None))),
+            ("title", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::TitledSingleSelectEnumSchema`].
 pub fn titled_single_select_enum_schema() -> BoxedStrategy<
     super::TitledSingleSelectEnumSchema,
 > {
-    (
-        s::optional(s::string(None, None, None)),
-        s::optional(s::string(None, None, None)),
-        s::vec(titled_single_select_enum_schema_one_of_item(), None, None),
-        s::optional(s::string(None, None, None)),
-        type_string(),
+    s::typed(titled_single_select_enum_schema_json())
+}
+/// Values of [`super::TitledSingleSelectEnumSchema`] as JSON.
+fn titled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("default", s::optional_member(s::string_json(None, None, None))),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            (
+                "oneOf",
+                s::required(
+                    s::array_json(
+                        titled_single_select_enum_schema_one_of_item_json(),
+                        None,
+                        None,
+                    ),
+                ),
+            ),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_string_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::TitledSingleSelectEnumSchema {
-            default: f0,
-            description: f1,
-            one_of: f2,
-            title: f3,
-            r#type: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::TitledSingleSelectEnumSchemaOneOfItem`].
 pub fn titled_single_select_enum_schema_one_of_item() -> BoxedStrategy<
     super::TitledSingleSelectEnumSchemaOneOfItem,
 > {
-    (s::string(None, None, None), s::string(None, None, None))
-        .prop_map(|(f0, f1)| super::TitledSingleSelectEnumSchemaOneOfItem {
-            r#const: f0,
-            title: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(titled_single_select_enum_schema_one_of_item_json())
+}
+/// Values of [`super::TitledSingleSelectEnumSchemaOneOfItem`] as JSON.
+fn titled_single_select_enum_schema_one_of_item_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::object(
+        Vec::from([
+            ("const", s::required(s::string_json(None, None, None))),
+            ("title", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::Tool`].
 pub fn tool() -> BoxedStrategy<super::Tool> {
-    (
-        s::optional(meta_object()),
-        s::optional(tool_annotations()),
-        s::optional(s::string(None, None, None)),
-        s::optional(s::vec(icon(), None, None)),
-        tool_input_schema(),
-        s::string(None, None, None),
-        s::optional(tool_output_schema()),
-        s::optional(s::string(None, None, None)),
+    s::typed(tool_json())
+}
+/// Values of [`super::Tool`] as JSON.
+fn tool_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(meta_object_json())),
+            ("annotations", s::optional_member(tool_annotations_json())),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+            ("inputSchema", s::required(tool_input_schema_json())),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("outputSchema", s::optional_member(tool_output_schema_json())),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6, f7)| super::Tool {
-            meta: f0,
-            annotations: f1,
-            description: f2,
-            icons: f3,
-            input_schema: f4,
-            name: f5,
-            output_schema: f6,
-            title: f7,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ToolAnnotations`].
 pub fn tool_annotations() -> BoxedStrategy<super::ToolAnnotations> {
-    (
-        s::optional(s::boolean()),
-        s::optional(s::boolean()),
-        s::optional(s::boolean()),
-        s::optional(s::boolean()),
-        s::optional(s::string(None, None, None)),
+    s::typed(tool_annotations_json())
+}
+/// Values of [`super::ToolAnnotations`] as JSON.
+fn tool_annotations_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("destructiveHint", s::optional_member(s::boolean_json())),
+            ("idempotentHint", s::optional_member(s::boolean_json())),
+            ("openWorldHint", s::optional_member(s::boolean_json())),
+            ("readOnlyHint", s::optional_member(s::boolean_json())),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::ToolAnnotations {
-            destructive_hint: f0,
-            idempotent_hint: f1,
-            open_world_hint: f2,
-            read_only_hint: f3,
-            title: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ToolChoice`].
 pub fn tool_choice() -> BoxedStrategy<super::ToolChoice> {
-    s::optional(tool_choice_mode())
-        .prop_map(|f0| super::ToolChoice {
-            mode: f0,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(tool_choice_json())
+}
+/// Values of [`super::ToolChoice`] as JSON.
+fn tool_choice_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("mode", s::optional_member(tool_choice_mode_json()))]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::ToolChoiceMode`].
 pub fn tool_choice_mode() -> BoxedStrategy<super::ToolChoiceMode> {
-    s::select(
-        ::std::vec![
-            super::ToolChoiceMode::Auto, super::ToolChoiceMode::None,
-            super::ToolChoiceMode::Required
-        ],
-    )
+    s::typed(tool_choice_mode_json())
+}
+/// Values of [`super::ToolChoiceMode`] as JSON.
+fn tool_choice_mode_json() -> BoxedStrategy<::serde_json::Value> {
+    s::select_json(&["auto", "none", "required"])
 }
 /// Values of [`super::ToolInputSchema`].
 pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
-    (
-        s::optional(s::string(None, None, None)),
-        type_object(),
-        s::extra(s::json(), &["$schema", "type"]),
+    s::typed(tool_input_schema_json())
+}
+/// Values of [`super::ToolInputSchema`] as JSON.
+fn tool_input_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("$schema", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_object_json())),
+        ]),
+        s::extra(s::any_json(), &["$schema", "type"]),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ToolInputSchema {
-            schema: f0,
-            r#type: f1,
-            extra: f2,
-        })
-        .boxed()
 }
 /// Values of [`super::ToolListChangedNotification`].
 pub fn tool_list_changed_notification() -> BoxedStrategy<
     super::ToolListChangedNotification,
 > {
-    (
-        jsonrpc_2_0(),
-        method_notifications_tools_list_changed(),
-        s::optional(notification_params()),
+    s::typed(tool_list_changed_notification_json())
+}
+/// Values of [`super::ToolListChangedNotification`] as JSON.
+fn tool_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_notifications_tools_list_changed_json())),
+            ("params", s::optional_member(notification_params_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::ToolListChangedNotification {
-            jsonrpc: f0,
-            method: f1,
-            params: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ToolOutputSchema`].
 pub fn tool_output_schema() -> BoxedStrategy<super::ToolOutputSchema> {
-    (s::optional(s::string(None, None, None)), s::extra(s::json(), &["$schema"]))
-        .prop_map(|(f0, f1)| super::ToolOutputSchema {
-            schema: f0,
-            extra: f1,
-        })
-        .boxed()
+    s::typed(tool_output_schema_json())
+}
+/// Values of [`super::ToolOutputSchema`] as JSON.
+fn tool_output_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([("$schema", s::optional_member(s::string_json(None, None, None)))]),
+        s::extra(s::any_json(), &["$schema"]),
+        None,
+    )
 }
 /// Values of [`super::ToolResultContent`].
 pub fn tool_result_content() -> BoxedStrategy<super::ToolResultContent> {
-    (
-        s::optional(meta_object()),
-        s::vec(content_block(), None, None),
-        s::optional(s::boolean()),
-        s::optional(s::json()),
-        s::string(None, None, None),
-        type_tool_result(),
+    s::typed(tool_result_content_json())
+}
+/// Values of [`super::ToolResultContent`] as JSON.
+fn tool_result_content_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(meta_object_json())),
+            ("content", s::required(s::array_json(content_block_json(), None, None))),
+            ("isError", s::optional_member(s::boolean_json())),
+            ("structuredContent", s::optional_member(s::any_json())),
+            ("toolUseId", s::required(s::string_json(None, None, None))),
+            ("type", s::required(type_tool_result_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5)| super::ToolResultContent {
-            meta: f0,
-            content: f1,
-            is_error: f2,
-            structured_content: f3,
-            tool_use_id: f4,
-            r#type: f5,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::ToolUseContent`].
 pub fn tool_use_content() -> BoxedStrategy<super::ToolUseContent> {
-    (
-        s::optional(meta_object()),
-        s::string(None, None, None),
-        s::json_object(),
-        s::string(None, None, None),
-        type_tool_use(),
+    s::typed(tool_use_content_json())
+}
+/// Values of [`super::ToolUseContent`] as JSON.
+fn tool_use_content_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("_meta", s::optional_member(meta_object_json())),
+            ("id", s::required(s::string_json(None, None, None))),
+            ("input", s::required(s::object_json())),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("type", s::required(type_tool_use_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::ToolUseContent {
-            meta: f0,
-            id: f1,
-            input: f2,
-            name: f3,
-            r#type: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::TypeArray`].
 pub fn type_array() -> BoxedStrategy<super::TypeArray> {
-    Just(super::TypeArray).boxed()
+    s::typed(type_array_json())
+}
+/// Values of [`super::TypeArray`] as JSON.
+fn type_array_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeArray)
 }
 /// Values of [`super::TypeAudio`].
 pub fn type_audio() -> BoxedStrategy<super::TypeAudio> {
-    Just(super::TypeAudio).boxed()
+    s::typed(type_audio_json())
+}
+/// Values of [`super::TypeAudio`] as JSON.
+fn type_audio_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeAudio)
 }
 /// Values of [`super::TypeBoolean`].
 pub fn type_boolean() -> BoxedStrategy<super::TypeBoolean> {
-    Just(super::TypeBoolean).boxed()
+    s::typed(type_boolean_json())
+}
+/// Values of [`super::TypeBoolean`] as JSON.
+fn type_boolean_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeBoolean)
 }
 /// Values of [`super::TypeImage`].
 pub fn type_image() -> BoxedStrategy<super::TypeImage> {
-    Just(super::TypeImage).boxed()
+    s::typed(type_image_json())
+}
+/// Values of [`super::TypeImage`] as JSON.
+fn type_image_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeImage)
 }
 /// Values of [`super::TypeObject`].
 pub fn type_object() -> BoxedStrategy<super::TypeObject> {
-    Just(super::TypeObject).boxed()
+    s::typed(type_object_json())
+}
+/// Values of [`super::TypeObject`] as JSON.
+fn type_object_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeObject)
 }
 /// Values of [`super::TypeRefPrompt`].
 pub fn type_ref_prompt() -> BoxedStrategy<super::TypeRefPrompt> {
-    Just(super::TypeRefPrompt).boxed()
+    s::typed(type_ref_prompt_json())
+}
+/// Values of [`super::TypeRefPrompt`] as JSON.
+fn type_ref_prompt_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeRefPrompt)
 }
 /// Values of [`super::TypeRefResource`].
 pub fn type_ref_resource() -> BoxedStrategy<super::TypeRefResource> {
-    Just(super::TypeRefResource).boxed()
+    s::typed(type_ref_resource_json())
+}
+/// Values of [`super::TypeRefResource`] as JSON.
+fn type_ref_resource_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeRefResource)
 }
 /// Values of [`super::TypeResource`].
 pub fn type_resource() -> BoxedStrategy<super::TypeResource> {
-    Just(super::TypeResource).boxed()
+    s::typed(type_resource_json())
+}
+/// Values of [`super::TypeResource`] as JSON.
+fn type_resource_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeResource)
 }
 /// Values of [`super::TypeResourceLink`].
 pub fn type_resource_link() -> BoxedStrategy<super::TypeResourceLink> {
-    Just(super::TypeResourceLink).boxed()
+    s::typed(type_resource_link_json())
+}
+/// Values of [`super::TypeResourceLink`] as JSON.
+fn type_resource_link_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeResourceLink)
 }
 /// Values of [`super::TypeString`].
 pub fn type_string() -> BoxedStrategy<super::TypeString> {
-    Just(super::TypeString).boxed()
+    s::typed(type_string_json())
+}
+/// Values of [`super::TypeString`] as JSON.
+fn type_string_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeString)
 }
 /// Values of [`super::TypeText`].
 pub fn type_text() -> BoxedStrategy<super::TypeText> {
-    Just(super::TypeText).boxed()
+    s::typed(type_text_json())
+}
+/// Values of [`super::TypeText`] as JSON.
+fn type_text_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeText)
 }
 /// Values of [`super::TypeToolResult`].
 pub fn type_tool_result() -> BoxedStrategy<super::TypeToolResult> {
-    Just(super::TypeToolResult).boxed()
+    s::typed(type_tool_result_json())
+}
+/// Values of [`super::TypeToolResult`] as JSON.
+fn type_tool_result_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeToolResult)
 }
 /// Values of [`super::TypeToolUse`].
 pub fn type_tool_use() -> BoxedStrategy<super::TypeToolUse> {
-    Just(super::TypeToolUse).boxed()
+    s::typed(type_tool_use_json())
+}
+/// Values of [`super::TypeToolUse`] as JSON.
+fn type_tool_use_json() -> BoxedStrategy<::serde_json::Value> {
+    s::constant(&super::TypeToolUse)
 }
 /// Values of [`super::UnsupportedProtocolVersionError`].
 pub fn unsupported_protocol_version_error() -> BoxedStrategy<
     super::UnsupportedProtocolVersionError,
 > {
-    (
-        unsupported_protocol_version_error_error(),
-        s::optional(request_id()),
-        jsonrpc_2_0(),
+    s::typed(unsupported_protocol_version_error_json())
+}
+/// Values of [`super::UnsupportedProtocolVersionError`] as JSON.
+fn unsupported_protocol_version_error_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("error", s::required(unsupported_protocol_version_error_error_json())),
+            ("id", s::optional_member(request_id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::UnsupportedProtocolVersionError {
-            error: f0,
-            id: f1,
-            jsonrpc: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::UnsupportedProtocolVersionErrorError`].
 pub fn unsupported_protocol_version_error_error() -> BoxedStrategy<
     super::UnsupportedProtocolVersionErrorError,
 > {
-    (
-        code_minus_32022(),
-        unsupported_protocol_version_error_error_data(),
-        s::string(None, None, None),
+    s::typed(unsupported_protocol_version_error_error_json())
+}
+/// Values of [`super::UnsupportedProtocolVersionErrorError`] as JSON.
+fn unsupported_protocol_version_error_error_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::object(
+        Vec::from([
+            ("code", s::required(code_minus_32022_json())),
+            ("data", s::required(unsupported_protocol_version_error_error_data_json())),
+            ("message", s::required(s::string_json(None, None, None))),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2)| super::UnsupportedProtocolVersionErrorError {
-            code: f0,
-            data: f1,
-            message: f2,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::UnsupportedProtocolVersionErrorErrorData`].
 pub fn unsupported_protocol_version_error_error_data() -> BoxedStrategy<
     super::UnsupportedProtocolVersionErrorErrorData,
 > {
-    (s::string(None, None, None), s::vec(s::string(None, None, None), None, None))
-        .prop_map(|(f0, f1)| super::UnsupportedProtocolVersionErrorErrorData {
-            requested: f0,
-            supported: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(unsupported_protocol_version_error_error_data_json())
+}
+/// Values of [`super::UnsupportedProtocolVersionErrorErrorData`] as JSON.
+fn unsupported_protocol_version_error_error_data_json() -> BoxedStrategy<
+    ::serde_json::Value,
+> {
+    s::object(
+        Vec::from([
+            ("requested", s::required(s::string_json(None, None, None))),
+            (
+                "supported",
+                s::required(s::array_json(s::string_json(None, None, None), None, None)),
+            ),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::UntitledMultiSelectEnumSchema`].
 pub fn untitled_multi_select_enum_schema() -> BoxedStrategy<
     super::UntitledMultiSelectEnumSchema,
 > {
-    (
-        s::optional(s::vec(s::string(None, None, None), None, None)),
-        s::optional(s::string(None, None, None)),
-        untitled_multi_select_enum_schema_items(),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::optional(
-            s::integer(None, None)
-                .prop_map(::mcpwire_types::support::Integer::from)
-                .boxed(),
-        ),
-        s::optional(s::string(None, None, None)),
-        type_array(),
+    s::typed(untitled_multi_select_enum_schema_json())
+}
+/// Values of [`super::UntitledMultiSelectEnumSchema`] as JSON.
+fn untitled_multi_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            (
+                "default",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
+                ),
+            ),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("items", s::required(untitled_multi_select_enum_schema_items_json())),
+            ("maxItems", s::optional_member(s::integer_json(None, None))),
+            ("minItems", s::optional_member(s::integer_json(None, None))),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_array_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4, f5, f6)| super::UntitledMultiSelectEnumSchema {
-            default: f0,
-            description: f1,
-            items: f2,
-            max_items: f3,
-            min_items: f4,
-            title: f5,
-            r#type: f6,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Values of [`super::UntitledMultiSelectEnumSchemaItems`].
 pub fn untitled_multi_select_enum_schema_items() -> BoxedStrategy<
     super::UntitledMultiSelectEnumSchemaItems,
 > {
-    (s::vec(s::string(None, None, None), None, None), type_string())
-        .prop_map(|(f0, f1)| super::UntitledMultiSelectEnumSchemaItems {
-            r#enum: f0,
-            r#type: f1,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
+    s::typed(untitled_multi_select_enum_schema_items_json())
+}
+/// Values of [`super::UntitledMultiSelectEnumSchemaItems`] as JSON.
+fn untitled_multi_select_enum_schema_items_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            (
+                "enum",
+                s::required(s::array_json(s::string_json(None, None, None), None, None)),
+            ),
+            ("type", s::required(type_string_json())),
+        ]),
+        s::no_extra(),
+        None,
+    )
 }
 /// Values of [`super::UntitledSingleSelectEnumSchema`].
 pub fn untitled_single_select_enum_schema() -> BoxedStrategy<
     super::UntitledSingleSelectEnumSchema,
 > {
-    (
-        s::optional(s::string(None, None, None)),
-        s::optional(s::string(None, None, None)),
-        s::vec(s::string(None, None, None), None, None),
-        s::optional(s::string(None, None, None)),
-        type_string(),
+    s::typed(untitled_single_select_enum_schema_json())
+}
+/// Values of [`super::UntitledSingleSelectEnumSchema`] as JSON.
+fn untitled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
+    s::object(
+        Vec::from([
+            ("default", s::optional_member(s::string_json(None, None, None))),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            (
+                "enum",
+                s::required(s::array_json(s::string_json(None, None, None), None, None)),
+            ),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::required(type_string_json())),
+        ]),
+        s::no_extra(),
+        None,
     )
-        .prop_map(|(f0, f1, f2, f3, f4)| super::UntitledSingleSelectEnumSchema {
-            default: f0,
-            description: f1,
-            r#enum: f2,
-            title: f3,
-            r#type: f4,
-            extra: ::std::collections::BTreeMap::new(),
-        })
-        .boxed()
 }
 /// Encoded samples of the definition named `name`, each with the outcome of decoding
 /// it back; `None` when there is no such definition.
 pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
     Some(
         match name {
-            "Annotations" => s::sample(annotations()),
-            "AudioContent" => s::sample(audio_content()),
-            "BaseMetadata" => s::sample(base_metadata()),
-            "BlobResourceContents" => s::sample(blob_resource_contents()),
-            "BooleanSchema" => s::sample(boolean_schema()),
-            "CacheableResult" => s::sample(cacheable_result()),
-            "CallToolRequest" => s::sample(call_tool_request()),
-            "CallToolRequestParams" => s::sample(call_tool_request_params()),
-            "CallToolResult" => s::sample(call_tool_result()),
-            "CallToolResultResponse" => s::sample(call_tool_result_response()),
-            "CancelledNotification" => s::sample(cancelled_notification()),
-            "CancelledNotificationParams" => s::sample(cancelled_notification_params()),
-            "ClientCapabilities" => s::sample(client_capabilities()),
-            "ClientNotification" => s::sample(client_notification()),
-            "ClientRequest" => s::sample(client_request()),
-            "ClientResult" => s::sample(client_result()),
-            "CompleteRequest" => s::sample(complete_request()),
-            "CompleteRequestParams" => s::sample(complete_request_params()),
-            "CompleteResult" => s::sample(complete_result()),
-            "CompleteResultResponse" => s::sample(complete_result_response()),
-            "ContentBlock" => s::sample(content_block()),
-            "CreateMessageRequest" => s::sample(create_message_request()),
-            "CreateMessageRequestParams" => s::sample(create_message_request_params()),
-            "CreateMessageResult" => s::sample(create_message_result()),
-            "Cursor" => s::sample(cursor()),
-            "DiscoverRequest" => s::sample(discover_request()),
-            "DiscoverResult" => s::sample(discover_result()),
-            "DiscoverResultResponse" => s::sample(discover_result_response()),
-            "ElicitRequest" => s::sample(elicit_request()),
-            "ElicitRequestFormParams" => s::sample(elicit_request_form_params()),
-            "ElicitRequestParams" => s::sample(elicit_request_params()),
-            "ElicitRequestURLParams" => s::sample(elicit_request_urlparams()),
-            "ElicitResult" => s::sample(elicit_result()),
-            "EmbeddedResource" => s::sample(embedded_resource()),
-            "EmptyResult" => s::sample(empty_result()),
-            "EnumSchema" => s::sample(enum_schema()),
-            "Error" => s::sample(error()),
-            "GetPromptRequest" => s::sample(get_prompt_request()),
-            "GetPromptRequestParams" => s::sample(get_prompt_request_params()),
-            "GetPromptResult" => s::sample(get_prompt_result()),
-            "GetPromptResultResponse" => s::sample(get_prompt_result_response()),
-            "HeaderMismatchError" => s::sample(header_mismatch_error()),
-            "Icon" => s::sample(icon()),
-            "Icons" => s::sample(icons()),
-            "ImageContent" => s::sample(image_content()),
-            "Implementation" => s::sample(implementation()),
-            "InputRequest" => s::sample(input_request()),
-            "InputRequests" => s::sample(input_requests()),
-            "InputRequiredResult" => s::sample(input_required_result()),
-            "InputResponse" => s::sample(input_response()),
-            "InputResponseRequestParams" => s::sample(input_response_request_params()),
-            "InputResponses" => s::sample(input_responses()),
-            "InternalError" => s::sample(internal_error()),
-            "InvalidParamsError" => s::sample(invalid_params_error()),
-            "InvalidRequestError" => s::sample(invalid_request_error()),
-            "JSONArray" => s::sample(jsonarray()),
-            "JSONObject" => s::sample(jsonobject()),
-            "JSONRPCErrorResponse" => s::sample(jsonrpcerror_response()),
-            "JSONRPCMessage" => s::sample(jsonrpcmessage()),
-            "JSONRPCNotification" => s::sample(jsonrpcnotification()),
-            "JSONRPCRequest" => s::sample(jsonrpcrequest()),
-            "JSONRPCResponse" => s::sample(jsonrpcresponse()),
-            "JSONRPCResultResponse" => s::sample(jsonrpcresult_response()),
-            "JSONValue" => s::sample(jsonvalue()),
-            "LegacyTitledEnumSchema" => s::sample(legacy_titled_enum_schema()),
-            "ListPromptsRequest" => s::sample(list_prompts_request()),
-            "ListPromptsResult" => s::sample(list_prompts_result()),
-            "ListPromptsResultResponse" => s::sample(list_prompts_result_response()),
+            "Annotations" => s::sample::<super::Annotations>(annotations_json()),
+            "AudioContent" => s::sample::<super::AudioContent>(audio_content_json()),
+            "BaseMetadata" => s::sample::<super::BaseMetadata>(base_metadata_json()),
+            "BlobResourceContents" => {
+                s::sample::<super::BlobResourceContents>(blob_resource_contents_json())
+            }
+            "BooleanSchema" => s::sample::<super::BooleanSchema>(boolean_schema_json()),
+            "CacheableResult" => {
+                s::sample::<super::CacheableResult>(cacheable_result_json())
+            }
+            "CallToolRequest" => {
+                s::sample::<super::CallToolRequest>(call_tool_request_json())
+            }
+            "CallToolRequestParams" => {
+                s::sample::<
+                    super::CallToolRequestParams,
+                >(call_tool_request_params_json())
+            }
+            "CallToolResult" => {
+                s::sample::<super::CallToolResult>(call_tool_result_json())
+            }
+            "CallToolResultResponse" => {
+                s::sample::<
+                    super::CallToolResultResponse,
+                >(call_tool_result_response_json())
+            }
+            "CancelledNotification" => {
+                s::sample::<super::CancelledNotification>(cancelled_notification_json())
+            }
+            "CancelledNotificationParams" => {
+                s::sample::<
+                    super::CancelledNotificationParams,
+                >(cancelled_notification_params_json())
+            }
+            "ClientCapabilities" => {
+                s::sample::<super::ClientCapabilities>(client_capabilities_json())
+            }
+            "ClientNotification" => {
+                s::sample::<super::ClientNotification>(client_notification_json())
+            }
+            "ClientRequest" => s::sample::<super::ClientRequest>(client_request_json()),
+            "ClientResult" => s::sample::<super::ClientResult>(client_result_json()),
+            "CompleteRequest" => {
+                s::sample::<super::CompleteRequest>(complete_request_json())
+            }
+            "CompleteRequestParams" => {
+                s::sample::<super::CompleteRequestParams>(complete_request_params_json())
+            }
+            "CompleteResult" => {
+                s::sample::<super::CompleteResult>(complete_result_json())
+            }
+            "CompleteResultResponse" => {
+                s::sample::<
+                    super::CompleteResultResponse,
+                >(complete_result_response_json())
+            }
+            "ContentBlock" => s::sample::<super::ContentBlock>(content_block_json()),
+            "CreateMessageRequest" => {
+                s::sample::<super::CreateMessageRequest>(create_message_request_json())
+            }
+            "CreateMessageRequestParams" => {
+                s::sample::<
+                    super::CreateMessageRequestParams,
+                >(create_message_request_params_json())
+            }
+            "CreateMessageResult" => {
+                s::sample::<super::CreateMessageResult>(create_message_result_json())
+            }
+            "Cursor" => s::sample::<super::Cursor>(cursor_json()),
+            "DiscoverRequest" => {
+                s::sample::<super::DiscoverRequest>(discover_request_json())
+            }
+            "DiscoverResult" => {
+                s::sample::<super::DiscoverResult>(discover_result_json())
+            }
+            "DiscoverResultResponse" => {
+                s::sample::<
+                    super::DiscoverResultResponse,
+                >(discover_result_response_json())
+            }
+            "ElicitRequest" => s::sample::<super::ElicitRequest>(elicit_request_json()),
+            "ElicitRequestFormParams" => {
+                s::sample::<
+                    super::ElicitRequestFormParams,
+                >(elicit_request_form_params_json())
+            }
+            "ElicitRequestParams" => {
+                s::sample::<super::ElicitRequestParams>(elicit_request_params_json())
+            }
+            "ElicitRequestURLParams" => {
+                s::sample::<
+                    super::ElicitRequestURLParams,
+                >(elicit_request_urlparams_json())
+            }
+            "ElicitResult" => s::sample::<super::ElicitResult>(elicit_result_json()),
+            "EmbeddedResource" => {
+                s::sample::<super::EmbeddedResource>(embedded_resource_json())
+            }
+            "EmptyResult" => s::sample::<super::EmptyResult>(empty_result_json()),
+            "EnumSchema" => s::sample::<super::EnumSchema>(enum_schema_json()),
+            "Error" => s::sample::<super::Error>(error_json()),
+            "GetPromptRequest" => {
+                s::sample::<super::GetPromptRequest>(get_prompt_request_json())
+            }
+            "GetPromptRequestParams" => {
+                s::sample::<
+                    super::GetPromptRequestParams,
+                >(get_prompt_request_params_json())
+            }
+            "GetPromptResult" => {
+                s::sample::<super::GetPromptResult>(get_prompt_result_json())
+            }
+            "GetPromptResultResponse" => {
+                s::sample::<
+                    super::GetPromptResultResponse,
+                >(get_prompt_result_response_json())
+            }
+            "HeaderMismatchError" => {
+                s::sample::<super::HeaderMismatchError>(header_mismatch_error_json())
+            }
+            "Icon" => s::sample::<super::Icon>(icon_json()),
+            "Icons" => s::sample::<super::Icons>(icons_json()),
+            "ImageContent" => s::sample::<super::ImageContent>(image_content_json()),
+            "Implementation" => s::sample::<super::Implementation>(implementation_json()),
+            "InputRequest" => s::sample::<super::InputRequest>(input_request_json()),
+            "InputRequests" => s::sample::<super::InputRequests>(input_requests_json()),
+            "InputRequiredResult" => {
+                s::sample::<super::InputRequiredResult>(input_required_result_json())
+            }
+            "InputResponse" => s::sample::<super::InputResponse>(input_response_json()),
+            "InputResponseRequestParams" => {
+                s::sample::<
+                    super::InputResponseRequestParams,
+                >(input_response_request_params_json())
+            }
+            "InputResponses" => {
+                s::sample::<super::InputResponses>(input_responses_json())
+            }
+            "InternalError" => s::sample::<super::InternalError>(internal_error_json()),
+            "InvalidParamsError" => {
+                s::sample::<super::InvalidParamsError>(invalid_params_error_json())
+            }
+            "InvalidRequestError" => {
+                s::sample::<super::InvalidRequestError>(invalid_request_error_json())
+            }
+            "JSONArray" => s::sample::<super::JSONArray>(jsonarray_json()),
+            "JSONObject" => s::sample::<super::JSONObject>(jsonobject_json()),
+            "JSONRPCErrorResponse" => {
+                s::sample::<super::JSONRPCErrorResponse>(jsonrpcerror_response_json())
+            }
+            "JSONRPCMessage" => s::sample::<super::JSONRPCMessage>(jsonrpcmessage_json()),
+            "JSONRPCNotification" => {
+                s::sample::<super::JSONRPCNotification>(jsonrpcnotification_json())
+            }
+            "JSONRPCRequest" => s::sample::<super::JSONRPCRequest>(jsonrpcrequest_json()),
+            "JSONRPCResponse" => {
+                s::sample::<super::JSONRPCResponse>(jsonrpcresponse_json())
+            }
+            "JSONRPCResultResponse" => {
+                s::sample::<super::JSONRPCResultResponse>(jsonrpcresult_response_json())
+            }
+            "JSONValue" => s::sample::<super::JSONValue>(jsonvalue_json()),
+            "LegacyTitledEnumSchema" => {
+                s::sample::<
+                    super::LegacyTitledEnumSchema,
+                >(legacy_titled_enum_schema_json())
+            }
+            "ListPromptsRequest" => {
+                s::sample::<super::ListPromptsRequest>(list_prompts_request_json())
+            }
+            "ListPromptsResult" => {
+                s::sample::<super::ListPromptsResult>(list_prompts_result_json())
+            }
+            "ListPromptsResultResponse" => {
+                s::sample::<
+                    super::ListPromptsResultResponse,
+                >(list_prompts_result_response_json())
+            }
             "ListResourceTemplatesRequest" => {
-                s::sample(list_resource_templates_request())
+                s::sample::<
+                    super::ListResourceTemplatesRequest,
+                >(list_resource_templates_request_json())
             }
-            "ListResourceTemplatesResult" => s::sample(list_resource_templates_result()),
+            "ListResourceTemplatesResult" => {
+                s::sample::<
+                    super::ListResourceTemplatesResult,
+                >(list_resource_templates_result_json())
+            }
             "ListResourceTemplatesResultResponse" => {
-                s::sample(list_resource_templates_result_response())
+                s::sample::<
+                    super::ListResourceTemplatesResultResponse,
+                >(list_resource_templates_result_response_json())
             }
-            "ListResourcesRequest" => s::sample(list_resources_request()),
-            "ListResourcesResult" => s::sample(list_resources_result()),
-            "ListResourcesResultResponse" => s::sample(list_resources_result_response()),
-            "ListRootsRequest" => s::sample(list_roots_request()),
-            "ListRootsResult" => s::sample(list_roots_result()),
-            "ListToolsRequest" => s::sample(list_tools_request()),
-            "ListToolsResult" => s::sample(list_tools_result()),
-            "ListToolsResultResponse" => s::sample(list_tools_result_response()),
-            "LoggingLevel" => s::sample(logging_level()),
-            "LoggingMessageNotification" => s::sample(logging_message_notification()),
+            "ListResourcesRequest" => {
+                s::sample::<super::ListResourcesRequest>(list_resources_request_json())
+            }
+            "ListResourcesResult" => {
+                s::sample::<super::ListResourcesResult>(list_resources_result_json())
+            }
+            "ListResourcesResultResponse" => {
+                s::sample::<
+                    super::ListResourcesResultResponse,
+                >(list_resources_result_response_json())
+            }
+            "ListRootsRequest" => {
+                s::sample::<super::ListRootsRequest>(list_roots_request_json())
+            }
+            "ListRootsResult" => {
+                s::sample::<super::ListRootsResult>(list_roots_result_json())
+            }
+            "ListToolsRequest" => {
+                s::sample::<super::ListToolsRequest>(list_tools_request_json())
+            }
+            "ListToolsResult" => {
+                s::sample::<super::ListToolsResult>(list_tools_result_json())
+            }
+            "ListToolsResultResponse" => {
+                s::sample::<
+                    super::ListToolsResultResponse,
+                >(list_tools_result_response_json())
+            }
+            "LoggingLevel" => s::sample::<super::LoggingLevel>(logging_level_json()),
+            "LoggingMessageNotification" => {
+                s::sample::<
+                    super::LoggingMessageNotification,
+                >(logging_message_notification_json())
+            }
             "LoggingMessageNotificationParams" => {
-                s::sample(logging_message_notification_params())
+                s::sample::<
+                    super::LoggingMessageNotificationParams,
+                >(logging_message_notification_params_json())
             }
-            "MetaObject" => s::sample(meta_object()),
-            "MethodNotFoundError" => s::sample(method_not_found_error()),
+            "MetaObject" => s::sample::<super::MetaObject>(meta_object_json()),
+            "MethodNotFoundError" => {
+                s::sample::<super::MethodNotFoundError>(method_not_found_error_json())
+            }
             "MissingRequiredClientCapabilityError" => {
-                s::sample(missing_required_client_capability_error())
+                s::sample::<
+                    super::MissingRequiredClientCapabilityError,
+                >(missing_required_client_capability_error_json())
             }
-            "ModelHint" => s::sample(model_hint()),
-            "ModelPreferences" => s::sample(model_preferences()),
-            "MultiSelectEnumSchema" => s::sample(multi_select_enum_schema()),
-            "Notification" => s::sample(notification()),
-            "NotificationMetaObject" => s::sample(notification_meta_object()),
-            "NotificationParams" => s::sample(notification_params()),
-            "NumberSchema" => s::sample(number_schema()),
-            "PaginatedRequest" => s::sample(paginated_request()),
-            "PaginatedRequestParams" => s::sample(paginated_request_params()),
-            "PaginatedResult" => s::sample(paginated_result()),
-            "ParseError" => s::sample(parse_error()),
-            "PrimitiveSchemaDefinition" => s::sample(primitive_schema_definition()),
-            "ProgressNotification" => s::sample(progress_notification()),
-            "ProgressNotificationParams" => s::sample(progress_notification_params()),
-            "ProgressToken" => s::sample(progress_token()),
-            "Prompt" => s::sample(prompt()),
-            "PromptArgument" => s::sample(prompt_argument()),
+            "ModelHint" => s::sample::<super::ModelHint>(model_hint_json()),
+            "ModelPreferences" => {
+                s::sample::<super::ModelPreferences>(model_preferences_json())
+            }
+            "MultiSelectEnumSchema" => {
+                s::sample::<
+                    super::MultiSelectEnumSchema,
+                >(multi_select_enum_schema_json())
+            }
+            "Notification" => s::sample::<super::Notification>(notification_json()),
+            "NotificationMetaObject" => {
+                s::sample::<
+                    super::NotificationMetaObject,
+                >(notification_meta_object_json())
+            }
+            "NotificationParams" => {
+                s::sample::<super::NotificationParams>(notification_params_json())
+            }
+            "NumberSchema" => s::sample::<super::NumberSchema>(number_schema_json()),
+            "PaginatedRequest" => {
+                s::sample::<super::PaginatedRequest>(paginated_request_json())
+            }
+            "PaginatedRequestParams" => {
+                s::sample::<
+                    super::PaginatedRequestParams,
+                >(paginated_request_params_json())
+            }
+            "PaginatedResult" => {
+                s::sample::<super::PaginatedResult>(paginated_result_json())
+            }
+            "ParseError" => s::sample::<super::ParseError>(parse_error_json()),
+            "PrimitiveSchemaDefinition" => {
+                s::sample::<
+                    super::PrimitiveSchemaDefinition,
+                >(primitive_schema_definition_json())
+            }
+            "ProgressNotification" => {
+                s::sample::<super::ProgressNotification>(progress_notification_json())
+            }
+            "ProgressNotificationParams" => {
+                s::sample::<
+                    super::ProgressNotificationParams,
+                >(progress_notification_params_json())
+            }
+            "ProgressToken" => s::sample::<super::ProgressToken>(progress_token_json()),
+            "Prompt" => s::sample::<super::Prompt>(prompt_json()),
+            "PromptArgument" => {
+                s::sample::<super::PromptArgument>(prompt_argument_json())
+            }
             "PromptListChangedNotification" => {
-                s::sample(prompt_list_changed_notification())
+                s::sample::<
+                    super::PromptListChangedNotification,
+                >(prompt_list_changed_notification_json())
             }
-            "PromptMessage" => s::sample(prompt_message()),
-            "PromptReference" => s::sample(prompt_reference()),
-            "ReadResourceRequest" => s::sample(read_resource_request()),
-            "ReadResourceRequestParams" => s::sample(read_resource_request_params()),
-            "ReadResourceResult" => s::sample(read_resource_result()),
-            "ReadResourceResultResponse" => s::sample(read_resource_result_response()),
-            "Request" => s::sample(request()),
-            "RequestId" => s::sample(request_id()),
-            "RequestMetaObject" => s::sample(request_meta_object()),
-            "RequestParams" => s::sample(request_params()),
-            "Resource" => s::sample(resource()),
-            "ResourceContents" => s::sample(resource_contents()),
-            "ResourceLink" => s::sample(resource_link()),
+            "PromptMessage" => s::sample::<super::PromptMessage>(prompt_message_json()),
+            "PromptReference" => {
+                s::sample::<super::PromptReference>(prompt_reference_json())
+            }
+            "ReadResourceRequest" => {
+                s::sample::<super::ReadResourceRequest>(read_resource_request_json())
+            }
+            "ReadResourceRequestParams" => {
+                s::sample::<
+                    super::ReadResourceRequestParams,
+                >(read_resource_request_params_json())
+            }
+            "ReadResourceResult" => {
+                s::sample::<super::ReadResourceResult>(read_resource_result_json())
+            }
+            "ReadResourceResultResponse" => {
+                s::sample::<
+                    super::ReadResourceResultResponse,
+                >(read_resource_result_response_json())
+            }
+            "Request" => s::sample::<super::Request>(request_json()),
+            "RequestId" => s::sample::<super::RequestId>(request_id_json()),
+            "RequestMetaObject" => {
+                s::sample::<super::RequestMetaObject>(request_meta_object_json())
+            }
+            "RequestParams" => s::sample::<super::RequestParams>(request_params_json()),
+            "Resource" => s::sample::<super::Resource>(resource_json()),
+            "ResourceContents" => {
+                s::sample::<super::ResourceContents>(resource_contents_json())
+            }
+            "ResourceLink" => s::sample::<super::ResourceLink>(resource_link_json()),
             "ResourceListChangedNotification" => {
-                s::sample(resource_list_changed_notification())
+                s::sample::<
+                    super::ResourceListChangedNotification,
+                >(resource_list_changed_notification_json())
             }
-            "ResourceRequestParams" => s::sample(resource_request_params()),
-            "ResourceTemplate" => s::sample(resource_template()),
-            "ResourceTemplateReference" => s::sample(resource_template_reference()),
-            "ResourceUpdatedNotification" => s::sample(resource_updated_notification()),
+            "ResourceRequestParams" => {
+                s::sample::<super::ResourceRequestParams>(resource_request_params_json())
+            }
+            "ResourceTemplate" => {
+                s::sample::<super::ResourceTemplate>(resource_template_json())
+            }
+            "ResourceTemplateReference" => {
+                s::sample::<
+                    super::ResourceTemplateReference,
+                >(resource_template_reference_json())
+            }
+            "ResourceUpdatedNotification" => {
+                s::sample::<
+                    super::ResourceUpdatedNotification,
+                >(resource_updated_notification_json())
+            }
             "ResourceUpdatedNotificationParams" => {
-                s::sample(resource_updated_notification_params())
+                s::sample::<
+                    super::ResourceUpdatedNotificationParams,
+                >(resource_updated_notification_params_json())
             }
-            "Result" => s::sample(result()),
-            "ResultMetaObject" => s::sample(result_meta_object()),
-            "ResultType" => s::sample(result_type()),
-            "Role" => s::sample(role()),
-            "Root" => s::sample(root()),
-            "SamplingMessage" => s::sample(sampling_message()),
-            "SamplingMessageContentBlock" => s::sample(sampling_message_content_block()),
-            "ServerCapabilities" => s::sample(server_capabilities()),
-            "ServerNotification" => s::sample(server_notification()),
-            "ServerResult" => s::sample(server_result()),
-            "SingleSelectEnumSchema" => s::sample(single_select_enum_schema()),
-            "StringSchema" => s::sample(string_schema()),
-            "SubscriptionFilter" => s::sample(subscription_filter()),
+            "Result" => s::sample::<super::Result>(result_json()),
+            "ResultMetaObject" => {
+                s::sample::<super::ResultMetaObject>(result_meta_object_json())
+            }
+            "ResultType" => s::sample::<super::ResultType>(result_type_json()),
+            "Role" => s::sample::<super::Role>(role_json()),
+            "Root" => s::sample::<super::Root>(root_json()),
+            "SamplingMessage" => {
+                s::sample::<super::SamplingMessage>(sampling_message_json())
+            }
+            "SamplingMessageContentBlock" => {
+                s::sample::<
+                    super::SamplingMessageContentBlock,
+                >(sampling_message_content_block_json())
+            }
+            "ServerCapabilities" => {
+                s::sample::<super::ServerCapabilities>(server_capabilities_json())
+            }
+            "ServerNotification" => {
+                s::sample::<super::ServerNotification>(server_notification_json())
+            }
+            "ServerResult" => s::sample::<super::ServerResult>(server_result_json()),
+            "SingleSelectEnumSchema" => {
+                s::sample::<
+                    super::SingleSelectEnumSchema,
+                >(single_select_enum_schema_json())
+            }
+            "StringSchema" => s::sample::<super::StringSchema>(string_schema_json()),
+            "SubscriptionFilter" => {
+                s::sample::<super::SubscriptionFilter>(subscription_filter_json())
+            }
             "SubscriptionsAcknowledgedNotification" => {
-                s::sample(subscriptions_acknowledged_notification())
+                s::sample::<
+                    super::SubscriptionsAcknowledgedNotification,
+                >(subscriptions_acknowledged_notification_json())
             }
             "SubscriptionsAcknowledgedNotificationParams" => {
-                s::sample(subscriptions_acknowledged_notification_params())
+                s::sample::<
+                    super::SubscriptionsAcknowledgedNotificationParams,
+                >(subscriptions_acknowledged_notification_params_json())
             }
-            "SubscriptionsListenRequest" => s::sample(subscriptions_listen_request()),
+            "SubscriptionsListenRequest" => {
+                s::sample::<
+                    super::SubscriptionsListenRequest,
+                >(subscriptions_listen_request_json())
+            }
             "SubscriptionsListenRequestParams" => {
-                s::sample(subscriptions_listen_request_params())
+                s::sample::<
+                    super::SubscriptionsListenRequestParams,
+                >(subscriptions_listen_request_params_json())
             }
-            "SubscriptionsListenResult" => s::sample(subscriptions_listen_result()),
+            "SubscriptionsListenResult" => {
+                s::sample::<
+                    super::SubscriptionsListenResult,
+                >(subscriptions_listen_result_json())
+            }
             "SubscriptionsListenResultMetaObject" => {
-                s::sample(subscriptions_listen_result_meta_object())
+                s::sample::<
+                    super::SubscriptionsListenResultMetaObject,
+                >(subscriptions_listen_result_meta_object_json())
             }
             "SubscriptionsListenResultResponse" => {
-                s::sample(subscriptions_listen_result_response())
+                s::sample::<
+                    super::SubscriptionsListenResultResponse,
+                >(subscriptions_listen_result_response_json())
             }
-            "TextContent" => s::sample(text_content()),
-            "TextResourceContents" => s::sample(text_resource_contents()),
-            "TitledMultiSelectEnumSchema" => s::sample(titled_multi_select_enum_schema()),
+            "TextContent" => s::sample::<super::TextContent>(text_content_json()),
+            "TextResourceContents" => {
+                s::sample::<super::TextResourceContents>(text_resource_contents_json())
+            }
+            "TitledMultiSelectEnumSchema" => {
+                s::sample::<
+                    super::TitledMultiSelectEnumSchema,
+                >(titled_multi_select_enum_schema_json())
+            }
             "TitledSingleSelectEnumSchema" => {
-                s::sample(titled_single_select_enum_schema())
+                s::sample::<
+                    super::TitledSingleSelectEnumSchema,
+                >(titled_single_select_enum_schema_json())
             }
-            "Tool" => s::sample(tool()),
-            "ToolAnnotations" => s::sample(tool_annotations()),
-            "ToolChoice" => s::sample(tool_choice()),
-            "ToolListChangedNotification" => s::sample(tool_list_changed_notification()),
-            "ToolResultContent" => s::sample(tool_result_content()),
-            "ToolUseContent" => s::sample(tool_use_content()),
+            "Tool" => s::sample::<super::Tool>(tool_json()),
+            "ToolAnnotations" => {
+                s::sample::<super::ToolAnnotations>(tool_annotations_json())
+            }
+            "ToolChoice" => s::sample::<super::ToolChoice>(tool_choice_json()),
+            "ToolListChangedNotification" => {
+                s::sample::<
+                    super::ToolListChangedNotification,
+                >(tool_list_changed_notification_json())
+            }
+            "ToolResultContent" => {
+                s::sample::<super::ToolResultContent>(tool_result_content_json())
+            }
+            "ToolUseContent" => {
+                s::sample::<super::ToolUseContent>(tool_use_content_json())
+            }
             "UnsupportedProtocolVersionError" => {
-                s::sample(unsupported_protocol_version_error())
+                s::sample::<
+                    super::UnsupportedProtocolVersionError,
+                >(unsupported_protocol_version_error_json())
             }
             "UntitledMultiSelectEnumSchema" => {
-                s::sample(untitled_multi_select_enum_schema())
+                s::sample::<
+                    super::UntitledMultiSelectEnumSchema,
+                >(untitled_multi_select_enum_schema_json())
             }
             "UntitledSingleSelectEnumSchema" => {
-                s::sample(untitled_single_select_enum_schema())
+                s::sample::<
+                    super::UntitledSingleSelectEnumSchema,
+                >(untitled_single_select_enum_schema_json())
             }
             _ => return None,
         },
