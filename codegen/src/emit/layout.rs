@@ -1,20 +1,27 @@
-//! Lays out the member tables of `object!` calls one member a line: `prettyplease` fills a
-//! macro's tokens like a paragraph, with a space on each side of every `<` and `>`.
+//! Lays out the tables of `object!` and `sample_table!` calls one entry a line: `prettyplease`
+//! fills a macro's tokens like a paragraph, with a space on each side of every `<` and `>`.
 
-/// `source` with every item-level `…::object! { … }` call's body rewritten one `;`-ended
-/// line per entry, spaced like hand-written Rust.
-pub fn object_calls(source: &str) -> String {
+/// `source` with every `…::object! { … }` and `…::sample_table! { … }` call's
+/// body rewritten one `;`-ended line per entry, spaced like hand-written Rust.
+pub fn table_calls(source: &str) -> String {
     let mut out = String::with_capacity(source.len());
     let mut lines = source.split_inclusive('\n');
     while let Some(line) = lines.next() {
         out.push_str(line);
-        if !line.ends_with("::object! {\n") || line.starts_with(' ') {
+        let table = line.ends_with("::object! {\n") || line.ends_with("::sample_table! {\n");
+        if !table {
             continue;
         }
+        // A call inside an inline module is indented: its entries and its `}` are too.
+        let indent = &line[..line.len() - line.trim_start().len()];
         let mut body = String::new();
         for inner in lines.by_ref() {
-            if inner == "}\n" || inner == "}" {
+            if inner
+                .strip_prefix(indent)
+                .is_some_and(|rest| rest.trim_end() == "}")
+            {
                 for entry in entries(&body) {
+                    out.push_str(indent);
                     out.push_str("    ");
                     out.push_str(&entry);
                     out.push_str(";\n");
@@ -108,7 +115,7 @@ mod tests {
                       audience \"a < b ;\" opt with_audience into : Vec < Role >; 1 m \"m\" req :\n    \
                       BTreeMap < String, Option < X > >;\n}\nfn f() {}\n";
         assert_eq!(
-            object_calls(source),
+            table_calls(source),
             "::x::object! {\n    A \"A\" keeps extra with_extra_member: ::x::Json;\n    \
              0 audience \"a < b ;\" opt with_audience into: Vec<Role>;\n    \
              1 m \"m\" req: BTreeMap<String, Option<X>>;\n}\nfn f() {}\n"

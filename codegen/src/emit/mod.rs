@@ -168,7 +168,7 @@ pub fn emit_items(ctx: &Context<'_>) -> Result<Emitted> {
 pub fn format(tokens: TokenStream) -> Result<String> {
     let file: syn::File = syn::parse2(tokens)
         .map_err(|e| CodegenError::at("#", format!("generated tokens do not parse: {e}")))?;
-    Ok(layout::object_calls(&prettyplease::unparse(&file)))
+    Ok(layout::table_calls(&prettyplease::unparse(&file)))
 }
 
 /// An identifier, raw when it is a keyword.

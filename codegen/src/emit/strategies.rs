@@ -206,13 +206,8 @@ pub fn emit(ctx: &Context<'_>, feature: &str) -> Result<std::result::Result<Stra
 
         #(#items)*
 
-        /// Encoded samples of the definition named `name`, each with the outcome of decoding
-        /// it back; `None` when there is no such definition.
-        pub fn definition(name: &str) -> ::core::option::Option<BoxedStrategy<s::Sample>> {
-            ::core::option::Option::Some(match name {
-                #( #defs => s::sample::<super::#def_types>(#def_fns()), )*
-                _ => return ::core::option::Option::None,
-            })
+        #support::sample_table! {
+            #( #defs #def_types #def_fns; )*
         }
     };
     Ok(Ok(Strategies {
@@ -326,7 +321,7 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
             let extra = match &s.extra {
                 // Undeclared members the schema merely does not forbid: none are generated, so
                 // a value never picks up a member another union variant is told apart by.
-                Extra::Closed | Extra::Implicit => quote! { s::no_extra() },
+                Extra::Closed | Extra::Implicit => None,
                 Extra::Declared(extra) => {
                     // Nor a member a `not: {"required"}` counts (see below).
                     let reserved: Vec<&String> = s
@@ -339,7 +334,7 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
                     let strategy = quote! { s::extra(#inner, &[#(#reserved),*]) };
                     let cut =
                         (recursive && plan.mentions_cycle(extra)).then(|| quote! { s::no_extra() });
-                    guard(cut, strategy, plan.need(extra))
+                    Some(guard(cut, strategy, plan.need(extra)))
                 }
             };
             // `not: {"required": [...]}`: when every listed member came out present, the
@@ -354,11 +349,21 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
                 Some(first) if listed.len() == s.not_all_present.len() => {
                     let names = listed.iter().map(|f| &f.json_name);
                     let first = &first.json_name;
-                    quote! { ::core::option::Option::Some((&[#(#names),*], #first)) }
+                    Some(quote! { ::core::option::Option::Some((&[#(#names),*], #first)) })
                 }
-                _ => quote! { ::core::option::Option::None },
+                _ => None,
             };
-            quote! { s::object(::std::vec::Vec::from([#(#members),*]), #extra, #not_all_present) }
+            match (extra, not_all_present) {
+                (None, None) => quote! { s::object([#(#members),*]) },
+                (extra, not_all_present) => {
+                    let extra = extra.unwrap_or_else(|| quote! { s::no_extra() });
+                    let not_all_present =
+                        not_all_present.unwrap_or_else(|| quote! { ::core::option::Option::None });
+                    quote! {
+                        s::object_with(::std::vec::Vec::from([#(#members),*]), #extra, #not_all_present)
+                    }
+                }
+            }
         }
         Kind::Enum(e) => {
             let values: Vec<&String> = e.values.iter().map(|(_, v)| v).collect();

@@ -81,6 +81,45 @@ where
     Sample { json, decoded }
 }
 
+/// Writes a generated `strategies` module's `definition(name)`, the [`sample`]s of every
+/// definition by its name in the schema, from one line per definition: its name, its type
+/// (in the parent module) and the function giving its JSON.
+///
+/// ```
+/// mod types {
+///     /// A type of the parent module, as the generator writes them.
+///     pub type Flag = bool;
+///     pub mod strategies {
+///         use mcpwire_support::strategy as s;
+///         fn flag_json() -> proptest::strategy::BoxedStrategy<serde_json::Value> {
+///             s::boolean_json()
+///         }
+///         mcpwire_support::sample_table! {
+///             "flag" Flag flag_json;
+///         }
+///     }
+/// }
+/// assert!(types::strategies::definition("flag").is_some());
+/// assert!(types::strategies::definition("other").is_none());
+/// ```
+#[macro_export]
+macro_rules! sample_table {
+    ($($name:literal $ty:ident $json:ident;)*) => {
+        /// Encoded samples of the definition named `name`, each with the outcome of decoding
+        /// it back; `None` when there is no such definition.
+        pub fn definition(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::proptest::strategy::BoxedStrategy<$crate::strategy::Sample>,
+        > {
+            ::core::option::Option::Some(match name {
+                $($name => $crate::strategy::sample::<super::$ty>($json()),)*
+                _ => return ::core::option::Option::None,
+            })
+        }
+    };
+}
+
 /// Values of `T`, each decoded from a JSON value `json` generates (which the definition's
 /// [`sample`]s check decodes; a value that does not is a bug of the generator, and panics).
 pub fn typed<T>(json: BoxedStrategy<Value>) -> BoxedStrategy<T>
@@ -145,6 +184,26 @@ pub fn null_member() -> MemberStrategy {
     Just(Some(Value::Null)).boxed()
 }
 
+/// A JSON object of the declared `members` only (each by its name, left out when its strategy
+/// gives `None`): [`object_with`] without undeclared members or a `not: {"required"}` rule,
+/// the common case.
+///
+/// ```
+/// use mcpwire_support::strategy as s;
+/// use proptest::strategy::{Strategy, ValueTree};
+/// use proptest::test_runner::TestRunner;
+///
+/// let point = s::object([("x", s::required(s::integer_json(Some(0), Some(9)))), ("label", s::absent())]);
+/// let value = point.new_tree(&mut TestRunner::deterministic()).unwrap().current();
+/// assert!(value["x"].is_i64());
+/// assert!(value.get("label").is_none());
+/// ```
+pub fn object(
+    members: impl IntoIterator<Item = (&'static str, MemberStrategy)>,
+) -> BoxedStrategy<Value> {
+    object_with(members.into_iter().collect(), no_extra(), None)
+}
+
 /// A JSON object of the declared `members` (each by its name, left out when its strategy
 /// gives `None`) followed by the undeclared ones `extra` gives.
 ///
@@ -153,19 +212,19 @@ pub fn null_member() -> MemberStrategy {
 ///
 /// ```
 /// use mcpwire_support::strategy as s;
-/// use proptest::strategy::{Just, Strategy, ValueTree};
+/// use proptest::strategy::{Strategy, ValueTree};
 /// use proptest::test_runner::TestRunner;
 ///
-/// let point = s::object(
-///     vec![("x", s::required(s::integer_json(Some(0), Some(9)))), ("label", s::absent())],
-///     s::no_extra(),
+/// let point = s::object_with(
+///     vec![("x", s::required(s::integer_json(Some(0), Some(9)))), ("y", s::absent())],
+///     s::extra(s::any_json(), &["x", "y"]),
 ///     None,
 /// );
 /// let value = point.new_tree(&mut TestRunner::deterministic()).unwrap().current();
 /// assert!(value["x"].is_i64());
-/// assert!(value.get("label").is_none());
+/// assert!(value.get("y").is_none());
 /// ```
-pub fn object(
+pub fn object_with(
     members: Vec<(&'static str, MemberStrategy)>,
     extra: BoxedStrategy<BTreeMap<String, Value>>,
     not_all_present: Option<(&'static [&'static str], &'static str)>,
@@ -190,7 +249,7 @@ pub fn object(
         .boxed()
 }
 
-/// No undeclared members (see [`object`]).
+/// No undeclared members (see [`object_with`]).
 pub fn no_extra() -> BoxedStrategy<BTreeMap<String, Value>> {
     Just(BTreeMap::new()).boxed()
 }

@@ -978,207 +978,185 @@ pub mod strategies {
     fn core_schema_meta_schema_object_at_json(
         depth: u32,
     ) -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("$comment", s::optional_member(s::string_json(None, None, None))),
-                (
-                    "$id",
-                    s::optional_member(s::string_json(Some("uri-reference"), None, None)),
-                ),
-                (
-                    "$ref",
-                    s::optional_member(s::string_json(Some("uri-reference"), None, None)),
-                ),
-                ("$schema", s::optional_member(s::string_json(Some("uri"), None, None))),
-                (
-                    "additionalItems",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(core_schema_meta_schema_at_json(depth - 1))
-                    },
-                ),
-                (
-                    "additionalProperties",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(core_schema_meta_schema_at_json(depth - 1))
-                    },
-                ),
-                (
-                    "allOf",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(schema_array_at_json(depth - 1))
-                    },
-                ),
-                (
-                    "anyOf",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(schema_array_at_json(depth - 1))
-                    },
-                ),
-                ("const", s::optional_member(s::any_json())),
-                (
-                    "contains",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(core_schema_meta_schema_at_json(depth - 1))
-                    },
-                ),
-                (
-                    "contentEncoding",
-                    s::optional_member(s::string_json(None, None, None)),
-                ),
-                (
-                    "contentMediaType",
-                    s::optional_member(s::string_json(None, None, None)),
-                ),
-                ("default", s::optional_member(s::any_json())),
-                (
-                    "definitions",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(
-                            s::map_json(core_schema_meta_schema_at_json(depth - 1)),
-                        )
-                    },
-                ),
-                (
-                    "dependencies",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(
-                            s::map_json(
-                                core_schema_meta_schema_object_dependencies_value_at_json(
-                                    depth - 1,
-                                ),
+        s::object([
+            ("$comment", s::optional_member(s::string_json(None, None, None))),
+            (
+                "$id",
+                s::optional_member(s::string_json(Some("uri-reference"), None, None)),
+            ),
+            (
+                "$ref",
+                s::optional_member(s::string_json(Some("uri-reference"), None, None)),
+            ),
+            ("$schema", s::optional_member(s::string_json(Some("uri"), None, None))),
+            (
+                "additionalItems",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(core_schema_meta_schema_at_json(depth - 1))
+                },
+            ),
+            (
+                "additionalProperties",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(core_schema_meta_schema_at_json(depth - 1))
+                },
+            ),
+            (
+                "allOf",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(schema_array_at_json(depth - 1))
+                },
+            ),
+            (
+                "anyOf",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(schema_array_at_json(depth - 1))
+                },
+            ),
+            ("const", s::optional_member(s::any_json())),
+            (
+                "contains",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(core_schema_meta_schema_at_json(depth - 1))
+                },
+            ),
+            ("contentEncoding", s::optional_member(s::string_json(None, None, None))),
+            ("contentMediaType", s::optional_member(s::string_json(None, None, None))),
+            ("default", s::optional_member(s::any_json())),
+            (
+                "definitions",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(
+                        s::map_json(core_schema_meta_schema_at_json(depth - 1)),
+                    )
+                },
+            ),
+            (
+                "dependencies",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(
+                        s::map_json(
+                            core_schema_meta_schema_object_dependencies_value_at_json(
+                                depth - 1,
                             ),
-                        )
-                    },
-                ),
-                ("description", s::optional_member(s::string_json(None, None, None))),
-                (
-                    "else",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(core_schema_meta_schema_at_json(depth - 1))
-                    },
-                ),
-                (
-                    "enum",
-                    s::optional_member(s::array_json(s::any_json(), Some(1u64), None)),
-                ),
-                (
-                    "examples",
-                    s::optional_member(s::array_json(s::any_json(), None, None)),
-                ),
-                ("exclusiveMaximum", s::optional_member(s::number_json(None, None))),
-                ("exclusiveMinimum", s::optional_member(s::number_json(None, None))),
-                ("format", s::optional_member(s::string_json(None, None, None))),
-                (
-                    "if",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(core_schema_meta_schema_at_json(depth - 1))
-                    },
-                ),
-                (
-                    "items",
-                    if depth <= 1 {
-                        s::absent()
-                    } else {
-                        s::optional_member(
-                            core_schema_meta_schema_object_items_at_json(depth - 1),
-                        )
-                    },
-                ),
-                ("maxItems", s::optional_member(non_negative_integer_json())),
-                ("maxLength", s::optional_member(non_negative_integer_json())),
-                ("maxProperties", s::optional_member(non_negative_integer_json())),
-                ("maximum", s::optional_member(s::number_json(None, None))),
-                ("minItems", s::optional_member(non_negative_integer_default_0_json())),
-                ("minLength", s::optional_member(non_negative_integer_default_0_json())),
-                (
-                    "minProperties",
-                    s::optional_member(non_negative_integer_default_0_json()),
-                ),
-                ("minimum", s::optional_member(s::number_json(None, None))),
-                ("multipleOf", s::optional_member(s::number_json(None, None))),
-                (
-                    "not",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(core_schema_meta_schema_at_json(depth - 1))
-                    },
-                ),
-                (
-                    "oneOf",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(schema_array_at_json(depth - 1))
-                    },
-                ),
-                (
-                    "pattern",
-                    s::optional_member(s::string_json(Some("regex"), None, None)),
-                ),
-                (
-                    "patternProperties",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(
-                            s::map_json(core_schema_meta_schema_at_json(depth - 1)),
-                        )
-                    },
-                ),
-                (
-                    "properties",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(
-                            s::map_json(core_schema_meta_schema_at_json(depth - 1)),
-                        )
-                    },
-                ),
-                (
-                    "propertyNames",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(core_schema_meta_schema_at_json(depth - 1))
-                    },
-                ),
-                ("readOnly", s::optional_member(s::boolean_json())),
-                ("required", s::optional_member(string_array_json())),
-                (
-                    "then",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(core_schema_meta_schema_at_json(depth - 1))
-                    },
-                ),
-                ("title", s::optional_member(s::string_json(None, None, None))),
-                ("type", s::optional_member(core_schema_meta_schema_object_type_json())),
-                ("uniqueItems", s::optional_member(s::boolean_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+                        ),
+                    )
+                },
+            ),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            (
+                "else",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(core_schema_meta_schema_at_json(depth - 1))
+                },
+            ),
+            ("enum", s::optional_member(s::array_json(s::any_json(), Some(1u64), None))),
+            ("examples", s::optional_member(s::array_json(s::any_json(), None, None))),
+            ("exclusiveMaximum", s::optional_member(s::number_json(None, None))),
+            ("exclusiveMinimum", s::optional_member(s::number_json(None, None))),
+            ("format", s::optional_member(s::string_json(None, None, None))),
+            (
+                "if",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(core_schema_meta_schema_at_json(depth - 1))
+                },
+            ),
+            (
+                "items",
+                if depth <= 1 {
+                    s::absent()
+                } else {
+                    s::optional_member(
+                        core_schema_meta_schema_object_items_at_json(depth - 1),
+                    )
+                },
+            ),
+            ("maxItems", s::optional_member(non_negative_integer_json())),
+            ("maxLength", s::optional_member(non_negative_integer_json())),
+            ("maxProperties", s::optional_member(non_negative_integer_json())),
+            ("maximum", s::optional_member(s::number_json(None, None))),
+            ("minItems", s::optional_member(non_negative_integer_default_0_json())),
+            ("minLength", s::optional_member(non_negative_integer_default_0_json())),
+            ("minProperties", s::optional_member(non_negative_integer_default_0_json())),
+            ("minimum", s::optional_member(s::number_json(None, None))),
+            ("multipleOf", s::optional_member(s::number_json(None, None))),
+            (
+                "not",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(core_schema_meta_schema_at_json(depth - 1))
+                },
+            ),
+            (
+                "oneOf",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(schema_array_at_json(depth - 1))
+                },
+            ),
+            ("pattern", s::optional_member(s::string_json(Some("regex"), None, None))),
+            (
+                "patternProperties",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(
+                        s::map_json(core_schema_meta_schema_at_json(depth - 1)),
+                    )
+                },
+            ),
+            (
+                "properties",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(
+                        s::map_json(core_schema_meta_schema_at_json(depth - 1)),
+                    )
+                },
+            ),
+            (
+                "propertyNames",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(core_schema_meta_schema_at_json(depth - 1))
+                },
+            ),
+            ("readOnly", s::optional_member(s::boolean_json())),
+            ("required", s::optional_member(string_array_json())),
+            (
+                "then",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(core_schema_meta_schema_at_json(depth - 1))
+                },
+            ),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("type", s::optional_member(core_schema_meta_schema_object_type_json())),
+            ("uniqueItems", s::optional_member(s::boolean_json())),
+        ])
     }
     /// Values of [`super::CoreSchemaMetaSchemaObjectDependenciesValue`].
     pub fn core_schema_meta_schema_object_dependencies_value() -> BoxedStrategy<
@@ -1336,29 +1314,12 @@ pub mod strategies {
     fn string_array_json() -> BoxedStrategy<::serde_json::Value> {
         s::array_json(s::string_json(None, None, None), None, None)
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "CoreSchemaMetaSchema" => {
-                    s::sample::<
-                        super::CoreSchemaMetaSchema,
-                    >(core_schema_meta_schema_json())
-                }
-                "nonNegativeInteger" => {
-                    s::sample::<super::NonNegativeInteger>(non_negative_integer_json())
-                }
-                "nonNegativeIntegerDefault0" => {
-                    s::sample::<
-                        super::NonNegativeIntegerDefault0,
-                    >(non_negative_integer_default_0_json())
-                }
-                "schemaArray" => s::sample::<super::SchemaArray>(schema_array_json()),
-                "simpleTypes" => s::sample::<super::SimpleTypes>(simple_types_json()),
-                "stringArray" => s::sample::<super::StringArray>(string_array_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_support::sample_table! {
+        "CoreSchemaMetaSchema" CoreSchemaMetaSchema core_schema_meta_schema_json;
+        "nonNegativeInteger" NonNegativeInteger non_negative_integer_json;
+        "nonNegativeIntegerDefault0" NonNegativeIntegerDefault0 non_negative_integer_default_0_json;
+        "schemaArray" SchemaArray schema_array_json;
+        "simpleTypes" SimpleTypes simple_types_json;
+        "stringArray" StringArray string_array_json;
     }
 }

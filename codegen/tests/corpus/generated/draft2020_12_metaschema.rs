@@ -2564,88 +2564,62 @@ pub mod strategies {
     fn applicator_vocabulary_meta_schema_object_json() -> BoxedStrategy<
         ::serde_json::Value,
     > {
-        s::object(
-            Vec::from([
-                (
-                    "additionalProperties",
-                    s::optional_member(
-                        core_and_validation_specifications_meta_schema_json(),
-                    ),
+        s::object([
+            (
+                "additionalProperties",
+                s::optional_member(core_and_validation_specifications_meta_schema_json()),
+            ),
+            ("allOf", s::optional_member(schema_array_json())),
+            ("anyOf", s::optional_member(schema_array_json())),
+            (
+                "contains",
+                s::optional_member(core_and_validation_specifications_meta_schema_json()),
+            ),
+            (
+                "dependentSchemas",
+                s::optional_member(
+                    s::map_json(core_and_validation_specifications_meta_schema_json()),
                 ),
-                ("allOf", s::optional_member(schema_array_json())),
-                ("anyOf", s::optional_member(schema_array_json())),
-                (
-                    "contains",
-                    s::optional_member(
-                        core_and_validation_specifications_meta_schema_json(),
-                    ),
+            ),
+            (
+                "else",
+                s::optional_member(core_and_validation_specifications_meta_schema_json()),
+            ),
+            (
+                "if",
+                s::optional_member(core_and_validation_specifications_meta_schema_json()),
+            ),
+            (
+                "items",
+                s::optional_member(core_and_validation_specifications_meta_schema_json()),
+            ),
+            (
+                "not",
+                s::optional_member(core_and_validation_specifications_meta_schema_json()),
+            ),
+            ("oneOf", s::optional_member(schema_array_json())),
+            (
+                "patternProperties",
+                s::optional_member(
+                    s::map_json(core_and_validation_specifications_meta_schema_json()),
                 ),
-                (
-                    "dependentSchemas",
-                    s::optional_member(
-                        s::map_json(
-                            core_and_validation_specifications_meta_schema_json(),
-                        ),
-                    ),
+            ),
+            ("prefixItems", s::optional_member(schema_array_json())),
+            (
+                "properties",
+                s::optional_member(
+                    s::map_json(core_and_validation_specifications_meta_schema_json()),
                 ),
-                (
-                    "else",
-                    s::optional_member(
-                        core_and_validation_specifications_meta_schema_json(),
-                    ),
-                ),
-                (
-                    "if",
-                    s::optional_member(
-                        core_and_validation_specifications_meta_schema_json(),
-                    ),
-                ),
-                (
-                    "items",
-                    s::optional_member(
-                        core_and_validation_specifications_meta_schema_json(),
-                    ),
-                ),
-                (
-                    "not",
-                    s::optional_member(
-                        core_and_validation_specifications_meta_schema_json(),
-                    ),
-                ),
-                ("oneOf", s::optional_member(schema_array_json())),
-                (
-                    "patternProperties",
-                    s::optional_member(
-                        s::map_json(
-                            core_and_validation_specifications_meta_schema_json(),
-                        ),
-                    ),
-                ),
-                ("prefixItems", s::optional_member(schema_array_json())),
-                (
-                    "properties",
-                    s::optional_member(
-                        s::map_json(
-                            core_and_validation_specifications_meta_schema_json(),
-                        ),
-                    ),
-                ),
-                (
-                    "propertyNames",
-                    s::optional_member(
-                        core_and_validation_specifications_meta_schema_json(),
-                    ),
-                ),
-                (
-                    "then",
-                    s::optional_member(
-                        core_and_validation_specifications_meta_schema_json(),
-                    ),
-                ),
-            ]),
-            s::no_extra(),
-            None,
-        )
+            ),
+            (
+                "propertyNames",
+                s::optional_member(core_and_validation_specifications_meta_schema_json()),
+            ),
+            (
+                "then",
+                s::optional_member(core_and_validation_specifications_meta_schema_json()),
+            ),
+        ])
     }
     /// Values of [`super::ContentVocabularyMetaSchema`].
     pub fn content_vocabulary_meta_schema() -> BoxedStrategy<
@@ -2676,26 +2650,14 @@ pub mod strategies {
     fn content_vocabulary_meta_schema_object_json() -> BoxedStrategy<
         ::serde_json::Value,
     > {
-        s::object(
-            Vec::from([
-                (
-                    "contentEncoding",
-                    s::optional_member(s::string_json(None, None, None)),
-                ),
-                (
-                    "contentMediaType",
-                    s::optional_member(s::string_json(None, None, None)),
-                ),
-                (
-                    "contentSchema",
-                    s::optional_member(
-                        core_and_validation_specifications_meta_schema_json(),
-                    ),
-                ),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("contentEncoding", s::optional_member(s::string_json(None, None, None))),
+            ("contentMediaType", s::optional_member(s::string_json(None, None, None))),
+            (
+                "contentSchema",
+                s::optional_member(core_and_validation_specifications_meta_schema_json()),
+            ),
+        ])
     }
     /// Values of [`super::CoreAndValidationSpecificationsMetaSchema`].
     pub fn core_and_validation_specifications_meta_schema() -> BoxedStrategy<
@@ -2763,323 +2725,279 @@ pub mod strategies {
     fn core_and_validation_specifications_meta_schema_object_at_json(
         depth: u32,
     ) -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("$anchor", s::optional_member(anchor_string_json())),
-                ("$comment", s::optional_member(s::string_json(None, None, None))),
-                (
-                    "$defs",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(
-                            s::map_json(
-                                core_and_validation_specifications_meta_schema_at_json(
-                                    depth - 1,
-                                ),
-                            ),
-                        )
-                    },
-                ),
-                ("$dynamicAnchor", s::optional_member(anchor_string_json())),
-                ("$dynamicRef", s::optional_member(uri_reference_string_json())),
-                ("$id", s::optional_member(uri_reference_string_json())),
-                ("$recursiveAnchor", s::optional_member(anchor_string_json())),
-                ("$recursiveRef", s::optional_member(uri_reference_string_json())),
-                ("$ref", s::optional_member(uri_reference_string_json())),
-                ("$schema", s::optional_member(uri_string_json())),
-                ("$vocabulary", s::optional_member(s::map_json(s::boolean_json()))),
-                (
-                    "additionalProperties",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(
-                            core_and_validation_specifications_meta_schema_at_json(
-                                depth - 1,
-                            ),
-                        )
-                    },
-                ),
-                (
-                    "allOf",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(schema_array_at_json(depth - 1))
-                    },
-                ),
-                (
-                    "anyOf",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(schema_array_at_json(depth - 1))
-                    },
-                ),
-                ("const", s::optional_member(s::any_json())),
-                (
-                    "contains",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(
-                            core_and_validation_specifications_meta_schema_at_json(
-                                depth - 1,
-                            ),
-                        )
-                    },
-                ),
-                (
-                    "contentEncoding",
-                    s::optional_member(s::string_json(None, None, None)),
-                ),
-                (
-                    "contentMediaType",
-                    s::optional_member(s::string_json(None, None, None)),
-                ),
-                (
-                    "contentSchema",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(
-                            core_and_validation_specifications_meta_schema_at_json(
-                                depth - 1,
-                            ),
-                        )
-                    },
-                ),
-                ("default", s::optional_member(s::any_json())),
-                (
-                    "definitions",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(
-                            s::map_json(
-                                core_and_validation_specifications_meta_schema_at_json(
-                                    depth - 1,
-                                ),
-                            ),
-                        )
-                    },
-                ),
-                (
-                    "dependencies",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(
-                            s::map_json(
-                                core_and_validation_specifications_meta_schema_object_dependencies_value_at_json(
-                                    depth - 1,
-                                ),
-                            ),
-                        )
-                    },
-                ),
-                (
-                    "dependentRequired",
-                    s::optional_member(s::map_json(string_array_json())),
-                ),
-                (
-                    "dependentSchemas",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(
-                            s::map_json(
-                                core_and_validation_specifications_meta_schema_at_json(
-                                    depth - 1,
-                                ),
-                            ),
-                        )
-                    },
-                ),
-                ("deprecated", s::optional_member(s::boolean_json())),
-                ("description", s::optional_member(s::string_json(None, None, None))),
-                (
-                    "else",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(
-                            core_and_validation_specifications_meta_schema_at_json(
-                                depth - 1,
-                            ),
-                        )
-                    },
-                ),
-                ("enum", s::optional_member(s::array_json(s::any_json(), None, None))),
-                (
-                    "examples",
-                    s::optional_member(s::array_json(s::any_json(), None, None)),
-                ),
-                ("exclusiveMaximum", s::optional_member(s::number_json(None, None))),
-                ("exclusiveMinimum", s::optional_member(s::number_json(None, None))),
-                ("format", s::optional_member(s::string_json(None, None, None))),
-                (
-                    "if",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(
-                            core_and_validation_specifications_meta_schema_at_json(
-                                depth - 1,
-                            ),
-                        )
-                    },
-                ),
-                (
-                    "items",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(
-                            core_and_validation_specifications_meta_schema_at_json(
-                                depth - 1,
-                            ),
-                        )
-                    },
-                ),
-                ("maxContains", s::optional_member(non_negative_integer_json())),
-                ("maxItems", s::optional_member(non_negative_integer_json())),
-                ("maxLength", s::optional_member(non_negative_integer_json())),
-                ("maxProperties", s::optional_member(non_negative_integer_json())),
-                ("maximum", s::optional_member(s::number_json(None, None))),
-                ("minContains", s::optional_member(non_negative_integer_json())),
-                ("minItems", s::optional_member(non_negative_integer_default_0_json())),
-                ("minLength", s::optional_member(non_negative_integer_default_0_json())),
-                (
-                    "minProperties",
-                    s::optional_member(non_negative_integer_default_0_json()),
-                ),
-                ("minimum", s::optional_member(s::number_json(None, None))),
-                ("multipleOf", s::optional_member(s::number_json(None, None))),
-                (
-                    "not",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(
-                            core_and_validation_specifications_meta_schema_at_json(
-                                depth - 1,
-                            ),
-                        )
-                    },
-                ),
-                (
-                    "oneOf",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(schema_array_at_json(depth - 1))
-                    },
-                ),
-                (
-                    "pattern",
-                    s::optional_member(s::string_json(Some("regex"), None, None)),
-                ),
-                (
-                    "patternProperties",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(
-                            s::map_json(
-                                core_and_validation_specifications_meta_schema_at_json(
-                                    depth - 1,
-                                ),
-                            ),
-                        )
-                    },
-                ),
-                (
-                    "prefixItems",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(schema_array_at_json(depth - 1))
-                    },
-                ),
-                (
-                    "properties",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(
-                            s::map_json(
-                                core_and_validation_specifications_meta_schema_at_json(
-                                    depth - 1,
-                                ),
-                            ),
-                        )
-                    },
-                ),
-                (
-                    "propertyNames",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(
-                            core_and_validation_specifications_meta_schema_at_json(
-                                depth - 1,
-                            ),
-                        )
-                    },
-                ),
-                ("readOnly", s::optional_member(s::boolean_json())),
-                ("required", s::optional_member(string_array_json())),
-                (
-                    "then",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(
-                            core_and_validation_specifications_meta_schema_at_json(
-                                depth - 1,
-                            ),
-                        )
-                    },
-                ),
-                ("title", s::optional_member(s::string_json(None, None, None))),
-                (
-                    "type",
+        s::object([
+            ("$anchor", s::optional_member(anchor_string_json())),
+            ("$comment", s::optional_member(s::string_json(None, None, None))),
+            (
+                "$defs",
+                if depth == 0 {
+                    s::absent()
+                } else {
                     s::optional_member(
-                        core_and_validation_specifications_meta_schema_object_type_json(),
-                    ),
-                ),
-                (
-                    "unevaluatedItems",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(
+                        s::map_json(
                             core_and_validation_specifications_meta_schema_at_json(
                                 depth - 1,
                             ),
-                        )
-                    },
-                ),
-                (
-                    "unevaluatedProperties",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(
+                        ),
+                    )
+                },
+            ),
+            ("$dynamicAnchor", s::optional_member(anchor_string_json())),
+            ("$dynamicRef", s::optional_member(uri_reference_string_json())),
+            ("$id", s::optional_member(uri_reference_string_json())),
+            ("$recursiveAnchor", s::optional_member(anchor_string_json())),
+            ("$recursiveRef", s::optional_member(uri_reference_string_json())),
+            ("$ref", s::optional_member(uri_reference_string_json())),
+            ("$schema", s::optional_member(uri_string_json())),
+            ("$vocabulary", s::optional_member(s::map_json(s::boolean_json()))),
+            (
+                "additionalProperties",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_at_json(depth - 1),
+                    )
+                },
+            ),
+            (
+                "allOf",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(schema_array_at_json(depth - 1))
+                },
+            ),
+            (
+                "anyOf",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(schema_array_at_json(depth - 1))
+                },
+            ),
+            ("const", s::optional_member(s::any_json())),
+            (
+                "contains",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_at_json(depth - 1),
+                    )
+                },
+            ),
+            ("contentEncoding", s::optional_member(s::string_json(None, None, None))),
+            ("contentMediaType", s::optional_member(s::string_json(None, None, None))),
+            (
+                "contentSchema",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_at_json(depth - 1),
+                    )
+                },
+            ),
+            ("default", s::optional_member(s::any_json())),
+            (
+                "definitions",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(
+                        s::map_json(
                             core_and_validation_specifications_meta_schema_at_json(
                                 depth - 1,
                             ),
-                        )
-                    },
+                        ),
+                    )
+                },
+            ),
+            (
+                "dependencies",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(
+                        s::map_json(
+                            core_and_validation_specifications_meta_schema_object_dependencies_value_at_json(
+                                depth - 1,
+                            ),
+                        ),
+                    )
+                },
+            ),
+            ("dependentRequired", s::optional_member(s::map_json(string_array_json()))),
+            (
+                "dependentSchemas",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(
+                        s::map_json(
+                            core_and_validation_specifications_meta_schema_at_json(
+                                depth - 1,
+                            ),
+                        ),
+                    )
+                },
+            ),
+            ("deprecated", s::optional_member(s::boolean_json())),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            (
+                "else",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_at_json(depth - 1),
+                    )
+                },
+            ),
+            ("enum", s::optional_member(s::array_json(s::any_json(), None, None))),
+            ("examples", s::optional_member(s::array_json(s::any_json(), None, None))),
+            ("exclusiveMaximum", s::optional_member(s::number_json(None, None))),
+            ("exclusiveMinimum", s::optional_member(s::number_json(None, None))),
+            ("format", s::optional_member(s::string_json(None, None, None))),
+            (
+                "if",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_at_json(depth - 1),
+                    )
+                },
+            ),
+            (
+                "items",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_at_json(depth - 1),
+                    )
+                },
+            ),
+            ("maxContains", s::optional_member(non_negative_integer_json())),
+            ("maxItems", s::optional_member(non_negative_integer_json())),
+            ("maxLength", s::optional_member(non_negative_integer_json())),
+            ("maxProperties", s::optional_member(non_negative_integer_json())),
+            ("maximum", s::optional_member(s::number_json(None, None))),
+            ("minContains", s::optional_member(non_negative_integer_json())),
+            ("minItems", s::optional_member(non_negative_integer_default_0_json())),
+            ("minLength", s::optional_member(non_negative_integer_default_0_json())),
+            ("minProperties", s::optional_member(non_negative_integer_default_0_json())),
+            ("minimum", s::optional_member(s::number_json(None, None))),
+            ("multipleOf", s::optional_member(s::number_json(None, None))),
+            (
+                "not",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_at_json(depth - 1),
+                    )
+                },
+            ),
+            (
+                "oneOf",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(schema_array_at_json(depth - 1))
+                },
+            ),
+            ("pattern", s::optional_member(s::string_json(Some("regex"), None, None))),
+            (
+                "patternProperties",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(
+                        s::map_json(
+                            core_and_validation_specifications_meta_schema_at_json(
+                                depth - 1,
+                            ),
+                        ),
+                    )
+                },
+            ),
+            (
+                "prefixItems",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(schema_array_at_json(depth - 1))
+                },
+            ),
+            (
+                "properties",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(
+                        s::map_json(
+                            core_and_validation_specifications_meta_schema_at_json(
+                                depth - 1,
+                            ),
+                        ),
+                    )
+                },
+            ),
+            (
+                "propertyNames",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_at_json(depth - 1),
+                    )
+                },
+            ),
+            ("readOnly", s::optional_member(s::boolean_json())),
+            ("required", s::optional_member(string_array_json())),
+            (
+                "then",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_at_json(depth - 1),
+                    )
+                },
+            ),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            (
+                "type",
+                s::optional_member(
+                    core_and_validation_specifications_meta_schema_object_type_json(),
                 ),
-                ("uniqueItems", s::optional_member(s::boolean_json())),
-                ("writeOnly", s::optional_member(s::boolean_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+            ),
+            (
+                "unevaluatedItems",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_at_json(depth - 1),
+                    )
+                },
+            ),
+            (
+                "unevaluatedProperties",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(
+                        core_and_validation_specifications_meta_schema_at_json(depth - 1),
+                    )
+                },
+            ),
+            ("uniqueItems", s::optional_member(s::boolean_json())),
+            ("writeOnly", s::optional_member(s::boolean_json())),
+        ])
     }
     /// Values of [`super::CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue`].
     pub fn core_and_validation_specifications_meta_schema_object_dependencies_value() -> BoxedStrategy<
@@ -3183,28 +3101,22 @@ pub mod strategies {
     }
     /// Values of [`super::CoreVocabularyMetaSchemaObject`] as JSON.
     fn core_vocabulary_meta_schema_object_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("$anchor", s::optional_member(anchor_string_json())),
-                ("$comment", s::optional_member(s::string_json(None, None, None))),
-                (
-                    "$defs",
-                    s::optional_member(
-                        s::map_json(
-                            core_and_validation_specifications_meta_schema_json(),
-                        ),
-                    ),
+        s::object([
+            ("$anchor", s::optional_member(anchor_string_json())),
+            ("$comment", s::optional_member(s::string_json(None, None, None))),
+            (
+                "$defs",
+                s::optional_member(
+                    s::map_json(core_and_validation_specifications_meta_schema_json()),
                 ),
-                ("$dynamicAnchor", s::optional_member(anchor_string_json())),
-                ("$dynamicRef", s::optional_member(uri_reference_string_json())),
-                ("$id", s::optional_member(uri_reference_string_json())),
-                ("$ref", s::optional_member(uri_reference_string_json())),
-                ("$schema", s::optional_member(uri_string_json())),
-                ("$vocabulary", s::optional_member(s::map_json(s::boolean_json()))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+            ),
+            ("$dynamicAnchor", s::optional_member(anchor_string_json())),
+            ("$dynamicRef", s::optional_member(uri_reference_string_json())),
+            ("$id", s::optional_member(uri_reference_string_json())),
+            ("$ref", s::optional_member(uri_reference_string_json())),
+            ("$schema", s::optional_member(uri_string_json())),
+            ("$vocabulary", s::optional_member(s::map_json(s::boolean_json()))),
+        ])
     }
     /// Values of [`super::FormatVocabularyMetaSchemaForAnnotationResults`].
     pub fn format_vocabulary_meta_schema_for_annotation_results() -> BoxedStrategy<
@@ -3240,13 +3152,7 @@ pub mod strategies {
     fn format_vocabulary_meta_schema_for_annotation_results_object_json() -> BoxedStrategy<
         ::serde_json::Value,
     > {
-        s::object(
-            Vec::from([
-                ("format", s::optional_member(s::string_json(None, None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([("format", s::optional_member(s::string_json(None, None, None)))])
     }
     /// Values of [`super::MetaDataVocabularyMetaSchema`].
     pub fn meta_data_vocabulary_meta_schema() -> BoxedStrategy<
@@ -3277,22 +3183,15 @@ pub mod strategies {
     fn meta_data_vocabulary_meta_schema_object_json() -> BoxedStrategy<
         ::serde_json::Value,
     > {
-        s::object(
-            Vec::from([
-                ("default", s::optional_member(s::any_json())),
-                ("deprecated", s::optional_member(s::boolean_json())),
-                ("description", s::optional_member(s::string_json(None, None, None))),
-                (
-                    "examples",
-                    s::optional_member(s::array_json(s::any_json(), None, None)),
-                ),
-                ("readOnly", s::optional_member(s::boolean_json())),
-                ("title", s::optional_member(s::string_json(None, None, None))),
-                ("writeOnly", s::optional_member(s::boolean_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("default", s::optional_member(s::any_json())),
+            ("deprecated", s::optional_member(s::boolean_json())),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("examples", s::optional_member(s::array_json(s::any_json(), None, None))),
+            ("readOnly", s::optional_member(s::boolean_json())),
+            ("title", s::optional_member(s::string_json(None, None, None))),
+            ("writeOnly", s::optional_member(s::boolean_json())),
+        ])
     }
     /// Values of [`super::NonNegativeInteger`].
     pub fn non_negative_integer() -> BoxedStrategy<super::NonNegativeInteger> {
@@ -3384,24 +3283,16 @@ pub mod strategies {
     fn unevaluated_applicator_vocabulary_meta_schema_object_json() -> BoxedStrategy<
         ::serde_json::Value,
     > {
-        s::object(
-            Vec::from([
-                (
-                    "unevaluatedItems",
-                    s::optional_member(
-                        core_and_validation_specifications_meta_schema_json(),
-                    ),
-                ),
-                (
-                    "unevaluatedProperties",
-                    s::optional_member(
-                        core_and_validation_specifications_meta_schema_json(),
-                    ),
-                ),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            (
+                "unevaluatedItems",
+                s::optional_member(core_and_validation_specifications_meta_schema_json()),
+            ),
+            (
+                "unevaluatedProperties",
+                s::optional_member(core_and_validation_specifications_meta_schema_json()),
+            ),
+        ])
     }
     /// Values of [`super::UriReferenceString`].
     pub fn uri_reference_string() -> BoxedStrategy<super::UriReferenceString> {
@@ -3451,46 +3342,31 @@ pub mod strategies {
     fn validation_vocabulary_meta_schema_object_json() -> BoxedStrategy<
         ::serde_json::Value,
     > {
-        s::object(
-            Vec::from([
-                ("const", s::optional_member(s::any_json())),
-                (
-                    "dependentRequired",
-                    s::optional_member(s::map_json(string_array_json())),
-                ),
-                ("enum", s::optional_member(s::array_json(s::any_json(), None, None))),
-                ("exclusiveMaximum", s::optional_member(s::number_json(None, None))),
-                ("exclusiveMinimum", s::optional_member(s::number_json(None, None))),
-                ("maxContains", s::optional_member(non_negative_integer_json())),
-                ("maxItems", s::optional_member(non_negative_integer_json())),
-                ("maxLength", s::optional_member(non_negative_integer_json())),
-                ("maxProperties", s::optional_member(non_negative_integer_json())),
-                ("maximum", s::optional_member(s::number_json(None, None))),
-                ("minContains", s::optional_member(non_negative_integer_json())),
-                ("minItems", s::optional_member(non_negative_integer_default_0_json())),
-                ("minLength", s::optional_member(non_negative_integer_default_0_json())),
-                (
-                    "minProperties",
-                    s::optional_member(non_negative_integer_default_0_json()),
-                ),
-                ("minimum", s::optional_member(s::number_json(None, None))),
-                ("multipleOf", s::optional_member(s::number_json(None, None))),
-                (
-                    "pattern",
-                    s::optional_member(s::string_json(Some("regex"), None, None)),
-                ),
-                ("required", s::optional_member(string_array_json())),
-                (
-                    "type",
-                    s::optional_member(
-                        validation_vocabulary_meta_schema_object_type_json(),
-                    ),
-                ),
-                ("uniqueItems", s::optional_member(s::boolean_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("const", s::optional_member(s::any_json())),
+            ("dependentRequired", s::optional_member(s::map_json(string_array_json()))),
+            ("enum", s::optional_member(s::array_json(s::any_json(), None, None))),
+            ("exclusiveMaximum", s::optional_member(s::number_json(None, None))),
+            ("exclusiveMinimum", s::optional_member(s::number_json(None, None))),
+            ("maxContains", s::optional_member(non_negative_integer_json())),
+            ("maxItems", s::optional_member(non_negative_integer_json())),
+            ("maxLength", s::optional_member(non_negative_integer_json())),
+            ("maxProperties", s::optional_member(non_negative_integer_json())),
+            ("maximum", s::optional_member(s::number_json(None, None))),
+            ("minContains", s::optional_member(non_negative_integer_json())),
+            ("minItems", s::optional_member(non_negative_integer_default_0_json())),
+            ("minLength", s::optional_member(non_negative_integer_default_0_json())),
+            ("minProperties", s::optional_member(non_negative_integer_default_0_json())),
+            ("minimum", s::optional_member(s::number_json(None, None))),
+            ("multipleOf", s::optional_member(s::number_json(None, None))),
+            ("pattern", s::optional_member(s::string_json(Some("regex"), None, None))),
+            ("required", s::optional_member(string_array_json())),
+            (
+                "type",
+                s::optional_member(validation_vocabulary_meta_schema_object_type_json()),
+            ),
+            ("uniqueItems", s::optional_member(s::boolean_json())),
+        ])
     }
     /// Values of [`super::ValidationVocabularyMetaSchemaObjectType`].
     pub fn validation_vocabulary_meta_schema_object_type() -> BoxedStrategy<
@@ -3513,69 +3389,22 @@ pub mod strategies {
             ),
         )
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "ApplicatorVocabularyMetaSchema" => {
-                    s::sample::<
-                        super::ApplicatorVocabularyMetaSchema,
-                    >(applicator_vocabulary_meta_schema_json())
-                }
-                "ContentVocabularyMetaSchema" => {
-                    s::sample::<
-                        super::ContentVocabularyMetaSchema,
-                    >(content_vocabulary_meta_schema_json())
-                }
-                "CoreAndValidationSpecificationsMetaSchema" => {
-                    s::sample::<
-                        super::CoreAndValidationSpecificationsMetaSchema,
-                    >(core_and_validation_specifications_meta_schema_json())
-                }
-                "CoreVocabularyMetaSchema" => {
-                    s::sample::<
-                        super::CoreVocabularyMetaSchema,
-                    >(core_vocabulary_meta_schema_json())
-                }
-                "FormatVocabularyMetaSchemaForAnnotationResults" => {
-                    s::sample::<
-                        super::FormatVocabularyMetaSchemaForAnnotationResults,
-                    >(format_vocabulary_meta_schema_for_annotation_results_json())
-                }
-                "MetaDataVocabularyMetaSchema" => {
-                    s::sample::<
-                        super::MetaDataVocabularyMetaSchema,
-                    >(meta_data_vocabulary_meta_schema_json())
-                }
-                "UnevaluatedApplicatorVocabularyMetaSchema" => {
-                    s::sample::<
-                        super::UnevaluatedApplicatorVocabularyMetaSchema,
-                    >(unevaluated_applicator_vocabulary_meta_schema_json())
-                }
-                "ValidationVocabularyMetaSchema" => {
-                    s::sample::<
-                        super::ValidationVocabularyMetaSchema,
-                    >(validation_vocabulary_meta_schema_json())
-                }
-                "anchorString" => s::sample::<super::AnchorString>(anchor_string_json()),
-                "nonNegativeInteger" => {
-                    s::sample::<super::NonNegativeInteger>(non_negative_integer_json())
-                }
-                "nonNegativeIntegerDefault0" => {
-                    s::sample::<
-                        super::NonNegativeIntegerDefault0,
-                    >(non_negative_integer_default_0_json())
-                }
-                "schemaArray" => s::sample::<super::SchemaArray>(schema_array_json()),
-                "simpleTypes" => s::sample::<super::SimpleTypes>(simple_types_json()),
-                "stringArray" => s::sample::<super::StringArray>(string_array_json()),
-                "uriReferenceString" => {
-                    s::sample::<super::UriReferenceString>(uri_reference_string_json())
-                }
-                "uriString" => s::sample::<super::UriString>(uri_string_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_support::sample_table! {
+        "ApplicatorVocabularyMetaSchema" ApplicatorVocabularyMetaSchema applicator_vocabulary_meta_schema_json;
+        "ContentVocabularyMetaSchema" ContentVocabularyMetaSchema content_vocabulary_meta_schema_json;
+        "CoreAndValidationSpecificationsMetaSchema" CoreAndValidationSpecificationsMetaSchema core_and_validation_specifications_meta_schema_json;
+        "CoreVocabularyMetaSchema" CoreVocabularyMetaSchema core_vocabulary_meta_schema_json;
+        "FormatVocabularyMetaSchemaForAnnotationResults" FormatVocabularyMetaSchemaForAnnotationResults format_vocabulary_meta_schema_for_annotation_results_json;
+        "MetaDataVocabularyMetaSchema" MetaDataVocabularyMetaSchema meta_data_vocabulary_meta_schema_json;
+        "UnevaluatedApplicatorVocabularyMetaSchema" UnevaluatedApplicatorVocabularyMetaSchema unevaluated_applicator_vocabulary_meta_schema_json;
+        "ValidationVocabularyMetaSchema" ValidationVocabularyMetaSchema validation_vocabulary_meta_schema_json;
+        "anchorString" AnchorString anchor_string_json;
+        "nonNegativeInteger" NonNegativeInteger non_negative_integer_json;
+        "nonNegativeIntegerDefault0" NonNegativeIntegerDefault0 non_negative_integer_default_0_json;
+        "schemaArray" SchemaArray schema_array_json;
+        "simpleTypes" SimpleTypes simple_types_json;
+        "stringArray" StringArray string_array_json;
+        "uriReferenceString" UriReferenceString uri_reference_string_json;
+        "uriString" UriString uri_string_json;
     }
 }

@@ -279,11 +279,7 @@ pub mod strategies {
     }
     /// Values of [`super::ExprVariant0`] as JSON.
     fn expr_variant_0_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([("num", s::required(s::number_json(None, None)))]),
-            s::no_extra(),
-            None,
-        )
+        s::object([("num", s::required(s::number_json(None, None)))])
     }
     /// Values of [`super::ExprVariant1`].
     pub fn expr_variant_1() -> BoxedStrategy<super::ExprVariant1> {
@@ -299,15 +295,11 @@ pub mod strategies {
     }
     /// Values of [`super::ExprVariant1`] as JSON, recursing at most `depth` levels.
     fn expr_variant_1_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("left", s::required(expr_at_json(depth - 1))),
-                ("op", s::required(expr_variant_1_op_json())),
-                ("right", s::required(expr_at_json(depth - 1))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("left", s::required(expr_at_json(depth - 1))),
+            ("op", s::required(expr_variant_1_op_json())),
+            ("right", s::required(expr_at_json(depth - 1))),
+        ])
     }
     /// Values of [`super::ExprVariant1Op`].
     pub fn expr_variant_1_op() -> BoxedStrategy<super::ExprVariant1Op> {
@@ -317,14 +309,7 @@ pub mod strategies {
     fn expr_variant_1_op_json() -> BoxedStrategy<::serde_json::Value> {
         s::select_json(&["+", "*"])
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "Expr" => s::sample::<super::Expr>(expr_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_support::sample_table! {
+        "Expr" Expr expr_json;
     }
 }

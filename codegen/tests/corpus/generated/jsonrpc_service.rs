@@ -495,26 +495,22 @@ pub mod strategies {
     }
     /// Values of [`super::Add`] as JSON.
     fn add_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("id", s::required(id_json())),
-                ("jsonrpc", s::required(jsonrpc_2_0_json())),
-                ("method", s::required(method_add_json())),
-                (
-                    "params",
-                    s::required(
-                        s::tuple_json(
-                            Vec::from([
-                                s::number_json(None, None),
-                                s::number_json(None, None),
-                            ]),
-                        ),
+        s::object([
+            ("id", s::required(id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_add_json())),
+            (
+                "params",
+                s::required(
+                    s::tuple_json(
+                        Vec::from([
+                            s::number_json(None, None),
+                            s::number_json(None, None),
+                        ]),
                     ),
                 ),
-            ]),
-            s::no_extra(),
-            None,
-        )
+            ),
+        ])
     }
     /// Values of [`super::CalcRequest`].
     pub fn calc_request() -> BoxedStrategy<super::CalcRequest> {
@@ -571,16 +567,12 @@ pub mod strategies {
     }
     /// Values of [`super::Neg`] as JSON.
     fn neg_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("id", s::required(id_json())),
-                ("jsonrpc", s::required(jsonrpc_2_0_json())),
-                ("method", s::required(method_neg_json())),
-                ("params", s::required(neg_params_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("id", s::required(id_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_neg_json())),
+            ("params", s::required(neg_params_json())),
+        ])
     }
     /// Values of [`super::NegParams`].
     pub fn neg_params() -> BoxedStrategy<super::NegParams> {
@@ -588,23 +580,12 @@ pub mod strategies {
     }
     /// Values of [`super::NegParams`] as JSON.
     fn neg_params_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([("x", s::required(s::number_json(None, None)))]),
-            s::no_extra(),
-            None,
-        )
+        s::object([("x", s::required(s::number_json(None, None)))])
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "Add" => s::sample::<super::Add>(add_json()),
-                "CalcRequest" => s::sample::<super::CalcRequest>(calc_request_json()),
-                "Id" => s::sample::<super::Id>(id_json()),
-                "Neg" => s::sample::<super::Neg>(neg_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_support::sample_table! {
+        "Add" Add add_json;
+        "CalcRequest" CalcRequest calc_request_json;
+        "Id" Id id_json;
+        "Neg" Neg neg_json;
     }
 }

@@ -212,14 +212,10 @@ pub mod strategies {
     }
     /// Values of [`super::Node`] as JSON, recursing at most `depth` levels.
     fn node_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("next", s::required(node_next_at_json(depth - 1))),
-                ("value", s::required(s::string_json(None, None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("next", s::required(node_next_at_json(depth - 1))),
+            ("value", s::required(s::string_json(None, None, None))),
+        ])
     }
     /// Values of [`super::NodeNext`].
     pub fn node_next() -> BoxedStrategy<super::NodeNext> {
@@ -246,15 +242,8 @@ pub mod strategies {
             |json| s::variant_of(json, super::NodeNext::variant_name),
         )
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "List" => s::sample::<super::List>(list_json()),
-                "Node" => s::sample::<super::Node>(node_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_support::sample_table! {
+        "List" List list_json;
+        "Node" Node node_json;
     }
 }

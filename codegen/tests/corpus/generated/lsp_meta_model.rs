@@ -2497,21 +2497,17 @@ pub mod strategies {
     }
     /// Values of [`super::AndType`] as JSON, recursing at most `depth` levels.
     fn and_type_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                (
-                    "items",
-                    if depth == 0 {
-                        s::required(Just(::serde_json::Value::Array(Vec::new())).boxed())
-                    } else {
-                        s::required(s::array_json(type_at_json(depth - 1), None, None))
-                    },
-                ),
-                ("kind", s::required(kind_and_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            (
+                "items",
+                if depth == 0 {
+                    s::required(Just(::serde_json::Value::Array(Vec::new())).boxed())
+                } else {
+                    s::required(s::array_json(type_at_json(depth - 1), None, None))
+                },
+            ),
+            ("kind", s::required(kind_and_json())),
+        ])
     }
     /// Values of [`super::ArrayType`].
     pub fn array_type() -> BoxedStrategy<super::ArrayType> {
@@ -2527,14 +2523,10 @@ pub mod strategies {
     }
     /// Values of [`super::ArrayType`] as JSON, recursing at most `depth` levels.
     fn array_type_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("element", s::required(type_at_json(depth - 1))),
-                ("kind", s::required(kind_array_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("element", s::required(type_at_json(depth - 1))),
+            ("kind", s::required(kind_array_json())),
+        ])
     }
     /// Values of [`super::BaseType`].
     pub fn base_type() -> BoxedStrategy<super::BaseType> {
@@ -2542,14 +2534,10 @@ pub mod strategies {
     }
     /// Values of [`super::BaseType`] as JSON.
     fn base_type_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("kind", s::required(kind_base_json())),
-                ("name", s::required(base_types_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("kind", s::required(kind_base_json())),
+            ("name", s::required(base_types_json())),
+        ])
     }
     /// Values of [`super::BaseTypes`].
     pub fn base_types() -> BoxedStrategy<super::BaseTypes> {
@@ -2577,14 +2565,10 @@ pub mod strategies {
     }
     /// Values of [`super::BooleanLiteralType`] as JSON.
     fn boolean_literal_type_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("kind", s::required(kind_boolean_literal_json())),
-                ("value", s::required(s::boolean_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("kind", s::required(kind_boolean_literal_json())),
+            ("value", s::required(s::boolean_json())),
+        ])
     }
     /// Values of [`super::Enumeration`].
     pub fn enumeration() -> BoxedStrategy<super::Enumeration> {
@@ -2592,29 +2576,22 @@ pub mod strategies {
     }
     /// Values of [`super::Enumeration`] as JSON.
     fn enumeration_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("deprecated", s::optional_member(s::string_json(None, None, None))),
-                ("documentation", s::optional_member(s::string_json(None, None, None))),
-                ("name", s::required(s::string_json(None, None, None))),
-                ("proposed", s::optional_member(s::boolean_json())),
-                ("since", s::optional_member(s::string_json(None, None, None))),
-                (
-                    "sinceTags",
-                    s::optional_member(
-                        s::array_json(s::string_json(None, None, None), None, None),
-                    ),
+        s::object([
+            ("deprecated", s::optional_member(s::string_json(None, None, None))),
+            ("documentation", s::optional_member(s::string_json(None, None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("proposed", s::optional_member(s::boolean_json())),
+            ("since", s::optional_member(s::string_json(None, None, None))),
+            (
+                "sinceTags",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
                 ),
-                ("supportsCustomValues", s::optional_member(s::boolean_json())),
-                ("type", s::required(enumeration_type_json())),
-                (
-                    "values",
-                    s::required(s::array_json(enumeration_entry_json(), None, None)),
-                ),
-            ]),
-            s::no_extra(),
-            None,
-        )
+            ),
+            ("supportsCustomValues", s::optional_member(s::boolean_json())),
+            ("type", s::required(enumeration_type_json())),
+            ("values", s::required(s::array_json(enumeration_entry_json(), None, None))),
+        ])
     }
     /// Values of [`super::EnumerationEntry`].
     pub fn enumeration_entry() -> BoxedStrategy<super::EnumerationEntry> {
@@ -2622,24 +2599,20 @@ pub mod strategies {
     }
     /// Values of [`super::EnumerationEntry`] as JSON.
     fn enumeration_entry_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("deprecated", s::optional_member(s::string_json(None, None, None))),
-                ("documentation", s::optional_member(s::string_json(None, None, None))),
-                ("name", s::required(s::string_json(None, None, None))),
-                ("proposed", s::optional_member(s::boolean_json())),
-                ("since", s::optional_member(s::string_json(None, None, None))),
-                (
-                    "sinceTags",
-                    s::optional_member(
-                        s::array_json(s::string_json(None, None, None), None, None),
-                    ),
+        s::object([
+            ("deprecated", s::optional_member(s::string_json(None, None, None))),
+            ("documentation", s::optional_member(s::string_json(None, None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("proposed", s::optional_member(s::boolean_json())),
+            ("since", s::optional_member(s::string_json(None, None, None))),
+            (
+                "sinceTags",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
                 ),
-                ("value", s::required(enumeration_entry_value_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+            ),
+            ("value", s::required(enumeration_entry_value_json())),
+        ])
     }
     /// Values of [`super::EnumerationEntryValue`].
     pub fn enumeration_entry_value() -> BoxedStrategy<super::EnumerationEntryValue> {
@@ -2661,14 +2634,10 @@ pub mod strategies {
     }
     /// Values of [`super::EnumerationType`] as JSON.
     fn enumeration_type_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("kind", s::required(kind_base_json())),
-                ("name", s::required(enumeration_type_name_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("kind", s::required(kind_base_json())),
+            ("name", s::required(enumeration_type_name_json())),
+        ])
     }
     /// Values of [`super::EnumerationTypeName`].
     pub fn enumeration_type_name() -> BoxedStrategy<super::EnumerationTypeName> {
@@ -2684,14 +2653,10 @@ pub mod strategies {
     }
     /// Values of [`super::IntegerLiteralType`] as JSON.
     fn integer_literal_type_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("kind", s::required(kind_integer_literal_json())),
-                ("value", s::required(s::number_json(None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("kind", s::required(kind_integer_literal_json())),
+            ("value", s::required(s::number_json(None, None))),
+        ])
     }
     /// Values of [`super::KindAnd`].
     pub fn kind_and() -> BoxedStrategy<super::KindAnd> {
@@ -2801,14 +2766,10 @@ pub mod strategies {
     }
     /// Values of [`super::MapKeyTypeVariant0`] as JSON.
     fn map_key_type_variant_0_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("kind", s::required(kind_base_json())),
-                ("name", s::required(map_key_type_variant_0_name_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("kind", s::required(kind_base_json())),
+            ("name", s::required(map_key_type_variant_0_name_json())),
+        ])
     }
     /// Values of [`super::MapKeyTypeVariant0Name`].
     pub fn map_key_type_variant_0_name() -> BoxedStrategy<
@@ -2834,15 +2795,11 @@ pub mod strategies {
     }
     /// Values of [`super::MapType`] as JSON, recursing at most `depth` levels.
     fn map_type_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("key", s::required(map_key_type_json())),
-                ("kind", s::required(kind_map_json())),
-                ("value", s::required(type_at_json(depth - 1))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("key", s::required(map_key_type_json())),
+            ("kind", s::required(kind_map_json())),
+            ("value", s::required(type_at_json(depth - 1))),
+        ])
     }
     /// Values of [`super::MessageDirection`].
     pub fn message_direction() -> BoxedStrategy<super::MessageDirection> {
@@ -2858,11 +2815,7 @@ pub mod strategies {
     }
     /// Values of [`super::MetaData`] as JSON.
     fn meta_data_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([("version", s::required(s::string_json(None, None, None)))]),
-            s::no_extra(),
-            None,
-        )
+        s::object([("version", s::required(s::string_json(None, None, None)))])
     }
     /// Values of [`super::MetaModel`].
     pub fn meta_model() -> BoxedStrategy<super::MetaModel> {
@@ -2870,27 +2823,17 @@ pub mod strategies {
     }
     /// Values of [`super::MetaModel`] as JSON.
     fn meta_model_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                (
-                    "enumerations",
-                    s::required(s::array_json(enumeration_json(), None, None)),
-                ),
-                ("metaData", s::required(meta_data_json())),
-                (
-                    "notifications",
-                    s::required(s::array_json(notification_json(), None, None)),
-                ),
-                ("requests", s::required(s::array_json(request_json(), None, None))),
-                ("structures", s::required(s::array_json(structure_json(), None, None))),
-                (
-                    "typeAliases",
-                    s::required(s::array_json(type_alias_json(), None, None)),
-                ),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("enumerations", s::required(s::array_json(enumeration_json(), None, None))),
+            ("metaData", s::required(meta_data_json())),
+            (
+                "notifications",
+                s::required(s::array_json(notification_json(), None, None)),
+            ),
+            ("requests", s::required(s::array_json(request_json(), None, None))),
+            ("structures", s::required(s::array_json(structure_json(), None, None))),
+            ("typeAliases", s::required(s::array_json(type_alias_json(), None, None))),
+        ])
     }
     /// Values of [`super::Notification`].
     pub fn notification() -> BoxedStrategy<super::Notification> {
@@ -2898,39 +2841,26 @@ pub mod strategies {
     }
     /// Values of [`super::Notification`] as JSON.
     fn notification_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                (
-                    "clientCapability",
-                    s::optional_member(s::string_json(None, None, None)),
+        s::object([
+            ("clientCapability", s::optional_member(s::string_json(None, None, None))),
+            ("deprecated", s::optional_member(s::string_json(None, None, None))),
+            ("documentation", s::optional_member(s::string_json(None, None, None))),
+            ("messageDirection", s::required(message_direction_json())),
+            ("method", s::required(s::string_json(None, None, None))),
+            ("params", s::optional_member(notification_params_json())),
+            ("proposed", s::optional_member(s::boolean_json())),
+            ("registrationMethod", s::optional_member(s::string_json(None, None, None))),
+            ("registrationOptions", s::optional_member(type_json())),
+            ("serverCapability", s::optional_member(s::string_json(None, None, None))),
+            ("since", s::optional_member(s::string_json(None, None, None))),
+            (
+                "sinceTags",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
                 ),
-                ("deprecated", s::optional_member(s::string_json(None, None, None))),
-                ("documentation", s::optional_member(s::string_json(None, None, None))),
-                ("messageDirection", s::required(message_direction_json())),
-                ("method", s::required(s::string_json(None, None, None))),
-                ("params", s::optional_member(notification_params_json())),
-                ("proposed", s::optional_member(s::boolean_json())),
-                (
-                    "registrationMethod",
-                    s::optional_member(s::string_json(None, None, None)),
-                ),
-                ("registrationOptions", s::optional_member(type_json())),
-                (
-                    "serverCapability",
-                    s::optional_member(s::string_json(None, None, None)),
-                ),
-                ("since", s::optional_member(s::string_json(None, None, None))),
-                (
-                    "sinceTags",
-                    s::optional_member(
-                        s::array_json(s::string_json(None, None, None), None, None),
-                    ),
-                ),
-                ("typeName", s::optional_member(s::string_json(None, None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+            ),
+            ("typeName", s::optional_member(s::string_json(None, None, None))),
+        ])
     }
     /// Values of [`super::NotificationParams`].
     pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
@@ -2960,21 +2890,17 @@ pub mod strategies {
     }
     /// Values of [`super::OrType`] as JSON, recursing at most `depth` levels.
     fn or_type_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                (
-                    "items",
-                    if depth == 0 {
-                        s::required(Just(::serde_json::Value::Array(Vec::new())).boxed())
-                    } else {
-                        s::required(s::array_json(type_at_json(depth - 1), None, None))
-                    },
-                ),
-                ("kind", s::required(kind_or_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            (
+                "items",
+                if depth == 0 {
+                    s::required(Just(::serde_json::Value::Array(Vec::new())).boxed())
+                } else {
+                    s::required(s::array_json(type_at_json(depth - 1), None, None))
+                },
+            ),
+            ("kind", s::required(kind_or_json())),
+        ])
     }
     /// Values of [`super::Property`].
     pub fn property() -> BoxedStrategy<super::Property> {
@@ -2990,25 +2916,21 @@ pub mod strategies {
     }
     /// Values of [`super::Property`] as JSON, recursing at most `depth` levels.
     fn property_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("deprecated", s::optional_member(s::string_json(None, None, None))),
-                ("documentation", s::optional_member(s::string_json(None, None, None))),
-                ("name", s::required(s::string_json(None, None, None))),
-                ("optional", s::optional_member(s::boolean_json())),
-                ("proposed", s::optional_member(s::boolean_json())),
-                ("since", s::optional_member(s::string_json(None, None, None))),
-                (
-                    "sinceTags",
-                    s::optional_member(
-                        s::array_json(s::string_json(None, None, None), None, None),
-                    ),
+        s::object([
+            ("deprecated", s::optional_member(s::string_json(None, None, None))),
+            ("documentation", s::optional_member(s::string_json(None, None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("optional", s::optional_member(s::boolean_json())),
+            ("proposed", s::optional_member(s::boolean_json())),
+            ("since", s::optional_member(s::string_json(None, None, None))),
+            (
+                "sinceTags",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
                 ),
-                ("type", s::required(type_at_json(depth - 1))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+            ),
+            ("type", s::required(type_at_json(depth - 1))),
+        ])
     }
     /// Values of [`super::ReferenceType`].
     pub fn reference_type() -> BoxedStrategy<super::ReferenceType> {
@@ -3016,14 +2938,10 @@ pub mod strategies {
     }
     /// Values of [`super::ReferenceType`] as JSON.
     fn reference_type_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("kind", s::required(kind_reference_json())),
-                ("name", s::required(s::string_json(None, None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("kind", s::required(kind_reference_json())),
+            ("name", s::required(s::string_json(None, None, None))),
+        ])
     }
     /// Values of [`super::Request`].
     pub fn request() -> BoxedStrategy<super::Request> {
@@ -3031,42 +2949,29 @@ pub mod strategies {
     }
     /// Values of [`super::Request`] as JSON.
     fn request_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                (
-                    "clientCapability",
-                    s::optional_member(s::string_json(None, None, None)),
+        s::object([
+            ("clientCapability", s::optional_member(s::string_json(None, None, None))),
+            ("deprecated", s::optional_member(s::string_json(None, None, None))),
+            ("documentation", s::optional_member(s::string_json(None, None, None))),
+            ("errorData", s::optional_member(type_json())),
+            ("messageDirection", s::required(message_direction_json())),
+            ("method", s::required(s::string_json(None, None, None))),
+            ("params", s::optional_member(request_params_json())),
+            ("partialResult", s::optional_member(type_json())),
+            ("proposed", s::optional_member(s::boolean_json())),
+            ("registrationMethod", s::optional_member(s::string_json(None, None, None))),
+            ("registrationOptions", s::optional_member(type_json())),
+            ("result", s::required(type_json())),
+            ("serverCapability", s::optional_member(s::string_json(None, None, None))),
+            ("since", s::optional_member(s::string_json(None, None, None))),
+            (
+                "sinceTags",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
                 ),
-                ("deprecated", s::optional_member(s::string_json(None, None, None))),
-                ("documentation", s::optional_member(s::string_json(None, None, None))),
-                ("errorData", s::optional_member(type_json())),
-                ("messageDirection", s::required(message_direction_json())),
-                ("method", s::required(s::string_json(None, None, None))),
-                ("params", s::optional_member(request_params_json())),
-                ("partialResult", s::optional_member(type_json())),
-                ("proposed", s::optional_member(s::boolean_json())),
-                (
-                    "registrationMethod",
-                    s::optional_member(s::string_json(None, None, None)),
-                ),
-                ("registrationOptions", s::optional_member(type_json())),
-                ("result", s::required(type_json())),
-                (
-                    "serverCapability",
-                    s::optional_member(s::string_json(None, None, None)),
-                ),
-                ("since", s::optional_member(s::string_json(None, None, None))),
-                (
-                    "sinceTags",
-                    s::optional_member(
-                        s::array_json(s::string_json(None, None, None), None, None),
-                    ),
-                ),
-                ("typeName", s::optional_member(s::string_json(None, None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+            ),
+            ("typeName", s::optional_member(s::string_json(None, None, None))),
+        ])
     }
     /// Values of [`super::RequestParams`].
     pub fn request_params() -> BoxedStrategy<super::RequestParams> {
@@ -3088,14 +2993,10 @@ pub mod strategies {
     }
     /// Values of [`super::StringLiteralType`] as JSON.
     fn string_literal_type_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("kind", s::required(kind_string_literal_json())),
-                ("value", s::required(s::string_json(None, None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("kind", s::required(kind_string_literal_json())),
+            ("value", s::required(s::string_json(None, None, None))),
+        ])
     }
     /// Values of [`super::Structure`].
     pub fn structure() -> BoxedStrategy<super::Structure> {
@@ -3103,26 +3004,22 @@ pub mod strategies {
     }
     /// Values of [`super::Structure`] as JSON.
     fn structure_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("deprecated", s::optional_member(s::string_json(None, None, None))),
-                ("documentation", s::optional_member(s::string_json(None, None, None))),
-                ("extends", s::optional_member(s::array_json(type_json(), None, None))),
-                ("mixins", s::optional_member(s::array_json(type_json(), None, None))),
-                ("name", s::required(s::string_json(None, None, None))),
-                ("properties", s::required(s::array_json(property_json(), None, None))),
-                ("proposed", s::optional_member(s::boolean_json())),
-                ("since", s::optional_member(s::string_json(None, None, None))),
-                (
-                    "sinceTags",
-                    s::optional_member(
-                        s::array_json(s::string_json(None, None, None), None, None),
-                    ),
+        s::object([
+            ("deprecated", s::optional_member(s::string_json(None, None, None))),
+            ("documentation", s::optional_member(s::string_json(None, None, None))),
+            ("extends", s::optional_member(s::array_json(type_json(), None, None))),
+            ("mixins", s::optional_member(s::array_json(type_json(), None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("properties", s::required(s::array_json(property_json(), None, None))),
+            ("proposed", s::optional_member(s::boolean_json())),
+            ("since", s::optional_member(s::string_json(None, None, None))),
+            (
+                "sinceTags",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
                 ),
-            ]),
-            s::no_extra(),
-            None,
-        )
+            ),
+        ])
     }
     /// Values of [`super::StructureLiteral`].
     pub fn structure_literal() -> BoxedStrategy<super::StructureLiteral> {
@@ -3138,32 +3035,26 @@ pub mod strategies {
     }
     /// Values of [`super::StructureLiteral`] as JSON, recursing at most `depth` levels.
     fn structure_literal_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("deprecated", s::optional_member(s::string_json(None, None, None))),
-                ("documentation", s::optional_member(s::string_json(None, None, None))),
-                (
-                    "properties",
-                    if depth <= 1 {
-                        s::required(Just(::serde_json::Value::Array(Vec::new())).boxed())
-                    } else {
-                        s::required(
-                            s::array_json(property_at_json(depth - 1), None, None),
-                        )
-                    },
+        s::object([
+            ("deprecated", s::optional_member(s::string_json(None, None, None))),
+            ("documentation", s::optional_member(s::string_json(None, None, None))),
+            (
+                "properties",
+                if depth <= 1 {
+                    s::required(Just(::serde_json::Value::Array(Vec::new())).boxed())
+                } else {
+                    s::required(s::array_json(property_at_json(depth - 1), None, None))
+                },
+            ),
+            ("proposed", s::optional_member(s::boolean_json())),
+            ("since", s::optional_member(s::string_json(None, None, None))),
+            (
+                "sinceTags",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
                 ),
-                ("proposed", s::optional_member(s::boolean_json())),
-                ("since", s::optional_member(s::string_json(None, None, None))),
-                (
-                    "sinceTags",
-                    s::optional_member(
-                        s::array_json(s::string_json(None, None, None), None, None),
-                    ),
-                ),
-            ]),
-            s::no_extra(),
-            None,
-        )
+            ),
+        ])
     }
     /// Values of [`super::StructureLiteralType`].
     pub fn structure_literal_type() -> BoxedStrategy<super::StructureLiteralType> {
@@ -3181,14 +3072,10 @@ pub mod strategies {
     }
     /// Values of [`super::StructureLiteralType`] as JSON, recursing at most `depth` levels.
     fn structure_literal_type_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("kind", s::required(kind_literal_json())),
-                ("value", s::required(structure_literal_at_json(depth - 1))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("kind", s::required(kind_literal_json())),
+            ("value", s::required(structure_literal_at_json(depth - 1))),
+        ])
     }
     /// Values of [`super::TupleType`].
     pub fn tuple_type() -> BoxedStrategy<super::TupleType> {
@@ -3204,21 +3091,17 @@ pub mod strategies {
     }
     /// Values of [`super::TupleType`] as JSON, recursing at most `depth` levels.
     fn tuple_type_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                (
-                    "items",
-                    if depth == 0 {
-                        s::required(Just(::serde_json::Value::Array(Vec::new())).boxed())
-                    } else {
-                        s::required(s::array_json(type_at_json(depth - 1), None, None))
-                    },
-                ),
-                ("kind", s::required(kind_tuple_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            (
+                "items",
+                if depth == 0 {
+                    s::required(Just(::serde_json::Value::Array(Vec::new())).boxed())
+                } else {
+                    s::required(s::array_json(type_at_json(depth - 1), None, None))
+                },
+            ),
+            ("kind", s::required(kind_tuple_json())),
+        ])
     }
     /// Values of [`super::Type`].
     pub fn r#type() -> BoxedStrategy<super::Type> {
@@ -3273,24 +3156,20 @@ pub mod strategies {
     }
     /// Values of [`super::TypeAlias`] as JSON.
     fn type_alias_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("deprecated", s::optional_member(s::string_json(None, None, None))),
-                ("documentation", s::optional_member(s::string_json(None, None, None))),
-                ("name", s::required(s::string_json(None, None, None))),
-                ("proposed", s::optional_member(s::boolean_json())),
-                ("since", s::optional_member(s::string_json(None, None, None))),
-                (
-                    "sinceTags",
-                    s::optional_member(
-                        s::array_json(s::string_json(None, None, None), None, None),
-                    ),
+        s::object([
+            ("deprecated", s::optional_member(s::string_json(None, None, None))),
+            ("documentation", s::optional_member(s::string_json(None, None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("proposed", s::optional_member(s::boolean_json())),
+            ("since", s::optional_member(s::string_json(None, None, None))),
+            (
+                "sinceTags",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
                 ),
-                ("type", s::required(type_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+            ),
+            ("type", s::required(type_json())),
+        ])
     }
     /// Values of [`super::TypeKind`].
     pub fn type_kind() -> BoxedStrategy<super::TypeKind> {
@@ -3314,60 +3193,33 @@ pub mod strategies {
             ],
         )
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "AndType" => s::sample::<super::AndType>(and_type_json()),
-                "ArrayType" => s::sample::<super::ArrayType>(array_type_json()),
-                "BaseType" => s::sample::<super::BaseType>(base_type_json()),
-                "BaseTypes" => s::sample::<super::BaseTypes>(base_types_json()),
-                "BooleanLiteralType" => {
-                    s::sample::<super::BooleanLiteralType>(boolean_literal_type_json())
-                }
-                "Enumeration" => s::sample::<super::Enumeration>(enumeration_json()),
-                "EnumerationEntry" => {
-                    s::sample::<super::EnumerationEntry>(enumeration_entry_json())
-                }
-                "EnumerationType" => {
-                    s::sample::<super::EnumerationType>(enumeration_type_json())
-                }
-                "IntegerLiteralType" => {
-                    s::sample::<super::IntegerLiteralType>(integer_literal_type_json())
-                }
-                "MapKeyType" => s::sample::<super::MapKeyType>(map_key_type_json()),
-                "MapType" => s::sample::<super::MapType>(map_type_json()),
-                "MessageDirection" => {
-                    s::sample::<super::MessageDirection>(message_direction_json())
-                }
-                "MetaData" => s::sample::<super::MetaData>(meta_data_json()),
-                "MetaModel" => s::sample::<super::MetaModel>(meta_model_json()),
-                "Notification" => s::sample::<super::Notification>(notification_json()),
-                "OrType" => s::sample::<super::OrType>(or_type_json()),
-                "Property" => s::sample::<super::Property>(property_json()),
-                "ReferenceType" => {
-                    s::sample::<super::ReferenceType>(reference_type_json())
-                }
-                "Request" => s::sample::<super::Request>(request_json()),
-                "StringLiteralType" => {
-                    s::sample::<super::StringLiteralType>(string_literal_type_json())
-                }
-                "Structure" => s::sample::<super::Structure>(structure_json()),
-                "StructureLiteral" => {
-                    s::sample::<super::StructureLiteral>(structure_literal_json())
-                }
-                "StructureLiteralType" => {
-                    s::sample::<
-                        super::StructureLiteralType,
-                    >(structure_literal_type_json())
-                }
-                "TupleType" => s::sample::<super::TupleType>(tuple_type_json()),
-                "Type" => s::sample::<super::Type>(type_json()),
-                "TypeAlias" => s::sample::<super::TypeAlias>(type_alias_json()),
-                "TypeKind" => s::sample::<super::TypeKind>(type_kind_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_support::sample_table! {
+        "AndType" AndType and_type_json;
+        "ArrayType" ArrayType array_type_json;
+        "BaseType" BaseType base_type_json;
+        "BaseTypes" BaseTypes base_types_json;
+        "BooleanLiteralType" BooleanLiteralType boolean_literal_type_json;
+        "Enumeration" Enumeration enumeration_json;
+        "EnumerationEntry" EnumerationEntry enumeration_entry_json;
+        "EnumerationType" EnumerationType enumeration_type_json;
+        "IntegerLiteralType" IntegerLiteralType integer_literal_type_json;
+        "MapKeyType" MapKeyType map_key_type_json;
+        "MapType" MapType map_type_json;
+        "MessageDirection" MessageDirection message_direction_json;
+        "MetaData" MetaData meta_data_json;
+        "MetaModel" MetaModel meta_model_json;
+        "Notification" Notification notification_json;
+        "OrType" OrType or_type_json;
+        "Property" Property property_json;
+        "ReferenceType" ReferenceType reference_type_json;
+        "Request" Request request_json;
+        "StringLiteralType" StringLiteralType string_literal_type_json;
+        "Structure" Structure structure_json;
+        "StructureLiteral" StructureLiteral structure_literal_json;
+        "StructureLiteralType" StructureLiteralType structure_literal_type_json;
+        "TupleType" TupleType tuple_type_json;
+        "Type" Type type_json;
+        "TypeAlias" TypeAlias type_alias_json;
+        "TypeKind" TypeKind type_kind_json;
     }
 }

@@ -765,14 +765,10 @@ pub mod strategies {
     }
     /// Values of [`super::Both`] as JSON.
     fn both_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("left", s::required(s::any_json())),
-                ("right", s::required(s::any_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("left", s::required(s::any_json())),
+            ("right", s::required(s::any_json())),
+        ])
     }
     /// Values of [`super::Either`].
     pub fn either() -> BoxedStrategy<super::Either> {
@@ -780,11 +776,7 @@ pub mod strategies {
     }
     /// Values of [`super::Either`] as JSON.
     fn either_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([("left", s::optional_member(s::integer_json(None, None)))]),
-            s::no_extra(),
-            None,
-        )
+        s::object([("left", s::optional_member(s::integer_json(None, None)))])
     }
     /// Values of [`super::FlagFalse`].
     pub fn flag_false() -> BoxedStrategy<super::FlagFalse> {
@@ -800,21 +792,17 @@ pub mod strategies {
     }
     /// Values of [`super::Guarded`] as JSON.
     fn guarded_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("color", s::optional_member(guarded_color_json())),
-                ("either", s::optional_member(either_json())),
-                ("flag", s::optional_member(flag_false_json())),
-                ("id", s::optional_member(s::string_json(None, None, None))),
-                ("kind", s::optional_member(guarded_kind_json())),
-                ("level", s::optional_member(guarded_level_json())),
-                ("name", s::optional_member(s::string_json(None, None, None))),
-                ("pair", s::optional_member(guarded_pair_json())),
-                ("value", s::required(guarded_value_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("color", s::optional_member(guarded_color_json())),
+            ("either", s::optional_member(either_json())),
+            ("flag", s::optional_member(flag_false_json())),
+            ("id", s::optional_member(s::string_json(None, None, None))),
+            ("kind", s::optional_member(guarded_kind_json())),
+            ("level", s::optional_member(guarded_level_json())),
+            ("name", s::optional_member(s::string_json(None, None, None))),
+            ("pair", s::optional_member(guarded_pair_json())),
+            ("value", s::required(guarded_value_json())),
+        ])
     }
     /// Values of [`super::GuardedColor`].
     pub fn guarded_color() -> BoxedStrategy<super::GuardedColor> {
@@ -849,7 +837,7 @@ pub mod strategies {
     }
     /// Values of [`super::GuardedPair`] as JSON.
     fn guarded_pair_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
+        s::object_with(
             Vec::from([
                 ("x", s::optional_member(s::string_json(None, None, None))),
                 ("y", s::optional_member(s::string_json(None, None, None))),
@@ -899,17 +887,10 @@ pub mod strategies {
     fn red_json() -> BoxedStrategy<::serde_json::Value> {
         s::constant(&super::Red)
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "Both" => s::sample::<super::Both>(both_json()),
-                "Either" => s::sample::<super::Either>(either_json()),
-                "Guarded" => s::sample::<super::Guarded>(guarded_json()),
-                "Red" => s::sample::<super::Red>(red_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_support::sample_table! {
+        "Both" Both both_json;
+        "Either" Either either_json;
+        "Guarded" Guarded guarded_json;
+        "Red" Red red_json;
     }
 }

@@ -308,17 +308,13 @@ pub mod strategies {
     }
     /// Values of [`super::Samples`] as JSON.
     fn samples_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("tags", s::optional_member(s::map_json(samples_tags_value_json()))),
-                (
-                    "values",
-                    s::required(s::array_json(samples_values_item_json(), None, None)),
-                ),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("tags", s::optional_member(s::map_json(samples_tags_value_json()))),
+            (
+                "values",
+                s::required(s::array_json(samples_values_item_json(), None, None)),
+            ),
+        ])
     }
     /// Values of [`super::SamplesTagsValue`].
     pub fn samples_tags_value() -> BoxedStrategy<super::SamplesTagsValue> {
@@ -348,14 +344,7 @@ pub mod strategies {
             |json| s::variant_of(json, super::SamplesValuesItem::variant_name),
         )
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "Samples" => s::sample::<super::Samples>(samples_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_support::sample_table! {
+        "Samples" Samples samples_json;
     }
 }

@@ -2125,7 +2125,7 @@ pub mod strategies {
     }
     /// Values of [`super::ContactObject`] as JSON.
     fn contact_object_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
+        s::object_with(
             Vec::from([
                 ("email", s::optional_member(s::string_json(None, None, None))),
                 ("name", s::optional_member(s::string_json(None, None, None))),
@@ -2141,7 +2141,7 @@ pub mod strategies {
     }
     /// Values of [`super::ContentDescriptorObject`] as JSON.
     fn content_descriptor_object_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
+        s::object_with(
             Vec::from([
                 ("deprecated", s::optional_member(s::boolean_json())),
                 ("description", s::optional_member(s::string_json(None, None, None))),
@@ -2163,15 +2163,11 @@ pub mod strategies {
     }
     /// Values of [`super::ErrorObject`] as JSON.
     fn error_object_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("code", s::required(s::integer_json(None, None))),
-                ("data", s::optional_member(s::any_json())),
-                ("message", s::required(s::string_json(None, None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("code", s::required(s::integer_json(None, None))),
+            ("data", s::optional_member(s::any_json())),
+            ("message", s::required(s::string_json(None, None, None))),
+        ])
     }
     /// Values of [`super::ExampleObject`].
     pub fn example_object() -> BoxedStrategy<super::ExampleObject> {
@@ -2179,7 +2175,7 @@ pub mod strategies {
     }
     /// Values of [`super::ExampleObject`] as JSON.
     fn example_object_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
+        s::object_with(
             Vec::from([
                 ("description", s::optional_member(s::string_json(None, None, None))),
                 ("name", s::required(s::string_json(None, Some(1u64), None))),
@@ -2199,25 +2195,17 @@ pub mod strategies {
     }
     /// Values of [`super::ExamplePairingObject`] as JSON.
     fn example_pairing_object_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("description", s::optional_member(s::string_json(None, None, None))),
-                ("name", s::required(s::string_json(None, Some(1u64), None))),
-                (
-                    "params",
-                    s::required(
-                        s::array_json(
-                            example_pairing_object_params_item_json(),
-                            None,
-                            None,
-                        ),
-                    ),
+        s::object([
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            ("name", s::required(s::string_json(None, Some(1u64), None))),
+            (
+                "params",
+                s::required(
+                    s::array_json(example_pairing_object_params_item_json(), None, None),
                 ),
-                ("result", s::optional_member(example_pairing_object_result_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+            ),
+            ("result", s::optional_member(example_pairing_object_result_json())),
+        ])
     }
     /// Values of [`super::ExamplePairingObjectParamsItem`].
     pub fn example_pairing_object_params_item() -> BoxedStrategy<
@@ -2262,7 +2250,7 @@ pub mod strategies {
     }
     /// Values of [`super::ExternalDocumentationObject`] as JSON.
     fn external_documentation_object_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
+        s::object_with(
             Vec::from([
                 ("description", s::optional_member(s::string_json(None, None, None))),
                 ("url", s::required(s::string_json(Some("uri"), None, None))),
@@ -2277,7 +2265,7 @@ pub mod strategies {
     }
     /// Values of [`super::InfoObject`] as JSON.
     fn info_object_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
+        s::object_with(
             Vec::from([
                 ("contact", s::optional_member(contact_object_json())),
                 ("description", s::optional_member(s::string_json(None, None, None))),
@@ -2317,7 +2305,7 @@ pub mod strategies {
     }
     /// Values of [`super::LicenseObject`] as JSON.
     fn license_object_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
+        s::object_with(
             Vec::from([
                 ("name", s::optional_member(s::string_json(None, None, None))),
                 ("url", s::optional_member(s::string_json(None, None, None))),
@@ -2332,7 +2320,7 @@ pub mod strategies {
     }
     /// Values of [`super::LinkObject`] as JSON.
     fn link_object_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
+        s::object_with(
             Vec::from([
                 ("description", s::optional_member(s::string_json(None, None, None))),
                 ("method", s::optional_member(s::string_json(None, None, None))),
@@ -2354,7 +2342,7 @@ pub mod strategies {
     }
     /// Values of [`super::MethodObject`] as JSON.
     fn method_object_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
+        s::object_with(
             Vec::from([
                 ("deprecated", s::optional_member(s::boolean_json())),
                 ("description", s::optional_member(s::string_json(None, None, None))),
@@ -2527,7 +2515,7 @@ pub mod strategies {
     }
     /// Values of [`super::OpenrpcDocument`] as JSON.
     fn openrpc_document_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
+        s::object_with(
             Vec::from([
                 ("$schema", s::optional_member(s::string_json(None, None, None))),
                 ("components", s::optional_member(openrpc_document_components_json())),
@@ -2571,25 +2559,21 @@ pub mod strategies {
     }
     /// Values of [`super::OpenrpcDocumentComponents`] as JSON.
     fn openrpc_document_components_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                (
-                    "contentDescriptors",
-                    s::optional_member(s::map_json(content_descriptor_object_json())),
-                ),
-                ("errors", s::optional_member(s::map_json(error_object_json()))),
-                (
-                    "examplePairings",
-                    s::optional_member(s::map_json(example_pairing_object_json())),
-                ),
-                ("examples", s::optional_member(s::map_json(example_object_json()))),
-                ("links", s::optional_member(s::map_json(link_object_json()))),
-                ("schemas", s::optional_member(s::map_json(jsonschema_json()))),
-                ("tags", s::optional_member(s::map_json(tag_object_json()))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            (
+                "contentDescriptors",
+                s::optional_member(s::map_json(content_descriptor_object_json())),
+            ),
+            ("errors", s::optional_member(s::map_json(error_object_json()))),
+            (
+                "examplePairings",
+                s::optional_member(s::map_json(example_pairing_object_json())),
+            ),
+            ("examples", s::optional_member(s::map_json(example_object_json()))),
+            ("links", s::optional_member(s::map_json(link_object_json()))),
+            ("schemas", s::optional_member(s::map_json(jsonschema_json()))),
+            ("tags", s::optional_member(s::map_json(tag_object_json()))),
+        ])
     }
     /// Values of [`super::OpenrpcDocumentMethodsItem`].
     pub fn openrpc_document_methods_item() -> BoxedStrategy<
@@ -2650,7 +2634,7 @@ pub mod strategies {
     }
     /// Values of [`super::ReferenceObject`] as JSON.
     fn reference_object_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(Vec::from([("$ref", s::required(s::any_json()))]), s::no_extra(), None)
+        s::object([("$ref", s::required(s::any_json()))])
     }
     /// Values of [`super::ServerObject`].
     pub fn server_object() -> BoxedStrategy<super::ServerObject> {
@@ -2658,7 +2642,7 @@ pub mod strategies {
     }
     /// Values of [`super::ServerObject`] as JSON.
     fn server_object_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
+        s::object_with(
             Vec::from([
                 ("description", s::optional_member(s::string_json(None, None, None))),
                 ("name", s::optional_member(s::string_json(None, None, None))),
@@ -2684,20 +2668,16 @@ pub mod strategies {
     }
     /// Values of [`super::ServerObjectVariablesValue`] as JSON.
     fn server_object_variables_value_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("default", s::required(s::string_json(None, None, None))),
-                ("description", s::optional_member(s::string_json(None, None, None))),
-                (
-                    "enum",
-                    s::optional_member(
-                        s::array_json(s::string_json(None, None, None), None, None),
-                    ),
+        s::object([
+            ("default", s::required(s::string_json(None, None, None))),
+            ("description", s::optional_member(s::string_json(None, None, None))),
+            (
+                "enum",
+                s::optional_member(
+                    s::array_json(s::string_json(None, None, None), None, None),
                 ),
-            ]),
-            s::no_extra(),
-            None,
-        )
+            ),
+        ])
     }
     /// Values of [`super::SpecificationExtension`].
     pub fn specification_extension() -> BoxedStrategy<super::SpecificationExtension> {
@@ -2713,7 +2693,7 @@ pub mod strategies {
     }
     /// Values of [`super::TagObject`] as JSON.
     fn tag_object_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
+        s::object_with(
             Vec::from([
                 ("description", s::optional_member(s::string_json(None, None, None))),
                 (
@@ -2729,55 +2709,22 @@ pub mod strategies {
             None,
         )
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "JSONSchema" => s::sample::<super::JSONSchema>(jsonschema_json()),
-                "contactObject" => {
-                    s::sample::<super::ContactObject>(contact_object_json())
-                }
-                "contentDescriptorObject" => {
-                    s::sample::<
-                        super::ContentDescriptorObject,
-                    >(content_descriptor_object_json())
-                }
-                "errorObject" => s::sample::<super::ErrorObject>(error_object_json()),
-                "exampleObject" => {
-                    s::sample::<super::ExampleObject>(example_object_json())
-                }
-                "examplePairingObject" => {
-                    s::sample::<
-                        super::ExamplePairingObject,
-                    >(example_pairing_object_json())
-                }
-                "externalDocumentationObject" => {
-                    s::sample::<
-                        super::ExternalDocumentationObject,
-                    >(external_documentation_object_json())
-                }
-                "infoObject" => s::sample::<super::InfoObject>(info_object_json()),
-                "licenseObject" => {
-                    s::sample::<super::LicenseObject>(license_object_json())
-                }
-                "linkObject" => s::sample::<super::LinkObject>(link_object_json()),
-                "methodObject" => s::sample::<super::MethodObject>(method_object_json()),
-                "openrpcDocument" => {
-                    s::sample::<super::OpenrpcDocument>(openrpc_document_json())
-                }
-                "referenceObject" => {
-                    s::sample::<super::ReferenceObject>(reference_object_json())
-                }
-                "serverObject" => s::sample::<super::ServerObject>(server_object_json()),
-                "specificationExtension" => {
-                    s::sample::<
-                        super::SpecificationExtension,
-                    >(specification_extension_json())
-                }
-                "tagObject" => s::sample::<super::TagObject>(tag_object_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_support::sample_table! {
+        "JSONSchema" JSONSchema jsonschema_json;
+        "contactObject" ContactObject contact_object_json;
+        "contentDescriptorObject" ContentDescriptorObject content_descriptor_object_json;
+        "errorObject" ErrorObject error_object_json;
+        "exampleObject" ExampleObject example_object_json;
+        "examplePairingObject" ExamplePairingObject example_pairing_object_json;
+        "externalDocumentationObject" ExternalDocumentationObject external_documentation_object_json;
+        "infoObject" InfoObject info_object_json;
+        "licenseObject" LicenseObject license_object_json;
+        "linkObject" LinkObject link_object_json;
+        "methodObject" MethodObject method_object_json;
+        "openrpcDocument" OpenrpcDocument openrpc_document_json;
+        "referenceObject" ReferenceObject reference_object_json;
+        "serverObject" ServerObject server_object_json;
+        "specificationExtension" SpecificationExtension specification_extension_json;
+        "tagObject" TagObject tag_object_json;
     }
 }

@@ -50,14 +50,7 @@ pub mod strategies {
     fn scores_json() -> BoxedStrategy<::serde_json::Value> {
         s::map_json(s::integer_json(None, None))
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "Scores" => s::sample::<super::Scores>(scores_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_support::sample_table! {
+        "Scores" Scores scores_json;
     }
 }

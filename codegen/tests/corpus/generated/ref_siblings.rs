@@ -97,11 +97,7 @@ pub mod strategies {
     }
     /// Values of [`super::Base`] as JSON.
     fn base_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([("name", s::required(s::string_json(None, None, None)))]),
-            s::no_extra(),
-            None,
-        )
+        s::object([("name", s::required(s::string_json(None, None, None)))])
     }
     /// Values of [`super::Labeled`].
     pub fn labeled() -> BoxedStrategy<super::Labeled> {
@@ -109,24 +105,13 @@ pub mod strategies {
     }
     /// Values of [`super::Labeled`] as JSON.
     fn labeled_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("label", s::required(s::string_json(None, None, None))),
-                ("name", s::required(s::string_json(None, None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("label", s::required(s::string_json(None, None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+        ])
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "Base" => s::sample::<super::Base>(base_json()),
-                "Labeled" => s::sample::<super::Labeled>(labeled_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_support::sample_table! {
+        "Base" Base base_json;
+        "Labeled" Labeled labeled_json;
     }
 }

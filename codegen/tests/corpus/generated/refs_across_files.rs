@@ -259,15 +259,11 @@ pub mod strategies {
     }
     /// Values of [`super::Envelope`] as JSON.
     fn envelope_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("id", s::required(id_json())),
-                ("point", s::required(point_json())),
-                ("tags", s::optional_member(s::array_json(tag_json(), None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("id", s::required(id_json())),
+            ("point", s::required(point_json())),
+            ("tags", s::optional_member(s::array_json(tag_json(), None, None))),
+        ])
     }
     /// Values of [`super::Id`].
     pub fn id() -> BoxedStrategy<super::Id> {
@@ -297,22 +293,18 @@ pub mod strategies {
     }
     /// Values of [`super::Point`] as JSON, recursing at most `depth` levels.
     fn point_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                (
-                    "next",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(point_at_json(depth - 1))
-                    },
-                ),
-                ("x", s::required(s::number_json(None, None))),
-                ("y", s::required(s::number_json(None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            (
+                "next",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(point_at_json(depth - 1))
+                },
+            ),
+            ("x", s::required(s::number_json(None, None))),
+            ("y", s::required(s::number_json(None, None))),
+        ])
     }
     /// Values of [`super::Tag`].
     pub fn tag() -> BoxedStrategy<super::Tag> {
@@ -322,17 +314,10 @@ pub mod strategies {
     fn tag_json() -> BoxedStrategy<::serde_json::Value> {
         s::select_json(&["a", "b"])
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "Envelope" => s::sample::<super::Envelope>(envelope_json()),
-                "Id" => s::sample::<super::Id>(id_json()),
-                "Point" => s::sample::<super::Point>(point_json()),
-                "Tag" => s::sample::<super::Tag>(tag_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_support::sample_table! {
+        "Envelope" Envelope envelope_json;
+        "Id" Id id_json;
+        "Point" Point point_json;
+        "Tag" Tag tag_json;
     }
 }

@@ -109,14 +109,10 @@ pub mod strategies {
     }
     /// Values of [`super::Line`] as JSON.
     fn line_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("qty", s::required(s::integer_json(Some(1i64), None))),
-                ("sku", s::required(s::string_json(None, None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("qty", s::required(s::integer_json(Some(1i64), None))),
+            ("sku", s::required(s::string_json(None, None, None))),
+        ])
     }
     /// Values of [`super::Order`].
     pub fn order() -> BoxedStrategy<super::Order> {
@@ -124,25 +120,14 @@ pub mod strategies {
     }
     /// Values of [`super::Order`] as JSON.
     fn order_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("id", s::required(s::string_json(None, None, None))),
-                ("lines", s::required(s::array_json(line_json(), None, None))),
-                ("note", s::optional_nullable(s::string_json(None, None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("id", s::required(s::string_json(None, None, None))),
+            ("lines", s::required(s::array_json(line_json(), None, None))),
+            ("note", s::optional_nullable(s::string_json(None, None, None))),
+        ])
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "Line" => s::sample::<super::Line>(line_json()),
-                "Order" => s::sample::<super::Order>(order_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_support::sample_table! {
+        "Line" Line line_json;
+        "Order" Order order_json;
     }
 }

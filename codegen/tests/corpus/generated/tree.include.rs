@@ -82,30 +82,19 @@ pub mod strategies {
     }
     /// Values of [`super::Tree`] as JSON, recursing at most `depth` levels.
     fn tree_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                (
-                    "children",
-                    if depth == 0 {
-                        s::required(Just(::serde_json::Value::Array(Vec::new())).boxed())
-                    } else {
-                        s::required(s::array_json(tree_at_json(depth - 1), None, None))
-                    },
-                ),
-                ("value", s::required(s::integer_json(None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            (
+                "children",
+                if depth == 0 {
+                    s::required(Just(::serde_json::Value::Array(Vec::new())).boxed())
+                } else {
+                    s::required(s::array_json(tree_at_json(depth - 1), None, None))
+                },
+            ),
+            ("value", s::required(s::integer_json(None, None))),
+        ])
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "Tree" => s::sample::<super::Tree>(tree_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_support::sample_table! {
+        "Tree" Tree tree_json;
     }
 }

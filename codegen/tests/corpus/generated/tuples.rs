@@ -184,14 +184,7 @@ pub mod strategies {
             |json| s::variant_of(json, super::PointItem2::variant_name),
         )
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "Point" => s::sample::<super::Point>(point_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_support::sample_table! {
+        "Point" Point point_json;
     }
 }

@@ -621,16 +621,12 @@ pub mod strategies {
     }
     /// Values of [`super::Settings`] as JSON.
     fn settings_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("level", s::required(settings_level_json())),
-                ("mixed", s::optional_member(settings_mixed_json())),
-                ("ratio", s::optional_member(ratio_0_5_json())),
-                ("strict", s::optional_member(strict_true_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("level", s::required(settings_level_json())),
+            ("mixed", s::optional_member(settings_mixed_json())),
+            ("ratio", s::optional_member(ratio_0_5_json())),
+            ("strict", s::optional_member(strict_true_json())),
+        ])
     }
     /// Values of [`super::SettingsLevel`].
     pub fn settings_level() -> BoxedStrategy<super::SettingsLevel> {
@@ -671,14 +667,7 @@ pub mod strategies {
     fn strict_true_json() -> BoxedStrategy<::serde_json::Value> {
         s::constant(&super::StrictTrue)
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "Settings" => s::sample::<super::Settings>(settings_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_support::sample_table! {
+        "Settings" Settings settings_json;
     }
 }

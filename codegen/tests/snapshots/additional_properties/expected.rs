@@ -205,11 +205,7 @@ pub mod strategies {
     }
     /// Values of [`super::Closed`] as JSON.
     fn closed_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([("id", s::optional_member(s::string_json(None, None, None)))]),
-            s::no_extra(),
-            None,
-        )
+        s::object([("id", s::optional_member(s::string_json(None, None, None)))])
     }
     /// Values of [`super::Ignored`].
     pub fn ignored() -> BoxedStrategy<super::Ignored> {
@@ -217,11 +213,7 @@ pub mod strategies {
     }
     /// Values of [`super::Ignored`] as JSON.
     fn ignored_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([("id", s::optional_member(s::string_json(None, None, None)))]),
-            s::no_extra(),
-            None,
-        )
+        s::object([("id", s::optional_member(s::string_json(None, None, None)))])
     }
     /// Values of [`super::Labels`].
     pub fn labels() -> BoxedStrategy<super::Labels> {
@@ -237,23 +229,16 @@ pub mod strategies {
     }
     /// Values of [`super::Open`] as JSON.
     fn open_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
+        s::object_with(
             Vec::from([("id", s::required(s::string_json(None, None, None)))]),
             s::extra(s::any_json(), &["id"]),
             None,
         )
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "Closed" => s::sample::<super::Closed>(closed_json()),
-                "Ignored" => s::sample::<super::Ignored>(ignored_json()),
-                "Labels" => s::sample::<super::Labels>(labels_json()),
-                "Open" => s::sample::<super::Open>(open_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_types::support::sample_table! {
+        "Closed" Closed closed_json;
+        "Ignored" Ignored ignored_json;
+        "Labels" Labels labels_json;
+        "Open" Open open_json;
     }
 }

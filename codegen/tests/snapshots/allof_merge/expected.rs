@@ -272,15 +272,11 @@ pub mod strategies {
     }
     /// Values of [`super::ElicitationRequired`] as JSON.
     fn elicitation_required_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("code", s::required(code_minus_32042_json())),
-                ("data", s::required(elicitation_required_data_json())),
-                ("message", s::required(s::string_json(None, None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("code", s::required(code_minus_32042_json())),
+            ("data", s::required(elicitation_required_data_json())),
+            ("message", s::required(s::string_json(None, None, None))),
+        ])
     }
     /// Values of [`super::ElicitationRequiredData`].
     pub fn elicitation_required_data() -> BoxedStrategy<super::ElicitationRequiredData> {
@@ -288,11 +284,7 @@ pub mod strategies {
     }
     /// Values of [`super::ElicitationRequiredData`] as JSON.
     fn elicitation_required_data_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([("url", s::required(s::string_json(None, None, None)))]),
-            s::no_extra(),
-            None,
-        )
+        s::object([("url", s::required(s::string_json(None, None, None)))])
     }
     /// Values of [`super::Error`].
     pub fn error() -> BoxedStrategy<super::Error> {
@@ -300,27 +292,14 @@ pub mod strategies {
     }
     /// Values of [`super::Error`] as JSON.
     fn error_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("code", s::required(s::integer_json(None, None))),
-                ("data", s::optional_member(s::any_json())),
-                ("message", s::required(s::string_json(None, None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("code", s::required(s::integer_json(None, None))),
+            ("data", s::optional_member(s::any_json())),
+            ("message", s::required(s::string_json(None, None, None))),
+        ])
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "ElicitationRequired" => {
-                    s::sample::<super::ElicitationRequired>(elicitation_required_json())
-                }
-                "Error" => s::sample::<super::Error>(error_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_types::support::sample_table! {
+        "ElicitationRequired" ElicitationRequired elicitation_required_json;
+        "Error" Error error_json;
     }
 }

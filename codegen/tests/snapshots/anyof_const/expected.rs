@@ -445,14 +445,10 @@ pub mod strategies {
     }
     /// Values of [`super::ImageContent`] as JSON.
     fn image_content_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("data", s::required(s::string_json(None, None, None))),
-                ("type", s::required(type_image_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("data", s::required(s::string_json(None, None, None))),
+            ("type", s::required(type_image_json())),
+        ])
     }
     /// Values of [`super::TextContent`].
     pub fn text_content() -> BoxedStrategy<super::TextContent> {
@@ -460,14 +456,10 @@ pub mod strategies {
     }
     /// Values of [`super::TextContent`] as JSON.
     fn text_content_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("text", s::required(s::string_json(None, None, None))),
-                ("type", s::required(type_text_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("text", s::required(s::string_json(None, None, None))),
+            ("type", s::required(type_text_json())),
+        ])
     }
     /// Values of [`super::TypeImage`].
     pub fn type_image() -> BoxedStrategy<super::TypeImage> {
@@ -485,16 +477,9 @@ pub mod strategies {
     fn type_text_json() -> BoxedStrategy<::serde_json::Value> {
         s::constant(&super::TypeText)
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "Content" => s::sample::<super::Content>(content_json()),
-                "ImageContent" => s::sample::<super::ImageContent>(image_content_json()),
-                "TextContent" => s::sample::<super::TextContent>(text_content_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_types::support::sample_table! {
+        "Content" Content content_json;
+        "ImageContent" ImageContent image_content_json;
+        "TextContent" TextContent text_content_json;
     }
 }

@@ -575,11 +575,7 @@ pub mod strategies {
     }
     /// Values of [`super::CountResult`] as JSON.
     fn count_result_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([("total", s::required(s::integer_json(None, None)))]),
-            s::no_extra(),
-            None,
-        )
+        s::object([("total", s::required(s::integer_json(None, None)))])
     }
     /// Values of [`super::ListResult`].
     pub fn list_result() -> BoxedStrategy<super::ListResult> {
@@ -587,19 +583,13 @@ pub mod strategies {
     }
     /// Values of [`super::ListResult`] as JSON.
     fn list_result_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                (
-                    "items",
-                    s::required(
-                        s::array_json(s::string_json(None, None, None), None, None),
-                    ),
-                ),
-                ("next", s::optional_member(s::string_json(None, None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            (
+                "items",
+                s::required(s::array_json(s::string_json(None, None, None), None, None)),
+            ),
+            ("next", s::optional_member(s::string_json(None, None, None))),
+        ])
     }
     /// Values of [`super::OneResult`].
     pub fn one_result() -> BoxedStrategy<super::OneResult> {
@@ -622,24 +612,17 @@ pub mod strategies {
     }
     /// Values of [`super::Result`] as JSON.
     fn result_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
+        s::object_with(
             Vec::from([("_meta", s::optional_member(s::object_json()))]),
             s::extra(s::any_json(), &["_meta"]),
             None,
         )
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "AnyResult" => s::sample::<super::AnyResult>(any_result_json()),
-                "CountResult" => s::sample::<super::CountResult>(count_result_json()),
-                "ListResult" => s::sample::<super::ListResult>(list_result_json()),
-                "OneResult" => s::sample::<super::OneResult>(one_result_json()),
-                "Result" => s::sample::<super::Result>(result_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_types::support::sample_table! {
+        "AnyResult" AnyResult any_result_json;
+        "CountResult" CountResult count_result_json;
+        "ListResult" ListResult list_result_json;
+        "OneResult" OneResult one_result_json;
+        "Result" Result result_json;
     }
 }

@@ -405,14 +405,10 @@ pub mod strategies {
     }
     /// Values of [`super::Call`] as JSON.
     fn call_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("id", s::optional_member(s::integer_json(None, None))),
-                ("method", s::required(s::string_json(None, None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("id", s::optional_member(s::integer_json(None, None))),
+            ("method", s::required(s::string_json(None, None, None))),
+        ])
     }
     /// Values of [`super::Message`].
     pub fn message() -> BoxedStrategy<super::Message> {
@@ -436,25 +432,14 @@ pub mod strategies {
     }
     /// Values of [`super::Reply`] as JSON.
     fn reply_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("id", s::required(s::integer_json(None, None))),
-                ("result", s::required(s::any_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("id", s::required(s::integer_json(None, None))),
+            ("result", s::required(s::any_json())),
+        ])
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "Call" => s::sample::<super::Call>(call_json()),
-                "Message" => s::sample::<super::Message>(message_json()),
-                "Reply" => s::sample::<super::Reply>(reply_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_types::support::sample_table! {
+        "Call" Call call_json;
+        "Message" Message message_json;
+        "Reply" Reply reply_json;
     }
 }

@@ -301,24 +301,13 @@ pub mod strategies {
     }
     /// Values of [`super::PingRequest`] as JSON.
     fn ping_request_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("code", s::optional_member(code_minus_32042_json())),
-                ("jsonrpc", s::required(jsonrpc_2_0_json())),
-                ("method", s::required(method_ping_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("code", s::optional_member(code_minus_32042_json())),
+            ("jsonrpc", s::required(jsonrpc_2_0_json())),
+            ("method", s::required(method_ping_json())),
+        ])
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "PingRequest" => s::sample::<super::PingRequest>(ping_request_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_types::support::sample_table! {
+        "PingRequest" PingRequest ping_request_json;
     }
 }

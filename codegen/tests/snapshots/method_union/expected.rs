@@ -480,14 +480,10 @@ pub mod strategies {
     }
     /// Values of [`super::ListToolsRequest`] as JSON.
     fn list_tools_request_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("method", s::required(method_tools_list_json())),
-                ("params", s::optional_member(list_tools_request_params_json())),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("method", s::required(method_tools_list_json())),
+            ("params", s::optional_member(list_tools_request_params_json())),
+        ])
     }
     /// Values of [`super::ListToolsRequestParams`].
     pub fn list_tools_request_params() -> BoxedStrategy<super::ListToolsRequestParams> {
@@ -495,13 +491,7 @@ pub mod strategies {
     }
     /// Values of [`super::ListToolsRequestParams`] as JSON.
     fn list_tools_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("cursor", s::optional_member(s::string_json(None, None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([("cursor", s::optional_member(s::string_json(None, None, None)))])
     }
     /// Values of [`super::MethodPing`].
     pub fn method_ping() -> BoxedStrategy<super::MethodPing> {
@@ -525,26 +515,11 @@ pub mod strategies {
     }
     /// Values of [`super::PingRequest`] as JSON.
     fn ping_request_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([("method", s::required(method_ping_json()))]),
-            s::no_extra(),
-            None,
-        )
+        s::object([("method", s::required(method_ping_json()))])
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "ClientRequest" => {
-                    s::sample::<super::ClientRequest>(client_request_json())
-                }
-                "ListToolsRequest" => {
-                    s::sample::<super::ListToolsRequest>(list_tools_request_json())
-                }
-                "PingRequest" => s::sample::<super::PingRequest>(ping_request_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_types::support::sample_table! {
+        "ClientRequest" ClientRequest client_request_json;
+        "ListToolsRequest" ListToolsRequest list_tools_request_json;
+        "PingRequest" PingRequest ping_request_json;
     }
 }

@@ -222,35 +222,25 @@ pub mod strategies {
     }
     /// Values of [`super::Grid`] as JSON.
     fn grid_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                (
-                    "byName",
-                    s::optional_member(
-                        s::map_json(
-                            s::array_json(s::integer_json(None, None), None, None),
-                        ),
-                    ),
+        s::object([
+            (
+                "byName",
+                s::optional_member(
+                    s::map_json(s::array_json(s::integer_json(None, None), None, None)),
                 ),
-                ("origin", s::optional_member(point_json())),
-                (
-                    "rows",
-                    s::required(
-                        s::array_json(
-                            s::array_json(point_json(), None, None),
-                            None,
-                            None,
-                        ),
-                    ),
+            ),
+            ("origin", s::optional_member(point_json())),
+            (
+                "rows",
+                s::required(
+                    s::array_json(s::array_json(point_json(), None, None), None, None),
                 ),
-                (
-                    "tags",
-                    s::optional_member(s::array_json(grid_tags_item_json(), None, None)),
-                ),
-            ]),
-            s::no_extra(),
-            None,
-        )
+            ),
+            (
+                "tags",
+                s::optional_member(s::array_json(grid_tags_item_json(), None, None)),
+            ),
+        ])
     }
     /// Values of [`super::GridTagsItem`].
     pub fn grid_tags_item() -> BoxedStrategy<super::GridTagsItem> {
@@ -258,11 +248,7 @@ pub mod strategies {
     }
     /// Values of [`super::GridTagsItem`] as JSON.
     fn grid_tags_item_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([("key", s::required(s::string_json(None, None, None)))]),
-            s::no_extra(),
-            None,
-        )
+        s::object([("key", s::required(s::string_json(None, None, None)))])
     }
     /// Values of [`super::Point`].
     pub fn point() -> BoxedStrategy<super::Point> {
@@ -270,24 +256,13 @@ pub mod strategies {
     }
     /// Values of [`super::Point`] as JSON.
     fn point_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("x", s::required(s::number_json(None, None))),
-                ("y", s::required(s::number_json(None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("x", s::required(s::number_json(None, None))),
+            ("y", s::required(s::number_json(None, None))),
+        ])
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "Grid" => s::sample::<super::Grid>(grid_json()),
-                "Point" => s::sample::<super::Point>(point_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_types::support::sample_table! {
+        "Grid" Grid grid_json;
+        "Point" Point point_json;
     }
 }

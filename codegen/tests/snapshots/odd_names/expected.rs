@@ -392,11 +392,7 @@ pub mod strategies {
     }
     /// Values of [`super::MyType`] as JSON.
     fn my_type_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([("x", s::optional_member(my_type_2_json()))]),
-            s::no_extra(),
-            None,
-        )
+        s::object([("x", s::optional_member(my_type_2_json()))])
     }
     /// Values of [`super::MyType2`].
     pub fn my_type_2() -> BoxedStrategy<super::MyType2> {
@@ -404,18 +400,14 @@ pub mod strategies {
     }
     /// Values of [`super::MyType2`] as JSON.
     fn my_type_2_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("2nd", s::optional_member(s::boolean_json())),
-                ("crate", s::optional_member(s::integer_json(None, None))),
-                ("extra", s::optional_member(s::string_json(None, None, None))),
-                ("mode", s::optional_member(my_type_2_mode_json())),
-                ("self", s::required(s::string_json(None, None, None))),
-                ("type", s::optional_member(s::string_json(None, None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("2nd", s::optional_member(s::boolean_json())),
+            ("crate", s::optional_member(s::integer_json(None, None))),
+            ("extra", s::optional_member(s::string_json(None, None, None))),
+            ("mode", s::optional_member(my_type_2_mode_json())),
+            ("self", s::required(s::string_json(None, None, None))),
+            ("type", s::optional_member(s::string_json(None, None, None))),
+        ])
     }
     /// Values of [`super::MyType2Mode`].
     pub fn my_type_2_mode() -> BoxedStrategy<super::MyType2Mode> {
@@ -455,18 +447,11 @@ pub mod strategies {
     fn v_2_fa_json() -> BoxedStrategy<::serde_json::Value> {
         s::string_json(None, None, None)
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "2fa" => s::sample::<super::V2Fa>(v_2_fa_json()),
-                "MyType" => s::sample::<super::MyType>(my_type_json()),
-                "Self" => s::sample::<super::SelfValue>(self_value_json()),
-                "my-type" => s::sample::<super::MyType2>(my_type_2_json()),
-                "ünïcode" => s::sample::<super::NCode>(ncode_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_types::support::sample_table! {
+        "2fa" V2Fa v_2_fa_json;
+        "MyType" MyType my_type_json;
+        "Self" SelfValue self_value_json;
+        "my-type" MyType2 my_type_2_json;
+        "ünïcode" NCode ncode_json;
     }
 }

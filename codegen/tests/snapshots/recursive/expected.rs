@@ -428,32 +428,21 @@ pub mod strategies {
     }
     /// Values of [`super::Node`] as JSON, recursing at most `depth` levels.
     fn node_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("label", s::required(s::string_json(None, None, None))),
-                (
-                    "next",
-                    if depth == 0 {
-                        s::absent()
-                    } else {
-                        s::optional_member(node_at_json(depth - 1))
-                    },
-                ),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("label", s::required(s::string_json(None, None, None))),
+            (
+                "next",
+                if depth == 0 {
+                    s::absent()
+                } else {
+                    s::optional_member(node_at_json(depth - 1))
+                },
+            ),
+        ])
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "JSONObject" => s::sample::<super::JSONObject>(jsonobject_json()),
-                "JSONValue" => s::sample::<super::JSONValue>(jsonvalue_json()),
-                "Node" => s::sample::<super::Node>(node_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_types::support::sample_table! {
+        "JSONObject" JSONObject jsonobject_json;
+        "JSONValue" JSONValue jsonvalue_json;
+        "Node" Node node_json;
     }
 }

@@ -219,15 +219,8 @@ pub mod strategies {
     fn theme_json() -> BoxedStrategy<::serde_json::Value> {
         s::open_enum_json(&["light", "dark", "high-contrast"])
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "Role" => s::sample::<super::Role>(role_json()),
-                "Theme" => s::sample::<super::Theme>(theme_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_types::support::sample_table! {
+        "Role" Role role_json;
+        "Theme" Theme theme_json;
     }
 }

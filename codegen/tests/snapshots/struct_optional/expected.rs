@@ -204,23 +204,19 @@ pub mod strategies {
     }
     /// Values of [`super::Item`] as JSON.
     fn item_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("_meta", s::optional_member(s::object_json())),
-                ("count", s::required(s::integer_json(Some(0i64), None))),
-                ("data", s::optional_member(s::any_json())),
-                ("enabled", s::optional_member(s::boolean_json())),
-                ("expires", s::optional_nullable(s::string_json(None, None, None))),
-                ("limit", s::optional_nullable(s::integer_json(None, None))),
-                ("name", s::required(s::string_json(None, None, None))),
-                ("ratio", s::optional_member(s::number_json(None, None))),
-                ("size", s::optional_member(size_json())),
-                ("ttl", s::nullable(s::integer_json(None, None))),
-                ("type", s::optional_member(s::string_json(None, None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("_meta", s::optional_member(s::object_json())),
+            ("count", s::required(s::integer_json(Some(0i64), None))),
+            ("data", s::optional_member(s::any_json())),
+            ("enabled", s::optional_member(s::boolean_json())),
+            ("expires", s::optional_nullable(s::string_json(None, None, None))),
+            ("limit", s::optional_nullable(s::integer_json(None, None))),
+            ("name", s::required(s::string_json(None, None, None))),
+            ("ratio", s::optional_member(s::number_json(None, None))),
+            ("size", s::optional_member(size_json())),
+            ("ttl", s::nullable(s::integer_json(None, None))),
+            ("type", s::optional_member(s::string_json(None, None, None))),
+        ])
     }
     /// Values of [`super::Size`].
     pub fn size() -> BoxedStrategy<super::Size> {
@@ -230,15 +226,8 @@ pub mod strategies {
     fn size_json() -> BoxedStrategy<::serde_json::Value> {
         s::integer_json(Some(0i64), None)
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "Item" => s::sample::<super::Item>(item_json()),
-                "Size" => s::sample::<super::Size>(size_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_types::support::sample_table! {
+        "Item" Item item_json;
+        "Size" Size size_json;
     }
 }

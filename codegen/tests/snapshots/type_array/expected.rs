@@ -469,15 +469,8 @@ pub mod strategies {
             |json| s::variant_of(json, super::Token::variant_name),
         )
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "Scalar" => s::sample::<super::Scalar>(scalar_json()),
-                "Token" => s::sample::<super::Token>(token_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_types::support::sample_table! {
+        "Scalar" Scalar scalar_json;
+        "Token" Token token_json;
     }
 }

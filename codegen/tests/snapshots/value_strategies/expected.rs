@@ -575,7 +575,7 @@ pub mod strategies {
     }
     /// Values of [`super::Item`] as JSON.
     fn item_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
+        s::object_with(
             Vec::from([
                 (
                     "code",
@@ -641,14 +641,10 @@ pub mod strategies {
     }
     /// Values of [`super::ShapeVariant0`] as JSON.
     fn shape_variant_0_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("kind", s::required(kind_circle_json())),
-                ("radius", s::required(s::number_json(Some(0f64), None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("kind", s::required(kind_circle_json())),
+            ("radius", s::required(s::number_json(Some(0f64), None))),
+        ])
     }
     /// Values of [`super::ShapeVariant1`].
     pub fn shape_variant_1() -> BoxedStrategy<super::ShapeVariant1> {
@@ -656,26 +652,15 @@ pub mod strategies {
     }
     /// Values of [`super::ShapeVariant1`] as JSON.
     fn shape_variant_1_json() -> BoxedStrategy<::serde_json::Value> {
-        s::object(
-            Vec::from([
-                ("kind", s::required(kind_square_json())),
-                ("side", s::optional_member(s::integer_json(None, None))),
-            ]),
-            s::no_extra(),
-            None,
-        )
+        s::object([
+            ("kind", s::required(kind_square_json())),
+            ("side", s::optional_member(s::integer_json(None, None))),
+        ])
     }
-    /// Encoded samples of the definition named `name`, each with the outcome of decoding
-    /// it back; `None` when there is no such definition.
-    pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-        Some(
-            match name {
-                "Batch" => s::sample::<super::Batch>(batch_json()),
-                "Color" => s::sample::<super::Color>(color_json()),
-                "Item" => s::sample::<super::Item>(item_json()),
-                "Shape" => s::sample::<super::Shape>(shape_json()),
-                _ => return None,
-            },
-        )
+    ::mcpwire_types::support::sample_table! {
+        "Batch" Batch batch_json;
+        "Color" Color color_json;
+        "Item" Item item_json;
+        "Shape" Shape shape_json;
     }
 }

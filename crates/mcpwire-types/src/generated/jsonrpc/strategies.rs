@@ -76,15 +76,11 @@ pub fn error() -> BoxedStrategy<super::Error> {
 }
 /// Values of [`super::Error`] as JSON.
 fn error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("code", s::required(s::integer_json(None, None))),
-            ("data", s::optional_member(s::any_json())),
-            ("message", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("code", s::required(s::integer_json(None, None))),
+        ("data", s::optional_member(s::any_json())),
+        ("message", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::ErrorResponse`].
 pub fn error_response() -> BoxedStrategy<super::ErrorResponse> {
@@ -92,15 +88,11 @@ pub fn error_response() -> BoxedStrategy<super::ErrorResponse> {
 }
 /// Values of [`super::ErrorResponse`] as JSON.
 fn error_response_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("error", s::required(error_json())),
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("error", s::required(error_json())),
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+    ])
 }
 /// Values of [`super::InternalError`].
 pub fn internal_error() -> BoxedStrategy<super::InternalError> {
@@ -108,15 +100,11 @@ pub fn internal_error() -> BoxedStrategy<super::InternalError> {
 }
 /// Values of [`super::InternalError`] as JSON.
 fn internal_error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("code", s::required(code_minus_32603_json())),
-            ("data", s::optional_member(s::any_json())),
-            ("message", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("code", s::required(code_minus_32603_json())),
+        ("data", s::optional_member(s::any_json())),
+        ("message", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::InvalidParamsError`].
 pub fn invalid_params_error() -> BoxedStrategy<super::InvalidParamsError> {
@@ -124,15 +112,11 @@ pub fn invalid_params_error() -> BoxedStrategy<super::InvalidParamsError> {
 }
 /// Values of [`super::InvalidParamsError`] as JSON.
 fn invalid_params_error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("code", s::required(code_minus_32602_json())),
-            ("data", s::optional_member(s::any_json())),
-            ("message", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("code", s::required(code_minus_32602_json())),
+        ("data", s::optional_member(s::any_json())),
+        ("message", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::InvalidRequestError`].
 pub fn invalid_request_error() -> BoxedStrategy<super::InvalidRequestError> {
@@ -140,15 +124,11 @@ pub fn invalid_request_error() -> BoxedStrategy<super::InvalidRequestError> {
 }
 /// Values of [`super::InvalidRequestError`] as JSON.
 fn invalid_request_error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("code", s::required(code_minus_32600_json())),
-            ("data", s::optional_member(s::any_json())),
-            ("message", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("code", s::required(code_minus_32600_json())),
+        ("data", s::optional_member(s::any_json())),
+        ("message", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::Jsonrpc2_0`].
 pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
@@ -181,15 +161,11 @@ pub fn method_not_found_error() -> BoxedStrategy<super::MethodNotFoundError> {
 }
 /// Values of [`super::MethodNotFoundError`] as JSON.
 fn method_not_found_error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("code", s::required(code_minus_32601_json())),
-            ("data", s::optional_member(s::any_json())),
-            ("message", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("code", s::required(code_minus_32601_json())),
+        ("data", s::optional_member(s::any_json())),
+        ("message", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::Notification`].
 pub fn notification() -> BoxedStrategy<super::Notification> {
@@ -197,15 +173,11 @@ pub fn notification() -> BoxedStrategy<super::Notification> {
 }
 /// Values of [`super::Notification`] as JSON.
 fn notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(s::string_json(None, None, None))),
-            ("params", s::optional_member(params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(s::string_json(None, None, None))),
+        ("params", s::optional_member(params_json())),
+    ])
 }
 /// Values of [`super::Params`].
 pub fn params() -> BoxedStrategy<super::Params> {
@@ -227,15 +199,11 @@ pub fn parse_error() -> BoxedStrategy<super::ParseError> {
 }
 /// Values of [`super::ParseError`] as JSON.
 fn parse_error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("code", s::required(code_minus_32700_json())),
-            ("data", s::optional_member(s::any_json())),
-            ("message", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("code", s::required(code_minus_32700_json())),
+        ("data", s::optional_member(s::any_json())),
+        ("message", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::Request`].
 pub fn request() -> BoxedStrategy<super::Request> {
@@ -243,16 +211,12 @@ pub fn request() -> BoxedStrategy<super::Request> {
 }
 /// Values of [`super::Request`] as JSON.
 fn request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(s::string_json(None, None, None))),
-            ("params", s::optional_member(params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(s::string_json(None, None, None))),
+        ("params", s::optional_member(params_json())),
+    ])
 }
 /// Values of [`super::RequestId`].
 pub fn request_id() -> BoxedStrategy<super::RequestId> {
@@ -289,46 +253,27 @@ pub fn result_response() -> BoxedStrategy<super::ResultResponse> {
 }
 /// Values of [`super::ResultResponse`] as JSON.
 fn result_response_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("result", s::required(s::any_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("result", s::required(s::any_json())),
+    ])
 }
-/// Encoded samples of the definition named `name`, each with the outcome of decoding
-/// it back; `None` when there is no such definition.
-pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-    Some(
-        match name {
-            "BatchRequest" => s::sample::<super::BatchRequest>(batch_request_json()),
-            "BatchResponse" => s::sample::<super::BatchResponse>(batch_response_json()),
-            "Error" => s::sample::<super::Error>(error_json()),
-            "ErrorResponse" => s::sample::<super::ErrorResponse>(error_response_json()),
-            "InternalError" => s::sample::<super::InternalError>(internal_error_json()),
-            "InvalidParamsError" => {
-                s::sample::<super::InvalidParamsError>(invalid_params_error_json())
-            }
-            "InvalidRequestError" => {
-                s::sample::<super::InvalidRequestError>(invalid_request_error_json())
-            }
-            "Message" => s::sample::<super::Message>(message_json()),
-            "MethodNotFoundError" => {
-                s::sample::<super::MethodNotFoundError>(method_not_found_error_json())
-            }
-            "Notification" => s::sample::<super::Notification>(notification_json()),
-            "Params" => s::sample::<super::Params>(params_json()),
-            "ParseError" => s::sample::<super::ParseError>(parse_error_json()),
-            "Request" => s::sample::<super::Request>(request_json()),
-            "RequestId" => s::sample::<super::RequestId>(request_id_json()),
-            "Response" => s::sample::<super::Response>(response_json()),
-            "ResultResponse" => {
-                s::sample::<super::ResultResponse>(result_response_json())
-            }
-            _ => return None,
-        },
-    )
+::mcpwire_types::support::sample_table! {
+    "BatchRequest" BatchRequest batch_request_json;
+    "BatchResponse" BatchResponse batch_response_json;
+    "Error" Error error_json;
+    "ErrorResponse" ErrorResponse error_response_json;
+    "InternalError" InternalError internal_error_json;
+    "InvalidParamsError" InvalidParamsError invalid_params_error_json;
+    "InvalidRequestError" InvalidRequestError invalid_request_error_json;
+    "Message" Message message_json;
+    "MethodNotFoundError" MethodNotFoundError method_not_found_error_json;
+    "Notification" Notification notification_json;
+    "Params" Params params_json;
+    "ParseError" ParseError parse_error_json;
+    "Request" Request request_json;
+    "RequestId" RequestId request_id_json;
+    "Response" Response response_json;
+    "ResultResponse" ResultResponse result_response_json;
 }

@@ -9,11 +9,7 @@ pub fn annotated() -> BoxedStrategy<super::Annotated> {
 }
 /// Values of [`super::Annotated`] as JSON.
 fn annotated_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("annotations", s::optional_member(annotated_annotations_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("annotations", s::optional_member(annotated_annotations_json()))])
 }
 /// Values of [`super::AnnotatedAnnotations`].
 pub fn annotated_annotations() -> BoxedStrategy<super::AnnotatedAnnotations> {
@@ -21,14 +17,10 @@ pub fn annotated_annotations() -> BoxedStrategy<super::AnnotatedAnnotations> {
 }
 /// Values of [`super::AnnotatedAnnotations`] as JSON.
 fn annotated_annotations_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("audience", s::optional_member(s::array_json(role_json(), None, None))),
-            ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("audience", s::optional_member(s::array_json(role_json(), None, None))),
+        ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+    ])
 }
 /// Values of [`super::BlobResourceContents`].
 pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
@@ -36,15 +28,11 @@ pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
 }
 /// Values of [`super::BlobResourceContents`] as JSON.
 fn blob_resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("blob", s::required(s::string_json(Some("byte"), None, None))),
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("blob", s::required(s::string_json(Some("byte"), None, None))),
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::CallToolRequest`].
 pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
@@ -52,14 +40,10 @@ pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
 }
 /// Values of [`super::CallToolRequest`] as JSON.
 fn call_tool_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_tools_call_json())),
-            ("params", s::required(call_tool_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_tools_call_json())),
+        ("params", s::required(call_tool_request_params_json())),
+    ])
 }
 /// Values of [`super::CallToolRequestParams`].
 pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams> {
@@ -67,14 +51,10 @@ pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams>
 }
 /// Values of [`super::CallToolRequestParams`] as JSON.
 fn call_tool_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("arguments", s::optional_member(s::object_json())),
-            ("name", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("arguments", s::optional_member(s::object_json())),
+        ("name", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::CallToolResult`].
 pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
@@ -82,20 +62,14 @@ pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
 }
 /// Values of [`super::CallToolResult`] as JSON.
 fn call_tool_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            (
-                "content",
-                s::required(
-                    s::array_json(call_tool_result_content_item_json(), None, None),
-                ),
-            ),
-            ("isError", s::optional_member(s::boolean_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        (
+            "content",
+            s::required(s::array_json(call_tool_result_content_item_json(), None, None)),
+        ),
+        ("isError", s::optional_member(s::boolean_json())),
+    ])
 }
 /// Values of [`super::CallToolResultContentItem`].
 pub fn call_tool_result_content_item() -> BoxedStrategy<
@@ -120,14 +94,10 @@ pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
 }
 /// Values of [`super::CancelledNotification`] as JSON.
 fn cancelled_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_notifications_cancelled_json())),
-            ("params", s::required(cancelled_notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_notifications_cancelled_json())),
+        ("params", s::required(cancelled_notification_params_json())),
+    ])
 }
 /// Values of [`super::CancelledNotificationParams`].
 pub fn cancelled_notification_params() -> BoxedStrategy<
@@ -137,14 +107,10 @@ pub fn cancelled_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::CancelledNotificationParams`] as JSON.
 fn cancelled_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("reason", s::optional_member(s::string_json(None, None, None))),
-            ("requestId", s::required(request_id_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("reason", s::optional_member(s::string_json(None, None, None))),
+        ("requestId", s::required(request_id_json())),
+    ])
 }
 /// Values of [`super::ClientCapabilities`].
 pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
@@ -152,15 +118,11 @@ pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
 }
 /// Values of [`super::ClientCapabilities`] as JSON.
 fn client_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("experimental", s::optional_member(s::object_map_json())),
-            ("roots", s::optional_member(client_capabilities_roots_json())),
-            ("sampling", s::optional_member(s::object_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("experimental", s::optional_member(s::object_map_json())),
+        ("roots", s::optional_member(client_capabilities_roots_json())),
+        ("sampling", s::optional_member(s::object_json())),
+    ])
 }
 /// Values of [`super::ClientCapabilitiesRoots`].
 pub fn client_capabilities_roots() -> BoxedStrategy<super::ClientCapabilitiesRoots> {
@@ -168,11 +130,7 @@ pub fn client_capabilities_roots() -> BoxedStrategy<super::ClientCapabilitiesRoo
 }
 /// Values of [`super::ClientCapabilitiesRoots`] as JSON.
 fn client_capabilities_roots_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("listChanged", s::optional_member(s::boolean_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("listChanged", s::optional_member(s::boolean_json()))])
 }
 /// Values of [`super::ClientNotification`].
 pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
@@ -236,14 +194,10 @@ pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
 }
 /// Values of [`super::CompleteRequest`] as JSON.
 fn complete_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_completion_complete_json())),
-            ("params", s::required(complete_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_completion_complete_json())),
+        ("params", s::required(complete_request_params_json())),
+    ])
 }
 /// Values of [`super::CompleteRequestParams`].
 pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> {
@@ -251,14 +205,10 @@ pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> 
 }
 /// Values of [`super::CompleteRequestParams`] as JSON.
 fn complete_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("argument", s::required(complete_request_params_argument_json())),
-            ("ref", s::required(complete_request_params_ref_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("argument", s::required(complete_request_params_argument_json())),
+        ("ref", s::required(complete_request_params_ref_json())),
+    ])
 }
 /// Values of [`super::CompleteRequestParamsArgument`].
 pub fn complete_request_params_argument() -> BoxedStrategy<
@@ -268,14 +218,10 @@ pub fn complete_request_params_argument() -> BoxedStrategy<
 }
 /// Values of [`super::CompleteRequestParamsArgument`] as JSON.
 fn complete_request_params_argument_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("name", s::required(s::string_json(None, None, None))),
-            ("value", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("name", s::required(s::string_json(None, None, None))),
+        ("value", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::CompleteRequestParamsRef`].
 pub fn complete_request_params_ref() -> BoxedStrategy<super::CompleteRequestParamsRef> {
@@ -297,14 +243,10 @@ pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
 }
 /// Values of [`super::CompleteResult`] as JSON.
 fn complete_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("completion", s::required(complete_result_completion_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("completion", s::required(complete_result_completion_json())),
+    ])
 }
 /// Values of [`super::CompleteResultCompletion`].
 pub fn complete_result_completion() -> BoxedStrategy<super::CompleteResultCompletion> {
@@ -312,18 +254,14 @@ pub fn complete_result_completion() -> BoxedStrategy<super::CompleteResultComple
 }
 /// Values of [`super::CompleteResultCompletion`] as JSON.
 fn complete_result_completion_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("hasMore", s::optional_member(s::boolean_json())),
-            ("total", s::optional_member(s::integer_json(None, None))),
-            (
-                "values",
-                s::required(s::array_json(s::string_json(None, None, None), None, None)),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("hasMore", s::optional_member(s::boolean_json())),
+        ("total", s::optional_member(s::integer_json(None, None))),
+        (
+            "values",
+            s::required(s::array_json(s::string_json(None, None, None), None, None)),
+        ),
+    ])
 }
 /// Values of [`super::CreateMessageRequest`].
 pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
@@ -331,14 +269,10 @@ pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
 }
 /// Values of [`super::CreateMessageRequest`] as JSON.
 fn create_message_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_sampling_create_message_json())),
-            ("params", s::required(create_message_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_sampling_create_message_json())),
+        ("params", s::required(create_message_request_params_json())),
+    ])
 }
 /// Values of [`super::CreateMessageRequestParams`].
 pub fn create_message_request_params() -> BoxedStrategy<
@@ -348,31 +282,24 @@ pub fn create_message_request_params() -> BoxedStrategy<
 }
 /// Values of [`super::CreateMessageRequestParams`] as JSON.
 fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "includeContext",
-                s::optional_member(create_message_request_params_include_context_json()),
+    s::object([
+        (
+            "includeContext",
+            s::optional_member(create_message_request_params_include_context_json()),
+        ),
+        ("maxTokens", s::required(s::integer_json(None, None))),
+        ("messages", s::required(s::array_json(sampling_message_json(), None, None))),
+        ("metadata", s::optional_member(s::object_json())),
+        ("modelPreferences", s::optional_member(model_preferences_json())),
+        (
+            "stopSequences",
+            s::optional_member(
+                s::array_json(s::string_json(None, None, None), None, None),
             ),
-            ("maxTokens", s::required(s::integer_json(None, None))),
-            (
-                "messages",
-                s::required(s::array_json(sampling_message_json(), None, None)),
-            ),
-            ("metadata", s::optional_member(s::object_json())),
-            ("modelPreferences", s::optional_member(model_preferences_json())),
-            (
-                "stopSequences",
-                s::optional_member(
-                    s::array_json(s::string_json(None, None, None), None, None),
-                ),
-            ),
-            ("systemPrompt", s::optional_member(s::string_json(None, None, None))),
-            ("temperature", s::optional_member(s::number_json(None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("systemPrompt", s::optional_member(s::string_json(None, None, None))),
+        ("temperature", s::optional_member(s::number_json(None, None))),
+    ])
 }
 /// Values of [`super::CreateMessageRequestParamsIncludeContext`].
 pub fn create_message_request_params_include_context() -> BoxedStrategy<
@@ -392,17 +319,13 @@ pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
 }
 /// Values of [`super::CreateMessageResult`] as JSON.
 fn create_message_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("content", s::required(create_message_result_content_json())),
-            ("model", s::required(s::string_json(None, None, None))),
-            ("role", s::required(role_json())),
-            ("stopReason", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("content", s::required(create_message_result_content_json())),
+        ("model", s::required(s::string_json(None, None, None))),
+        ("role", s::required(role_json())),
+        ("stopReason", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::CreateMessageResultContent`].
 pub fn create_message_result_content() -> BoxedStrategy<
@@ -434,15 +357,11 @@ pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
 }
 /// Values of [`super::EmbeddedResource`] as JSON.
 fn embedded_resource_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("annotations", s::optional_member(embedded_resource_annotations_json())),
-            ("resource", s::required(embedded_resource_resource_json())),
-            ("type", s::required(type_resource_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("annotations", s::optional_member(embedded_resource_annotations_json())),
+        ("resource", s::required(embedded_resource_resource_json())),
+        ("type", s::required(type_resource_json())),
+    ])
 }
 /// Values of [`super::EmbeddedResourceAnnotations`].
 pub fn embedded_resource_annotations() -> BoxedStrategy<
@@ -452,14 +371,10 @@ pub fn embedded_resource_annotations() -> BoxedStrategy<
 }
 /// Values of [`super::EmbeddedResourceAnnotations`] as JSON.
 fn embedded_resource_annotations_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("audience", s::optional_member(s::array_json(role_json(), None, None))),
-            ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("audience", s::optional_member(s::array_json(role_json(), None, None))),
+        ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+    ])
 }
 /// Values of [`super::EmbeddedResourceResource`].
 pub fn embedded_resource_resource() -> BoxedStrategy<super::EmbeddedResourceResource> {
@@ -489,14 +404,10 @@ pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
 }
 /// Values of [`super::GetPromptRequest`] as JSON.
 fn get_prompt_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_prompts_get_json())),
-            ("params", s::required(get_prompt_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_prompts_get_json())),
+        ("params", s::required(get_prompt_request_params_json())),
+    ])
 }
 /// Values of [`super::GetPromptRequestParams`].
 pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParams> {
@@ -504,17 +415,10 @@ pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParam
 }
 /// Values of [`super::GetPromptRequestParams`] as JSON.
 fn get_prompt_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "arguments",
-                s::optional_member(s::map_json(s::string_json(None, None, None))),
-            ),
-            ("name", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("arguments", s::optional_member(s::map_json(s::string_json(None, None, None)))),
+        ("name", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::GetPromptResult`].
 pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
@@ -522,15 +426,11 @@ pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
 }
 /// Values of [`super::GetPromptResult`] as JSON.
 fn get_prompt_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("messages", s::required(s::array_json(prompt_message_json(), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("messages", s::required(s::array_json(prompt_message_json(), None, None))),
+    ])
 }
 /// Values of [`super::ImageContent`].
 pub fn image_content() -> BoxedStrategy<super::ImageContent> {
@@ -538,16 +438,12 @@ pub fn image_content() -> BoxedStrategy<super::ImageContent> {
 }
 /// Values of [`super::ImageContent`] as JSON.
 fn image_content_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("annotations", s::optional_member(image_content_annotations_json())),
-            ("data", s::required(s::string_json(Some("byte"), None, None))),
-            ("mimeType", s::required(s::string_json(None, None, None))),
-            ("type", s::required(type_image_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("annotations", s::optional_member(image_content_annotations_json())),
+        ("data", s::required(s::string_json(Some("byte"), None, None))),
+        ("mimeType", s::required(s::string_json(None, None, None))),
+        ("type", s::required(type_image_json())),
+    ])
 }
 /// Values of [`super::ImageContentAnnotations`].
 pub fn image_content_annotations() -> BoxedStrategy<super::ImageContentAnnotations> {
@@ -555,14 +451,10 @@ pub fn image_content_annotations() -> BoxedStrategy<super::ImageContentAnnotatio
 }
 /// Values of [`super::ImageContentAnnotations`] as JSON.
 fn image_content_annotations_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("audience", s::optional_member(s::array_json(role_json(), None, None))),
-            ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("audience", s::optional_member(s::array_json(role_json(), None, None))),
+        ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+    ])
 }
 /// Values of [`super::Implementation`].
 pub fn implementation() -> BoxedStrategy<super::Implementation> {
@@ -570,14 +462,10 @@ pub fn implementation() -> BoxedStrategy<super::Implementation> {
 }
 /// Values of [`super::Implementation`] as JSON.
 fn implementation_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("name", s::required(s::string_json(None, None, None))),
-            ("version", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("name", s::required(s::string_json(None, None, None))),
+        ("version", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::InitializeRequest`].
 pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
@@ -585,14 +473,10 @@ pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
 }
 /// Values of [`super::InitializeRequest`] as JSON.
 fn initialize_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_initialize_json())),
-            ("params", s::required(initialize_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_initialize_json())),
+        ("params", s::required(initialize_request_params_json())),
+    ])
 }
 /// Values of [`super::InitializeRequestParams`].
 pub fn initialize_request_params() -> BoxedStrategy<super::InitializeRequestParams> {
@@ -600,15 +484,11 @@ pub fn initialize_request_params() -> BoxedStrategy<super::InitializeRequestPara
 }
 /// Values of [`super::InitializeRequestParams`] as JSON.
 fn initialize_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("capabilities", s::required(client_capabilities_json())),
-            ("clientInfo", s::required(implementation_json())),
-            ("protocolVersion", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("capabilities", s::required(client_capabilities_json())),
+        ("clientInfo", s::required(implementation_json())),
+        ("protocolVersion", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::InitializeResult`].
 pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
@@ -616,17 +496,13 @@ pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
 }
 /// Values of [`super::InitializeResult`] as JSON.
 fn initialize_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("capabilities", s::required(server_capabilities_json())),
-            ("instructions", s::optional_member(s::string_json(None, None, None))),
-            ("protocolVersion", s::required(s::string_json(None, None, None))),
-            ("serverInfo", s::required(implementation_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("capabilities", s::required(server_capabilities_json())),
+        ("instructions", s::optional_member(s::string_json(None, None, None))),
+        ("protocolVersion", s::required(s::string_json(None, None, None))),
+        ("serverInfo", s::required(implementation_json())),
+    ])
 }
 /// Values of [`super::InitializedNotification`].
 pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotification> {
@@ -634,14 +510,10 @@ pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotificatio
 }
 /// Values of [`super::InitializedNotification`] as JSON.
 fn initialized_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_notifications_initialized_json())),
-            ("params", s::optional_member(initialized_notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_notifications_initialized_json())),
+        ("params", s::optional_member(initialized_notification_params_json())),
+    ])
 }
 /// Values of [`super::InitializedNotificationParams`].
 pub fn initialized_notification_params() -> BoxedStrategy<
@@ -651,7 +523,7 @@ pub fn initialized_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::InitializedNotificationParams`] as JSON.
 fn initialized_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("_meta", s::optional_member(s::object_json()))]),
         s::extra(s::any_json(), &["_meta"]),
         None,
@@ -663,15 +535,11 @@ pub fn jsonrpcerror() -> BoxedStrategy<super::JSONRPCError> {
 }
 /// Values of [`super::JSONRPCError`] as JSON.
 fn jsonrpcerror_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("error", s::required(jsonrpcerror_error_json())),
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("error", s::required(jsonrpcerror_error_json())),
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+    ])
 }
 /// Values of [`super::JSONRPCErrorError`].
 pub fn jsonrpcerror_error() -> BoxedStrategy<super::JSONRPCErrorError> {
@@ -679,15 +547,11 @@ pub fn jsonrpcerror_error() -> BoxedStrategy<super::JSONRPCErrorError> {
 }
 /// Values of [`super::JSONRPCErrorError`] as JSON.
 fn jsonrpcerror_error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("code", s::required(s::integer_json(None, None))),
-            ("data", s::optional_member(s::any_json())),
-            ("message", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("code", s::required(s::integer_json(None, None))),
+        ("data", s::optional_member(s::any_json())),
+        ("message", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::JSONRPCMessage`].
 pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
@@ -711,15 +575,11 @@ pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
 }
 /// Values of [`super::JSONRPCNotification`] as JSON.
 fn jsonrpcnotification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(s::string_json(None, None, None))),
-            ("params", s::optional_member(jsonrpcnotification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(s::string_json(None, None, None))),
+        ("params", s::optional_member(jsonrpcnotification_params_json())),
+    ])
 }
 /// Values of [`super::JSONRPCNotificationParams`].
 pub fn jsonrpcnotification_params() -> BoxedStrategy<super::JSONRPCNotificationParams> {
@@ -727,7 +587,7 @@ pub fn jsonrpcnotification_params() -> BoxedStrategy<super::JSONRPCNotificationP
 }
 /// Values of [`super::JSONRPCNotificationParams`] as JSON.
 fn jsonrpcnotification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("_meta", s::optional_member(s::object_json()))]),
         s::extra(s::any_json(), &["_meta"]),
         None,
@@ -739,16 +599,12 @@ pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
 }
 /// Values of [`super::JSONRPCRequest`] as JSON.
 fn jsonrpcrequest_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(s::string_json(None, None, None))),
-            ("params", s::optional_member(jsonrpcrequest_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(s::string_json(None, None, None))),
+        ("params", s::optional_member(jsonrpcrequest_params_json())),
+    ])
 }
 /// Values of [`super::JSONRPCRequestParams`].
 pub fn jsonrpcrequest_params() -> BoxedStrategy<super::JSONRPCRequestParams> {
@@ -756,7 +612,7 @@ pub fn jsonrpcrequest_params() -> BoxedStrategy<super::JSONRPCRequestParams> {
 }
 /// Values of [`super::JSONRPCRequestParams`] as JSON.
 fn jsonrpcrequest_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("_meta", s::optional_member(jsonrpcrequest_params_meta_json()))]),
         s::extra(s::any_json(), &["_meta"]),
         None,
@@ -768,11 +624,7 @@ pub fn jsonrpcrequest_params_meta() -> BoxedStrategy<super::JSONRPCRequestParams
 }
 /// Values of [`super::JSONRPCRequestParamsMeta`] as JSON.
 fn jsonrpcrequest_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("progressToken", s::optional_member(progress_token_json()))])
 }
 /// Values of [`super::JSONRPCResponse`].
 pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
@@ -780,15 +632,11 @@ pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
 }
 /// Values of [`super::JSONRPCResponse`] as JSON.
 fn jsonrpcresponse_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("result", s::required(result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("result", s::required(result_json())),
+    ])
 }
 /// Values of [`super::Jsonrpc2_0`].
 pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
@@ -804,14 +652,10 @@ pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
 }
 /// Values of [`super::ListPromptsRequest`] as JSON.
 fn list_prompts_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_prompts_list_json())),
-            ("params", s::optional_member(list_prompts_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_prompts_list_json())),
+        ("params", s::optional_member(list_prompts_request_params_json())),
+    ])
 }
 /// Values of [`super::ListPromptsRequestParams`].
 pub fn list_prompts_request_params() -> BoxedStrategy<super::ListPromptsRequestParams> {
@@ -819,11 +663,7 @@ pub fn list_prompts_request_params() -> BoxedStrategy<super::ListPromptsRequestP
 }
 /// Values of [`super::ListPromptsRequestParams`] as JSON.
 fn list_prompts_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("cursor", s::optional_member(s::string_json(None, None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("cursor", s::optional_member(s::string_json(None, None, None)))])
 }
 /// Values of [`super::ListPromptsResult`].
 pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
@@ -831,15 +671,11 @@ pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
 }
 /// Values of [`super::ListPromptsResult`] as JSON.
 fn list_prompts_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-            ("prompts", s::required(s::array_json(prompt_json(), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+        ("prompts", s::required(s::array_json(prompt_json(), None, None))),
+    ])
 }
 /// Values of [`super::ListResourceTemplatesRequest`].
 pub fn list_resource_templates_request() -> BoxedStrategy<
@@ -849,14 +685,10 @@ pub fn list_resource_templates_request() -> BoxedStrategy<
 }
 /// Values of [`super::ListResourceTemplatesRequest`] as JSON.
 fn list_resource_templates_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_resources_templates_list_json())),
-            ("params", s::optional_member(list_resource_templates_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_resources_templates_list_json())),
+        ("params", s::optional_member(list_resource_templates_request_params_json())),
+    ])
 }
 /// Values of [`super::ListResourceTemplatesRequestParams`].
 pub fn list_resource_templates_request_params() -> BoxedStrategy<
@@ -866,11 +698,7 @@ pub fn list_resource_templates_request_params() -> BoxedStrategy<
 }
 /// Values of [`super::ListResourceTemplatesRequestParams`] as JSON.
 fn list_resource_templates_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("cursor", s::optional_member(s::string_json(None, None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("cursor", s::optional_member(s::string_json(None, None, None)))])
 }
 /// Values of [`super::ListResourceTemplatesResult`].
 pub fn list_resource_templates_result() -> BoxedStrategy<
@@ -880,18 +708,14 @@ pub fn list_resource_templates_result() -> BoxedStrategy<
 }
 /// Values of [`super::ListResourceTemplatesResult`] as JSON.
 fn list_resource_templates_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-            (
-                "resourceTemplates",
-                s::required(s::array_json(resource_template_json(), None, None)),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+        (
+            "resourceTemplates",
+            s::required(s::array_json(resource_template_json(), None, None)),
+        ),
+    ])
 }
 /// Values of [`super::ListResourcesRequest`].
 pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
@@ -899,14 +723,10 @@ pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
 }
 /// Values of [`super::ListResourcesRequest`] as JSON.
 fn list_resources_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_resources_list_json())),
-            ("params", s::optional_member(list_resources_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_resources_list_json())),
+        ("params", s::optional_member(list_resources_request_params_json())),
+    ])
 }
 /// Values of [`super::ListResourcesRequestParams`].
 pub fn list_resources_request_params() -> BoxedStrategy<
@@ -916,11 +736,7 @@ pub fn list_resources_request_params() -> BoxedStrategy<
 }
 /// Values of [`super::ListResourcesRequestParams`] as JSON.
 fn list_resources_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("cursor", s::optional_member(s::string_json(None, None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("cursor", s::optional_member(s::string_json(None, None, None)))])
 }
 /// Values of [`super::ListResourcesResult`].
 pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
@@ -928,15 +744,11 @@ pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
 }
 /// Values of [`super::ListResourcesResult`] as JSON.
 fn list_resources_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-            ("resources", s::required(s::array_json(resource_json(), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+        ("resources", s::required(s::array_json(resource_json(), None, None))),
+    ])
 }
 /// Values of [`super::ListRootsRequest`].
 pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
@@ -944,14 +756,10 @@ pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
 }
 /// Values of [`super::ListRootsRequest`] as JSON.
 fn list_roots_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_roots_list_json())),
-            ("params", s::optional_member(list_roots_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_roots_list_json())),
+        ("params", s::optional_member(list_roots_request_params_json())),
+    ])
 }
 /// Values of [`super::ListRootsRequestParams`].
 pub fn list_roots_request_params() -> BoxedStrategy<super::ListRootsRequestParams> {
@@ -959,7 +767,7 @@ pub fn list_roots_request_params() -> BoxedStrategy<super::ListRootsRequestParam
 }
 /// Values of [`super::ListRootsRequestParams`] as JSON.
 fn list_roots_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([
             ("_meta", s::optional_member(list_roots_request_params_meta_json())),
         ]),
@@ -975,11 +783,7 @@ pub fn list_roots_request_params_meta() -> BoxedStrategy<
 }
 /// Values of [`super::ListRootsRequestParamsMeta`] as JSON.
 fn list_roots_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("progressToken", s::optional_member(progress_token_json()))])
 }
 /// Values of [`super::ListRootsResult`].
 pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
@@ -987,14 +791,10 @@ pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
 }
 /// Values of [`super::ListRootsResult`] as JSON.
 fn list_roots_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("roots", s::required(s::array_json(root_json(), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("roots", s::required(s::array_json(root_json(), None, None))),
+    ])
 }
 /// Values of [`super::ListToolsRequest`].
 pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
@@ -1002,14 +802,10 @@ pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
 }
 /// Values of [`super::ListToolsRequest`] as JSON.
 fn list_tools_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_tools_list_json())),
-            ("params", s::optional_member(list_tools_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_tools_list_json())),
+        ("params", s::optional_member(list_tools_request_params_json())),
+    ])
 }
 /// Values of [`super::ListToolsRequestParams`].
 pub fn list_tools_request_params() -> BoxedStrategy<super::ListToolsRequestParams> {
@@ -1017,11 +813,7 @@ pub fn list_tools_request_params() -> BoxedStrategy<super::ListToolsRequestParam
 }
 /// Values of [`super::ListToolsRequestParams`] as JSON.
 fn list_tools_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("cursor", s::optional_member(s::string_json(None, None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("cursor", s::optional_member(s::string_json(None, None, None)))])
 }
 /// Values of [`super::ListToolsResult`].
 pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
@@ -1029,15 +821,11 @@ pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
 }
 /// Values of [`super::ListToolsResult`] as JSON.
 fn list_tools_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-            ("tools", s::required(s::array_json(tool_json(), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+        ("tools", s::required(s::array_json(tool_json(), None, None))),
+    ])
 }
 /// Values of [`super::LoggingLevel`].
 pub fn logging_level() -> BoxedStrategy<super::LoggingLevel> {
@@ -1066,14 +854,10 @@ pub fn logging_message_notification() -> BoxedStrategy<
 }
 /// Values of [`super::LoggingMessageNotification`] as JSON.
 fn logging_message_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_notifications_message_json())),
-            ("params", s::required(logging_message_notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_notifications_message_json())),
+        ("params", s::required(logging_message_notification_params_json())),
+    ])
 }
 /// Values of [`super::LoggingMessageNotificationParams`].
 pub fn logging_message_notification_params() -> BoxedStrategy<
@@ -1083,15 +867,11 @@ pub fn logging_message_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::LoggingMessageNotificationParams`] as JSON.
 fn logging_message_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("data", s::required(s::any_json())),
-            ("level", s::required(logging_level_json())),
-            ("logger", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("data", s::required(s::any_json())),
+        ("level", s::required(logging_level_json())),
+        ("logger", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::MethodCompletionComplete`].
 pub fn method_completion_complete() -> BoxedStrategy<super::MethodCompletionComplete> {
@@ -1319,11 +1099,7 @@ pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
 }
 /// Values of [`super::ModelHint`] as JSON.
 fn model_hint_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("name", s::optional_member(s::string_json(None, None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("name", s::optional_member(s::string_json(None, None, None)))])
 }
 /// Values of [`super::ModelPreferences`].
 pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
@@ -1331,19 +1107,15 @@ pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
 }
 /// Values of [`super::ModelPreferences`] as JSON.
 fn model_preferences_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("costPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-            ("hints", s::optional_member(s::array_json(model_hint_json(), None, None))),
-            (
-                "intelligencePriority",
-                s::optional_member(s::number_json(Some(0f64), Some(1f64))),
-            ),
-            ("speedPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("costPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+        ("hints", s::optional_member(s::array_json(model_hint_json(), None, None))),
+        (
+            "intelligencePriority",
+            s::optional_member(s::number_json(Some(0f64), Some(1f64))),
+        ),
+        ("speedPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+    ])
 }
 /// Values of [`super::Notification`].
 pub fn notification() -> BoxedStrategy<super::Notification> {
@@ -1351,14 +1123,10 @@ pub fn notification() -> BoxedStrategy<super::Notification> {
 }
 /// Values of [`super::Notification`] as JSON.
 fn notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(s::string_json(None, None, None))),
-            ("params", s::optional_member(notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(s::string_json(None, None, None))),
+        ("params", s::optional_member(notification_params_json())),
+    ])
 }
 /// Values of [`super::NotificationParams`].
 pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
@@ -1366,7 +1134,7 @@ pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
 }
 /// Values of [`super::NotificationParams`] as JSON.
 fn notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("_meta", s::optional_member(s::object_json()))]),
         s::extra(s::any_json(), &["_meta"]),
         None,
@@ -1378,14 +1146,10 @@ pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
 }
 /// Values of [`super::PaginatedRequest`] as JSON.
 fn paginated_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(s::string_json(None, None, None))),
-            ("params", s::optional_member(paginated_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(s::string_json(None, None, None))),
+        ("params", s::optional_member(paginated_request_params_json())),
+    ])
 }
 /// Values of [`super::PaginatedRequestParams`].
 pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams> {
@@ -1393,11 +1157,7 @@ pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams
 }
 /// Values of [`super::PaginatedRequestParams`] as JSON.
 fn paginated_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("cursor", s::optional_member(s::string_json(None, None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("cursor", s::optional_member(s::string_json(None, None, None)))])
 }
 /// Values of [`super::PaginatedResult`].
 pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
@@ -1405,14 +1165,10 @@ pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
 }
 /// Values of [`super::PaginatedResult`] as JSON.
 fn paginated_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::PingRequest`].
 pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
@@ -1420,14 +1176,10 @@ pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
 }
 /// Values of [`super::PingRequest`] as JSON.
 fn ping_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_ping_json())),
-            ("params", s::optional_member(ping_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_ping_json())),
+        ("params", s::optional_member(ping_request_params_json())),
+    ])
 }
 /// Values of [`super::PingRequestParams`].
 pub fn ping_request_params() -> BoxedStrategy<super::PingRequestParams> {
@@ -1435,7 +1187,7 @@ pub fn ping_request_params() -> BoxedStrategy<super::PingRequestParams> {
 }
 /// Values of [`super::PingRequestParams`] as JSON.
 fn ping_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("_meta", s::optional_member(ping_request_params_meta_json()))]),
         s::extra(s::any_json(), &["_meta"]),
         None,
@@ -1447,11 +1199,7 @@ pub fn ping_request_params_meta() -> BoxedStrategy<super::PingRequestParamsMeta>
 }
 /// Values of [`super::PingRequestParamsMeta`] as JSON.
 fn ping_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("progressToken", s::optional_member(progress_token_json()))])
 }
 /// Values of [`super::ProgressNotification`].
 pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
@@ -1459,14 +1207,10 @@ pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
 }
 /// Values of [`super::ProgressNotification`] as JSON.
 fn progress_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_notifications_progress_json())),
-            ("params", s::required(progress_notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_notifications_progress_json())),
+        ("params", s::required(progress_notification_params_json())),
+    ])
 }
 /// Values of [`super::ProgressNotificationParams`].
 pub fn progress_notification_params() -> BoxedStrategy<
@@ -1476,15 +1220,11 @@ pub fn progress_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::ProgressNotificationParams`] as JSON.
 fn progress_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("progress", s::required(s::number_json(None, None))),
-            ("progressToken", s::required(progress_token_json())),
-            ("total", s::optional_member(s::number_json(None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("progress", s::required(s::number_json(None, None))),
+        ("progressToken", s::required(progress_token_json())),
+        ("total", s::optional_member(s::number_json(None, None))),
+    ])
 }
 /// Values of [`super::ProgressToken`].
 pub fn progress_token() -> BoxedStrategy<super::ProgressToken> {
@@ -1506,18 +1246,14 @@ pub fn prompt() -> BoxedStrategy<super::Prompt> {
 }
 /// Values of [`super::Prompt`] as JSON.
 fn prompt_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "arguments",
-                s::optional_member(s::array_json(prompt_argument_json(), None, None)),
-            ),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("name", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        (
+            "arguments",
+            s::optional_member(s::array_json(prompt_argument_json(), None, None)),
+        ),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("name", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::PromptArgument`].
 pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
@@ -1525,15 +1261,11 @@ pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
 }
 /// Values of [`super::PromptArgument`] as JSON.
 fn prompt_argument_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("required", s::optional_member(s::boolean_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("required", s::optional_member(s::boolean_json())),
+    ])
 }
 /// Values of [`super::PromptListChangedNotification`].
 pub fn prompt_list_changed_notification() -> BoxedStrategy<
@@ -1543,17 +1275,10 @@ pub fn prompt_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::PromptListChangedNotification`] as JSON.
 fn prompt_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_notifications_prompts_list_changed_json())),
-            (
-                "params",
-                s::optional_member(prompt_list_changed_notification_params_json()),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_notifications_prompts_list_changed_json())),
+        ("params", s::optional_member(prompt_list_changed_notification_params_json())),
+    ])
 }
 /// Values of [`super::PromptListChangedNotificationParams`].
 pub fn prompt_list_changed_notification_params() -> BoxedStrategy<
@@ -1563,7 +1288,7 @@ pub fn prompt_list_changed_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::PromptListChangedNotificationParams`] as JSON.
 fn prompt_list_changed_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("_meta", s::optional_member(s::object_json()))]),
         s::extra(s::any_json(), &["_meta"]),
         None,
@@ -1575,14 +1300,10 @@ pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
 }
 /// Values of [`super::PromptMessage`] as JSON.
 fn prompt_message_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("content", s::required(prompt_message_content_json())),
-            ("role", s::required(role_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("content", s::required(prompt_message_content_json())),
+        ("role", s::required(role_json())),
+    ])
 }
 /// Values of [`super::PromptMessageContent`].
 pub fn prompt_message_content() -> BoxedStrategy<super::PromptMessageContent> {
@@ -1605,14 +1326,10 @@ pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
 }
 /// Values of [`super::PromptReference`] as JSON.
 fn prompt_reference_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("name", s::required(s::string_json(None, None, None))),
-            ("type", s::required(type_ref_prompt_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("name", s::required(s::string_json(None, None, None))),
+        ("type", s::required(type_ref_prompt_json())),
+    ])
 }
 /// Values of [`super::ReadResourceRequest`].
 pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
@@ -1620,14 +1337,10 @@ pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
 }
 /// Values of [`super::ReadResourceRequest`] as JSON.
 fn read_resource_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_resources_read_json())),
-            ("params", s::required(read_resource_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_resources_read_json())),
+        ("params", s::required(read_resource_request_params_json())),
+    ])
 }
 /// Values of [`super::ReadResourceRequestParams`].
 pub fn read_resource_request_params() -> BoxedStrategy<
@@ -1637,11 +1350,7 @@ pub fn read_resource_request_params() -> BoxedStrategy<
 }
 /// Values of [`super::ReadResourceRequestParams`] as JSON.
 fn read_resource_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("uri", s::required(s::string_json(Some("uri"), None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("uri", s::required(s::string_json(Some("uri"), None, None)))])
 }
 /// Values of [`super::ReadResourceResult`].
 pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
@@ -1649,19 +1358,15 @@ pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
 }
 /// Values of [`super::ReadResourceResult`] as JSON.
 fn read_resource_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            (
-                "contents",
-                s::required(
-                    s::array_json(read_resource_result_contents_item_json(), None, None),
-                ),
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        (
+            "contents",
+            s::required(
+                s::array_json(read_resource_result_contents_item_json(), None, None),
             ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+    ])
 }
 /// Values of [`super::ReadResourceResultContentsItem`].
 pub fn read_resource_result_contents_item() -> BoxedStrategy<
@@ -1685,14 +1390,10 @@ pub fn request() -> BoxedStrategy<super::Request> {
 }
 /// Values of [`super::Request`] as JSON.
 fn request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(s::string_json(None, None, None))),
-            ("params", s::optional_member(request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(s::string_json(None, None, None))),
+        ("params", s::optional_member(request_params_json())),
+    ])
 }
 /// Values of [`super::RequestId`].
 pub fn request_id() -> BoxedStrategy<super::RequestId> {
@@ -1714,7 +1415,7 @@ pub fn request_params() -> BoxedStrategy<super::RequestParams> {
 }
 /// Values of [`super::RequestParams`] as JSON.
 fn request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("_meta", s::optional_member(request_params_meta_json()))]),
         s::extra(s::any_json(), &["_meta"]),
         None,
@@ -1726,11 +1427,7 @@ pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
 }
 /// Values of [`super::RequestParamsMeta`] as JSON.
 fn request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("progressToken", s::optional_member(progress_token_json()))])
 }
 /// Values of [`super::Resource`].
 pub fn resource() -> BoxedStrategy<super::Resource> {
@@ -1738,18 +1435,14 @@ pub fn resource() -> BoxedStrategy<super::Resource> {
 }
 /// Values of [`super::Resource`] as JSON.
 fn resource_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("annotations", s::optional_member(resource_annotations_json())),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("size", s::optional_member(s::integer_json(None, None))),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("annotations", s::optional_member(resource_annotations_json())),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("size", s::optional_member(s::integer_json(None, None))),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::ResourceAnnotations`].
 pub fn resource_annotations() -> BoxedStrategy<super::ResourceAnnotations> {
@@ -1757,14 +1450,10 @@ pub fn resource_annotations() -> BoxedStrategy<super::ResourceAnnotations> {
 }
 /// Values of [`super::ResourceAnnotations`] as JSON.
 fn resource_annotations_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("audience", s::optional_member(s::array_json(role_json(), None, None))),
-            ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("audience", s::optional_member(s::array_json(role_json(), None, None))),
+        ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+    ])
 }
 /// Values of [`super::ResourceContents`].
 pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
@@ -1772,14 +1461,10 @@ pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
 }
 /// Values of [`super::ResourceContents`] as JSON.
 fn resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::ResourceListChangedNotification`].
 pub fn resource_list_changed_notification() -> BoxedStrategy<
@@ -1789,17 +1474,10 @@ pub fn resource_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::ResourceListChangedNotification`] as JSON.
 fn resource_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_notifications_resources_list_changed_json())),
-            (
-                "params",
-                s::optional_member(resource_list_changed_notification_params_json()),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_notifications_resources_list_changed_json())),
+        ("params", s::optional_member(resource_list_changed_notification_params_json())),
+    ])
 }
 /// Values of [`super::ResourceListChangedNotificationParams`].
 pub fn resource_list_changed_notification_params() -> BoxedStrategy<
@@ -1811,7 +1489,7 @@ pub fn resource_list_changed_notification_params() -> BoxedStrategy<
 fn resource_list_changed_notification_params_json() -> BoxedStrategy<
     ::serde_json::Value,
 > {
-    s::object(
+    s::object_with(
         Vec::from([("_meta", s::optional_member(s::object_json()))]),
         s::extra(s::any_json(), &["_meta"]),
         None,
@@ -1823,14 +1501,10 @@ pub fn resource_reference() -> BoxedStrategy<super::ResourceReference> {
 }
 /// Values of [`super::ResourceReference`] as JSON.
 fn resource_reference_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("type", s::required(type_ref_resource_json())),
-            ("uri", s::required(s::string_json(Some("uri-template"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("type", s::required(type_ref_resource_json())),
+        ("uri", s::required(s::string_json(Some("uri-template"), None, None))),
+    ])
 }
 /// Values of [`super::ResourceTemplate`].
 pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
@@ -1838,20 +1512,13 @@ pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
 }
 /// Values of [`super::ResourceTemplate`] as JSON.
 fn resource_template_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("annotations", s::optional_member(resource_template_annotations_json())),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("name", s::required(s::string_json(None, None, None))),
-            (
-                "uriTemplate",
-                s::required(s::string_json(Some("uri-template"), None, None)),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("annotations", s::optional_member(resource_template_annotations_json())),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("uriTemplate", s::required(s::string_json(Some("uri-template"), None, None))),
+    ])
 }
 /// Values of [`super::ResourceTemplateAnnotations`].
 pub fn resource_template_annotations() -> BoxedStrategy<
@@ -1861,14 +1528,10 @@ pub fn resource_template_annotations() -> BoxedStrategy<
 }
 /// Values of [`super::ResourceTemplateAnnotations`] as JSON.
 fn resource_template_annotations_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("audience", s::optional_member(s::array_json(role_json(), None, None))),
-            ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("audience", s::optional_member(s::array_json(role_json(), None, None))),
+        ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+    ])
 }
 /// Values of [`super::ResourceUpdatedNotification`].
 pub fn resource_updated_notification() -> BoxedStrategy<
@@ -1878,14 +1541,10 @@ pub fn resource_updated_notification() -> BoxedStrategy<
 }
 /// Values of [`super::ResourceUpdatedNotification`] as JSON.
 fn resource_updated_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_notifications_resources_updated_json())),
-            ("params", s::required(resource_updated_notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_notifications_resources_updated_json())),
+        ("params", s::required(resource_updated_notification_params_json())),
+    ])
 }
 /// Values of [`super::ResourceUpdatedNotificationParams`].
 pub fn resource_updated_notification_params() -> BoxedStrategy<
@@ -1895,11 +1554,7 @@ pub fn resource_updated_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::ResourceUpdatedNotificationParams`] as JSON.
 fn resource_updated_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("uri", s::required(s::string_json(Some("uri"), None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("uri", s::required(s::string_json(Some("uri"), None, None)))])
 }
 /// Values of [`super::Result`].
 pub fn result() -> BoxedStrategy<super::Result> {
@@ -1907,7 +1562,7 @@ pub fn result() -> BoxedStrategy<super::Result> {
 }
 /// Values of [`super::Result`] as JSON.
 fn result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("_meta", s::optional_member(s::object_json()))]),
         s::extra(s::any_json(), &["_meta"]),
         None,
@@ -1927,14 +1582,10 @@ pub fn root() -> BoxedStrategy<super::Root> {
 }
 /// Values of [`super::Root`] as JSON.
 fn root_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("name", s::optional_member(s::string_json(None, None, None))),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("name", s::optional_member(s::string_json(None, None, None))),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::RootsListChangedNotification`].
 pub fn roots_list_changed_notification() -> BoxedStrategy<
@@ -1944,14 +1595,10 @@ pub fn roots_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::RootsListChangedNotification`] as JSON.
 fn roots_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_notifications_roots_list_changed_json())),
-            ("params", s::optional_member(roots_list_changed_notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_notifications_roots_list_changed_json())),
+        ("params", s::optional_member(roots_list_changed_notification_params_json())),
+    ])
 }
 /// Values of [`super::RootsListChangedNotificationParams`].
 pub fn roots_list_changed_notification_params() -> BoxedStrategy<
@@ -1961,7 +1608,7 @@ pub fn roots_list_changed_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::RootsListChangedNotificationParams`] as JSON.
 fn roots_list_changed_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("_meta", s::optional_member(s::object_json()))]),
         s::extra(s::any_json(), &["_meta"]),
         None,
@@ -1973,14 +1620,10 @@ pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
 }
 /// Values of [`super::SamplingMessage`] as JSON.
 fn sampling_message_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("content", s::required(sampling_message_content_json())),
-            ("role", s::required(role_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("content", s::required(sampling_message_content_json())),
+        ("role", s::required(role_json())),
+    ])
 }
 /// Values of [`super::SamplingMessageContent`].
 pub fn sampling_message_content() -> BoxedStrategy<super::SamplingMessageContent> {
@@ -2002,17 +1645,13 @@ pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
 }
 /// Values of [`super::ServerCapabilities`] as JSON.
 fn server_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("experimental", s::optional_member(s::object_map_json())),
-            ("logging", s::optional_member(s::object_json())),
-            ("prompts", s::optional_member(server_capabilities_prompts_json())),
-            ("resources", s::optional_member(server_capabilities_resources_json())),
-            ("tools", s::optional_member(server_capabilities_tools_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("experimental", s::optional_member(s::object_map_json())),
+        ("logging", s::optional_member(s::object_json())),
+        ("prompts", s::optional_member(server_capabilities_prompts_json())),
+        ("resources", s::optional_member(server_capabilities_resources_json())),
+        ("tools", s::optional_member(server_capabilities_tools_json())),
+    ])
 }
 /// Values of [`super::ServerCapabilitiesPrompts`].
 pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesPrompts> {
@@ -2020,11 +1659,7 @@ pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesP
 }
 /// Values of [`super::ServerCapabilitiesPrompts`] as JSON.
 fn server_capabilities_prompts_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("listChanged", s::optional_member(s::boolean_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("listChanged", s::optional_member(s::boolean_json()))])
 }
 /// Values of [`super::ServerCapabilitiesResources`].
 pub fn server_capabilities_resources() -> BoxedStrategy<
@@ -2034,14 +1669,10 @@ pub fn server_capabilities_resources() -> BoxedStrategy<
 }
 /// Values of [`super::ServerCapabilitiesResources`] as JSON.
 fn server_capabilities_resources_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("listChanged", s::optional_member(s::boolean_json())),
-            ("subscribe", s::optional_member(s::boolean_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("listChanged", s::optional_member(s::boolean_json())),
+        ("subscribe", s::optional_member(s::boolean_json())),
+    ])
 }
 /// Values of [`super::ServerCapabilitiesTools`].
 pub fn server_capabilities_tools() -> BoxedStrategy<super::ServerCapabilitiesTools> {
@@ -2049,11 +1680,7 @@ pub fn server_capabilities_tools() -> BoxedStrategy<super::ServerCapabilitiesToo
 }
 /// Values of [`super::ServerCapabilitiesTools`] as JSON.
 fn server_capabilities_tools_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("listChanged", s::optional_member(s::boolean_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("listChanged", s::optional_member(s::boolean_json()))])
 }
 /// Values of [`super::ServerNotification`].
 pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
@@ -2120,14 +1747,10 @@ pub fn set_level_request() -> BoxedStrategy<super::SetLevelRequest> {
 }
 /// Values of [`super::SetLevelRequest`] as JSON.
 fn set_level_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_logging_set_level_json())),
-            ("params", s::required(set_level_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_logging_set_level_json())),
+        ("params", s::required(set_level_request_params_json())),
+    ])
 }
 /// Values of [`super::SetLevelRequestParams`].
 pub fn set_level_request_params() -> BoxedStrategy<super::SetLevelRequestParams> {
@@ -2135,11 +1758,7 @@ pub fn set_level_request_params() -> BoxedStrategy<super::SetLevelRequestParams>
 }
 /// Values of [`super::SetLevelRequestParams`] as JSON.
 fn set_level_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("level", s::required(logging_level_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("level", s::required(logging_level_json()))])
 }
 /// Values of [`super::SubscribeRequest`].
 pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
@@ -2147,14 +1766,10 @@ pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
 }
 /// Values of [`super::SubscribeRequest`] as JSON.
 fn subscribe_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_resources_subscribe_json())),
-            ("params", s::required(subscribe_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_resources_subscribe_json())),
+        ("params", s::required(subscribe_request_params_json())),
+    ])
 }
 /// Values of [`super::SubscribeRequestParams`].
 pub fn subscribe_request_params() -> BoxedStrategy<super::SubscribeRequestParams> {
@@ -2162,11 +1777,7 @@ pub fn subscribe_request_params() -> BoxedStrategy<super::SubscribeRequestParams
 }
 /// Values of [`super::SubscribeRequestParams`] as JSON.
 fn subscribe_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("uri", s::required(s::string_json(Some("uri"), None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("uri", s::required(s::string_json(Some("uri"), None, None)))])
 }
 /// Values of [`super::TextContent`].
 pub fn text_content() -> BoxedStrategy<super::TextContent> {
@@ -2174,15 +1785,11 @@ pub fn text_content() -> BoxedStrategy<super::TextContent> {
 }
 /// Values of [`super::TextContent`] as JSON.
 fn text_content_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("annotations", s::optional_member(text_content_annotations_json())),
-            ("text", s::required(s::string_json(None, None, None))),
-            ("type", s::required(type_text_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("annotations", s::optional_member(text_content_annotations_json())),
+        ("text", s::required(s::string_json(None, None, None))),
+        ("type", s::required(type_text_json())),
+    ])
 }
 /// Values of [`super::TextContentAnnotations`].
 pub fn text_content_annotations() -> BoxedStrategy<super::TextContentAnnotations> {
@@ -2190,14 +1797,10 @@ pub fn text_content_annotations() -> BoxedStrategy<super::TextContentAnnotations
 }
 /// Values of [`super::TextContentAnnotations`] as JSON.
 fn text_content_annotations_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("audience", s::optional_member(s::array_json(role_json(), None, None))),
-            ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("audience", s::optional_member(s::array_json(role_json(), None, None))),
+        ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+    ])
 }
 /// Values of [`super::TextResourceContents`].
 pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
@@ -2205,15 +1808,11 @@ pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
 }
 /// Values of [`super::TextResourceContents`] as JSON.
 fn text_resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("text", s::required(s::string_json(None, None, None))),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("text", s::required(s::string_json(None, None, None))),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::Tool`].
 pub fn tool() -> BoxedStrategy<super::Tool> {
@@ -2221,15 +1820,11 @@ pub fn tool() -> BoxedStrategy<super::Tool> {
 }
 /// Values of [`super::Tool`] as JSON.
 fn tool_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("inputSchema", s::required(tool_input_schema_json())),
-            ("name", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("inputSchema", s::required(tool_input_schema_json())),
+        ("name", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::ToolInputSchema`].
 pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
@@ -2237,20 +1832,16 @@ pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
 }
 /// Values of [`super::ToolInputSchema`] as JSON.
 fn tool_input_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("properties", s::optional_member(s::object_map_json())),
-            (
-                "required",
-                s::optional_member(
-                    s::array_json(s::string_json(None, None, None), None, None),
-                ),
+    s::object([
+        ("properties", s::optional_member(s::object_map_json())),
+        (
+            "required",
+            s::optional_member(
+                s::array_json(s::string_json(None, None, None), None, None),
             ),
-            ("type", s::required(type_object_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("type", s::required(type_object_json())),
+    ])
 }
 /// Values of [`super::ToolListChangedNotification`].
 pub fn tool_list_changed_notification() -> BoxedStrategy<
@@ -2260,14 +1851,10 @@ pub fn tool_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::ToolListChangedNotification`] as JSON.
 fn tool_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_notifications_tools_list_changed_json())),
-            ("params", s::optional_member(tool_list_changed_notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_notifications_tools_list_changed_json())),
+        ("params", s::optional_member(tool_list_changed_notification_params_json())),
+    ])
 }
 /// Values of [`super::ToolListChangedNotificationParams`].
 pub fn tool_list_changed_notification_params() -> BoxedStrategy<
@@ -2277,7 +1864,7 @@ pub fn tool_list_changed_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::ToolListChangedNotificationParams`] as JSON.
 fn tool_list_changed_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("_meta", s::optional_member(s::object_json()))]),
         s::extra(s::any_json(), &["_meta"]),
         None,
@@ -2337,14 +1924,10 @@ pub fn unsubscribe_request() -> BoxedStrategy<super::UnsubscribeRequest> {
 }
 /// Values of [`super::UnsubscribeRequest`] as JSON.
 fn unsubscribe_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_resources_unsubscribe_json())),
-            ("params", s::required(unsubscribe_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_resources_unsubscribe_json())),
+        ("params", s::required(unsubscribe_request_params_json())),
+    ])
 }
 /// Values of [`super::UnsubscribeRequestParams`].
 pub fn unsubscribe_request_params() -> BoxedStrategy<super::UnsubscribeRequestParams> {
@@ -2352,219 +1935,86 @@ pub fn unsubscribe_request_params() -> BoxedStrategy<super::UnsubscribeRequestPa
 }
 /// Values of [`super::UnsubscribeRequestParams`] as JSON.
 fn unsubscribe_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("uri", s::required(s::string_json(Some("uri"), None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("uri", s::required(s::string_json(Some("uri"), None, None)))])
 }
-/// Encoded samples of the definition named `name`, each with the outcome of decoding
-/// it back; `None` when there is no such definition.
-pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-    Some(
-        match name {
-            "Annotated" => s::sample::<super::Annotated>(annotated_json()),
-            "BlobResourceContents" => {
-                s::sample::<super::BlobResourceContents>(blob_resource_contents_json())
-            }
-            "CallToolRequest" => {
-                s::sample::<super::CallToolRequest>(call_tool_request_json())
-            }
-            "CallToolResult" => {
-                s::sample::<super::CallToolResult>(call_tool_result_json())
-            }
-            "CancelledNotification" => {
-                s::sample::<super::CancelledNotification>(cancelled_notification_json())
-            }
-            "ClientCapabilities" => {
-                s::sample::<super::ClientCapabilities>(client_capabilities_json())
-            }
-            "ClientNotification" => {
-                s::sample::<super::ClientNotification>(client_notification_json())
-            }
-            "ClientRequest" => s::sample::<super::ClientRequest>(client_request_json()),
-            "ClientResult" => s::sample::<super::ClientResult>(client_result_json()),
-            "CompleteRequest" => {
-                s::sample::<super::CompleteRequest>(complete_request_json())
-            }
-            "CompleteResult" => {
-                s::sample::<super::CompleteResult>(complete_result_json())
-            }
-            "CreateMessageRequest" => {
-                s::sample::<super::CreateMessageRequest>(create_message_request_json())
-            }
-            "CreateMessageResult" => {
-                s::sample::<super::CreateMessageResult>(create_message_result_json())
-            }
-            "Cursor" => s::sample::<super::Cursor>(cursor_json()),
-            "EmbeddedResource" => {
-                s::sample::<super::EmbeddedResource>(embedded_resource_json())
-            }
-            "EmptyResult" => s::sample::<super::EmptyResult>(empty_result_json()),
-            "GetPromptRequest" => {
-                s::sample::<super::GetPromptRequest>(get_prompt_request_json())
-            }
-            "GetPromptResult" => {
-                s::sample::<super::GetPromptResult>(get_prompt_result_json())
-            }
-            "ImageContent" => s::sample::<super::ImageContent>(image_content_json()),
-            "Implementation" => s::sample::<super::Implementation>(implementation_json()),
-            "InitializeRequest" => {
-                s::sample::<super::InitializeRequest>(initialize_request_json())
-            }
-            "InitializeResult" => {
-                s::sample::<super::InitializeResult>(initialize_result_json())
-            }
-            "InitializedNotification" => {
-                s::sample::<
-                    super::InitializedNotification,
-                >(initialized_notification_json())
-            }
-            "JSONRPCError" => s::sample::<super::JSONRPCError>(jsonrpcerror_json()),
-            "JSONRPCMessage" => s::sample::<super::JSONRPCMessage>(jsonrpcmessage_json()),
-            "JSONRPCNotification" => {
-                s::sample::<super::JSONRPCNotification>(jsonrpcnotification_json())
-            }
-            "JSONRPCRequest" => s::sample::<super::JSONRPCRequest>(jsonrpcrequest_json()),
-            "JSONRPCResponse" => {
-                s::sample::<super::JSONRPCResponse>(jsonrpcresponse_json())
-            }
-            "ListPromptsRequest" => {
-                s::sample::<super::ListPromptsRequest>(list_prompts_request_json())
-            }
-            "ListPromptsResult" => {
-                s::sample::<super::ListPromptsResult>(list_prompts_result_json())
-            }
-            "ListResourceTemplatesRequest" => {
-                s::sample::<
-                    super::ListResourceTemplatesRequest,
-                >(list_resource_templates_request_json())
-            }
-            "ListResourceTemplatesResult" => {
-                s::sample::<
-                    super::ListResourceTemplatesResult,
-                >(list_resource_templates_result_json())
-            }
-            "ListResourcesRequest" => {
-                s::sample::<super::ListResourcesRequest>(list_resources_request_json())
-            }
-            "ListResourcesResult" => {
-                s::sample::<super::ListResourcesResult>(list_resources_result_json())
-            }
-            "ListRootsRequest" => {
-                s::sample::<super::ListRootsRequest>(list_roots_request_json())
-            }
-            "ListRootsResult" => {
-                s::sample::<super::ListRootsResult>(list_roots_result_json())
-            }
-            "ListToolsRequest" => {
-                s::sample::<super::ListToolsRequest>(list_tools_request_json())
-            }
-            "ListToolsResult" => {
-                s::sample::<super::ListToolsResult>(list_tools_result_json())
-            }
-            "LoggingLevel" => s::sample::<super::LoggingLevel>(logging_level_json()),
-            "LoggingMessageNotification" => {
-                s::sample::<
-                    super::LoggingMessageNotification,
-                >(logging_message_notification_json())
-            }
-            "ModelHint" => s::sample::<super::ModelHint>(model_hint_json()),
-            "ModelPreferences" => {
-                s::sample::<super::ModelPreferences>(model_preferences_json())
-            }
-            "Notification" => s::sample::<super::Notification>(notification_json()),
-            "PaginatedRequest" => {
-                s::sample::<super::PaginatedRequest>(paginated_request_json())
-            }
-            "PaginatedResult" => {
-                s::sample::<super::PaginatedResult>(paginated_result_json())
-            }
-            "PingRequest" => s::sample::<super::PingRequest>(ping_request_json()),
-            "ProgressNotification" => {
-                s::sample::<super::ProgressNotification>(progress_notification_json())
-            }
-            "ProgressToken" => s::sample::<super::ProgressToken>(progress_token_json()),
-            "Prompt" => s::sample::<super::Prompt>(prompt_json()),
-            "PromptArgument" => {
-                s::sample::<super::PromptArgument>(prompt_argument_json())
-            }
-            "PromptListChangedNotification" => {
-                s::sample::<
-                    super::PromptListChangedNotification,
-                >(prompt_list_changed_notification_json())
-            }
-            "PromptMessage" => s::sample::<super::PromptMessage>(prompt_message_json()),
-            "PromptReference" => {
-                s::sample::<super::PromptReference>(prompt_reference_json())
-            }
-            "ReadResourceRequest" => {
-                s::sample::<super::ReadResourceRequest>(read_resource_request_json())
-            }
-            "ReadResourceResult" => {
-                s::sample::<super::ReadResourceResult>(read_resource_result_json())
-            }
-            "Request" => s::sample::<super::Request>(request_json()),
-            "RequestId" => s::sample::<super::RequestId>(request_id_json()),
-            "Resource" => s::sample::<super::Resource>(resource_json()),
-            "ResourceContents" => {
-                s::sample::<super::ResourceContents>(resource_contents_json())
-            }
-            "ResourceListChangedNotification" => {
-                s::sample::<
-                    super::ResourceListChangedNotification,
-                >(resource_list_changed_notification_json())
-            }
-            "ResourceReference" => {
-                s::sample::<super::ResourceReference>(resource_reference_json())
-            }
-            "ResourceTemplate" => {
-                s::sample::<super::ResourceTemplate>(resource_template_json())
-            }
-            "ResourceUpdatedNotification" => {
-                s::sample::<
-                    super::ResourceUpdatedNotification,
-                >(resource_updated_notification_json())
-            }
-            "Result" => s::sample::<super::Result>(result_json()),
-            "Role" => s::sample::<super::Role>(role_json()),
-            "Root" => s::sample::<super::Root>(root_json()),
-            "RootsListChangedNotification" => {
-                s::sample::<
-                    super::RootsListChangedNotification,
-                >(roots_list_changed_notification_json())
-            }
-            "SamplingMessage" => {
-                s::sample::<super::SamplingMessage>(sampling_message_json())
-            }
-            "ServerCapabilities" => {
-                s::sample::<super::ServerCapabilities>(server_capabilities_json())
-            }
-            "ServerNotification" => {
-                s::sample::<super::ServerNotification>(server_notification_json())
-            }
-            "ServerRequest" => s::sample::<super::ServerRequest>(server_request_json()),
-            "ServerResult" => s::sample::<super::ServerResult>(server_result_json()),
-            "SetLevelRequest" => {
-                s::sample::<super::SetLevelRequest>(set_level_request_json())
-            }
-            "SubscribeRequest" => {
-                s::sample::<super::SubscribeRequest>(subscribe_request_json())
-            }
-            "TextContent" => s::sample::<super::TextContent>(text_content_json()),
-            "TextResourceContents" => {
-                s::sample::<super::TextResourceContents>(text_resource_contents_json())
-            }
-            "Tool" => s::sample::<super::Tool>(tool_json()),
-            "ToolListChangedNotification" => {
-                s::sample::<
-                    super::ToolListChangedNotification,
-                >(tool_list_changed_notification_json())
-            }
-            "UnsubscribeRequest" => {
-                s::sample::<super::UnsubscribeRequest>(unsubscribe_request_json())
-            }
-            _ => return None,
-        },
-    )
+::mcpwire_types::support::sample_table! {
+    "Annotated" Annotated annotated_json;
+    "BlobResourceContents" BlobResourceContents blob_resource_contents_json;
+    "CallToolRequest" CallToolRequest call_tool_request_json;
+    "CallToolResult" CallToolResult call_tool_result_json;
+    "CancelledNotification" CancelledNotification cancelled_notification_json;
+    "ClientCapabilities" ClientCapabilities client_capabilities_json;
+    "ClientNotification" ClientNotification client_notification_json;
+    "ClientRequest" ClientRequest client_request_json;
+    "ClientResult" ClientResult client_result_json;
+    "CompleteRequest" CompleteRequest complete_request_json;
+    "CompleteResult" CompleteResult complete_result_json;
+    "CreateMessageRequest" CreateMessageRequest create_message_request_json;
+    "CreateMessageResult" CreateMessageResult create_message_result_json;
+    "Cursor" Cursor cursor_json;
+    "EmbeddedResource" EmbeddedResource embedded_resource_json;
+    "EmptyResult" EmptyResult empty_result_json;
+    "GetPromptRequest" GetPromptRequest get_prompt_request_json;
+    "GetPromptResult" GetPromptResult get_prompt_result_json;
+    "ImageContent" ImageContent image_content_json;
+    "Implementation" Implementation implementation_json;
+    "InitializeRequest" InitializeRequest initialize_request_json;
+    "InitializeResult" InitializeResult initialize_result_json;
+    "InitializedNotification" InitializedNotification initialized_notification_json;
+    "JSONRPCError" JSONRPCError jsonrpcerror_json;
+    "JSONRPCMessage" JSONRPCMessage jsonrpcmessage_json;
+    "JSONRPCNotification" JSONRPCNotification jsonrpcnotification_json;
+    "JSONRPCRequest" JSONRPCRequest jsonrpcrequest_json;
+    "JSONRPCResponse" JSONRPCResponse jsonrpcresponse_json;
+    "ListPromptsRequest" ListPromptsRequest list_prompts_request_json;
+    "ListPromptsResult" ListPromptsResult list_prompts_result_json;
+    "ListResourceTemplatesRequest" ListResourceTemplatesRequest list_resource_templates_request_json;
+    "ListResourceTemplatesResult" ListResourceTemplatesResult list_resource_templates_result_json;
+    "ListResourcesRequest" ListResourcesRequest list_resources_request_json;
+    "ListResourcesResult" ListResourcesResult list_resources_result_json;
+    "ListRootsRequest" ListRootsRequest list_roots_request_json;
+    "ListRootsResult" ListRootsResult list_roots_result_json;
+    "ListToolsRequest" ListToolsRequest list_tools_request_json;
+    "ListToolsResult" ListToolsResult list_tools_result_json;
+    "LoggingLevel" LoggingLevel logging_level_json;
+    "LoggingMessageNotification" LoggingMessageNotification logging_message_notification_json;
+    "ModelHint" ModelHint model_hint_json;
+    "ModelPreferences" ModelPreferences model_preferences_json;
+    "Notification" Notification notification_json;
+    "PaginatedRequest" PaginatedRequest paginated_request_json;
+    "PaginatedResult" PaginatedResult paginated_result_json;
+    "PingRequest" PingRequest ping_request_json;
+    "ProgressNotification" ProgressNotification progress_notification_json;
+    "ProgressToken" ProgressToken progress_token_json;
+    "Prompt" Prompt prompt_json;
+    "PromptArgument" PromptArgument prompt_argument_json;
+    "PromptListChangedNotification" PromptListChangedNotification prompt_list_changed_notification_json;
+    "PromptMessage" PromptMessage prompt_message_json;
+    "PromptReference" PromptReference prompt_reference_json;
+    "ReadResourceRequest" ReadResourceRequest read_resource_request_json;
+    "ReadResourceResult" ReadResourceResult read_resource_result_json;
+    "Request" Request request_json;
+    "RequestId" RequestId request_id_json;
+    "Resource" Resource resource_json;
+    "ResourceContents" ResourceContents resource_contents_json;
+    "ResourceListChangedNotification" ResourceListChangedNotification resource_list_changed_notification_json;
+    "ResourceReference" ResourceReference resource_reference_json;
+    "ResourceTemplate" ResourceTemplate resource_template_json;
+    "ResourceUpdatedNotification" ResourceUpdatedNotification resource_updated_notification_json;
+    "Result" Result result_json;
+    "Role" Role role_json;
+    "Root" Root root_json;
+    "RootsListChangedNotification" RootsListChangedNotification roots_list_changed_notification_json;
+    "SamplingMessage" SamplingMessage sampling_message_json;
+    "ServerCapabilities" ServerCapabilities server_capabilities_json;
+    "ServerNotification" ServerNotification server_notification_json;
+    "ServerRequest" ServerRequest server_request_json;
+    "ServerResult" ServerResult server_result_json;
+    "SetLevelRequest" SetLevelRequest set_level_request_json;
+    "SubscribeRequest" SubscribeRequest subscribe_request_json;
+    "TextContent" TextContent text_content_json;
+    "TextResourceContents" TextResourceContents text_resource_contents_json;
+    "Tool" Tool tool_json;
+    "ToolListChangedNotification" ToolListChangedNotification tool_list_changed_notification_json;
+    "UnsubscribeRequest" UnsubscribeRequest unsubscribe_request_json;
 }

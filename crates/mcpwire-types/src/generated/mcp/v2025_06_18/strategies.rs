@@ -9,15 +9,11 @@ pub fn annotations() -> BoxedStrategy<super::Annotations> {
 }
 /// Values of [`super::Annotations`] as JSON.
 fn annotations_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("audience", s::optional_member(s::array_json(role_json(), None, None))),
-            ("lastModified", s::optional_member(s::string_json(None, None, None))),
-            ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("audience", s::optional_member(s::array_json(role_json(), None, None))),
+        ("lastModified", s::optional_member(s::string_json(None, None, None))),
+        ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+    ])
 }
 /// Values of [`super::AudioContent`].
 pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
@@ -25,17 +21,13 @@ pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
 }
 /// Values of [`super::AudioContent`] as JSON.
 fn audio_content_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("annotations", s::optional_member(annotations_json())),
-            ("data", s::required(s::string_json(Some("byte"), None, None))),
-            ("mimeType", s::required(s::string_json(None, None, None))),
-            ("type", s::required(type_audio_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("annotations", s::optional_member(annotations_json())),
+        ("data", s::required(s::string_json(Some("byte"), None, None))),
+        ("mimeType", s::required(s::string_json(None, None, None))),
+        ("type", s::required(type_audio_json())),
+    ])
 }
 /// Values of [`super::BaseMetadata`].
 pub fn base_metadata() -> BoxedStrategy<super::BaseMetadata> {
@@ -43,14 +35,10 @@ pub fn base_metadata() -> BoxedStrategy<super::BaseMetadata> {
 }
 /// Values of [`super::BaseMetadata`] as JSON.
 fn base_metadata_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("name", s::required(s::string_json(None, None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("name", s::required(s::string_json(None, None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::BlobResourceContents`].
 pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
@@ -58,16 +46,12 @@ pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
 }
 /// Values of [`super::BlobResourceContents`] as JSON.
 fn blob_resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("blob", s::required(s::string_json(Some("byte"), None, None))),
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("blob", s::required(s::string_json(Some("byte"), None, None))),
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::BooleanSchema`].
 pub fn boolean_schema() -> BoxedStrategy<super::BooleanSchema> {
@@ -75,16 +59,12 @@ pub fn boolean_schema() -> BoxedStrategy<super::BooleanSchema> {
 }
 /// Values of [`super::BooleanSchema`] as JSON.
 fn boolean_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("default", s::optional_member(s::boolean_json())),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_boolean_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("default", s::optional_member(s::boolean_json())),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_boolean_json())),
+    ])
 }
 /// Values of [`super::CallToolRequest`].
 pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
@@ -92,14 +72,10 @@ pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
 }
 /// Values of [`super::CallToolRequest`] as JSON.
 fn call_tool_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_tools_call_json())),
-            ("params", s::required(call_tool_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_tools_call_json())),
+        ("params", s::required(call_tool_request_params_json())),
+    ])
 }
 /// Values of [`super::CallToolRequestParams`].
 pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams> {
@@ -107,14 +83,10 @@ pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams>
 }
 /// Values of [`super::CallToolRequestParams`] as JSON.
 fn call_tool_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("arguments", s::optional_member(s::object_json())),
-            ("name", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("arguments", s::optional_member(s::object_json())),
+        ("name", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::CallToolResult`].
 pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
@@ -122,16 +94,12 @@ pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
 }
 /// Values of [`super::CallToolResult`] as JSON.
 fn call_tool_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("content", s::required(s::array_json(content_block_json(), None, None))),
-            ("isError", s::optional_member(s::boolean_json())),
-            ("structuredContent", s::optional_member(s::object_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("content", s::required(s::array_json(content_block_json(), None, None))),
+        ("isError", s::optional_member(s::boolean_json())),
+        ("structuredContent", s::optional_member(s::object_json())),
+    ])
 }
 /// Values of [`super::CancelledNotification`].
 pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
@@ -139,14 +107,10 @@ pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
 }
 /// Values of [`super::CancelledNotification`] as JSON.
 fn cancelled_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_notifications_cancelled_json())),
-            ("params", s::required(cancelled_notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_notifications_cancelled_json())),
+        ("params", s::required(cancelled_notification_params_json())),
+    ])
 }
 /// Values of [`super::CancelledNotificationParams`].
 pub fn cancelled_notification_params() -> BoxedStrategy<
@@ -156,14 +120,10 @@ pub fn cancelled_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::CancelledNotificationParams`] as JSON.
 fn cancelled_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("reason", s::optional_member(s::string_json(None, None, None))),
-            ("requestId", s::required(request_id_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("reason", s::optional_member(s::string_json(None, None, None))),
+        ("requestId", s::required(request_id_json())),
+    ])
 }
 /// Values of [`super::ClientCapabilities`].
 pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
@@ -171,16 +131,12 @@ pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
 }
 /// Values of [`super::ClientCapabilities`] as JSON.
 fn client_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("elicitation", s::optional_member(s::object_json())),
-            ("experimental", s::optional_member(s::object_map_json())),
-            ("roots", s::optional_member(client_capabilities_roots_json())),
-            ("sampling", s::optional_member(s::object_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("elicitation", s::optional_member(s::object_json())),
+        ("experimental", s::optional_member(s::object_map_json())),
+        ("roots", s::optional_member(client_capabilities_roots_json())),
+        ("sampling", s::optional_member(s::object_json())),
+    ])
 }
 /// Values of [`super::ClientCapabilitiesRoots`].
 pub fn client_capabilities_roots() -> BoxedStrategy<super::ClientCapabilitiesRoots> {
@@ -188,11 +144,7 @@ pub fn client_capabilities_roots() -> BoxedStrategy<super::ClientCapabilitiesRoo
 }
 /// Values of [`super::ClientCapabilitiesRoots`] as JSON.
 fn client_capabilities_roots_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("listChanged", s::optional_member(s::boolean_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("listChanged", s::optional_member(s::boolean_json()))])
 }
 /// Values of [`super::ClientNotification`].
 pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
@@ -257,14 +209,10 @@ pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
 }
 /// Values of [`super::CompleteRequest`] as JSON.
 fn complete_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_completion_complete_json())),
-            ("params", s::required(complete_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_completion_complete_json())),
+        ("params", s::required(complete_request_params_json())),
+    ])
 }
 /// Values of [`super::CompleteRequestParams`].
 pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> {
@@ -272,15 +220,11 @@ pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> 
 }
 /// Values of [`super::CompleteRequestParams`] as JSON.
 fn complete_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("argument", s::required(complete_request_params_argument_json())),
-            ("context", s::optional_member(complete_request_params_context_json())),
-            ("ref", s::required(complete_request_params_ref_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("argument", s::required(complete_request_params_argument_json())),
+        ("context", s::optional_member(complete_request_params_context_json())),
+        ("ref", s::required(complete_request_params_ref_json())),
+    ])
 }
 /// Values of [`super::CompleteRequestParamsArgument`].
 pub fn complete_request_params_argument() -> BoxedStrategy<
@@ -290,14 +234,10 @@ pub fn complete_request_params_argument() -> BoxedStrategy<
 }
 /// Values of [`super::CompleteRequestParamsArgument`] as JSON.
 fn complete_request_params_argument_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("name", s::required(s::string_json(None, None, None))),
-            ("value", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("name", s::required(s::string_json(None, None, None))),
+        ("value", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::CompleteRequestParamsContext`].
 pub fn complete_request_params_context() -> BoxedStrategy<
@@ -307,16 +247,9 @@ pub fn complete_request_params_context() -> BoxedStrategy<
 }
 /// Values of [`super::CompleteRequestParamsContext`] as JSON.
 fn complete_request_params_context_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "arguments",
-                s::optional_member(s::map_json(s::string_json(None, None, None))),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("arguments", s::optional_member(s::map_json(s::string_json(None, None, None)))),
+    ])
 }
 /// Values of [`super::CompleteRequestParamsRef`].
 pub fn complete_request_params_ref() -> BoxedStrategy<super::CompleteRequestParamsRef> {
@@ -338,14 +271,10 @@ pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
 }
 /// Values of [`super::CompleteResult`] as JSON.
 fn complete_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("completion", s::required(complete_result_completion_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("completion", s::required(complete_result_completion_json())),
+    ])
 }
 /// Values of [`super::CompleteResultCompletion`].
 pub fn complete_result_completion() -> BoxedStrategy<super::CompleteResultCompletion> {
@@ -353,18 +282,14 @@ pub fn complete_result_completion() -> BoxedStrategy<super::CompleteResultComple
 }
 /// Values of [`super::CompleteResultCompletion`] as JSON.
 fn complete_result_completion_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("hasMore", s::optional_member(s::boolean_json())),
-            ("total", s::optional_member(s::integer_json(None, None))),
-            (
-                "values",
-                s::required(s::array_json(s::string_json(None, None, None), None, None)),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("hasMore", s::optional_member(s::boolean_json())),
+        ("total", s::optional_member(s::integer_json(None, None))),
+        (
+            "values",
+            s::required(s::array_json(s::string_json(None, None, None), None, None)),
+        ),
+    ])
 }
 /// Values of [`super::ContentBlock`].
 pub fn content_block() -> BoxedStrategy<super::ContentBlock> {
@@ -389,14 +314,10 @@ pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
 }
 /// Values of [`super::CreateMessageRequest`] as JSON.
 fn create_message_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_sampling_create_message_json())),
-            ("params", s::required(create_message_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_sampling_create_message_json())),
+        ("params", s::required(create_message_request_params_json())),
+    ])
 }
 /// Values of [`super::CreateMessageRequestParams`].
 pub fn create_message_request_params() -> BoxedStrategy<
@@ -406,31 +327,24 @@ pub fn create_message_request_params() -> BoxedStrategy<
 }
 /// Values of [`super::CreateMessageRequestParams`] as JSON.
 fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "includeContext",
-                s::optional_member(create_message_request_params_include_context_json()),
+    s::object([
+        (
+            "includeContext",
+            s::optional_member(create_message_request_params_include_context_json()),
+        ),
+        ("maxTokens", s::required(s::integer_json(None, None))),
+        ("messages", s::required(s::array_json(sampling_message_json(), None, None))),
+        ("metadata", s::optional_member(s::object_json())),
+        ("modelPreferences", s::optional_member(model_preferences_json())),
+        (
+            "stopSequences",
+            s::optional_member(
+                s::array_json(s::string_json(None, None, None), None, None),
             ),
-            ("maxTokens", s::required(s::integer_json(None, None))),
-            (
-                "messages",
-                s::required(s::array_json(sampling_message_json(), None, None)),
-            ),
-            ("metadata", s::optional_member(s::object_json())),
-            ("modelPreferences", s::optional_member(model_preferences_json())),
-            (
-                "stopSequences",
-                s::optional_member(
-                    s::array_json(s::string_json(None, None, None), None, None),
-                ),
-            ),
-            ("systemPrompt", s::optional_member(s::string_json(None, None, None))),
-            ("temperature", s::optional_member(s::number_json(None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("systemPrompt", s::optional_member(s::string_json(None, None, None))),
+        ("temperature", s::optional_member(s::number_json(None, None))),
+    ])
 }
 /// Values of [`super::CreateMessageRequestParamsIncludeContext`].
 pub fn create_message_request_params_include_context() -> BoxedStrategy<
@@ -450,17 +364,13 @@ pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
 }
 /// Values of [`super::CreateMessageResult`] as JSON.
 fn create_message_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("content", s::required(create_message_result_content_json())),
-            ("model", s::required(s::string_json(None, None, None))),
-            ("role", s::required(role_json())),
-            ("stopReason", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("content", s::required(create_message_result_content_json())),
+        ("model", s::required(s::string_json(None, None, None))),
+        ("role", s::required(role_json())),
+        ("stopReason", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::CreateMessageResultContent`].
 pub fn create_message_result_content() -> BoxedStrategy<
@@ -493,14 +403,10 @@ pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
 }
 /// Values of [`super::ElicitRequest`] as JSON.
 fn elicit_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_elicitation_create_json())),
-            ("params", s::required(elicit_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_elicitation_create_json())),
+        ("params", s::required(elicit_request_params_json())),
+    ])
 }
 /// Values of [`super::ElicitRequestParams`].
 pub fn elicit_request_params() -> BoxedStrategy<super::ElicitRequestParams> {
@@ -508,17 +414,10 @@ pub fn elicit_request_params() -> BoxedStrategy<super::ElicitRequestParams> {
 }
 /// Values of [`super::ElicitRequestParams`] as JSON.
 fn elicit_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("message", s::required(s::string_json(None, None, None))),
-            (
-                "requestedSchema",
-                s::required(elicit_request_params_requested_schema_json()),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("message", s::required(s::string_json(None, None, None))),
+        ("requestedSchema", s::required(elicit_request_params_requested_schema_json())),
+    ])
 }
 /// Values of [`super::ElicitRequestParamsRequestedSchema`].
 pub fn elicit_request_params_requested_schema() -> BoxedStrategy<
@@ -528,20 +427,16 @@ pub fn elicit_request_params_requested_schema() -> BoxedStrategy<
 }
 /// Values of [`super::ElicitRequestParamsRequestedSchema`] as JSON.
 fn elicit_request_params_requested_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("properties", s::required(s::map_json(primitive_schema_definition_json()))),
-            (
-                "required",
-                s::optional_member(
-                    s::array_json(s::string_json(None, None, None), None, None),
-                ),
+    s::object([
+        ("properties", s::required(s::map_json(primitive_schema_definition_json()))),
+        (
+            "required",
+            s::optional_member(
+                s::array_json(s::string_json(None, None, None), None, None),
             ),
-            ("type", s::required(type_object_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("type", s::required(type_object_json())),
+    ])
 }
 /// Values of [`super::ElicitResult`].
 pub fn elicit_result() -> BoxedStrategy<super::ElicitResult> {
@@ -549,18 +444,11 @@ pub fn elicit_result() -> BoxedStrategy<super::ElicitResult> {
 }
 /// Values of [`super::ElicitResult`] as JSON.
 fn elicit_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("action", s::required(elicit_result_action_json())),
-            (
-                "content",
-                s::optional_member(s::map_json(elicit_result_content_value_json())),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("action", s::required(elicit_result_action_json())),
+        ("content", s::optional_member(s::map_json(elicit_result_content_value_json()))),
+    ])
 }
 /// Values of [`super::ElicitResultAction`].
 pub fn elicit_result_action() -> BoxedStrategy<super::ElicitResultAction> {
@@ -591,16 +479,12 @@ pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
 }
 /// Values of [`super::EmbeddedResource`] as JSON.
 fn embedded_resource_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("annotations", s::optional_member(annotations_json())),
-            ("resource", s::required(embedded_resource_resource_json())),
-            ("type", s::required(type_resource_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("annotations", s::optional_member(annotations_json())),
+        ("resource", s::required(embedded_resource_resource_json())),
+        ("type", s::required(type_resource_json())),
+    ])
 }
 /// Values of [`super::EmbeddedResourceResource`].
 pub fn embedded_resource_resource() -> BoxedStrategy<super::EmbeddedResourceResource> {
@@ -630,25 +514,21 @@ pub fn enum_schema() -> BoxedStrategy<super::EnumSchema> {
 }
 /// Values of [`super::EnumSchema`] as JSON.
 fn enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            (
-                "enum",
-                s::required(s::array_json(s::string_json(None, None, None), None, None)),
+    s::object([
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        (
+            "enum",
+            s::required(s::array_json(s::string_json(None, None, None), None, None)),
+        ),
+        (
+            "enumNames",
+            s::optional_member(
+                s::array_json(s::string_json(None, None, None), None, None),
             ),
-            (
-                "enumNames",
-                s::optional_member(
-                    s::array_json(s::string_json(None, None, None), None, None),
-                ),
-            ),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_string_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_string_json())),
+    ])
 }
 /// Values of [`super::GetPromptRequest`].
 pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
@@ -656,14 +536,10 @@ pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
 }
 /// Values of [`super::GetPromptRequest`] as JSON.
 fn get_prompt_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_prompts_get_json())),
-            ("params", s::required(get_prompt_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_prompts_get_json())),
+        ("params", s::required(get_prompt_request_params_json())),
+    ])
 }
 /// Values of [`super::GetPromptRequestParams`].
 pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParams> {
@@ -671,17 +547,10 @@ pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParam
 }
 /// Values of [`super::GetPromptRequestParams`] as JSON.
 fn get_prompt_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "arguments",
-                s::optional_member(s::map_json(s::string_json(None, None, None))),
-            ),
-            ("name", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("arguments", s::optional_member(s::map_json(s::string_json(None, None, None)))),
+        ("name", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::GetPromptResult`].
 pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
@@ -689,15 +558,11 @@ pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
 }
 /// Values of [`super::GetPromptResult`] as JSON.
 fn get_prompt_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("messages", s::required(s::array_json(prompt_message_json(), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("messages", s::required(s::array_json(prompt_message_json(), None, None))),
+    ])
 }
 /// Values of [`super::ImageContent`].
 pub fn image_content() -> BoxedStrategy<super::ImageContent> {
@@ -705,17 +570,13 @@ pub fn image_content() -> BoxedStrategy<super::ImageContent> {
 }
 /// Values of [`super::ImageContent`] as JSON.
 fn image_content_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("annotations", s::optional_member(annotations_json())),
-            ("data", s::required(s::string_json(Some("byte"), None, None))),
-            ("mimeType", s::required(s::string_json(None, None, None))),
-            ("type", s::required(type_image_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("annotations", s::optional_member(annotations_json())),
+        ("data", s::required(s::string_json(Some("byte"), None, None))),
+        ("mimeType", s::required(s::string_json(None, None, None))),
+        ("type", s::required(type_image_json())),
+    ])
 }
 /// Values of [`super::Implementation`].
 pub fn implementation() -> BoxedStrategy<super::Implementation> {
@@ -723,15 +584,11 @@ pub fn implementation() -> BoxedStrategy<super::Implementation> {
 }
 /// Values of [`super::Implementation`] as JSON.
 fn implementation_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("name", s::required(s::string_json(None, None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("version", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("name", s::required(s::string_json(None, None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("version", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::InitializeRequest`].
 pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
@@ -739,14 +596,10 @@ pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
 }
 /// Values of [`super::InitializeRequest`] as JSON.
 fn initialize_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_initialize_json())),
-            ("params", s::required(initialize_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_initialize_json())),
+        ("params", s::required(initialize_request_params_json())),
+    ])
 }
 /// Values of [`super::InitializeRequestParams`].
 pub fn initialize_request_params() -> BoxedStrategy<super::InitializeRequestParams> {
@@ -754,15 +607,11 @@ pub fn initialize_request_params() -> BoxedStrategy<super::InitializeRequestPara
 }
 /// Values of [`super::InitializeRequestParams`] as JSON.
 fn initialize_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("capabilities", s::required(client_capabilities_json())),
-            ("clientInfo", s::required(implementation_json())),
-            ("protocolVersion", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("capabilities", s::required(client_capabilities_json())),
+        ("clientInfo", s::required(implementation_json())),
+        ("protocolVersion", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::InitializeResult`].
 pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
@@ -770,17 +619,13 @@ pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
 }
 /// Values of [`super::InitializeResult`] as JSON.
 fn initialize_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("capabilities", s::required(server_capabilities_json())),
-            ("instructions", s::optional_member(s::string_json(None, None, None))),
-            ("protocolVersion", s::required(s::string_json(None, None, None))),
-            ("serverInfo", s::required(implementation_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("capabilities", s::required(server_capabilities_json())),
+        ("instructions", s::optional_member(s::string_json(None, None, None))),
+        ("protocolVersion", s::required(s::string_json(None, None, None))),
+        ("serverInfo", s::required(implementation_json())),
+    ])
 }
 /// Values of [`super::InitializedNotification`].
 pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotification> {
@@ -788,14 +633,10 @@ pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotificatio
 }
 /// Values of [`super::InitializedNotification`] as JSON.
 fn initialized_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_notifications_initialized_json())),
-            ("params", s::optional_member(result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_notifications_initialized_json())),
+        ("params", s::optional_member(result_json())),
+    ])
 }
 /// Values of [`super::JSONRPCError`].
 pub fn jsonrpcerror() -> BoxedStrategy<super::JSONRPCError> {
@@ -803,15 +644,11 @@ pub fn jsonrpcerror() -> BoxedStrategy<super::JSONRPCError> {
 }
 /// Values of [`super::JSONRPCError`] as JSON.
 fn jsonrpcerror_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("error", s::required(jsonrpcerror_error_json())),
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("error", s::required(jsonrpcerror_error_json())),
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+    ])
 }
 /// Values of [`super::JSONRPCErrorError`].
 pub fn jsonrpcerror_error() -> BoxedStrategy<super::JSONRPCErrorError> {
@@ -819,15 +656,11 @@ pub fn jsonrpcerror_error() -> BoxedStrategy<super::JSONRPCErrorError> {
 }
 /// Values of [`super::JSONRPCErrorError`] as JSON.
 fn jsonrpcerror_error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("code", s::required(s::integer_json(None, None))),
-            ("data", s::optional_member(s::any_json())),
-            ("message", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("code", s::required(s::integer_json(None, None))),
+        ("data", s::optional_member(s::any_json())),
+        ("message", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::JSONRPCMessage`].
 pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
@@ -851,15 +684,11 @@ pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
 }
 /// Values of [`super::JSONRPCNotification`] as JSON.
 fn jsonrpcnotification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(s::string_json(None, None, None))),
-            ("params", s::optional_member(result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(s::string_json(None, None, None))),
+        ("params", s::optional_member(result_json())),
+    ])
 }
 /// Values of [`super::JSONRPCRequest`].
 pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
@@ -867,16 +696,12 @@ pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
 }
 /// Values of [`super::JSONRPCRequest`] as JSON.
 fn jsonrpcrequest_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(s::string_json(None, None, None))),
-            ("params", s::optional_member(jsonrpcrequest_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(s::string_json(None, None, None))),
+        ("params", s::optional_member(jsonrpcrequest_params_json())),
+    ])
 }
 /// Values of [`super::JSONRPCRequestParams`].
 pub fn jsonrpcrequest_params() -> BoxedStrategy<super::JSONRPCRequestParams> {
@@ -884,7 +709,7 @@ pub fn jsonrpcrequest_params() -> BoxedStrategy<super::JSONRPCRequestParams> {
 }
 /// Values of [`super::JSONRPCRequestParams`] as JSON.
 fn jsonrpcrequest_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("_meta", s::optional_member(jsonrpcrequest_params_meta_json()))]),
         s::extra(s::any_json(), &["_meta"]),
         None,
@@ -896,7 +721,7 @@ pub fn jsonrpcrequest_params_meta() -> BoxedStrategy<super::JSONRPCRequestParams
 }
 /// Values of [`super::JSONRPCRequestParamsMeta`] as JSON.
 fn jsonrpcrequest_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -908,15 +733,11 @@ pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
 }
 /// Values of [`super::JSONRPCResponse`] as JSON.
 fn jsonrpcresponse_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("result", s::required(result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("result", s::required(result_json())),
+    ])
 }
 /// Values of [`super::Jsonrpc2_0`].
 pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
@@ -932,14 +753,10 @@ pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
 }
 /// Values of [`super::ListPromptsRequest`] as JSON.
 fn list_prompts_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_prompts_list_json())),
-            ("params", s::optional_member(list_prompts_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_prompts_list_json())),
+        ("params", s::optional_member(list_prompts_request_params_json())),
+    ])
 }
 /// Values of [`super::ListPromptsRequestParams`].
 pub fn list_prompts_request_params() -> BoxedStrategy<super::ListPromptsRequestParams> {
@@ -947,11 +764,7 @@ pub fn list_prompts_request_params() -> BoxedStrategy<super::ListPromptsRequestP
 }
 /// Values of [`super::ListPromptsRequestParams`] as JSON.
 fn list_prompts_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("cursor", s::optional_member(s::string_json(None, None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("cursor", s::optional_member(s::string_json(None, None, None)))])
 }
 /// Values of [`super::ListPromptsResult`].
 pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
@@ -959,15 +772,11 @@ pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
 }
 /// Values of [`super::ListPromptsResult`] as JSON.
 fn list_prompts_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-            ("prompts", s::required(s::array_json(prompt_json(), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+        ("prompts", s::required(s::array_json(prompt_json(), None, None))),
+    ])
 }
 /// Values of [`super::ListResourceTemplatesRequest`].
 pub fn list_resource_templates_request() -> BoxedStrategy<
@@ -977,14 +786,10 @@ pub fn list_resource_templates_request() -> BoxedStrategy<
 }
 /// Values of [`super::ListResourceTemplatesRequest`] as JSON.
 fn list_resource_templates_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_resources_templates_list_json())),
-            ("params", s::optional_member(list_resource_templates_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_resources_templates_list_json())),
+        ("params", s::optional_member(list_resource_templates_request_params_json())),
+    ])
 }
 /// Values of [`super::ListResourceTemplatesRequestParams`].
 pub fn list_resource_templates_request_params() -> BoxedStrategy<
@@ -994,11 +799,7 @@ pub fn list_resource_templates_request_params() -> BoxedStrategy<
 }
 /// Values of [`super::ListResourceTemplatesRequestParams`] as JSON.
 fn list_resource_templates_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("cursor", s::optional_member(s::string_json(None, None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("cursor", s::optional_member(s::string_json(None, None, None)))])
 }
 /// Values of [`super::ListResourceTemplatesResult`].
 pub fn list_resource_templates_result() -> BoxedStrategy<
@@ -1008,18 +809,14 @@ pub fn list_resource_templates_result() -> BoxedStrategy<
 }
 /// Values of [`super::ListResourceTemplatesResult`] as JSON.
 fn list_resource_templates_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-            (
-                "resourceTemplates",
-                s::required(s::array_json(resource_template_json(), None, None)),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+        (
+            "resourceTemplates",
+            s::required(s::array_json(resource_template_json(), None, None)),
+        ),
+    ])
 }
 /// Values of [`super::ListResourcesRequest`].
 pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
@@ -1027,14 +824,10 @@ pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
 }
 /// Values of [`super::ListResourcesRequest`] as JSON.
 fn list_resources_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_resources_list_json())),
-            ("params", s::optional_member(list_resources_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_resources_list_json())),
+        ("params", s::optional_member(list_resources_request_params_json())),
+    ])
 }
 /// Values of [`super::ListResourcesRequestParams`].
 pub fn list_resources_request_params() -> BoxedStrategy<
@@ -1044,11 +837,7 @@ pub fn list_resources_request_params() -> BoxedStrategy<
 }
 /// Values of [`super::ListResourcesRequestParams`] as JSON.
 fn list_resources_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("cursor", s::optional_member(s::string_json(None, None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("cursor", s::optional_member(s::string_json(None, None, None)))])
 }
 /// Values of [`super::ListResourcesResult`].
 pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
@@ -1056,15 +845,11 @@ pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
 }
 /// Values of [`super::ListResourcesResult`] as JSON.
 fn list_resources_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-            ("resources", s::required(s::array_json(resource_json(), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+        ("resources", s::required(s::array_json(resource_json(), None, None))),
+    ])
 }
 /// Values of [`super::ListRootsRequest`].
 pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
@@ -1072,14 +857,10 @@ pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
 }
 /// Values of [`super::ListRootsRequest`] as JSON.
 fn list_roots_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_roots_list_json())),
-            ("params", s::optional_member(list_roots_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_roots_list_json())),
+        ("params", s::optional_member(list_roots_request_params_json())),
+    ])
 }
 /// Values of [`super::ListRootsRequestParams`].
 pub fn list_roots_request_params() -> BoxedStrategy<super::ListRootsRequestParams> {
@@ -1087,7 +868,7 @@ pub fn list_roots_request_params() -> BoxedStrategy<super::ListRootsRequestParam
 }
 /// Values of [`super::ListRootsRequestParams`] as JSON.
 fn list_roots_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([
             ("_meta", s::optional_member(list_roots_request_params_meta_json())),
         ]),
@@ -1103,7 +884,7 @@ pub fn list_roots_request_params_meta() -> BoxedStrategy<
 }
 /// Values of [`super::ListRootsRequestParamsMeta`] as JSON.
 fn list_roots_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -1115,14 +896,10 @@ pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
 }
 /// Values of [`super::ListRootsResult`] as JSON.
 fn list_roots_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("roots", s::required(s::array_json(root_json(), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("roots", s::required(s::array_json(root_json(), None, None))),
+    ])
 }
 /// Values of [`super::ListToolsRequest`].
 pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
@@ -1130,14 +907,10 @@ pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
 }
 /// Values of [`super::ListToolsRequest`] as JSON.
 fn list_tools_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_tools_list_json())),
-            ("params", s::optional_member(list_tools_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_tools_list_json())),
+        ("params", s::optional_member(list_tools_request_params_json())),
+    ])
 }
 /// Values of [`super::ListToolsRequestParams`].
 pub fn list_tools_request_params() -> BoxedStrategy<super::ListToolsRequestParams> {
@@ -1145,11 +918,7 @@ pub fn list_tools_request_params() -> BoxedStrategy<super::ListToolsRequestParam
 }
 /// Values of [`super::ListToolsRequestParams`] as JSON.
 fn list_tools_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("cursor", s::optional_member(s::string_json(None, None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("cursor", s::optional_member(s::string_json(None, None, None)))])
 }
 /// Values of [`super::ListToolsResult`].
 pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
@@ -1157,15 +926,11 @@ pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
 }
 /// Values of [`super::ListToolsResult`] as JSON.
 fn list_tools_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-            ("tools", s::required(s::array_json(tool_json(), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+        ("tools", s::required(s::array_json(tool_json(), None, None))),
+    ])
 }
 /// Values of [`super::LoggingLevel`].
 pub fn logging_level() -> BoxedStrategy<super::LoggingLevel> {
@@ -1194,14 +959,10 @@ pub fn logging_message_notification() -> BoxedStrategy<
 }
 /// Values of [`super::LoggingMessageNotification`] as JSON.
 fn logging_message_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_notifications_message_json())),
-            ("params", s::required(logging_message_notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_notifications_message_json())),
+        ("params", s::required(logging_message_notification_params_json())),
+    ])
 }
 /// Values of [`super::LoggingMessageNotificationParams`].
 pub fn logging_message_notification_params() -> BoxedStrategy<
@@ -1211,15 +972,11 @@ pub fn logging_message_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::LoggingMessageNotificationParams`] as JSON.
 fn logging_message_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("data", s::required(s::any_json())),
-            ("level", s::required(logging_level_json())),
-            ("logger", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("data", s::required(s::any_json())),
+        ("level", s::required(logging_level_json())),
+        ("logger", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::MethodCompletionComplete`].
 pub fn method_completion_complete() -> BoxedStrategy<super::MethodCompletionComplete> {
@@ -1455,11 +1212,7 @@ pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
 }
 /// Values of [`super::ModelHint`] as JSON.
 fn model_hint_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("name", s::optional_member(s::string_json(None, None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("name", s::optional_member(s::string_json(None, None, None)))])
 }
 /// Values of [`super::ModelPreferences`].
 pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
@@ -1467,19 +1220,15 @@ pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
 }
 /// Values of [`super::ModelPreferences`] as JSON.
 fn model_preferences_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("costPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-            ("hints", s::optional_member(s::array_json(model_hint_json(), None, None))),
-            (
-                "intelligencePriority",
-                s::optional_member(s::number_json(Some(0f64), Some(1f64))),
-            ),
-            ("speedPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("costPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+        ("hints", s::optional_member(s::array_json(model_hint_json(), None, None))),
+        (
+            "intelligencePriority",
+            s::optional_member(s::number_json(Some(0f64), Some(1f64))),
+        ),
+        ("speedPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+    ])
 }
 /// Values of [`super::Notification`].
 pub fn notification() -> BoxedStrategy<super::Notification> {
@@ -1487,14 +1236,10 @@ pub fn notification() -> BoxedStrategy<super::Notification> {
 }
 /// Values of [`super::Notification`] as JSON.
 fn notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(s::string_json(None, None, None))),
-            ("params", s::optional_member(result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(s::string_json(None, None, None))),
+        ("params", s::optional_member(result_json())),
+    ])
 }
 /// Values of [`super::NumberSchema`].
 pub fn number_schema() -> BoxedStrategy<super::NumberSchema> {
@@ -1502,17 +1247,13 @@ pub fn number_schema() -> BoxedStrategy<super::NumberSchema> {
 }
 /// Values of [`super::NumberSchema`] as JSON.
 fn number_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("maximum", s::optional_member(s::number_json(None, None))),
-            ("minimum", s::optional_member(s::number_json(None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(number_schema_type_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("maximum", s::optional_member(s::number_json(None, None))),
+        ("minimum", s::optional_member(s::number_json(None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(number_schema_type_json())),
+    ])
 }
 /// Values of [`super::NumberSchemaType`].
 pub fn number_schema_type() -> BoxedStrategy<super::NumberSchemaType> {
@@ -1528,14 +1269,10 @@ pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
 }
 /// Values of [`super::PaginatedRequest`] as JSON.
 fn paginated_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(s::string_json(None, None, None))),
-            ("params", s::optional_member(paginated_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(s::string_json(None, None, None))),
+        ("params", s::optional_member(paginated_request_params_json())),
+    ])
 }
 /// Values of [`super::PaginatedRequestParams`].
 pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams> {
@@ -1543,11 +1280,7 @@ pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams
 }
 /// Values of [`super::PaginatedRequestParams`] as JSON.
 fn paginated_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("cursor", s::optional_member(s::string_json(None, None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("cursor", s::optional_member(s::string_json(None, None, None)))])
 }
 /// Values of [`super::PaginatedResult`].
 pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
@@ -1555,14 +1288,10 @@ pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
 }
 /// Values of [`super::PaginatedResult`] as JSON.
 fn paginated_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::PingRequest`].
 pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
@@ -1570,14 +1299,10 @@ pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
 }
 /// Values of [`super::PingRequest`] as JSON.
 fn ping_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_ping_json())),
-            ("params", s::optional_member(ping_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_ping_json())),
+        ("params", s::optional_member(ping_request_params_json())),
+    ])
 }
 /// Values of [`super::PingRequestParams`].
 pub fn ping_request_params() -> BoxedStrategy<super::PingRequestParams> {
@@ -1585,7 +1310,7 @@ pub fn ping_request_params() -> BoxedStrategy<super::PingRequestParams> {
 }
 /// Values of [`super::PingRequestParams`] as JSON.
 fn ping_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("_meta", s::optional_member(ping_request_params_meta_json()))]),
         s::extra(s::any_json(), &["_meta"]),
         None,
@@ -1597,7 +1322,7 @@ pub fn ping_request_params_meta() -> BoxedStrategy<super::PingRequestParamsMeta>
 }
 /// Values of [`super::PingRequestParamsMeta`] as JSON.
 fn ping_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -1625,14 +1350,10 @@ pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
 }
 /// Values of [`super::ProgressNotification`] as JSON.
 fn progress_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_notifications_progress_json())),
-            ("params", s::required(progress_notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_notifications_progress_json())),
+        ("params", s::required(progress_notification_params_json())),
+    ])
 }
 /// Values of [`super::ProgressNotificationParams`].
 pub fn progress_notification_params() -> BoxedStrategy<
@@ -1642,16 +1363,12 @@ pub fn progress_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::ProgressNotificationParams`] as JSON.
 fn progress_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("message", s::optional_member(s::string_json(None, None, None))),
-            ("progress", s::required(s::number_json(None, None))),
-            ("progressToken", s::required(progress_token_json())),
-            ("total", s::optional_member(s::number_json(None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("message", s::optional_member(s::string_json(None, None, None))),
+        ("progress", s::required(s::number_json(None, None))),
+        ("progressToken", s::required(progress_token_json())),
+        ("total", s::optional_member(s::number_json(None, None))),
+    ])
 }
 /// Values of [`super::ProgressToken`].
 pub fn progress_token() -> BoxedStrategy<super::ProgressToken> {
@@ -1673,20 +1390,16 @@ pub fn prompt() -> BoxedStrategy<super::Prompt> {
 }
 /// Values of [`super::Prompt`] as JSON.
 fn prompt_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            (
-                "arguments",
-                s::optional_member(s::array_json(prompt_argument_json(), None, None)),
-            ),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        (
+            "arguments",
+            s::optional_member(s::array_json(prompt_argument_json(), None, None)),
+        ),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::PromptArgument`].
 pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
@@ -1694,16 +1407,12 @@ pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
 }
 /// Values of [`super::PromptArgument`] as JSON.
 fn prompt_argument_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("required", s::optional_member(s::boolean_json())),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("required", s::optional_member(s::boolean_json())),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::PromptListChangedNotification`].
 pub fn prompt_list_changed_notification() -> BoxedStrategy<
@@ -1713,14 +1422,10 @@ pub fn prompt_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::PromptListChangedNotification`] as JSON.
 fn prompt_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_notifications_prompts_list_changed_json())),
-            ("params", s::optional_member(result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_notifications_prompts_list_changed_json())),
+        ("params", s::optional_member(result_json())),
+    ])
 }
 /// Values of [`super::PromptMessage`].
 pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
@@ -1728,14 +1433,10 @@ pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
 }
 /// Values of [`super::PromptMessage`] as JSON.
 fn prompt_message_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("content", s::required(content_block_json())),
-            ("role", s::required(role_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("content", s::required(content_block_json())),
+        ("role", s::required(role_json())),
+    ])
 }
 /// Values of [`super::PromptReference`].
 pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
@@ -1743,15 +1444,11 @@ pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
 }
 /// Values of [`super::PromptReference`] as JSON.
 fn prompt_reference_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("name", s::required(s::string_json(None, None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_ref_prompt_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("name", s::required(s::string_json(None, None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_ref_prompt_json())),
+    ])
 }
 /// Values of [`super::ReadResourceRequest`].
 pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
@@ -1759,14 +1456,10 @@ pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
 }
 /// Values of [`super::ReadResourceRequest`] as JSON.
 fn read_resource_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_resources_read_json())),
-            ("params", s::required(read_resource_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_resources_read_json())),
+        ("params", s::required(read_resource_request_params_json())),
+    ])
 }
 /// Values of [`super::ReadResourceRequestParams`].
 pub fn read_resource_request_params() -> BoxedStrategy<
@@ -1776,11 +1469,7 @@ pub fn read_resource_request_params() -> BoxedStrategy<
 }
 /// Values of [`super::ReadResourceRequestParams`] as JSON.
 fn read_resource_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("uri", s::required(s::string_json(Some("uri"), None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("uri", s::required(s::string_json(Some("uri"), None, None)))])
 }
 /// Values of [`super::ReadResourceResult`].
 pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
@@ -1788,19 +1477,15 @@ pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
 }
 /// Values of [`super::ReadResourceResult`] as JSON.
 fn read_resource_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            (
-                "contents",
-                s::required(
-                    s::array_json(read_resource_result_contents_item_json(), None, None),
-                ),
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        (
+            "contents",
+            s::required(
+                s::array_json(read_resource_result_contents_item_json(), None, None),
             ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+    ])
 }
 /// Values of [`super::ReadResourceResultContentsItem`].
 pub fn read_resource_result_contents_item() -> BoxedStrategy<
@@ -1824,14 +1509,10 @@ pub fn request() -> BoxedStrategy<super::Request> {
 }
 /// Values of [`super::Request`] as JSON.
 fn request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(s::string_json(None, None, None))),
-            ("params", s::optional_member(request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(s::string_json(None, None, None))),
+        ("params", s::optional_member(request_params_json())),
+    ])
 }
 /// Values of [`super::RequestId`].
 pub fn request_id() -> BoxedStrategy<super::RequestId> {
@@ -1853,7 +1534,7 @@ pub fn request_params() -> BoxedStrategy<super::RequestParams> {
 }
 /// Values of [`super::RequestParams`] as JSON.
 fn request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("_meta", s::optional_member(request_params_meta_json()))]),
         s::extra(s::any_json(), &["_meta"]),
         None,
@@ -1865,7 +1546,7 @@ pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
 }
 /// Values of [`super::RequestParamsMeta`] as JSON.
 fn request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -1877,20 +1558,16 @@ pub fn resource() -> BoxedStrategy<super::Resource> {
 }
 /// Values of [`super::Resource`] as JSON.
 fn resource_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("annotations", s::optional_member(annotations_json())),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("size", s::optional_member(s::integer_json(None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("annotations", s::optional_member(annotations_json())),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("size", s::optional_member(s::integer_json(None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::ResourceContents`].
 pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
@@ -1898,15 +1575,11 @@ pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
 }
 /// Values of [`super::ResourceContents`] as JSON.
 fn resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::ResourceLink`].
 pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
@@ -1914,21 +1587,17 @@ pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
 }
 /// Values of [`super::ResourceLink`] as JSON.
 fn resource_link_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("annotations", s::optional_member(annotations_json())),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("size", s::optional_member(s::integer_json(None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_resource_link_json())),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("annotations", s::optional_member(annotations_json())),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("size", s::optional_member(s::integer_json(None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_resource_link_json())),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::ResourceListChangedNotification`].
 pub fn resource_list_changed_notification() -> BoxedStrategy<
@@ -1938,14 +1607,10 @@ pub fn resource_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::ResourceListChangedNotification`] as JSON.
 fn resource_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_notifications_resources_list_changed_json())),
-            ("params", s::optional_member(result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_notifications_resources_list_changed_json())),
+        ("params", s::optional_member(result_json())),
+    ])
 }
 /// Values of [`super::ResourceTemplate`].
 pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
@@ -1953,22 +1618,15 @@ pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
 }
 /// Values of [`super::ResourceTemplate`] as JSON.
 fn resource_template_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("annotations", s::optional_member(annotations_json())),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            (
-                "uriTemplate",
-                s::required(s::string_json(Some("uri-template"), None, None)),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("annotations", s::optional_member(annotations_json())),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("uriTemplate", s::required(s::string_json(Some("uri-template"), None, None))),
+    ])
 }
 /// Values of [`super::ResourceTemplateReference`].
 pub fn resource_template_reference() -> BoxedStrategy<super::ResourceTemplateReference> {
@@ -1976,14 +1634,10 @@ pub fn resource_template_reference() -> BoxedStrategy<super::ResourceTemplateRef
 }
 /// Values of [`super::ResourceTemplateReference`] as JSON.
 fn resource_template_reference_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("type", s::required(type_ref_resource_json())),
-            ("uri", s::required(s::string_json(Some("uri-template"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("type", s::required(type_ref_resource_json())),
+        ("uri", s::required(s::string_json(Some("uri-template"), None, None))),
+    ])
 }
 /// Values of [`super::ResourceUpdatedNotification`].
 pub fn resource_updated_notification() -> BoxedStrategy<
@@ -1993,14 +1647,10 @@ pub fn resource_updated_notification() -> BoxedStrategy<
 }
 /// Values of [`super::ResourceUpdatedNotification`] as JSON.
 fn resource_updated_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_notifications_resources_updated_json())),
-            ("params", s::required(resource_updated_notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_notifications_resources_updated_json())),
+        ("params", s::required(resource_updated_notification_params_json())),
+    ])
 }
 /// Values of [`super::ResourceUpdatedNotificationParams`].
 pub fn resource_updated_notification_params() -> BoxedStrategy<
@@ -2010,11 +1660,7 @@ pub fn resource_updated_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::ResourceUpdatedNotificationParams`] as JSON.
 fn resource_updated_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("uri", s::required(s::string_json(Some("uri"), None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("uri", s::required(s::string_json(Some("uri"), None, None)))])
 }
 /// Values of [`super::Result`].
 pub fn result() -> BoxedStrategy<super::Result> {
@@ -2022,7 +1668,7 @@ pub fn result() -> BoxedStrategy<super::Result> {
 }
 /// Values of [`super::Result`] as JSON.
 fn result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("_meta", s::optional_member(s::object_json()))]),
         s::extra(s::any_json(), &["_meta"]),
         None,
@@ -2042,15 +1688,11 @@ pub fn root() -> BoxedStrategy<super::Root> {
 }
 /// Values of [`super::Root`] as JSON.
 fn root_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("name", s::optional_member(s::string_json(None, None, None))),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("name", s::optional_member(s::string_json(None, None, None))),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::RootsListChangedNotification`].
 pub fn roots_list_changed_notification() -> BoxedStrategy<
@@ -2060,14 +1702,10 @@ pub fn roots_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::RootsListChangedNotification`] as JSON.
 fn roots_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_notifications_roots_list_changed_json())),
-            ("params", s::optional_member(result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_notifications_roots_list_changed_json())),
+        ("params", s::optional_member(result_json())),
+    ])
 }
 /// Values of [`super::SamplingMessage`].
 pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
@@ -2075,14 +1713,10 @@ pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
 }
 /// Values of [`super::SamplingMessage`] as JSON.
 fn sampling_message_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("content", s::required(sampling_message_content_json())),
-            ("role", s::required(role_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("content", s::required(sampling_message_content_json())),
+        ("role", s::required(role_json())),
+    ])
 }
 /// Values of [`super::SamplingMessageContent`].
 pub fn sampling_message_content() -> BoxedStrategy<super::SamplingMessageContent> {
@@ -2105,18 +1739,14 @@ pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
 }
 /// Values of [`super::ServerCapabilities`] as JSON.
 fn server_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("completions", s::optional_member(s::object_json())),
-            ("experimental", s::optional_member(s::object_map_json())),
-            ("logging", s::optional_member(s::object_json())),
-            ("prompts", s::optional_member(server_capabilities_prompts_json())),
-            ("resources", s::optional_member(server_capabilities_resources_json())),
-            ("tools", s::optional_member(server_capabilities_tools_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("completions", s::optional_member(s::object_json())),
+        ("experimental", s::optional_member(s::object_map_json())),
+        ("logging", s::optional_member(s::object_json())),
+        ("prompts", s::optional_member(server_capabilities_prompts_json())),
+        ("resources", s::optional_member(server_capabilities_resources_json())),
+        ("tools", s::optional_member(server_capabilities_tools_json())),
+    ])
 }
 /// Values of [`super::ServerCapabilitiesPrompts`].
 pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesPrompts> {
@@ -2124,11 +1754,7 @@ pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesP
 }
 /// Values of [`super::ServerCapabilitiesPrompts`] as JSON.
 fn server_capabilities_prompts_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("listChanged", s::optional_member(s::boolean_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("listChanged", s::optional_member(s::boolean_json()))])
 }
 /// Values of [`super::ServerCapabilitiesResources`].
 pub fn server_capabilities_resources() -> BoxedStrategy<
@@ -2138,14 +1764,10 @@ pub fn server_capabilities_resources() -> BoxedStrategy<
 }
 /// Values of [`super::ServerCapabilitiesResources`] as JSON.
 fn server_capabilities_resources_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("listChanged", s::optional_member(s::boolean_json())),
-            ("subscribe", s::optional_member(s::boolean_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("listChanged", s::optional_member(s::boolean_json())),
+        ("subscribe", s::optional_member(s::boolean_json())),
+    ])
 }
 /// Values of [`super::ServerCapabilitiesTools`].
 pub fn server_capabilities_tools() -> BoxedStrategy<super::ServerCapabilitiesTools> {
@@ -2153,11 +1775,7 @@ pub fn server_capabilities_tools() -> BoxedStrategy<super::ServerCapabilitiesToo
 }
 /// Values of [`super::ServerCapabilitiesTools`] as JSON.
 fn server_capabilities_tools_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("listChanged", s::optional_member(s::boolean_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("listChanged", s::optional_member(s::boolean_json()))])
 }
 /// Values of [`super::ServerNotification`].
 pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
@@ -2225,14 +1843,10 @@ pub fn set_level_request() -> BoxedStrategy<super::SetLevelRequest> {
 }
 /// Values of [`super::SetLevelRequest`] as JSON.
 fn set_level_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_logging_set_level_json())),
-            ("params", s::required(set_level_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_logging_set_level_json())),
+        ("params", s::required(set_level_request_params_json())),
+    ])
 }
 /// Values of [`super::SetLevelRequestParams`].
 pub fn set_level_request_params() -> BoxedStrategy<super::SetLevelRequestParams> {
@@ -2240,11 +1854,7 @@ pub fn set_level_request_params() -> BoxedStrategy<super::SetLevelRequestParams>
 }
 /// Values of [`super::SetLevelRequestParams`] as JSON.
 fn set_level_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("level", s::required(logging_level_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("level", s::required(logging_level_json()))])
 }
 /// Values of [`super::StringSchema`].
 pub fn string_schema() -> BoxedStrategy<super::StringSchema> {
@@ -2252,18 +1862,14 @@ pub fn string_schema() -> BoxedStrategy<super::StringSchema> {
 }
 /// Values of [`super::StringSchema`] as JSON.
 fn string_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("format", s::optional_member(string_schema_format_json())),
-            ("maxLength", s::optional_member(s::integer_json(None, None))),
-            ("minLength", s::optional_member(s::integer_json(None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_string_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("format", s::optional_member(string_schema_format_json())),
+        ("maxLength", s::optional_member(s::integer_json(None, None))),
+        ("minLength", s::optional_member(s::integer_json(None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_string_json())),
+    ])
 }
 /// Values of [`super::StringSchemaFormat`].
 pub fn string_schema_format() -> BoxedStrategy<super::StringSchemaFormat> {
@@ -2279,14 +1885,10 @@ pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
 }
 /// Values of [`super::SubscribeRequest`] as JSON.
 fn subscribe_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_resources_subscribe_json())),
-            ("params", s::required(subscribe_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_resources_subscribe_json())),
+        ("params", s::required(subscribe_request_params_json())),
+    ])
 }
 /// Values of [`super::SubscribeRequestParams`].
 pub fn subscribe_request_params() -> BoxedStrategy<super::SubscribeRequestParams> {
@@ -2294,11 +1896,7 @@ pub fn subscribe_request_params() -> BoxedStrategy<super::SubscribeRequestParams
 }
 /// Values of [`super::SubscribeRequestParams`] as JSON.
 fn subscribe_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("uri", s::required(s::string_json(Some("uri"), None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("uri", s::required(s::string_json(Some("uri"), None, None)))])
 }
 /// Values of [`super::TextContent`].
 pub fn text_content() -> BoxedStrategy<super::TextContent> {
@@ -2306,16 +1904,12 @@ pub fn text_content() -> BoxedStrategy<super::TextContent> {
 }
 /// Values of [`super::TextContent`] as JSON.
 fn text_content_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("annotations", s::optional_member(annotations_json())),
-            ("text", s::required(s::string_json(None, None, None))),
-            ("type", s::required(type_text_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("annotations", s::optional_member(annotations_json())),
+        ("text", s::required(s::string_json(None, None, None))),
+        ("type", s::required(type_text_json())),
+    ])
 }
 /// Values of [`super::TextResourceContents`].
 pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
@@ -2323,16 +1917,12 @@ pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
 }
 /// Values of [`super::TextResourceContents`] as JSON.
 fn text_resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("text", s::required(s::string_json(None, None, None))),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("text", s::required(s::string_json(None, None, None))),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::Tool`].
 pub fn tool() -> BoxedStrategy<super::Tool> {
@@ -2340,19 +1930,15 @@ pub fn tool() -> BoxedStrategy<super::Tool> {
 }
 /// Values of [`super::Tool`] as JSON.
 fn tool_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("annotations", s::optional_member(tool_annotations_json())),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("inputSchema", s::required(tool_input_schema_json())),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("outputSchema", s::optional_member(tool_output_schema_json())),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("annotations", s::optional_member(tool_annotations_json())),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("inputSchema", s::required(tool_input_schema_json())),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("outputSchema", s::optional_member(tool_output_schema_json())),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::ToolAnnotations`].
 pub fn tool_annotations() -> BoxedStrategy<super::ToolAnnotations> {
@@ -2360,17 +1946,13 @@ pub fn tool_annotations() -> BoxedStrategy<super::ToolAnnotations> {
 }
 /// Values of [`super::ToolAnnotations`] as JSON.
 fn tool_annotations_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("destructiveHint", s::optional_member(s::boolean_json())),
-            ("idempotentHint", s::optional_member(s::boolean_json())),
-            ("openWorldHint", s::optional_member(s::boolean_json())),
-            ("readOnlyHint", s::optional_member(s::boolean_json())),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("destructiveHint", s::optional_member(s::boolean_json())),
+        ("idempotentHint", s::optional_member(s::boolean_json())),
+        ("openWorldHint", s::optional_member(s::boolean_json())),
+        ("readOnlyHint", s::optional_member(s::boolean_json())),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::ToolInputSchema`].
 pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
@@ -2378,20 +1960,16 @@ pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
 }
 /// Values of [`super::ToolInputSchema`] as JSON.
 fn tool_input_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("properties", s::optional_member(s::object_map_json())),
-            (
-                "required",
-                s::optional_member(
-                    s::array_json(s::string_json(None, None, None), None, None),
-                ),
+    s::object([
+        ("properties", s::optional_member(s::object_map_json())),
+        (
+            "required",
+            s::optional_member(
+                s::array_json(s::string_json(None, None, None), None, None),
             ),
-            ("type", s::required(type_object_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("type", s::required(type_object_json())),
+    ])
 }
 /// Values of [`super::ToolListChangedNotification`].
 pub fn tool_list_changed_notification() -> BoxedStrategy<
@@ -2401,14 +1979,10 @@ pub fn tool_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::ToolListChangedNotification`] as JSON.
 fn tool_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_notifications_tools_list_changed_json())),
-            ("params", s::optional_member(result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_notifications_tools_list_changed_json())),
+        ("params", s::optional_member(result_json())),
+    ])
 }
 /// Values of [`super::ToolOutputSchema`].
 pub fn tool_output_schema() -> BoxedStrategy<super::ToolOutputSchema> {
@@ -2416,20 +1990,16 @@ pub fn tool_output_schema() -> BoxedStrategy<super::ToolOutputSchema> {
 }
 /// Values of [`super::ToolOutputSchema`] as JSON.
 fn tool_output_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("properties", s::optional_member(s::object_map_json())),
-            (
-                "required",
-                s::optional_member(
-                    s::array_json(s::string_json(None, None, None), None, None),
-                ),
+    s::object([
+        ("properties", s::optional_member(s::object_map_json())),
+        (
+            "required",
+            s::optional_member(
+                s::array_json(s::string_json(None, None, None), None, None),
             ),
-            ("type", s::required(type_object_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("type", s::required(type_object_json())),
+    ])
 }
 /// Values of [`super::TypeAudio`].
 pub fn type_audio() -> BoxedStrategy<super::TypeAudio> {
@@ -2517,14 +2087,10 @@ pub fn unsubscribe_request() -> BoxedStrategy<super::UnsubscribeRequest> {
 }
 /// Values of [`super::UnsubscribeRequest`] as JSON.
 fn unsubscribe_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_resources_unsubscribe_json())),
-            ("params", s::required(unsubscribe_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_resources_unsubscribe_json())),
+        ("params", s::required(unsubscribe_request_params_json())),
+    ])
 }
 /// Values of [`super::UnsubscribeRequestParams`].
 pub fn unsubscribe_request_params() -> BoxedStrategy<super::UnsubscribeRequestParams> {
@@ -2532,239 +2098,98 @@ pub fn unsubscribe_request_params() -> BoxedStrategy<super::UnsubscribeRequestPa
 }
 /// Values of [`super::UnsubscribeRequestParams`] as JSON.
 fn unsubscribe_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("uri", s::required(s::string_json(Some("uri"), None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("uri", s::required(s::string_json(Some("uri"), None, None)))])
 }
-/// Encoded samples of the definition named `name`, each with the outcome of decoding
-/// it back; `None` when there is no such definition.
-pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-    Some(
-        match name {
-            "Annotations" => s::sample::<super::Annotations>(annotations_json()),
-            "AudioContent" => s::sample::<super::AudioContent>(audio_content_json()),
-            "BaseMetadata" => s::sample::<super::BaseMetadata>(base_metadata_json()),
-            "BlobResourceContents" => {
-                s::sample::<super::BlobResourceContents>(blob_resource_contents_json())
-            }
-            "BooleanSchema" => s::sample::<super::BooleanSchema>(boolean_schema_json()),
-            "CallToolRequest" => {
-                s::sample::<super::CallToolRequest>(call_tool_request_json())
-            }
-            "CallToolResult" => {
-                s::sample::<super::CallToolResult>(call_tool_result_json())
-            }
-            "CancelledNotification" => {
-                s::sample::<super::CancelledNotification>(cancelled_notification_json())
-            }
-            "ClientCapabilities" => {
-                s::sample::<super::ClientCapabilities>(client_capabilities_json())
-            }
-            "ClientNotification" => {
-                s::sample::<super::ClientNotification>(client_notification_json())
-            }
-            "ClientRequest" => s::sample::<super::ClientRequest>(client_request_json()),
-            "ClientResult" => s::sample::<super::ClientResult>(client_result_json()),
-            "CompleteRequest" => {
-                s::sample::<super::CompleteRequest>(complete_request_json())
-            }
-            "CompleteResult" => {
-                s::sample::<super::CompleteResult>(complete_result_json())
-            }
-            "ContentBlock" => s::sample::<super::ContentBlock>(content_block_json()),
-            "CreateMessageRequest" => {
-                s::sample::<super::CreateMessageRequest>(create_message_request_json())
-            }
-            "CreateMessageResult" => {
-                s::sample::<super::CreateMessageResult>(create_message_result_json())
-            }
-            "Cursor" => s::sample::<super::Cursor>(cursor_json()),
-            "ElicitRequest" => s::sample::<super::ElicitRequest>(elicit_request_json()),
-            "ElicitResult" => s::sample::<super::ElicitResult>(elicit_result_json()),
-            "EmbeddedResource" => {
-                s::sample::<super::EmbeddedResource>(embedded_resource_json())
-            }
-            "EmptyResult" => s::sample::<super::EmptyResult>(empty_result_json()),
-            "EnumSchema" => s::sample::<super::EnumSchema>(enum_schema_json()),
-            "GetPromptRequest" => {
-                s::sample::<super::GetPromptRequest>(get_prompt_request_json())
-            }
-            "GetPromptResult" => {
-                s::sample::<super::GetPromptResult>(get_prompt_result_json())
-            }
-            "ImageContent" => s::sample::<super::ImageContent>(image_content_json()),
-            "Implementation" => s::sample::<super::Implementation>(implementation_json()),
-            "InitializeRequest" => {
-                s::sample::<super::InitializeRequest>(initialize_request_json())
-            }
-            "InitializeResult" => {
-                s::sample::<super::InitializeResult>(initialize_result_json())
-            }
-            "InitializedNotification" => {
-                s::sample::<
-                    super::InitializedNotification,
-                >(initialized_notification_json())
-            }
-            "JSONRPCError" => s::sample::<super::JSONRPCError>(jsonrpcerror_json()),
-            "JSONRPCMessage" => s::sample::<super::JSONRPCMessage>(jsonrpcmessage_json()),
-            "JSONRPCNotification" => {
-                s::sample::<super::JSONRPCNotification>(jsonrpcnotification_json())
-            }
-            "JSONRPCRequest" => s::sample::<super::JSONRPCRequest>(jsonrpcrequest_json()),
-            "JSONRPCResponse" => {
-                s::sample::<super::JSONRPCResponse>(jsonrpcresponse_json())
-            }
-            "ListPromptsRequest" => {
-                s::sample::<super::ListPromptsRequest>(list_prompts_request_json())
-            }
-            "ListPromptsResult" => {
-                s::sample::<super::ListPromptsResult>(list_prompts_result_json())
-            }
-            "ListResourceTemplatesRequest" => {
-                s::sample::<
-                    super::ListResourceTemplatesRequest,
-                >(list_resource_templates_request_json())
-            }
-            "ListResourceTemplatesResult" => {
-                s::sample::<
-                    super::ListResourceTemplatesResult,
-                >(list_resource_templates_result_json())
-            }
-            "ListResourcesRequest" => {
-                s::sample::<super::ListResourcesRequest>(list_resources_request_json())
-            }
-            "ListResourcesResult" => {
-                s::sample::<super::ListResourcesResult>(list_resources_result_json())
-            }
-            "ListRootsRequest" => {
-                s::sample::<super::ListRootsRequest>(list_roots_request_json())
-            }
-            "ListRootsResult" => {
-                s::sample::<super::ListRootsResult>(list_roots_result_json())
-            }
-            "ListToolsRequest" => {
-                s::sample::<super::ListToolsRequest>(list_tools_request_json())
-            }
-            "ListToolsResult" => {
-                s::sample::<super::ListToolsResult>(list_tools_result_json())
-            }
-            "LoggingLevel" => s::sample::<super::LoggingLevel>(logging_level_json()),
-            "LoggingMessageNotification" => {
-                s::sample::<
-                    super::LoggingMessageNotification,
-                >(logging_message_notification_json())
-            }
-            "ModelHint" => s::sample::<super::ModelHint>(model_hint_json()),
-            "ModelPreferences" => {
-                s::sample::<super::ModelPreferences>(model_preferences_json())
-            }
-            "Notification" => s::sample::<super::Notification>(notification_json()),
-            "NumberSchema" => s::sample::<super::NumberSchema>(number_schema_json()),
-            "PaginatedRequest" => {
-                s::sample::<super::PaginatedRequest>(paginated_request_json())
-            }
-            "PaginatedResult" => {
-                s::sample::<super::PaginatedResult>(paginated_result_json())
-            }
-            "PingRequest" => s::sample::<super::PingRequest>(ping_request_json()),
-            "PrimitiveSchemaDefinition" => {
-                s::sample::<
-                    super::PrimitiveSchemaDefinition,
-                >(primitive_schema_definition_json())
-            }
-            "ProgressNotification" => {
-                s::sample::<super::ProgressNotification>(progress_notification_json())
-            }
-            "ProgressToken" => s::sample::<super::ProgressToken>(progress_token_json()),
-            "Prompt" => s::sample::<super::Prompt>(prompt_json()),
-            "PromptArgument" => {
-                s::sample::<super::PromptArgument>(prompt_argument_json())
-            }
-            "PromptListChangedNotification" => {
-                s::sample::<
-                    super::PromptListChangedNotification,
-                >(prompt_list_changed_notification_json())
-            }
-            "PromptMessage" => s::sample::<super::PromptMessage>(prompt_message_json()),
-            "PromptReference" => {
-                s::sample::<super::PromptReference>(prompt_reference_json())
-            }
-            "ReadResourceRequest" => {
-                s::sample::<super::ReadResourceRequest>(read_resource_request_json())
-            }
-            "ReadResourceResult" => {
-                s::sample::<super::ReadResourceResult>(read_resource_result_json())
-            }
-            "Request" => s::sample::<super::Request>(request_json()),
-            "RequestId" => s::sample::<super::RequestId>(request_id_json()),
-            "Resource" => s::sample::<super::Resource>(resource_json()),
-            "ResourceContents" => {
-                s::sample::<super::ResourceContents>(resource_contents_json())
-            }
-            "ResourceLink" => s::sample::<super::ResourceLink>(resource_link_json()),
-            "ResourceListChangedNotification" => {
-                s::sample::<
-                    super::ResourceListChangedNotification,
-                >(resource_list_changed_notification_json())
-            }
-            "ResourceTemplate" => {
-                s::sample::<super::ResourceTemplate>(resource_template_json())
-            }
-            "ResourceTemplateReference" => {
-                s::sample::<
-                    super::ResourceTemplateReference,
-                >(resource_template_reference_json())
-            }
-            "ResourceUpdatedNotification" => {
-                s::sample::<
-                    super::ResourceUpdatedNotification,
-                >(resource_updated_notification_json())
-            }
-            "Result" => s::sample::<super::Result>(result_json()),
-            "Role" => s::sample::<super::Role>(role_json()),
-            "Root" => s::sample::<super::Root>(root_json()),
-            "RootsListChangedNotification" => {
-                s::sample::<
-                    super::RootsListChangedNotification,
-                >(roots_list_changed_notification_json())
-            }
-            "SamplingMessage" => {
-                s::sample::<super::SamplingMessage>(sampling_message_json())
-            }
-            "ServerCapabilities" => {
-                s::sample::<super::ServerCapabilities>(server_capabilities_json())
-            }
-            "ServerNotification" => {
-                s::sample::<super::ServerNotification>(server_notification_json())
-            }
-            "ServerRequest" => s::sample::<super::ServerRequest>(server_request_json()),
-            "ServerResult" => s::sample::<super::ServerResult>(server_result_json()),
-            "SetLevelRequest" => {
-                s::sample::<super::SetLevelRequest>(set_level_request_json())
-            }
-            "StringSchema" => s::sample::<super::StringSchema>(string_schema_json()),
-            "SubscribeRequest" => {
-                s::sample::<super::SubscribeRequest>(subscribe_request_json())
-            }
-            "TextContent" => s::sample::<super::TextContent>(text_content_json()),
-            "TextResourceContents" => {
-                s::sample::<super::TextResourceContents>(text_resource_contents_json())
-            }
-            "Tool" => s::sample::<super::Tool>(tool_json()),
-            "ToolAnnotations" => {
-                s::sample::<super::ToolAnnotations>(tool_annotations_json())
-            }
-            "ToolListChangedNotification" => {
-                s::sample::<
-                    super::ToolListChangedNotification,
-                >(tool_list_changed_notification_json())
-            }
-            "UnsubscribeRequest" => {
-                s::sample::<super::UnsubscribeRequest>(unsubscribe_request_json())
-            }
-            _ => return None,
-        },
-    )
+::mcpwire_types::support::sample_table! {
+    "Annotations" Annotations annotations_json;
+    "AudioContent" AudioContent audio_content_json;
+    "BaseMetadata" BaseMetadata base_metadata_json;
+    "BlobResourceContents" BlobResourceContents blob_resource_contents_json;
+    "BooleanSchema" BooleanSchema boolean_schema_json;
+    "CallToolRequest" CallToolRequest call_tool_request_json;
+    "CallToolResult" CallToolResult call_tool_result_json;
+    "CancelledNotification" CancelledNotification cancelled_notification_json;
+    "ClientCapabilities" ClientCapabilities client_capabilities_json;
+    "ClientNotification" ClientNotification client_notification_json;
+    "ClientRequest" ClientRequest client_request_json;
+    "ClientResult" ClientResult client_result_json;
+    "CompleteRequest" CompleteRequest complete_request_json;
+    "CompleteResult" CompleteResult complete_result_json;
+    "ContentBlock" ContentBlock content_block_json;
+    "CreateMessageRequest" CreateMessageRequest create_message_request_json;
+    "CreateMessageResult" CreateMessageResult create_message_result_json;
+    "Cursor" Cursor cursor_json;
+    "ElicitRequest" ElicitRequest elicit_request_json;
+    "ElicitResult" ElicitResult elicit_result_json;
+    "EmbeddedResource" EmbeddedResource embedded_resource_json;
+    "EmptyResult" EmptyResult empty_result_json;
+    "EnumSchema" EnumSchema enum_schema_json;
+    "GetPromptRequest" GetPromptRequest get_prompt_request_json;
+    "GetPromptResult" GetPromptResult get_prompt_result_json;
+    "ImageContent" ImageContent image_content_json;
+    "Implementation" Implementation implementation_json;
+    "InitializeRequest" InitializeRequest initialize_request_json;
+    "InitializeResult" InitializeResult initialize_result_json;
+    "InitializedNotification" InitializedNotification initialized_notification_json;
+    "JSONRPCError" JSONRPCError jsonrpcerror_json;
+    "JSONRPCMessage" JSONRPCMessage jsonrpcmessage_json;
+    "JSONRPCNotification" JSONRPCNotification jsonrpcnotification_json;
+    "JSONRPCRequest" JSONRPCRequest jsonrpcrequest_json;
+    "JSONRPCResponse" JSONRPCResponse jsonrpcresponse_json;
+    "ListPromptsRequest" ListPromptsRequest list_prompts_request_json;
+    "ListPromptsResult" ListPromptsResult list_prompts_result_json;
+    "ListResourceTemplatesRequest" ListResourceTemplatesRequest list_resource_templates_request_json;
+    "ListResourceTemplatesResult" ListResourceTemplatesResult list_resource_templates_result_json;
+    "ListResourcesRequest" ListResourcesRequest list_resources_request_json;
+    "ListResourcesResult" ListResourcesResult list_resources_result_json;
+    "ListRootsRequest" ListRootsRequest list_roots_request_json;
+    "ListRootsResult" ListRootsResult list_roots_result_json;
+    "ListToolsRequest" ListToolsRequest list_tools_request_json;
+    "ListToolsResult" ListToolsResult list_tools_result_json;
+    "LoggingLevel" LoggingLevel logging_level_json;
+    "LoggingMessageNotification" LoggingMessageNotification logging_message_notification_json;
+    "ModelHint" ModelHint model_hint_json;
+    "ModelPreferences" ModelPreferences model_preferences_json;
+    "Notification" Notification notification_json;
+    "NumberSchema" NumberSchema number_schema_json;
+    "PaginatedRequest" PaginatedRequest paginated_request_json;
+    "PaginatedResult" PaginatedResult paginated_result_json;
+    "PingRequest" PingRequest ping_request_json;
+    "PrimitiveSchemaDefinition" PrimitiveSchemaDefinition primitive_schema_definition_json;
+    "ProgressNotification" ProgressNotification progress_notification_json;
+    "ProgressToken" ProgressToken progress_token_json;
+    "Prompt" Prompt prompt_json;
+    "PromptArgument" PromptArgument prompt_argument_json;
+    "PromptListChangedNotification" PromptListChangedNotification prompt_list_changed_notification_json;
+    "PromptMessage" PromptMessage prompt_message_json;
+    "PromptReference" PromptReference prompt_reference_json;
+    "ReadResourceRequest" ReadResourceRequest read_resource_request_json;
+    "ReadResourceResult" ReadResourceResult read_resource_result_json;
+    "Request" Request request_json;
+    "RequestId" RequestId request_id_json;
+    "Resource" Resource resource_json;
+    "ResourceContents" ResourceContents resource_contents_json;
+    "ResourceLink" ResourceLink resource_link_json;
+    "ResourceListChangedNotification" ResourceListChangedNotification resource_list_changed_notification_json;
+    "ResourceTemplate" ResourceTemplate resource_template_json;
+    "ResourceTemplateReference" ResourceTemplateReference resource_template_reference_json;
+    "ResourceUpdatedNotification" ResourceUpdatedNotification resource_updated_notification_json;
+    "Result" Result result_json;
+    "Role" Role role_json;
+    "Root" Root root_json;
+    "RootsListChangedNotification" RootsListChangedNotification roots_list_changed_notification_json;
+    "SamplingMessage" SamplingMessage sampling_message_json;
+    "ServerCapabilities" ServerCapabilities server_capabilities_json;
+    "ServerNotification" ServerNotification server_notification_json;
+    "ServerRequest" ServerRequest server_request_json;
+    "ServerResult" ServerResult server_result_json;
+    "SetLevelRequest" SetLevelRequest set_level_request_json;
+    "StringSchema" StringSchema string_schema_json;
+    "SubscribeRequest" SubscribeRequest subscribe_request_json;
+    "TextContent" TextContent text_content_json;
+    "TextResourceContents" TextResourceContents text_resource_contents_json;
+    "Tool" Tool tool_json;
+    "ToolAnnotations" ToolAnnotations tool_annotations_json;
+    "ToolListChangedNotification" ToolListChangedNotification tool_list_changed_notification_json;
+    "UnsubscribeRequest" UnsubscribeRequest unsubscribe_request_json;
 }

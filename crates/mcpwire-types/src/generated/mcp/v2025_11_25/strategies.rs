@@ -9,15 +9,11 @@ pub fn annotations() -> BoxedStrategy<super::Annotations> {
 }
 /// Values of [`super::Annotations`] as JSON.
 fn annotations_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("audience", s::optional_member(s::array_json(role_json(), None, None))),
-            ("lastModified", s::optional_member(s::string_json(None, None, None))),
-            ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("audience", s::optional_member(s::array_json(role_json(), None, None))),
+        ("lastModified", s::optional_member(s::string_json(None, None, None))),
+        ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+    ])
 }
 /// Values of [`super::AudioContent`].
 pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
@@ -25,17 +21,13 @@ pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
 }
 /// Values of [`super::AudioContent`] as JSON.
 fn audio_content_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("annotations", s::optional_member(annotations_json())),
-            ("data", s::required(s::string_json(Some("byte"), None, None))),
-            ("mimeType", s::required(s::string_json(None, None, None))),
-            ("type", s::required(type_audio_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("annotations", s::optional_member(annotations_json())),
+        ("data", s::required(s::string_json(Some("byte"), None, None))),
+        ("mimeType", s::required(s::string_json(None, None, None))),
+        ("type", s::required(type_audio_json())),
+    ])
 }
 /// Values of [`super::BaseMetadata`].
 pub fn base_metadata() -> BoxedStrategy<super::BaseMetadata> {
@@ -43,14 +35,10 @@ pub fn base_metadata() -> BoxedStrategy<super::BaseMetadata> {
 }
 /// Values of [`super::BaseMetadata`] as JSON.
 fn base_metadata_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("name", s::required(s::string_json(None, None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("name", s::required(s::string_json(None, None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::BlobResourceContents`].
 pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
@@ -58,16 +46,12 @@ pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
 }
 /// Values of [`super::BlobResourceContents`] as JSON.
 fn blob_resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("blob", s::required(s::string_json(Some("byte"), None, None))),
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("blob", s::required(s::string_json(Some("byte"), None, None))),
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::BooleanSchema`].
 pub fn boolean_schema() -> BoxedStrategy<super::BooleanSchema> {
@@ -75,16 +59,12 @@ pub fn boolean_schema() -> BoxedStrategy<super::BooleanSchema> {
 }
 /// Values of [`super::BooleanSchema`] as JSON.
 fn boolean_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("default", s::optional_member(s::boolean_json())),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_boolean_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("default", s::optional_member(s::boolean_json())),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_boolean_json())),
+    ])
 }
 /// Values of [`super::CallToolRequest`].
 pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
@@ -92,16 +72,12 @@ pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
 }
 /// Values of [`super::CallToolRequest`] as JSON.
 fn call_tool_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_tools_call_json())),
-            ("params", s::required(call_tool_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_tools_call_json())),
+        ("params", s::required(call_tool_request_params_json())),
+    ])
 }
 /// Values of [`super::CallToolRequestParams`].
 pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams> {
@@ -109,16 +85,12 @@ pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams>
 }
 /// Values of [`super::CallToolRequestParams`] as JSON.
 fn call_tool_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(call_tool_request_params_meta_json())),
-            ("arguments", s::optional_member(s::object_json())),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("task", s::optional_member(task_metadata_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(call_tool_request_params_meta_json())),
+        ("arguments", s::optional_member(s::object_json())),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("task", s::optional_member(task_metadata_json())),
+    ])
 }
 /// Values of [`super::CallToolRequestParamsMeta`].
 pub fn call_tool_request_params_meta() -> BoxedStrategy<
@@ -128,7 +100,7 @@ pub fn call_tool_request_params_meta() -> BoxedStrategy<
 }
 /// Values of [`super::CallToolRequestParamsMeta`] as JSON.
 fn call_tool_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -140,16 +112,12 @@ pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
 }
 /// Values of [`super::CallToolResult`] as JSON.
 fn call_tool_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("content", s::required(s::array_json(content_block_json(), None, None))),
-            ("isError", s::optional_member(s::boolean_json())),
-            ("structuredContent", s::optional_member(s::object_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("content", s::required(s::array_json(content_block_json(), None, None))),
+        ("isError", s::optional_member(s::boolean_json())),
+        ("structuredContent", s::optional_member(s::object_json())),
+    ])
 }
 /// Values of [`super::CancelTaskRequest`].
 pub fn cancel_task_request() -> BoxedStrategy<super::CancelTaskRequest> {
@@ -157,16 +125,12 @@ pub fn cancel_task_request() -> BoxedStrategy<super::CancelTaskRequest> {
 }
 /// Values of [`super::CancelTaskRequest`] as JSON.
 fn cancel_task_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_tasks_cancel_json())),
-            ("params", s::required(cancel_task_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_tasks_cancel_json())),
+        ("params", s::required(cancel_task_request_params_json())),
+    ])
 }
 /// Values of [`super::CancelTaskRequestParams`].
 pub fn cancel_task_request_params() -> BoxedStrategy<super::CancelTaskRequestParams> {
@@ -174,11 +138,7 @@ pub fn cancel_task_request_params() -> BoxedStrategy<super::CancelTaskRequestPar
 }
 /// Values of [`super::CancelTaskRequestParams`] as JSON.
 fn cancel_task_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("taskId", s::required(s::string_json(None, None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("taskId", s::required(s::string_json(None, None, None)))])
 }
 /// Values of [`super::CancelTaskResult`].
 pub fn cancel_task_result() -> BoxedStrategy<super::CancelTaskResult> {
@@ -186,7 +146,7 @@ pub fn cancel_task_result() -> BoxedStrategy<super::CancelTaskResult> {
 }
 /// Values of [`super::CancelTaskResult`] as JSON.
 fn cancel_task_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([
             ("_meta", s::optional_member(s::object_json())),
             ("createdAt", s::required(s::string_json(None, None, None))),
@@ -219,15 +179,11 @@ pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
 }
 /// Values of [`super::CancelledNotification`] as JSON.
 fn cancelled_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_notifications_cancelled_json())),
-            ("params", s::required(cancelled_notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_notifications_cancelled_json())),
+        ("params", s::required(cancelled_notification_params_json())),
+    ])
 }
 /// Values of [`super::CancelledNotificationParams`].
 pub fn cancelled_notification_params() -> BoxedStrategy<
@@ -237,15 +193,11 @@ pub fn cancelled_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::CancelledNotificationParams`] as JSON.
 fn cancelled_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("reason", s::optional_member(s::string_json(None, None, None))),
-            ("requestId", s::optional_member(request_id_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("reason", s::optional_member(s::string_json(None, None, None))),
+        ("requestId", s::optional_member(request_id_json())),
+    ])
 }
 /// Values of [`super::ClientCapabilities`].
 pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
@@ -253,17 +205,13 @@ pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
 }
 /// Values of [`super::ClientCapabilities`] as JSON.
 fn client_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("elicitation", s::optional_member(client_capabilities_elicitation_json())),
-            ("experimental", s::optional_member(s::object_map_json())),
-            ("roots", s::optional_member(client_capabilities_roots_json())),
-            ("sampling", s::optional_member(client_capabilities_sampling_json())),
-            ("tasks", s::optional_member(client_capabilities_tasks_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("elicitation", s::optional_member(client_capabilities_elicitation_json())),
+        ("experimental", s::optional_member(s::object_map_json())),
+        ("roots", s::optional_member(client_capabilities_roots_json())),
+        ("sampling", s::optional_member(client_capabilities_sampling_json())),
+        ("tasks", s::optional_member(client_capabilities_tasks_json())),
+    ])
 }
 /// Values of [`super::ClientCapabilitiesElicitation`].
 pub fn client_capabilities_elicitation() -> BoxedStrategy<
@@ -273,14 +221,10 @@ pub fn client_capabilities_elicitation() -> BoxedStrategy<
 }
 /// Values of [`super::ClientCapabilitiesElicitation`] as JSON.
 fn client_capabilities_elicitation_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("form", s::optional_member(s::object_json())),
-            ("url", s::optional_member(s::object_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("form", s::optional_member(s::object_json())),
+        ("url", s::optional_member(s::object_json())),
+    ])
 }
 /// Values of [`super::ClientCapabilitiesRoots`].
 pub fn client_capabilities_roots() -> BoxedStrategy<super::ClientCapabilitiesRoots> {
@@ -288,11 +232,7 @@ pub fn client_capabilities_roots() -> BoxedStrategy<super::ClientCapabilitiesRoo
 }
 /// Values of [`super::ClientCapabilitiesRoots`] as JSON.
 fn client_capabilities_roots_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("listChanged", s::optional_member(s::boolean_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("listChanged", s::optional_member(s::boolean_json()))])
 }
 /// Values of [`super::ClientCapabilitiesSampling`].
 pub fn client_capabilities_sampling() -> BoxedStrategy<
@@ -302,14 +242,10 @@ pub fn client_capabilities_sampling() -> BoxedStrategy<
 }
 /// Values of [`super::ClientCapabilitiesSampling`] as JSON.
 fn client_capabilities_sampling_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("context", s::optional_member(s::object_json())),
-            ("tools", s::optional_member(s::object_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("context", s::optional_member(s::object_json())),
+        ("tools", s::optional_member(s::object_json())),
+    ])
 }
 /// Values of [`super::ClientCapabilitiesTasks`].
 pub fn client_capabilities_tasks() -> BoxedStrategy<super::ClientCapabilitiesTasks> {
@@ -317,15 +253,11 @@ pub fn client_capabilities_tasks() -> BoxedStrategy<super::ClientCapabilitiesTas
 }
 /// Values of [`super::ClientCapabilitiesTasks`] as JSON.
 fn client_capabilities_tasks_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("cancel", s::optional_member(s::object_json())),
-            ("list", s::optional_member(s::object_json())),
-            ("requests", s::optional_member(client_capabilities_tasks_requests_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("cancel", s::optional_member(s::object_json())),
+        ("list", s::optional_member(s::object_json())),
+        ("requests", s::optional_member(client_capabilities_tasks_requests_json())),
+    ])
 }
 /// Values of [`super::ClientCapabilitiesTasksRequests`].
 pub fn client_capabilities_tasks_requests() -> BoxedStrategy<
@@ -335,20 +267,16 @@ pub fn client_capabilities_tasks_requests() -> BoxedStrategy<
 }
 /// Values of [`super::ClientCapabilitiesTasksRequests`] as JSON.
 fn client_capabilities_tasks_requests_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "elicitation",
-                s::optional_member(client_capabilities_tasks_requests_elicitation_json()),
-            ),
-            (
-                "sampling",
-                s::optional_member(client_capabilities_tasks_requests_sampling_json()),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        (
+            "elicitation",
+            s::optional_member(client_capabilities_tasks_requests_elicitation_json()),
+        ),
+        (
+            "sampling",
+            s::optional_member(client_capabilities_tasks_requests_sampling_json()),
+        ),
+    ])
 }
 /// Values of [`super::ClientCapabilitiesTasksRequestsElicitation`].
 pub fn client_capabilities_tasks_requests_elicitation() -> BoxedStrategy<
@@ -360,11 +288,7 @@ pub fn client_capabilities_tasks_requests_elicitation() -> BoxedStrategy<
 fn client_capabilities_tasks_requests_elicitation_json() -> BoxedStrategy<
     ::serde_json::Value,
 > {
-    s::object(
-        Vec::from([("create", s::optional_member(s::object_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("create", s::optional_member(s::object_json()))])
 }
 /// Values of [`super::ClientCapabilitiesTasksRequestsSampling`].
 pub fn client_capabilities_tasks_requests_sampling() -> BoxedStrategy<
@@ -376,11 +300,7 @@ pub fn client_capabilities_tasks_requests_sampling() -> BoxedStrategy<
 fn client_capabilities_tasks_requests_sampling_json() -> BoxedStrategy<
     ::serde_json::Value,
 > {
-    s::object(
-        Vec::from([("createMessage", s::optional_member(s::object_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("createMessage", s::optional_member(s::object_json()))])
 }
 /// Values of [`super::ClientNotification`].
 pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
@@ -462,16 +382,12 @@ pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
 }
 /// Values of [`super::CompleteRequest`] as JSON.
 fn complete_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_completion_complete_json())),
-            ("params", s::required(complete_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_completion_complete_json())),
+        ("params", s::required(complete_request_params_json())),
+    ])
 }
 /// Values of [`super::CompleteRequestParams`].
 pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> {
@@ -479,16 +395,12 @@ pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> 
 }
 /// Values of [`super::CompleteRequestParams`] as JSON.
 fn complete_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(complete_request_params_meta_json())),
-            ("argument", s::required(complete_request_params_argument_json())),
-            ("context", s::optional_member(complete_request_params_context_json())),
-            ("ref", s::required(complete_request_params_ref_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(complete_request_params_meta_json())),
+        ("argument", s::required(complete_request_params_argument_json())),
+        ("context", s::optional_member(complete_request_params_context_json())),
+        ("ref", s::required(complete_request_params_ref_json())),
+    ])
 }
 /// Values of [`super::CompleteRequestParamsArgument`].
 pub fn complete_request_params_argument() -> BoxedStrategy<
@@ -498,14 +410,10 @@ pub fn complete_request_params_argument() -> BoxedStrategy<
 }
 /// Values of [`super::CompleteRequestParamsArgument`] as JSON.
 fn complete_request_params_argument_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("name", s::required(s::string_json(None, None, None))),
-            ("value", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("name", s::required(s::string_json(None, None, None))),
+        ("value", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::CompleteRequestParamsContext`].
 pub fn complete_request_params_context() -> BoxedStrategy<
@@ -515,16 +423,9 @@ pub fn complete_request_params_context() -> BoxedStrategy<
 }
 /// Values of [`super::CompleteRequestParamsContext`] as JSON.
 fn complete_request_params_context_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "arguments",
-                s::optional_member(s::map_json(s::string_json(None, None, None))),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("arguments", s::optional_member(s::map_json(s::string_json(None, None, None)))),
+    ])
 }
 /// Values of [`super::CompleteRequestParamsMeta`].
 pub fn complete_request_params_meta() -> BoxedStrategy<
@@ -534,7 +435,7 @@ pub fn complete_request_params_meta() -> BoxedStrategy<
 }
 /// Values of [`super::CompleteRequestParamsMeta`] as JSON.
 fn complete_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -560,14 +461,10 @@ pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
 }
 /// Values of [`super::CompleteResult`] as JSON.
 fn complete_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("completion", s::required(complete_result_completion_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("completion", s::required(complete_result_completion_json())),
+    ])
 }
 /// Values of [`super::CompleteResultCompletion`].
 pub fn complete_result_completion() -> BoxedStrategy<super::CompleteResultCompletion> {
@@ -575,18 +472,14 @@ pub fn complete_result_completion() -> BoxedStrategy<super::CompleteResultComple
 }
 /// Values of [`super::CompleteResultCompletion`] as JSON.
 fn complete_result_completion_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("hasMore", s::optional_member(s::boolean_json())),
-            ("total", s::optional_member(s::integer_json(None, None))),
-            (
-                "values",
-                s::required(s::array_json(s::string_json(None, None, None), None, None)),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("hasMore", s::optional_member(s::boolean_json())),
+        ("total", s::optional_member(s::integer_json(None, None))),
+        (
+            "values",
+            s::required(s::array_json(s::string_json(None, None, None), None, None)),
+        ),
+    ])
 }
 /// Values of [`super::ContentBlock`].
 pub fn content_block() -> BoxedStrategy<super::ContentBlock> {
@@ -611,16 +504,12 @@ pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
 }
 /// Values of [`super::CreateMessageRequest`] as JSON.
 fn create_message_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_sampling_create_message_json())),
-            ("params", s::required(create_message_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_sampling_create_message_json())),
+        ("params", s::required(create_message_request_params_json())),
+    ])
 }
 /// Values of [`super::CreateMessageRequestParams`].
 pub fn create_message_request_params() -> BoxedStrategy<
@@ -630,35 +519,28 @@ pub fn create_message_request_params() -> BoxedStrategy<
 }
 /// Values of [`super::CreateMessageRequestParams`] as JSON.
 fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(create_message_request_params_meta_json())),
-            (
-                "includeContext",
-                s::optional_member(create_message_request_params_include_context_json()),
+    s::object([
+        ("_meta", s::optional_member(create_message_request_params_meta_json())),
+        (
+            "includeContext",
+            s::optional_member(create_message_request_params_include_context_json()),
+        ),
+        ("maxTokens", s::required(s::integer_json(None, None))),
+        ("messages", s::required(s::array_json(sampling_message_json(), None, None))),
+        ("metadata", s::optional_member(s::object_json())),
+        ("modelPreferences", s::optional_member(model_preferences_json())),
+        (
+            "stopSequences",
+            s::optional_member(
+                s::array_json(s::string_json(None, None, None), None, None),
             ),
-            ("maxTokens", s::required(s::integer_json(None, None))),
-            (
-                "messages",
-                s::required(s::array_json(sampling_message_json(), None, None)),
-            ),
-            ("metadata", s::optional_member(s::object_json())),
-            ("modelPreferences", s::optional_member(model_preferences_json())),
-            (
-                "stopSequences",
-                s::optional_member(
-                    s::array_json(s::string_json(None, None, None), None, None),
-                ),
-            ),
-            ("systemPrompt", s::optional_member(s::string_json(None, None, None))),
-            ("task", s::optional_member(task_metadata_json())),
-            ("temperature", s::optional_member(s::number_json(None, None))),
-            ("toolChoice", s::optional_member(tool_choice_json())),
-            ("tools", s::optional_member(s::array_json(tool_json(), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("systemPrompt", s::optional_member(s::string_json(None, None, None))),
+        ("task", s::optional_member(task_metadata_json())),
+        ("temperature", s::optional_member(s::number_json(None, None))),
+        ("toolChoice", s::optional_member(tool_choice_json())),
+        ("tools", s::optional_member(s::array_json(tool_json(), None, None))),
+    ])
 }
 /// Values of [`super::CreateMessageRequestParamsIncludeContext`].
 pub fn create_message_request_params_include_context() -> BoxedStrategy<
@@ -680,7 +562,7 @@ pub fn create_message_request_params_meta() -> BoxedStrategy<
 }
 /// Values of [`super::CreateMessageRequestParamsMeta`] as JSON.
 fn create_message_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -692,17 +574,13 @@ pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
 }
 /// Values of [`super::CreateMessageResult`] as JSON.
 fn create_message_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("content", s::required(create_message_result_content_json())),
-            ("model", s::required(s::string_json(None, None, None))),
-            ("role", s::required(role_json())),
-            ("stopReason", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("content", s::required(create_message_result_content_json())),
+        ("model", s::required(s::string_json(None, None, None))),
+        ("role", s::required(role_json())),
+        ("stopReason", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::CreateMessageResultContent`].
 pub fn create_message_result_content() -> BoxedStrategy<
@@ -730,14 +608,10 @@ pub fn create_task_result() -> BoxedStrategy<super::CreateTaskResult> {
 }
 /// Values of [`super::CreateTaskResult`] as JSON.
 fn create_task_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("task", s::required(task_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("task", s::required(task_json())),
+    ])
 }
 /// Values of [`super::Cursor`].
 pub fn cursor() -> BoxedStrategy<super::Cursor> {
@@ -753,16 +627,12 @@ pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
 }
 /// Values of [`super::ElicitRequest`] as JSON.
 fn elicit_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_elicitation_create_json())),
-            ("params", s::required(elicit_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_elicitation_create_json())),
+        ("params", s::required(elicit_request_params_json())),
+    ])
 }
 /// Values of [`super::ElicitRequestFormParams`].
 pub fn elicit_request_form_params() -> BoxedStrategy<super::ElicitRequestFormParams> {
@@ -770,20 +640,16 @@ pub fn elicit_request_form_params() -> BoxedStrategy<super::ElicitRequestFormPar
 }
 /// Values of [`super::ElicitRequestFormParams`] as JSON.
 fn elicit_request_form_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(elicit_request_form_params_meta_json())),
-            ("message", s::required(s::string_json(None, None, None))),
-            ("mode", s::optional_member(mode_form_json())),
-            (
-                "requestedSchema",
-                s::required(elicit_request_form_params_requested_schema_json()),
-            ),
-            ("task", s::optional_member(task_metadata_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(elicit_request_form_params_meta_json())),
+        ("message", s::required(s::string_json(None, None, None))),
+        ("mode", s::optional_member(mode_form_json())),
+        (
+            "requestedSchema",
+            s::required(elicit_request_form_params_requested_schema_json()),
+        ),
+        ("task", s::optional_member(task_metadata_json())),
+    ])
 }
 /// Values of [`super::ElicitRequestFormParamsMeta`].
 pub fn elicit_request_form_params_meta() -> BoxedStrategy<
@@ -793,7 +659,7 @@ pub fn elicit_request_form_params_meta() -> BoxedStrategy<
 }
 /// Values of [`super::ElicitRequestFormParamsMeta`] as JSON.
 fn elicit_request_form_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -809,21 +675,17 @@ pub fn elicit_request_form_params_requested_schema() -> BoxedStrategy<
 fn elicit_request_form_params_requested_schema_json() -> BoxedStrategy<
     ::serde_json::Value,
 > {
-    s::object(
-        Vec::from([
-            ("$schema", s::optional_member(s::string_json(None, None, None))),
-            ("properties", s::required(s::map_json(primitive_schema_definition_json()))),
-            (
-                "required",
-                s::optional_member(
-                    s::array_json(s::string_json(None, None, None), None, None),
-                ),
+    s::object([
+        ("$schema", s::optional_member(s::string_json(None, None, None))),
+        ("properties", s::required(s::map_json(primitive_schema_definition_json()))),
+        (
+            "required",
+            s::optional_member(
+                s::array_json(s::string_json(None, None, None), None, None),
             ),
-            ("type", s::required(type_object_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("type", s::required(type_object_json())),
+    ])
 }
 /// Values of [`super::ElicitRequestParams`].
 pub fn elicit_request_params() -> BoxedStrategy<super::ElicitRequestParams> {
@@ -845,18 +707,14 @@ pub fn elicit_request_urlparams() -> BoxedStrategy<super::ElicitRequestURLParams
 }
 /// Values of [`super::ElicitRequestURLParams`] as JSON.
 fn elicit_request_urlparams_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(elicit_request_urlparams_meta_json())),
-            ("elicitationId", s::required(s::string_json(None, None, None))),
-            ("message", s::required(s::string_json(None, None, None))),
-            ("mode", s::required(mode_url_json())),
-            ("task", s::optional_member(task_metadata_json())),
-            ("url", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(elicit_request_urlparams_meta_json())),
+        ("elicitationId", s::required(s::string_json(None, None, None))),
+        ("message", s::required(s::string_json(None, None, None))),
+        ("mode", s::required(mode_url_json())),
+        ("task", s::optional_member(task_metadata_json())),
+        ("url", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::ElicitRequestURLParamsMeta`].
 pub fn elicit_request_urlparams_meta() -> BoxedStrategy<
@@ -866,7 +724,7 @@ pub fn elicit_request_urlparams_meta() -> BoxedStrategy<
 }
 /// Values of [`super::ElicitRequestURLParamsMeta`] as JSON.
 fn elicit_request_urlparams_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -878,18 +736,11 @@ pub fn elicit_result() -> BoxedStrategy<super::ElicitResult> {
 }
 /// Values of [`super::ElicitResult`] as JSON.
 fn elicit_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("action", s::required(elicit_result_action_json())),
-            (
-                "content",
-                s::optional_member(s::map_json(elicit_result_content_value_json())),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("action", s::required(elicit_result_action_json())),
+        ("content", s::optional_member(s::map_json(elicit_result_content_value_json()))),
+    ])
 }
 /// Values of [`super::ElicitResultAction`].
 pub fn elicit_result_action() -> BoxedStrategy<super::ElicitResultAction> {
@@ -923,15 +774,11 @@ pub fn elicitation_complete_notification() -> BoxedStrategy<
 }
 /// Values of [`super::ElicitationCompleteNotification`] as JSON.
 fn elicitation_complete_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_notifications_elicitation_complete_json())),
-            ("params", s::required(elicitation_complete_notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_notifications_elicitation_complete_json())),
+        ("params", s::required(elicitation_complete_notification_params_json())),
+    ])
 }
 /// Values of [`super::ElicitationCompleteNotificationParams`].
 pub fn elicitation_complete_notification_params() -> BoxedStrategy<
@@ -943,11 +790,7 @@ pub fn elicitation_complete_notification_params() -> BoxedStrategy<
 fn elicitation_complete_notification_params_json() -> BoxedStrategy<
     ::serde_json::Value,
 > {
-    s::object(
-        Vec::from([("elicitationId", s::required(s::string_json(None, None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("elicitationId", s::required(s::string_json(None, None, None)))])
 }
 /// Values of [`super::EmbeddedResource`].
 pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
@@ -955,16 +798,12 @@ pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
 }
 /// Values of [`super::EmbeddedResource`] as JSON.
 fn embedded_resource_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("annotations", s::optional_member(annotations_json())),
-            ("resource", s::required(embedded_resource_resource_json())),
-            ("type", s::required(type_resource_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("annotations", s::optional_member(annotations_json())),
+        ("resource", s::required(embedded_resource_resource_json())),
+        ("type", s::required(type_resource_json())),
+    ])
 }
 /// Values of [`super::EmbeddedResourceResource`].
 pub fn embedded_resource_resource() -> BoxedStrategy<super::EmbeddedResourceResource> {
@@ -1014,15 +853,11 @@ pub fn error() -> BoxedStrategy<super::Error> {
 }
 /// Values of [`super::Error`] as JSON.
 fn error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("code", s::required(s::integer_json(None, None))),
-            ("data", s::optional_member(s::any_json())),
-            ("message", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("code", s::required(s::integer_json(None, None))),
+        ("data", s::optional_member(s::any_json())),
+        ("message", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::GetPromptRequest`].
 pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
@@ -1030,16 +865,12 @@ pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
 }
 /// Values of [`super::GetPromptRequest`] as JSON.
 fn get_prompt_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_prompts_get_json())),
-            ("params", s::required(get_prompt_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_prompts_get_json())),
+        ("params", s::required(get_prompt_request_params_json())),
+    ])
 }
 /// Values of [`super::GetPromptRequestParams`].
 pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParams> {
@@ -1047,18 +878,11 @@ pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParam
 }
 /// Values of [`super::GetPromptRequestParams`] as JSON.
 fn get_prompt_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(get_prompt_request_params_meta_json())),
-            (
-                "arguments",
-                s::optional_member(s::map_json(s::string_json(None, None, None))),
-            ),
-            ("name", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(get_prompt_request_params_meta_json())),
+        ("arguments", s::optional_member(s::map_json(s::string_json(None, None, None)))),
+        ("name", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::GetPromptRequestParamsMeta`].
 pub fn get_prompt_request_params_meta() -> BoxedStrategy<
@@ -1068,7 +892,7 @@ pub fn get_prompt_request_params_meta() -> BoxedStrategy<
 }
 /// Values of [`super::GetPromptRequestParamsMeta`] as JSON.
 fn get_prompt_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -1080,15 +904,11 @@ pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
 }
 /// Values of [`super::GetPromptResult`] as JSON.
 fn get_prompt_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("messages", s::required(s::array_json(prompt_message_json(), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("messages", s::required(s::array_json(prompt_message_json(), None, None))),
+    ])
 }
 /// Values of [`super::GetTaskPayloadRequest`].
 pub fn get_task_payload_request() -> BoxedStrategy<super::GetTaskPayloadRequest> {
@@ -1096,16 +916,12 @@ pub fn get_task_payload_request() -> BoxedStrategy<super::GetTaskPayloadRequest>
 }
 /// Values of [`super::GetTaskPayloadRequest`] as JSON.
 fn get_task_payload_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_tasks_result_json())),
-            ("params", s::required(get_task_payload_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_tasks_result_json())),
+        ("params", s::required(get_task_payload_request_params_json())),
+    ])
 }
 /// Values of [`super::GetTaskPayloadRequestParams`].
 pub fn get_task_payload_request_params() -> BoxedStrategy<
@@ -1115,11 +931,7 @@ pub fn get_task_payload_request_params() -> BoxedStrategy<
 }
 /// Values of [`super::GetTaskPayloadRequestParams`] as JSON.
 fn get_task_payload_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("taskId", s::required(s::string_json(None, None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("taskId", s::required(s::string_json(None, None, None)))])
 }
 /// Values of [`super::GetTaskPayloadResult`].
 pub fn get_task_payload_result() -> BoxedStrategy<super::GetTaskPayloadResult> {
@@ -1127,7 +939,7 @@ pub fn get_task_payload_result() -> BoxedStrategy<super::GetTaskPayloadResult> {
 }
 /// Values of [`super::GetTaskPayloadResult`] as JSON.
 fn get_task_payload_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("_meta", s::optional_member(s::object_json()))]),
         s::extra(s::any_json(), &["_meta"]),
         None,
@@ -1139,16 +951,12 @@ pub fn get_task_request() -> BoxedStrategy<super::GetTaskRequest> {
 }
 /// Values of [`super::GetTaskRequest`] as JSON.
 fn get_task_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_tasks_get_json())),
-            ("params", s::required(get_task_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_tasks_get_json())),
+        ("params", s::required(get_task_request_params_json())),
+    ])
 }
 /// Values of [`super::GetTaskRequestParams`].
 pub fn get_task_request_params() -> BoxedStrategy<super::GetTaskRequestParams> {
@@ -1156,11 +964,7 @@ pub fn get_task_request_params() -> BoxedStrategy<super::GetTaskRequestParams> {
 }
 /// Values of [`super::GetTaskRequestParams`] as JSON.
 fn get_task_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("taskId", s::required(s::string_json(None, None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("taskId", s::required(s::string_json(None, None, None)))])
 }
 /// Values of [`super::GetTaskResult`].
 pub fn get_task_result() -> BoxedStrategy<super::GetTaskResult> {
@@ -1168,7 +972,7 @@ pub fn get_task_result() -> BoxedStrategy<super::GetTaskResult> {
 }
 /// Values of [`super::GetTaskResult`] as JSON.
 fn get_task_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([
             ("_meta", s::optional_member(s::object_json())),
             ("createdAt", s::required(s::string_json(None, None, None))),
@@ -1201,21 +1005,17 @@ pub fn icon() -> BoxedStrategy<super::Icon> {
 }
 /// Values of [`super::Icon`] as JSON.
 fn icon_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            (
-                "sizes",
-                s::optional_member(
-                    s::array_json(s::string_json(None, None, None), None, None),
-                ),
+    s::object([
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        (
+            "sizes",
+            s::optional_member(
+                s::array_json(s::string_json(None, None, None), None, None),
             ),
-            ("src", s::required(s::string_json(Some("uri"), None, None))),
-            ("theme", s::optional_member(icon_theme_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("src", s::required(s::string_json(Some("uri"), None, None))),
+        ("theme", s::optional_member(icon_theme_json())),
+    ])
 }
 /// Values of [`super::IconTheme`].
 pub fn icon_theme() -> BoxedStrategy<super::IconTheme> {
@@ -1231,13 +1031,7 @@ pub fn icons() -> BoxedStrategy<super::Icons> {
 }
 /// Values of [`super::Icons`] as JSON.
 fn icons_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("icons", s::optional_member(s::array_json(icon_json(), None, None)))])
 }
 /// Values of [`super::ImageContent`].
 pub fn image_content() -> BoxedStrategy<super::ImageContent> {
@@ -1245,17 +1039,13 @@ pub fn image_content() -> BoxedStrategy<super::ImageContent> {
 }
 /// Values of [`super::ImageContent`] as JSON.
 fn image_content_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("annotations", s::optional_member(annotations_json())),
-            ("data", s::required(s::string_json(Some("byte"), None, None))),
-            ("mimeType", s::required(s::string_json(None, None, None))),
-            ("type", s::required(type_image_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("annotations", s::optional_member(annotations_json())),
+        ("data", s::required(s::string_json(Some("byte"), None, None))),
+        ("mimeType", s::required(s::string_json(None, None, None))),
+        ("type", s::required(type_image_json())),
+    ])
 }
 /// Values of [`super::Implementation`].
 pub fn implementation() -> BoxedStrategy<super::Implementation> {
@@ -1263,18 +1053,14 @@ pub fn implementation() -> BoxedStrategy<super::Implementation> {
 }
 /// Values of [`super::Implementation`] as JSON.
 fn implementation_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("version", s::required(s::string_json(None, None, None))),
-            ("websiteUrl", s::optional_member(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("version", s::required(s::string_json(None, None, None))),
+        ("websiteUrl", s::optional_member(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::InitializeRequest`].
 pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
@@ -1282,16 +1068,12 @@ pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
 }
 /// Values of [`super::InitializeRequest`] as JSON.
 fn initialize_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_initialize_json())),
-            ("params", s::required(initialize_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_initialize_json())),
+        ("params", s::required(initialize_request_params_json())),
+    ])
 }
 /// Values of [`super::InitializeRequestParams`].
 pub fn initialize_request_params() -> BoxedStrategy<super::InitializeRequestParams> {
@@ -1299,16 +1081,12 @@ pub fn initialize_request_params() -> BoxedStrategy<super::InitializeRequestPara
 }
 /// Values of [`super::InitializeRequestParams`] as JSON.
 fn initialize_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(initialize_request_params_meta_json())),
-            ("capabilities", s::required(client_capabilities_json())),
-            ("clientInfo", s::required(implementation_json())),
-            ("protocolVersion", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(initialize_request_params_meta_json())),
+        ("capabilities", s::required(client_capabilities_json())),
+        ("clientInfo", s::required(implementation_json())),
+        ("protocolVersion", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::InitializeRequestParamsMeta`].
 pub fn initialize_request_params_meta() -> BoxedStrategy<
@@ -1318,7 +1096,7 @@ pub fn initialize_request_params_meta() -> BoxedStrategy<
 }
 /// Values of [`super::InitializeRequestParamsMeta`] as JSON.
 fn initialize_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -1330,17 +1108,13 @@ pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
 }
 /// Values of [`super::InitializeResult`] as JSON.
 fn initialize_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("capabilities", s::required(server_capabilities_json())),
-            ("instructions", s::optional_member(s::string_json(None, None, None))),
-            ("protocolVersion", s::required(s::string_json(None, None, None))),
-            ("serverInfo", s::required(implementation_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("capabilities", s::required(server_capabilities_json())),
+        ("instructions", s::optional_member(s::string_json(None, None, None))),
+        ("protocolVersion", s::required(s::string_json(None, None, None))),
+        ("serverInfo", s::required(implementation_json())),
+    ])
 }
 /// Values of [`super::InitializedNotification`].
 pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotification> {
@@ -1348,15 +1122,11 @@ pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotificatio
 }
 /// Values of [`super::InitializedNotification`] as JSON.
 fn initialized_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_notifications_initialized_json())),
-            ("params", s::optional_member(notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_notifications_initialized_json())),
+        ("params", s::optional_member(notification_params_json())),
+    ])
 }
 /// Values of [`super::JSONRPCErrorResponse`].
 pub fn jsonrpcerror_response() -> BoxedStrategy<super::JSONRPCErrorResponse> {
@@ -1364,15 +1134,11 @@ pub fn jsonrpcerror_response() -> BoxedStrategy<super::JSONRPCErrorResponse> {
 }
 /// Values of [`super::JSONRPCErrorResponse`] as JSON.
 fn jsonrpcerror_response_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("error", s::required(error_json())),
-            ("id", s::optional_member(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("error", s::required(error_json())),
+        ("id", s::optional_member(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+    ])
 }
 /// Values of [`super::JSONRPCMessage`].
 pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
@@ -1396,15 +1162,11 @@ pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
 }
 /// Values of [`super::JSONRPCNotification`] as JSON.
 fn jsonrpcnotification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(s::string_json(None, None, None))),
-            ("params", s::optional_member(s::object_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(s::string_json(None, None, None))),
+        ("params", s::optional_member(s::object_json())),
+    ])
 }
 /// Values of [`super::JSONRPCRequest`].
 pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
@@ -1412,16 +1174,12 @@ pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
 }
 /// Values of [`super::JSONRPCRequest`] as JSON.
 fn jsonrpcrequest_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(s::string_json(None, None, None))),
-            ("params", s::optional_member(s::object_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(s::string_json(None, None, None))),
+        ("params", s::optional_member(s::object_json())),
+    ])
 }
 /// Values of [`super::JSONRPCResponse`].
 pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
@@ -1443,15 +1201,11 @@ pub fn jsonrpcresult_response() -> BoxedStrategy<super::JSONRPCResultResponse> {
 }
 /// Values of [`super::JSONRPCResultResponse`] as JSON.
 fn jsonrpcresult_response_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("result", s::required(result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("result", s::required(result_json())),
+    ])
 }
 /// Values of [`super::Jsonrpc2_0`].
 pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
@@ -1467,26 +1221,22 @@ pub fn legacy_titled_enum_schema() -> BoxedStrategy<super::LegacyTitledEnumSchem
 }
 /// Values of [`super::LegacyTitledEnumSchema`] as JSON.
 fn legacy_titled_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("default", s::optional_member(s::string_json(None, None, None))),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            (
-                "enum",
-                s::required(s::array_json(s::string_json(None, None, None), None, None)),
+    s::object([
+        ("default", s::optional_member(s::string_json(None, None, None))),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        (
+            "enum",
+            s::required(s::array_json(s::string_json(None, None, None), None, None)),
+        ),
+        (
+            "enumNames",
+            s::optional_member(
+                s::array_json(s::string_json(None, None, None), None, None),
             ),
-            (
-                "enumNames",
-                s::optional_member(
-                    s::array_json(s::string_json(None, None, None), None, None),
-                ),
-            ),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_string_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_string_json())),
+    ])
 }
 /// Values of [`super::ListPromptsRequest`].
 pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
@@ -1494,16 +1244,12 @@ pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
 }
 /// Values of [`super::ListPromptsRequest`] as JSON.
 fn list_prompts_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_prompts_list_json())),
-            ("params", s::optional_member(paginated_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_prompts_list_json())),
+        ("params", s::optional_member(paginated_request_params_json())),
+    ])
 }
 /// Values of [`super::ListPromptsResult`].
 pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
@@ -1511,15 +1257,11 @@ pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
 }
 /// Values of [`super::ListPromptsResult`] as JSON.
 fn list_prompts_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-            ("prompts", s::required(s::array_json(prompt_json(), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+        ("prompts", s::required(s::array_json(prompt_json(), None, None))),
+    ])
 }
 /// Values of [`super::ListResourceTemplatesRequest`].
 pub fn list_resource_templates_request() -> BoxedStrategy<
@@ -1529,16 +1271,12 @@ pub fn list_resource_templates_request() -> BoxedStrategy<
 }
 /// Values of [`super::ListResourceTemplatesRequest`] as JSON.
 fn list_resource_templates_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_resources_templates_list_json())),
-            ("params", s::optional_member(paginated_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_resources_templates_list_json())),
+        ("params", s::optional_member(paginated_request_params_json())),
+    ])
 }
 /// Values of [`super::ListResourceTemplatesResult`].
 pub fn list_resource_templates_result() -> BoxedStrategy<
@@ -1548,18 +1286,14 @@ pub fn list_resource_templates_result() -> BoxedStrategy<
 }
 /// Values of [`super::ListResourceTemplatesResult`] as JSON.
 fn list_resource_templates_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-            (
-                "resourceTemplates",
-                s::required(s::array_json(resource_template_json(), None, None)),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+        (
+            "resourceTemplates",
+            s::required(s::array_json(resource_template_json(), None, None)),
+        ),
+    ])
 }
 /// Values of [`super::ListResourcesRequest`].
 pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
@@ -1567,16 +1301,12 @@ pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
 }
 /// Values of [`super::ListResourcesRequest`] as JSON.
 fn list_resources_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_resources_list_json())),
-            ("params", s::optional_member(paginated_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_resources_list_json())),
+        ("params", s::optional_member(paginated_request_params_json())),
+    ])
 }
 /// Values of [`super::ListResourcesResult`].
 pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
@@ -1584,15 +1314,11 @@ pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
 }
 /// Values of [`super::ListResourcesResult`] as JSON.
 fn list_resources_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-            ("resources", s::required(s::array_json(resource_json(), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+        ("resources", s::required(s::array_json(resource_json(), None, None))),
+    ])
 }
 /// Values of [`super::ListRootsRequest`].
 pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
@@ -1600,16 +1326,12 @@ pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
 }
 /// Values of [`super::ListRootsRequest`] as JSON.
 fn list_roots_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_roots_list_json())),
-            ("params", s::optional_member(request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_roots_list_json())),
+        ("params", s::optional_member(request_params_json())),
+    ])
 }
 /// Values of [`super::ListRootsResult`].
 pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
@@ -1617,14 +1339,10 @@ pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
 }
 /// Values of [`super::ListRootsResult`] as JSON.
 fn list_roots_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("roots", s::required(s::array_json(root_json(), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("roots", s::required(s::array_json(root_json(), None, None))),
+    ])
 }
 /// Values of [`super::ListTasksRequest`].
 pub fn list_tasks_request() -> BoxedStrategy<super::ListTasksRequest> {
@@ -1632,16 +1350,12 @@ pub fn list_tasks_request() -> BoxedStrategy<super::ListTasksRequest> {
 }
 /// Values of [`super::ListTasksRequest`] as JSON.
 fn list_tasks_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_tasks_list_json())),
-            ("params", s::optional_member(paginated_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_tasks_list_json())),
+        ("params", s::optional_member(paginated_request_params_json())),
+    ])
 }
 /// Values of [`super::ListTasksResult`].
 pub fn list_tasks_result() -> BoxedStrategy<super::ListTasksResult> {
@@ -1649,15 +1363,11 @@ pub fn list_tasks_result() -> BoxedStrategy<super::ListTasksResult> {
 }
 /// Values of [`super::ListTasksResult`] as JSON.
 fn list_tasks_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-            ("tasks", s::required(s::array_json(task_json(), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+        ("tasks", s::required(s::array_json(task_json(), None, None))),
+    ])
 }
 /// Values of [`super::ListToolsRequest`].
 pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
@@ -1665,16 +1375,12 @@ pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
 }
 /// Values of [`super::ListToolsRequest`] as JSON.
 fn list_tools_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_tools_list_json())),
-            ("params", s::optional_member(paginated_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_tools_list_json())),
+        ("params", s::optional_member(paginated_request_params_json())),
+    ])
 }
 /// Values of [`super::ListToolsResult`].
 pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
@@ -1682,15 +1388,11 @@ pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
 }
 /// Values of [`super::ListToolsResult`] as JSON.
 fn list_tools_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-            ("tools", s::required(s::array_json(tool_json(), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+        ("tools", s::required(s::array_json(tool_json(), None, None))),
+    ])
 }
 /// Values of [`super::LoggingLevel`].
 pub fn logging_level() -> BoxedStrategy<super::LoggingLevel> {
@@ -1719,15 +1421,11 @@ pub fn logging_message_notification() -> BoxedStrategy<
 }
 /// Values of [`super::LoggingMessageNotification`] as JSON.
 fn logging_message_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_notifications_message_json())),
-            ("params", s::required(logging_message_notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_notifications_message_json())),
+        ("params", s::required(logging_message_notification_params_json())),
+    ])
 }
 /// Values of [`super::LoggingMessageNotificationParams`].
 pub fn logging_message_notification_params() -> BoxedStrategy<
@@ -1737,16 +1435,12 @@ pub fn logging_message_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::LoggingMessageNotificationParams`] as JSON.
 fn logging_message_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("data", s::required(s::any_json())),
-            ("level", s::required(logging_level_json())),
-            ("logger", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("data", s::required(s::any_json())),
+        ("level", s::required(logging_level_json())),
+        ("logger", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::MethodCompletionComplete`].
 pub fn method_completion_complete() -> BoxedStrategy<super::MethodCompletionComplete> {
@@ -2052,11 +1746,7 @@ pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
 }
 /// Values of [`super::ModelHint`] as JSON.
 fn model_hint_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("name", s::optional_member(s::string_json(None, None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("name", s::optional_member(s::string_json(None, None, None)))])
 }
 /// Values of [`super::ModelPreferences`].
 pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
@@ -2064,19 +1754,15 @@ pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
 }
 /// Values of [`super::ModelPreferences`] as JSON.
 fn model_preferences_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("costPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-            ("hints", s::optional_member(s::array_json(model_hint_json(), None, None))),
-            (
-                "intelligencePriority",
-                s::optional_member(s::number_json(Some(0f64), Some(1f64))),
-            ),
-            ("speedPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("costPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+        ("hints", s::optional_member(s::array_json(model_hint_json(), None, None))),
+        (
+            "intelligencePriority",
+            s::optional_member(s::number_json(Some(0f64), Some(1f64))),
+        ),
+        ("speedPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+    ])
 }
 /// Values of [`super::MultiSelectEnumSchema`].
 pub fn multi_select_enum_schema() -> BoxedStrategy<super::MultiSelectEnumSchema> {
@@ -2098,14 +1784,10 @@ pub fn notification() -> BoxedStrategy<super::Notification> {
 }
 /// Values of [`super::Notification`] as JSON.
 fn notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(s::string_json(None, None, None))),
-            ("params", s::optional_member(s::object_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(s::string_json(None, None, None))),
+        ("params", s::optional_member(s::object_json())),
+    ])
 }
 /// Values of [`super::NotificationParams`].
 pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
@@ -2113,11 +1795,7 @@ pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
 }
 /// Values of [`super::NotificationParams`] as JSON.
 fn notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("_meta", s::optional_member(s::object_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("_meta", s::optional_member(s::object_json()))])
 }
 /// Values of [`super::NumberSchema`].
 pub fn number_schema() -> BoxedStrategy<super::NumberSchema> {
@@ -2125,18 +1803,14 @@ pub fn number_schema() -> BoxedStrategy<super::NumberSchema> {
 }
 /// Values of [`super::NumberSchema`] as JSON.
 fn number_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("default", s::optional_member(s::number_json(None, None))),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("maximum", s::optional_member(s::number_json(None, None))),
-            ("minimum", s::optional_member(s::number_json(None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(number_schema_type_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("default", s::optional_member(s::number_json(None, None))),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("maximum", s::optional_member(s::number_json(None, None))),
+        ("minimum", s::optional_member(s::number_json(None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(number_schema_type_json())),
+    ])
 }
 /// Values of [`super::NumberSchemaType`].
 pub fn number_schema_type() -> BoxedStrategy<super::NumberSchemaType> {
@@ -2152,16 +1826,12 @@ pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
 }
 /// Values of [`super::PaginatedRequest`] as JSON.
 fn paginated_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(s::string_json(None, None, None))),
-            ("params", s::optional_member(paginated_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(s::string_json(None, None, None))),
+        ("params", s::optional_member(paginated_request_params_json())),
+    ])
 }
 /// Values of [`super::PaginatedRequestParams`].
 pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams> {
@@ -2169,14 +1839,10 @@ pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams
 }
 /// Values of [`super::PaginatedRequestParams`] as JSON.
 fn paginated_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(paginated_request_params_meta_json())),
-            ("cursor", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(paginated_request_params_meta_json())),
+        ("cursor", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::PaginatedRequestParamsMeta`].
 pub fn paginated_request_params_meta() -> BoxedStrategy<
@@ -2186,7 +1852,7 @@ pub fn paginated_request_params_meta() -> BoxedStrategy<
 }
 /// Values of [`super::PaginatedRequestParamsMeta`] as JSON.
 fn paginated_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -2198,14 +1864,10 @@ pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
 }
 /// Values of [`super::PaginatedResult`] as JSON.
 fn paginated_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::PingRequest`].
 pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
@@ -2213,16 +1875,12 @@ pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
 }
 /// Values of [`super::PingRequest`] as JSON.
 fn ping_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_ping_json())),
-            ("params", s::optional_member(request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_ping_json())),
+        ("params", s::optional_member(request_params_json())),
+    ])
 }
 /// Values of [`super::PrimitiveSchemaDefinition`].
 pub fn primitive_schema_definition() -> BoxedStrategy<super::PrimitiveSchemaDefinition> {
@@ -2253,15 +1911,11 @@ pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
 }
 /// Values of [`super::ProgressNotification`] as JSON.
 fn progress_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_notifications_progress_json())),
-            ("params", s::required(progress_notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_notifications_progress_json())),
+        ("params", s::required(progress_notification_params_json())),
+    ])
 }
 /// Values of [`super::ProgressNotificationParams`].
 pub fn progress_notification_params() -> BoxedStrategy<
@@ -2271,17 +1925,13 @@ pub fn progress_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::ProgressNotificationParams`] as JSON.
 fn progress_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("message", s::optional_member(s::string_json(None, None, None))),
-            ("progress", s::required(s::number_json(None, None))),
-            ("progressToken", s::required(progress_token_json())),
-            ("total", s::optional_member(s::number_json(None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("message", s::optional_member(s::string_json(None, None, None))),
+        ("progress", s::required(s::number_json(None, None))),
+        ("progressToken", s::required(progress_token_json())),
+        ("total", s::optional_member(s::number_json(None, None))),
+    ])
 }
 /// Values of [`super::ProgressToken`].
 pub fn progress_token() -> BoxedStrategy<super::ProgressToken> {
@@ -2303,21 +1953,17 @@ pub fn prompt() -> BoxedStrategy<super::Prompt> {
 }
 /// Values of [`super::Prompt`] as JSON.
 fn prompt_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            (
-                "arguments",
-                s::optional_member(s::array_json(prompt_argument_json(), None, None)),
-            ),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        (
+            "arguments",
+            s::optional_member(s::array_json(prompt_argument_json(), None, None)),
+        ),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::PromptArgument`].
 pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
@@ -2325,16 +1971,12 @@ pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
 }
 /// Values of [`super::PromptArgument`] as JSON.
 fn prompt_argument_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("required", s::optional_member(s::boolean_json())),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("required", s::optional_member(s::boolean_json())),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::PromptListChangedNotification`].
 pub fn prompt_list_changed_notification() -> BoxedStrategy<
@@ -2344,15 +1986,11 @@ pub fn prompt_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::PromptListChangedNotification`] as JSON.
 fn prompt_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_notifications_prompts_list_changed_json())),
-            ("params", s::optional_member(notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_notifications_prompts_list_changed_json())),
+        ("params", s::optional_member(notification_params_json())),
+    ])
 }
 /// Values of [`super::PromptMessage`].
 pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
@@ -2360,14 +1998,10 @@ pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
 }
 /// Values of [`super::PromptMessage`] as JSON.
 fn prompt_message_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("content", s::required(content_block_json())),
-            ("role", s::required(role_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("content", s::required(content_block_json())),
+        ("role", s::required(role_json())),
+    ])
 }
 /// Values of [`super::PromptReference`].
 pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
@@ -2375,15 +2009,11 @@ pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
 }
 /// Values of [`super::PromptReference`] as JSON.
 fn prompt_reference_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("name", s::required(s::string_json(None, None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_ref_prompt_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("name", s::required(s::string_json(None, None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_ref_prompt_json())),
+    ])
 }
 /// Values of [`super::ReadResourceRequest`].
 pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
@@ -2391,16 +2021,12 @@ pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
 }
 /// Values of [`super::ReadResourceRequest`] as JSON.
 fn read_resource_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_resources_read_json())),
-            ("params", s::required(read_resource_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_resources_read_json())),
+        ("params", s::required(read_resource_request_params_json())),
+    ])
 }
 /// Values of [`super::ReadResourceRequestParams`].
 pub fn read_resource_request_params() -> BoxedStrategy<
@@ -2410,14 +2036,10 @@ pub fn read_resource_request_params() -> BoxedStrategy<
 }
 /// Values of [`super::ReadResourceRequestParams`] as JSON.
 fn read_resource_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(read_resource_request_params_meta_json())),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(read_resource_request_params_meta_json())),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::ReadResourceRequestParamsMeta`].
 pub fn read_resource_request_params_meta() -> BoxedStrategy<
@@ -2427,7 +2049,7 @@ pub fn read_resource_request_params_meta() -> BoxedStrategy<
 }
 /// Values of [`super::ReadResourceRequestParamsMeta`] as JSON.
 fn read_resource_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -2439,19 +2061,15 @@ pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
 }
 /// Values of [`super::ReadResourceResult`] as JSON.
 fn read_resource_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            (
-                "contents",
-                s::required(
-                    s::array_json(read_resource_result_contents_item_json(), None, None),
-                ),
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        (
+            "contents",
+            s::required(
+                s::array_json(read_resource_result_contents_item_json(), None, None),
             ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+    ])
 }
 /// Values of [`super::ReadResourceResultContentsItem`].
 pub fn read_resource_result_contents_item() -> BoxedStrategy<
@@ -2475,11 +2093,7 @@ pub fn related_task_metadata() -> BoxedStrategy<super::RelatedTaskMetadata> {
 }
 /// Values of [`super::RelatedTaskMetadata`] as JSON.
 fn related_task_metadata_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("taskId", s::required(s::string_json(None, None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("taskId", s::required(s::string_json(None, None, None)))])
 }
 /// Values of [`super::Request`].
 pub fn request() -> BoxedStrategy<super::Request> {
@@ -2487,14 +2101,10 @@ pub fn request() -> BoxedStrategy<super::Request> {
 }
 /// Values of [`super::Request`] as JSON.
 fn request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(s::string_json(None, None, None))),
-            ("params", s::optional_member(s::object_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(s::string_json(None, None, None))),
+        ("params", s::optional_member(s::object_json())),
+    ])
 }
 /// Values of [`super::RequestId`].
 pub fn request_id() -> BoxedStrategy<super::RequestId> {
@@ -2516,11 +2126,7 @@ pub fn request_params() -> BoxedStrategy<super::RequestParams> {
 }
 /// Values of [`super::RequestParams`] as JSON.
 fn request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("_meta", s::optional_member(request_params_meta_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("_meta", s::optional_member(request_params_meta_json()))])
 }
 /// Values of [`super::RequestParamsMeta`].
 pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
@@ -2528,7 +2134,7 @@ pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
 }
 /// Values of [`super::RequestParamsMeta`] as JSON.
 fn request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -2540,21 +2146,17 @@ pub fn resource() -> BoxedStrategy<super::Resource> {
 }
 /// Values of [`super::Resource`] as JSON.
 fn resource_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("annotations", s::optional_member(annotations_json())),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("size", s::optional_member(s::integer_json(None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("annotations", s::optional_member(annotations_json())),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("size", s::optional_member(s::integer_json(None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::ResourceContents`].
 pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
@@ -2562,15 +2164,11 @@ pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
 }
 /// Values of [`super::ResourceContents`] as JSON.
 fn resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::ResourceLink`].
 pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
@@ -2578,22 +2176,18 @@ pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
 }
 /// Values of [`super::ResourceLink`] as JSON.
 fn resource_link_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("annotations", s::optional_member(annotations_json())),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("size", s::optional_member(s::integer_json(None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_resource_link_json())),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("annotations", s::optional_member(annotations_json())),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("size", s::optional_member(s::integer_json(None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_resource_link_json())),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::ResourceListChangedNotification`].
 pub fn resource_list_changed_notification() -> BoxedStrategy<
@@ -2603,15 +2197,11 @@ pub fn resource_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::ResourceListChangedNotification`] as JSON.
 fn resource_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_notifications_resources_list_changed_json())),
-            ("params", s::optional_member(notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_notifications_resources_list_changed_json())),
+        ("params", s::optional_member(notification_params_json())),
+    ])
 }
 /// Values of [`super::ResourceRequestParams`].
 pub fn resource_request_params() -> BoxedStrategy<super::ResourceRequestParams> {
@@ -2619,14 +2209,10 @@ pub fn resource_request_params() -> BoxedStrategy<super::ResourceRequestParams> 
 }
 /// Values of [`super::ResourceRequestParams`] as JSON.
 fn resource_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(resource_request_params_meta_json())),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(resource_request_params_meta_json())),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::ResourceRequestParamsMeta`].
 pub fn resource_request_params_meta() -> BoxedStrategy<
@@ -2636,7 +2222,7 @@ pub fn resource_request_params_meta() -> BoxedStrategy<
 }
 /// Values of [`super::ResourceRequestParamsMeta`] as JSON.
 fn resource_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -2648,23 +2234,16 @@ pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
 }
 /// Values of [`super::ResourceTemplate`] as JSON.
 fn resource_template_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("annotations", s::optional_member(annotations_json())),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            (
-                "uriTemplate",
-                s::required(s::string_json(Some("uri-template"), None, None)),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("annotations", s::optional_member(annotations_json())),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("uriTemplate", s::required(s::string_json(Some("uri-template"), None, None))),
+    ])
 }
 /// Values of [`super::ResourceTemplateReference`].
 pub fn resource_template_reference() -> BoxedStrategy<super::ResourceTemplateReference> {
@@ -2672,14 +2251,10 @@ pub fn resource_template_reference() -> BoxedStrategy<super::ResourceTemplateRef
 }
 /// Values of [`super::ResourceTemplateReference`] as JSON.
 fn resource_template_reference_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("type", s::required(type_ref_resource_json())),
-            ("uri", s::required(s::string_json(Some("uri-template"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("type", s::required(type_ref_resource_json())),
+        ("uri", s::required(s::string_json(Some("uri-template"), None, None))),
+    ])
 }
 /// Values of [`super::ResourceUpdatedNotification`].
 pub fn resource_updated_notification() -> BoxedStrategy<
@@ -2689,15 +2264,11 @@ pub fn resource_updated_notification() -> BoxedStrategy<
 }
 /// Values of [`super::ResourceUpdatedNotification`] as JSON.
 fn resource_updated_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_notifications_resources_updated_json())),
-            ("params", s::required(resource_updated_notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_notifications_resources_updated_json())),
+        ("params", s::required(resource_updated_notification_params_json())),
+    ])
 }
 /// Values of [`super::ResourceUpdatedNotificationParams`].
 pub fn resource_updated_notification_params() -> BoxedStrategy<
@@ -2707,14 +2278,10 @@ pub fn resource_updated_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::ResourceUpdatedNotificationParams`] as JSON.
 fn resource_updated_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::Result`].
 pub fn result() -> BoxedStrategy<super::Result> {
@@ -2722,7 +2289,7 @@ pub fn result() -> BoxedStrategy<super::Result> {
 }
 /// Values of [`super::Result`] as JSON.
 fn result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("_meta", s::optional_member(s::object_json()))]),
         s::extra(s::any_json(), &["_meta"]),
         None,
@@ -2742,15 +2309,11 @@ pub fn root() -> BoxedStrategy<super::Root> {
 }
 /// Values of [`super::Root`] as JSON.
 fn root_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("name", s::optional_member(s::string_json(None, None, None))),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("name", s::optional_member(s::string_json(None, None, None))),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::RootsListChangedNotification`].
 pub fn roots_list_changed_notification() -> BoxedStrategy<
@@ -2760,15 +2323,11 @@ pub fn roots_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::RootsListChangedNotification`] as JSON.
 fn roots_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_notifications_roots_list_changed_json())),
-            ("params", s::optional_member(notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_notifications_roots_list_changed_json())),
+        ("params", s::optional_member(notification_params_json())),
+    ])
 }
 /// Values of [`super::SamplingMessage`].
 pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
@@ -2776,15 +2335,11 @@ pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
 }
 /// Values of [`super::SamplingMessage`] as JSON.
 fn sampling_message_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("content", s::required(sampling_message_content_json())),
-            ("role", s::required(role_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("content", s::required(sampling_message_content_json())),
+        ("role", s::required(role_json())),
+    ])
 }
 /// Values of [`super::SamplingMessageContent`].
 pub fn sampling_message_content() -> BoxedStrategy<super::SamplingMessageContent> {
@@ -2829,19 +2384,15 @@ pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
 }
 /// Values of [`super::ServerCapabilities`] as JSON.
 fn server_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("completions", s::optional_member(s::object_json())),
-            ("experimental", s::optional_member(s::object_map_json())),
-            ("logging", s::optional_member(s::object_json())),
-            ("prompts", s::optional_member(server_capabilities_prompts_json())),
-            ("resources", s::optional_member(server_capabilities_resources_json())),
-            ("tasks", s::optional_member(server_capabilities_tasks_json())),
-            ("tools", s::optional_member(server_capabilities_tools_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("completions", s::optional_member(s::object_json())),
+        ("experimental", s::optional_member(s::object_map_json())),
+        ("logging", s::optional_member(s::object_json())),
+        ("prompts", s::optional_member(server_capabilities_prompts_json())),
+        ("resources", s::optional_member(server_capabilities_resources_json())),
+        ("tasks", s::optional_member(server_capabilities_tasks_json())),
+        ("tools", s::optional_member(server_capabilities_tools_json())),
+    ])
 }
 /// Values of [`super::ServerCapabilitiesPrompts`].
 pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesPrompts> {
@@ -2849,11 +2400,7 @@ pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesP
 }
 /// Values of [`super::ServerCapabilitiesPrompts`] as JSON.
 fn server_capabilities_prompts_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("listChanged", s::optional_member(s::boolean_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("listChanged", s::optional_member(s::boolean_json()))])
 }
 /// Values of [`super::ServerCapabilitiesResources`].
 pub fn server_capabilities_resources() -> BoxedStrategy<
@@ -2863,14 +2410,10 @@ pub fn server_capabilities_resources() -> BoxedStrategy<
 }
 /// Values of [`super::ServerCapabilitiesResources`] as JSON.
 fn server_capabilities_resources_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("listChanged", s::optional_member(s::boolean_json())),
-            ("subscribe", s::optional_member(s::boolean_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("listChanged", s::optional_member(s::boolean_json())),
+        ("subscribe", s::optional_member(s::boolean_json())),
+    ])
 }
 /// Values of [`super::ServerCapabilitiesTasks`].
 pub fn server_capabilities_tasks() -> BoxedStrategy<super::ServerCapabilitiesTasks> {
@@ -2878,15 +2421,11 @@ pub fn server_capabilities_tasks() -> BoxedStrategy<super::ServerCapabilitiesTas
 }
 /// Values of [`super::ServerCapabilitiesTasks`] as JSON.
 fn server_capabilities_tasks_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("cancel", s::optional_member(s::object_json())),
-            ("list", s::optional_member(s::object_json())),
-            ("requests", s::optional_member(server_capabilities_tasks_requests_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("cancel", s::optional_member(s::object_json())),
+        ("list", s::optional_member(s::object_json())),
+        ("requests", s::optional_member(server_capabilities_tasks_requests_json())),
+    ])
 }
 /// Values of [`super::ServerCapabilitiesTasksRequests`].
 pub fn server_capabilities_tasks_requests() -> BoxedStrategy<
@@ -2896,16 +2435,9 @@ pub fn server_capabilities_tasks_requests() -> BoxedStrategy<
 }
 /// Values of [`super::ServerCapabilitiesTasksRequests`] as JSON.
 fn server_capabilities_tasks_requests_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "tools",
-                s::optional_member(server_capabilities_tasks_requests_tools_json()),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("tools", s::optional_member(server_capabilities_tasks_requests_tools_json())),
+    ])
 }
 /// Values of [`super::ServerCapabilitiesTasksRequestsTools`].
 pub fn server_capabilities_tasks_requests_tools() -> BoxedStrategy<
@@ -2917,11 +2449,7 @@ pub fn server_capabilities_tasks_requests_tools() -> BoxedStrategy<
 fn server_capabilities_tasks_requests_tools_json() -> BoxedStrategy<
     ::serde_json::Value,
 > {
-    s::object(
-        Vec::from([("call", s::optional_member(s::object_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("call", s::optional_member(s::object_json()))])
 }
 /// Values of [`super::ServerCapabilitiesTools`].
 pub fn server_capabilities_tools() -> BoxedStrategy<super::ServerCapabilitiesTools> {
@@ -2929,11 +2457,7 @@ pub fn server_capabilities_tools() -> BoxedStrategy<super::ServerCapabilitiesToo
 }
 /// Values of [`super::ServerCapabilitiesTools`] as JSON.
 fn server_capabilities_tools_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("listChanged", s::optional_member(s::boolean_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("listChanged", s::optional_member(s::boolean_json()))])
 }
 /// Values of [`super::ServerNotification`].
 pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
@@ -3011,16 +2535,12 @@ pub fn set_level_request() -> BoxedStrategy<super::SetLevelRequest> {
 }
 /// Values of [`super::SetLevelRequest`] as JSON.
 fn set_level_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_logging_set_level_json())),
-            ("params", s::required(set_level_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_logging_set_level_json())),
+        ("params", s::required(set_level_request_params_json())),
+    ])
 }
 /// Values of [`super::SetLevelRequestParams`].
 pub fn set_level_request_params() -> BoxedStrategy<super::SetLevelRequestParams> {
@@ -3028,14 +2548,10 @@ pub fn set_level_request_params() -> BoxedStrategy<super::SetLevelRequestParams>
 }
 /// Values of [`super::SetLevelRequestParams`] as JSON.
 fn set_level_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(set_level_request_params_meta_json())),
-            ("level", s::required(logging_level_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(set_level_request_params_meta_json())),
+        ("level", s::required(logging_level_json())),
+    ])
 }
 /// Values of [`super::SetLevelRequestParamsMeta`].
 pub fn set_level_request_params_meta() -> BoxedStrategy<
@@ -3045,7 +2561,7 @@ pub fn set_level_request_params_meta() -> BoxedStrategy<
 }
 /// Values of [`super::SetLevelRequestParamsMeta`] as JSON.
 fn set_level_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -3074,19 +2590,15 @@ pub fn string_schema() -> BoxedStrategy<super::StringSchema> {
 }
 /// Values of [`super::StringSchema`] as JSON.
 fn string_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("default", s::optional_member(s::string_json(None, None, None))),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("format", s::optional_member(string_schema_format_json())),
-            ("maxLength", s::optional_member(s::integer_json(None, None))),
-            ("minLength", s::optional_member(s::integer_json(None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_string_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("default", s::optional_member(s::string_json(None, None, None))),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("format", s::optional_member(string_schema_format_json())),
+        ("maxLength", s::optional_member(s::integer_json(None, None))),
+        ("minLength", s::optional_member(s::integer_json(None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_string_json())),
+    ])
 }
 /// Values of [`super::StringSchemaFormat`].
 pub fn string_schema_format() -> BoxedStrategy<super::StringSchemaFormat> {
@@ -3102,16 +2614,12 @@ pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
 }
 /// Values of [`super::SubscribeRequest`] as JSON.
 fn subscribe_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_resources_subscribe_json())),
-            ("params", s::required(subscribe_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_resources_subscribe_json())),
+        ("params", s::required(subscribe_request_params_json())),
+    ])
 }
 /// Values of [`super::SubscribeRequestParams`].
 pub fn subscribe_request_params() -> BoxedStrategy<super::SubscribeRequestParams> {
@@ -3119,14 +2627,10 @@ pub fn subscribe_request_params() -> BoxedStrategy<super::SubscribeRequestParams
 }
 /// Values of [`super::SubscribeRequestParams`] as JSON.
 fn subscribe_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(subscribe_request_params_meta_json())),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(subscribe_request_params_meta_json())),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::SubscribeRequestParamsMeta`].
 pub fn subscribe_request_params_meta() -> BoxedStrategy<
@@ -3136,7 +2640,7 @@ pub fn subscribe_request_params_meta() -> BoxedStrategy<
 }
 /// Values of [`super::SubscribeRequestParamsMeta`] as JSON.
 fn subscribe_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -3148,19 +2652,15 @@ pub fn task() -> BoxedStrategy<super::Task> {
 }
 /// Values of [`super::Task`] as JSON.
 fn task_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("createdAt", s::required(s::string_json(None, None, None))),
-            ("lastUpdatedAt", s::required(s::string_json(None, None, None))),
-            ("pollInterval", s::optional_member(s::integer_json(None, None))),
-            ("status", s::required(task_status_json())),
-            ("statusMessage", s::optional_member(s::string_json(None, None, None))),
-            ("taskId", s::required(s::string_json(None, None, None))),
-            ("ttl", s::nullable(s::integer_json(None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("createdAt", s::required(s::string_json(None, None, None))),
+        ("lastUpdatedAt", s::required(s::string_json(None, None, None))),
+        ("pollInterval", s::optional_member(s::integer_json(None, None))),
+        ("status", s::required(task_status_json())),
+        ("statusMessage", s::optional_member(s::string_json(None, None, None))),
+        ("taskId", s::required(s::string_json(None, None, None))),
+        ("ttl", s::nullable(s::integer_json(None, None))),
+    ])
 }
 /// Values of [`super::TaskAugmentedRequestParams`].
 pub fn task_augmented_request_params() -> BoxedStrategy<
@@ -3170,14 +2670,10 @@ pub fn task_augmented_request_params() -> BoxedStrategy<
 }
 /// Values of [`super::TaskAugmentedRequestParams`] as JSON.
 fn task_augmented_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(task_augmented_request_params_meta_json())),
-            ("task", s::optional_member(task_metadata_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(task_augmented_request_params_meta_json())),
+        ("task", s::optional_member(task_metadata_json())),
+    ])
 }
 /// Values of [`super::TaskAugmentedRequestParamsMeta`].
 pub fn task_augmented_request_params_meta() -> BoxedStrategy<
@@ -3187,7 +2683,7 @@ pub fn task_augmented_request_params_meta() -> BoxedStrategy<
 }
 /// Values of [`super::TaskAugmentedRequestParamsMeta`] as JSON.
 fn task_augmented_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -3199,11 +2695,7 @@ pub fn task_metadata() -> BoxedStrategy<super::TaskMetadata> {
 }
 /// Values of [`super::TaskMetadata`] as JSON.
 fn task_metadata_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("ttl", s::optional_member(s::integer_json(None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("ttl", s::optional_member(s::integer_json(None, None)))])
 }
 /// Values of [`super::TaskStatus`].
 pub fn task_status() -> BoxedStrategy<super::TaskStatus> {
@@ -3219,15 +2711,11 @@ pub fn task_status_notification() -> BoxedStrategy<super::TaskStatusNotification
 }
 /// Values of [`super::TaskStatusNotification`] as JSON.
 fn task_status_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_notifications_tasks_status_json())),
-            ("params", s::required(task_status_notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_notifications_tasks_status_json())),
+        ("params", s::required(task_status_notification_params_json())),
+    ])
 }
 /// Values of [`super::TaskStatusNotificationParams`].
 pub fn task_status_notification_params() -> BoxedStrategy<
@@ -3237,20 +2725,16 @@ pub fn task_status_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::TaskStatusNotificationParams`] as JSON.
 fn task_status_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("createdAt", s::required(s::string_json(None, None, None))),
-            ("lastUpdatedAt", s::required(s::string_json(None, None, None))),
-            ("pollInterval", s::optional_member(s::integer_json(None, None))),
-            ("status", s::required(task_status_json())),
-            ("statusMessage", s::optional_member(s::string_json(None, None, None))),
-            ("taskId", s::required(s::string_json(None, None, None))),
-            ("ttl", s::nullable(s::integer_json(None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("createdAt", s::required(s::string_json(None, None, None))),
+        ("lastUpdatedAt", s::required(s::string_json(None, None, None))),
+        ("pollInterval", s::optional_member(s::integer_json(None, None))),
+        ("status", s::required(task_status_json())),
+        ("statusMessage", s::optional_member(s::string_json(None, None, None))),
+        ("taskId", s::required(s::string_json(None, None, None))),
+        ("ttl", s::nullable(s::integer_json(None, None))),
+    ])
 }
 /// Values of [`super::TextContent`].
 pub fn text_content() -> BoxedStrategy<super::TextContent> {
@@ -3258,16 +2742,12 @@ pub fn text_content() -> BoxedStrategy<super::TextContent> {
 }
 /// Values of [`super::TextContent`] as JSON.
 fn text_content_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("annotations", s::optional_member(annotations_json())),
-            ("text", s::required(s::string_json(None, None, None))),
-            ("type", s::required(type_text_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("annotations", s::optional_member(annotations_json())),
+        ("text", s::required(s::string_json(None, None, None))),
+        ("type", s::required(type_text_json())),
+    ])
 }
 /// Values of [`super::TextResourceContents`].
 pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
@@ -3275,16 +2755,12 @@ pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
 }
 /// Values of [`super::TextResourceContents`] as JSON.
 fn text_resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("text", s::required(s::string_json(None, None, None))),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("text", s::required(s::string_json(None, None, None))),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::TitledMultiSelectEnumSchema`].
 pub fn titled_multi_select_enum_schema() -> BoxedStrategy<
@@ -3294,24 +2770,20 @@ pub fn titled_multi_select_enum_schema() -> BoxedStrategy<
 }
 /// Values of [`super::TitledMultiSelectEnumSchema`] as JSON.
 fn titled_multi_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "default",
-                s::optional_member(
-                    s::array_json(s::string_json(None, None, None), None, None),
-                ),
+    s::object([
+        (
+            "default",
+            s::optional_member(
+                s::array_json(s::string_json(None, None, None), None, None),
             ),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("items", s::required(titled_multi_select_enum_schema_items_json())),
-            ("maxItems", s::optional_member(s::integer_json(None, None))),
-            ("minItems", s::optional_member(s::integer_json(None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_array_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("items", s::required(titled_multi_select_enum_schema_items_json())),
+        ("maxItems", s::optional_member(s::integer_json(None, None))),
+        ("minItems", s::optional_member(s::integer_json(None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_array_json())),
+    ])
 }
 /// Values of [`super::TitledMultiSelectEnumSchemaItems`].
 pub fn titled_multi_select_enum_schema_items() -> BoxedStrategy<
@@ -3321,22 +2793,18 @@ pub fn titled_multi_select_enum_schema_items() -> BoxedStrategy<
 }
 /// Values of [`super::TitledMultiSelectEnumSchemaItems`] as JSON.
 fn titled_multi_select_enum_schema_items_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "anyOf",
-                s::required(
-                    s::array_json(
-                        titled_multi_select_enum_schema_items_any_of_item_json(),
-                        None,
-                        None,
-                    ),
+    s::object([
+        (
+            "anyOf",
+            s::required(
+                s::array_json(
+                    titled_multi_select_enum_schema_items_any_of_item_json(),
+                    None,
+                    None,
                 ),
             ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+    ])
 }
 /// Values of [`super::TitledMultiSelectEnumSchemaItemsAnyOfItem`].
 pub fn titled_multi_select_enum_schema_items_any_of_item() -> BoxedStrategy<
@@ -3348,14 +2816,10 @@ pub fn titled_multi_select_enum_schema_items_any_of_item() -> BoxedStrategy<
 fn titled_multi_select_enum_schema_items_any_of_item_json() -> BoxedStrategy<
     ::serde_json::Value,
 > {
-    s::object(
-        Vec::from([
-            ("const", s::required(s::string_json(None, None, None))),
-            ("title", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("const", s::required(s::string_json(None, None, None))),
+        ("title", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::TitledSingleSelectEnumSchema`].
 pub fn titled_single_select_enum_schema() -> BoxedStrategy<
@@ -3365,26 +2829,22 @@ pub fn titled_single_select_enum_schema() -> BoxedStrategy<
 }
 /// Values of [`super::TitledSingleSelectEnumSchema`] as JSON.
 fn titled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("default", s::optional_member(s::string_json(None, None, None))),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            (
-                "oneOf",
-                s::required(
-                    s::array_json(
-                        titled_single_select_enum_schema_one_of_item_json(),
-                        None,
-                        None,
-                    ),
+    s::object([
+        ("default", s::optional_member(s::string_json(None, None, None))),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        (
+            "oneOf",
+            s::required(
+                s::array_json(
+                    titled_single_select_enum_schema_one_of_item_json(),
+                    None,
+                    None,
                 ),
             ),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_string_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_string_json())),
+    ])
 }
 /// Values of [`super::TitledSingleSelectEnumSchemaOneOfItem`].
 pub fn titled_single_select_enum_schema_one_of_item() -> BoxedStrategy<
@@ -3396,14 +2856,10 @@ pub fn titled_single_select_enum_schema_one_of_item() -> BoxedStrategy<
 fn titled_single_select_enum_schema_one_of_item_json() -> BoxedStrategy<
     ::serde_json::Value,
 > {
-    s::object(
-        Vec::from([
-            ("const", s::required(s::string_json(None, None, None))),
-            ("title", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("const", s::required(s::string_json(None, None, None))),
+        ("title", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::Tool`].
 pub fn tool() -> BoxedStrategy<super::Tool> {
@@ -3411,21 +2867,17 @@ pub fn tool() -> BoxedStrategy<super::Tool> {
 }
 /// Values of [`super::Tool`] as JSON.
 fn tool_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("annotations", s::optional_member(tool_annotations_json())),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("execution", s::optional_member(tool_execution_json())),
-            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
-            ("inputSchema", s::required(tool_input_schema_json())),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("outputSchema", s::optional_member(tool_output_schema_json())),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("annotations", s::optional_member(tool_annotations_json())),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("execution", s::optional_member(tool_execution_json())),
+        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        ("inputSchema", s::required(tool_input_schema_json())),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("outputSchema", s::optional_member(tool_output_schema_json())),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::ToolAnnotations`].
 pub fn tool_annotations() -> BoxedStrategy<super::ToolAnnotations> {
@@ -3433,17 +2885,13 @@ pub fn tool_annotations() -> BoxedStrategy<super::ToolAnnotations> {
 }
 /// Values of [`super::ToolAnnotations`] as JSON.
 fn tool_annotations_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("destructiveHint", s::optional_member(s::boolean_json())),
-            ("idempotentHint", s::optional_member(s::boolean_json())),
-            ("openWorldHint", s::optional_member(s::boolean_json())),
-            ("readOnlyHint", s::optional_member(s::boolean_json())),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("destructiveHint", s::optional_member(s::boolean_json())),
+        ("idempotentHint", s::optional_member(s::boolean_json())),
+        ("openWorldHint", s::optional_member(s::boolean_json())),
+        ("readOnlyHint", s::optional_member(s::boolean_json())),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::ToolChoice`].
 pub fn tool_choice() -> BoxedStrategy<super::ToolChoice> {
@@ -3451,11 +2899,7 @@ pub fn tool_choice() -> BoxedStrategy<super::ToolChoice> {
 }
 /// Values of [`super::ToolChoice`] as JSON.
 fn tool_choice_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("mode", s::optional_member(tool_choice_mode_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("mode", s::optional_member(tool_choice_mode_json()))])
 }
 /// Values of [`super::ToolChoiceMode`].
 pub fn tool_choice_mode() -> BoxedStrategy<super::ToolChoiceMode> {
@@ -3471,13 +2915,7 @@ pub fn tool_execution() -> BoxedStrategy<super::ToolExecution> {
 }
 /// Values of [`super::ToolExecution`] as JSON.
 fn tool_execution_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("taskSupport", s::optional_member(tool_execution_task_support_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("taskSupport", s::optional_member(tool_execution_task_support_json()))])
 }
 /// Values of [`super::ToolExecutionTaskSupport`].
 pub fn tool_execution_task_support() -> BoxedStrategy<super::ToolExecutionTaskSupport> {
@@ -3493,21 +2931,17 @@ pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
 }
 /// Values of [`super::ToolInputSchema`] as JSON.
 fn tool_input_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("$schema", s::optional_member(s::string_json(None, None, None))),
-            ("properties", s::optional_member(s::object_map_json())),
-            (
-                "required",
-                s::optional_member(
-                    s::array_json(s::string_json(None, None, None), None, None),
-                ),
+    s::object([
+        ("$schema", s::optional_member(s::string_json(None, None, None))),
+        ("properties", s::optional_member(s::object_map_json())),
+        (
+            "required",
+            s::optional_member(
+                s::array_json(s::string_json(None, None, None), None, None),
             ),
-            ("type", s::required(type_object_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("type", s::required(type_object_json())),
+    ])
 }
 /// Values of [`super::ToolListChangedNotification`].
 pub fn tool_list_changed_notification() -> BoxedStrategy<
@@ -3517,15 +2951,11 @@ pub fn tool_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::ToolListChangedNotification`] as JSON.
 fn tool_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_notifications_tools_list_changed_json())),
-            ("params", s::optional_member(notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_notifications_tools_list_changed_json())),
+        ("params", s::optional_member(notification_params_json())),
+    ])
 }
 /// Values of [`super::ToolOutputSchema`].
 pub fn tool_output_schema() -> BoxedStrategy<super::ToolOutputSchema> {
@@ -3533,21 +2963,17 @@ pub fn tool_output_schema() -> BoxedStrategy<super::ToolOutputSchema> {
 }
 /// Values of [`super::ToolOutputSchema`] as JSON.
 fn tool_output_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("$schema", s::optional_member(s::string_json(None, None, None))),
-            ("properties", s::optional_member(s::object_map_json())),
-            (
-                "required",
-                s::optional_member(
-                    s::array_json(s::string_json(None, None, None), None, None),
-                ),
+    s::object([
+        ("$schema", s::optional_member(s::string_json(None, None, None))),
+        ("properties", s::optional_member(s::object_map_json())),
+        (
+            "required",
+            s::optional_member(
+                s::array_json(s::string_json(None, None, None), None, None),
             ),
-            ("type", s::required(type_object_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("type", s::required(type_object_json())),
+    ])
 }
 /// Values of [`super::ToolResultContent`].
 pub fn tool_result_content() -> BoxedStrategy<super::ToolResultContent> {
@@ -3555,18 +2981,14 @@ pub fn tool_result_content() -> BoxedStrategy<super::ToolResultContent> {
 }
 /// Values of [`super::ToolResultContent`] as JSON.
 fn tool_result_content_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("content", s::required(s::array_json(content_block_json(), None, None))),
-            ("isError", s::optional_member(s::boolean_json())),
-            ("structuredContent", s::optional_member(s::object_json())),
-            ("toolUseId", s::required(s::string_json(None, None, None))),
-            ("type", s::required(type_tool_result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("content", s::required(s::array_json(content_block_json(), None, None))),
+        ("isError", s::optional_member(s::boolean_json())),
+        ("structuredContent", s::optional_member(s::object_json())),
+        ("toolUseId", s::required(s::string_json(None, None, None))),
+        ("type", s::required(type_tool_result_json())),
+    ])
 }
 /// Values of [`super::ToolUseContent`].
 pub fn tool_use_content() -> BoxedStrategy<super::ToolUseContent> {
@@ -3574,17 +2996,13 @@ pub fn tool_use_content() -> BoxedStrategy<super::ToolUseContent> {
 }
 /// Values of [`super::ToolUseContent`] as JSON.
 fn tool_use_content_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(s::object_json())),
-            ("id", s::required(s::string_json(None, None, None))),
-            ("input", s::required(s::object_json())),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("type", s::required(type_tool_use_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(s::object_json())),
+        ("id", s::required(s::string_json(None, None, None))),
+        ("input", s::required(s::object_json())),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("type", s::required(type_tool_use_json())),
+    ])
 }
 /// Values of [`super::TypeArray`].
 pub fn type_array() -> BoxedStrategy<super::TypeArray> {
@@ -3698,15 +3116,11 @@ pub fn urlelicitation_required_error() -> BoxedStrategy<
 }
 /// Values of [`super::URLElicitationRequiredError`] as JSON.
 fn urlelicitation_required_error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("error", s::required(urlelicitation_required_error_error_json())),
-            ("id", s::optional_member(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("error", s::required(urlelicitation_required_error_error_json())),
+        ("id", s::optional_member(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+    ])
 }
 /// Values of [`super::URLElicitationRequiredErrorError`].
 pub fn urlelicitation_required_error_error() -> BoxedStrategy<
@@ -3716,15 +3130,11 @@ pub fn urlelicitation_required_error_error() -> BoxedStrategy<
 }
 /// Values of [`super::URLElicitationRequiredErrorError`] as JSON.
 fn urlelicitation_required_error_error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("code", s::required(code_minus_32042_json())),
-            ("data", s::required(urlelicitation_required_error_error_data_json())),
-            ("message", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("code", s::required(code_minus_32042_json())),
+        ("data", s::required(urlelicitation_required_error_error_data_json())),
+        ("message", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::URLElicitationRequiredErrorErrorData`].
 pub fn urlelicitation_required_error_error_data() -> BoxedStrategy<
@@ -3736,7 +3146,7 @@ pub fn urlelicitation_required_error_error_data() -> BoxedStrategy<
 fn urlelicitation_required_error_error_data_json() -> BoxedStrategy<
     ::serde_json::Value,
 > {
-    s::object(
+    s::object_with(
         Vec::from([
             (
                 "elicitations",
@@ -3753,16 +3163,12 @@ pub fn unsubscribe_request() -> BoxedStrategy<super::UnsubscribeRequest> {
 }
 /// Values of [`super::UnsubscribeRequest`] as JSON.
 fn unsubscribe_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_resources_unsubscribe_json())),
-            ("params", s::required(unsubscribe_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_resources_unsubscribe_json())),
+        ("params", s::required(unsubscribe_request_params_json())),
+    ])
 }
 /// Values of [`super::UnsubscribeRequestParams`].
 pub fn unsubscribe_request_params() -> BoxedStrategy<super::UnsubscribeRequestParams> {
@@ -3770,14 +3176,10 @@ pub fn unsubscribe_request_params() -> BoxedStrategy<super::UnsubscribeRequestPa
 }
 /// Values of [`super::UnsubscribeRequestParams`] as JSON.
 fn unsubscribe_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(unsubscribe_request_params_meta_json())),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(unsubscribe_request_params_meta_json())),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::UnsubscribeRequestParamsMeta`].
 pub fn unsubscribe_request_params_meta() -> BoxedStrategy<
@@ -3787,7 +3189,7 @@ pub fn unsubscribe_request_params_meta() -> BoxedStrategy<
 }
 /// Values of [`super::UnsubscribeRequestParamsMeta`] as JSON.
 fn unsubscribe_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -3801,24 +3203,20 @@ pub fn untitled_multi_select_enum_schema() -> BoxedStrategy<
 }
 /// Values of [`super::UntitledMultiSelectEnumSchema`] as JSON.
 fn untitled_multi_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "default",
-                s::optional_member(
-                    s::array_json(s::string_json(None, None, None), None, None),
-                ),
+    s::object([
+        (
+            "default",
+            s::optional_member(
+                s::array_json(s::string_json(None, None, None), None, None),
             ),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("items", s::required(untitled_multi_select_enum_schema_items_json())),
-            ("maxItems", s::optional_member(s::integer_json(None, None))),
-            ("minItems", s::optional_member(s::integer_json(None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_array_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("items", s::required(untitled_multi_select_enum_schema_items_json())),
+        ("maxItems", s::optional_member(s::integer_json(None, None))),
+        ("minItems", s::optional_member(s::integer_json(None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_array_json())),
+    ])
 }
 /// Values of [`super::UntitledMultiSelectEnumSchemaItems`].
 pub fn untitled_multi_select_enum_schema_items() -> BoxedStrategy<
@@ -3828,17 +3226,13 @@ pub fn untitled_multi_select_enum_schema_items() -> BoxedStrategy<
 }
 /// Values of [`super::UntitledMultiSelectEnumSchemaItems`] as JSON.
 fn untitled_multi_select_enum_schema_items_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "enum",
-                s::required(s::array_json(s::string_json(None, None, None), None, None)),
-            ),
-            ("type", s::required(type_string_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        (
+            "enum",
+            s::required(s::array_json(s::string_json(None, None, None), None, None)),
+        ),
+        ("type", s::required(type_string_json())),
+    ])
 }
 /// Values of [`super::UntitledSingleSelectEnumSchema`].
 pub fn untitled_single_select_enum_schema() -> BoxedStrategy<
@@ -3848,450 +3242,161 @@ pub fn untitled_single_select_enum_schema() -> BoxedStrategy<
 }
 /// Values of [`super::UntitledSingleSelectEnumSchema`] as JSON.
 fn untitled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("default", s::optional_member(s::string_json(None, None, None))),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            (
-                "enum",
-                s::required(s::array_json(s::string_json(None, None, None), None, None)),
-            ),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_string_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("default", s::optional_member(s::string_json(None, None, None))),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        (
+            "enum",
+            s::required(s::array_json(s::string_json(None, None, None), None, None)),
+        ),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_string_json())),
+    ])
 }
-/// Encoded samples of the definition named `name`, each with the outcome of decoding
-/// it back; `None` when there is no such definition.
-pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-    Some(
-        match name {
-            "Annotations" => s::sample::<super::Annotations>(annotations_json()),
-            "AudioContent" => s::sample::<super::AudioContent>(audio_content_json()),
-            "BaseMetadata" => s::sample::<super::BaseMetadata>(base_metadata_json()),
-            "BlobResourceContents" => {
-                s::sample::<super::BlobResourceContents>(blob_resource_contents_json())
-            }
-            "BooleanSchema" => s::sample::<super::BooleanSchema>(boolean_schema_json()),
-            "CallToolRequest" => {
-                s::sample::<super::CallToolRequest>(call_tool_request_json())
-            }
-            "CallToolRequestParams" => {
-                s::sample::<
-                    super::CallToolRequestParams,
-                >(call_tool_request_params_json())
-            }
-            "CallToolResult" => {
-                s::sample::<super::CallToolResult>(call_tool_result_json())
-            }
-            "CancelTaskRequest" => {
-                s::sample::<super::CancelTaskRequest>(cancel_task_request_json())
-            }
-            "CancelTaskResult" => {
-                s::sample::<super::CancelTaskResult>(cancel_task_result_json())
-            }
-            "CancelledNotification" => {
-                s::sample::<super::CancelledNotification>(cancelled_notification_json())
-            }
-            "CancelledNotificationParams" => {
-                s::sample::<
-                    super::CancelledNotificationParams,
-                >(cancelled_notification_params_json())
-            }
-            "ClientCapabilities" => {
-                s::sample::<super::ClientCapabilities>(client_capabilities_json())
-            }
-            "ClientNotification" => {
-                s::sample::<super::ClientNotification>(client_notification_json())
-            }
-            "ClientRequest" => s::sample::<super::ClientRequest>(client_request_json()),
-            "ClientResult" => s::sample::<super::ClientResult>(client_result_json()),
-            "CompleteRequest" => {
-                s::sample::<super::CompleteRequest>(complete_request_json())
-            }
-            "CompleteRequestParams" => {
-                s::sample::<super::CompleteRequestParams>(complete_request_params_json())
-            }
-            "CompleteResult" => {
-                s::sample::<super::CompleteResult>(complete_result_json())
-            }
-            "ContentBlock" => s::sample::<super::ContentBlock>(content_block_json()),
-            "CreateMessageRequest" => {
-                s::sample::<super::CreateMessageRequest>(create_message_request_json())
-            }
-            "CreateMessageRequestParams" => {
-                s::sample::<
-                    super::CreateMessageRequestParams,
-                >(create_message_request_params_json())
-            }
-            "CreateMessageResult" => {
-                s::sample::<super::CreateMessageResult>(create_message_result_json())
-            }
-            "CreateTaskResult" => {
-                s::sample::<super::CreateTaskResult>(create_task_result_json())
-            }
-            "Cursor" => s::sample::<super::Cursor>(cursor_json()),
-            "ElicitRequest" => s::sample::<super::ElicitRequest>(elicit_request_json()),
-            "ElicitRequestFormParams" => {
-                s::sample::<
-                    super::ElicitRequestFormParams,
-                >(elicit_request_form_params_json())
-            }
-            "ElicitRequestParams" => {
-                s::sample::<super::ElicitRequestParams>(elicit_request_params_json())
-            }
-            "ElicitRequestURLParams" => {
-                s::sample::<
-                    super::ElicitRequestURLParams,
-                >(elicit_request_urlparams_json())
-            }
-            "ElicitResult" => s::sample::<super::ElicitResult>(elicit_result_json()),
-            "ElicitationCompleteNotification" => {
-                s::sample::<
-                    super::ElicitationCompleteNotification,
-                >(elicitation_complete_notification_json())
-            }
-            "EmbeddedResource" => {
-                s::sample::<super::EmbeddedResource>(embedded_resource_json())
-            }
-            "EmptyResult" => s::sample::<super::EmptyResult>(empty_result_json()),
-            "EnumSchema" => s::sample::<super::EnumSchema>(enum_schema_json()),
-            "Error" => s::sample::<super::Error>(error_json()),
-            "GetPromptRequest" => {
-                s::sample::<super::GetPromptRequest>(get_prompt_request_json())
-            }
-            "GetPromptRequestParams" => {
-                s::sample::<
-                    super::GetPromptRequestParams,
-                >(get_prompt_request_params_json())
-            }
-            "GetPromptResult" => {
-                s::sample::<super::GetPromptResult>(get_prompt_result_json())
-            }
-            "GetTaskPayloadRequest" => {
-                s::sample::<
-                    super::GetTaskPayloadRequest,
-                >(get_task_payload_request_json())
-            }
-            "GetTaskPayloadResult" => {
-                s::sample::<super::GetTaskPayloadResult>(get_task_payload_result_json())
-            }
-            "GetTaskRequest" => {
-                s::sample::<super::GetTaskRequest>(get_task_request_json())
-            }
-            "GetTaskResult" => s::sample::<super::GetTaskResult>(get_task_result_json()),
-            "Icon" => s::sample::<super::Icon>(icon_json()),
-            "Icons" => s::sample::<super::Icons>(icons_json()),
-            "ImageContent" => s::sample::<super::ImageContent>(image_content_json()),
-            "Implementation" => s::sample::<super::Implementation>(implementation_json()),
-            "InitializeRequest" => {
-                s::sample::<super::InitializeRequest>(initialize_request_json())
-            }
-            "InitializeRequestParams" => {
-                s::sample::<
-                    super::InitializeRequestParams,
-                >(initialize_request_params_json())
-            }
-            "InitializeResult" => {
-                s::sample::<super::InitializeResult>(initialize_result_json())
-            }
-            "InitializedNotification" => {
-                s::sample::<
-                    super::InitializedNotification,
-                >(initialized_notification_json())
-            }
-            "JSONRPCErrorResponse" => {
-                s::sample::<super::JSONRPCErrorResponse>(jsonrpcerror_response_json())
-            }
-            "JSONRPCMessage" => s::sample::<super::JSONRPCMessage>(jsonrpcmessage_json()),
-            "JSONRPCNotification" => {
-                s::sample::<super::JSONRPCNotification>(jsonrpcnotification_json())
-            }
-            "JSONRPCRequest" => s::sample::<super::JSONRPCRequest>(jsonrpcrequest_json()),
-            "JSONRPCResponse" => {
-                s::sample::<super::JSONRPCResponse>(jsonrpcresponse_json())
-            }
-            "JSONRPCResultResponse" => {
-                s::sample::<super::JSONRPCResultResponse>(jsonrpcresult_response_json())
-            }
-            "LegacyTitledEnumSchema" => {
-                s::sample::<
-                    super::LegacyTitledEnumSchema,
-                >(legacy_titled_enum_schema_json())
-            }
-            "ListPromptsRequest" => {
-                s::sample::<super::ListPromptsRequest>(list_prompts_request_json())
-            }
-            "ListPromptsResult" => {
-                s::sample::<super::ListPromptsResult>(list_prompts_result_json())
-            }
-            "ListResourceTemplatesRequest" => {
-                s::sample::<
-                    super::ListResourceTemplatesRequest,
-                >(list_resource_templates_request_json())
-            }
-            "ListResourceTemplatesResult" => {
-                s::sample::<
-                    super::ListResourceTemplatesResult,
-                >(list_resource_templates_result_json())
-            }
-            "ListResourcesRequest" => {
-                s::sample::<super::ListResourcesRequest>(list_resources_request_json())
-            }
-            "ListResourcesResult" => {
-                s::sample::<super::ListResourcesResult>(list_resources_result_json())
-            }
-            "ListRootsRequest" => {
-                s::sample::<super::ListRootsRequest>(list_roots_request_json())
-            }
-            "ListRootsResult" => {
-                s::sample::<super::ListRootsResult>(list_roots_result_json())
-            }
-            "ListTasksRequest" => {
-                s::sample::<super::ListTasksRequest>(list_tasks_request_json())
-            }
-            "ListTasksResult" => {
-                s::sample::<super::ListTasksResult>(list_tasks_result_json())
-            }
-            "ListToolsRequest" => {
-                s::sample::<super::ListToolsRequest>(list_tools_request_json())
-            }
-            "ListToolsResult" => {
-                s::sample::<super::ListToolsResult>(list_tools_result_json())
-            }
-            "LoggingLevel" => s::sample::<super::LoggingLevel>(logging_level_json()),
-            "LoggingMessageNotification" => {
-                s::sample::<
-                    super::LoggingMessageNotification,
-                >(logging_message_notification_json())
-            }
-            "LoggingMessageNotificationParams" => {
-                s::sample::<
-                    super::LoggingMessageNotificationParams,
-                >(logging_message_notification_params_json())
-            }
-            "ModelHint" => s::sample::<super::ModelHint>(model_hint_json()),
-            "ModelPreferences" => {
-                s::sample::<super::ModelPreferences>(model_preferences_json())
-            }
-            "MultiSelectEnumSchema" => {
-                s::sample::<
-                    super::MultiSelectEnumSchema,
-                >(multi_select_enum_schema_json())
-            }
-            "Notification" => s::sample::<super::Notification>(notification_json()),
-            "NotificationParams" => {
-                s::sample::<super::NotificationParams>(notification_params_json())
-            }
-            "NumberSchema" => s::sample::<super::NumberSchema>(number_schema_json()),
-            "PaginatedRequest" => {
-                s::sample::<super::PaginatedRequest>(paginated_request_json())
-            }
-            "PaginatedRequestParams" => {
-                s::sample::<
-                    super::PaginatedRequestParams,
-                >(paginated_request_params_json())
-            }
-            "PaginatedResult" => {
-                s::sample::<super::PaginatedResult>(paginated_result_json())
-            }
-            "PingRequest" => s::sample::<super::PingRequest>(ping_request_json()),
-            "PrimitiveSchemaDefinition" => {
-                s::sample::<
-                    super::PrimitiveSchemaDefinition,
-                >(primitive_schema_definition_json())
-            }
-            "ProgressNotification" => {
-                s::sample::<super::ProgressNotification>(progress_notification_json())
-            }
-            "ProgressNotificationParams" => {
-                s::sample::<
-                    super::ProgressNotificationParams,
-                >(progress_notification_params_json())
-            }
-            "ProgressToken" => s::sample::<super::ProgressToken>(progress_token_json()),
-            "Prompt" => s::sample::<super::Prompt>(prompt_json()),
-            "PromptArgument" => {
-                s::sample::<super::PromptArgument>(prompt_argument_json())
-            }
-            "PromptListChangedNotification" => {
-                s::sample::<
-                    super::PromptListChangedNotification,
-                >(prompt_list_changed_notification_json())
-            }
-            "PromptMessage" => s::sample::<super::PromptMessage>(prompt_message_json()),
-            "PromptReference" => {
-                s::sample::<super::PromptReference>(prompt_reference_json())
-            }
-            "ReadResourceRequest" => {
-                s::sample::<super::ReadResourceRequest>(read_resource_request_json())
-            }
-            "ReadResourceRequestParams" => {
-                s::sample::<
-                    super::ReadResourceRequestParams,
-                >(read_resource_request_params_json())
-            }
-            "ReadResourceResult" => {
-                s::sample::<super::ReadResourceResult>(read_resource_result_json())
-            }
-            "RelatedTaskMetadata" => {
-                s::sample::<super::RelatedTaskMetadata>(related_task_metadata_json())
-            }
-            "Request" => s::sample::<super::Request>(request_json()),
-            "RequestId" => s::sample::<super::RequestId>(request_id_json()),
-            "RequestParams" => s::sample::<super::RequestParams>(request_params_json()),
-            "Resource" => s::sample::<super::Resource>(resource_json()),
-            "ResourceContents" => {
-                s::sample::<super::ResourceContents>(resource_contents_json())
-            }
-            "ResourceLink" => s::sample::<super::ResourceLink>(resource_link_json()),
-            "ResourceListChangedNotification" => {
-                s::sample::<
-                    super::ResourceListChangedNotification,
-                >(resource_list_changed_notification_json())
-            }
-            "ResourceRequestParams" => {
-                s::sample::<super::ResourceRequestParams>(resource_request_params_json())
-            }
-            "ResourceTemplate" => {
-                s::sample::<super::ResourceTemplate>(resource_template_json())
-            }
-            "ResourceTemplateReference" => {
-                s::sample::<
-                    super::ResourceTemplateReference,
-                >(resource_template_reference_json())
-            }
-            "ResourceUpdatedNotification" => {
-                s::sample::<
-                    super::ResourceUpdatedNotification,
-                >(resource_updated_notification_json())
-            }
-            "ResourceUpdatedNotificationParams" => {
-                s::sample::<
-                    super::ResourceUpdatedNotificationParams,
-                >(resource_updated_notification_params_json())
-            }
-            "Result" => s::sample::<super::Result>(result_json()),
-            "Role" => s::sample::<super::Role>(role_json()),
-            "Root" => s::sample::<super::Root>(root_json()),
-            "RootsListChangedNotification" => {
-                s::sample::<
-                    super::RootsListChangedNotification,
-                >(roots_list_changed_notification_json())
-            }
-            "SamplingMessage" => {
-                s::sample::<super::SamplingMessage>(sampling_message_json())
-            }
-            "SamplingMessageContentBlock" => {
-                s::sample::<
-                    super::SamplingMessageContentBlock,
-                >(sampling_message_content_block_json())
-            }
-            "ServerCapabilities" => {
-                s::sample::<super::ServerCapabilities>(server_capabilities_json())
-            }
-            "ServerNotification" => {
-                s::sample::<super::ServerNotification>(server_notification_json())
-            }
-            "ServerRequest" => s::sample::<super::ServerRequest>(server_request_json()),
-            "ServerResult" => s::sample::<super::ServerResult>(server_result_json()),
-            "SetLevelRequest" => {
-                s::sample::<super::SetLevelRequest>(set_level_request_json())
-            }
-            "SetLevelRequestParams" => {
-                s::sample::<
-                    super::SetLevelRequestParams,
-                >(set_level_request_params_json())
-            }
-            "SingleSelectEnumSchema" => {
-                s::sample::<
-                    super::SingleSelectEnumSchema,
-                >(single_select_enum_schema_json())
-            }
-            "StringSchema" => s::sample::<super::StringSchema>(string_schema_json()),
-            "SubscribeRequest" => {
-                s::sample::<super::SubscribeRequest>(subscribe_request_json())
-            }
-            "SubscribeRequestParams" => {
-                s::sample::<
-                    super::SubscribeRequestParams,
-                >(subscribe_request_params_json())
-            }
-            "Task" => s::sample::<super::Task>(task_json()),
-            "TaskAugmentedRequestParams" => {
-                s::sample::<
-                    super::TaskAugmentedRequestParams,
-                >(task_augmented_request_params_json())
-            }
-            "TaskMetadata" => s::sample::<super::TaskMetadata>(task_metadata_json()),
-            "TaskStatus" => s::sample::<super::TaskStatus>(task_status_json()),
-            "TaskStatusNotification" => {
-                s::sample::<
-                    super::TaskStatusNotification,
-                >(task_status_notification_json())
-            }
-            "TaskStatusNotificationParams" => {
-                s::sample::<
-                    super::TaskStatusNotificationParams,
-                >(task_status_notification_params_json())
-            }
-            "TextContent" => s::sample::<super::TextContent>(text_content_json()),
-            "TextResourceContents" => {
-                s::sample::<super::TextResourceContents>(text_resource_contents_json())
-            }
-            "TitledMultiSelectEnumSchema" => {
-                s::sample::<
-                    super::TitledMultiSelectEnumSchema,
-                >(titled_multi_select_enum_schema_json())
-            }
-            "TitledSingleSelectEnumSchema" => {
-                s::sample::<
-                    super::TitledSingleSelectEnumSchema,
-                >(titled_single_select_enum_schema_json())
-            }
-            "Tool" => s::sample::<super::Tool>(tool_json()),
-            "ToolAnnotations" => {
-                s::sample::<super::ToolAnnotations>(tool_annotations_json())
-            }
-            "ToolChoice" => s::sample::<super::ToolChoice>(tool_choice_json()),
-            "ToolExecution" => s::sample::<super::ToolExecution>(tool_execution_json()),
-            "ToolListChangedNotification" => {
-                s::sample::<
-                    super::ToolListChangedNotification,
-                >(tool_list_changed_notification_json())
-            }
-            "ToolResultContent" => {
-                s::sample::<super::ToolResultContent>(tool_result_content_json())
-            }
-            "ToolUseContent" => {
-                s::sample::<super::ToolUseContent>(tool_use_content_json())
-            }
-            "URLElicitationRequiredError" => {
-                s::sample::<
-                    super::URLElicitationRequiredError,
-                >(urlelicitation_required_error_json())
-            }
-            "UnsubscribeRequest" => {
-                s::sample::<super::UnsubscribeRequest>(unsubscribe_request_json())
-            }
-            "UnsubscribeRequestParams" => {
-                s::sample::<
-                    super::UnsubscribeRequestParams,
-                >(unsubscribe_request_params_json())
-            }
-            "UntitledMultiSelectEnumSchema" => {
-                s::sample::<
-                    super::UntitledMultiSelectEnumSchema,
-                >(untitled_multi_select_enum_schema_json())
-            }
-            "UntitledSingleSelectEnumSchema" => {
-                s::sample::<
-                    super::UntitledSingleSelectEnumSchema,
-                >(untitled_single_select_enum_schema_json())
-            }
-            _ => return None,
-        },
-    )
+::mcpwire_types::support::sample_table! {
+    "Annotations" Annotations annotations_json;
+    "AudioContent" AudioContent audio_content_json;
+    "BaseMetadata" BaseMetadata base_metadata_json;
+    "BlobResourceContents" BlobResourceContents blob_resource_contents_json;
+    "BooleanSchema" BooleanSchema boolean_schema_json;
+    "CallToolRequest" CallToolRequest call_tool_request_json;
+    "CallToolRequestParams" CallToolRequestParams call_tool_request_params_json;
+    "CallToolResult" CallToolResult call_tool_result_json;
+    "CancelTaskRequest" CancelTaskRequest cancel_task_request_json;
+    "CancelTaskResult" CancelTaskResult cancel_task_result_json;
+    "CancelledNotification" CancelledNotification cancelled_notification_json;
+    "CancelledNotificationParams" CancelledNotificationParams cancelled_notification_params_json;
+    "ClientCapabilities" ClientCapabilities client_capabilities_json;
+    "ClientNotification" ClientNotification client_notification_json;
+    "ClientRequest" ClientRequest client_request_json;
+    "ClientResult" ClientResult client_result_json;
+    "CompleteRequest" CompleteRequest complete_request_json;
+    "CompleteRequestParams" CompleteRequestParams complete_request_params_json;
+    "CompleteResult" CompleteResult complete_result_json;
+    "ContentBlock" ContentBlock content_block_json;
+    "CreateMessageRequest" CreateMessageRequest create_message_request_json;
+    "CreateMessageRequestParams" CreateMessageRequestParams create_message_request_params_json;
+    "CreateMessageResult" CreateMessageResult create_message_result_json;
+    "CreateTaskResult" CreateTaskResult create_task_result_json;
+    "Cursor" Cursor cursor_json;
+    "ElicitRequest" ElicitRequest elicit_request_json;
+    "ElicitRequestFormParams" ElicitRequestFormParams elicit_request_form_params_json;
+    "ElicitRequestParams" ElicitRequestParams elicit_request_params_json;
+    "ElicitRequestURLParams" ElicitRequestURLParams elicit_request_urlparams_json;
+    "ElicitResult" ElicitResult elicit_result_json;
+    "ElicitationCompleteNotification" ElicitationCompleteNotification elicitation_complete_notification_json;
+    "EmbeddedResource" EmbeddedResource embedded_resource_json;
+    "EmptyResult" EmptyResult empty_result_json;
+    "EnumSchema" EnumSchema enum_schema_json;
+    "Error" Error error_json;
+    "GetPromptRequest" GetPromptRequest get_prompt_request_json;
+    "GetPromptRequestParams" GetPromptRequestParams get_prompt_request_params_json;
+    "GetPromptResult" GetPromptResult get_prompt_result_json;
+    "GetTaskPayloadRequest" GetTaskPayloadRequest get_task_payload_request_json;
+    "GetTaskPayloadResult" GetTaskPayloadResult get_task_payload_result_json;
+    "GetTaskRequest" GetTaskRequest get_task_request_json;
+    "GetTaskResult" GetTaskResult get_task_result_json;
+    "Icon" Icon icon_json;
+    "Icons" Icons icons_json;
+    "ImageContent" ImageContent image_content_json;
+    "Implementation" Implementation implementation_json;
+    "InitializeRequest" InitializeRequest initialize_request_json;
+    "InitializeRequestParams" InitializeRequestParams initialize_request_params_json;
+    "InitializeResult" InitializeResult initialize_result_json;
+    "InitializedNotification" InitializedNotification initialized_notification_json;
+    "JSONRPCErrorResponse" JSONRPCErrorResponse jsonrpcerror_response_json;
+    "JSONRPCMessage" JSONRPCMessage jsonrpcmessage_json;
+    "JSONRPCNotification" JSONRPCNotification jsonrpcnotification_json;
+    "JSONRPCRequest" JSONRPCRequest jsonrpcrequest_json;
+    "JSONRPCResponse" JSONRPCResponse jsonrpcresponse_json;
+    "JSONRPCResultResponse" JSONRPCResultResponse jsonrpcresult_response_json;
+    "LegacyTitledEnumSchema" LegacyTitledEnumSchema legacy_titled_enum_schema_json;
+    "ListPromptsRequest" ListPromptsRequest list_prompts_request_json;
+    "ListPromptsResult" ListPromptsResult list_prompts_result_json;
+    "ListResourceTemplatesRequest" ListResourceTemplatesRequest list_resource_templates_request_json;
+    "ListResourceTemplatesResult" ListResourceTemplatesResult list_resource_templates_result_json;
+    "ListResourcesRequest" ListResourcesRequest list_resources_request_json;
+    "ListResourcesResult" ListResourcesResult list_resources_result_json;
+    "ListRootsRequest" ListRootsRequest list_roots_request_json;
+    "ListRootsResult" ListRootsResult list_roots_result_json;
+    "ListTasksRequest" ListTasksRequest list_tasks_request_json;
+    "ListTasksResult" ListTasksResult list_tasks_result_json;
+    "ListToolsRequest" ListToolsRequest list_tools_request_json;
+    "ListToolsResult" ListToolsResult list_tools_result_json;
+    "LoggingLevel" LoggingLevel logging_level_json;
+    "LoggingMessageNotification" LoggingMessageNotification logging_message_notification_json;
+    "LoggingMessageNotificationParams" LoggingMessageNotificationParams logging_message_notification_params_json;
+    "ModelHint" ModelHint model_hint_json;
+    "ModelPreferences" ModelPreferences model_preferences_json;
+    "MultiSelectEnumSchema" MultiSelectEnumSchema multi_select_enum_schema_json;
+    "Notification" Notification notification_json;
+    "NotificationParams" NotificationParams notification_params_json;
+    "NumberSchema" NumberSchema number_schema_json;
+    "PaginatedRequest" PaginatedRequest paginated_request_json;
+    "PaginatedRequestParams" PaginatedRequestParams paginated_request_params_json;
+    "PaginatedResult" PaginatedResult paginated_result_json;
+    "PingRequest" PingRequest ping_request_json;
+    "PrimitiveSchemaDefinition" PrimitiveSchemaDefinition primitive_schema_definition_json;
+    "ProgressNotification" ProgressNotification progress_notification_json;
+    "ProgressNotificationParams" ProgressNotificationParams progress_notification_params_json;
+    "ProgressToken" ProgressToken progress_token_json;
+    "Prompt" Prompt prompt_json;
+    "PromptArgument" PromptArgument prompt_argument_json;
+    "PromptListChangedNotification" PromptListChangedNotification prompt_list_changed_notification_json;
+    "PromptMessage" PromptMessage prompt_message_json;
+    "PromptReference" PromptReference prompt_reference_json;
+    "ReadResourceRequest" ReadResourceRequest read_resource_request_json;
+    "ReadResourceRequestParams" ReadResourceRequestParams read_resource_request_params_json;
+    "ReadResourceResult" ReadResourceResult read_resource_result_json;
+    "RelatedTaskMetadata" RelatedTaskMetadata related_task_metadata_json;
+    "Request" Request request_json;
+    "RequestId" RequestId request_id_json;
+    "RequestParams" RequestParams request_params_json;
+    "Resource" Resource resource_json;
+    "ResourceContents" ResourceContents resource_contents_json;
+    "ResourceLink" ResourceLink resource_link_json;
+    "ResourceListChangedNotification" ResourceListChangedNotification resource_list_changed_notification_json;
+    "ResourceRequestParams" ResourceRequestParams resource_request_params_json;
+    "ResourceTemplate" ResourceTemplate resource_template_json;
+    "ResourceTemplateReference" ResourceTemplateReference resource_template_reference_json;
+    "ResourceUpdatedNotification" ResourceUpdatedNotification resource_updated_notification_json;
+    "ResourceUpdatedNotificationParams" ResourceUpdatedNotificationParams resource_updated_notification_params_json;
+    "Result" Result result_json;
+    "Role" Role role_json;
+    "Root" Root root_json;
+    "RootsListChangedNotification" RootsListChangedNotification roots_list_changed_notification_json;
+    "SamplingMessage" SamplingMessage sampling_message_json;
+    "SamplingMessageContentBlock" SamplingMessageContentBlock sampling_message_content_block_json;
+    "ServerCapabilities" ServerCapabilities server_capabilities_json;
+    "ServerNotification" ServerNotification server_notification_json;
+    "ServerRequest" ServerRequest server_request_json;
+    "ServerResult" ServerResult server_result_json;
+    "SetLevelRequest" SetLevelRequest set_level_request_json;
+    "SetLevelRequestParams" SetLevelRequestParams set_level_request_params_json;
+    "SingleSelectEnumSchema" SingleSelectEnumSchema single_select_enum_schema_json;
+    "StringSchema" StringSchema string_schema_json;
+    "SubscribeRequest" SubscribeRequest subscribe_request_json;
+    "SubscribeRequestParams" SubscribeRequestParams subscribe_request_params_json;
+    "Task" Task task_json;
+    "TaskAugmentedRequestParams" TaskAugmentedRequestParams task_augmented_request_params_json;
+    "TaskMetadata" TaskMetadata task_metadata_json;
+    "TaskStatus" TaskStatus task_status_json;
+    "TaskStatusNotification" TaskStatusNotification task_status_notification_json;
+    "TaskStatusNotificationParams" TaskStatusNotificationParams task_status_notification_params_json;
+    "TextContent" TextContent text_content_json;
+    "TextResourceContents" TextResourceContents text_resource_contents_json;
+    "TitledMultiSelectEnumSchema" TitledMultiSelectEnumSchema titled_multi_select_enum_schema_json;
+    "TitledSingleSelectEnumSchema" TitledSingleSelectEnumSchema titled_single_select_enum_schema_json;
+    "Tool" Tool tool_json;
+    "ToolAnnotations" ToolAnnotations tool_annotations_json;
+    "ToolChoice" ToolChoice tool_choice_json;
+    "ToolExecution" ToolExecution tool_execution_json;
+    "ToolListChangedNotification" ToolListChangedNotification tool_list_changed_notification_json;
+    "ToolResultContent" ToolResultContent tool_result_content_json;
+    "ToolUseContent" ToolUseContent tool_use_content_json;
+    "URLElicitationRequiredError" URLElicitationRequiredError urlelicitation_required_error_json;
+    "UnsubscribeRequest" UnsubscribeRequest unsubscribe_request_json;
+    "UnsubscribeRequestParams" UnsubscribeRequestParams unsubscribe_request_params_json;
+    "UntitledMultiSelectEnumSchema" UntitledMultiSelectEnumSchema untitled_multi_select_enum_schema_json;
+    "UntitledSingleSelectEnumSchema" UntitledSingleSelectEnumSchema untitled_single_select_enum_schema_json;
 }

@@ -9,15 +9,11 @@ pub fn annotations() -> BoxedStrategy<super::Annotations> {
 }
 /// Values of [`super::Annotations`] as JSON.
 fn annotations_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("audience", s::optional_member(s::array_json(role_json(), None, None))),
-            ("lastModified", s::optional_member(s::string_json(None, None, None))),
-            ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("audience", s::optional_member(s::array_json(role_json(), None, None))),
+        ("lastModified", s::optional_member(s::string_json(None, None, None))),
+        ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+    ])
 }
 /// Values of [`super::AudioContent`].
 pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
@@ -25,17 +21,13 @@ pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
 }
 /// Values of [`super::AudioContent`] as JSON.
 fn audio_content_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(meta_object_json())),
-            ("annotations", s::optional_member(annotations_json())),
-            ("data", s::required(s::string_json(Some("byte"), None, None))),
-            ("mimeType", s::required(s::string_json(None, None, None))),
-            ("type", s::required(type_audio_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(meta_object_json())),
+        ("annotations", s::optional_member(annotations_json())),
+        ("data", s::required(s::string_json(Some("byte"), None, None))),
+        ("mimeType", s::required(s::string_json(None, None, None))),
+        ("type", s::required(type_audio_json())),
+    ])
 }
 /// Values of [`super::BaseMetadata`].
 pub fn base_metadata() -> BoxedStrategy<super::BaseMetadata> {
@@ -43,14 +35,10 @@ pub fn base_metadata() -> BoxedStrategy<super::BaseMetadata> {
 }
 /// Values of [`super::BaseMetadata`] as JSON.
 fn base_metadata_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("name", s::required(s::string_json(None, None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("name", s::required(s::string_json(None, None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::BlobResourceContents`].
 pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
@@ -58,16 +46,12 @@ pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
 }
 /// Values of [`super::BlobResourceContents`] as JSON.
 fn blob_resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(meta_object_json())),
-            ("blob", s::required(s::string_json(Some("byte"), None, None))),
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(meta_object_json())),
+        ("blob", s::required(s::string_json(Some("byte"), None, None))),
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::BooleanSchema`].
 pub fn boolean_schema() -> BoxedStrategy<super::BooleanSchema> {
@@ -75,16 +59,12 @@ pub fn boolean_schema() -> BoxedStrategy<super::BooleanSchema> {
 }
 /// Values of [`super::BooleanSchema`] as JSON.
 fn boolean_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("default", s::optional_member(s::boolean_json())),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_boolean_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("default", s::optional_member(s::boolean_json())),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_boolean_json())),
+    ])
 }
 /// Values of [`super::CacheableResult`].
 pub fn cacheable_result() -> BoxedStrategy<super::CacheableResult> {
@@ -92,16 +72,12 @@ pub fn cacheable_result() -> BoxedStrategy<super::CacheableResult> {
 }
 /// Values of [`super::CacheableResult`] as JSON.
 fn cacheable_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(result_meta_object_json())),
-            ("cacheScope", s::required(cacheable_result_cache_scope_json())),
-            ("resultType", s::required(s::string_json(None, None, None))),
-            ("ttlMs", s::required(s::integer_json(Some(0i64), None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(result_meta_object_json())),
+        ("cacheScope", s::required(cacheable_result_cache_scope_json())),
+        ("resultType", s::required(s::string_json(None, None, None))),
+        ("ttlMs", s::required(s::integer_json(Some(0i64), None))),
+    ])
 }
 /// Values of [`super::CacheableResultCacheScope`].
 pub fn cacheable_result_cache_scope() -> BoxedStrategy<
@@ -119,16 +95,12 @@ pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
 }
 /// Values of [`super::CallToolRequest`] as JSON.
 fn call_tool_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_tools_call_json())),
-            ("params", s::required(call_tool_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_tools_call_json())),
+        ("params", s::required(call_tool_request_params_json())),
+    ])
 }
 /// Values of [`super::CallToolRequestParams`].
 pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams> {
@@ -136,17 +108,13 @@ pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams>
 }
 /// Values of [`super::CallToolRequestParams`] as JSON.
 fn call_tool_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::required(request_meta_object_json())),
-            ("arguments", s::optional_member(s::object_json())),
-            ("inputResponses", s::optional_member(input_responses_json())),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("requestState", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::required(request_meta_object_json())),
+        ("arguments", s::optional_member(s::object_json())),
+        ("inputResponses", s::optional_member(input_responses_json())),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("requestState", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::CallToolResult`].
 pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
@@ -154,17 +122,13 @@ pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
 }
 /// Values of [`super::CallToolResult`] as JSON.
 fn call_tool_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(result_meta_object_json())),
-            ("content", s::required(s::array_json(content_block_json(), None, None))),
-            ("isError", s::optional_member(s::boolean_json())),
-            ("resultType", s::required(s::string_json(None, None, None))),
-            ("structuredContent", s::optional_member(s::any_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(result_meta_object_json())),
+        ("content", s::required(s::array_json(content_block_json(), None, None))),
+        ("isError", s::optional_member(s::boolean_json())),
+        ("resultType", s::required(s::string_json(None, None, None))),
+        ("structuredContent", s::optional_member(s::any_json())),
+    ])
 }
 /// Values of [`super::CallToolResultResponse`].
 pub fn call_tool_result_response() -> BoxedStrategy<super::CallToolResultResponse> {
@@ -172,15 +136,11 @@ pub fn call_tool_result_response() -> BoxedStrategy<super::CallToolResultRespons
 }
 /// Values of [`super::CallToolResultResponse`] as JSON.
 fn call_tool_result_response_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("result", s::required(call_tool_result_response_result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("result", s::required(call_tool_result_response_result_json())),
+    ])
 }
 /// Values of [`super::CallToolResultResponseResult`].
 pub fn call_tool_result_response_result() -> BoxedStrategy<
@@ -204,15 +164,11 @@ pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
 }
 /// Values of [`super::CancelledNotification`] as JSON.
 fn cancelled_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_notifications_cancelled_json())),
-            ("params", s::required(cancelled_notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_notifications_cancelled_json())),
+        ("params", s::required(cancelled_notification_params_json())),
+    ])
 }
 /// Values of [`super::CancelledNotificationParams`].
 pub fn cancelled_notification_params() -> BoxedStrategy<
@@ -222,15 +178,11 @@ pub fn cancelled_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::CancelledNotificationParams`] as JSON.
 fn cancelled_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(notification_meta_object_json())),
-            ("reason", s::optional_member(s::string_json(None, None, None))),
-            ("requestId", s::required(request_id_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(notification_meta_object_json())),
+        ("reason", s::optional_member(s::string_json(None, None, None))),
+        ("requestId", s::required(request_id_json())),
+    ])
 }
 /// Values of [`super::ClientCapabilities`].
 pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
@@ -238,17 +190,13 @@ pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
 }
 /// Values of [`super::ClientCapabilities`] as JSON.
 fn client_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("elicitation", s::optional_member(client_capabilities_elicitation_json())),
-            ("experimental", s::optional_member(s::map_json(jsonobject_json()))),
-            ("extensions", s::optional_member(s::map_json(jsonobject_json()))),
-            ("roots", s::optional_member(s::object_json())),
-            ("sampling", s::optional_member(client_capabilities_sampling_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("elicitation", s::optional_member(client_capabilities_elicitation_json())),
+        ("experimental", s::optional_member(s::map_json(jsonobject_json()))),
+        ("extensions", s::optional_member(s::map_json(jsonobject_json()))),
+        ("roots", s::optional_member(s::object_json())),
+        ("sampling", s::optional_member(client_capabilities_sampling_json())),
+    ])
 }
 /// Values of [`super::ClientCapabilitiesElicitation`].
 pub fn client_capabilities_elicitation() -> BoxedStrategy<
@@ -258,14 +206,10 @@ pub fn client_capabilities_elicitation() -> BoxedStrategy<
 }
 /// Values of [`super::ClientCapabilitiesElicitation`] as JSON.
 fn client_capabilities_elicitation_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("form", s::optional_member(jsonobject_json())),
-            ("url", s::optional_member(jsonobject_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("form", s::optional_member(jsonobject_json())),
+        ("url", s::optional_member(jsonobject_json())),
+    ])
 }
 /// Values of [`super::ClientCapabilitiesSampling`].
 pub fn client_capabilities_sampling() -> BoxedStrategy<
@@ -275,14 +219,10 @@ pub fn client_capabilities_sampling() -> BoxedStrategy<
 }
 /// Values of [`super::ClientCapabilitiesSampling`] as JSON.
 fn client_capabilities_sampling_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("context", s::optional_member(jsonobject_json())),
-            ("tools", s::optional_member(jsonobject_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("context", s::optional_member(jsonobject_json())),
+        ("tools", s::optional_member(jsonobject_json())),
+    ])
 }
 /// Values of [`super::ClientNotification`].
 pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
@@ -290,15 +230,11 @@ pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
 }
 /// Values of [`super::ClientNotification`] as JSON.
 fn client_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_notifications_cancelled_json())),
-            ("params", s::required(cancelled_notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_notifications_cancelled_json())),
+        ("params", s::required(cancelled_notification_params_json())),
+    ])
 }
 /// Values of [`super::ClientRequest`].
 pub fn client_request() -> BoxedStrategy<super::ClientRequest> {
@@ -400,16 +336,12 @@ pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
 }
 /// Values of [`super::CompleteRequest`] as JSON.
 fn complete_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_completion_complete_json())),
-            ("params", s::required(complete_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_completion_complete_json())),
+        ("params", s::required(complete_request_params_json())),
+    ])
 }
 /// Values of [`super::CompleteRequestParams`].
 pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> {
@@ -417,16 +349,12 @@ pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> 
 }
 /// Values of [`super::CompleteRequestParams`] as JSON.
 fn complete_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::required(request_meta_object_json())),
-            ("argument", s::required(complete_request_params_argument_json())),
-            ("context", s::optional_member(complete_request_params_context_json())),
-            ("ref", s::required(complete_request_params_ref_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::required(request_meta_object_json())),
+        ("argument", s::required(complete_request_params_argument_json())),
+        ("context", s::optional_member(complete_request_params_context_json())),
+        ("ref", s::required(complete_request_params_ref_json())),
+    ])
 }
 /// Values of [`super::CompleteRequestParamsArgument`].
 pub fn complete_request_params_argument() -> BoxedStrategy<
@@ -436,14 +364,10 @@ pub fn complete_request_params_argument() -> BoxedStrategy<
 }
 /// Values of [`super::CompleteRequestParamsArgument`] as JSON.
 fn complete_request_params_argument_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("name", s::required(s::string_json(None, None, None))),
-            ("value", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("name", s::required(s::string_json(None, None, None))),
+        ("value", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::CompleteRequestParamsContext`].
 pub fn complete_request_params_context() -> BoxedStrategy<
@@ -453,16 +377,9 @@ pub fn complete_request_params_context() -> BoxedStrategy<
 }
 /// Values of [`super::CompleteRequestParamsContext`] as JSON.
 fn complete_request_params_context_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "arguments",
-                s::optional_member(s::map_json(s::string_json(None, None, None))),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("arguments", s::optional_member(s::map_json(s::string_json(None, None, None)))),
+    ])
 }
 /// Values of [`super::CompleteRequestParamsRef`].
 pub fn complete_request_params_ref() -> BoxedStrategy<super::CompleteRequestParamsRef> {
@@ -484,15 +401,11 @@ pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
 }
 /// Values of [`super::CompleteResult`] as JSON.
 fn complete_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(result_meta_object_json())),
-            ("completion", s::required(complete_result_completion_json())),
-            ("resultType", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(result_meta_object_json())),
+        ("completion", s::required(complete_result_completion_json())),
+        ("resultType", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::CompleteResultCompletion`].
 pub fn complete_result_completion() -> BoxedStrategy<super::CompleteResultCompletion> {
@@ -500,20 +413,16 @@ pub fn complete_result_completion() -> BoxedStrategy<super::CompleteResultComple
 }
 /// Values of [`super::CompleteResultCompletion`] as JSON.
 fn complete_result_completion_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("hasMore", s::optional_member(s::boolean_json())),
-            ("total", s::optional_member(s::integer_json(None, None))),
-            (
-                "values",
-                s::required(
-                    s::array_json(s::string_json(None, None, None), None, Some(100u64)),
-                ),
+    s::object([
+        ("hasMore", s::optional_member(s::boolean_json())),
+        ("total", s::optional_member(s::integer_json(None, None))),
+        (
+            "values",
+            s::required(
+                s::array_json(s::string_json(None, None, None), None, Some(100u64)),
             ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+    ])
 }
 /// Values of [`super::CompleteResultResponse`].
 pub fn complete_result_response() -> BoxedStrategy<super::CompleteResultResponse> {
@@ -521,15 +430,11 @@ pub fn complete_result_response() -> BoxedStrategy<super::CompleteResultResponse
 }
 /// Values of [`super::CompleteResultResponse`] as JSON.
 fn complete_result_response_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("result", s::required(complete_result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("result", s::required(complete_result_json())),
+    ])
 }
 /// Values of [`super::ContentBlock`].
 pub fn content_block() -> BoxedStrategy<super::ContentBlock> {
@@ -554,14 +459,10 @@ pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
 }
 /// Values of [`super::CreateMessageRequest`] as JSON.
 fn create_message_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_sampling_create_message_json())),
-            ("params", s::required(create_message_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_sampling_create_message_json())),
+        ("params", s::required(create_message_request_params_json())),
+    ])
 }
 /// Values of [`super::CreateMessageRequestParams`].
 pub fn create_message_request_params() -> BoxedStrategy<
@@ -571,33 +472,26 @@ pub fn create_message_request_params() -> BoxedStrategy<
 }
 /// Values of [`super::CreateMessageRequestParams`] as JSON.
 fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "includeContext",
-                s::optional_member(create_message_request_params_include_context_json()),
+    s::object([
+        (
+            "includeContext",
+            s::optional_member(create_message_request_params_include_context_json()),
+        ),
+        ("maxTokens", s::required(s::integer_json(None, None))),
+        ("messages", s::required(s::array_json(sampling_message_json(), None, None))),
+        ("metadata", s::optional_member(jsonobject_json())),
+        ("modelPreferences", s::optional_member(model_preferences_json())),
+        (
+            "stopSequences",
+            s::optional_member(
+                s::array_json(s::string_json(None, None, None), None, None),
             ),
-            ("maxTokens", s::required(s::integer_json(None, None))),
-            (
-                "messages",
-                s::required(s::array_json(sampling_message_json(), None, None)),
-            ),
-            ("metadata", s::optional_member(jsonobject_json())),
-            ("modelPreferences", s::optional_member(model_preferences_json())),
-            (
-                "stopSequences",
-                s::optional_member(
-                    s::array_json(s::string_json(None, None, None), None, None),
-                ),
-            ),
-            ("systemPrompt", s::optional_member(s::string_json(None, None, None))),
-            ("temperature", s::optional_member(s::number_json(None, None))),
-            ("toolChoice", s::optional_member(tool_choice_json())),
-            ("tools", s::optional_member(s::array_json(tool_json(), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("systemPrompt", s::optional_member(s::string_json(None, None, None))),
+        ("temperature", s::optional_member(s::number_json(None, None))),
+        ("toolChoice", s::optional_member(tool_choice_json())),
+        ("tools", s::optional_member(s::array_json(tool_json(), None, None))),
+    ])
 }
 /// Values of [`super::CreateMessageRequestParamsIncludeContext`].
 pub fn create_message_request_params_include_context() -> BoxedStrategy<
@@ -617,17 +511,13 @@ pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
 }
 /// Values of [`super::CreateMessageResult`] as JSON.
 fn create_message_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(meta_object_json())),
-            ("content", s::required(create_message_result_content_json())),
-            ("model", s::required(s::string_json(None, None, None))),
-            ("role", s::required(role_json())),
-            ("stopReason", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(meta_object_json())),
+        ("content", s::required(create_message_result_content_json())),
+        ("model", s::required(s::string_json(None, None, None))),
+        ("role", s::required(role_json())),
+        ("stopReason", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::CreateMessageResultContent`].
 pub fn create_message_result_content() -> BoxedStrategy<
@@ -663,16 +553,12 @@ pub fn discover_request() -> BoxedStrategy<super::DiscoverRequest> {
 }
 /// Values of [`super::DiscoverRequest`] as JSON.
 fn discover_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_server_discover_json())),
-            ("params", s::required(request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_server_discover_json())),
+        ("params", s::required(request_params_json())),
+    ])
 }
 /// Values of [`super::DiscoverResult`].
 pub fn discover_result() -> BoxedStrategy<super::DiscoverResult> {
@@ -680,22 +566,18 @@ pub fn discover_result() -> BoxedStrategy<super::DiscoverResult> {
 }
 /// Values of [`super::DiscoverResult`] as JSON.
 fn discover_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(result_meta_object_json())),
-            ("cacheScope", s::required(discover_result_cache_scope_json())),
-            ("capabilities", s::required(server_capabilities_json())),
-            ("instructions", s::optional_member(s::string_json(None, None, None))),
-            ("resultType", s::required(s::string_json(None, None, None))),
-            (
-                "supportedVersions",
-                s::required(s::array_json(s::string_json(None, None, None), None, None)),
-            ),
-            ("ttlMs", s::required(s::integer_json(Some(0i64), None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(result_meta_object_json())),
+        ("cacheScope", s::required(discover_result_cache_scope_json())),
+        ("capabilities", s::required(server_capabilities_json())),
+        ("instructions", s::optional_member(s::string_json(None, None, None))),
+        ("resultType", s::required(s::string_json(None, None, None))),
+        (
+            "supportedVersions",
+            s::required(s::array_json(s::string_json(None, None, None), None, None)),
+        ),
+        ("ttlMs", s::required(s::integer_json(Some(0i64), None))),
+    ])
 }
 /// Values of [`super::DiscoverResultCacheScope`].
 pub fn discover_result_cache_scope() -> BoxedStrategy<super::DiscoverResultCacheScope> {
@@ -711,15 +593,11 @@ pub fn discover_result_response() -> BoxedStrategy<super::DiscoverResultResponse
 }
 /// Values of [`super::DiscoverResultResponse`] as JSON.
 fn discover_result_response_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("result", s::required(discover_result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("result", s::required(discover_result_json())),
+    ])
 }
 /// Values of [`super::ElicitRequest`].
 pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
@@ -727,14 +605,10 @@ pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
 }
 /// Values of [`super::ElicitRequest`] as JSON.
 fn elicit_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_elicitation_create_json())),
-            ("params", s::required(elicit_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_elicitation_create_json())),
+        ("params", s::required(elicit_request_params_json())),
+    ])
 }
 /// Values of [`super::ElicitRequestFormParams`].
 pub fn elicit_request_form_params() -> BoxedStrategy<super::ElicitRequestFormParams> {
@@ -742,18 +616,14 @@ pub fn elicit_request_form_params() -> BoxedStrategy<super::ElicitRequestFormPar
 }
 /// Values of [`super::ElicitRequestFormParams`] as JSON.
 fn elicit_request_form_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("message", s::required(s::string_json(None, None, None))),
-            ("mode", s::optional_member(mode_form_json())),
-            (
-                "requestedSchema",
-                s::required(elicit_request_form_params_requested_schema_json()),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("message", s::required(s::string_json(None, None, None))),
+        ("mode", s::optional_member(mode_form_json())),
+        (
+            "requestedSchema",
+            s::required(elicit_request_form_params_requested_schema_json()),
+        ),
+    ])
 }
 /// Values of [`super::ElicitRequestFormParamsRequestedSchema`].
 pub fn elicit_request_form_params_requested_schema() -> BoxedStrategy<
@@ -765,21 +635,17 @@ pub fn elicit_request_form_params_requested_schema() -> BoxedStrategy<
 fn elicit_request_form_params_requested_schema_json() -> BoxedStrategy<
     ::serde_json::Value,
 > {
-    s::object(
-        Vec::from([
-            ("$schema", s::optional_member(s::string_json(None, None, None))),
-            ("properties", s::required(s::map_json(primitive_schema_definition_json()))),
-            (
-                "required",
-                s::optional_member(
-                    s::array_json(s::string_json(None, None, None), None, None),
-                ),
+    s::object([
+        ("$schema", s::optional_member(s::string_json(None, None, None))),
+        ("properties", s::required(s::map_json(primitive_schema_definition_json()))),
+        (
+            "required",
+            s::optional_member(
+                s::array_json(s::string_json(None, None, None), None, None),
             ),
-            ("type", s::required(type_object_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("type", s::required(type_object_json())),
+    ])
 }
 /// Values of [`super::ElicitRequestParams`].
 pub fn elicit_request_params() -> BoxedStrategy<super::ElicitRequestParams> {
@@ -801,15 +667,11 @@ pub fn elicit_request_urlparams() -> BoxedStrategy<super::ElicitRequestURLParams
 }
 /// Values of [`super::ElicitRequestURLParams`] as JSON.
 fn elicit_request_urlparams_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("message", s::required(s::string_json(None, None, None))),
-            ("mode", s::required(mode_url_json())),
-            ("url", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("message", s::required(s::string_json(None, None, None))),
+        ("mode", s::required(mode_url_json())),
+        ("url", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::ElicitResult`].
 pub fn elicit_result() -> BoxedStrategy<super::ElicitResult> {
@@ -817,17 +679,10 @@ pub fn elicit_result() -> BoxedStrategy<super::ElicitResult> {
 }
 /// Values of [`super::ElicitResult`] as JSON.
 fn elicit_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("action", s::required(elicit_result_action_json())),
-            (
-                "content",
-                s::optional_member(s::map_json(elicit_result_content_value_json())),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("action", s::required(elicit_result_action_json())),
+        ("content", s::optional_member(s::map_json(elicit_result_content_value_json()))),
+    ])
 }
 /// Values of [`super::ElicitResultAction`].
 pub fn elicit_result_action() -> BoxedStrategy<super::ElicitResultAction> {
@@ -859,16 +714,12 @@ pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
 }
 /// Values of [`super::EmbeddedResource`] as JSON.
 fn embedded_resource_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(meta_object_json())),
-            ("annotations", s::optional_member(annotations_json())),
-            ("resource", s::required(embedded_resource_resource_json())),
-            ("type", s::required(type_resource_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(meta_object_json())),
+        ("annotations", s::optional_member(annotations_json())),
+        ("resource", s::required(embedded_resource_resource_json())),
+        ("type", s::required(type_resource_json())),
+    ])
 }
 /// Values of [`super::EmbeddedResourceResource`].
 pub fn embedded_resource_resource() -> BoxedStrategy<super::EmbeddedResourceResource> {
@@ -918,15 +769,11 @@ pub fn error() -> BoxedStrategy<super::Error> {
 }
 /// Values of [`super::Error`] as JSON.
 fn error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("code", s::required(s::integer_json(None, None))),
-            ("data", s::optional_member(s::any_json())),
-            ("message", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("code", s::required(s::integer_json(None, None))),
+        ("data", s::optional_member(s::any_json())),
+        ("message", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::GetPromptRequest`].
 pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
@@ -934,16 +781,12 @@ pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
 }
 /// Values of [`super::GetPromptRequest`] as JSON.
 fn get_prompt_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_prompts_get_json())),
-            ("params", s::required(get_prompt_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_prompts_get_json())),
+        ("params", s::required(get_prompt_request_params_json())),
+    ])
 }
 /// Values of [`super::GetPromptRequestParams`].
 pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParams> {
@@ -951,20 +794,13 @@ pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParam
 }
 /// Values of [`super::GetPromptRequestParams`] as JSON.
 fn get_prompt_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::required(request_meta_object_json())),
-            (
-                "arguments",
-                s::optional_member(s::map_json(s::string_json(None, None, None))),
-            ),
-            ("inputResponses", s::optional_member(input_responses_json())),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("requestState", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::required(request_meta_object_json())),
+        ("arguments", s::optional_member(s::map_json(s::string_json(None, None, None)))),
+        ("inputResponses", s::optional_member(input_responses_json())),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("requestState", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::GetPromptResult`].
 pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
@@ -972,16 +808,12 @@ pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
 }
 /// Values of [`super::GetPromptResult`] as JSON.
 fn get_prompt_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(result_meta_object_json())),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("messages", s::required(s::array_json(prompt_message_json(), None, None))),
-            ("resultType", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(result_meta_object_json())),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("messages", s::required(s::array_json(prompt_message_json(), None, None))),
+        ("resultType", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::GetPromptResultResponse`].
 pub fn get_prompt_result_response() -> BoxedStrategy<super::GetPromptResultResponse> {
@@ -989,15 +821,11 @@ pub fn get_prompt_result_response() -> BoxedStrategy<super::GetPromptResultRespo
 }
 /// Values of [`super::GetPromptResultResponse`] as JSON.
 fn get_prompt_result_response_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("result", s::required(get_prompt_result_response_result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("result", s::required(get_prompt_result_response_result_json())),
+    ])
 }
 /// Values of [`super::GetPromptResultResponseResult`].
 pub fn get_prompt_result_response_result() -> BoxedStrategy<
@@ -1021,15 +849,11 @@ pub fn header_mismatch_error() -> BoxedStrategy<super::HeaderMismatchError> {
 }
 /// Values of [`super::HeaderMismatchError`] as JSON.
 fn header_mismatch_error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("error", s::required(header_mismatch_error_error_json())),
-            ("id", s::optional_member(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("error", s::required(header_mismatch_error_error_json())),
+        ("id", s::optional_member(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+    ])
 }
 /// Values of [`super::HeaderMismatchErrorError`].
 pub fn header_mismatch_error_error() -> BoxedStrategy<super::HeaderMismatchErrorError> {
@@ -1037,15 +861,11 @@ pub fn header_mismatch_error_error() -> BoxedStrategy<super::HeaderMismatchError
 }
 /// Values of [`super::HeaderMismatchErrorError`] as JSON.
 fn header_mismatch_error_error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("code", s::required(code_minus_32020_json())),
-            ("data", s::optional_member(s::any_json())),
-            ("message", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("code", s::required(code_minus_32020_json())),
+        ("data", s::optional_member(s::any_json())),
+        ("message", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::Icon`].
 pub fn icon() -> BoxedStrategy<super::Icon> {
@@ -1053,21 +873,17 @@ pub fn icon() -> BoxedStrategy<super::Icon> {
 }
 /// Values of [`super::Icon`] as JSON.
 fn icon_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            (
-                "sizes",
-                s::optional_member(
-                    s::array_json(s::string_json(None, None, None), None, None),
-                ),
+    s::object([
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        (
+            "sizes",
+            s::optional_member(
+                s::array_json(s::string_json(None, None, None), None, None),
             ),
-            ("src", s::required(s::string_json(Some("uri"), None, None))),
-            ("theme", s::optional_member(icon_theme_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("src", s::required(s::string_json(Some("uri"), None, None))),
+        ("theme", s::optional_member(icon_theme_json())),
+    ])
 }
 /// Values of [`super::IconTheme`].
 pub fn icon_theme() -> BoxedStrategy<super::IconTheme> {
@@ -1083,13 +899,7 @@ pub fn icons() -> BoxedStrategy<super::Icons> {
 }
 /// Values of [`super::Icons`] as JSON.
 fn icons_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("icons", s::optional_member(s::array_json(icon_json(), None, None)))])
 }
 /// Values of [`super::ImageContent`].
 pub fn image_content() -> BoxedStrategy<super::ImageContent> {
@@ -1097,17 +907,13 @@ pub fn image_content() -> BoxedStrategy<super::ImageContent> {
 }
 /// Values of [`super::ImageContent`] as JSON.
 fn image_content_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(meta_object_json())),
-            ("annotations", s::optional_member(annotations_json())),
-            ("data", s::required(s::string_json(Some("byte"), None, None))),
-            ("mimeType", s::required(s::string_json(None, None, None))),
-            ("type", s::required(type_image_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(meta_object_json())),
+        ("annotations", s::optional_member(annotations_json())),
+        ("data", s::required(s::string_json(Some("byte"), None, None))),
+        ("mimeType", s::required(s::string_json(None, None, None))),
+        ("type", s::required(type_image_json())),
+    ])
 }
 /// Values of [`super::Implementation`].
 pub fn implementation() -> BoxedStrategy<super::Implementation> {
@@ -1115,18 +921,14 @@ pub fn implementation() -> BoxedStrategy<super::Implementation> {
 }
 /// Values of [`super::Implementation`] as JSON.
 fn implementation_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("version", s::required(s::string_json(None, None, None))),
-            ("websiteUrl", s::optional_member(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("version", s::required(s::string_json(None, None, None))),
+        ("websiteUrl", s::optional_member(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::InputRequest`].
 pub fn input_request() -> BoxedStrategy<super::InputRequest> {
@@ -1157,16 +959,12 @@ pub fn input_required_result() -> BoxedStrategy<super::InputRequiredResult> {
 }
 /// Values of [`super::InputRequiredResult`] as JSON.
 fn input_required_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(result_meta_object_json())),
-            ("inputRequests", s::optional_member(input_requests_json())),
-            ("requestState", s::optional_member(s::string_json(None, None, None))),
-            ("resultType", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(result_meta_object_json())),
+        ("inputRequests", s::optional_member(input_requests_json())),
+        ("requestState", s::optional_member(s::string_json(None, None, None))),
+        ("resultType", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::InputResponse`].
 pub fn input_response() -> BoxedStrategy<super::InputResponse> {
@@ -1191,15 +989,11 @@ pub fn input_response_request_params() -> BoxedStrategy<
 }
 /// Values of [`super::InputResponseRequestParams`] as JSON.
 fn input_response_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::required(request_meta_object_json())),
-            ("inputResponses", s::optional_member(input_responses_json())),
-            ("requestState", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::required(request_meta_object_json())),
+        ("inputResponses", s::optional_member(input_responses_json())),
+        ("requestState", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::InputResponses`].
 pub fn input_responses() -> BoxedStrategy<super::InputResponses> {
@@ -1215,15 +1009,11 @@ pub fn internal_error() -> BoxedStrategy<super::InternalError> {
 }
 /// Values of [`super::InternalError`] as JSON.
 fn internal_error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("code", s::required(code_minus_32603_json())),
-            ("data", s::optional_member(s::any_json())),
-            ("message", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("code", s::required(code_minus_32603_json())),
+        ("data", s::optional_member(s::any_json())),
+        ("message", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::InvalidParamsError`].
 pub fn invalid_params_error() -> BoxedStrategy<super::InvalidParamsError> {
@@ -1231,15 +1021,11 @@ pub fn invalid_params_error() -> BoxedStrategy<super::InvalidParamsError> {
 }
 /// Values of [`super::InvalidParamsError`] as JSON.
 fn invalid_params_error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("code", s::required(code_minus_32602_json())),
-            ("data", s::optional_member(s::any_json())),
-            ("message", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("code", s::required(code_minus_32602_json())),
+        ("data", s::optional_member(s::any_json())),
+        ("message", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::InvalidRequestError`].
 pub fn invalid_request_error() -> BoxedStrategy<super::InvalidRequestError> {
@@ -1247,15 +1033,11 @@ pub fn invalid_request_error() -> BoxedStrategy<super::InvalidRequestError> {
 }
 /// Values of [`super::InvalidRequestError`] as JSON.
 fn invalid_request_error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("code", s::required(code_minus_32600_json())),
-            ("data", s::optional_member(s::any_json())),
-            ("message", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("code", s::required(code_minus_32600_json())),
+        ("data", s::optional_member(s::any_json())),
+        ("message", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::JSONArray`].
 pub fn jsonarray() -> BoxedStrategy<super::JSONArray> {
@@ -1295,15 +1077,11 @@ pub fn jsonrpcerror_response() -> BoxedStrategy<super::JSONRPCErrorResponse> {
 }
 /// Values of [`super::JSONRPCErrorResponse`] as JSON.
 fn jsonrpcerror_response_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("error", s::required(error_json())),
-            ("id", s::optional_member(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("error", s::required(error_json())),
+        ("id", s::optional_member(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+    ])
 }
 /// Values of [`super::JSONRPCMessage`].
 pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
@@ -1327,15 +1105,11 @@ pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
 }
 /// Values of [`super::JSONRPCNotification`] as JSON.
 fn jsonrpcnotification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(s::string_json(None, None, None))),
-            ("params", s::optional_member(s::object_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(s::string_json(None, None, None))),
+        ("params", s::optional_member(s::object_json())),
+    ])
 }
 /// Values of [`super::JSONRPCRequest`].
 pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
@@ -1343,16 +1117,12 @@ pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
 }
 /// Values of [`super::JSONRPCRequest`] as JSON.
 fn jsonrpcrequest_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(s::string_json(None, None, None))),
-            ("params", s::optional_member(s::object_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(s::string_json(None, None, None))),
+        ("params", s::optional_member(s::object_json())),
+    ])
 }
 /// Values of [`super::JSONRPCResponse`].
 pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
@@ -1374,15 +1144,11 @@ pub fn jsonrpcresult_response() -> BoxedStrategy<super::JSONRPCResultResponse> {
 }
 /// Values of [`super::JSONRPCResultResponse`] as JSON.
 fn jsonrpcresult_response_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("result", s::required(result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("result", s::required(result_json())),
+    ])
 }
 /// Values of [`super::JSONValue`].
 pub fn jsonvalue() -> BoxedStrategy<super::JSONValue> {
@@ -1431,26 +1197,22 @@ pub fn legacy_titled_enum_schema() -> BoxedStrategy<super::LegacyTitledEnumSchem
 }
 /// Values of [`super::LegacyTitledEnumSchema`] as JSON.
 fn legacy_titled_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("default", s::optional_member(s::string_json(None, None, None))),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            (
-                "enum",
-                s::required(s::array_json(s::string_json(None, None, None), None, None)),
+    s::object([
+        ("default", s::optional_member(s::string_json(None, None, None))),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        (
+            "enum",
+            s::required(s::array_json(s::string_json(None, None, None), None, None)),
+        ),
+        (
+            "enumNames",
+            s::optional_member(
+                s::array_json(s::string_json(None, None, None), None, None),
             ),
-            (
-                "enumNames",
-                s::optional_member(
-                    s::array_json(s::string_json(None, None, None), None, None),
-                ),
-            ),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_string_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_string_json())),
+    ])
 }
 /// Values of [`super::ListPromptsRequest`].
 pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
@@ -1458,16 +1220,12 @@ pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
 }
 /// Values of [`super::ListPromptsRequest`] as JSON.
 fn list_prompts_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_prompts_list_json())),
-            ("params", s::required(paginated_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_prompts_list_json())),
+        ("params", s::required(paginated_request_params_json())),
+    ])
 }
 /// Values of [`super::ListPromptsResult`].
 pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
@@ -1475,18 +1233,14 @@ pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
 }
 /// Values of [`super::ListPromptsResult`] as JSON.
 fn list_prompts_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(result_meta_object_json())),
-            ("cacheScope", s::required(list_prompts_result_cache_scope_json())),
-            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-            ("prompts", s::required(s::array_json(prompt_json(), None, None))),
-            ("resultType", s::required(s::string_json(None, None, None))),
-            ("ttlMs", s::required(s::integer_json(Some(0i64), None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(result_meta_object_json())),
+        ("cacheScope", s::required(list_prompts_result_cache_scope_json())),
+        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+        ("prompts", s::required(s::array_json(prompt_json(), None, None))),
+        ("resultType", s::required(s::string_json(None, None, None))),
+        ("ttlMs", s::required(s::integer_json(Some(0i64), None))),
+    ])
 }
 /// Values of [`super::ListPromptsResultCacheScope`].
 pub fn list_prompts_result_cache_scope() -> BoxedStrategy<
@@ -1506,15 +1260,11 @@ pub fn list_prompts_result_response() -> BoxedStrategy<
 }
 /// Values of [`super::ListPromptsResultResponse`] as JSON.
 fn list_prompts_result_response_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("result", s::required(list_prompts_result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("result", s::required(list_prompts_result_json())),
+    ])
 }
 /// Values of [`super::ListResourceTemplatesRequest`].
 pub fn list_resource_templates_request() -> BoxedStrategy<
@@ -1524,16 +1274,12 @@ pub fn list_resource_templates_request() -> BoxedStrategy<
 }
 /// Values of [`super::ListResourceTemplatesRequest`] as JSON.
 fn list_resource_templates_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_resources_templates_list_json())),
-            ("params", s::required(paginated_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_resources_templates_list_json())),
+        ("params", s::required(paginated_request_params_json())),
+    ])
 }
 /// Values of [`super::ListResourceTemplatesResult`].
 pub fn list_resource_templates_result() -> BoxedStrategy<
@@ -1543,24 +1289,17 @@ pub fn list_resource_templates_result() -> BoxedStrategy<
 }
 /// Values of [`super::ListResourceTemplatesResult`] as JSON.
 fn list_resource_templates_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(result_meta_object_json())),
-            (
-                "cacheScope",
-                s::required(list_resource_templates_result_cache_scope_json()),
-            ),
-            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-            (
-                "resourceTemplates",
-                s::required(s::array_json(resource_template_json(), None, None)),
-            ),
-            ("resultType", s::required(s::string_json(None, None, None))),
-            ("ttlMs", s::required(s::integer_json(Some(0i64), None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(result_meta_object_json())),
+        ("cacheScope", s::required(list_resource_templates_result_cache_scope_json())),
+        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+        (
+            "resourceTemplates",
+            s::required(s::array_json(resource_template_json(), None, None)),
+        ),
+        ("resultType", s::required(s::string_json(None, None, None))),
+        ("ttlMs", s::required(s::integer_json(Some(0i64), None))),
+    ])
 }
 /// Values of [`super::ListResourceTemplatesResultCacheScope`].
 pub fn list_resource_templates_result_cache_scope() -> BoxedStrategy<
@@ -1582,15 +1321,11 @@ pub fn list_resource_templates_result_response() -> BoxedStrategy<
 }
 /// Values of [`super::ListResourceTemplatesResultResponse`] as JSON.
 fn list_resource_templates_result_response_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("result", s::required(list_resource_templates_result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("result", s::required(list_resource_templates_result_json())),
+    ])
 }
 /// Values of [`super::ListResourcesRequest`].
 pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
@@ -1598,16 +1333,12 @@ pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
 }
 /// Values of [`super::ListResourcesRequest`] as JSON.
 fn list_resources_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_resources_list_json())),
-            ("params", s::required(paginated_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_resources_list_json())),
+        ("params", s::required(paginated_request_params_json())),
+    ])
 }
 /// Values of [`super::ListResourcesResult`].
 pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
@@ -1615,18 +1346,14 @@ pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
 }
 /// Values of [`super::ListResourcesResult`] as JSON.
 fn list_resources_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(result_meta_object_json())),
-            ("cacheScope", s::required(list_resources_result_cache_scope_json())),
-            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-            ("resources", s::required(s::array_json(resource_json(), None, None))),
-            ("resultType", s::required(s::string_json(None, None, None))),
-            ("ttlMs", s::required(s::integer_json(Some(0i64), None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(result_meta_object_json())),
+        ("cacheScope", s::required(list_resources_result_cache_scope_json())),
+        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+        ("resources", s::required(s::array_json(resource_json(), None, None))),
+        ("resultType", s::required(s::string_json(None, None, None))),
+        ("ttlMs", s::required(s::integer_json(Some(0i64), None))),
+    ])
 }
 /// Values of [`super::ListResourcesResultCacheScope`].
 pub fn list_resources_result_cache_scope() -> BoxedStrategy<
@@ -1646,15 +1373,11 @@ pub fn list_resources_result_response() -> BoxedStrategy<
 }
 /// Values of [`super::ListResourcesResultResponse`] as JSON.
 fn list_resources_result_response_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("result", s::required(list_resources_result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("result", s::required(list_resources_result_json())),
+    ])
 }
 /// Values of [`super::ListRootsRequest`].
 pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
@@ -1662,14 +1385,10 @@ pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
 }
 /// Values of [`super::ListRootsRequest`] as JSON.
 fn list_roots_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(method_roots_list_json())),
-            ("params", s::optional_member(list_roots_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(method_roots_list_json())),
+        ("params", s::optional_member(list_roots_request_params_json())),
+    ])
 }
 /// Values of [`super::ListRootsRequestParams`].
 pub fn list_roots_request_params() -> BoxedStrategy<super::ListRootsRequestParams> {
@@ -1677,11 +1396,7 @@ pub fn list_roots_request_params() -> BoxedStrategy<super::ListRootsRequestParam
 }
 /// Values of [`super::ListRootsRequestParams`] as JSON.
 fn list_roots_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("_meta", s::optional_member(meta_object_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("_meta", s::optional_member(meta_object_json()))])
 }
 /// Values of [`super::ListRootsResult`].
 pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
@@ -1689,11 +1404,7 @@ pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
 }
 /// Values of [`super::ListRootsResult`] as JSON.
 fn list_roots_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("roots", s::required(s::array_json(root_json(), None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("roots", s::required(s::array_json(root_json(), None, None)))])
 }
 /// Values of [`super::ListToolsRequest`].
 pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
@@ -1701,16 +1412,12 @@ pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
 }
 /// Values of [`super::ListToolsRequest`] as JSON.
 fn list_tools_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_tools_list_json())),
-            ("params", s::required(paginated_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_tools_list_json())),
+        ("params", s::required(paginated_request_params_json())),
+    ])
 }
 /// Values of [`super::ListToolsResult`].
 pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
@@ -1718,18 +1425,14 @@ pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
 }
 /// Values of [`super::ListToolsResult`] as JSON.
 fn list_tools_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(result_meta_object_json())),
-            ("cacheScope", s::required(list_tools_result_cache_scope_json())),
-            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-            ("resultType", s::required(s::string_json(None, None, None))),
-            ("tools", s::required(s::array_json(tool_json(), None, None))),
-            ("ttlMs", s::required(s::integer_json(Some(0i64), None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(result_meta_object_json())),
+        ("cacheScope", s::required(list_tools_result_cache_scope_json())),
+        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+        ("resultType", s::required(s::string_json(None, None, None))),
+        ("tools", s::required(s::array_json(tool_json(), None, None))),
+        ("ttlMs", s::required(s::integer_json(Some(0i64), None))),
+    ])
 }
 /// Values of [`super::ListToolsResultCacheScope`].
 pub fn list_tools_result_cache_scope() -> BoxedStrategy<
@@ -1747,15 +1450,11 @@ pub fn list_tools_result_response() -> BoxedStrategy<super::ListToolsResultRespo
 }
 /// Values of [`super::ListToolsResultResponse`] as JSON.
 fn list_tools_result_response_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("result", s::required(list_tools_result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("result", s::required(list_tools_result_json())),
+    ])
 }
 /// Values of [`super::LoggingLevel`].
 pub fn logging_level() -> BoxedStrategy<super::LoggingLevel> {
@@ -1784,15 +1483,11 @@ pub fn logging_message_notification() -> BoxedStrategy<
 }
 /// Values of [`super::LoggingMessageNotification`] as JSON.
 fn logging_message_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_notifications_message_json())),
-            ("params", s::required(logging_message_notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_notifications_message_json())),
+        ("params", s::required(logging_message_notification_params_json())),
+    ])
 }
 /// Values of [`super::LoggingMessageNotificationParams`].
 pub fn logging_message_notification_params() -> BoxedStrategy<
@@ -1802,16 +1497,12 @@ pub fn logging_message_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::LoggingMessageNotificationParams`] as JSON.
 fn logging_message_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(notification_meta_object_json())),
-            ("data", s::required(s::any_json())),
-            ("level", s::required(logging_level_json())),
-            ("logger", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(notification_meta_object_json())),
+        ("data", s::required(s::any_json())),
+        ("level", s::required(logging_level_json())),
+        ("logger", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::MetaObject`].
 pub fn meta_object() -> BoxedStrategy<super::MetaObject> {
@@ -1843,15 +1534,11 @@ pub fn method_not_found_error() -> BoxedStrategy<super::MethodNotFoundError> {
 }
 /// Values of [`super::MethodNotFoundError`] as JSON.
 fn method_not_found_error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("code", s::required(code_minus_32601_json())),
-            ("data", s::optional_member(s::any_json())),
-            ("message", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("code", s::required(code_minus_32601_json())),
+        ("data", s::optional_member(s::any_json())),
+        ("message", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::MethodNotificationsCancelled`].
 pub fn method_notifications_cancelled() -> BoxedStrategy<
@@ -2041,18 +1728,11 @@ pub fn missing_required_client_capability_error() -> BoxedStrategy<
 fn missing_required_client_capability_error_json() -> BoxedStrategy<
     ::serde_json::Value,
 > {
-    s::object(
-        Vec::from([
-            (
-                "error",
-                s::required(missing_required_client_capability_error_error_json()),
-            ),
-            ("id", s::optional_member(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("error", s::required(missing_required_client_capability_error_error_json())),
+        ("id", s::optional_member(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+    ])
 }
 /// Values of [`super::MissingRequiredClientCapabilityErrorError`].
 pub fn missing_required_client_capability_error_error() -> BoxedStrategy<
@@ -2064,18 +1744,14 @@ pub fn missing_required_client_capability_error_error() -> BoxedStrategy<
 fn missing_required_client_capability_error_error_json() -> BoxedStrategy<
     ::serde_json::Value,
 > {
-    s::object(
-        Vec::from([
-            ("code", s::required(code_minus_32021_json())),
-            (
-                "data",
-                s::required(missing_required_client_capability_error_error_data_json()),
-            ),
-            ("message", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("code", s::required(code_minus_32021_json())),
+        (
+            "data",
+            s::required(missing_required_client_capability_error_error_data_json()),
+        ),
+        ("message", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::MissingRequiredClientCapabilityErrorErrorData`].
 pub fn missing_required_client_capability_error_error_data() -> BoxedStrategy<
@@ -2087,11 +1763,7 @@ pub fn missing_required_client_capability_error_error_data() -> BoxedStrategy<
 fn missing_required_client_capability_error_error_data_json() -> BoxedStrategy<
     ::serde_json::Value,
 > {
-    s::object(
-        Vec::from([("requiredCapabilities", s::required(client_capabilities_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("requiredCapabilities", s::required(client_capabilities_json()))])
 }
 /// Values of [`super::ModeForm`].
 pub fn mode_form() -> BoxedStrategy<super::ModeForm> {
@@ -2115,11 +1787,7 @@ pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
 }
 /// Values of [`super::ModelHint`] as JSON.
 fn model_hint_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("name", s::optional_member(s::string_json(None, None, None)))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("name", s::optional_member(s::string_json(None, None, None)))])
 }
 /// Values of [`super::ModelPreferences`].
 pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
@@ -2127,19 +1795,15 @@ pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
 }
 /// Values of [`super::ModelPreferences`] as JSON.
 fn model_preferences_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("costPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-            ("hints", s::optional_member(s::array_json(model_hint_json(), None, None))),
-            (
-                "intelligencePriority",
-                s::optional_member(s::number_json(Some(0f64), Some(1f64))),
-            ),
-            ("speedPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("costPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+        ("hints", s::optional_member(s::array_json(model_hint_json(), None, None))),
+        (
+            "intelligencePriority",
+            s::optional_member(s::number_json(Some(0f64), Some(1f64))),
+        ),
+        ("speedPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
+    ])
 }
 /// Values of [`super::MultiSelectEnumSchema`].
 pub fn multi_select_enum_schema() -> BoxedStrategy<super::MultiSelectEnumSchema> {
@@ -2161,14 +1825,10 @@ pub fn notification() -> BoxedStrategy<super::Notification> {
 }
 /// Values of [`super::Notification`] as JSON.
 fn notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(s::string_json(None, None, None))),
-            ("params", s::optional_member(s::object_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(s::string_json(None, None, None))),
+        ("params", s::optional_member(s::object_json())),
+    ])
 }
 /// Values of [`super::NotificationMetaObject`].
 pub fn notification_meta_object() -> BoxedStrategy<super::NotificationMetaObject> {
@@ -2176,16 +1836,9 @@ pub fn notification_meta_object() -> BoxedStrategy<super::NotificationMetaObject
 }
 /// Values of [`super::NotificationMetaObject`] as JSON.
 fn notification_meta_object_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "io.modelcontextprotocol/subscriptionId",
-                s::optional_member(request_id_json()),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("io.modelcontextprotocol/subscriptionId", s::optional_member(request_id_json())),
+    ])
 }
 /// Values of [`super::NotificationParams`].
 pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
@@ -2193,11 +1846,7 @@ pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
 }
 /// Values of [`super::NotificationParams`] as JSON.
 fn notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("_meta", s::optional_member(notification_meta_object_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("_meta", s::optional_member(notification_meta_object_json()))])
 }
 /// Values of [`super::NumberSchema`].
 pub fn number_schema() -> BoxedStrategy<super::NumberSchema> {
@@ -2205,18 +1854,14 @@ pub fn number_schema() -> BoxedStrategy<super::NumberSchema> {
 }
 /// Values of [`super::NumberSchema`] as JSON.
 fn number_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("default", s::optional_member(s::number_json(None, None))),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("maximum", s::optional_member(s::number_json(None, None))),
-            ("minimum", s::optional_member(s::number_json(None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(number_schema_type_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("default", s::optional_member(s::number_json(None, None))),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("maximum", s::optional_member(s::number_json(None, None))),
+        ("minimum", s::optional_member(s::number_json(None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(number_schema_type_json())),
+    ])
 }
 /// Values of [`super::NumberSchemaType`].
 pub fn number_schema_type() -> BoxedStrategy<super::NumberSchemaType> {
@@ -2232,16 +1877,12 @@ pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
 }
 /// Values of [`super::PaginatedRequest`] as JSON.
 fn paginated_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(s::string_json(None, None, None))),
-            ("params", s::required(paginated_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(s::string_json(None, None, None))),
+        ("params", s::required(paginated_request_params_json())),
+    ])
 }
 /// Values of [`super::PaginatedRequestParams`].
 pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams> {
@@ -2249,14 +1890,10 @@ pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams
 }
 /// Values of [`super::PaginatedRequestParams`] as JSON.
 fn paginated_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::required(request_meta_object_json())),
-            ("cursor", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::required(request_meta_object_json())),
+        ("cursor", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::PaginatedResult`].
 pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
@@ -2264,15 +1901,11 @@ pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
 }
 /// Values of [`super::PaginatedResult`] as JSON.
 fn paginated_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(result_meta_object_json())),
-            ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-            ("resultType", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(result_meta_object_json())),
+        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
+        ("resultType", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::ParseError`].
 pub fn parse_error() -> BoxedStrategy<super::ParseError> {
@@ -2280,15 +1913,11 @@ pub fn parse_error() -> BoxedStrategy<super::ParseError> {
 }
 /// Values of [`super::ParseError`] as JSON.
 fn parse_error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("code", s::required(code_minus_32700_json())),
-            ("data", s::optional_member(s::any_json())),
-            ("message", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("code", s::required(code_minus_32700_json())),
+        ("data", s::optional_member(s::any_json())),
+        ("message", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::PrimitiveSchemaDefinition`].
 pub fn primitive_schema_definition() -> BoxedStrategy<super::PrimitiveSchemaDefinition> {
@@ -2319,15 +1948,11 @@ pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
 }
 /// Values of [`super::ProgressNotification`] as JSON.
 fn progress_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_notifications_progress_json())),
-            ("params", s::required(progress_notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_notifications_progress_json())),
+        ("params", s::required(progress_notification_params_json())),
+    ])
 }
 /// Values of [`super::ProgressNotificationParams`].
 pub fn progress_notification_params() -> BoxedStrategy<
@@ -2337,17 +1962,13 @@ pub fn progress_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::ProgressNotificationParams`] as JSON.
 fn progress_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(notification_meta_object_json())),
-            ("message", s::optional_member(s::string_json(None, None, None))),
-            ("progress", s::required(s::number_json(None, None))),
-            ("progressToken", s::required(progress_token_json())),
-            ("total", s::optional_member(s::number_json(None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(notification_meta_object_json())),
+        ("message", s::optional_member(s::string_json(None, None, None))),
+        ("progress", s::required(s::number_json(None, None))),
+        ("progressToken", s::required(progress_token_json())),
+        ("total", s::optional_member(s::number_json(None, None))),
+    ])
 }
 /// Values of [`super::ProgressToken`].
 pub fn progress_token() -> BoxedStrategy<super::ProgressToken> {
@@ -2369,21 +1990,17 @@ pub fn prompt() -> BoxedStrategy<super::Prompt> {
 }
 /// Values of [`super::Prompt`] as JSON.
 fn prompt_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(meta_object_json())),
-            (
-                "arguments",
-                s::optional_member(s::array_json(prompt_argument_json(), None, None)),
-            ),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(meta_object_json())),
+        (
+            "arguments",
+            s::optional_member(s::array_json(prompt_argument_json(), None, None)),
+        ),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::PromptArgument`].
 pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
@@ -2391,16 +2008,12 @@ pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
 }
 /// Values of [`super::PromptArgument`] as JSON.
 fn prompt_argument_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("required", s::optional_member(s::boolean_json())),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("required", s::optional_member(s::boolean_json())),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::PromptListChangedNotification`].
 pub fn prompt_list_changed_notification() -> BoxedStrategy<
@@ -2410,15 +2023,11 @@ pub fn prompt_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::PromptListChangedNotification`] as JSON.
 fn prompt_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_notifications_prompts_list_changed_json())),
-            ("params", s::optional_member(notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_notifications_prompts_list_changed_json())),
+        ("params", s::optional_member(notification_params_json())),
+    ])
 }
 /// Values of [`super::PromptMessage`].
 pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
@@ -2426,14 +2035,10 @@ pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
 }
 /// Values of [`super::PromptMessage`] as JSON.
 fn prompt_message_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("content", s::required(content_block_json())),
-            ("role", s::required(role_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("content", s::required(content_block_json())),
+        ("role", s::required(role_json())),
+    ])
 }
 /// Values of [`super::PromptReference`].
 pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
@@ -2441,15 +2046,11 @@ pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
 }
 /// Values of [`super::PromptReference`] as JSON.
 fn prompt_reference_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("name", s::required(s::string_json(None, None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_ref_prompt_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("name", s::required(s::string_json(None, None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_ref_prompt_json())),
+    ])
 }
 /// Values of [`super::ReadResourceRequest`].
 pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
@@ -2457,16 +2058,12 @@ pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
 }
 /// Values of [`super::ReadResourceRequest`] as JSON.
 fn read_resource_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_resources_read_json())),
-            ("params", s::required(read_resource_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_resources_read_json())),
+        ("params", s::required(read_resource_request_params_json())),
+    ])
 }
 /// Values of [`super::ReadResourceRequestParams`].
 pub fn read_resource_request_params() -> BoxedStrategy<
@@ -2476,16 +2073,12 @@ pub fn read_resource_request_params() -> BoxedStrategy<
 }
 /// Values of [`super::ReadResourceRequestParams`] as JSON.
 fn read_resource_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::required(request_meta_object_json())),
-            ("inputResponses", s::optional_member(input_responses_json())),
-            ("requestState", s::optional_member(s::string_json(None, None, None))),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::required(request_meta_object_json())),
+        ("inputResponses", s::optional_member(input_responses_json())),
+        ("requestState", s::optional_member(s::string_json(None, None, None))),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::ReadResourceResult`].
 pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
@@ -2493,22 +2086,18 @@ pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
 }
 /// Values of [`super::ReadResourceResult`] as JSON.
 fn read_resource_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(result_meta_object_json())),
-            ("cacheScope", s::required(read_resource_result_cache_scope_json())),
-            (
-                "contents",
-                s::required(
-                    s::array_json(read_resource_result_contents_item_json(), None, None),
-                ),
+    s::object([
+        ("_meta", s::optional_member(result_meta_object_json())),
+        ("cacheScope", s::required(read_resource_result_cache_scope_json())),
+        (
+            "contents",
+            s::required(
+                s::array_json(read_resource_result_contents_item_json(), None, None),
             ),
-            ("resultType", s::required(s::string_json(None, None, None))),
-            ("ttlMs", s::required(s::integer_json(Some(0i64), None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("resultType", s::required(s::string_json(None, None, None))),
+        ("ttlMs", s::required(s::integer_json(Some(0i64), None))),
+    ])
 }
 /// Values of [`super::ReadResourceResultCacheScope`].
 pub fn read_resource_result_cache_scope() -> BoxedStrategy<
@@ -2544,15 +2133,11 @@ pub fn read_resource_result_response() -> BoxedStrategy<
 }
 /// Values of [`super::ReadResourceResultResponse`] as JSON.
 fn read_resource_result_response_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("result", s::required(read_resource_result_response_result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("result", s::required(read_resource_result_response_result_json())),
+    ])
 }
 /// Values of [`super::ReadResourceResultResponseResult`].
 pub fn read_resource_result_response_result() -> BoxedStrategy<
@@ -2576,14 +2161,10 @@ pub fn request() -> BoxedStrategy<super::Request> {
 }
 /// Values of [`super::Request`] as JSON.
 fn request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("method", s::required(s::string_json(None, None, None))),
-            ("params", s::optional_member(s::object_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("method", s::required(s::string_json(None, None, None))),
+        ("params", s::optional_member(s::object_json())),
+    ])
 }
 /// Values of [`super::RequestId`].
 pub fn request_id() -> BoxedStrategy<super::RequestId> {
@@ -2605,29 +2186,22 @@ pub fn request_meta_object() -> BoxedStrategy<super::RequestMetaObject> {
 }
 /// Values of [`super::RequestMetaObject`] as JSON.
 fn request_meta_object_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "io.modelcontextprotocol/clientCapabilities",
-                s::required(client_capabilities_json()),
-            ),
-            (
-                "io.modelcontextprotocol/clientInfo",
-                s::optional_member(implementation_json()),
-            ),
-            (
-                "io.modelcontextprotocol/logLevel",
-                s::optional_member(logging_level_json()),
-            ),
-            (
-                "io.modelcontextprotocol/protocolVersion",
-                s::required(s::string_json(None, None, None)),
-            ),
-            ("progressToken", s::optional_member(progress_token_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        (
+            "io.modelcontextprotocol/clientCapabilities",
+            s::required(client_capabilities_json()),
+        ),
+        (
+            "io.modelcontextprotocol/clientInfo",
+            s::optional_member(implementation_json()),
+        ),
+        ("io.modelcontextprotocol/logLevel", s::optional_member(logging_level_json())),
+        (
+            "io.modelcontextprotocol/protocolVersion",
+            s::required(s::string_json(None, None, None)),
+        ),
+        ("progressToken", s::optional_member(progress_token_json())),
+    ])
 }
 /// Values of [`super::RequestParams`].
 pub fn request_params() -> BoxedStrategy<super::RequestParams> {
@@ -2635,11 +2209,7 @@ pub fn request_params() -> BoxedStrategy<super::RequestParams> {
 }
 /// Values of [`super::RequestParams`] as JSON.
 fn request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("_meta", s::required(request_meta_object_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("_meta", s::required(request_meta_object_json()))])
 }
 /// Values of [`super::Resource`].
 pub fn resource() -> BoxedStrategy<super::Resource> {
@@ -2647,21 +2217,17 @@ pub fn resource() -> BoxedStrategy<super::Resource> {
 }
 /// Values of [`super::Resource`] as JSON.
 fn resource_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(meta_object_json())),
-            ("annotations", s::optional_member(annotations_json())),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("size", s::optional_member(s::integer_json(None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(meta_object_json())),
+        ("annotations", s::optional_member(annotations_json())),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("size", s::optional_member(s::integer_json(None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::ResourceContents`].
 pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
@@ -2669,15 +2235,11 @@ pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
 }
 /// Values of [`super::ResourceContents`] as JSON.
 fn resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(meta_object_json())),
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(meta_object_json())),
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::ResourceLink`].
 pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
@@ -2685,22 +2247,18 @@ pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
 }
 /// Values of [`super::ResourceLink`] as JSON.
 fn resource_link_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(meta_object_json())),
-            ("annotations", s::optional_member(annotations_json())),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("size", s::optional_member(s::integer_json(None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_resource_link_json())),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(meta_object_json())),
+        ("annotations", s::optional_member(annotations_json())),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("size", s::optional_member(s::integer_json(None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_resource_link_json())),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::ResourceListChangedNotification`].
 pub fn resource_list_changed_notification() -> BoxedStrategy<
@@ -2710,15 +2268,11 @@ pub fn resource_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::ResourceListChangedNotification`] as JSON.
 fn resource_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_notifications_resources_list_changed_json())),
-            ("params", s::optional_member(notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_notifications_resources_list_changed_json())),
+        ("params", s::optional_member(notification_params_json())),
+    ])
 }
 /// Values of [`super::ResourceRequestParams`].
 pub fn resource_request_params() -> BoxedStrategy<super::ResourceRequestParams> {
@@ -2726,14 +2280,10 @@ pub fn resource_request_params() -> BoxedStrategy<super::ResourceRequestParams> 
 }
 /// Values of [`super::ResourceRequestParams`] as JSON.
 fn resource_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::required(request_meta_object_json())),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::required(request_meta_object_json())),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::ResourceTemplate`].
 pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
@@ -2741,23 +2291,16 @@ pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
 }
 /// Values of [`super::ResourceTemplate`] as JSON.
 fn resource_template_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(meta_object_json())),
-            ("annotations", s::optional_member(annotations_json())),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            (
-                "uriTemplate",
-                s::required(s::string_json(Some("uri-template"), None, None)),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(meta_object_json())),
+        ("annotations", s::optional_member(annotations_json())),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("uriTemplate", s::required(s::string_json(Some("uri-template"), None, None))),
+    ])
 }
 /// Values of [`super::ResourceTemplateReference`].
 pub fn resource_template_reference() -> BoxedStrategy<super::ResourceTemplateReference> {
@@ -2765,14 +2308,10 @@ pub fn resource_template_reference() -> BoxedStrategy<super::ResourceTemplateRef
 }
 /// Values of [`super::ResourceTemplateReference`] as JSON.
 fn resource_template_reference_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("type", s::required(type_ref_resource_json())),
-            ("uri", s::required(s::string_json(Some("uri-template"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("type", s::required(type_ref_resource_json())),
+        ("uri", s::required(s::string_json(Some("uri-template"), None, None))),
+    ])
 }
 /// Values of [`super::ResourceUpdatedNotification`].
 pub fn resource_updated_notification() -> BoxedStrategy<
@@ -2782,15 +2321,11 @@ pub fn resource_updated_notification() -> BoxedStrategy<
 }
 /// Values of [`super::ResourceUpdatedNotification`] as JSON.
 fn resource_updated_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_notifications_resources_updated_json())),
-            ("params", s::required(resource_updated_notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_notifications_resources_updated_json())),
+        ("params", s::required(resource_updated_notification_params_json())),
+    ])
 }
 /// Values of [`super::ResourceUpdatedNotificationParams`].
 pub fn resource_updated_notification_params() -> BoxedStrategy<
@@ -2800,14 +2335,10 @@ pub fn resource_updated_notification_params() -> BoxedStrategy<
 }
 /// Values of [`super::ResourceUpdatedNotificationParams`] as JSON.
 fn resource_updated_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(notification_meta_object_json())),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(notification_meta_object_json())),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::Result`].
 pub fn result() -> BoxedStrategy<super::Result> {
@@ -2815,7 +2346,7 @@ pub fn result() -> BoxedStrategy<super::Result> {
 }
 /// Values of [`super::Result`] as JSON.
 fn result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([
             ("_meta", s::optional_member(result_meta_object_json())),
             ("resultType", s::required(s::string_json(None, None, None))),
@@ -2830,16 +2361,9 @@ pub fn result_meta_object() -> BoxedStrategy<super::ResultMetaObject> {
 }
 /// Values of [`super::ResultMetaObject`] as JSON.
 fn result_meta_object_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "io.modelcontextprotocol/serverInfo",
-                s::optional_member(implementation_json()),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("io.modelcontextprotocol/serverInfo", s::optional_member(implementation_json())),
+    ])
 }
 /// Values of [`super::ResultType`].
 pub fn result_type() -> BoxedStrategy<super::ResultType> {
@@ -2863,15 +2387,11 @@ pub fn root() -> BoxedStrategy<super::Root> {
 }
 /// Values of [`super::Root`] as JSON.
 fn root_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(meta_object_json())),
-            ("name", s::optional_member(s::string_json(None, None, None))),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(meta_object_json())),
+        ("name", s::optional_member(s::string_json(None, None, None))),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::SamplingMessage`].
 pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
@@ -2879,15 +2399,11 @@ pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
 }
 /// Values of [`super::SamplingMessage`] as JSON.
 fn sampling_message_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(meta_object_json())),
-            ("content", s::required(sampling_message_content_json())),
-            ("role", s::required(role_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(meta_object_json())),
+        ("content", s::required(sampling_message_content_json())),
+        ("role", s::required(role_json())),
+    ])
 }
 /// Values of [`super::SamplingMessageContent`].
 pub fn sampling_message_content() -> BoxedStrategy<super::SamplingMessageContent> {
@@ -2932,19 +2448,15 @@ pub fn server_capabilities() -> BoxedStrategy<super::ServerCapabilities> {
 }
 /// Values of [`super::ServerCapabilities`] as JSON.
 fn server_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("completions", s::optional_member(jsonobject_json())),
-            ("experimental", s::optional_member(s::map_json(jsonobject_json()))),
-            ("extensions", s::optional_member(s::map_json(jsonobject_json()))),
-            ("logging", s::optional_member(jsonobject_json())),
-            ("prompts", s::optional_member(server_capabilities_prompts_json())),
-            ("resources", s::optional_member(server_capabilities_resources_json())),
-            ("tools", s::optional_member(server_capabilities_tools_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("completions", s::optional_member(jsonobject_json())),
+        ("experimental", s::optional_member(s::map_json(jsonobject_json()))),
+        ("extensions", s::optional_member(s::map_json(jsonobject_json()))),
+        ("logging", s::optional_member(jsonobject_json())),
+        ("prompts", s::optional_member(server_capabilities_prompts_json())),
+        ("resources", s::optional_member(server_capabilities_resources_json())),
+        ("tools", s::optional_member(server_capabilities_tools_json())),
+    ])
 }
 /// Values of [`super::ServerCapabilitiesPrompts`].
 pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesPrompts> {
@@ -2952,11 +2464,7 @@ pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesP
 }
 /// Values of [`super::ServerCapabilitiesPrompts`] as JSON.
 fn server_capabilities_prompts_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("listChanged", s::optional_member(s::boolean_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("listChanged", s::optional_member(s::boolean_json()))])
 }
 /// Values of [`super::ServerCapabilitiesResources`].
 pub fn server_capabilities_resources() -> BoxedStrategy<
@@ -2966,14 +2474,10 @@ pub fn server_capabilities_resources() -> BoxedStrategy<
 }
 /// Values of [`super::ServerCapabilitiesResources`] as JSON.
 fn server_capabilities_resources_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("listChanged", s::optional_member(s::boolean_json())),
-            ("subscribe", s::optional_member(s::boolean_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("listChanged", s::optional_member(s::boolean_json())),
+        ("subscribe", s::optional_member(s::boolean_json())),
+    ])
 }
 /// Values of [`super::ServerCapabilitiesTools`].
 pub fn server_capabilities_tools() -> BoxedStrategy<super::ServerCapabilitiesTools> {
@@ -2981,11 +2485,7 @@ pub fn server_capabilities_tools() -> BoxedStrategy<super::ServerCapabilitiesToo
 }
 /// Values of [`super::ServerCapabilitiesTools`] as JSON.
 fn server_capabilities_tools_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("listChanged", s::optional_member(s::boolean_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("listChanged", s::optional_member(s::boolean_json()))])
 }
 /// Values of [`super::ServerNotification`].
 pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
@@ -3060,19 +2560,15 @@ pub fn string_schema() -> BoxedStrategy<super::StringSchema> {
 }
 /// Values of [`super::StringSchema`] as JSON.
 fn string_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("default", s::optional_member(s::string_json(None, None, None))),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("format", s::optional_member(string_schema_format_json())),
-            ("maxLength", s::optional_member(s::integer_json(None, None))),
-            ("minLength", s::optional_member(s::integer_json(None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_string_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("default", s::optional_member(s::string_json(None, None, None))),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("format", s::optional_member(string_schema_format_json())),
+        ("maxLength", s::optional_member(s::integer_json(None, None))),
+        ("minLength", s::optional_member(s::integer_json(None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_string_json())),
+    ])
 }
 /// Values of [`super::StringSchemaFormat`].
 pub fn string_schema_format() -> BoxedStrategy<super::StringSchemaFormat> {
@@ -3088,21 +2584,17 @@ pub fn subscription_filter() -> BoxedStrategy<super::SubscriptionFilter> {
 }
 /// Values of [`super::SubscriptionFilter`] as JSON.
 fn subscription_filter_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("promptsListChanged", s::optional_member(s::boolean_json())),
-            (
-                "resourceSubscriptions",
-                s::optional_member(
-                    s::array_json(s::string_json(None, None, None), None, None),
-                ),
+    s::object([
+        ("promptsListChanged", s::optional_member(s::boolean_json())),
+        (
+            "resourceSubscriptions",
+            s::optional_member(
+                s::array_json(s::string_json(None, None, None), None, None),
             ),
-            ("resourcesListChanged", s::optional_member(s::boolean_json())),
-            ("toolsListChanged", s::optional_member(s::boolean_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("resourcesListChanged", s::optional_member(s::boolean_json())),
+        ("toolsListChanged", s::optional_member(s::boolean_json())),
+    ])
 }
 /// Values of [`super::SubscriptionsAcknowledgedNotification`].
 pub fn subscriptions_acknowledged_notification() -> BoxedStrategy<
@@ -3112,21 +2604,11 @@ pub fn subscriptions_acknowledged_notification() -> BoxedStrategy<
 }
 /// Values of [`super::SubscriptionsAcknowledgedNotification`] as JSON.
 fn subscriptions_acknowledged_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            (
-                "method",
-                s::required(method_notifications_subscriptions_acknowledged_json()),
-            ),
-            (
-                "params",
-                s::required(subscriptions_acknowledged_notification_params_json()),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_notifications_subscriptions_acknowledged_json())),
+        ("params", s::required(subscriptions_acknowledged_notification_params_json())),
+    ])
 }
 /// Values of [`super::SubscriptionsAcknowledgedNotificationParams`].
 pub fn subscriptions_acknowledged_notification_params() -> BoxedStrategy<
@@ -3138,14 +2620,10 @@ pub fn subscriptions_acknowledged_notification_params() -> BoxedStrategy<
 fn subscriptions_acknowledged_notification_params_json() -> BoxedStrategy<
     ::serde_json::Value,
 > {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(notification_meta_object_json())),
-            ("notifications", s::required(subscription_filter_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(notification_meta_object_json())),
+        ("notifications", s::required(subscription_filter_json())),
+    ])
 }
 /// Values of [`super::SubscriptionsListenRequest`].
 pub fn subscriptions_listen_request() -> BoxedStrategy<
@@ -3155,16 +2633,12 @@ pub fn subscriptions_listen_request() -> BoxedStrategy<
 }
 /// Values of [`super::SubscriptionsListenRequest`] as JSON.
 fn subscriptions_listen_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_subscriptions_listen_json())),
-            ("params", s::required(subscriptions_listen_request_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_subscriptions_listen_json())),
+        ("params", s::required(subscriptions_listen_request_params_json())),
+    ])
 }
 /// Values of [`super::SubscriptionsListenRequestParams`].
 pub fn subscriptions_listen_request_params() -> BoxedStrategy<
@@ -3174,14 +2648,10 @@ pub fn subscriptions_listen_request_params() -> BoxedStrategy<
 }
 /// Values of [`super::SubscriptionsListenRequestParams`] as JSON.
 fn subscriptions_listen_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::required(request_meta_object_json())),
-            ("notifications", s::required(subscription_filter_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::required(request_meta_object_json())),
+        ("notifications", s::required(subscription_filter_json())),
+    ])
 }
 /// Values of [`super::SubscriptionsListenResult`].
 pub fn subscriptions_listen_result() -> BoxedStrategy<super::SubscriptionsListenResult> {
@@ -3189,14 +2659,10 @@ pub fn subscriptions_listen_result() -> BoxedStrategy<super::SubscriptionsListen
 }
 /// Values of [`super::SubscriptionsListenResult`] as JSON.
 fn subscriptions_listen_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::required(subscriptions_listen_result_meta_object_json())),
-            ("resultType", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::required(subscriptions_listen_result_meta_object_json())),
+        ("resultType", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::SubscriptionsListenResultMetaObject`].
 pub fn subscriptions_listen_result_meta_object() -> BoxedStrategy<
@@ -3206,17 +2672,13 @@ pub fn subscriptions_listen_result_meta_object() -> BoxedStrategy<
 }
 /// Values of [`super::SubscriptionsListenResultMetaObject`] as JSON.
 fn subscriptions_listen_result_meta_object_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "io.modelcontextprotocol/serverInfo",
-                s::optional_member(implementation_json()),
-            ),
-            ("io.modelcontextprotocol/subscriptionId", s::required(request_id_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        (
+            "io.modelcontextprotocol/serverInfo",
+            s::optional_member(implementation_json()),
+        ),
+        ("io.modelcontextprotocol/subscriptionId", s::required(request_id_json())),
+    ])
 }
 /// Values of [`super::SubscriptionsListenResultResponse`].
 pub fn subscriptions_listen_result_response() -> BoxedStrategy<
@@ -3226,15 +2688,11 @@ pub fn subscriptions_listen_result_response() -> BoxedStrategy<
 }
 /// Values of [`super::SubscriptionsListenResultResponse`] as JSON.
 fn subscriptions_listen_result_response_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("id", s::required(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("result", s::required(subscriptions_listen_result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("id", s::required(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("result", s::required(subscriptions_listen_result_json())),
+    ])
 }
 /// Values of [`super::TextContent`].
 pub fn text_content() -> BoxedStrategy<super::TextContent> {
@@ -3242,16 +2700,12 @@ pub fn text_content() -> BoxedStrategy<super::TextContent> {
 }
 /// Values of [`super::TextContent`] as JSON.
 fn text_content_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(meta_object_json())),
-            ("annotations", s::optional_member(annotations_json())),
-            ("text", s::required(s::string_json(None, None, None))),
-            ("type", s::required(type_text_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(meta_object_json())),
+        ("annotations", s::optional_member(annotations_json())),
+        ("text", s::required(s::string_json(None, None, None))),
+        ("type", s::required(type_text_json())),
+    ])
 }
 /// Values of [`super::TextResourceContents`].
 pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
@@ -3259,16 +2713,12 @@ pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
 }
 /// Values of [`super::TextResourceContents`] as JSON.
 fn text_resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(meta_object_json())),
-            ("mimeType", s::optional_member(s::string_json(None, None, None))),
-            ("text", s::required(s::string_json(None, None, None))),
-            ("uri", s::required(s::string_json(Some("uri"), None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(meta_object_json())),
+        ("mimeType", s::optional_member(s::string_json(None, None, None))),
+        ("text", s::required(s::string_json(None, None, None))),
+        ("uri", s::required(s::string_json(Some("uri"), None, None))),
+    ])
 }
 /// Values of [`super::TitledMultiSelectEnumSchema`].
 pub fn titled_multi_select_enum_schema() -> BoxedStrategy<
@@ -3278,24 +2728,20 @@ pub fn titled_multi_select_enum_schema() -> BoxedStrategy<
 }
 /// Values of [`super::TitledMultiSelectEnumSchema`] as JSON.
 fn titled_multi_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "default",
-                s::optional_member(
-                    s::array_json(s::string_json(None, None, None), None, None),
-                ),
+    s::object([
+        (
+            "default",
+            s::optional_member(
+                s::array_json(s::string_json(None, None, None), None, None),
             ),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("items", s::required(titled_multi_select_enum_schema_items_json())),
-            ("maxItems", s::optional_member(s::integer_json(None, None))),
-            ("minItems", s::optional_member(s::integer_json(None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_array_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("items", s::required(titled_multi_select_enum_schema_items_json())),
+        ("maxItems", s::optional_member(s::integer_json(None, None))),
+        ("minItems", s::optional_member(s::integer_json(None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_array_json())),
+    ])
 }
 /// Values of [`super::TitledMultiSelectEnumSchemaItems`].
 pub fn titled_multi_select_enum_schema_items() -> BoxedStrategy<
@@ -3305,22 +2751,18 @@ pub fn titled_multi_select_enum_schema_items() -> BoxedStrategy<
 }
 /// Values of [`super::TitledMultiSelectEnumSchemaItems`] as JSON.
 fn titled_multi_select_enum_schema_items_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "anyOf",
-                s::required(
-                    s::array_json(
-                        titled_multi_select_enum_schema_items_any_of_item_json(),
-                        None,
-                        None,
-                    ),
+    s::object([
+        (
+            "anyOf",
+            s::required(
+                s::array_json(
+                    titled_multi_select_enum_schema_items_any_of_item_json(),
+                    None,
+                    None,
                 ),
             ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+    ])
 }
 /// Values of [`super::TitledMultiSelectEnumSchemaItemsAnyOfItem`].
 pub fn titled_multi_select_enum_schema_items_any_of_item() -> BoxedStrategy<
@@ -3332,14 +2774,10 @@ pub fn titled_multi_select_enum_schema_items_any_of_item() -> BoxedStrategy<
 fn titled_multi_select_enum_schema_items_any_of_item_json() -> BoxedStrategy<
     ::serde_json::Value,
 > {
-    s::object(
-        Vec::from([
-            ("const", s::required(s::string_json(None, None, None))),
-            ("title", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("const", s::required(s::string_json(None, None, None))),
+        ("title", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::TitledSingleSelectEnumSchema`].
 pub fn titled_single_select_enum_schema() -> BoxedStrategy<
@@ -3349,26 +2787,22 @@ pub fn titled_single_select_enum_schema() -> BoxedStrategy<
 }
 /// Values of [`super::TitledSingleSelectEnumSchema`] as JSON.
 fn titled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("default", s::optional_member(s::string_json(None, None, None))),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            (
-                "oneOf",
-                s::required(
-                    s::array_json(
-                        titled_single_select_enum_schema_one_of_item_json(),
-                        None,
-                        None,
-                    ),
+    s::object([
+        ("default", s::optional_member(s::string_json(None, None, None))),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        (
+            "oneOf",
+            s::required(
+                s::array_json(
+                    titled_single_select_enum_schema_one_of_item_json(),
+                    None,
+                    None,
                 ),
             ),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_string_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_string_json())),
+    ])
 }
 /// Values of [`super::TitledSingleSelectEnumSchemaOneOfItem`].
 pub fn titled_single_select_enum_schema_one_of_item() -> BoxedStrategy<
@@ -3380,14 +2814,10 @@ pub fn titled_single_select_enum_schema_one_of_item() -> BoxedStrategy<
 fn titled_single_select_enum_schema_one_of_item_json() -> BoxedStrategy<
     ::serde_json::Value,
 > {
-    s::object(
-        Vec::from([
-            ("const", s::required(s::string_json(None, None, None))),
-            ("title", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("const", s::required(s::string_json(None, None, None))),
+        ("title", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::Tool`].
 pub fn tool() -> BoxedStrategy<super::Tool> {
@@ -3395,20 +2825,16 @@ pub fn tool() -> BoxedStrategy<super::Tool> {
 }
 /// Values of [`super::Tool`] as JSON.
 fn tool_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(meta_object_json())),
-            ("annotations", s::optional_member(tool_annotations_json())),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
-            ("inputSchema", s::required(tool_input_schema_json())),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("outputSchema", s::optional_member(tool_output_schema_json())),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(meta_object_json())),
+        ("annotations", s::optional_member(tool_annotations_json())),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        ("inputSchema", s::required(tool_input_schema_json())),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("outputSchema", s::optional_member(tool_output_schema_json())),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::ToolAnnotations`].
 pub fn tool_annotations() -> BoxedStrategy<super::ToolAnnotations> {
@@ -3416,17 +2842,13 @@ pub fn tool_annotations() -> BoxedStrategy<super::ToolAnnotations> {
 }
 /// Values of [`super::ToolAnnotations`] as JSON.
 fn tool_annotations_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("destructiveHint", s::optional_member(s::boolean_json())),
-            ("idempotentHint", s::optional_member(s::boolean_json())),
-            ("openWorldHint", s::optional_member(s::boolean_json())),
-            ("readOnlyHint", s::optional_member(s::boolean_json())),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("destructiveHint", s::optional_member(s::boolean_json())),
+        ("idempotentHint", s::optional_member(s::boolean_json())),
+        ("openWorldHint", s::optional_member(s::boolean_json())),
+        ("readOnlyHint", s::optional_member(s::boolean_json())),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::ToolChoice`].
 pub fn tool_choice() -> BoxedStrategy<super::ToolChoice> {
@@ -3434,11 +2856,7 @@ pub fn tool_choice() -> BoxedStrategy<super::ToolChoice> {
 }
 /// Values of [`super::ToolChoice`] as JSON.
 fn tool_choice_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([("mode", s::optional_member(tool_choice_mode_json()))]),
-        s::no_extra(),
-        None,
-    )
+    s::object([("mode", s::optional_member(tool_choice_mode_json()))])
 }
 /// Values of [`super::ToolChoiceMode`].
 pub fn tool_choice_mode() -> BoxedStrategy<super::ToolChoiceMode> {
@@ -3454,7 +2872,7 @@ pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
 }
 /// Values of [`super::ToolInputSchema`] as JSON.
 fn tool_input_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([
             ("$schema", s::optional_member(s::string_json(None, None, None))),
             ("type", s::required(type_object_json())),
@@ -3471,15 +2889,11 @@ pub fn tool_list_changed_notification() -> BoxedStrategy<
 }
 /// Values of [`super::ToolListChangedNotification`] as JSON.
 fn tool_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-            ("method", s::required(method_notifications_tools_list_changed_json())),
-            ("params", s::optional_member(notification_params_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("method", s::required(method_notifications_tools_list_changed_json())),
+        ("params", s::optional_member(notification_params_json())),
+    ])
 }
 /// Values of [`super::ToolOutputSchema`].
 pub fn tool_output_schema() -> BoxedStrategy<super::ToolOutputSchema> {
@@ -3487,7 +2901,7 @@ pub fn tool_output_schema() -> BoxedStrategy<super::ToolOutputSchema> {
 }
 /// Values of [`super::ToolOutputSchema`] as JSON.
 fn tool_output_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
+    s::object_with(
         Vec::from([("$schema", s::optional_member(s::string_json(None, None, None)))]),
         s::extra(s::any_json(), &["$schema"]),
         None,
@@ -3499,18 +2913,14 @@ pub fn tool_result_content() -> BoxedStrategy<super::ToolResultContent> {
 }
 /// Values of [`super::ToolResultContent`] as JSON.
 fn tool_result_content_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(meta_object_json())),
-            ("content", s::required(s::array_json(content_block_json(), None, None))),
-            ("isError", s::optional_member(s::boolean_json())),
-            ("structuredContent", s::optional_member(s::any_json())),
-            ("toolUseId", s::required(s::string_json(None, None, None))),
-            ("type", s::required(type_tool_result_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(meta_object_json())),
+        ("content", s::required(s::array_json(content_block_json(), None, None))),
+        ("isError", s::optional_member(s::boolean_json())),
+        ("structuredContent", s::optional_member(s::any_json())),
+        ("toolUseId", s::required(s::string_json(None, None, None))),
+        ("type", s::required(type_tool_result_json())),
+    ])
 }
 /// Values of [`super::ToolUseContent`].
 pub fn tool_use_content() -> BoxedStrategy<super::ToolUseContent> {
@@ -3518,17 +2928,13 @@ pub fn tool_use_content() -> BoxedStrategy<super::ToolUseContent> {
 }
 /// Values of [`super::ToolUseContent`] as JSON.
 fn tool_use_content_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("_meta", s::optional_member(meta_object_json())),
-            ("id", s::required(s::string_json(None, None, None))),
-            ("input", s::required(s::object_json())),
-            ("name", s::required(s::string_json(None, None, None))),
-            ("type", s::required(type_tool_use_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("_meta", s::optional_member(meta_object_json())),
+        ("id", s::required(s::string_json(None, None, None))),
+        ("input", s::required(s::object_json())),
+        ("name", s::required(s::string_json(None, None, None))),
+        ("type", s::required(type_tool_use_json())),
+    ])
 }
 /// Values of [`super::TypeArray`].
 pub fn type_array() -> BoxedStrategy<super::TypeArray> {
@@ -3642,15 +3048,11 @@ pub fn unsupported_protocol_version_error() -> BoxedStrategy<
 }
 /// Values of [`super::UnsupportedProtocolVersionError`] as JSON.
 fn unsupported_protocol_version_error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("error", s::required(unsupported_protocol_version_error_error_json())),
-            ("id", s::optional_member(request_id_json())),
-            ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("error", s::required(unsupported_protocol_version_error_error_json())),
+        ("id", s::optional_member(request_id_json())),
+        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+    ])
 }
 /// Values of [`super::UnsupportedProtocolVersionErrorError`].
 pub fn unsupported_protocol_version_error_error() -> BoxedStrategy<
@@ -3662,15 +3064,11 @@ pub fn unsupported_protocol_version_error_error() -> BoxedStrategy<
 fn unsupported_protocol_version_error_error_json() -> BoxedStrategy<
     ::serde_json::Value,
 > {
-    s::object(
-        Vec::from([
-            ("code", s::required(code_minus_32022_json())),
-            ("data", s::required(unsupported_protocol_version_error_error_data_json())),
-            ("message", s::required(s::string_json(None, None, None))),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("code", s::required(code_minus_32022_json())),
+        ("data", s::required(unsupported_protocol_version_error_error_data_json())),
+        ("message", s::required(s::string_json(None, None, None))),
+    ])
 }
 /// Values of [`super::UnsupportedProtocolVersionErrorErrorData`].
 pub fn unsupported_protocol_version_error_error_data() -> BoxedStrategy<
@@ -3682,17 +3080,13 @@ pub fn unsupported_protocol_version_error_error_data() -> BoxedStrategy<
 fn unsupported_protocol_version_error_error_data_json() -> BoxedStrategy<
     ::serde_json::Value,
 > {
-    s::object(
-        Vec::from([
-            ("requested", s::required(s::string_json(None, None, None))),
-            (
-                "supported",
-                s::required(s::array_json(s::string_json(None, None, None), None, None)),
-            ),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("requested", s::required(s::string_json(None, None, None))),
+        (
+            "supported",
+            s::required(s::array_json(s::string_json(None, None, None), None, None)),
+        ),
+    ])
 }
 /// Values of [`super::UntitledMultiSelectEnumSchema`].
 pub fn untitled_multi_select_enum_schema() -> BoxedStrategy<
@@ -3702,24 +3096,20 @@ pub fn untitled_multi_select_enum_schema() -> BoxedStrategy<
 }
 /// Values of [`super::UntitledMultiSelectEnumSchema`] as JSON.
 fn untitled_multi_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "default",
-                s::optional_member(
-                    s::array_json(s::string_json(None, None, None), None, None),
-                ),
+    s::object([
+        (
+            "default",
+            s::optional_member(
+                s::array_json(s::string_json(None, None, None), None, None),
             ),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            ("items", s::required(untitled_multi_select_enum_schema_items_json())),
-            ("maxItems", s::optional_member(s::integer_json(None, None))),
-            ("minItems", s::optional_member(s::integer_json(None, None))),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_array_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+        ),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        ("items", s::required(untitled_multi_select_enum_schema_items_json())),
+        ("maxItems", s::optional_member(s::integer_json(None, None))),
+        ("minItems", s::optional_member(s::integer_json(None, None))),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_array_json())),
+    ])
 }
 /// Values of [`super::UntitledMultiSelectEnumSchemaItems`].
 pub fn untitled_multi_select_enum_schema_items() -> BoxedStrategy<
@@ -3729,17 +3119,13 @@ pub fn untitled_multi_select_enum_schema_items() -> BoxedStrategy<
 }
 /// Values of [`super::UntitledMultiSelectEnumSchemaItems`] as JSON.
 fn untitled_multi_select_enum_schema_items_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            (
-                "enum",
-                s::required(s::array_json(s::string_json(None, None, None), None, None)),
-            ),
-            ("type", s::required(type_string_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        (
+            "enum",
+            s::required(s::array_json(s::string_json(None, None, None), None, None)),
+        ),
+        ("type", s::required(type_string_json())),
+    ])
 }
 /// Values of [`super::UntitledSingleSelectEnumSchema`].
 pub fn untitled_single_select_enum_schema() -> BoxedStrategy<
@@ -3749,490 +3135,171 @@ pub fn untitled_single_select_enum_schema() -> BoxedStrategy<
 }
 /// Values of [`super::UntitledSingleSelectEnumSchema`] as JSON.
 fn untitled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object(
-        Vec::from([
-            ("default", s::optional_member(s::string_json(None, None, None))),
-            ("description", s::optional_member(s::string_json(None, None, None))),
-            (
-                "enum",
-                s::required(s::array_json(s::string_json(None, None, None), None, None)),
-            ),
-            ("title", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_string_json())),
-        ]),
-        s::no_extra(),
-        None,
-    )
+    s::object([
+        ("default", s::optional_member(s::string_json(None, None, None))),
+        ("description", s::optional_member(s::string_json(None, None, None))),
+        (
+            "enum",
+            s::required(s::array_json(s::string_json(None, None, None), None, None)),
+        ),
+        ("title", s::optional_member(s::string_json(None, None, None))),
+        ("type", s::required(type_string_json())),
+    ])
 }
-/// Encoded samples of the definition named `name`, each with the outcome of decoding
-/// it back; `None` when there is no such definition.
-pub fn definition(name: &str) -> Option<BoxedStrategy<s::Sample>> {
-    Some(
-        match name {
-            "Annotations" => s::sample::<super::Annotations>(annotations_json()),
-            "AudioContent" => s::sample::<super::AudioContent>(audio_content_json()),
-            "BaseMetadata" => s::sample::<super::BaseMetadata>(base_metadata_json()),
-            "BlobResourceContents" => {
-                s::sample::<super::BlobResourceContents>(blob_resource_contents_json())
-            }
-            "BooleanSchema" => s::sample::<super::BooleanSchema>(boolean_schema_json()),
-            "CacheableResult" => {
-                s::sample::<super::CacheableResult>(cacheable_result_json())
-            }
-            "CallToolRequest" => {
-                s::sample::<super::CallToolRequest>(call_tool_request_json())
-            }
-            "CallToolRequestParams" => {
-                s::sample::<
-                    super::CallToolRequestParams,
-                >(call_tool_request_params_json())
-            }
-            "CallToolResult" => {
-                s::sample::<super::CallToolResult>(call_tool_result_json())
-            }
-            "CallToolResultResponse" => {
-                s::sample::<
-                    super::CallToolResultResponse,
-                >(call_tool_result_response_json())
-            }
-            "CancelledNotification" => {
-                s::sample::<super::CancelledNotification>(cancelled_notification_json())
-            }
-            "CancelledNotificationParams" => {
-                s::sample::<
-                    super::CancelledNotificationParams,
-                >(cancelled_notification_params_json())
-            }
-            "ClientCapabilities" => {
-                s::sample::<super::ClientCapabilities>(client_capabilities_json())
-            }
-            "ClientNotification" => {
-                s::sample::<super::ClientNotification>(client_notification_json())
-            }
-            "ClientRequest" => s::sample::<super::ClientRequest>(client_request_json()),
-            "ClientResult" => s::sample::<super::ClientResult>(client_result_json()),
-            "CompleteRequest" => {
-                s::sample::<super::CompleteRequest>(complete_request_json())
-            }
-            "CompleteRequestParams" => {
-                s::sample::<super::CompleteRequestParams>(complete_request_params_json())
-            }
-            "CompleteResult" => {
-                s::sample::<super::CompleteResult>(complete_result_json())
-            }
-            "CompleteResultResponse" => {
-                s::sample::<
-                    super::CompleteResultResponse,
-                >(complete_result_response_json())
-            }
-            "ContentBlock" => s::sample::<super::ContentBlock>(content_block_json()),
-            "CreateMessageRequest" => {
-                s::sample::<super::CreateMessageRequest>(create_message_request_json())
-            }
-            "CreateMessageRequestParams" => {
-                s::sample::<
-                    super::CreateMessageRequestParams,
-                >(create_message_request_params_json())
-            }
-            "CreateMessageResult" => {
-                s::sample::<super::CreateMessageResult>(create_message_result_json())
-            }
-            "Cursor" => s::sample::<super::Cursor>(cursor_json()),
-            "DiscoverRequest" => {
-                s::sample::<super::DiscoverRequest>(discover_request_json())
-            }
-            "DiscoverResult" => {
-                s::sample::<super::DiscoverResult>(discover_result_json())
-            }
-            "DiscoverResultResponse" => {
-                s::sample::<
-                    super::DiscoverResultResponse,
-                >(discover_result_response_json())
-            }
-            "ElicitRequest" => s::sample::<super::ElicitRequest>(elicit_request_json()),
-            "ElicitRequestFormParams" => {
-                s::sample::<
-                    super::ElicitRequestFormParams,
-                >(elicit_request_form_params_json())
-            }
-            "ElicitRequestParams" => {
-                s::sample::<super::ElicitRequestParams>(elicit_request_params_json())
-            }
-            "ElicitRequestURLParams" => {
-                s::sample::<
-                    super::ElicitRequestURLParams,
-                >(elicit_request_urlparams_json())
-            }
-            "ElicitResult" => s::sample::<super::ElicitResult>(elicit_result_json()),
-            "EmbeddedResource" => {
-                s::sample::<super::EmbeddedResource>(embedded_resource_json())
-            }
-            "EmptyResult" => s::sample::<super::EmptyResult>(empty_result_json()),
-            "EnumSchema" => s::sample::<super::EnumSchema>(enum_schema_json()),
-            "Error" => s::sample::<super::Error>(error_json()),
-            "GetPromptRequest" => {
-                s::sample::<super::GetPromptRequest>(get_prompt_request_json())
-            }
-            "GetPromptRequestParams" => {
-                s::sample::<
-                    super::GetPromptRequestParams,
-                >(get_prompt_request_params_json())
-            }
-            "GetPromptResult" => {
-                s::sample::<super::GetPromptResult>(get_prompt_result_json())
-            }
-            "GetPromptResultResponse" => {
-                s::sample::<
-                    super::GetPromptResultResponse,
-                >(get_prompt_result_response_json())
-            }
-            "HeaderMismatchError" => {
-                s::sample::<super::HeaderMismatchError>(header_mismatch_error_json())
-            }
-            "Icon" => s::sample::<super::Icon>(icon_json()),
-            "Icons" => s::sample::<super::Icons>(icons_json()),
-            "ImageContent" => s::sample::<super::ImageContent>(image_content_json()),
-            "Implementation" => s::sample::<super::Implementation>(implementation_json()),
-            "InputRequest" => s::sample::<super::InputRequest>(input_request_json()),
-            "InputRequests" => s::sample::<super::InputRequests>(input_requests_json()),
-            "InputRequiredResult" => {
-                s::sample::<super::InputRequiredResult>(input_required_result_json())
-            }
-            "InputResponse" => s::sample::<super::InputResponse>(input_response_json()),
-            "InputResponseRequestParams" => {
-                s::sample::<
-                    super::InputResponseRequestParams,
-                >(input_response_request_params_json())
-            }
-            "InputResponses" => {
-                s::sample::<super::InputResponses>(input_responses_json())
-            }
-            "InternalError" => s::sample::<super::InternalError>(internal_error_json()),
-            "InvalidParamsError" => {
-                s::sample::<super::InvalidParamsError>(invalid_params_error_json())
-            }
-            "InvalidRequestError" => {
-                s::sample::<super::InvalidRequestError>(invalid_request_error_json())
-            }
-            "JSONArray" => s::sample::<super::JSONArray>(jsonarray_json()),
-            "JSONObject" => s::sample::<super::JSONObject>(jsonobject_json()),
-            "JSONRPCErrorResponse" => {
-                s::sample::<super::JSONRPCErrorResponse>(jsonrpcerror_response_json())
-            }
-            "JSONRPCMessage" => s::sample::<super::JSONRPCMessage>(jsonrpcmessage_json()),
-            "JSONRPCNotification" => {
-                s::sample::<super::JSONRPCNotification>(jsonrpcnotification_json())
-            }
-            "JSONRPCRequest" => s::sample::<super::JSONRPCRequest>(jsonrpcrequest_json()),
-            "JSONRPCResponse" => {
-                s::sample::<super::JSONRPCResponse>(jsonrpcresponse_json())
-            }
-            "JSONRPCResultResponse" => {
-                s::sample::<super::JSONRPCResultResponse>(jsonrpcresult_response_json())
-            }
-            "JSONValue" => s::sample::<super::JSONValue>(jsonvalue_json()),
-            "LegacyTitledEnumSchema" => {
-                s::sample::<
-                    super::LegacyTitledEnumSchema,
-                >(legacy_titled_enum_schema_json())
-            }
-            "ListPromptsRequest" => {
-                s::sample::<super::ListPromptsRequest>(list_prompts_request_json())
-            }
-            "ListPromptsResult" => {
-                s::sample::<super::ListPromptsResult>(list_prompts_result_json())
-            }
-            "ListPromptsResultResponse" => {
-                s::sample::<
-                    super::ListPromptsResultResponse,
-                >(list_prompts_result_response_json())
-            }
-            "ListResourceTemplatesRequest" => {
-                s::sample::<
-                    super::ListResourceTemplatesRequest,
-                >(list_resource_templates_request_json())
-            }
-            "ListResourceTemplatesResult" => {
-                s::sample::<
-                    super::ListResourceTemplatesResult,
-                >(list_resource_templates_result_json())
-            }
-            "ListResourceTemplatesResultResponse" => {
-                s::sample::<
-                    super::ListResourceTemplatesResultResponse,
-                >(list_resource_templates_result_response_json())
-            }
-            "ListResourcesRequest" => {
-                s::sample::<super::ListResourcesRequest>(list_resources_request_json())
-            }
-            "ListResourcesResult" => {
-                s::sample::<super::ListResourcesResult>(list_resources_result_json())
-            }
-            "ListResourcesResultResponse" => {
-                s::sample::<
-                    super::ListResourcesResultResponse,
-                >(list_resources_result_response_json())
-            }
-            "ListRootsRequest" => {
-                s::sample::<super::ListRootsRequest>(list_roots_request_json())
-            }
-            "ListRootsResult" => {
-                s::sample::<super::ListRootsResult>(list_roots_result_json())
-            }
-            "ListToolsRequest" => {
-                s::sample::<super::ListToolsRequest>(list_tools_request_json())
-            }
-            "ListToolsResult" => {
-                s::sample::<super::ListToolsResult>(list_tools_result_json())
-            }
-            "ListToolsResultResponse" => {
-                s::sample::<
-                    super::ListToolsResultResponse,
-                >(list_tools_result_response_json())
-            }
-            "LoggingLevel" => s::sample::<super::LoggingLevel>(logging_level_json()),
-            "LoggingMessageNotification" => {
-                s::sample::<
-                    super::LoggingMessageNotification,
-                >(logging_message_notification_json())
-            }
-            "LoggingMessageNotificationParams" => {
-                s::sample::<
-                    super::LoggingMessageNotificationParams,
-                >(logging_message_notification_params_json())
-            }
-            "MetaObject" => s::sample::<super::MetaObject>(meta_object_json()),
-            "MethodNotFoundError" => {
-                s::sample::<super::MethodNotFoundError>(method_not_found_error_json())
-            }
-            "MissingRequiredClientCapabilityError" => {
-                s::sample::<
-                    super::MissingRequiredClientCapabilityError,
-                >(missing_required_client_capability_error_json())
-            }
-            "ModelHint" => s::sample::<super::ModelHint>(model_hint_json()),
-            "ModelPreferences" => {
-                s::sample::<super::ModelPreferences>(model_preferences_json())
-            }
-            "MultiSelectEnumSchema" => {
-                s::sample::<
-                    super::MultiSelectEnumSchema,
-                >(multi_select_enum_schema_json())
-            }
-            "Notification" => s::sample::<super::Notification>(notification_json()),
-            "NotificationMetaObject" => {
-                s::sample::<
-                    super::NotificationMetaObject,
-                >(notification_meta_object_json())
-            }
-            "NotificationParams" => {
-                s::sample::<super::NotificationParams>(notification_params_json())
-            }
-            "NumberSchema" => s::sample::<super::NumberSchema>(number_schema_json()),
-            "PaginatedRequest" => {
-                s::sample::<super::PaginatedRequest>(paginated_request_json())
-            }
-            "PaginatedRequestParams" => {
-                s::sample::<
-                    super::PaginatedRequestParams,
-                >(paginated_request_params_json())
-            }
-            "PaginatedResult" => {
-                s::sample::<super::PaginatedResult>(paginated_result_json())
-            }
-            "ParseError" => s::sample::<super::ParseError>(parse_error_json()),
-            "PrimitiveSchemaDefinition" => {
-                s::sample::<
-                    super::PrimitiveSchemaDefinition,
-                >(primitive_schema_definition_json())
-            }
-            "ProgressNotification" => {
-                s::sample::<super::ProgressNotification>(progress_notification_json())
-            }
-            "ProgressNotificationParams" => {
-                s::sample::<
-                    super::ProgressNotificationParams,
-                >(progress_notification_params_json())
-            }
-            "ProgressToken" => s::sample::<super::ProgressToken>(progress_token_json()),
-            "Prompt" => s::sample::<super::Prompt>(prompt_json()),
-            "PromptArgument" => {
-                s::sample::<super::PromptArgument>(prompt_argument_json())
-            }
-            "PromptListChangedNotification" => {
-                s::sample::<
-                    super::PromptListChangedNotification,
-                >(prompt_list_changed_notification_json())
-            }
-            "PromptMessage" => s::sample::<super::PromptMessage>(prompt_message_json()),
-            "PromptReference" => {
-                s::sample::<super::PromptReference>(prompt_reference_json())
-            }
-            "ReadResourceRequest" => {
-                s::sample::<super::ReadResourceRequest>(read_resource_request_json())
-            }
-            "ReadResourceRequestParams" => {
-                s::sample::<
-                    super::ReadResourceRequestParams,
-                >(read_resource_request_params_json())
-            }
-            "ReadResourceResult" => {
-                s::sample::<super::ReadResourceResult>(read_resource_result_json())
-            }
-            "ReadResourceResultResponse" => {
-                s::sample::<
-                    super::ReadResourceResultResponse,
-                >(read_resource_result_response_json())
-            }
-            "Request" => s::sample::<super::Request>(request_json()),
-            "RequestId" => s::sample::<super::RequestId>(request_id_json()),
-            "RequestMetaObject" => {
-                s::sample::<super::RequestMetaObject>(request_meta_object_json())
-            }
-            "RequestParams" => s::sample::<super::RequestParams>(request_params_json()),
-            "Resource" => s::sample::<super::Resource>(resource_json()),
-            "ResourceContents" => {
-                s::sample::<super::ResourceContents>(resource_contents_json())
-            }
-            "ResourceLink" => s::sample::<super::ResourceLink>(resource_link_json()),
-            "ResourceListChangedNotification" => {
-                s::sample::<
-                    super::ResourceListChangedNotification,
-                >(resource_list_changed_notification_json())
-            }
-            "ResourceRequestParams" => {
-                s::sample::<super::ResourceRequestParams>(resource_request_params_json())
-            }
-            "ResourceTemplate" => {
-                s::sample::<super::ResourceTemplate>(resource_template_json())
-            }
-            "ResourceTemplateReference" => {
-                s::sample::<
-                    super::ResourceTemplateReference,
-                >(resource_template_reference_json())
-            }
-            "ResourceUpdatedNotification" => {
-                s::sample::<
-                    super::ResourceUpdatedNotification,
-                >(resource_updated_notification_json())
-            }
-            "ResourceUpdatedNotificationParams" => {
-                s::sample::<
-                    super::ResourceUpdatedNotificationParams,
-                >(resource_updated_notification_params_json())
-            }
-            "Result" => s::sample::<super::Result>(result_json()),
-            "ResultMetaObject" => {
-                s::sample::<super::ResultMetaObject>(result_meta_object_json())
-            }
-            "ResultType" => s::sample::<super::ResultType>(result_type_json()),
-            "Role" => s::sample::<super::Role>(role_json()),
-            "Root" => s::sample::<super::Root>(root_json()),
-            "SamplingMessage" => {
-                s::sample::<super::SamplingMessage>(sampling_message_json())
-            }
-            "SamplingMessageContentBlock" => {
-                s::sample::<
-                    super::SamplingMessageContentBlock,
-                >(sampling_message_content_block_json())
-            }
-            "ServerCapabilities" => {
-                s::sample::<super::ServerCapabilities>(server_capabilities_json())
-            }
-            "ServerNotification" => {
-                s::sample::<super::ServerNotification>(server_notification_json())
-            }
-            "ServerResult" => s::sample::<super::ServerResult>(server_result_json()),
-            "SingleSelectEnumSchema" => {
-                s::sample::<
-                    super::SingleSelectEnumSchema,
-                >(single_select_enum_schema_json())
-            }
-            "StringSchema" => s::sample::<super::StringSchema>(string_schema_json()),
-            "SubscriptionFilter" => {
-                s::sample::<super::SubscriptionFilter>(subscription_filter_json())
-            }
-            "SubscriptionsAcknowledgedNotification" => {
-                s::sample::<
-                    super::SubscriptionsAcknowledgedNotification,
-                >(subscriptions_acknowledged_notification_json())
-            }
-            "SubscriptionsAcknowledgedNotificationParams" => {
-                s::sample::<
-                    super::SubscriptionsAcknowledgedNotificationParams,
-                >(subscriptions_acknowledged_notification_params_json())
-            }
-            "SubscriptionsListenRequest" => {
-                s::sample::<
-                    super::SubscriptionsListenRequest,
-                >(subscriptions_listen_request_json())
-            }
-            "SubscriptionsListenRequestParams" => {
-                s::sample::<
-                    super::SubscriptionsListenRequestParams,
-                >(subscriptions_listen_request_params_json())
-            }
-            "SubscriptionsListenResult" => {
-                s::sample::<
-                    super::SubscriptionsListenResult,
-                >(subscriptions_listen_result_json())
-            }
-            "SubscriptionsListenResultMetaObject" => {
-                s::sample::<
-                    super::SubscriptionsListenResultMetaObject,
-                >(subscriptions_listen_result_meta_object_json())
-            }
-            "SubscriptionsListenResultResponse" => {
-                s::sample::<
-                    super::SubscriptionsListenResultResponse,
-                >(subscriptions_listen_result_response_json())
-            }
-            "TextContent" => s::sample::<super::TextContent>(text_content_json()),
-            "TextResourceContents" => {
-                s::sample::<super::TextResourceContents>(text_resource_contents_json())
-            }
-            "TitledMultiSelectEnumSchema" => {
-                s::sample::<
-                    super::TitledMultiSelectEnumSchema,
-                >(titled_multi_select_enum_schema_json())
-            }
-            "TitledSingleSelectEnumSchema" => {
-                s::sample::<
-                    super::TitledSingleSelectEnumSchema,
-                >(titled_single_select_enum_schema_json())
-            }
-            "Tool" => s::sample::<super::Tool>(tool_json()),
-            "ToolAnnotations" => {
-                s::sample::<super::ToolAnnotations>(tool_annotations_json())
-            }
-            "ToolChoice" => s::sample::<super::ToolChoice>(tool_choice_json()),
-            "ToolListChangedNotification" => {
-                s::sample::<
-                    super::ToolListChangedNotification,
-                >(tool_list_changed_notification_json())
-            }
-            "ToolResultContent" => {
-                s::sample::<super::ToolResultContent>(tool_result_content_json())
-            }
-            "ToolUseContent" => {
-                s::sample::<super::ToolUseContent>(tool_use_content_json())
-            }
-            "UnsupportedProtocolVersionError" => {
-                s::sample::<
-                    super::UnsupportedProtocolVersionError,
-                >(unsupported_protocol_version_error_json())
-            }
-            "UntitledMultiSelectEnumSchema" => {
-                s::sample::<
-                    super::UntitledMultiSelectEnumSchema,
-                >(untitled_multi_select_enum_schema_json())
-            }
-            "UntitledSingleSelectEnumSchema" => {
-                s::sample::<
-                    super::UntitledSingleSelectEnumSchema,
-                >(untitled_single_select_enum_schema_json())
-            }
-            _ => return None,
-        },
-    )
+::mcpwire_types::support::sample_table! {
+    "Annotations" Annotations annotations_json;
+    "AudioContent" AudioContent audio_content_json;
+    "BaseMetadata" BaseMetadata base_metadata_json;
+    "BlobResourceContents" BlobResourceContents blob_resource_contents_json;
+    "BooleanSchema" BooleanSchema boolean_schema_json;
+    "CacheableResult" CacheableResult cacheable_result_json;
+    "CallToolRequest" CallToolRequest call_tool_request_json;
+    "CallToolRequestParams" CallToolRequestParams call_tool_request_params_json;
+    "CallToolResult" CallToolResult call_tool_result_json;
+    "CallToolResultResponse" CallToolResultResponse call_tool_result_response_json;
+    "CancelledNotification" CancelledNotification cancelled_notification_json;
+    "CancelledNotificationParams" CancelledNotificationParams cancelled_notification_params_json;
+    "ClientCapabilities" ClientCapabilities client_capabilities_json;
+    "ClientNotification" ClientNotification client_notification_json;
+    "ClientRequest" ClientRequest client_request_json;
+    "ClientResult" ClientResult client_result_json;
+    "CompleteRequest" CompleteRequest complete_request_json;
+    "CompleteRequestParams" CompleteRequestParams complete_request_params_json;
+    "CompleteResult" CompleteResult complete_result_json;
+    "CompleteResultResponse" CompleteResultResponse complete_result_response_json;
+    "ContentBlock" ContentBlock content_block_json;
+    "CreateMessageRequest" CreateMessageRequest create_message_request_json;
+    "CreateMessageRequestParams" CreateMessageRequestParams create_message_request_params_json;
+    "CreateMessageResult" CreateMessageResult create_message_result_json;
+    "Cursor" Cursor cursor_json;
+    "DiscoverRequest" DiscoverRequest discover_request_json;
+    "DiscoverResult" DiscoverResult discover_result_json;
+    "DiscoverResultResponse" DiscoverResultResponse discover_result_response_json;
+    "ElicitRequest" ElicitRequest elicit_request_json;
+    "ElicitRequestFormParams" ElicitRequestFormParams elicit_request_form_params_json;
+    "ElicitRequestParams" ElicitRequestParams elicit_request_params_json;
+    "ElicitRequestURLParams" ElicitRequestURLParams elicit_request_urlparams_json;
+    "ElicitResult" ElicitResult elicit_result_json;
+    "EmbeddedResource" EmbeddedResource embedded_resource_json;
+    "EmptyResult" EmptyResult empty_result_json;
+    "EnumSchema" EnumSchema enum_schema_json;
+    "Error" Error error_json;
+    "GetPromptRequest" GetPromptRequest get_prompt_request_json;
+    "GetPromptRequestParams" GetPromptRequestParams get_prompt_request_params_json;
+    "GetPromptResult" GetPromptResult get_prompt_result_json;
+    "GetPromptResultResponse" GetPromptResultResponse get_prompt_result_response_json;
+    "HeaderMismatchError" HeaderMismatchError header_mismatch_error_json;
+    "Icon" Icon icon_json;
+    "Icons" Icons icons_json;
+    "ImageContent" ImageContent image_content_json;
+    "Implementation" Implementation implementation_json;
+    "InputRequest" InputRequest input_request_json;
+    "InputRequests" InputRequests input_requests_json;
+    "InputRequiredResult" InputRequiredResult input_required_result_json;
+    "InputResponse" InputResponse input_response_json;
+    "InputResponseRequestParams" InputResponseRequestParams input_response_request_params_json;
+    "InputResponses" InputResponses input_responses_json;
+    "InternalError" InternalError internal_error_json;
+    "InvalidParamsError" InvalidParamsError invalid_params_error_json;
+    "InvalidRequestError" InvalidRequestError invalid_request_error_json;
+    "JSONArray" JSONArray jsonarray_json;
+    "JSONObject" JSONObject jsonobject_json;
+    "JSONRPCErrorResponse" JSONRPCErrorResponse jsonrpcerror_response_json;
+    "JSONRPCMessage" JSONRPCMessage jsonrpcmessage_json;
+    "JSONRPCNotification" JSONRPCNotification jsonrpcnotification_json;
+    "JSONRPCRequest" JSONRPCRequest jsonrpcrequest_json;
+    "JSONRPCResponse" JSONRPCResponse jsonrpcresponse_json;
+    "JSONRPCResultResponse" JSONRPCResultResponse jsonrpcresult_response_json;
+    "JSONValue" JSONValue jsonvalue_json;
+    "LegacyTitledEnumSchema" LegacyTitledEnumSchema legacy_titled_enum_schema_json;
+    "ListPromptsRequest" ListPromptsRequest list_prompts_request_json;
+    "ListPromptsResult" ListPromptsResult list_prompts_result_json;
+    "ListPromptsResultResponse" ListPromptsResultResponse list_prompts_result_response_json;
+    "ListResourceTemplatesRequest" ListResourceTemplatesRequest list_resource_templates_request_json;
+    "ListResourceTemplatesResult" ListResourceTemplatesResult list_resource_templates_result_json;
+    "ListResourceTemplatesResultResponse" ListResourceTemplatesResultResponse list_resource_templates_result_response_json;
+    "ListResourcesRequest" ListResourcesRequest list_resources_request_json;
+    "ListResourcesResult" ListResourcesResult list_resources_result_json;
+    "ListResourcesResultResponse" ListResourcesResultResponse list_resources_result_response_json;
+    "ListRootsRequest" ListRootsRequest list_roots_request_json;
+    "ListRootsResult" ListRootsResult list_roots_result_json;
+    "ListToolsRequest" ListToolsRequest list_tools_request_json;
+    "ListToolsResult" ListToolsResult list_tools_result_json;
+    "ListToolsResultResponse" ListToolsResultResponse list_tools_result_response_json;
+    "LoggingLevel" LoggingLevel logging_level_json;
+    "LoggingMessageNotification" LoggingMessageNotification logging_message_notification_json;
+    "LoggingMessageNotificationParams" LoggingMessageNotificationParams logging_message_notification_params_json;
+    "MetaObject" MetaObject meta_object_json;
+    "MethodNotFoundError" MethodNotFoundError method_not_found_error_json;
+    "MissingRequiredClientCapabilityError" MissingRequiredClientCapabilityError missing_required_client_capability_error_json;
+    "ModelHint" ModelHint model_hint_json;
+    "ModelPreferences" ModelPreferences model_preferences_json;
+    "MultiSelectEnumSchema" MultiSelectEnumSchema multi_select_enum_schema_json;
+    "Notification" Notification notification_json;
+    "NotificationMetaObject" NotificationMetaObject notification_meta_object_json;
+    "NotificationParams" NotificationParams notification_params_json;
+    "NumberSchema" NumberSchema number_schema_json;
+    "PaginatedRequest" PaginatedRequest paginated_request_json;
+    "PaginatedRequestParams" PaginatedRequestParams paginated_request_params_json;
+    "PaginatedResult" PaginatedResult paginated_result_json;
+    "ParseError" ParseError parse_error_json;
+    "PrimitiveSchemaDefinition" PrimitiveSchemaDefinition primitive_schema_definition_json;
+    "ProgressNotification" ProgressNotification progress_notification_json;
+    "ProgressNotificationParams" ProgressNotificationParams progress_notification_params_json;
+    "ProgressToken" ProgressToken progress_token_json;
+    "Prompt" Prompt prompt_json;
+    "PromptArgument" PromptArgument prompt_argument_json;
+    "PromptListChangedNotification" PromptListChangedNotification prompt_list_changed_notification_json;
+    "PromptMessage" PromptMessage prompt_message_json;
+    "PromptReference" PromptReference prompt_reference_json;
+    "ReadResourceRequest" ReadResourceRequest read_resource_request_json;
+    "ReadResourceRequestParams" ReadResourceRequestParams read_resource_request_params_json;
+    "ReadResourceResult" ReadResourceResult read_resource_result_json;
+    "ReadResourceResultResponse" ReadResourceResultResponse read_resource_result_response_json;
+    "Request" Request request_json;
+    "RequestId" RequestId request_id_json;
+    "RequestMetaObject" RequestMetaObject request_meta_object_json;
+    "RequestParams" RequestParams request_params_json;
+    "Resource" Resource resource_json;
+    "ResourceContents" ResourceContents resource_contents_json;
+    "ResourceLink" ResourceLink resource_link_json;
+    "ResourceListChangedNotification" ResourceListChangedNotification resource_list_changed_notification_json;
+    "ResourceRequestParams" ResourceRequestParams resource_request_params_json;
+    "ResourceTemplate" ResourceTemplate resource_template_json;
+    "ResourceTemplateReference" ResourceTemplateReference resource_template_reference_json;
+    "ResourceUpdatedNotification" ResourceUpdatedNotification resource_updated_notification_json;
+    "ResourceUpdatedNotificationParams" ResourceUpdatedNotificationParams resource_updated_notification_params_json;
+    "Result" Result result_json;
+    "ResultMetaObject" ResultMetaObject result_meta_object_json;
+    "ResultType" ResultType result_type_json;
+    "Role" Role role_json;
+    "Root" Root root_json;
+    "SamplingMessage" SamplingMessage sampling_message_json;
+    "SamplingMessageContentBlock" SamplingMessageContentBlock sampling_message_content_block_json;
+    "ServerCapabilities" ServerCapabilities server_capabilities_json;
+    "ServerNotification" ServerNotification server_notification_json;
+    "ServerResult" ServerResult server_result_json;
+    "SingleSelectEnumSchema" SingleSelectEnumSchema single_select_enum_schema_json;
+    "StringSchema" StringSchema string_schema_json;
+    "SubscriptionFilter" SubscriptionFilter subscription_filter_json;
+    "SubscriptionsAcknowledgedNotification" SubscriptionsAcknowledgedNotification subscriptions_acknowledged_notification_json;
+    "SubscriptionsAcknowledgedNotificationParams" SubscriptionsAcknowledgedNotificationParams subscriptions_acknowledged_notification_params_json;
+    "SubscriptionsListenRequest" SubscriptionsListenRequest subscriptions_listen_request_json;
+    "SubscriptionsListenRequestParams" SubscriptionsListenRequestParams subscriptions_listen_request_params_json;
+    "SubscriptionsListenResult" SubscriptionsListenResult subscriptions_listen_result_json;
+    "SubscriptionsListenResultMetaObject" SubscriptionsListenResultMetaObject subscriptions_listen_result_meta_object_json;
+    "SubscriptionsListenResultResponse" SubscriptionsListenResultResponse subscriptions_listen_result_response_json;
+    "TextContent" TextContent text_content_json;
+    "TextResourceContents" TextResourceContents text_resource_contents_json;
+    "TitledMultiSelectEnumSchema" TitledMultiSelectEnumSchema titled_multi_select_enum_schema_json;
+    "TitledSingleSelectEnumSchema" TitledSingleSelectEnumSchema titled_single_select_enum_schema_json;
+    "Tool" Tool tool_json;
+    "ToolAnnotations" ToolAnnotations tool_annotations_json;
+    "ToolChoice" ToolChoice tool_choice_json;
+    "ToolListChangedNotification" ToolListChangedNotification tool_list_changed_notification_json;
+    "ToolResultContent" ToolResultContent tool_result_content_json;
+    "ToolUseContent" ToolUseContent tool_use_content_json;
+    "UnsupportedProtocolVersionError" UnsupportedProtocolVersionError unsupported_protocol_version_error_json;
+    "UntitledMultiSelectEnumSchema" UntitledMultiSelectEnumSchema untitled_multi_select_enum_schema_json;
+    "UntitledSingleSelectEnumSchema" UntitledSingleSelectEnumSchema untitled_single_select_enum_schema_json;
 }
