@@ -160,12 +160,21 @@ impl Handlers {
     async fn elicit(&self, params: Value, version: Version) -> HandlerResult<Value> {
         let request = ElicitRequest::from_json(&params.to_string(), version);
         let answer = match (request.map_err(unreadable)?, &self.form, &self.url) {
-            (ElicitRequest::Form { message, form }, Some(handler), _) => {
+            (
+                ElicitRequest::Form {
+                    message,
+                    form,
+                    meta,
+                },
+                Some(handler),
+                _,
+            ) => {
                 let requested_schema = params.get("requestedSchema").cloned().unwrap_or_default();
                 let asked = FormElicitation {
                     message,
                     form,
                     requested_schema: requested_schema.clone(),
+                    meta,
                 };
                 with_defaults(handler(asked).await?, &requested_schema)
             }
@@ -174,6 +183,7 @@ impl Handlers {
                     message,
                     url,
                     elicitation_id,
+                    meta,
                 },
                 _,
                 Some(handler),
@@ -182,6 +192,7 @@ impl Handlers {
                     message,
                     url,
                     elicitation_id,
+                    meta,
                 };
                 match handler(asked).await? {
                     // URL mode accepts without content.

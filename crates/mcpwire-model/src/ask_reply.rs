@@ -32,6 +32,8 @@ pub struct SamplingReply {
     pub model: String,
     /// Why the model stopped (`endTurn`, `stopSequence`, `maxTokens`, or another), if said.
     pub stop_reason: Option<String>,
+    /// The result's `_meta` (every version), as sent.
+    pub meta: Option<Map<String, Value>>,
 }
 
 impl SamplingReply {
@@ -42,6 +44,7 @@ impl SamplingReply {
             content: Content::text(text).into(),
             model: model.into(),
             stop_reason: None,
+            meta: None,
         }
     }
 
@@ -62,6 +65,7 @@ impl SamplingReply {
             content,
             model: model.into(),
             stop_reason: Some("toolUse".into()),
+            meta: None,
         }
     }
 
@@ -69,6 +73,13 @@ impl SamplingReply {
     #[must_use]
     pub fn stop_reason(mut self, reason: impl Into<String>) -> Self {
         self.stop_reason = Some(reason.into());
+        self
+    }
+
+    /// This reply, with `_meta`.
+    #[must_use]
+    pub fn meta(mut self, meta: Map<String, Value>) -> Self {
+        self.meta = Some(meta);
         self
     }
 

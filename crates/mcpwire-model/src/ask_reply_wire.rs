@@ -10,7 +10,7 @@ use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v20
 use serde_json::{Map, Value, json};
 
 use crate::ask_reply::{ElicitAnswer, SamplingReply};
-use crate::ask_wire::AskError;
+use crate::ask_wire::{AskError, meta_to};
 use crate::content::{Content, Role};
 use crate::content_read::{read_block_2025_06_18, tool_block_2024_11_05, tool_block_2025_03_26};
 use crate::content_wire::{
@@ -20,8 +20,8 @@ use crate::content_wire::{
 use crate::read_error::{ReadError, decode};
 use crate::sampled::SampledContent;
 use crate::sampled_wire::{
-    result_of_2025_11_25, result_of_2026_07_28, result_to_2025_11_25, result_to_2026_07_28,
-    single_block,
+    object_of, result_of_2025_11_25, result_of_2026_07_28, result_to_2025_11_25,
+    result_to_2026_07_28, single_block,
 };
 use crate::version::Version;
 
@@ -135,6 +135,7 @@ impl SamplingReply {
                 let mut out =
                     $m::CreateMessageResult::new(content, &*self.model, role_to!($m, self.role));
                 out.stop_reason = self.stop_reason.clone();
+                out.meta = meta_to(&self.meta, "a `_meta`", version)?;
                 to_value(out)
             }};
         }
@@ -169,6 +170,7 @@ impl SamplingReply {
                     content,
                     model: r.model,
                     stop_reason: r.stop_reason,
+                    meta: r.meta.and_then(object_of),
                 }
             }};
         }

@@ -615,6 +615,7 @@ fn asks_and_their_answers_read_back_equal_under_every_version() {
         let form = ElicitRequest::Form {
             message: "Who are you?".into(),
             form: Form::of::<Contact>().unwrap(),
+            meta: None,
         };
         let sent = form.to_json(version).unwrap().to_string();
         assert_eq!(
@@ -657,6 +658,7 @@ fn asks_and_their_answers_read_back_equal_under_every_version() {
                 message: "Sign in".into(),
                 url: "https://example.com/login".into(),
                 elicitation_id: (version == Version::V2025_11_25).then(|| "e-1".to_owned()),
+                meta: None,
             };
             let sent = url.to_json(version).unwrap().to_string();
             assert_eq!(ElicitRequest::from_json(&sent, version).unwrap(), url);

@@ -12,6 +12,7 @@ mod malformed;
 mod negotiation;
 mod notifications;
 mod retry_version;
+mod sampling_meta;
 mod sampling_tools;
 mod stdio;
 mod support;
