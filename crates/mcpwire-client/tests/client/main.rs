@@ -8,6 +8,7 @@ mod calls;
 mod http;
 #[cfg(feature = "http")]
 mod legacy_http;
+mod listing_members;
 mod malformed;
 mod negotiation;
 mod notifications;
