@@ -7,6 +7,8 @@ mod calls;
 #[cfg(feature = "http")]
 mod http;
 #[cfg(feature = "http")]
+mod http_get_stream;
+#[cfg(feature = "http")]
 mod legacy_http;
 mod listing_members;
 mod malformed;
