@@ -12,7 +12,7 @@ use crate::read_error::ReadError;
 use crate::version::Version;
 
 /// One resource of a `resources/list` result: every member of each version's `Resource`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ResourceEntry {
     /// Its URI, which `resources/read` takes.
     pub uri: String,
@@ -40,20 +40,14 @@ impl ResourceEntry {
         Self {
             uri: uri.into(),
             name: name.into(),
-            title: None,
-            description: None,
-            mime_type: None,
-            size: None,
-            annotations: None,
-            icons: None,
-            meta: None,
+            ..Self::default()
         }
     }
 }
 
 /// One template of a `resources/templates/list` result: every member of each version's
 /// `ResourceTemplate`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ResourceTemplateEntry {
     /// Its RFC 6570 URI template.
     pub uri_template: String,
@@ -79,12 +73,7 @@ impl ResourceTemplateEntry {
         Self {
             uri_template: uri_template.into(),
             name: name.into(),
-            title: None,
-            description: None,
-            mime_type: None,
-            annotations: None,
-            icons: None,
-            meta: None,
+            ..Self::default()
         }
     }
 }
@@ -103,7 +92,7 @@ pub struct PromptArgumentEntry {
 }
 
 /// One prompt of a `prompts/list` result: every member of each version's `Prompt`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PromptEntry {
     /// The name `prompts/get` takes.
     pub name: String,
@@ -124,11 +113,7 @@ impl PromptEntry {
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
-            title: None,
-            description: None,
-            arguments: None,
-            icons: None,
-            meta: None,
+            ..Self::default()
         }
     }
 }

@@ -29,6 +29,27 @@ struct Members {
     last_modified: bool,
 }
 
+impl Members {
+    /// The members of a resource or template (no argument titles).
+    fn of(
+        what: &'static str,
+        title: &Option<String>,
+        meta: &Option<Map<String, Value>>,
+        icons: &Option<Vec<Map<String, Value>>>,
+        annotations: &Option<Annotations>,
+    ) -> Self {
+        Self {
+            what,
+            titles: vec![title.is_some()],
+            meta: meta.is_some(),
+            icons: icons.is_some(),
+            last_modified: annotations
+                .as_ref()
+                .is_some_and(|a| a.last_modified.is_some()),
+        }
+    }
+}
+
 /// Refuses a member of `m` that `version` lacks.
 fn refuse_lacking(m: &Members, version: Version) -> Result<(), ContentError> {
     let dated = version.has(Feature::Titles);
@@ -45,12 +66,6 @@ fn refuse_lacking(m: &Members, version: Version) -> Result<(), ContentError> {
         )),
         None => Ok(()),
     }
-}
-
-fn has_last_modified(annotations: &Option<Annotations>) -> bool {
-    annotations
-        .as_ref()
-        .is_some_and(|a| a.last_modified.is_some())
 }
 
 /// A JSON object (`_meta`, an icon) as the generated type `T`, or why the version's schema
@@ -212,13 +227,7 @@ pub(crate) fn list_resources_result(
     version: Version,
 ) -> Result<Value, ContentError> {
     for r in &page.items {
-        let members = Members {
-            what: "a resource",
-            titles: vec![r.title.is_some()],
-            meta: r.meta.is_some(),
-            icons: r.icons.is_some(),
-            last_modified: has_last_modified(&r.annotations),
-        };
+        let members = Members::of("a resource", &r.title, &r.meta, &r.icons, &r.annotations);
         refuse_lacking(&members, version)?;
     }
     let v = version;
@@ -253,13 +262,8 @@ pub(crate) fn list_resource_templates_result(
     version: Version,
 ) -> Result<Value, ContentError> {
     for t in &page.items {
-        let members = Members {
-            what: "a resource template",
-            titles: vec![t.title.is_some()],
-            meta: t.meta.is_some(),
-            icons: t.icons.is_some(),
-            last_modified: has_last_modified(&t.annotations),
-        };
+        let what = "a resource template";
+        let members = Members::of(what, &t.title, &t.meta, &t.icons, &t.annotations);
         refuse_lacking(&members, version)?;
     }
     let v = version;
@@ -293,15 +297,9 @@ pub(crate) fn list_prompts_result(
     version: Version,
 ) -> Result<Value, ContentError> {
     for p in &page.items {
-        let mut titles = vec![p.title.is_some()];
-        titles.extend(p.arguments.iter().flatten().map(|a| a.title.is_some()));
-        let members = Members {
-            what: "a prompt",
-            titles,
-            meta: p.meta.is_some(),
-            icons: p.icons.is_some(),
-            last_modified: false,
-        };
+        let mut members = Members::of("a prompt", &p.title, &p.meta, &p.icons, &None);
+        let arguments = p.arguments.iter().flatten();
+        members.titles.extend(arguments.map(|a| a.title.is_some()));
         refuse_lacking(&members, version)?;
     }
     let v = version;
