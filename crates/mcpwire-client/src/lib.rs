@@ -117,10 +117,10 @@ pub use mcpwire_model::Version;
 pub use mcpwire_model::content::{Content, ContentKind, EmbeddedResource, ResourceContents, Role};
 pub use mcpwire_model::result_wire::CompletionPage;
 pub use mcpwire_model::{
-    Annotations, ElicitAnswer, Form, PromptArgumentEntry, PromptEntry, PromptMessage, PromptResult,
-    ResourceEntry, ResourceTemplateEntry, SampledBlock, SampledContent, SampledToolResult,
-    SampledToolUse, SamplingReply, SamplingRequest, ToolChoice, ToolChoiceMode, ToolHints,
-    ToolInfo, ToolResult,
+    Annotations, ElicitAnswer, ElicitReply, Form, PromptArgumentEntry, PromptEntry, PromptMessage,
+    PromptResult, ResourceEntry, ResourceTemplateEntry, SampledBlock, SampledContent,
+    SampledToolResult, SampledToolUse, SamplingReply, SamplingRequest, ToolChoice, ToolChoiceMode,
+    ToolHints, ToolInfo, ToolResult,
 };
 pub use meta::{
     CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY,

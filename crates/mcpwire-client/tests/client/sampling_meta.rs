@@ -2,7 +2,8 @@
 //! model with `_meta` on each message (2025-11-25 on) and on the params (2025-11-25); the
 //! client's handler sees them and answers with a `_meta` of its own, which the server reads
 //! back. A version without a member refuses it by name rather than dropping it. The
-//! client's answer carries `_meta` on the wire byte for byte (2025-06-18, scripted).
+//! client's answers (sampling and elicitation) carry `_meta` on the wire (2025-06-18,
+//! scripted).
 
 use mcpwire_client::{CallOptions, SamplingReply, SamplingRequest, Version, result_text};
 use mcpwire_server::{Context, McpServer, NoArguments, ToolResult};
@@ -125,4 +126,29 @@ async fn the_replys_meta_is_on_the_wire() {
     assert_eq!(answer["id"], "s-1", "{answer}");
     assert_eq!(answer["result"]["_meta"], json!({"asked": 1}), "{answer}");
     assert_eq!(answer["result"]["content"]["text"], "ok", "{answer}");
+}
+
+#[tokio::test]
+async fn an_elicitation_results_meta_is_on_the_wire() {
+    let handler = builder().on_elicitation(|form: mcpwire_client::FormElicitation| async move {
+        let mut meta = Map::new();
+        meta.insert("fields".into(), form.form.fields.len().into());
+        Ok(mcpwire_client::ElicitAnswer::Decline.with_meta(meta))
+    });
+    let (_client, mut server) = scripted(handler).await;
+    server
+        .send(
+            &json!({"jsonrpc": "2.0", "id": "e-1", "method": "elicitation/create",
+                "params": {"message": "Name?", "requestedSchema": {"type": "object",
+                    "properties": {"name": {"type": "string"}}}}})
+            .to_string(),
+        )
+        .await;
+    let answer = server.recv().await;
+    assert_eq!(answer["id"], "e-1", "{answer}");
+    assert_eq!(
+        answer["result"],
+        json!({"action": "decline", "_meta": {"fields": 1}}),
+        "{answer}"
+    );
 }
