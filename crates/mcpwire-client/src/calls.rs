@@ -11,14 +11,17 @@ use mcpwire_model::content::{ContentKind, EmbeddedResource};
 use mcpwire_model::read_error::json_pointer as pointer;
 use mcpwire_model::result_read::read_resource_result;
 use mcpwire_model::result_wire::CompletionPage;
-use mcpwire_model::{PromptResult, ReadError, ToolInfo, ToolPage, ToolResult, Version};
+use mcpwire_model::{
+    ListPage, PromptEntry, PromptResult, ReadError, ResourceEntry, ResourceTemplateEntry, ToolInfo,
+    ToolPage, ToolResult, Version,
+};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use crate::client::Client;
-use crate::describe::{Page, PromptDescription, ResourceDescription, TemplateDescription};
+use crate::describe::Page;
 use crate::error::ClientError;
 use crate::listen::{ListenFilter, SUBSCRIPTION_CAPACITY, Subscription};
 use crate::meta;
@@ -51,11 +54,11 @@ macro_rules! method {
     };
 }
 
-method!(ListResources, "resources/list", ResourcesPage);
-method!(ListTemplates, "resources/templates/list", TemplatesPage);
-method!(ListPrompts, "prompts/list", PromptsPage);
 // Read into the version-neutral model from their text (`mcpwire-model`'s readers decode
 // the version's generated type, so the schema is held in the same pass).
+method!(ListResources, "resources/list", Box<RawValue>);
+method!(ListTemplates, "resources/templates/list", Box<RawValue>);
+method!(ListPrompts, "prompts/list", Box<RawValue>);
 method!(ListTools, "tools/list", Box<RawValue>);
 method!(CallTool, "tools/call", Box<RawValue>);
 method!(ReadResource, "resources/read", Box<RawValue>);
@@ -66,42 +69,6 @@ method!(Unsubscribe, "resources/unsubscribe", Map<String, Value>);
 method!(SetLevel, "logging/setLevel", Map<String, Value>);
 method!(Listen, "subscriptions/listen", Map<String, Value>);
 method!(PingServer, "ping", Map<String, Value>);
-
-/// Declares the result of a list method: its items under `$member`, and the next cursor.
-macro_rules! list_result {
-    ($(#[$doc:meta])* $name:ident, $member:literal, $item:ty) => {
-        $(#[$doc])*
-        #[derive(Deserialize)]
-        pub(crate) struct $name {
-            #[serde(rename = $member)]
-            items: Vec<$item>,
-            #[serde(rename = "nextCursor", default)]
-            next_cursor: Option<String>,
-        }
-
-        impl From<$name> for Page<$item> {
-            fn from(page: $name) -> Self {
-                Page {
-                    items: page.items,
-                    next_cursor: page.next_cursor,
-                }
-            }
-        }
-    };
-}
-
-list_result!(
-    /// `resources/list` result.
-    ResourcesPage, "resources", ResourceDescription
-);
-list_result!(
-    /// `resources/templates/list` result.
-    TemplatesPage, "resourceTemplates", TemplateDescription
-);
-list_result!(
-    /// `prompts/list` result.
-    PromptsPage, "prompts", PromptDescription
-);
 
 /// A tool result whose structured content was decoded as `T`.
 #[derive(Debug, Clone, PartialEq)]
@@ -256,15 +223,20 @@ impl Client {
         self.empty::<PingServer>(Map::new()).await
     }
 
-    /// One page of a list `R`.
-    async fn page<R, T>(&self, cursor: Option<&str>) -> Result<Page<T>, ClientError>
+    /// One page of a list `R`, read into the model in one pass through the version's
+    /// generated type (so its schema is held whatever
+    /// [`check_results`](crate::ClientBuilder::check_results) says).
+    async fn page<R, T>(
+        &self,
+        cursor: Option<&str>,
+        reader: impl FnOnce(&str, Version) -> Result<ListPage<T>, ReadError>,
+    ) -> Result<Page<T>, ClientError>
     where
-        R: Request<Params = Map<String, Value>>,
-        R::Result: Into<Page<T>>,
+        R: Request<Params = Map<String, Value>, Result = Box<RawValue>>,
     {
         let options = CallOptions::new();
-        let page = self.typed::<R>(cursor_params(cursor), Target::default(), &options);
-        Ok(page.await?.into())
+        let raw = self.raw::<R>(cursor_params(cursor), Target::default(), &options);
+        read(&raw.await?, self.protocol_version(), reader)
     }
 
     /// One page of `tools/list` (`cursor` from the previous page; `None` for the first),
@@ -298,45 +270,51 @@ impl Client {
         all_pages(|cursor| async move { self.list_tools(cursor.as_deref()).await }).await
     }
 
-    /// One page of `resources/list`.
+    /// One page of `resources/list`, read into the model's [`ResourceEntry`] (the type
+    /// servers list resources with: size, annotations, icons and `_meta` where the version
+    /// has them).
     pub async fn list_resources(
         &self,
         cursor: Option<&str>,
-    ) -> Result<Page<ResourceDescription>, ClientError> {
-        self.page::<ListResources, _>(cursor).await
+    ) -> Result<Page<ResourceEntry>, ClientError> {
+        self.page::<ListResources, _>(cursor, ListPage::<ResourceEntry>::from_json)
+            .await
     }
 
     /// Every resource, following the cursors.
-    pub async fn list_all_resources(&self) -> Result<Vec<ResourceDescription>, ClientError> {
+    pub async fn list_all_resources(&self) -> Result<Vec<ResourceEntry>, ClientError> {
         all_pages(|cursor| async move { self.list_resources(cursor.as_deref()).await }).await
     }
 
-    /// One page of `resources/templates/list`.
+    /// One page of `resources/templates/list`, read into the model's
+    /// [`ResourceTemplateEntry`].
     pub async fn list_resource_templates(
         &self,
         cursor: Option<&str>,
-    ) -> Result<Page<TemplateDescription>, ClientError> {
-        self.page::<ListTemplates, _>(cursor).await
+    ) -> Result<Page<ResourceTemplateEntry>, ClientError> {
+        self.page::<ListTemplates, _>(cursor, ListPage::<ResourceTemplateEntry>::from_json)
+            .await
     }
 
     /// Every resource template, following the cursors.
     pub async fn list_all_resource_templates(
         &self,
-    ) -> Result<Vec<TemplateDescription>, ClientError> {
+    ) -> Result<Vec<ResourceTemplateEntry>, ClientError> {
         all_pages(|cursor| async move { self.list_resource_templates(cursor.as_deref()).await })
             .await
     }
 
-    /// One page of `prompts/list`.
+    /// One page of `prompts/list`, read into the model's [`PromptEntry`].
     pub async fn list_prompts(
         &self,
         cursor: Option<&str>,
-    ) -> Result<Page<PromptDescription>, ClientError> {
-        self.page::<ListPrompts, _>(cursor).await
+    ) -> Result<Page<PromptEntry>, ClientError> {
+        self.page::<ListPrompts, _>(cursor, ListPage::<PromptEntry>::from_json)
+            .await
     }
 
     /// Every prompt, following the cursors.
-    pub async fn list_all_prompts(&self) -> Result<Vec<PromptDescription>, ClientError> {
+    pub async fn list_all_prompts(&self) -> Result<Vec<PromptEntry>, ClientError> {
         all_pages(|cursor| async move { self.list_prompts(cursor.as_deref()).await }).await
     }
 

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::calls::ToolCache;
 use crate::elicit::{FormElicitation, UrlElicitation};
 use crate::error::ClientError;
-use crate::handlers::{HandlerResult, Handlers, Root, boxed};
+use crate::handlers::{HandlerResult, Handlers, Root, boxed, into_reply};
 use crate::meta;
 use crate::negotiate::{Handshake, negotiate};
 use crate::notify::{Callbacks, ListKind, LogMessage};
@@ -21,8 +21,7 @@ use crate::session::{Session, Settings, Target};
 use crate::transport::{Transport, incoming_channel};
 use crate::versions;
 use crate::violation::Violation;
-use mcpwire_model::Version;
-use mcpwire_model::{ElicitAnswer, SamplingReply, SamplingRequest};
+use mcpwire_model::{ElicitReply, SamplingReply, SamplingRequest, Version};
 
 /// The default timeout of a call (as the TypeScript SDK's): 60 s.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
@@ -146,23 +145,27 @@ impl ClientBuilder {
 
     /// Answers form-mode `elicitation/create` (declares `elicitation`, its `form` mode
     /// where the version has modes). Fields the answer leaves out get the schema's defaults.
-    pub fn on_elicitation<F, Fut>(mut self, handler: F) -> Self
+    /// The handler returns an [`ElicitAnswer`](mcpwire_model::ElicitAnswer), or an [`ElicitReply`] to send the result's
+    /// `_meta` too (2025-06-18 and 2025-11-25).
+    pub fn on_elicitation<F, Fut, R>(mut self, handler: F) -> Self
     where
         F: Fn(FormElicitation) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = HandlerResult<ElicitAnswer>> + Send + 'static,
+        Fut: Future<Output = HandlerResult<R>> + Send + 'static,
+        R: Into<ElicitReply>,
     {
-        self.handlers.form = Some(boxed(handler));
+        self.handlers.form = Some(boxed(into_reply(handler)));
         self
     }
 
     /// Answers URL-mode `elicitation/create` (declares `elicitation.url`, from
-    /// 2025-11-25).
-    pub fn on_url_elicitation<F, Fut>(mut self, handler: F) -> Self
+    /// 2025-11-25), with an [`ElicitAnswer`](mcpwire_model::ElicitAnswer) or an [`ElicitReply`].
+    pub fn on_url_elicitation<F, Fut, R>(mut self, handler: F) -> Self
     where
         F: Fn(UrlElicitation) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = HandlerResult<ElicitAnswer>> + Send + 'static,
+        Fut: Future<Output = HandlerResult<R>> + Send + 'static,
+        R: Into<ElicitReply>,
     {
-        self.handlers.url = Some(boxed(handler));
+        self.handlers.url = Some(boxed(into_reply(handler)));
         self
     }
 

@@ -19,6 +19,8 @@ pub struct FormElicitation {
     /// The `requestedSchema` as the server sent it (members the model has no place for
     /// included), for a handler that renders the schema itself.
     pub requested_schema: Value,
+    /// The params' `_meta` (2025-11-25 only), as sent.
+    pub meta: Option<Map<String, Value>>,
 }
 
 /// A URL-mode `elicitation/create` (from 2025-11-25): the user is sent to a URL.
@@ -31,6 +33,8 @@ pub struct UrlElicitation {
     /// The server's id of this elicitation, which its completion notification names
     /// (2025-11-25; 2026-07-28 has none).
     pub elicitation_id: Option<String>,
+    /// The params' `_meta` (2025-11-25 only), as sent.
+    pub meta: Option<Map<String, Value>>,
 }
 
 /// `answer` to a form with `schema`: an accepted form's missing fields filled from the

@@ -19,7 +19,8 @@ use crate::elicit::{FormElicitation, UrlElicitation, with_defaults};
 use crate::transport::BoxFuture;
 use crate::versions;
 use mcpwire_model::{
-    AskError, ElicitAnswer, ElicitRequest, ReadError, SamplingReply, SamplingRequest, Version,
+    AskError, ElicitAnswer, ElicitReply, ElicitRequest, ReadError, SamplingReply, SamplingRequest,
+    Version,
 };
 
 /// What a handler returns: its answer, or the JSON-RPC error the server gets.
@@ -59,8 +60,8 @@ pub(crate) struct Handlers {
     pub(crate) sampling: Option<Handler<SamplingRequest, SamplingReply>>,
     /// Whether the sampling handler takes tools (`sampling.tools`).
     pub(crate) sampling_tools: bool,
-    pub(crate) form: Option<Handler<FormElicitation, ElicitAnswer>>,
-    pub(crate) url: Option<Handler<UrlElicitation, ElicitAnswer>>,
+    pub(crate) form: Option<Handler<FormElicitation, ElicitReply>>,
+    pub(crate) url: Option<Handler<UrlElicitation, ElicitReply>>,
     pub(crate) roots: Option<Handler<(), Vec<Root>>>,
 }
 
@@ -71,6 +72,21 @@ where
     Fut: Future<Output = HandlerResult<T>> + Send + 'static,
 {
     Arc::new(move |argument| Box::pin(handler(argument)))
+}
+
+/// A handler whose answer converts into an [`ElicitReply`], as one that returns it.
+pub(crate) fn into_reply<A, R, F, Fut>(
+    handler: F,
+) -> impl Fn(A) -> BoxFuture<'static, HandlerResult<ElicitReply>> + Send + Sync + 'static
+where
+    F: Fn(A) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = HandlerResult<R>> + Send + 'static,
+    R: Into<ElicitReply>,
+{
+    move |argument| {
+        let answer = handler(argument);
+        Box::pin(async move { answer.await.map(Into::into) })
+    }
 }
 
 impl Handlers {
@@ -160,20 +176,34 @@ impl Handlers {
     async fn elicit(&self, params: Value, version: Version) -> HandlerResult<Value> {
         let request = ElicitRequest::from_json(&params.to_string(), version);
         let answer = match (request.map_err(unreadable)?, &self.form, &self.url) {
-            (ElicitRequest::Form { message, form }, Some(handler), _) => {
+            (
+                ElicitRequest::Form {
+                    message,
+                    form,
+                    meta,
+                },
+                Some(handler),
+                _,
+            ) => {
                 let requested_schema = params.get("requestedSchema").cloned().unwrap_or_default();
                 let asked = FormElicitation {
                     message,
                     form,
                     requested_schema: requested_schema.clone(),
+                    meta,
                 };
-                with_defaults(handler(asked).await?, &requested_schema)
+                let reply = handler(asked).await?;
+                ElicitReply {
+                    answer: with_defaults(reply.answer, &requested_schema),
+                    meta: reply.meta,
+                }
             }
             (
                 ElicitRequest::Url {
                     message,
                     url,
                     elicitation_id,
+                    meta,
                 },
                 _,
                 Some(handler),
@@ -182,11 +212,17 @@ impl Handlers {
                     message,
                     url,
                     elicitation_id,
+                    meta,
                 };
-                match handler(asked).await? {
+                let reply = handler(asked).await?;
+                let answer = match reply.answer {
                     // URL mode accepts without content.
                     ElicitAnswer::Accept(_) => ElicitAnswer::Accept(Map::new()),
                     other => other,
+                };
+                ElicitReply {
+                    answer,
+                    meta: reply.meta,
                 }
             }
             (request, _, _) => {
@@ -232,10 +268,10 @@ mod tests {
                 Ok(SamplingReply::assistant_text("m", "t"))
             })),
             form: Some(boxed(|_: FormElicitation| async {
-                Ok(ElicitAnswer::Cancel)
+                Ok(ElicitAnswer::Cancel.into())
             })),
             url: Some(boxed(|_: UrlElicitation| async {
-                Ok(ElicitAnswer::Cancel)
+                Ok(ElicitAnswer::Cancel.into())
             })),
             roots: Some(boxed(|()| async { Ok(Vec::new()) })),
             sampling_tools: false,

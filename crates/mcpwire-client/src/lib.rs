@@ -106,9 +106,7 @@ mod violation;
 
 pub use calls::{CompletionTarget, MAX_INPUT_ROUNDS, MAX_LIST_PAGES, TypedToolResult, result_text};
 pub use client::{Client, ClientBuilder, DEFAULT_MAX_SERVING, DEFAULT_REQUEST_TIMEOUT};
-pub use describe::{
-    Page, PromptArgument, PromptDescription, ResourceDescription, TemplateDescription,
-};
+pub use describe::Page;
 pub use elicit::{FormElicitation, UrlElicitation, apply_defaults};
 pub use error::ClientError;
 pub use handlers::{HandlerResult, Root};
@@ -119,7 +117,8 @@ pub use mcpwire_model::Version;
 pub use mcpwire_model::content::{Content, ContentKind, EmbeddedResource, ResourceContents, Role};
 pub use mcpwire_model::result_wire::CompletionPage;
 pub use mcpwire_model::{
-    ElicitAnswer, Form, PromptMessage, PromptResult, SampledBlock, SampledContent,
+    Annotations, ElicitAnswer, ElicitReply, Form, PromptArgumentEntry, PromptEntry, PromptMessage,
+    PromptResult, ResourceEntry, ResourceTemplateEntry, SampledBlock, SampledContent,
     SampledToolResult, SampledToolUse, SamplingReply, SamplingRequest, ToolChoice, ToolChoiceMode,
     ToolHints, ToolInfo, ToolResult,
 };

@@ -21,6 +21,8 @@ pub enum ElicitRequest {
         message: String,
         /// The form.
         form: Form,
+        /// `_meta` (2025-11-25 only), as sent.
+        meta: Option<Map<String, Value>>,
     },
     /// Open a URL, e.g. to sign in somewhere the client must not see (`mode: "url"`, from
     /// 2025-11-25).
@@ -32,6 +34,8 @@ pub enum ElicitRequest {
         /// The id `notifications/elicitation/complete` names (2025-11-25 requires one;
         /// 2026-07-28 has none).
         elicitation_id: Option<String>,
+        /// `_meta` (2025-11-25 only), as sent.
+        meta: Option<Map<String, Value>>,
     },
 }
 
@@ -43,6 +47,8 @@ pub struct SamplingMessage {
     /// What is said: text, an image or audio, or (from 2025-11-25) a tool use, a tool
     /// result or an array of blocks.
     pub content: SampledContent,
+    /// The message's `_meta` (from 2025-11-25), as sent.
+    pub meta: Option<Map<String, Value>>,
 }
 
 /// Where the client may take context for the model from (`includeContext`).
@@ -112,6 +118,8 @@ pub struct SamplingRequest {
     pub metadata: Option<Map<String, Value>>,
     /// Task metadata (`task`, e.g. `{"ttl": 60000}`; 2025-11-25 only).
     pub task: Option<Map<String, Value>>,
+    /// The params' `_meta` (2025-11-25 only), as sent.
+    pub meta: Option<Map<String, Value>>,
 }
 
 impl SamplingRequest {
@@ -129,6 +137,7 @@ impl SamplingRequest {
             tool_choice: None,
             metadata: None,
             task: None,
+            meta: None,
         }
     }
 
@@ -139,6 +148,7 @@ impl SamplingRequest {
         self.messages.push(SamplingMessage {
             role,
             content: content.into(),
+            meta: None,
         });
         self
     }

@@ -6,7 +6,8 @@
 //! is a [`ReadError`]. What the model has no place for is an error too, never silently
 //! dropped: a `requestedSchema` that is not a flat form. Tool use, tool results, arrays of
 //! blocks (from 2025-11-25), `tools`, `toolChoice`, `metadata` and `task` are read
-//! (`sampled_wire.rs`); `_meta` is left behind.
+//! (`sampled_wire.rs`), and `_meta` wherever the version's schema has it (each message from
+//! 2025-11-25; the params under 2025-11-25).
 
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use serde_json::Value;
@@ -39,7 +40,7 @@ impl SamplingRequest {
     pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
         const WHAT: &str = "CreateMessageRequestParams";
         macro_rules! read {
-            ($m:ident, $content:expr) => {{
+            ($m:ident, $content:expr $(, $with_meta:ident)?) => {{
                 let mut p: $m::CreateMessageRequestParams = decode(text, WHAT, version)?;
                 let messages = std::mem::take(&mut p.messages)
                     .into_iter()
@@ -48,6 +49,7 @@ impl SamplingRequest {
                         Ok(SamplingMessage {
                             role: role_of!($m, m.role),
                             content,
+                            meta: read!(@meta m $(, $with_meta)?),
                         })
                     })
                     .collect::<Result<Vec<_>, ReadError>>()?;
@@ -65,6 +67,7 @@ impl SamplingRequest {
                         tools: None,
                         tool_choice: None,
                         task: None,
+                        meta: None,
                         include_context: p.include_context.take().map(|c| match c {
                             $m::CreateMessageRequestParamsIncludeContext::None => {
                                 IncludeContext::None
@@ -95,6 +98,12 @@ impl SamplingRequest {
                     p,
                 )
             }};
+            (@meta $message:ident, with_meta) => {
+                $message.meta.and_then(object_of)
+            };
+            (@meta $message:ident) => {
+                None
+            };
         }
         /// Reads a single block of `$m::SamplingMessageContent` (before 2025-11-25).
         macro_rules! single {
@@ -153,13 +162,14 @@ impl SamplingRequest {
                 .0
             }
             Version::V2025_11_25 => {
-                let (mut out, p) = read!(v2025_11_25, message_of_2025_11_25);
+                let (mut out, p) = read!(v2025_11_25, message_of_2025_11_25, with_meta);
                 with_tools!(out, p);
                 out.task = p.task.and_then(object_of);
+                out.meta = p.meta.and_then(object_of);
                 out
             }
             Version::V2026_07_28 => {
-                let (mut out, p) = read!(v2026_07_28, message_of_2026_07_28);
+                let (mut out, p) = read!(v2026_07_28, message_of_2026_07_28, with_meta);
                 with_tools!(out, p);
                 out
             }
@@ -198,20 +208,28 @@ impl ElicitRequest {
     pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
         const WHAT: &str = "ElicitRequestParams";
         macro_rules! moded {
-            ($m:ident, $id:expr) => {{
+            ($m:ident, $id:expr $(, $with_meta:ident)?) => {{
                 let p: $m::ElicitRequestParams = decode(text, WHAT, version)?;
                 match p {
                     $m::ElicitRequestParams::ElicitRequestFormParams(p) => ElicitRequest::Form {
+                        meta: moded!(@meta p $(, $with_meta)?),
                         form: form_of(p.requested_schema, version)?,
                         message: p.message,
                     },
                     $m::ElicitRequestParams::ElicitRequestURLParams(p) => ElicitRequest::Url {
+                        meta: moded!(@meta p $(, $with_meta)?),
                         elicitation_id: $id(&p),
                         message: p.message,
                         url: p.url,
                     },
                 }
             }};
+            (@meta $p:ident, with_meta) => {
+                $p.meta.as_ref().and_then(object_of)
+            };
+            (@meta $p:ident) => {
+                None
+            };
         }
         Ok(match version {
             Version::V2024_11_05 | Version::V2025_03_26 => {
@@ -226,11 +244,13 @@ impl ElicitRequest {
                 ElicitRequest::Form {
                     form: form_of(p.requested_schema, version)?,
                     message: p.message,
+                    meta: None,
                 }
             }
             Version::V2025_11_25 => moded!(
                 v2025_11_25,
-                |p: &v2025_11_25::ElicitRequestURLParams| Some(p.elicitation_id.clone())
+                |p: &v2025_11_25::ElicitRequestURLParams| Some(p.elicitation_id.clone()),
+                with_meta
             ),
             Version::V2026_07_28 => {
                 moded!(v2026_07_28, |_: &v2026_07_28::ElicitRequestURLParams| None)

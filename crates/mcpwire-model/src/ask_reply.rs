@@ -32,6 +32,8 @@ pub struct SamplingReply {
     pub model: String,
     /// Why the model stopped (`endTurn`, `stopSequence`, `maxTokens`, or another), if said.
     pub stop_reason: Option<String>,
+    /// The result's `_meta` (every version), as sent.
+    pub meta: Option<Map<String, Value>>,
 }
 
 impl SamplingReply {
@@ -42,6 +44,7 @@ impl SamplingReply {
             content: Content::text(text).into(),
             model: model.into(),
             stop_reason: None,
+            meta: None,
         }
     }
 
@@ -62,6 +65,7 @@ impl SamplingReply {
             content,
             model: model.into(),
             stop_reason: Some("toolUse".into()),
+            meta: None,
         }
     }
 
@@ -69,6 +73,13 @@ impl SamplingReply {
     #[must_use]
     pub fn stop_reason(mut self, reason: impl Into<String>) -> Self {
         self.stop_reason = Some(reason.into());
+        self
+    }
+
+    /// This reply, with `_meta`.
+    #[must_use]
+    pub fn meta(mut self, meta: Map<String, Value>) -> Self {
+        self.meta = Some(meta);
         self
     }
 
@@ -87,4 +98,43 @@ pub enum ElicitAnswer {
     Decline,
     /// Dismissed without a choice.
     Cancel,
+}
+
+/// An elicitation answer with the result's `_meta` (`ElicitResult`; `_meta` exists under
+/// 2025-06-18 and 2025-11-25): what a client that has metadata to return sends instead of a
+/// bare [`ElicitAnswer`].
+///
+/// ```
+/// use mcpwire_model::{ElicitAnswer, ElicitReply, Version};
+///
+/// let mut meta = serde_json::Map::new();
+/// meta.insert("example.com/by".into(), "form-ui".into());
+/// let reply = ElicitAnswer::Decline.with_meta(meta);
+/// let sent = reply.to_json(Version::V2025_06_18).unwrap();
+/// assert_eq!(sent["_meta"]["example.com/by"], "form-ui");
+/// assert_eq!(ElicitReply::from_json(&sent.to_string(), Version::V2025_06_18).unwrap(), reply);
+/// assert!(reply.to_json(Version::V2026_07_28).is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ElicitReply {
+    /// The answer.
+    pub answer: ElicitAnswer,
+    /// The result's `_meta`, as sent.
+    pub meta: Option<Map<String, Value>>,
+}
+
+impl From<ElicitAnswer> for ElicitReply {
+    fn from(answer: ElicitAnswer) -> Self {
+        Self { answer, meta: None }
+    }
+}
+
+impl ElicitAnswer {
+    /// This answer with the result's `_meta`.
+    pub fn with_meta(self, meta: Map<String, Value>) -> ElicitReply {
+        ElicitReply {
+            answer: self,
+            meta: Some(meta),
+        }
+    }
 }

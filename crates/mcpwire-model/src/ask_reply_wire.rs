@@ -9,8 +9,8 @@
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use serde_json::{Map, Value, json};
 
-use crate::ask_reply::{ElicitAnswer, SamplingReply};
-use crate::ask_wire::AskError;
+use crate::ask_reply::{ElicitAnswer, ElicitReply, SamplingReply};
+use crate::ask_wire::{AskError, meta_to};
 use crate::content::{Content, Role};
 use crate::content_read::{read_block_2025_06_18, tool_block_2024_11_05, tool_block_2025_03_26};
 use crate::content_wire::{
@@ -20,8 +20,8 @@ use crate::content_wire::{
 use crate::read_error::{ReadError, decode};
 use crate::sampled::SampledContent;
 use crate::sampled_wire::{
-    result_of_2025_11_25, result_of_2026_07_28, result_to_2025_11_25, result_to_2026_07_28,
-    single_block,
+    object_of, result_of_2025_11_25, result_of_2026_07_28, result_to_2025_11_25,
+    result_to_2026_07_28, single_block,
 };
 use crate::version::Version;
 
@@ -135,6 +135,7 @@ impl SamplingReply {
                 let mut out =
                     $m::CreateMessageResult::new(content, &*self.model, role_to!($m, self.role));
                 out.stop_reason = self.stop_reason.clone();
+                out.meta = meta_to(&self.meta, "a `_meta`", version)?;
                 to_value(out)
             }};
         }
@@ -169,6 +170,7 @@ impl SamplingReply {
                     content,
                     model: r.model,
                     stop_reason: r.stop_reason,
+                    meta: r.meta.and_then(object_of),
                 }
             }};
         }
@@ -221,13 +223,79 @@ enum Action {
     Cancel,
 }
 
-/// An `ElicitResult` as read: its action and content (`_meta` and undeclared members left
+/// An `ElicitResult` as read: its action, content and `_meta` (undeclared members left
 /// behind).
 #[derive(serde::Deserialize)]
 struct ElicitResultText {
     action: Action,
     #[serde(default)]
     content: Option<Map<String, Value>>,
+    #[serde(rename = "_meta", default)]
+    meta: Option<Map<String, Value>>,
+}
+
+/// Whether `version`'s `ElicitResult` has `_meta` (2025-06-18 and 2025-11-25).
+fn elicit_result_has_meta(version: Version) -> bool {
+    matches!(version, Version::V2025_06_18 | Version::V2025_11_25)
+}
+
+impl ElicitReply {
+    /// The `ElicitResult` of `version` (see [`ElicitAnswer::to_json`]) with the `_meta`, or
+    /// an error where the version's result has no `_meta` (2026-07-28).
+    pub fn to_json(&self, version: Version) -> Result<Value, AskError> {
+        let mut out = self.answer.to_json(version)?;
+        if let Some(meta) = &self.meta {
+            if !elicit_result_has_meta(version) {
+                return Err(lacking("an elicitation result's `_meta`", version));
+            }
+            out["_meta"] = Value::Object(meta.clone());
+        }
+        Ok(out)
+    }
+
+    /// The reply a client sent (see [`ElicitAnswer::from_json`]), with its `_meta` where
+    /// the version's result has one.
+    pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
+        let (answer, meta) = read_elicit_result(text, version)?;
+        Ok(Self {
+            answer,
+            meta: meta.filter(|_| elicit_result_has_meta(version)),
+        })
+    }
+}
+
+/// An `ElicitResult` of `version` read: the answer, and the `_meta` as sent.
+fn read_elicit_result(
+    text: &str,
+    version: Version,
+) -> Result<(ElicitAnswer, Option<Map<String, Value>>), ReadError> {
+    const WHAT: &str = "ElicitResult";
+    if version < Version::V2025_06_18 {
+        return Err(ReadError::new(
+            WHAT,
+            version,
+            "the version has no elicitation",
+        ));
+    }
+    let read: ElicitResultText = decode(text, WHAT, version)?;
+    let answer = match read.action {
+        Action::Accept => {
+            let content = read.content.unwrap_or_default();
+            for (name, value) in &content {
+                if let Some(problem) = answer_value_problem(value) {
+                    return Err(ReadError::new(
+                        WHAT,
+                        version,
+                        format!("the answer of field `{name}` is {problem}"),
+                    ));
+                }
+            }
+            ElicitAnswer::Accept(content)
+        }
+        Action::Decline => ElicitAnswer::Decline,
+        Action::Cancel => ElicitAnswer::Cancel,
+    };
+    Ok((answer, read.meta))
 }
 
 impl ElicitAnswer {
@@ -272,31 +340,6 @@ impl ElicitAnswer {
     /// The answer a client sent: `text` (an `ElicitResult` of `version`) read, its content
     /// values held to what a form can have (see [`ElicitAnswer::to_json`]).
     pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
-        const WHAT: &str = "ElicitResult";
-        if version < Version::V2025_06_18 {
-            return Err(ReadError::new(
-                WHAT,
-                version,
-                "the version has no elicitation",
-            ));
-        }
-        let read: ElicitResultText = decode(text, WHAT, version)?;
-        Ok(match read.action {
-            Action::Accept => {
-                let content = read.content.unwrap_or_default();
-                for (name, value) in &content {
-                    if let Some(problem) = answer_value_problem(value) {
-                        return Err(ReadError::new(
-                            WHAT,
-                            version,
-                            format!("the answer of field `{name}` is {problem}"),
-                        ));
-                    }
-                }
-                ElicitAnswer::Accept(content)
-            }
-            Action::Decline => ElicitAnswer::Decline,
-            Action::Cancel => ElicitAnswer::Cancel,
-        })
+        read_elicit_result(text, version).map(|(answer, _)| answer)
     }
 }

@@ -83,6 +83,7 @@ impl ElicitRequest {
     /// let request = ElicitRequest::Form {
     ///     message: "Who are you?".into(),
     ///     form: Form::of::<Name>().unwrap(),
+    ///     meta: None,
     /// };
     /// let params = request.to_json(Version::V2025_11_25).unwrap();
     /// assert_eq!(params["requestedSchema"]["properties"]["name"]["type"], "string");
@@ -109,17 +110,12 @@ impl SamplingRequest {
     }
 }
 
-/// The form-mode `ElicitRequestParams` of module `$m` (2025-11-25 on), serialized.
-macro_rules! form_params {
-    ($m:ident, $message:expr, $requested:expr) => {
-        to_value($m::ElicitRequestParams::ElicitRequestFormParams(
-            $m::ElicitRequestFormParams::new(&**$message, $requested),
-        ))
-    };
-}
-
 /// The `ElicitRequestParams` of `version`, serialized from its generated type.
 pub fn elicit_params(request: &ElicitRequest, version: Version) -> Result<Value, AskError> {
+    let (ElicitRequest::Form { meta, .. } | ElicitRequest::Url { meta, .. }) = request;
+    if meta.is_some() && version != Version::V2025_11_25 {
+        return Err(lacking("an elicitation `_meta`", version));
+    }
     let url_id = |id: &Option<String>| match (version, id) {
         (Version::V2025_11_25, None) => Err(lacking("a URL elicitation without an id", version)),
         (Version::V2026_07_28, Some(_)) => Err(lacking("an `elicitationId`", version)),
@@ -129,14 +125,24 @@ pub fn elicit_params(request: &ElicitRequest, version: Version) -> Result<Value,
         (Version::V2024_11_05 | Version::V2025_03_26, _) => {
             return Err(lacking("`elicitation/create`", version));
         }
-        (Version::V2025_06_18, ElicitRequest::Form { message, form }) => to_value(
+        (Version::V2025_06_18, ElicitRequest::Form { message, form, .. }) => to_value(
             v2025_06_18::ElicitRequestParams::new(&**message, requested_2025_06_18(form)?),
         ),
         (Version::V2025_06_18, ElicitRequest::Url { .. }) => {
             return Err(lacking("a URL elicitation", version));
         }
-        (Version::V2025_11_25, ElicitRequest::Form { message, form }) => {
-            form_params!(v2025_11_25, message, requested_2025_11_25(form)?)
+        (
+            Version::V2025_11_25,
+            ElicitRequest::Form {
+                message,
+                form,
+                meta,
+            },
+        ) => {
+            use v2025_11_25 as m;
+            let mut out = m::ElicitRequestFormParams::new(&**message, requested_2025_11_25(form)?);
+            out.meta = meta_to(meta, "an elicitation `_meta`", version)?;
+            to_value(m::ElicitRequestParams::ElicitRequestFormParams(out))
         }
         (
             Version::V2025_11_25,
@@ -144,16 +150,20 @@ pub fn elicit_params(request: &ElicitRequest, version: Version) -> Result<Value,
                 message,
                 url,
                 elicitation_id,
+                meta,
             },
         ) => {
+            use v2025_11_25 as m;
             url_id(elicitation_id)?;
             let id = elicitation_id.as_deref().unwrap_or_default();
-            to_value(v2025_11_25::ElicitRequestParams::ElicitRequestURLParams(
-                v2025_11_25::ElicitRequestURLParams::new(id, &**message, &**url),
-            ))
+            let mut out = m::ElicitRequestURLParams::new(id, &**message, &**url);
+            out.meta = meta_to(meta, "an elicitation `_meta`", version)?;
+            to_value(m::ElicitRequestParams::ElicitRequestURLParams(out))
         }
-        (Version::V2026_07_28, ElicitRequest::Form { message, form }) => {
-            form_params!(v2026_07_28, message, requested_2026_07_28(form)?)
+        (Version::V2026_07_28, ElicitRequest::Form { message, form, .. }) => {
+            to_value(v2026_07_28::ElicitRequestParams::ElicitRequestFormParams(
+                v2026_07_28::ElicitRequestFormParams::new(&**message, requested_2026_07_28(form)?),
+            ))
         }
         (
             Version::V2026_07_28,
@@ -161,6 +171,7 @@ pub fn elicit_params(request: &ElicitRequest, version: Version) -> Result<Value,
                 message,
                 url,
                 elicitation_id,
+                ..
             },
         ) => {
             url_id(elicitation_id)?;
@@ -234,9 +245,10 @@ macro_rules! preferences {
 }
 
 /// The `SamplingMessage`s of `$request` in module `$m`, each content converted by
-/// `$content` into the version's `SamplingMessageContent`.
+/// `$content` into the version's `SamplingMessageContent`; `with_meta` where the version's
+/// messages have `_meta` (2025-11-25 on), otherwise a message's `_meta` is an error.
 macro_rules! sampling_messages {
-    ($m:ident, $request:expr, $content:expr) => {{
+    ($m:ident, $request:expr, $version:expr, $content:expr $(, $with_meta:ident)?) => {{
         let request: &SamplingRequest = $request;
         request
             .messages
@@ -247,10 +259,32 @@ macro_rules! sampling_messages {
                     Role::Assistant => $m::Role::Assistant,
                 };
                 let content = $content(&message.content)?;
-                Ok($m::SamplingMessage::new(content, role))
+                #[allow(unused_mut)]
+                let mut out = $m::SamplingMessage::new(content, role);
+                sampling_messages!(@meta out, message, $version $(, $with_meta)?);
+                Ok(out)
             })
             .collect::<Result<Vec<_>, AskError>>()?
     }};
+    (@meta $out:ident, $message:ident, $version:expr, with_meta) => {
+        $out.meta = meta_to(&$message.meta, "a message `_meta`", $version)?;
+    };
+    (@meta $out:ident, $message:ident, $version:expr) => {
+        if $message.meta.is_some() {
+            return Err(lacking("a sampling message's `_meta`", $version));
+        }
+    };
+}
+
+/// `meta` as the version's generated `_meta` type, or why its schema refuses it.
+pub(crate) fn meta_to<T: serde::de::DeserializeOwned>(
+    meta: &Option<serde_json::Map<String, Value>>,
+    what: &str,
+    version: Version,
+) -> Result<Option<T>, AskError> {
+    meta.as_ref()
+        .map(|m| generated(Value::Object(m.clone()), what, version))
+        .transpose()
 }
 
 fn not_in_sampling(kind: &str, version: Version) -> AskError {
@@ -304,6 +338,7 @@ fn no_tools(request: &SamplingRequest, version: Version) -> Result<(), AskError>
         (request.tools.is_some(), "`tools`"),
         (request.tool_choice.is_some(), "a `toolChoice`"),
         (request.task.is_some(), "a `task`"),
+        (request.meta.is_some(), "a `_meta`"),
     ];
     match members.iter().find(|(set, _)| *set) {
         Some((_, what)) => Err(lacking(format!("{what} in a sampling request"), version)),
@@ -334,29 +369,31 @@ pub fn sampling_params(request: &SamplingRequest, version: Version) -> Result<Va
     Ok(match version {
         Version::V2024_11_05 => {
             no_tools(request, v)?;
-            let messages = sampling_messages!(v2024_11_05, request, |c| content_2024_11_05(
+            let messages = sampling_messages!(v2024_11_05, request, v, |c| content_2024_11_05(
                 block_2024_11_05(single_block(c, v)?)?
             ));
             to_value(sampling_params!(v2024_11_05, request, version, messages))
         }
         Version::V2025_03_26 => {
             no_tools(request, v)?;
-            let messages = sampling_messages!(v2025_03_26, request, |c| content_2025_03_26(
+            let messages = sampling_messages!(v2025_03_26, request, v, |c| content_2025_03_26(
                 block_2025_03_26(single_block(c, v)?)?
             ));
             to_value(sampling_params!(v2025_03_26, request, version, messages))
         }
         Version::V2025_06_18 => {
             no_tools(request, v)?;
-            let messages = sampling_messages!(v2025_06_18, request, |c| content_2025_06_18(
+            let messages = sampling_messages!(v2025_06_18, request, v, |c| content_2025_06_18(
                 block_2025_06_18(single_block(c, v)?)?
             ));
             to_value(sampling_params!(v2025_06_18, request, version, messages))
         }
         Version::V2025_11_25 => {
-            let messages = sampling_messages!(v2025_11_25, request, message_to_2025_11_25);
+            let messages =
+                sampling_messages!(v2025_11_25, request, v, message_to_2025_11_25, with_meta);
             let mut out = sampling_params!(v2025_11_25, request, version, messages);
             with_tools!(out, request, v);
+            out.meta = meta_to(&request.meta, "a `_meta`", v)?;
             out.task = request
                 .task
                 .as_ref()
@@ -368,7 +405,11 @@ pub fn sampling_params(request: &SamplingRequest, version: Version) -> Result<Va
             if request.task.is_some() {
                 return Err(lacking("a `task` in a sampling request", v));
             }
-            let messages = sampling_messages!(v2026_07_28, request, message_to_2026_07_28);
+            if request.meta.is_some() {
+                return Err(lacking("a `_meta` in a sampling request", v));
+            }
+            let messages =
+                sampling_messages!(v2026_07_28, request, v, message_to_2026_07_28, with_meta);
             let mut out = sampling_params!(v2026_07_28, request, version, messages);
             with_tools!(out, request, v);
             to_value(out)

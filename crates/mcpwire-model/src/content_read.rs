@@ -56,6 +56,8 @@ macro_rules! annotations_of {
     }};
 }
 
+pub(crate) use read_role;
+
 /// [`Annotations`] of a generated annotations type with `lastModified` (2025-06-18 on).
 macro_rules! dated_annotations_of {
     ($m:ident, $a:expr) => {{
@@ -67,6 +69,8 @@ macro_rules! dated_annotations_of {
         }
     }};
 }
+
+pub(crate) use {annotations_of, dated_annotations_of};
 
 /// An [`EmbeddedResource`] of a generated union `$m::$union` of text and blob contents
 /// (`EmbeddedResourceResource`, `ReadResourceResultContentsItem`).

@@ -70,6 +70,8 @@ macro_rules! annotations {
     }};
 }
 
+pub(crate) use annotations;
+
 /// The `resource` member of an `EmbeddedResource` of module `$m`.
 macro_rules! embedded_contents {
     ($m:ident, $r:expr) => {{

@@ -18,7 +18,10 @@
 //! [`ElicitRequest::from_json`], a server reads the answers with
 //! [`SamplingReply::from_json`] and [`ElicitAnswer::from_json`].
 //! Everything the model can send under a version reads back equal; what it has no place for
-//! (`_meta` and icons outside tools, members a schema does not declare) is left behind.
+//! (`_meta` and icons of content blocks, members a schema does not declare) is left behind.
+//! Listed resources, templates and prompts ([`ResourceEntry`], [`ResourceTemplateEntry`],
+//! [`PromptEntry`]), sampling messages, requests and results, and elicitation requests and
+//! results ([`ElicitReply`]) keep every member their version declares, `_meta` included.
 //! Sampling with tools (2025-11-25 on: `tools`, `toolChoice`, tool uses, tool results and
 //! arrays of blocks, [`SampledContent`]) is modelled; a version without it refuses it by
 //! name when written, and a form the model cannot hold is a [`ReadError`].
@@ -65,7 +68,7 @@ mod tool_info_wire;
 pub mod version;
 
 pub use ask::{ElicitRequest, IncludeContext, ModelPreferences, SamplingMessage, SamplingRequest};
-pub use ask_reply::{ElicitAnswer, SamplingReply};
+pub use ask_reply::{ElicitAnswer, ElicitReply, SamplingReply};
 pub use ask_wire::AskError;
 pub use content::{
     Annotations, Content, ContentError, ContentKind, EmbeddedResource, ResourceContents,

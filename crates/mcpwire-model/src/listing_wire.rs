@@ -1,53 +1,193 @@
 //! List pages of resources, resource templates and prompts on the wire, both ways: a
 //! [`ListPage`] converted into each version's generated `ListResourcesResult`,
-//! `ListResourceTemplatesResult` and `ListPromptsResult`, and read back from them. A title
-//! before 2025-06-18 is a [`ContentError`], never dropped.
+//! `ListResourceTemplatesResult` and `ListPromptsResult`, and read back from them. Every
+//! member a version declares is carried (size, annotations, icons, `_meta`, titles); one an
+//! item holds that the version lacks (a title, `_meta` or `annotations.lastModified` before
+//! 2025-06-18, icons before 2025-11-25) is a [`ContentError`], never dropped.
 
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
-use serde_json::Value;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Number, Value};
 
-use crate::content::ContentError;
-use crate::content_read::{by_version, complete};
-use crate::content_wire::to_value;
+use crate::content::{Annotations, ContentError, Role};
+use crate::content_read::{annotations_of, by_version, complete, dated_annotations_of, read_role};
+use crate::content_wire::{annotations, priority, to_value};
 use crate::listing::{
     ListPage, PromptArgumentEntry, PromptEntry, ResourceEntry, ResourceTemplateEntry,
 };
 use crate::read_error::{ReadError, decode};
 use crate::version::{Feature, Version};
 
-/// Sets `$out.title` from `$title` where module `$m` has titles (2025-06-18 on); before,
-/// nothing (a title there was refused by [`untitled`] first).
-macro_rules! set_title {
-    (v2024_11_05, $out:ident, $title:expr) => {};
-    (v2025_03_26, $out:ident, $title:expr) => {};
-    ($m:ident, $out:ident, $title:expr) => {
-        $out.title = $title;
-    };
+/// The members an item holds that only some versions have.
+struct Members {
+    /// What the item is (`a resource`), for the error.
+    what: &'static str,
+    titles: Vec<bool>,
+    meta: bool,
+    icons: bool,
+    last_modified: bool,
 }
 
-/// The `title` of a generated item of module `$m`: `None` before 2025-06-18.
-macro_rules! title_of {
-    (v2024_11_05, $item:expr) => {
-        None
-    };
-    (v2025_03_26, $item:expr) => {
-        None
-    };
-    ($m:ident, $item:expr) => {
-        $item.title
-    };
-}
-
-/// Refuses the titles of `titles` under a version without titles.
-fn untitled<'a>(
-    mut titles: impl Iterator<Item = &'a Option<String>>,
-    what: &str,
-    version: Version,
-) -> Result<(), ContentError> {
-    if !version.has(Feature::Titles) && titles.any(|t| t.is_some()) {
-        return Err(ContentError::lacking(what, version));
+impl Members {
+    /// The members of a resource or template (no argument titles).
+    fn of(
+        what: &'static str,
+        title: &Option<String>,
+        meta: &Option<Map<String, Value>>,
+        icons: &Option<Vec<Map<String, Value>>>,
+        annotations: &Option<Annotations>,
+    ) -> Self {
+        Self {
+            what,
+            titles: vec![title.is_some()],
+            meta: meta.is_some(),
+            icons: icons.is_some(),
+            last_modified: annotations
+                .as_ref()
+                .is_some_and(|a| a.last_modified.is_some()),
+        }
     }
-    Ok(())
+}
+
+/// Refuses a member of `m` that `version` lacks.
+fn refuse_lacking(m: &Members, version: Version) -> Result<(), ContentError> {
+    let dated = version.has(Feature::Titles);
+    let lacking = [
+        (!dated && m.titles.iter().any(|t| *t), "`title`"),
+        (!dated && m.meta, "`_meta`"),
+        (!dated && m.last_modified, "`annotations.lastModified`"),
+        (version < Version::V2025_11_25 && m.icons, "`icons`"),
+    ];
+    match lacking.iter().find(|(set, _)| *set) {
+        Some((_, member)) => Err(ContentError::lacking(
+            format!("{} {member}", m.what),
+            version,
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A JSON object (`_meta`, an icon) as the generated type `T`, or why the version's schema
+/// refuses it.
+fn object_as<T: DeserializeOwned>(
+    what: &str,
+    object: &Map<String, Value>,
+    version: Version,
+) -> Result<T, ContentError> {
+    // Through text: the generated types keep undeclared members as raw JSON text.
+    serde_json::from_str(&Value::Object(object.clone()).to_string())
+        .map_err(|e| ContentError::lacking(format!("{what} its schema refuses ({e})"), version))
+}
+
+/// `_meta` as the generated type `T`.
+fn meta_as<T: DeserializeOwned>(
+    meta: &Option<Map<String, Value>>,
+    version: Version,
+) -> Result<Option<T>, ContentError> {
+    meta.as_ref()
+        .map(|m| object_as("a `_meta`", m, version))
+        .transpose()
+}
+
+/// Icons as the generated `Icon` type `T`.
+fn icons_as<T: DeserializeOwned>(
+    icons: &Option<Vec<Map<String, Value>>>,
+    version: Version,
+) -> Result<Option<Vec<T>>, ContentError> {
+    icons
+        .as_ref()
+        .map(|icons| {
+            icons
+                .iter()
+                .map(|icon| object_as("an icon", icon, version))
+                .collect()
+        })
+        .transpose()
+}
+
+/// A generated object (`_meta`, an icon) as the JSON object it holds.
+fn object_of(value: impl Serialize) -> Option<Map<String, Value>> {
+    match to_value(value) {
+        Value::Object(map) => Some(map),
+        _ => None,
+    }
+}
+
+/// Generated icons as JSON objects.
+fn icons_of<T: Serialize>(icons: Option<Vec<T>>) -> Option<Vec<Map<String, Value>>> {
+    icons.map(|icons| icons.into_iter().filter_map(object_of).collect())
+}
+
+/// Sets the members of module `$m` that only some versions have on `$out` from `$item`
+/// (whose lacking members [`refuse_lacking`] refused first): `title` and `_meta` from
+/// 2025-06-18, `icons` from 2025-11-25.
+macro_rules! set_dated {
+    (v2024_11_05, $out:ident, $item:ident, $v:expr, $($icons:ident)?) => {};
+    (v2025_03_26, $out:ident, $item:ident, $v:expr, $($icons:ident)?) => {};
+    (v2025_06_18, $out:ident, $item:ident, $v:expr, $($icons:ident)?) => {
+        $out.title = $item.title.clone();
+        $out.meta = meta_as(&$item.meta, $v)?;
+    };
+    ($m:ident, $out:ident, $item:ident, $v:expr, icons) => {
+        $out.title = $item.title.clone();
+        $out.meta = meta_as(&$item.meta, $v)?;
+        $out.icons = icons_as(&$item.icons, $v)?;
+    };
+}
+
+/// The dated members of a generated item of module `$m`, read: `(title, _meta, icons)`.
+macro_rules! dated_of {
+    (v2024_11_05, $item:ident) => {
+        (None, None, None)
+    };
+    (v2025_03_26, $item:ident) => {
+        (None, None, None)
+    };
+    (v2025_06_18, $item:ident) => {
+        ($item.title, $item.meta.and_then(object_of), None)
+    };
+    ($m:ident, $item:ident) => {
+        (
+            $item.title,
+            $item.meta.and_then(object_of),
+            icons_of($item.icons),
+        )
+    };
+}
+
+/// The generated annotations of a resource or template of module `$m` (2024-11-05 has a
+/// type per item, `$old`; from 2025-06-18 with `lastModified`).
+macro_rules! annotations_to {
+    (v2024_11_05, $old:ident, $a:expr, $v:expr) => {
+        annotations!(v2024_11_05, $old, $a, $v)
+    };
+    (v2025_03_26, $old:ident, $a:expr, $v:expr) => {
+        annotations!(v2025_03_26, Annotations, $a, $v)
+    };
+    ($m:ident, $old:ident, $a:expr, $v:expr) => {
+        annotations!($m, Annotations, $a, $v, with_last_modified)
+    };
+}
+
+/// [`Annotations`] of a generated resource or template annotations of module `$m`.
+macro_rules! annotations_read {
+    (v2024_11_05, $a:expr) => {
+        annotations_of!(v2024_11_05, $a)
+    };
+    (v2025_03_26, $a:expr) => {
+        annotations_of!(v2025_03_26, $a)
+    };
+    ($m:ident, $a:expr) => {
+        dated_annotations_of!($m, $a)
+    };
+}
+
+/// Whether module `$m` has icons (2025-11-25 on): `icons` or nothing, for [`set_dated`].
+macro_rules! with_icons {
+    (v2025_11_25, $then:ident!($($args:tt)*)) => { $then!($($args)* icons) };
+    (v2026_07_28, $then:ident!($($args:tt)*)) => { $then!($($args)* icons) };
+    ($m:ident, $then:ident!($($args:tt)*)) => { $then!($($args)*) };
 }
 
 /// The generated list result `$result` of the module of `$version` holding `$page`'s items,
@@ -62,7 +202,11 @@ macro_rules! page_to {
             Version::V2025_11_25 => page_to!(@old v2025_11_25, $page, $result, $item),
             Version::V2026_07_28 => {
                 use v2026_07_28 as m;
-                let items: Vec<_> = $page.items.iter().map($item!(m)).collect();
+                let items = $page
+                    .items
+                    .iter()
+                    .map($item!(v2026_07_28))
+                    .collect::<Result<Vec<_>, _>>()?;
                 let mut out = m::$result::new(m::$scope::Public, items, "complete", 0u64);
                 out.next_cursor = $page.next_cursor.clone();
                 to_value(out)
@@ -70,7 +214,7 @@ macro_rules! page_to {
         }
     };
     (@old $m:ident, $page:expr, $result:ident, $item:ident) => {{
-        let items: Vec<_> = $page.items.iter().map($item!($m)).collect();
+        let items = $page.items.iter().map($item!($m)).collect::<Result<Vec<_>, _>>()?;
         let mut out = $m::$result::new(items);
         out.next_cursor = $page.next_cursor.clone();
         to_value(out)
@@ -82,16 +226,24 @@ pub(crate) fn list_resources_result(
     page: &ListPage<ResourceEntry>,
     version: Version,
 ) -> Result<Value, ContentError> {
-    let titles = page.items.iter().map(|r| &r.title);
-    untitled(titles, "a resource `title`", version)?;
+    for r in &page.items {
+        let members = Members::of("a resource", &r.title, &r.meta, &r.icons, &r.annotations);
+        refuse_lacking(&members, version)?;
+    }
+    let v = version;
     macro_rules! item {
         ($m:ident) => {
-            |r: &ResourceEntry| {
+            |r: &ResourceEntry| -> Result<$m::Resource, ContentError> {
                 let mut out = $m::Resource::new(r.name.clone(), r.uri.clone());
                 out.description = r.description.clone();
                 out.mime_type = r.mime_type.clone();
-                set_title!($m, out, r.title.clone());
-                out
+                out.size = r.size.map(Into::into);
+                out.annotations = match &r.annotations {
+                    Some(a) => Some(annotations_to!($m, ResourceAnnotations, a, v)),
+                    None => None,
+                };
+                with_icons!($m, set_dated!($m, out, r, v,));
+                Ok(out)
             }
         };
     }
@@ -109,16 +261,24 @@ pub(crate) fn list_resource_templates_result(
     page: &ListPage<ResourceTemplateEntry>,
     version: Version,
 ) -> Result<Value, ContentError> {
-    let titles = page.items.iter().map(|t| &t.title);
-    untitled(titles, "a resource template `title`", version)?;
+    for t in &page.items {
+        let what = "a resource template";
+        let members = Members::of(what, &t.title, &t.meta, &t.icons, &t.annotations);
+        refuse_lacking(&members, version)?;
+    }
+    let v = version;
     macro_rules! item {
         ($m:ident) => {
-            |t: &ResourceTemplateEntry| {
+            |t: &ResourceTemplateEntry| -> Result<$m::ResourceTemplate, ContentError> {
                 let mut out = $m::ResourceTemplate::new(t.name.clone(), t.uri_template.clone());
                 out.description = t.description.clone();
                 out.mime_type = t.mime_type.clone();
-                set_title!($m, out, t.title.clone());
-                out
+                out.annotations = match &t.annotations {
+                    Some(a) => Some(annotations_to!($m, ResourceTemplateAnnotations, a, v)),
+                    None => None,
+                };
+                with_icons!($m, set_dated!($m, out, t, v,));
+                Ok(out)
             }
         };
     }
@@ -136,11 +296,23 @@ pub(crate) fn list_prompts_result(
     page: &ListPage<PromptEntry>,
     version: Version,
 ) -> Result<Value, ContentError> {
-    let titles = page.items.iter().map(|p| &p.title);
-    untitled(titles, "a prompt `title`", version)?;
+    for p in &page.items {
+        let mut members = Members::of("a prompt", &p.title, &p.meta, &p.icons, &None);
+        let arguments = p.arguments.iter().flatten();
+        members.titles.extend(arguments.map(|a| a.title.is_some()));
+        refuse_lacking(&members, version)?;
+    }
+    let v = version;
+    macro_rules! argument_title {
+        (v2024_11_05, $out:ident, $a:ident) => {};
+        (v2025_03_26, $out:ident, $a:ident) => {};
+        ($m:ident, $out:ident, $a:ident) => {
+            $out.title = $a.title.clone();
+        };
+    }
     macro_rules! item {
         ($m:ident) => {
-            |p: &PromptEntry| {
+            |p: &PromptEntry| -> Result<$m::Prompt, ContentError> {
                 let mut out = $m::Prompt::new(p.name.clone());
                 out.description = p.description.clone();
                 out.arguments = p.arguments.as_ref().map(|arguments| {
@@ -150,12 +322,13 @@ pub(crate) fn list_prompts_result(
                             let mut argument = $m::PromptArgument::new(a.name.clone());
                             argument.description = a.description.clone();
                             argument.required = a.required;
+                            argument_title!($m, argument, a);
                             argument
                         })
                         .collect()
                 });
-                set_title!($m, out, p.title.clone());
-                out
+                with_icons!($m, set_dated!($m, out, p, v,));
+                Ok(out)
             }
         };
     }
@@ -168,6 +341,19 @@ pub(crate) fn list_prompts_result(
     ))
 }
 
+/// A `size` as a `u64`, or why not.
+fn size_of(
+    size: Option<mcpwire_types::Integer>,
+    what: &'static str,
+    version: Version,
+) -> Result<Option<u64>, ReadError> {
+    size.map(|size| {
+        size.as_u64()
+            .ok_or_else(|| ReadError::new(what, version, format!("size {size} is not a u64")))
+    })
+    .transpose()
+}
+
 /// The [`ListPage`] of a `ListResourcesResult` of `version` (its JSON text).
 pub(crate) fn read_list_resources_result(
     text: &str,
@@ -178,15 +364,24 @@ pub(crate) fn read_list_resources_result(
         ($m:ident $(, $result_type:ident)?) => {{
             let r: $m::ListResourcesResult = decode(text, WHAT, version)?;
             $(complete(&r.$result_type, WHAT, version)?;)?
-            let items = r.resources.into_iter().map(|r| ResourceEntry {
-                title: title_of!($m, r),
-                uri: r.uri,
-                name: r.name,
-                description: r.description,
-                mime_type: r.mime_type,
+            let items = r.resources.into_iter().map(|r| {
+                let size = size_of(r.size, WHAT, version)?;
+                let annotations = r.annotations.map(|a| annotations_read!($m, a));
+                let (title, meta, icons) = dated_of!($m, r);
+                Ok(ResourceEntry {
+                    title,
+                    meta,
+                    icons,
+                    size,
+                    annotations,
+                    uri: r.uri,
+                    name: r.name,
+                    description: r.description,
+                    mime_type: r.mime_type,
+                })
             });
             ListPage {
-                items: items.collect(),
+                items: items.collect::<Result<_, ReadError>>()?,
                 next_cursor: r.next_cursor,
             }
         }};
@@ -204,12 +399,19 @@ pub(crate) fn read_list_resource_templates_result(
         ($m:ident $(, $result_type:ident)?) => {{
             let r: $m::ListResourceTemplatesResult = decode(text, WHAT, version)?;
             $(complete(&r.$result_type, WHAT, version)?;)?
-            let items = r.resource_templates.into_iter().map(|t| ResourceTemplateEntry {
-                title: title_of!($m, t),
-                uri_template: t.uri_template,
-                name: t.name,
-                description: t.description,
-                mime_type: t.mime_type,
+            let items = r.resource_templates.into_iter().map(|t| {
+                let annotations = t.annotations.map(|a| annotations_read!($m, a));
+                let (title, meta, icons) = dated_of!($m, t);
+                ResourceTemplateEntry {
+                    title,
+                    meta,
+                    icons,
+                    annotations,
+                    uri_template: t.uri_template,
+                    name: t.name,
+                    description: t.description,
+                    mime_type: t.mime_type,
+                }
             });
             ListPage {
                 items: items.collect(),
@@ -226,24 +428,42 @@ pub(crate) fn read_list_prompts_result(
     version: Version,
 ) -> Result<ListPage<PromptEntry>, ReadError> {
     const WHAT: &str = "ListPromptsResult";
+    macro_rules! argument_title {
+        (v2024_11_05, $a:ident) => {
+            None
+        };
+        (v2025_03_26, $a:ident) => {
+            None
+        };
+        ($m:ident, $a:ident) => {
+            $a.title
+        };
+    }
     macro_rules! read {
         ($m:ident $(, $result_type:ident)?) => {{
             let r: $m::ListPromptsResult = decode(text, WHAT, version)?;
             $(complete(&r.$result_type, WHAT, version)?;)?
-            let items = r.prompts.into_iter().map(|p| PromptEntry {
-                title: title_of!($m, p),
-                name: p.name,
-                description: p.description,
-                arguments: p.arguments.map(|arguments| {
+            let items = r.prompts.into_iter().map(|p| {
+                let arguments = p.arguments.map(|arguments| {
                     arguments
                         .into_iter()
                         .map(|a| PromptArgumentEntry {
+                            title: argument_title!($m, a),
                             name: a.name,
                             description: a.description,
                             required: a.required,
                         })
                         .collect()
-                }),
+                });
+                let (title, meta, icons) = dated_of!($m, p);
+                PromptEntry {
+                    title,
+                    meta,
+                    icons,
+                    arguments,
+                    name: p.name,
+                    description: p.description,
+                }
             });
             ListPage {
                 items: items.collect(),

@@ -296,9 +296,23 @@ fn tools_and_tool_pages_read_back_equal_under_every_version() {
 
 #[test]
 fn resource_template_and_prompt_pages_read_back_equal_under_every_version() {
+    use mcpwire_model::Annotations;
     for version in Version::ALL {
         let titled = version >= Version::V2025_06_18;
+        let iconed = version >= Version::V2025_11_25;
         let title = || titled.then(|| "Title".to_owned());
+        let meta = || titled.then(|| object(json!({"example.com/k": [1]})));
+        let icons = || {
+            iconed.then(|| {
+                vec![object(json!({"src": "https://example.com/i.png",
+            "mimeType": "image/png", "sizes": ["48x48"]}))]
+            })
+        };
+        let annotations = || Annotations {
+            audience: Some(vec![Role::User]),
+            priority: Some(0.5),
+            last_modified: titled.then(|| "2025-01-12T15:00:58Z".to_owned()),
+        };
         let resources = ListPage {
             items: vec![
                 ResourceEntry {
@@ -307,21 +321,24 @@ fn resource_template_and_prompt_pages_read_back_equal_under_every_version() {
                     title: title(),
                     description: Some("the a file".into()),
                     mime_type: Some("text/plain".into()),
+                    size: Some(1024),
+                    annotations: Some(annotations()),
+                    icons: icons(),
+                    meta: meta(),
                 },
-                ResourceEntry {
-                    uri: "file:///b".into(),
-                    name: "b".into(),
-                    title: None,
-                    description: None,
-                    mime_type: None,
-                },
+                ResourceEntry::new("file:///b", "b"),
             ],
             next_cursor: Some("2".into()),
         };
-        let sent = resources.to_json(version).unwrap().to_string();
+        let sent = resources.to_json(version).unwrap();
+        assert_eq!(sent["resources"][0]["size"], 1024, "{version}");
+        assert_eq!(sent["resources"][0]["annotations"]["priority"], 0.5);
+        assert_eq!(sent["resources"][1].get("annotations"), None);
+        let sent = sent.to_string();
         assert_eq!(
             ListPage::<ResourceEntry>::from_json(&sent, version).unwrap(),
-            resources
+            resources,
+            "{version}"
         );
         let templates = ListPage {
             items: vec![ResourceTemplateEntry {
@@ -330,13 +347,17 @@ fn resource_template_and_prompt_pages_read_back_equal_under_every_version() {
                 title: title(),
                 description: Some("a user".into()),
                 mime_type: None,
+                annotations: Some(annotations()),
+                icons: icons(),
+                meta: meta(),
             }],
             next_cursor: None,
         };
         let sent = templates.to_json(version).unwrap().to_string();
         assert_eq!(
             ListPage::<ResourceTemplateEntry>::from_json(&sent, version).unwrap(),
-            templates
+            templates,
+            "{version}"
         );
         let prompts = ListPage {
             items: vec![
@@ -347,30 +368,50 @@ fn resource_template_and_prompt_pages_read_back_equal_under_every_version() {
                     arguments: Some(vec![
                         PromptArgumentEntry {
                             name: "code".into(),
+                            title: title(),
                             description: Some("The code".into()),
                             required: Some(true),
                         },
                         PromptArgumentEntry {
                             name: "style".into(),
+                            title: None,
                             description: None,
                             required: None,
                         },
                     ]),
+                    icons: icons(),
+                    meta: meta(),
                 },
-                PromptEntry {
-                    name: "bare".into(),
-                    title: None,
-                    description: None,
-                    arguments: None,
-                },
+                PromptEntry::new("bare"),
             ],
             next_cursor: None,
         };
         let sent = prompts.to_json(version).unwrap().to_string();
         assert_eq!(
             ListPage::<PromptEntry>::from_json(&sent, version).unwrap(),
-            prompts
+            prompts,
+            "{version}"
         );
+        // A member the version lacks is refused by name, never dropped.
+        if !iconed {
+            let mut iconed_prompts = prompts.clone();
+            iconed_prompts.items[1].icons = Some(vec![object(json!({"src": "a.png"}))]);
+            let error = iconed_prompts.to_json(version).unwrap_err();
+            assert_eq!(error.what, "a prompt `icons`", "{version}");
+        }
+        if !titled {
+            let mut dated = resources.clone();
+            dated.items[1].annotations = Some(Annotations {
+                last_modified: Some("2025-01-12T15:00:58Z".into()),
+                ..Annotations::default()
+            });
+            let error = dated.to_json(version).unwrap_err();
+            assert_eq!(error.what, "a resource `annotations.lastModified`");
+            let mut with_meta = templates.clone();
+            with_meta.items[0].meta = Some(object(json!({"k": 1})));
+            let error = with_meta.to_json(version).unwrap_err();
+            assert_eq!(error.what, "a resource template `_meta`");
+        }
         if !titled {
             let mut titled_prompts = prompts.clone();
             titled_prompts.items[1].title = Some("Bare".into());
@@ -615,6 +656,7 @@ fn asks_and_their_answers_read_back_equal_under_every_version() {
         let form = ElicitRequest::Form {
             message: "Who are you?".into(),
             form: Form::of::<Contact>().unwrap(),
+            meta: None,
         };
         let sent = form.to_json(version).unwrap().to_string();
         assert_eq!(
@@ -657,6 +699,7 @@ fn asks_and_their_answers_read_back_equal_under_every_version() {
                 message: "Sign in".into(),
                 url: "https://example.com/login".into(),
                 elicitation_id: (version == Version::V2025_11_25).then(|| "e-1".to_owned()),
+                meta: None,
             };
             let sent = url.to_json(version).unwrap().to_string();
             assert_eq!(ElicitRequest::from_json(&sent, version).unwrap(), url);

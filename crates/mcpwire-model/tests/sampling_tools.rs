@@ -218,3 +218,64 @@ fn structured_tool_results_are_held_to_each_versions_type() {
     let read = SamplingRequest::from_json(&sent.to_string(), Version::V2026_07_28).unwrap();
     assert_eq!(read, request);
 }
+
+#[test]
+fn meta_reads_back_equal_where_the_version_has_it_and_is_refused_elsewhere() {
+    use mcpwire_model::{ElicitRequest, SamplingReply};
+    for version in Version::ALL {
+        let mut request = SamplingRequest::new(5).user("hi").assistant("yes");
+        request.messages[0].meta = Some(object(json!({"example.com/m": 1})));
+        let sent = request.to_json(version);
+        if version < Version::V2025_11_25 {
+            let error = sent.unwrap_err().to_string();
+            assert!(error.contains("`_meta`"), "{version}: {error}");
+        } else {
+            let sent = sent.unwrap();
+            assert_eq!(sent["messages"][0]["_meta"], json!({"example.com/m": 1}));
+            assert_eq!(sent["messages"][1].get("_meta"), None, "{version}");
+            let read = SamplingRequest::from_json(&sent.to_string(), version).unwrap();
+            assert_eq!(read, request, "{version}");
+        }
+        // The params' `_meta`: 2025-11-25 only.
+        let mut params = SamplingRequest::new(5).user("hi");
+        params.meta = Some(object(json!({"example.com/p": true})));
+        match params.to_json(version) {
+            Ok(sent) => {
+                assert_eq!(version, Version::V2025_11_25);
+                assert_eq!(sent["_meta"], json!({"example.com/p": true}));
+                let read = SamplingRequest::from_json(&sent.to_string(), version).unwrap();
+                assert_eq!(read, params);
+            }
+            Err(error) => {
+                assert_ne!(version, Version::V2025_11_25);
+                assert!(error.to_string().contains("`_meta`"), "{version}: {error}");
+            }
+        }
+        // The result's `_meta`: every version.
+        let reply = SamplingReply::assistant_text("m", "ok").meta(object(json!({"r": [1]})));
+        let sent = reply.to_json(version).unwrap();
+        assert_eq!(sent["_meta"], json!({"r": [1]}), "{version}");
+        assert_eq!(
+            SamplingReply::from_json(&sent.to_string(), version).unwrap(),
+            reply
+        );
+        // An elicitation's `_meta`: 2025-11-25 only.
+        if version >= Version::V2025_06_18 {
+            let text = json!({"message": "m", "requestedSchema": {"type": "object",
+                "properties": {}}, "_meta": {"e": 1}})
+            .to_string();
+            let ElicitRequest::Form { meta, .. } = ElicitRequest::from_json(&text, version)
+                .unwrap_or_else(|e| panic!("{version}: {e}"))
+            else {
+                panic!("{version}: a form");
+            };
+            let expected = (version == Version::V2025_11_25).then(|| object(json!({"e": 1})));
+            assert_eq!(meta, expected, "{version}");
+            let read = ElicitRequest::from_json(&text, version).unwrap();
+            match read.to_json(version) {
+                Ok(sent) => assert_eq!(sent.to_string().contains("_meta"), expected.is_some()),
+                Err(error) => panic!("{version}: {error}"),
+            }
+        }
+    }
+}

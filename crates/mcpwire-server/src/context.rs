@@ -254,6 +254,7 @@ impl Context {
         let request = ElicitRequest::Form {
             message: message.to_owned(),
             form,
+            meta: None,
         };
         let params = elicit_params(&request, self.version).map_err(ClientError::Unsendable)?;
         elicitation(self.ask::<ElicitCreate, _>(params, read_answer).await?)
@@ -310,6 +311,7 @@ impl Context {
             message: message.to_owned(),
             url: url.to_owned(),
             elicitation_id: elicitation_id.clone(),
+            meta: None,
         };
         let params = elicit_params(&request, self.version).map_err(ClientError::Unsendable)?;
         let answer = elicitation::<serde::de::IgnoredAny>(

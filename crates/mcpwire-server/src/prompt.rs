@@ -15,6 +15,7 @@ use crate::content::{Content, Role};
 use crate::content_wire::get_prompt_result;
 use crate::context::Context;
 use crate::prompt_message::PromptMessage;
+use crate::resource_info::{icons_for, meta_for};
 use crate::schema::{SchemaError, object_schema};
 use crate::tool::BoxFuture;
 use crate::version::{Feature, Version};
@@ -46,6 +47,8 @@ pub struct Prompt {
     title: Option<String>,
     description: String,
     arguments: Result<Vec<PromptArgumentEntry>, SchemaError>,
+    icons: Option<Vec<Map<String, Value>>>,
+    meta: Option<Map<String, Value>>,
     handler: Arc<GetFn>,
     completers: Completers,
 }
@@ -80,6 +83,8 @@ impl Prompt {
             title: None,
             description: description.into(),
             arguments: object_schema::<A>().map(|schema| prompt_arguments(&schema)),
+            icons: None,
+            meta: None,
             handler: Arc::new(handler),
             completers: Completers::default(),
         }
@@ -88,6 +93,19 @@ impl Prompt {
     /// Sets the human-readable title (sent from 2025-06-18).
     pub fn title(mut self, title: impl Into<String>) -> Self {
         self.title = Some(title.into());
+        self
+    }
+
+    /// Sets the icons, each an `Icon` object (`src`, `mimeType`, `sizes`, `theme`; sent
+    /// from 2025-11-25).
+    pub fn icons(mut self, icons: Vec<Map<String, Value>>) -> Self {
+        self.icons = Some(icons);
+        self
+    }
+
+    /// Sets `_meta` (sent from 2025-06-18).
+    pub fn meta(mut self, meta: Map<String, Value>) -> Self {
+        self.meta = Some(meta);
         self
     }
 
@@ -152,6 +170,8 @@ impl Prompt {
             title: self.title.clone().filter(|_| version.has(Feature::Titles)),
             description: Some(self.description.clone()),
             arguments: arguments.cloned(),
+            icons: icons_for(&self.icons, version),
+            meta: meta_for(&self.meta, version),
         }
     }
 
@@ -192,6 +212,7 @@ fn prompt_arguments(schema: &Map<String, Value>) -> Vec<PromptArgumentEntry> {
         .iter()
         .map(|(name, property)| PromptArgumentEntry {
             name: name.clone(),
+            title: None,
             // A description that is not a string is not one MCP can carry: left out.
             description: property
                 .get("description")

@@ -30,6 +30,7 @@ type ReadFn = dyn Fn(Context) -> BoxFuture<ResourceContents> + Send + Sync;
 #[derive(Clone)]
 pub struct Resource {
     uri: String,
+    size: Option<u64>,
     info: ResourceInfo,
     reader: Arc<ReadFn>,
 }
@@ -52,12 +53,19 @@ impl Resource {
     {
         Self {
             uri: uri.into(),
+            size: None,
             info: ResourceInfo::new(name.into()),
             reader: Arc::new(move |ctx| Box::pin(reader(ctx))),
         }
     }
 
     resource_info_setters!();
+
+    /// Sets the size in bytes (before any encoding) that `resources/list` states.
+    pub fn size(mut self, size: u64) -> Self {
+        self.size = Some(size);
+        self
+    }
 
     /// The resource's URI.
     pub fn uri(&self) -> &str {
@@ -66,7 +74,10 @@ impl Resource {
 
     /// The resource as `resources/list` describes it under `version`.
     pub(crate) fn definition(&self, version: Version) -> ResourceEntry {
-        self.info.resource_entry(version, &self.uri)
+        ResourceEntry {
+            size: self.size,
+            ..self.info.resource_entry(version, &self.uri)
+        }
     }
 
     /// Reads it: the `ReadResourceResult` of the call's version.

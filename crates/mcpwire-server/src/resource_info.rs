@@ -1,7 +1,9 @@
 //! What a resource and a resource template both carry: a name, and optionally a title, a
-//! description and a MIME type; and the builder methods that set them.
+//! description, a MIME type, annotations, icons and `_meta`; and the builder methods that
+//! set them. Each list leaves out on purpose what the version in force lacks.
 
-use mcpwire_model::{ResourceEntry, ResourceTemplateEntry};
+use mcpwire_model::{Annotations, ResourceEntry, ResourceTemplateEntry};
+use serde_json::{Map, Value};
 
 use crate::version::{Feature, Version};
 
@@ -12,6 +14,37 @@ pub(crate) struct ResourceInfo {
     pub(crate) title: Option<String>,
     pub(crate) description: Option<String>,
     pub(crate) mime_type: Option<String>,
+    pub(crate) annotations: Option<Annotations>,
+    pub(crate) icons: Option<Vec<Map<String, Value>>>,
+    pub(crate) meta: Option<Map<String, Value>>,
+}
+
+/// `annotations` as `version` can carry them (no `lastModified` before 2025-06-18).
+pub(crate) fn annotations_for(
+    annotations: &Option<Annotations>,
+    version: Version,
+) -> Option<Annotations> {
+    let mut annotations = annotations.clone()?;
+    if !version.has(Feature::Titles) {
+        annotations.last_modified = None;
+    }
+    Some(annotations)
+}
+
+/// `icons` under `version` (from 2025-11-25).
+pub(crate) fn icons_for(
+    icons: &Option<Vec<Map<String, Value>>>,
+    version: Version,
+) -> Option<Vec<Map<String, Value>>> {
+    icons.clone().filter(|_| version >= Version::V2025_11_25)
+}
+
+/// `_meta` under `version` (from 2025-06-18, with titles).
+pub(crate) fn meta_for(
+    meta: &Option<Map<String, Value>>,
+    version: Version,
+) -> Option<Map<String, Value>> {
+    meta.clone().filter(|_| version.has(Feature::Titles))
 }
 
 impl ResourceInfo {
@@ -21,6 +54,9 @@ impl ResourceInfo {
             title: None,
             description: None,
             mime_type: None,
+            annotations: None,
+            icons: None,
+            meta: None,
         }
     }
 
@@ -38,6 +74,10 @@ impl ResourceInfo {
             title: self.title(version),
             description: self.description.clone(),
             mime_type: self.mime_type.clone(),
+            size: None,
+            annotations: annotations_for(&self.annotations, version),
+            icons: icons_for(&self.icons, version),
+            meta: meta_for(&self.meta, version),
         }
     }
 
@@ -54,6 +94,9 @@ impl ResourceInfo {
             title: self.title(version),
             description: self.description.clone(),
             mime_type: self.mime_type.clone(),
+            annotations: annotations_for(&self.annotations, version),
+            icons: icons_for(&self.icons, version),
+            meta: meta_for(&self.meta, version),
         }
     }
 }
@@ -76,6 +119,25 @@ macro_rules! resource_info_setters {
         /// Sets the human-readable title (sent from 2025-06-18).
         pub fn title(mut self, title: impl Into<String>) -> Self {
             self.info.title = Some(title.into());
+            self
+        }
+
+        /// Sets the annotations (`lastModified` sent from 2025-06-18).
+        pub fn annotations(mut self, annotations: $crate::Annotations) -> Self {
+            self.info.annotations = Some(annotations);
+            self
+        }
+
+        /// Sets the icons, each an `Icon` object (`src`, `mimeType`, `sizes`, `theme`;
+        /// sent from 2025-11-25).
+        pub fn icons(mut self, icons: Vec<serde_json::Map<String, serde_json::Value>>) -> Self {
+            self.info.icons = Some(icons);
+            self
+        }
+
+        /// Sets `_meta` (sent from 2025-06-18).
+        pub fn meta(mut self, meta: serde_json::Map<String, serde_json::Value>) -> Self {
+            self.info.meta = Some(meta);
             self
         }
     };

@@ -149,6 +149,7 @@ fn sent(form: &Form, version: Version) -> Result<Value, AskError> {
     let request = ElicitRequest::Form {
         message: "Please fill in".into(),
         form: form.clone(),
+        meta: None,
     };
     let params = request.to_json(version)?;
     let message =

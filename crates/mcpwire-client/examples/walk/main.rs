@@ -330,7 +330,12 @@ async fn walk_prompts(client: &Client, report: &mut Report) {
     );
     for prompt in prompts.iter().take(MAX_ITEMS) {
         let mut values: Vec<(String, String)> = Vec::new();
-        for argument in prompt.arguments.iter().filter(|a| a.required) {
+        for argument in prompt
+            .arguments
+            .iter()
+            .flatten()
+            .filter(|a| a.required == Some(true))
+        {
             let target = CompletionTarget::Prompt(prompt.name.clone());
             let value = completed(client, target, &argument.name, &values).await;
             values.push((argument.name.clone(), value));

@@ -153,12 +153,35 @@ impl Shared {
         common: &Common,
         stateless: bool,
     ) -> Result<(Response<Body>, Lease), TransportError> {
-        let (response, lease) = self.pool.send(request).await?;
+        let sent = self.pool.send(request).await?;
+        self.checked(sent, common, stateless).await
+    }
+
+    /// A response head of this connection, its session noted; a 404 to a request that named
+    /// the session ends the session.
+    async fn checked(
+        &self,
+        (response, lease): (Response<Body>, Lease),
+        common: &Common,
+        stateless: bool,
+    ) -> Result<(Response<Body>, Lease), TransportError> {
         if response.status() == StatusCode::NOT_FOUND && Self::in_session(common) && !stateless {
             return Err(self.expire().await);
         }
         self.note_session(&response, stateless);
         Ok((response, lease))
+    }
+
+    /// [`exchange`](Self::exchange) of a session's request (never stateless) on a new
+    /// connection that drops `written` once the request is written.
+    pub(crate) async fn exchange_signalled(
+        &self,
+        request: Request<pool::Body>,
+        common: &Common,
+        written: tokio::sync::oneshot::Sender<()>,
+    ) -> Result<(Response<Body>, Lease), TransportError> {
+        let sent = self.pool.send_signalled(request, written).await?;
+        self.checked(sent, common, false).await
     }
 
     /// Reads a JSON answer whole (at most [`HttpLimits::max_response_bytes`]) and hands it
@@ -373,8 +396,9 @@ impl HttpConnection {
                     && shared.standalone
                     && !stateless
                 {
-                    // The GET goes out, and is answered, before this send returns, so the
-                    // session's next request cannot overtake it.
+                    // The GET is written before this send returns, so the session's next
+                    // request cannot overtake it; its answer is not awaited (a server may
+                    // hold that back until it has an event).
                     let (opened, answered) = tokio::sync::oneshot::channel();
                     let stream = Arc::clone(shared).run_server_stream(opened);
                     shared.spawn(stream);

@@ -1,7 +1,9 @@
 //! The endpoint's address and a small pool of HTTP/1.1 connections to it: a request takes an
 //! idle connection or opens one; a connection whose answer was read to its end goes back.
 
+use std::pin::Pin;
 use std::sync::{Mutex, PoisonError};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use http_body_util::Full;
@@ -9,7 +11,9 @@ use hyper::body::Bytes;
 use hyper::client::conn::http1::{self, SendRequest};
 use hyper::{Request, Response, Uri};
 use hyper_util::rt::TokioIo;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
+use tokio::sync::oneshot;
 
 use crate::transport::TransportError;
 
@@ -105,7 +109,16 @@ impl Pool {
         &self,
         request: Request<Body>,
     ) -> Result<(Response<hyper::body::Incoming>, Lease), TransportError> {
-        let mut lease = self.lease().await?;
+        let lease = self.lease().await?;
+        self.send_on(lease, request).await
+    }
+
+    /// Sends `request` on `lease`'s connection; returns the response head and the lease.
+    async fn send_on(
+        &self,
+        mut lease: Lease,
+        request: Request<Body>,
+    ) -> Result<(Response<hyper::body::Incoming>, Lease), TransportError> {
         let response = lease.sender.send_request(request).await.map_err(|error| {
             TransportError::Io(format!(
                 "HTTP request to {} failed: {error}",
@@ -113,6 +126,19 @@ impl Pool {
             ))
         })?;
         Ok((response, lease))
+    }
+
+    /// [`send`](Self::send) on a new connection that drops `written` once the request has
+    /// been written whole (handed to the OS), before its answer: for a request whose answer
+    /// a server may hold back (the GET stream) but whose arrival must precede later ones.
+    /// `written` is dropped too when the request cannot be sent.
+    pub(crate) async fn send_signalled(
+        &self,
+        request: Request<Body>,
+        written: oneshot::Sender<()>,
+    ) -> Result<(Response<hyper::body::Incoming>, Lease), TransportError> {
+        let lease = self.connect(Some(written)).await?;
+        self.send_on(lease, request).await
     }
 
     /// Gives a connection back after its answer was read to the end.
@@ -152,10 +178,12 @@ impl Pool {
                 return Ok(Lease { sender });
             }
         }
-        self.connect().await
+        self.connect(None).await
     }
 
-    async fn connect(&self) -> Result<Lease, TransportError> {
+    /// A new connection; `written`, if given, is dropped once its first request has been
+    /// written whole.
+    async fn connect(&self, written: Option<oneshot::Sender<()>>) -> Result<Lease, TransportError> {
         let authority = &self.endpoint.authority;
         let stream = tokio::time::timeout(self.connect_timeout, TcpStream::connect(authority))
             .await
@@ -170,6 +198,11 @@ impl Pool {
             })?;
         // Requests are small and latency-bound: no Nagle delay.
         let _ = stream.set_nodelay(true);
+        let stream = WriteSignal {
+            inner: stream,
+            wrote: false,
+            written,
+        };
         let (sender, connection) =
             http1::handshake(TokioIo::new(stream))
                 .await
@@ -181,6 +214,72 @@ impl Pool {
             let _ = connection.await;
         });
         Ok(Lease { sender })
+    }
+}
+
+/// A connection's stream that drops `written` at the first flush after bytes were written:
+/// hyper flushes once it has written a request whole, so that is when the request is on its
+/// way, whatever the server does with it.
+struct WriteSignal {
+    inner: TcpStream,
+    wrote: bool,
+    written: Option<oneshot::Sender<()>>,
+}
+
+impl AsyncRead for WriteSignal {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+impl WriteSignal {
+    /// Notes a write's outcome.
+    fn wrote(&mut self, written: &Poll<std::io::Result<usize>>) {
+        if matches!(written, Poll::Ready(Ok(n)) if *n > 0) {
+            self.wrote = true;
+        }
+    }
+}
+
+impl AsyncWrite for WriteSignal {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let written = Pin::new(&mut self.inner).poll_write(cx, buf);
+        self.wrote(&written);
+        written
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        let written = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        self.wrote(&written);
+        written
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        let flushed = Pin::new(&mut self.inner).poll_flush(cx);
+        if self.wrote && flushed.is_ready() {
+            drop(self.written.take());
+        }
+        flushed
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
     }
 }
 

@@ -56,7 +56,8 @@ async fn every_call_kind_under_every_version() {
         assert_eq!(templates[0].uri_template, "users://{id}", "{context}");
         let prompts = client.list_all_prompts().await.expect(&context);
         assert_eq!(prompts[0].name, "greet", "{context}");
-        assert!(prompts[0].arguments[0].required, "{context}");
+        let arguments = prompts[0].arguments.as_deref().unwrap_or_default();
+        assert_eq!(arguments[0].required, Some(true), "{context}");
 
         // Tools: typed arguments, typed structured output.
         let echo = client

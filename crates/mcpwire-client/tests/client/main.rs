@@ -7,11 +7,15 @@ mod calls;
 #[cfg(feature = "http")]
 mod http;
 #[cfg(feature = "http")]
+mod http_get_stream;
+#[cfg(feature = "http")]
 mod legacy_http;
+mod listing_members;
 mod malformed;
 mod negotiation;
 mod notifications;
 mod retry_version;
+mod sampling_meta;
 mod sampling_tools;
 mod stdio;
 mod support;

@@ -259,3 +259,50 @@ async fn server_messages_of_the_wrong_shape_are_refused_or_reported() {
         violations[0]
     );
 }
+
+/// A form outside the spec's restriction of `requestedSchema` (flat primitive properties
+/// only, 2025-06-18 on) is refused -32602 naming the offending property or member; the
+/// handler never sees it.
+#[tokio::test]
+async fn an_elicitation_form_outside_the_restriction_is_refused_naming_what() {
+    let asked = Arc::new(Mutex::new(0));
+    let count = Arc::clone(&asked);
+    let builder = builder().on_elicitation(move |_| {
+        *count.lock().unwrap() += 1;
+        async { Ok(mcpwire_client::ElicitAnswer::Decline) }
+    });
+    let (_client, mut server) = scripted(builder).await;
+    let cases = [
+        // A nested object: the version's schema refuses it.
+        (
+            r#"{"type":"object","properties":{"name":{"type":"string"},"address":{"type":"object","properties":{"city":{"type":"string"}}}}}"#,
+            "address",
+        ),
+        // A union at the root: no flat form.
+        (
+            r#"{"type":"object","properties":{"name":{"type":"string"}},"anyOf":[{"required":["name"]}]}"#,
+            "anyOf",
+        ),
+    ];
+    for (id, (schema, named)) in cases.into_iter().enumerate() {
+        server
+            .send(&format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"elicitation/create","params":{{"message":"m","requestedSchema":{schema}}}}}"#
+            ))
+            .await;
+        let reply = server.recv().await;
+        assert_eq!(reply["id"], id, "{reply}");
+        assert_eq!(reply["error"]["code"], -32602, "{reply}");
+        assert!(
+            reply["error"]["data"].to_string().contains(named),
+            "{reply}"
+        );
+    }
+    // A flat form of primitives reaches the handler.
+    server
+        .send(r#"{"jsonrpc":"2.0","id":9,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}"#)
+        .await;
+    let reply = server.recv().await;
+    assert_eq!(reply["result"]["action"], "decline", "{reply}");
+    assert_eq!(*asked.lock().unwrap(), 1);
+}
