@@ -31,34 +31,33 @@ pub struct ListMethod {
     pub key: &'static str,
 }
 
+const fn list(
+    method: &'static str,
+    capability: &'static str,
+    items: &'static str,
+    key: &'static str,
+) -> ListMethod {
+    ListMethod {
+        method,
+        capability,
+        items,
+        key,
+    }
+}
+
 /// `tools/list`.
-pub const TOOLS: ListMethod = ListMethod {
-    method: "tools/list",
-    capability: "tools",
-    items: "tools",
-    key: "name",
-};
+pub const TOOLS: ListMethod = list("tools/list", "tools", "tools", "name");
 /// `prompts/list`.
-pub const PROMPTS: ListMethod = ListMethod {
-    method: "prompts/list",
-    capability: "prompts",
-    items: "prompts",
-    key: "name",
-};
+pub const PROMPTS: ListMethod = list("prompts/list", "prompts", "prompts", "name");
 /// `resources/list`.
-pub const RESOURCES: ListMethod = ListMethod {
-    method: "resources/list",
-    capability: "resources",
-    items: "resources",
-    key: "uri",
-};
+pub const RESOURCES: ListMethod = list("resources/list", "resources", "resources", "uri");
 /// `resources/templates/list`.
-pub const TEMPLATES: ListMethod = ListMethod {
-    method: "resources/templates/list",
-    capability: "resources",
-    items: "resourceTemplates",
-    key: "uriTemplate",
-};
+pub const TEMPLATES: ListMethod = list(
+    "resources/templates/list",
+    "resources",
+    "resourceTemplates",
+    "uriTemplate",
+);
 /// Every paginated list method.
 pub const LIST_METHODS: [ListMethod; 4] = [TOOLS, PROMPTS, RESOURCES, TEMPLATES];
 

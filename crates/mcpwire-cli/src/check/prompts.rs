@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 use super::caller::{Caller, short};
 use super::capabilities::Lists;
 use super::finding::{Finding, RuleId};
-use super::pages::{PROMPTS, TEMPLATES};
+use super::pages::{PROMPTS, TEMPLATES, Walk};
 use super::tools::{ToolOptions, ToolSummary, runner};
 
 /// The most prompts, and the most resource templates, tested.
@@ -45,31 +45,28 @@ pub fn run_prompts(
         return;
     }
     if let Some(walk) = lists.get(PROMPTS) {
-        summary.lines.extend(walk.notes.iter().cloned());
-        for (n, prompt) in walk.items.iter().enumerate() {
-            if n == MAX_ITEMS {
-                summary.lines.push(format!(
-                    "prompts: only the first {MAX_ITEMS} of {} tested",
-                    walk.items.len()
-                ));
-                break;
-            }
+        for prompt in tested(walk, "prompts", summary) {
             test_prompt(caller, prompt, options.seed, summary);
         }
     }
     if let Some(walk) = lists.get(TEMPLATES) {
-        summary.lines.extend(walk.notes.iter().cloned());
-        for (n, template) in walk.items.iter().enumerate() {
-            if n == MAX_ITEMS {
-                summary.lines.push(format!(
-                    "resource templates: only the first {MAX_ITEMS} of {} read",
-                    walk.items.len()
-                ));
-                break;
-            }
+        for template in tested(walk, "resource templates", summary) {
             test_template(caller, template, options.seed, summary);
         }
     }
+}
+
+/// The first [`MAX_ITEMS`] items of `walk`; its notes, and a note when items are left out,
+/// go to the summary.
+fn tested<'w>(walk: &'w Walk, what: &str, summary: &mut ToolSummary) -> &'w [Value] {
+    summary.lines.extend(walk.notes.iter().cloned());
+    if walk.items.len() > MAX_ITEMS {
+        summary.lines.push(format!(
+            "{what}: only the first {MAX_ITEMS} of {} tested",
+            walk.items.len()
+        ));
+    }
+    &walk.items[..walk.items.len().min(MAX_ITEMS)]
 }
 
 /// A generated value: 1 to 8 characters of `[a-z0-9]` (nothing a URI or a template escapes).
