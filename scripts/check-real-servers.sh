@@ -259,6 +259,22 @@ CHECK_ARGS=(--capabilities --cases "$CASES" --seed "$SEED" --timeout "$TIMEOUT" 
 TOOLS_ARGS=(--no-fixed --cases 0 --tools --capabilities --seed "$SEED" --timeout "$TIMEOUT"
     --format json)
 
+# check_stdio NAME VERSION TRANSPORT FILE SERVER ARGS...: one `mcpwire check --stdio ARGS` run of
+# the (quoted) SERVER command, its report in $OUT/NAME-FILE.json, recorded as TRANSPORT.
+check_stdio() {
+    local name=$1 ver=$2 transport=$3 file=$4 server=$5 started rc shown
+    shift 5
+    shown="$MCPWIRE_SHOWN check --stdio $(quote "$@") -- $server"
+    step "$name $transport"
+    started=$(now)
+    eval "timeout -k 10 $RUN_TIMEOUT $(quote "$MCPWIRE") check --stdio $(quote "$@") -- $server" \
+        >"$OUT/$name-$file.json" 2>"$OUT/$name-$file.log" </dev/null
+    rc=$?
+    record "$name" "$ver" "$transport" "$rc" "$(elapsed "$started")" "$OUT/$name-$file.json" \
+        "$OUT/$name-$file.log" "$shown" ""
+    note_exit "$rc" || status=1
+}
+
 for name in "${SERVERS[@]}"; do
     ver=$(version "$name")
     if [ -n "${INSTALL_FAILED[$name]:-}" ]; then
@@ -267,26 +283,9 @@ for name in "${SERVERS[@]}"; do
     fi
 
     server=$(stdio_command "$name")
-    shown="$MCPWIRE_SHOWN check --stdio $(quote "${CHECK_ARGS[@]}") -- $server"
-    step "$name stdio"
-    started=$(now)
-    eval "timeout -k 10 $RUN_TIMEOUT $(quote "$MCPWIRE") check --stdio $(quote "${CHECK_ARGS[@]}") -- $server" \
-        >"$OUT/$name-stdio.json" 2>"$OUT/$name-stdio.log" </dev/null
-    rc=$?
-    record "$name" "$ver" stdio "$rc" "$(elapsed "$started")" "$OUT/$name-stdio.json" \
-        "$OUT/$name-stdio.log" "$shown" ""
-    note_exit "$rc" || status=1
-
+    check_stdio "$name" "$ver" stdio stdio "$server" "${CHECK_ARGS[@]}"
     if [[ " $TOOLS_SERVERS " == *" $name "* ]]; then
-        shown="$MCPWIRE_SHOWN check --stdio $(quote "${TOOLS_ARGS[@]}") -- $server"
-        step "$name stdio --tools"
-        started=$(now)
-        eval "timeout -k 10 $RUN_TIMEOUT $(quote "$MCPWIRE") check --stdio $(quote "${TOOLS_ARGS[@]}") -- $server" \
-            >"$OUT/$name-tools.json" 2>"$OUT/$name-tools.log" </dev/null
-        rc=$?
-        record "$name" "$ver" "stdio --tools" "$rc" "$(elapsed "$started")" "$OUT/$name-tools.json" \
-            "$OUT/$name-tools.log" "$shown" ""
-        note_exit "$rc" || status=1
+        check_stdio "$name" "$ver" "stdio --tools" tools "$server" "${TOOLS_ARGS[@]}"
     fi
 
     port=$(free_port)
