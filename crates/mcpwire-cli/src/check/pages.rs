@@ -154,17 +154,13 @@ pub fn walk(caller: &mut Caller<'_>, list: ListMethod, first: Option<(usize, Str
                 .collect();
             caller.find(
                 index,
-                Finding::new(
-                    "page-repeats",
-                    RuleId::Capabilities,
-                    format!(
+                page_repeats(format!(
                         "{} page {page} lists {} item(s) already listed: {}{}; a cursor represents a position in the result set, and servers SHOULD provide stable cursors",
                         list.method,
                         repeated.len(),
                         shown.join(", "),
                         if repeated.len() > 3 { ", …" } else { "" }
-                    ),
-                ),
+                    )),
             );
         }
         let next = match result.get("nextCursor") {
@@ -177,15 +173,11 @@ pub fn walk(caller: &mut Caller<'_>, list: ListMethod, first: Option<(usize, Str
         if let Some((_, on)) = cursors.iter().find(|(c, _)| *c == next) {
             caller.find(
                 index,
-                Finding::new(
-                    "page-repeats",
-                    RuleId::Capabilities,
-                    format!(
+                page_repeats(format!(
                         "{} page {page} returns the nextCursor {} it already returned on page {on}: a client following the cursors never reaches the end",
                         list.method,
                         short(&next)
-                    ),
-                ),
+                    )),
             );
             walk.notes.push(format!(
                 "{} page {page} repeats a cursor: the walk stopped",
@@ -206,6 +198,11 @@ pub fn walk(caller: &mut Caller<'_>, list: ListMethod, first: Option<(usize, Str
         foreign_cursor(caller, list);
     }
     walk
+}
+
+/// A `page-repeats` finding saying `message`.
+fn page_repeats(message: String) -> Finding {
+    Finding::new("page-repeats", RuleId::Capabilities, message)
 }
 
 /// `list` with a cursor the server never issued: MCP pagination, "Invalid cursors SHOULD result
