@@ -30,17 +30,22 @@
 #   MCPWIRE_BIN               an mcpwire binary to use instead of building
 #                             `cargo build --release -p mcpwire-cli` (target/release/mcpwire)
 #   CASES, SEED               generated cases and seed (default 100 and 0)
+#   TIMEOUT                   `mcpwire check --timeout` in seconds (default 5, the checker's)
+#   TOOLS_SERVERS             servers that also get a `--tools` run over stdio (default
+#                             ts-everything; it calls the server's tools, prompts and resources)
 #   SKIP_INSTALL=1            skip npm/pip/cargo installs (a missing server is then reported)
 #   RUN_TIMEOUT               seconds one `mcpwire check` run may take (default 600)
 #   INSTALL_TIMEOUT           seconds one install step may take (default 900)
 #   STARTUP_TIMEOUT           seconds an HTTP server may take to listen (default 60)
 #
-# Each check is `mcpwire check --cases $CASES --seed $SEED --format json` over stdio and, where
-# the server has it, Streamable HTTP (the server is started on a free port, waited for on
+# Each check is `mcpwire check --capabilities --cases $CASES --seed $SEED --format json` over
+# stdio and, where the server has it, Streamable HTTP (the server is started on a free port, waited for on
 # 127.0.0.1, and stopped after; server-everything has no host option and listens on every
 # interface while it runs, the others on 127.0.0.1 only). Reports:
 # $OUT/<server>-<transport>.json (the checker's stderr in .log, an HTTP server's output in
-# -http-server.log); one line per run in $OUT/manifest.jsonl (server, version, transport, exit
+# -http-server.log); a server of TOOLS_SERVERS also gets `mcpwire check --no-fixed --cases 0
+# --tools --capabilities --seed $SEED` over stdio ($OUT/<server>-tools.json, transport
+# `stdio --tools`); one line per run in $OUT/manifest.jsonl (server, version, transport, exit
 # status, seconds, the command that reproduces the row from the repository root). The table is
 # printed by scripts/real-servers/summarize.py. Exit status: 0 when every install and run
 # completed (whatever the checker found), 1 when some install failed or some run could not check
@@ -52,6 +57,8 @@ DIR=$(realpath -m "${MCPWIRE_REAL_SERVERS_DIR:-/tmp/mcpwire-real-servers}")
 OUT=$(realpath -m "${OUT:-$DIR/reports}")
 CASES=${CASES:-100}
 SEED=${SEED:-0}
+TIMEOUT=${TIMEOUT:-5}
+TOOLS_SERVERS=${TOOLS_SERVERS:-ts-everything}
 RUN_TIMEOUT=${RUN_TIMEOUT:-600}
 INSTALL_TIMEOUT=${INSTALL_TIMEOUT:-900}
 STARTUP_TIMEOUT=${STARTUP_TIMEOUT:-60}
@@ -84,7 +91,8 @@ mkdir -p "$DIR/logs" "$OUT"
 rm -f "$OUT/manifest.jsonl"
 for name in "${SERVERS[@]}"; do
     rm -f "$OUT/$name-stdio.json" "$OUT/$name-stdio.log" "$OUT/$name-http.json" \
-        "$OUT/$name-http.log" "$OUT/$name-http-server.log"
+        "$OUT/$name-http.log" "$OUT/$name-http-server.log" "$OUT/$name-tools.json" \
+        "$OUT/$name-tools.log"
 done
 
 NPM="$DIR/npm"
@@ -247,7 +255,25 @@ version() {
 }
 
 # --- the runs --------------------------------------------------------------------------------
-CHECK_ARGS=(--cases "$CASES" --seed "$SEED" --format json)
+CHECK_ARGS=(--capabilities --cases "$CASES" --seed "$SEED" --timeout "$TIMEOUT" --format json)
+TOOLS_ARGS=(--no-fixed --cases 0 --tools --capabilities --seed "$SEED" --timeout "$TIMEOUT"
+    --format json)
+
+# check_stdio NAME VERSION TRANSPORT FILE SERVER ARGS...: one `mcpwire check --stdio ARGS` run of
+# the (quoted) SERVER command, its report in $OUT/NAME-FILE.json, recorded as TRANSPORT.
+check_stdio() {
+    local name=$1 ver=$2 transport=$3 file=$4 server=$5 started rc shown
+    shift 5
+    shown="$MCPWIRE_SHOWN check --stdio $(quote "$@") -- $server"
+    step "$name $transport"
+    started=$(now)
+    eval "timeout -k 10 $RUN_TIMEOUT $(quote "$MCPWIRE") check --stdio $(quote "$@") -- $server" \
+        >"$OUT/$name-$file.json" 2>"$OUT/$name-$file.log" </dev/null
+    rc=$?
+    record "$name" "$ver" "$transport" "$rc" "$(elapsed "$started")" "$OUT/$name-$file.json" \
+        "$OUT/$name-$file.log" "$shown" ""
+    note_exit "$rc" || status=1
+}
 
 for name in "${SERVERS[@]}"; do
     ver=$(version "$name")
@@ -257,15 +283,10 @@ for name in "${SERVERS[@]}"; do
     fi
 
     server=$(stdio_command "$name")
-    shown="$MCPWIRE_SHOWN check --stdio $(quote "${CHECK_ARGS[@]}") -- $server"
-    step "$name stdio"
-    started=$(now)
-    eval "timeout -k 10 $RUN_TIMEOUT $(quote "$MCPWIRE") check --stdio $(quote "${CHECK_ARGS[@]}") -- $server" \
-        >"$OUT/$name-stdio.json" 2>"$OUT/$name-stdio.log" </dev/null
-    rc=$?
-    record "$name" "$ver" stdio "$rc" "$(elapsed "$started")" "$OUT/$name-stdio.json" \
-        "$OUT/$name-stdio.log" "$shown" ""
-    note_exit "$rc" || status=1
+    check_stdio "$name" "$ver" stdio stdio "$server" "${CHECK_ARGS[@]}"
+    if [[ " $TOOLS_SERVERS " == *" $name "* ]]; then
+        check_stdio "$name" "$ver" "stdio --tools" tools "$server" "${TOOLS_ARGS[@]}"
+    fi
 
     port=$(free_port)
     serve=$(http_command "$name" "$port")

@@ -247,6 +247,7 @@ fn the_conformance_server_answers_every_capability_it_declares() {
         &run,
         "--capabilities on the conformance server (2025-11-25)",
     );
-    // initialize and the three list calls.
-    assert_eq!(run.json()["cases"], 4, "{}", run.stdout);
+    // initialize, the three list calls (each list on one page), resources/templates/list, and
+    // each of the four list methods with a foreign cursor, refused with -32602.
+    assert_eq!(run.json()["cases"], 9, "{}", run.stdout);
 }

@@ -1,7 +1,9 @@
 //! `mcpwire check --tools` against the tool fixture server (tests/fixtures/servers/
 //! tool_server.py): a correct server gets no finding, one that accepts invalid arguments, one
 //! whose structuredContent breaks its outputSchema and one with a content block no version
-//! defines each get theirs, naming the tool and the schema path; seeds replay.
+//! defines each get theirs, naming the tool and the schema path; seeds replay. Prompts and
+//! resource templates get the same where it is cheap, and every declared list method is
+//! walked to its last page (`--capabilities` too).
 
 #[path = "check_support/mod.rs"]
 mod check_support;
@@ -69,6 +71,13 @@ fn a_correct_tool_server_gets_no_finding_under_either_refusal_form() {
         assert!((4..=24).contains(&calls), "within the budget: {summary}");
         let notes = summary["notes"].to_string();
         assert!(notes.contains("add: "), "{notes}");
+        // greet with its required argument, then without it; summary (no arguments) once.
+        assert_eq!(summary["prompt_calls"], 3, "{summary}");
+        assert_eq!(summary["resource_reads"], 1, "{summary}");
+        assert!(
+            notes.contains("resource template note:///{id}: read note:///"),
+            "{notes}"
+        );
         // Every case sent is a JUnit test case named by its label.
         assert_eq!(junit.code, 0, "{}", junit.stdout);
         let sent = junit.stdout;
@@ -79,6 +88,12 @@ fn a_correct_tool_server_gets_no_finding_under_either_refusal_form() {
             "tool add: undeclared member mcpwire_undeclared (schema /additionalProperties)",
             "tool echo: valid arguments",
             "tools/list with a foreign cursor",
+            "prompts/list page 2",
+            "prompts/list with a foreign cursor",
+            "prompt greet: its required arguments (seed 0)",
+            "prompt greet: missing required argument name",
+            "prompt summary: no required arguments",
+            "resources/templates/list with a foreign cursor",
         ] {
             assert!(sent.contains(needle), "{needle} was sent: {sent}");
         }
@@ -232,4 +247,114 @@ fn a_foreign_cursor_answered_with_a_page_is_strict() {
     assert_eq!(found["level"], "strict");
     assert!(found.to_string().contains("mcpwire-check-foreign-cursor"));
     assert_eq!(strict.code, 1);
+}
+
+#[test]
+fn a_prompt_rendered_without_its_required_argument_is_found_naming_the_prompt() {
+    let run = tools("accepts-missing-prompt-argument", &["--strict"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let found = group(&run, "prompt-accepted-missing-argument").expect("the finding");
+    // The prompts page says SHOULD (validate arguments, -32602 for a missing one): strict.
+    assert_eq!(found["level"], "strict");
+    assert_eq!(found["rule_id"], "tools");
+    let text = found.to_string();
+    assert!(text.contains("prompt greet"), "{text}");
+    assert!(text.contains("\\\"name\\\""), "names the argument: {text}");
+    assert_eq!(found["count"], 1, "{text}");
+    // Nothing else: the tools, the other prompt and the template are correct.
+    let kinds: Vec<String> = run.failure_kinds().into_iter().map(|(k, _)| k).collect();
+    assert_eq!(
+        kinds,
+        ["prompt-accepted-missing-argument"],
+        "{}",
+        run.stdout
+    );
+}
+
+/// Only the handshake and the `--capabilities` cases (list calls and walks) against the
+/// fixture with `defect`, the report in `format`.
+fn walks(defect: &str, format: &str) -> Run {
+    let script = fixture("tool_server.py");
+    check(&[
+        "--stdio",
+        "--no-fixed",
+        "--cases",
+        "0",
+        "--capabilities",
+        "--strict",
+        "--timeout",
+        "2",
+        "--format",
+        format,
+        "--",
+        "python3",
+        &script,
+        defect,
+    ])
+}
+
+#[test]
+fn pages_that_repeat_an_item_or_a_cursor_are_found_and_correct_pages_are_not() {
+    let runs = in_parallel(
+        [
+            ("correct", "json"),
+            ("correct", "junit"),
+            ("page-repeats", "json"),
+            ("page-repeats", "junit"),
+        ]
+        .map(|(defect, format)| move || walks(defect, format))
+        .to_vec(),
+    );
+    let [correct, correct_junit, repeats, repeats_junit] = <[Run; 4]>::try_from(runs).unwrap();
+    assert_clean(&correct, "--capabilities on the correct fixture");
+    // Every declared list method walked to its end, then asked with a foreign cursor.
+    for walked in [
+        "tools/list page 2",
+        "prompts/list page 2",
+        "resources/list page 2",
+        "tools/list with a foreign cursor",
+        "prompts/list with a foreign cursor",
+        "resources/list with a foreign cursor",
+        "resources/templates/list with a foreign cursor",
+    ] {
+        assert!(
+            correct_junit.stdout.contains(&format!("name=\"{walked}\"")),
+            "{walked}: {}",
+            correct_junit.stdout
+        );
+    }
+    assert!(
+        !correct_junit.stdout.contains("page 3"),
+        "{}",
+        correct_junit.stdout
+    );
+    assert_eq!(repeats.code, 1, "{}", repeats.stdout);
+    let found = group(&repeats, "page-repeats").expect("the finding");
+    assert_eq!(found["level"], "strict");
+    assert_eq!(found["rule_id"], "capabilities");
+    assert_eq!(found["count"], 2, "{found}");
+    let text = found.to_string();
+    assert!(
+        text.contains(
+            "prompts/list page 2 lists 1 item(s) already listed: \\\"greet\\\" (listed on page 1)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("resources/list page 2 returns the nextCursor \\\"page-2\\\" it already returned on page 1"),
+        "{text}"
+    );
+    // The walk stopped at the repeated cursor: no page 3 was asked for.
+    assert!(
+        repeats_junit
+            .stdout
+            .contains("name=\"resources/list page 2\""),
+        "{}",
+        repeats_junit.stdout
+    );
+    assert!(
+        !repeats_junit.stdout.contains("page 3"),
+        "{}",
+        repeats_junit.stdout
+    );
 }

@@ -86,12 +86,16 @@ pub struct CheckArgs {
     #[arg(long)]
     pub no_shrink: bool,
     /// Also call the list method of tools, prompts and resources once each: a declared
-    /// capability's must answer, an undeclared one's must get -32601.
+    /// capability's must answer, an undeclared one's must get -32601. Then walk every page of
+    /// each declared list method (resource templates too): a repeated item or cursor is
+    /// reported, and a cursor the server never issued must get -32602.
     #[arg(long)]
     pub capabilities: bool,
     /// Also property-test every tool the server lists, from its own inputSchema (this calls
     /// the tools): arguments the schema accepts must get a result (structuredContent matching
-    /// the outputSchema where one is declared), arguments it refuses must be refused.
+    /// the outputSchema where one is declared), arguments it refuses must be refused. Each
+    /// prompt is got with its required arguments and without each, and each resource template
+    /// is expanded and read once.
     #[arg(long)]
     pub tools: bool,
     /// Test only this tool (repeatable; with --tools).

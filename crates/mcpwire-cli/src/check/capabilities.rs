@@ -1,28 +1,24 @@
 //! `mcpwire check --capabilities`: the capabilities the handshake declared (`initialize`, or
 //! `server/discover` under MCP 2026-07-28) against what the server then does. For `tools`,
 //! `prompts` and `resources` the list method is called once: a declared capability's list
-//! method answers with a result, an undeclared one's gets -32601 (Method not found). Each call
-//! is also a case like any other (the envelope rules and the schema judge its reply).
-
-use std::collections::BTreeMap;
+//! method answers with a result, an undeclared one's gets -32601 (Method not found). Then
+//! every declared list method (`resources/templates/list` too) is walked to its last page
+//! ([`super::pages`]). Each call is also a case like any other (the envelope rules and the
+//! schema judge its reply).
 
 use serde_json::{Map, Value};
 
+use super::caller::Caller;
 use super::cases::CheckCase;
-use super::exchange::{Exchange, Target, attribute_late};
+use super::exchange::Exchange;
 use super::finding::{Finding, RuleId};
-use super::handshake::request_case;
-use mcpwire_types::ProfileFacts;
+use super::pages::{
+    LIST_METHODS, ListMethod, PROMPTS, RESOURCES, TEMPLATES, TOOLS, Walk, declared_capabilities,
+    declares, walk,
+};
 
-/// Each capability with its list method.
-const LISTED: &[(&str, &str)] = &[
-    ("tools", "tools/list"),
-    ("prompts", "prompts/list"),
-    ("resources", "resources/list"),
-];
-
-/// The findings of the capability cases, by their index in the run's results.
-pub type CapabilityFindings = BTreeMap<usize, Vec<Finding>>;
+/// The list method of each capability, called once.
+const LISTED: [ListMethod; 3] = [TOOLS, PROMPTS, RESOURCES];
 
 /// The handshake's declared capabilities and the method that declared them, if the
 /// handshake has a reply with `result.capabilities`.
@@ -41,20 +37,18 @@ fn declared(results: &[(CheckCase, Exchange)]) -> Option<(Map<String, Value>, St
     })
 }
 
-/// Calls each list method once and judges it against the declaration. Nothing is sent when
-/// the handshake declared nothing readable (that is the handshake's finding).
-pub fn run_capabilities(
-    target: &mut dyn Target,
-    facts: &'static ProfileFacts,
-    results: &mut Vec<(CheckCase, Exchange)>,
-) -> CapabilityFindings {
-    let mut findings = CapabilityFindings::new();
-    let Some((capabilities, source)) = declared(results) else {
-        return findings;
+/// Calls each list method once and judges it against the declaration; for each declared
+/// capability whose call got a result, the list method and that first page (its index and id),
+/// from which a walk goes on. Nothing is sent when the handshake declared nothing readable
+/// (that is the handshake's finding).
+pub fn run_capabilities(caller: &mut Caller<'_>) -> Vec<(ListMethod, (usize, String))> {
+    let mut first_pages = Vec::new();
+    let Some((capabilities, source)) = declared(caller.results) else {
+        return first_pages;
     };
-    for (number, (capability, method)) in LISTED.iter().enumerate() {
-        let is_declared = capabilities.get(*capability).is_some_and(Value::is_object);
-        let id = format!("mcpwire-capability-{}", number + 1);
+    for list in LISTED {
+        let (capability, method) = (list.capability, list.method);
+        let is_declared = declares(&capabilities, capability);
         let label = format!(
             "{method} ({capability} {} by {source})",
             if is_declared {
@@ -63,25 +57,64 @@ pub fn run_capabilities(
                 "not declared"
             }
         );
-        let case = request_case(facts, &label, &id, method, Map::new());
-        let index = results.len();
-        let exchange = target.exchange(index, &case);
-        attribute_late(results, &exchange.late);
-        if let Some(finding) = judge(&label, &id, is_declared, &exchange) {
-            findings.insert(index, vec![finding]);
+        let (index, id) = caller.call("capability", label.clone(), method, Map::new());
+        let reply = caller.reply(index, &id);
+        if let Some(finding) = reply.as_ref().and_then(|r| judge(&label, is_declared, r)) {
+            caller.find(index, finding);
         }
-        results.push((case, exchange));
+        if is_declared && reply.is_some_and(|r| r.get("result").is_some()) {
+            first_pages.push((list, (index, id)));
+        }
     }
-    findings
+    first_pages
 }
 
-/// Judges one list call (none when no reply with its id came: that is the envelope's finding).
-fn judge(label: &str, id: &str, is_declared: bool, exchange: &Exchange) -> Option<Finding> {
-    let reply = exchange
-        .replies
-        .iter()
-        .filter_map(|r| serde_json::from_slice::<Value>(r).ok())
-        .find(|r| r.get("id").and_then(Value::as_str) == Some(id))?;
+/// Every page of each list method walked: by method.
+#[derive(Debug, Default)]
+pub struct Lists {
+    /// The walks, in the order made.
+    pub walks: Vec<(ListMethod, Walk)>,
+}
+
+impl Lists {
+    /// The walk of `list`, if it was walked.
+    pub fn get(&self, list: ListMethod) -> Option<&Walk> {
+        self.walks.iter().find(|(l, _)| *l == list).map(|(_, w)| w)
+    }
+}
+
+/// The capability calls (with `--capabilities`) and the pagination walks: with
+/// `--capabilities` every declared list method, with `--tools` those whose items it tests
+/// (tools, prompts, resource templates).
+pub fn run_lists(caller: &mut Caller<'_>, capabilities: bool, tools: bool) -> Lists {
+    let first_pages = if capabilities {
+        run_capabilities(caller)
+    } else {
+        Vec::new()
+    };
+    let declared = declared_capabilities(caller.results);
+    let mut lists = Lists::default();
+    for list in LIST_METHODS {
+        let wanted = capabilities || (tools && list != RESOURCES);
+        if !wanted || !declares(&declared, list.capability) {
+            continue;
+        }
+        let first = first_pages
+            .iter()
+            .find(|(l, _)| *l == list)
+            .map(|(_, sent)| sent.clone());
+        if capabilities && first.is_none() && list != TEMPLATES {
+            // Its call without a cursor got no result: that is the capability finding.
+            continue;
+        }
+        let walked = walk(caller, list, first);
+        lists.walks.push((list, walked));
+    }
+    lists
+}
+
+/// Judges one list call's reply against the declaration.
+fn judge(label: &str, is_declared: bool, reply: &Value) -> Option<Finding> {
     let code = reply.pointer("/error/code").and_then(Value::as_i64);
     let got = match code {
         Some(code) => format!("the error {code}"),

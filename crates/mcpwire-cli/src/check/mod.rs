@@ -32,6 +32,7 @@
 //! ```
 
 pub mod args;
+pub mod caller;
 pub mod capabilities;
 pub mod cases;
 pub mod describe;
@@ -48,7 +49,9 @@ pub mod kinds;
 mod layering_tests;
 pub mod lenient;
 pub mod lines;
+pub mod pages;
 pub mod progress;
+pub mod prompts;
 pub mod render;
 pub mod report;
 pub mod route_headers;

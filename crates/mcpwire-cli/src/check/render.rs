@@ -78,8 +78,13 @@ pub fn table(report: &Report, style: Style, verbose: bool) -> String {
     if let Some(tools) = &report.tools {
         let _ = writeln!(
             out,
-            "--tools: {} tool(s) listed on {} page(s), {} call(s) of a budget of {}",
-            tools.listed, tools.pages, tools.calls, tools.budget
+            "--tools: {} tool(s) listed on {} page(s), {} call(s) of a budget of {}; {} prompts/get, {} resources/read",
+            tools.listed,
+            tools.pages,
+            tools.calls,
+            tools.budget,
+            tools.prompt_calls,
+            tools.resource_reads
         );
         for line in &tools.lines {
             let _ = writeln!(out, "  {line}");
@@ -348,6 +353,8 @@ pub fn json(report: &Report) -> String {
             "pages": t.pages,
             "calls": t.calls,
             "budget": t.budget,
+            "prompt_calls": t.prompt_calls,
+            "resource_reads": t.resource_reads,
             "notes": t.lines,
         })),
         "aborted": report.aborted,

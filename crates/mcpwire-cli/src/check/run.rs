@@ -8,7 +8,8 @@ use mcpwire_types::ProfileFacts;
 use mcpwire_types::facts::JSONRPC_2_0;
 
 use super::args::{CheckArgs, Format};
-use super::capabilities::run_capabilities;
+use super::caller::Caller;
+use super::capabilities::run_lists;
 use super::cases::{CheckCase, Oracle, fixed_cases, generate};
 use super::describe::show_frame;
 use super::exchange::{Exchange, Fault, Leftovers, Target, attribute_late};
@@ -19,13 +20,15 @@ use super::http_client::HttpTarget;
 use super::http_rules::run_http_rules;
 use super::judge::{Finding, RuleId, judge};
 use super::kinds::Level;
+use super::pages::{declared_capabilities, declares};
 use super::progress::Progress;
+use super::prompts::run_prompts;
 use super::render::{self, Style};
 use super::report::{Example, Report, Tally};
 use super::schema::{ReplySchemas, schema_dir};
 use super::shrink::{ShrinkBudget, shrink};
 use super::stdio::StdioTarget;
-use super::tools::{ToolFindings, ToolOptions, declares_tools, run_tools};
+use super::tools::{ToolFindings, ToolOptions, run_tools};
 
 /// Consecutive transport failures (restart failed, connection refused) that stop a run.
 const MAX_TRANSPORT_FAILURES: usize = 3;
@@ -252,26 +255,28 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     }
     progress.finish();
     let mut tool_findings = ToolFindings::new();
-    if aborted.is_none() {
-        let declared = declares_tools(&results);
-        tool_findings.extend(run_http_rules(target.as_mut(), &mut results, declared));
-        if args.capabilities {
-            tool_findings.extend(run_capabilities(target.as_mut(), facts, &mut results));
-        }
-    }
     let mut tools = None;
-    if args.tools && aborted.is_none() {
-        let options = ToolOptions {
-            only: args.tool.clone(),
-            skip: args.skip_tool.clone(),
-            budget: args.tool_calls,
-            timeout: tool_timeout,
-            case_timeout: timeout,
-            seed: args.seed,
-        };
-        let (found, summary) = run_tools(target.as_mut(), facts, &mut results, &options);
-        tool_findings.extend(found);
-        tools = Some(summary);
+    if aborted.is_none() {
+        let declared = declares(&declared_capabilities(&results), "tools");
+        tool_findings.extend(run_http_rules(target.as_mut(), &mut results, declared));
+        if args.capabilities || args.tools {
+            let mut caller = Caller::new(target.as_mut(), facts, &mut results);
+            let lists = run_lists(&mut caller, args.capabilities, args.tools);
+            if args.tools {
+                let options = ToolOptions {
+                    only: args.tool.clone(),
+                    skip: args.skip_tool.clone(),
+                    budget: args.tool_calls,
+                    timeout: tool_timeout,
+                    case_timeout: timeout,
+                    seed: args.seed,
+                };
+                let mut summary = run_tools(&mut caller, &lists, &options);
+                run_prompts(&mut caller, &lists, &options, &mut summary);
+                tools = Some(summary);
+            }
+            tool_findings.extend(caller.findings);
+        }
     }
     let leftovers = target.finish();
     attribute_late(&mut results, &leftovers.late);

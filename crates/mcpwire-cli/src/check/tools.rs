@@ -1,5 +1,5 @@
-//! `mcpwire check --tools`: every page of `tools/list`, then each tool property-tested from its
-//! own `inputSchema`. Arguments the schema accepts must get a result whose `structuredContent`
+//! `mcpwire check --tools`: every page of `tools/list` ([`super::pages`]), then each tool
+//! property-tested from its own `inputSchema`. Arguments the schema accepts must get a result whose `structuredContent`
 //! matches the tool's `outputSchema` (where declared); arguments it refuses must be refused,
 //! never answered with a success. Failing valid arguments are shrunk; the arguments of a tool
 //! are drawn from `--seed` and the tool's name, so `--tool NAME --seed S` replays them.
@@ -13,19 +13,16 @@ use std::time::Duration;
 
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
+use super::caller::{Caller, reply_to, request_id, short};
+use super::capabilities::Lists;
 use super::cases::CheckCase;
-use super::exchange::{Exchange, Target, attribute_late};
+use super::exchange::Exchange;
 use super::finding::{Finding, RuleId};
-use super::handshake::request_case;
+use super::pages::{TOOLS, Walk};
 use super::tool_args::{Defect, InputSchema, InvalidArguments};
 use mcpwire_types::ProfileFacts;
-
-/// The most `tools/list` pages read.
-const MAX_PAGES: usize = 50;
-/// A cursor no server issues.
-const FOREIGN_CURSOR: &str = "mcpwire-check-foreign-cursor";
 /// Candidates drawn per valid call before the tool is reported as ungeneratable.
 const DRAWS: usize = 64;
 /// The most calls spent shrinking one failing valid call.
@@ -59,6 +56,10 @@ pub struct ToolSummary {
     pub calls: usize,
     /// The call budget.
     pub budget: usize,
+    /// `prompts/get` requests sent.
+    pub prompt_calls: usize,
+    /// `resources/read` requests sent (one per resource template tested).
+    pub resource_reads: usize,
     /// One line per tool (and per note): what was called, what was skipped and why.
     pub lines: Vec<String>,
 }
@@ -79,190 +80,76 @@ enum Intent<'a> {
     Invalid(&'a InvalidArguments),
 }
 
-/// Runs the tool tests: the calls are appended to `results` (so the envelope rules and the
-/// schema judge them like any case), their tool findings returned by index.
-pub fn run_tools(
-    target: &mut dyn Target,
-    facts: &'static ProfileFacts,
-    results: &mut Vec<(CheckCase, Exchange)>,
-    options: &ToolOptions,
-) -> (ToolFindings, ToolSummary) {
+/// Runs the tool tests on the tools the walk of `tools/list` found: the calls are appended
+/// to the caller's results (so the envelope rules and the schema judge them like any case),
+/// their findings kept by index.
+pub fn run_tools(caller: &mut Caller<'_>, lists: &Lists, options: &ToolOptions) -> ToolSummary {
     let mut run = ToolRun {
-        target,
-        facts,
-        results,
-        findings: ToolFindings::new(),
+        caller,
         summary: ToolSummary {
             budget: options.budget,
             ..ToolSummary::default()
         },
-        next_id: 0,
         shrink_index: usize::MAX / 2,
     };
-    if !declares_tools(run.results) {
-        run.summary.lines.push(
+    run.caller.target.set_timeout(options.timeout);
+    match lists.get(TOOLS) {
+        None => run.summary.lines.push(
             "the server declares no tools capability in its handshake: no tool was listed or called"
                 .into(),
-        );
-        return (run.findings, run.summary);
+        ),
+        Some(walk) => run.test_tools(walk, options),
     }
-    run.target.set_timeout(options.timeout);
-    let tools = run.list();
-    run.summary.listed = tools.len();
-    for name in &options.only {
-        if !tools.iter().any(|t| &t.name == name) {
-            run.summary
-                .lines
-                .push(format!("--tool {name}: the server lists no such tool"));
-        }
-    }
-    let chosen: Vec<&Tool> = tools
-        .iter()
-        .filter(|t| options.only.is_empty() || options.only.contains(&t.name))
-        .filter(|t| !options.skip.contains(&t.name))
-        .collect();
-    for (position, tool) in chosen.iter().enumerate() {
-        let left = options.budget.saturating_sub(run.summary.calls);
-        let quota = left / (chosen.len() - position);
-        if quota == 0 {
-            run.summary.lines.push(format!(
-                "{}: not called, the call budget (--tool-calls {}) is spent",
-                tool.name, options.budget
-            ));
-            continue;
-        }
-        run.test_tool(tool, quota, options.seed);
-    }
-    run.target.set_timeout(options.case_timeout);
-    (run.findings, run.summary)
+    run.caller.target.set_timeout(options.case_timeout);
+    run.summary
 }
 
-/// Whether the handshake's reply (`initialize` or `server/discover`) declares `tools`.
-pub fn declares_tools(results: &[(CheckCase, Exchange)]) -> bool {
-    results.iter().flat_map(|(_, e)| &e.replies).any(|reply| {
-        serde_json::from_slice::<Value>(reply)
-            .ok()
-            .and_then(|v| v.pointer("/result/capabilities/tools").cloned())
-            .is_some_and(|tools| tools.is_object())
-    })
-}
-
-struct ToolRun<'a> {
-    target: &'a mut dyn Target,
-    facts: &'static ProfileFacts,
-    results: &'a mut Vec<(CheckCase, Exchange)>,
-    findings: ToolFindings,
+struct ToolRun<'c, 'a> {
+    caller: &'c mut Caller<'a>,
     summary: ToolSummary,
-    next_id: usize,
     shrink_index: usize,
 }
 
-impl ToolRun<'_> {
-    /// A request of `method` with `params` (and the `_meta` a version without `initialize`
-    /// requires), as a check case with a fresh id.
-    fn request(&mut self, label: String, method: &str, params: Map<String, Value>) -> CheckCase {
-        self.next_id += 1;
-        let id = format!("mcpwire-tools-{}", self.next_id);
-        request_case(self.facts, &label, &id, method, params)
-    }
-
-    /// Sends `case` as the next result of the run and returns the index and exchange.
-    fn send(&mut self, case: CheckCase) -> usize {
-        let index = self.results.len();
-        let exchange = self.target.exchange(index, &case);
-        attribute_late(self.results, &exchange.late);
-        self.results.push((case, exchange));
-        index
-    }
-
-    /// Every page of `tools/list` (stops at a repeated cursor or after [`MAX_PAGES`]).
-    fn list(&mut self) -> Vec<Tool> {
-        let mut tools = Vec::new();
-        let mut cursor: Option<Value> = None;
-        let mut seen = Vec::new();
-        for page in 1..=MAX_PAGES {
-            let mut params = Map::new();
-            if let Some(cursor) = &cursor {
-                params.insert("cursor".into(), cursor.clone());
-            }
-            let case = self.request(format!("tools/list page {page}"), "tools/list", params);
-            let id = request_id(&case);
-            let index = self.send(case);
-            self.summary.pages += 1;
-            let Some(result) = result_of(&self.results[index].1, &id) else {
-                self.summary.lines.push(format!(
-                    "tools/list page {page} got no result: no tool was called"
-                ));
-                break;
-            };
-            for tool in result
-                .get("tools")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                let Some(name) = tool.get("name").and_then(Value::as_str) else {
-                    continue;
-                };
-                tools.push(Tool {
-                    name: name.to_owned(),
+impl ToolRun<'_, '_> {
+    fn test_tools(&mut self, walk: &Walk, options: &ToolOptions) {
+        let tools: Vec<Tool> = walk
+            .items
+            .iter()
+            .filter_map(|tool| {
+                Some(Tool {
+                    name: tool.get("name")?.as_str()?.to_owned(),
                     input: tool.get("inputSchema").cloned().unwrap_or(Value::Null),
                     output: tool.get("outputSchema").cloned(),
-                });
-            }
-            match result.get("nextCursor") {
-                Some(next) if !next.is_null() => {
-                    if seen.contains(next) {
-                        self.summary.lines.push(format!(
-                            "tools/list page {page} repeats the cursor {next}: listing stopped"
-                        ));
-                        break;
-                    }
-                    seen.push(next.clone());
-                    cursor = Some(next.clone());
-                }
-                _ => break,
+                })
+            })
+            .collect();
+        self.summary.listed = tools.len();
+        self.summary.pages = walk.pages;
+        self.summary.lines.extend(walk.notes.iter().cloned());
+        for name in &options.only {
+            if !tools.iter().any(|t| &t.name == name) {
+                self.summary
+                    .lines
+                    .push(format!("--tool {name}: the server lists no such tool"));
             }
         }
-        if self.summary.pages > 0 && !tools.is_empty() {
-            self.foreign_cursor();
+        let chosen: Vec<&Tool> = tools
+            .iter()
+            .filter(|t| options.only.is_empty() || options.only.contains(&t.name))
+            .filter(|t| !options.skip.contains(&t.name))
+            .collect();
+        for (position, tool) in chosen.iter().enumerate() {
+            let left = options.budget.saturating_sub(self.summary.calls);
+            let quota = left / (chosen.len() - position);
+            if quota == 0 {
+                self.summary.lines.push(format!(
+                    "{}: not called, the call budget (--tool-calls {}) is spent",
+                    tool.name, options.budget
+                ));
+                continue;
+            }
+            self.test_tool(tool, quota, options.seed);
         }
-        tools
-    }
-
-    /// `tools/list` with a cursor the server never issued: MCP pagination, "Invalid cursors
-    /// SHOULD result in an error with code -32602 (Invalid params)".
-    fn foreign_cursor(&mut self) {
-        let mut params = Map::new();
-        params.insert("cursor".into(), json!(FOREIGN_CURSOR));
-        let case = self.request(
-            "tools/list with a foreign cursor".into(),
-            "tools/list",
-            params,
-        );
-        let id = request_id(&case);
-        let index = self.send(case);
-        let Some(reply) = reply_to(&self.results[index].1, &id) else {
-            return;
-        };
-        let code = reply.pointer("/error/code").and_then(Value::as_i64);
-        if code == Some(-32602) {
-            return;
-        }
-        let got = match code {
-            Some(code) => format!("the error {code}"),
-            None => "a result".to_owned(),
-        };
-        self.findings.insert(
-            index,
-            vec![Finding::new(
-                "invalid-cursor-not-refused",
-                RuleId::Tools,
-                format!(
-                    "tools/list with the cursor {FOREIGN_CURSOR:?}, never issued by the server, got {got}; invalid cursors SHOULD get the error -32602"
-                ),
-            )],
-        );
     }
 
     /// A `tools/call` of `tool` with `arguments`.
@@ -270,7 +157,7 @@ impl ToolRun<'_> {
         let mut params = Map::new();
         params.insert("name".into(), Value::String(tool.name.clone()));
         params.insert("arguments".into(), arguments.clone());
-        self.request(label, "tools/call", params)
+        self.caller.request("tools", label, "tools/call", params)
     }
 
     fn test_tool(&mut self, tool: &Tool, quota: usize, seed: u64) {
@@ -387,18 +274,18 @@ impl ToolRun<'_> {
     ) -> (usize, Vec<Finding>) {
         let case = self.call_case(tool, label, arguments);
         let id = request_id(&case);
-        let index = self.send(case);
+        let index = self.caller.send(case);
         self.summary.calls += 1;
         let findings = judge_call(
-            self.facts,
+            self.caller.facts,
             &tool.name,
-            &self.results[index].1,
+            &self.caller.results[index].1,
             &id,
             intent,
             output,
         );
         if !findings.is_empty() {
-            self.findings.insert(index, findings.clone());
+            self.caller.findings.insert(index, findings.clone());
         }
         (index, findings)
     }
@@ -416,7 +303,7 @@ impl ToolRun<'_> {
         input: &InputSchema,
         output: Option<&jsonschema::Validator>,
     ) {
-        let original = self.results[index].0.frame.len();
+        let original = self.caller.results[index].0.frame.len();
         let mut smallest: Option<(CheckCase, Exchange, Vec<Finding>)> = None;
         let calls = SHRINK_CALLS.min(self.summary.budget.saturating_sub(self.summary.calls));
         let mut spent = 0;
@@ -428,9 +315,9 @@ impl ToolRun<'_> {
             let case = self.call_case(tool, label.to_owned(), arguments);
             let id = request_id(&case);
             self.shrink_index += 1;
-            let exchange = self.target.exchange(self.shrink_index, &case);
+            let exchange = self.caller.target.exchange(self.shrink_index, &case);
             let findings = judge_call(
-                self.facts,
+                self.caller.facts,
                 &tool.name,
                 &exchange,
                 &id,
@@ -448,8 +335,8 @@ impl ToolRun<'_> {
             && case.frame.len() < original
         {
             case.label = format!("{label}, shrunk from {original} bytes");
-            self.results[index] = (case, exchange);
-            self.findings.insert(index, findings);
+            self.caller.results[index] = (case, exchange);
+            self.caller.findings.insert(index, findings);
         }
     }
 }
@@ -470,7 +357,7 @@ fn one_of_each_first(cases: Vec<InvalidArguments>) -> Vec<InvalidArguments> {
 }
 
 /// A runner whose values depend only on `seed` and the tool's name.
-fn runner(seed: u64, name: &str) -> TestRunner {
+pub(super) fn runner(seed: u64, name: &str) -> TestRunner {
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     // FNV-1a of the name: stable across runs and platforms.
@@ -521,26 +408,6 @@ fn minimise(
         }
     }
     kept
-}
-
-/// The id (a string) of a check case's request.
-fn request_id(case: &CheckCase) -> String {
-    serde_json::from_slice::<Value>(&case.frame)
-        .ok()
-        .and_then(|v| v.get("id").and_then(Value::as_str).map(str::to_owned))
-        .unwrap_or_default()
-}
-
-/// The reply to request `id` among the exchange's replies, as JSON.
-fn reply_to(exchange: &Exchange, id: &str) -> Option<Value> {
-    exchange.replies.iter().find_map(|frame| {
-        let value: Value = serde_json::from_slice(frame).ok()?;
-        (value.get("id").and_then(Value::as_str) == Some(id)).then_some(value)
-    })
-}
-
-fn result_of(exchange: &Exchange, id: &str) -> Option<Value> {
-    reply_to(exchange, id)?.get("result").cloned()
 }
 
 /// Whether the version names invalid arguments a tool execution error (from 2025-11-25) rather
@@ -673,14 +540,4 @@ fn structured_findings(tool: &str, result: &Value, output: &jsonschema::Validato
         RuleId::Tools,
         message,
     )]
-}
-
-/// An error object, short.
-fn short(error: &Value) -> String {
-    let text = error.to_string();
-    if text.chars().count() > 200 {
-        format!("{}…", text.chars().take(200).collect::<String>())
-    } else {
-        text
-    }
 }

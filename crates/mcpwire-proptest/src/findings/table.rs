@@ -298,6 +298,26 @@ pub const KINDS: &[KindInfo] = &[
         "policy: a cursor the server never issued gets -32602. MCP pagination: \"Invalid cursors SHOULD result in an error with code -32602 (Invalid params)\"",
     ),
     s(
+        "page-repeats",
+        "policy: a walk of nextCursor reaches the end listing each item once. MCP pagination: the cursor is \"an opaque string token, representing a position in the result set\", and servers \"SHOULD: Provide stable cursors\"; no MUST forbids a page that lists an item again or returns a cursor it returned before (which a client following the cursors never gets past)",
+    ),
+    s(
+        "prompt-accepted-missing-argument",
+        "policy: a prompts/get without a required argument is refused. MCP prompts: \"Servers SHOULD validate prompt arguments before processing\" and name -32602 for \"Missing required arguments\" under SHOULD; the Security MUST (\"carefully validate all prompt inputs and outputs to prevent injection attacks or unauthorized access\") is not broken by rendering a prompt without an argument",
+    ),
+    s(
+        "prompt-refusal-form",
+        "policy: a missing required prompt argument gets -32602. MCP prompts, Error Handling: servers \"SHOULD return standard JSON-RPC errors\", \"Missing required arguments: -32602 (Invalid params)\"; it was refused, with another code",
+    ),
+    s(
+        "prompt-error-on-valid-arguments",
+        "policy: a prompts/get with every required argument gets the prompt, or -32602 when the server refuses a value (PromptArgument declares no type). No MUST makes a get succeed: MCP prompts lists -32603 for \"Internal errors\" under SHOULD, so another error breaks nothing the spec states",
+    ),
+    s(
+        "resource-read-error-undocumented",
+        "policy: a resources/read of a URI expanded from a listed template gets contents or a documented error. MCP resources, Error Handling: servers \"SHOULD return standard JSON-RPC errors\": -32002 \"Resource not found\" (-32602 from 2026-07-28), -32603 \"Internal errors\"",
+    ),
+    s(
         "tool-error-on-valid-arguments",
         "policy: arguments the inputSchema accepts get a result. CallToolResult.isError: errors that originate from the tool \"SHOULD be reported inside the result object, with isError set to true, not as an MCP protocol-level error response\"",
     ),
