@@ -3,8 +3,9 @@
 
 Sends `initialize`, `notifications/initialized` and one `tools/call echo` whose text makes the
 frame SIZE MiB to `mcpwire serve` (which echoes it back) or the example server (which answers
--32602: it has no echo tool), then closes stdin, and prints the wall time, the peak resident
-memory (GNU time's "Maximum resident set size") and the reply bytes.
+-32602: it has no echo tool), then closes stdin, and prints the user CPU time (what to compare
+on a loaded machine), the wall time, the peak resident memory (GNU time's "Maximum resident
+set size") and the reply bytes.
 
     python3 scripts/attack/stdio_frame.py --build release --size 60
     python3 scripts/attack/stdio_frame.py --build debug --size 70 --target example
@@ -63,10 +64,11 @@ def main():
     report = run.stderr.decode(errors="replace")
     wall = re.search(r"Elapsed \(wall clock\) time.*: (\S+)", report)
     rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", report)
+    user = re.search(r"User time \(seconds\): (\S+)", report)
     lines = run.stdout.split(b"\n")
     last = lines[-2] if len(lines) > 1 else b""
-    print("%s %s, a %d MiB frame: wall %s, peak RSS %.1f MiB, exit %d, %d reply bytes"
-          % (args.target, args.build, args.size, wall.group(1) if wall else "?",
+    print("%s %s, a %d MiB frame: user CPU %s s, wall %s, peak RSS %.1f MiB, exit %d, %d reply bytes"
+          % (args.target, args.build, args.size, user.group(1) if user else "?", wall.group(1) if wall else "?",
              int(rss.group(1)) / 1024 if rss else -1, run.returncode, len(run.stdout)))
     print("last reply starts: %s" % last[:120].decode(errors="replace"))
 

@@ -1,6 +1,6 @@
 //! `mcpwire serve --http` and its operator flags, seen from outside the process.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
@@ -252,4 +252,102 @@ fn redis_without_a_shared_state_secret_refuses_to_start() {
     );
     let short = refused(&[("MCPWIRE_STATE_SECRET", "short")]);
     assert!(short.contains("has 5 bytes; give at least 32"), "{short}");
+}
+
+/// Reads from `stream` until the server closes it; `false` when it is still open after
+/// `limit`.
+fn closes_within(stream: &mut TcpStream, limit: Duration) -> bool {
+    stream
+        .set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    let deadline = std::time::Instant::now() + limit;
+    let mut buf = [0u8; 1024];
+    while std::time::Instant::now() < deadline {
+        match stream.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
+            Err(_) => return true,
+        }
+    }
+    false
+}
+
+/// `--fresh-connection-grace-ms` takes effect: at a share of two, a connection silent for a
+/// second, past a grace of 50 ms, is the idle one closed to make room (with the default
+/// grace of 1 s, the kept-alive connection idle since its answer would be).
+#[test]
+fn the_fresh_connection_grace_flag_takes_effect() {
+    let serving = serve(&[
+        "--profile",
+        "jsonrpc-2.0",
+        "--http",
+        "127.0.0.1:0",
+        "--max-connections-per-peer",
+        "2",
+        "--fresh-connection-grace-ms",
+        "50",
+    ]);
+    let authority = serving.url["http://".len()..].split('/').next().unwrap();
+    let mut silent = TcpStream::connect(authority).expect("connect");
+    std::thread::sleep(Duration::from_secs(1));
+    // A kept-alive connection, idle since its answer (later than the silent one connected).
+    let mut kept = TcpStream::connect(authority).expect("connect");
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n",
+        PING.len()
+    );
+    kept.write_all(head.as_bytes()).expect("write");
+    kept.write_all(PING.as_bytes()).expect("write");
+    kept.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 1024];
+    while !answer.ends_with(b"}") {
+        let n = kept.read(&mut buf).expect("the kept-alive answer");
+        assert_ne!(n, 0, "closed before its answer");
+        answer.extend_from_slice(&buf[..n]);
+    }
+    assert!(answer.starts_with(b"HTTP/1.1 200"));
+    assert_eq!(post(&serving, "/mcp", &[], PING).0, 200);
+    assert!(
+        closes_within(&mut silent, Duration::from_secs(10)),
+        "the silent connection, past the grace, is closed as the longest idle"
+    );
+    kept.set_nonblocking(true).unwrap();
+    let still_open = matches!(kept.read(&mut buf), Err(e) if e.kind() == ErrorKind::WouldBlock);
+    assert!(still_open, "the kept-alive connection stays open");
+}
+
+/// A grace of zero is refused by the flag's parser, one longer than the header timeout at
+/// bind; both name the setting.
+#[test]
+fn a_zero_or_overlong_fresh_connection_grace_is_refused_with_the_setting_named() {
+    let run = |ms: &str| {
+        Command::new(env!("CARGO_BIN_EXE_mcpwire"))
+            .args([
+                "serve",
+                "--http",
+                "127.0.0.1:0",
+                "--fresh-connection-grace-ms",
+                ms,
+            ])
+            .output()
+            .expect("run mcpwire serve")
+    };
+    let zero = run("0");
+    assert_eq!(zero.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&zero.stderr);
+    assert!(
+        stderr.contains("--fresh-connection-grace-ms") && stderr.contains("'0'"),
+        "{stderr}"
+    );
+    let overlong = run("10001");
+    assert_eq!(overlong.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&overlong.stderr);
+    assert!(
+        stderr.contains("--fresh-connection-grace-ms") && stderr.contains("header timeout (10s)"),
+        "{stderr}"
+    );
 }

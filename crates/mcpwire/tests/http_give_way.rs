@@ -1,7 +1,8 @@
 //! Issue 33: what gives way when one client is at its connection share, seen as raw
 //! HTTP/1.1 on loopback: its oldest GET stream is cut for its new call, a connection that
 //! has just connected is not taken for an idle one while its request head is on its way, and
-//! a connection whose request gave way is closed once its 429 is written.
+//! a connection whose request gave way is closed once its 429 is written; how long a
+//! connection counts as just made is a setting (`HttpConfig::fresh_connection_grace`).
 #![cfg(feature = "http")]
 
 mod http_support;
@@ -200,4 +201,111 @@ fn read_reply_head(stream: &mut TcpStream) -> String {
         raw.windows(4).any(|w| w == b"\r\n\r\n")
     });
     String::from_utf8_lossy(&raw).into_owned()
+}
+
+/// At a share of two, a client holds a long call and a connection that has sent nothing
+/// for `silent_for`; then a third connection of its arrives and a `ping` on it is served. Returns the
+/// server, the long call's connection and the silent one, once that ping has been answered.
+fn at_the_share_with_a_silent_connection(
+    config: HttpConfig,
+    silent_for: Duration,
+) -> (Running, TcpStream, TcpStream) {
+    let server = start(config.stateless(true).max_connections_per_peer(2), Slow);
+    let long = send(server.addr, &call(1, "slow"));
+    thread::sleep(Duration::from_secs(1));
+    let silent = connect(server.addr);
+    thread::sleep(silent_for);
+    let ping = request(
+        server.addr,
+        "POST",
+        &[JSON, ACCEPT],
+        call(2, "ping").as_bytes(),
+    );
+    assert_eq!(ping.status, 200, "{}", ping.text());
+    assert_eq!(ping.json()["id"], 2);
+    (server, long, silent)
+}
+
+/// `fresh_connection_grace` is honoured: with a grace of 50 ms, a connection silent for
+/// 300 ms (younger than the default grace of 1 s) counts as idle and is closed to make room,
+/// and the client's long call runs on.
+#[test]
+fn past_a_short_fresh_connection_grace_a_silent_connection_is_closed_first() {
+    let config = HttpConfig::default().fresh_connection_grace(Duration::from_millis(50));
+    let (_server, mut long, mut silent) =
+        at_the_share_with_a_silent_connection(config, Duration::from_millis(300));
+    assert!(
+        closes_within(&mut silent, READ_LIMIT),
+        "the silent connection, older than the grace, is closed as idle"
+    );
+    let raw = read_until(&mut long, Duration::from_millis(500), |raw| !raw.is_empty());
+    assert!(
+        raw.is_empty(),
+        "the long call did not give way: {}",
+        String::from_utf8_lossy(&raw)
+    );
+}
+
+/// `fresh_connection_grace` is honoured the other way: within a grace of 20 s, a connection
+/// silent for a second is not taken for an idle one; the client's long call gives way (429
+/// with its id) and the silent connection is then served.
+#[test]
+fn within_a_long_fresh_connection_grace_a_silent_connection_is_kept() {
+    let config = HttpConfig::default()
+        .header_timeout(Duration::from_secs(60))
+        .fresh_connection_grace(Duration::from_secs(20));
+    let (_server, mut long, mut silent) =
+        at_the_share_with_a_silent_connection(config, Duration::from_secs(1));
+    let raw = read_until(&mut long, READ_LIMIT, |raw| raw.ends_with(b"}"));
+    let gave_way = parse(&raw);
+    assert_eq!(gave_way.status, 429, "{}", gave_way.text());
+    assert_eq!(gave_way.json()["id"], 1);
+    let body = call(3, "ping");
+    silent
+        .write_all(head_of(&silent, body.len()).as_bytes())
+        .and_then(|()| silent.write_all(body.as_bytes()))
+        .expect("the silent connection is still open");
+    let raw = read_until(&mut silent, READ_LIMIT, |raw| raw.ends_with(b"}"));
+    let reply = parse(&raw);
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(reply.json()["id"], 3);
+}
+
+/// The head of a POST of `len` bytes on `stream`'s connection.
+fn head_of(stream: &TcpStream, len: usize) -> String {
+    let addr = stream.peer_addr().unwrap();
+    head(addr, "POST", "/mcp", &[JSON, ACCEPT], len)
+}
+
+/// A grace of zero, or longer than the header timeout, is refused at bind with the setting
+/// named.
+#[test]
+fn a_zero_or_overlong_fresh_connection_grace_is_refused_at_bind() {
+    let bind = |config: HttpConfig| {
+        mcpwire::http::HttpServer::bind(config.bind("127.0.0.1:0".parse().unwrap()), Slow)
+            .err()
+            .map(|error| (error.kind(), error.to_string()))
+    };
+    let (kind, zero) = bind(HttpConfig::default().fresh_connection_grace(Duration::ZERO))
+        .expect("a zero grace is refused");
+    assert_eq!(kind, std::io::ErrorKind::InvalidInput);
+    assert!(zero.contains("fresh_connection_grace"), "{zero}");
+    assert!(zero.contains("more than zero"), "{zero}");
+    let (_, long) = bind(
+        HttpConfig::default()
+            .header_timeout(Duration::from_secs(5))
+            .fresh_connection_grace(Duration::from_secs(6)),
+    )
+    .expect("a grace beyond the header timeout is refused");
+    assert!(long.contains("fresh_connection_grace"), "{long}");
+    assert!(long.contains("header timeout (5s)"), "{long}");
+    // Up to the header timeout is accepted, and so is the default beside a header timeout
+    // shorter than 1 s.
+    let accepted = [
+        HttpConfig::default().fresh_connection_grace(Duration::from_secs(10)),
+        HttpConfig::default().header_timeout(Duration::from_millis(300)),
+    ];
+    for config in accepted {
+        assert_eq!(bind(config), None);
+    }
 }

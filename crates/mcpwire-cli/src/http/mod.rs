@@ -81,6 +81,11 @@ pub struct HttpArgs {
     /// 429 beyond. Default: 64.
     #[arg(long, value_name = "N")]
     pub max_connections_per_peer: Option<usize>,
+    /// Milliseconds during which a connection that has sent nothing yet is not taken for an
+    /// idle one when room is made (its request head may be on its way); at most the header
+    /// timeout. Default: 1000.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub fresh_connection_grace_ms: Option<u64>,
     /// Connections the system queues before they are accepted. Default: 1024.
     #[arg(long, value_name = "N")]
     pub listen_backlog: Option<u32>,
@@ -150,6 +155,9 @@ impl HttpArgs {
         }
         if let Some(n) = self.max_connections_per_peer {
             config = config.max_connections_per_peer(n);
+        }
+        if let Some(ms) = self.fresh_connection_grace_ms {
+            config = config.fresh_connection_grace(Duration::from_millis(ms));
         }
         if let Some(n) = self.listen_backlog {
             config = config.listen_backlog(n);

@@ -5,6 +5,9 @@ use std::time::Duration;
 
 use super::origin::AllowList;
 
+/// The default of [`HttpConfig::fresh_connection_grace`].
+const DEFAULT_FRESH_CONNECTION_GRACE: Duration = Duration::from_secs(1);
+
 /// Settings of an [`HttpServer`](super::HttpServer). Every field has a default chosen for a
 /// server on `localhost` that a browser on the same machine could reach:
 ///
@@ -26,6 +29,7 @@ use super::origin::AllowList;
 /// | [`response_budget_bytes`](Self::response_budget_bytes) | 64 MiB of answers not yet taken by their clients, all connections together; a JSON answer beyond it is 503 |
 /// | [`request_timeout`](Self::request_timeout) | stateless mode: 5 min for a request's answer to be complete (then cancelled); with sessions: none |
 /// | [`max_connections`](Self::max_connections) | 256 open connections (reached: one waiting for its request body is closed, else the longest idle one; none, further ones wait in the listen backlog) |
+/// | [`fresh_connection_grace`](Self::fresh_connection_grace) | 1 s (the header timeout when shorter) in which a connection that has sent nothing yet is not taken for an idle one when room is made |
 /// | [`listen_backlog`](Self::listen_backlog) | 1,024 connections waiting to be accepted |
 /// | [`max_connections_per_peer`](Self::max_connections_per_peer) | 64 of them from one client address (IPv6: per /64; all loopback addresses are one client); reached, the client's own connection waiting for its body is closed, else its longest idle one, else its oldest request ends (429 with a JSON-RPC error carrying its id, or its stream is cut) |
 /// | [`max_sessions`](Self::max_sessions) | 1,024 |
@@ -72,6 +76,9 @@ pub struct HttpConfig {
     pub(crate) listen_backlog: u32,
     pub(crate) max_connections: usize,
     pub(crate) max_connections_per_peer: usize,
+    /// `None`: 1 s, or the header timeout when shorter (see
+    /// [`HttpConfig::effective_fresh_connection_grace`]).
+    pub(crate) fresh_connection_grace: Option<Duration>,
     pub(crate) max_sessions: usize,
     pub(crate) session_idle_timeout: Duration,
     pub(crate) max_sessions_per_peer: usize,
@@ -107,6 +114,7 @@ impl Default for HttpConfig {
             listen_backlog: 1024,
             max_connections: 256,
             max_connections_per_peer: 64,
+            fresh_connection_grace: None,
             max_sessions: 1024,
             session_idle_timeout: Duration::from_secs(30 * 60),
             max_sessions_per_peer: 64,
@@ -316,6 +324,28 @@ impl HttpConfig {
     pub fn max_connections_per_peer(mut self, max: usize) -> Self {
         self.max_connections_per_peer = max.max(1);
         self
+    }
+
+    /// How long a connection that has sent nothing yet counts as just made rather than idle
+    /// (default 1 s, or the [header timeout](Self::header_timeout) when shorter). When room
+    /// is made for another connection, one younger than this whose request head may be on
+    /// its way (a client connects, then writes) is closed only after every connection that
+    /// may give way has been (see [`max_connections_per_peer`](Self::max_connections_per_peer));
+    /// once older, a silent connection (such as a slow-loris one) counts as idle and is
+    /// closed first. [`HttpServer::bind`](super::HttpServer::bind) refuses zero (every
+    /// connection would be idle the moment it is accepted, closed before its head could
+    /// arrive) and a grace longer than the header timeout (a silent connection would never
+    /// count as idle: it is closed by the header timeout first).
+    pub fn fresh_connection_grace(mut self, grace: Duration) -> Self {
+        self.fresh_connection_grace = Some(grace);
+        self
+    }
+
+    /// The grace in force: [`fresh_connection_grace`](Self::fresh_connection_grace) when
+    /// set, else 1 s or the header timeout when shorter.
+    pub(crate) fn effective_fresh_connection_grace(&self) -> Duration {
+        self.fresh_connection_grace
+            .unwrap_or(DEFAULT_FRESH_CONNECTION_GRACE.min(self.header_timeout))
     }
 
     /// The most sessions kept at once.

@@ -37,12 +37,6 @@ const MAX_HEAD_BUFFER: usize = 64 * 1024;
 /// The most bytes one read takes while a request head is on its way.
 const HEAD_READ_CHUNK: usize = 8 * 1024;
 
-/// How long a connection that has sent no request yet counts as just made rather than idle:
-/// its request head may be on its way (a client connects, then writes), so while younger it
-/// is closed to make room only after every request that may give way has (a silent
-/// connection, such as a slow-loris one, is closed first once older).
-const FRESH_CONNECTION: Duration = Duration::from_secs(1);
-
 /// The longest pause of the accept loop after errors (e.g. out of file descriptors).
 const MAX_ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
 
@@ -67,7 +61,8 @@ impl<S: HttpService> std::fmt::Debug for HttpServer<S> {
 impl<S: HttpService> HttpServer<S> {
     /// Binds the configured address. A non-loopback address is refused unless
     /// [`HttpConfig::allow_remote`] is set, and then a warning is printed on stderr; a body
-    /// limit above the in-flight body budget is refused too.
+    /// limit above the in-flight body budget is refused too, and so is a
+    /// [`HttpConfig::fresh_connection_grace`] of zero or longer than the header timeout.
     pub fn bind(config: HttpConfig, service: S) -> io::Result<HttpServer<S>> {
         let addr = config.bind;
         if !addr.ip().is_loopback() {
@@ -95,6 +90,7 @@ impl<S: HttpService> HttpServer<S> {
                 ),
             ));
         }
+        check_fresh_connection_grace(&config)?;
         let listener = listen(addr, config.listen_backlog)?;
         let local = listener.local_addr()?;
         Ok(HttpServer {
@@ -129,7 +125,7 @@ impl<S: HttpService> HttpServer<S> {
             held: Mutex::new(HashMap::new()),
             max: config.max_connections_per_peer,
         });
-        let open = Arc::new(Open::default());
+        let open = Arc::new(Open::new(config.effective_fresh_connection_grace()));
         let response_budget = ResponseBudget::new(config.response_budget_bytes);
         let mut shutdown = pin!(shutdown);
         let mut backoff = Duration::ZERO;
@@ -207,6 +203,34 @@ impl<S: HttpService> HttpServer<S> {
             .build()?
             .block_on(self.run())
     }
+}
+
+/// Refuses a [`HttpConfig::fresh_connection_grace`] of zero or longer than the header
+/// timeout, naming the setting.
+fn check_fresh_connection_grace(config: &HttpConfig) -> io::Result<()> {
+    let Some(grace) = config.fresh_connection_grace else {
+        return Ok(());
+    };
+    let why = if grace.is_zero() {
+        "must be more than zero: every connection would count as idle the moment it is \
+         accepted, and be closed to make room before its request head could arrive"
+            .to_owned()
+    } else if grace > config.header_timeout {
+        format!(
+            "exceeds the header timeout ({:?}): a silent connection would never count as \
+             idle, closed by the header timeout first",
+            config.header_timeout
+        )
+    } else {
+        return Ok(());
+    };
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!(
+            "the fresh connection grace ({grace:?}; HttpConfig::fresh_connection_grace, \
+             mcpwire serve --fresh-connection-grace-ms) {why}"
+        ),
+    ))
 }
 
 /// Binds `addr` with a listen backlog of `backlog` connections (std's `TcpListener::bind` fixes
@@ -292,10 +316,11 @@ impl Drop for AbortOnDrop {
 
 /// The open connections, so that the one idle the longest can be asked to close when every
 /// connection slot is taken.
-#[derive(Default)]
 struct Open {
     connections: Mutex<HashMap<u64, (PeerKey, Arc<Activity>)>>,
     next: AtomicU64,
+    /// [`HttpConfig::fresh_connection_grace`] in force.
+    fresh: Duration,
 }
 
 /// A connection's place in [`Open`]; removed when dropped.
@@ -305,6 +330,14 @@ struct Registered {
 }
 
 impl Open {
+    fn new(fresh: Duration) -> Open {
+        Open {
+            connections: Mutex::default(),
+            next: AtomicU64::new(0),
+            fresh,
+        }
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, (PeerKey, Arc<Activity>)>> {
         self.connections
             .lock()
@@ -324,8 +357,8 @@ impl Open {
     /// the one whose request body has waited the longest (its head came, its body has not),
     /// the one idle the longest, with [`Busy::Shed`] the one whose request began first
     /// (ended with [`RequestState::shed_answer`], or its stream cut), and last the one made
-    /// the longest ago among those made within [`FRESH_CONNECTION`] that have sent no
-    /// request yet. `false` when none qualifies.
+    /// the longest ago among those made within [`HttpConfig::fresh_connection_grace`] that
+    /// have sent no request yet. `false` when none qualifies.
     fn make_room(&self, client: Option<PeerKey>, busy: Busy) -> bool {
         let connections = self.lock();
         let chosen = connections
@@ -338,7 +371,7 @@ impl Open {
                     // Made a moment ago: not idle, its first request is on its way.
                     Some(since)
                         if !activity.used.load(Ordering::SeqCst)
-                            && since.elapsed() < FRESH_CONNECTION =>
+                            && since.elapsed() < self.fresh =>
                     {
                         (3, since)
                     }

@@ -83,6 +83,8 @@
 //!   closed to make room; with none idle the rest wait in a listen backlog of
 //!   [`HttpConfig::listen_backlog`]), of which one client (as for sessions below) holds at
 //!   most [`HttpConfig::max_connections_per_peer`] (beyond: 429 and the connection closes); a
+//!   connection that has sent nothing yet counts as idle only once older than
+//!   [`HttpConfig::fresh_connection_grace`] (1 s: its request head may be on its way); a
 //!   request head must arrive within [`HttpConfig::header_timeout`] (hyper's timer; the
 //!   connection is closed), at most 64 KiB (431);
 //!   a kept-alive connection without a request in progress closes after
