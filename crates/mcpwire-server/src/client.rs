@@ -82,6 +82,17 @@ pub enum Elicitation<T> {
     Cancelled,
 }
 
+/// The user's answer to a form elicitation with the `_meta` the client put on its result
+/// ([`Context::elicit_with_meta`](crate::Context::elicit_with_meta)).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Elicited<T> {
+    /// The answer.
+    pub answer: Elicitation<T>,
+    /// The result's `_meta` as the client sent it; `None` when it sent none, or under a
+    /// version whose `ElicitResult` has no `_meta`.
+    pub meta: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
 /// The answer to a URL-mode elicitation ([`Context::elicit_url`](crate::Context::elicit_url)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UrlElicitation {

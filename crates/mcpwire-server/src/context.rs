@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use mcpwire::peer::Request;
 use mcpwire::service::{AsyncContext, CancellationToken};
-use mcpwire_model::{ElicitAnswer, SamplingReply};
+use mcpwire_model::{ElicitAnswer, ElicitReply, SamplingReply};
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use crate::ask::{ElicitRequest, SamplingRequest};
 use crate::ask_wire::{AskError, elicit_params, sampling_params};
 use crate::client::{
-    ClientError, CreateMessage, ElicitCreate, Elicitation, UrlElicitation, elicitation,
+    ClientError, CreateMessage, ElicitCreate, Elicitation, Elicited, UrlElicitation, elicitation,
 };
 use crate::form::Form;
 use crate::input_round::InputRound;
@@ -249,6 +249,17 @@ impl Context {
         &self,
         message: &str,
     ) -> Result<Elicitation<T>, ClientError> {
+        self.elicit_with_meta(message)
+            .await
+            .map(|elicited| elicited.answer)
+    }
+
+    /// [`elicit`](Self::elicit), also giving the `_meta` the client put on its result
+    /// (`ElicitResult` has one in 2025-06-18 and 2025-11-25).
+    pub async fn elicit_with_meta<T: DeserializeOwned + schemars::JsonSchema>(
+        &self,
+        message: &str,
+    ) -> Result<Elicited<T>, ClientError> {
         self.can_ask("elicitation/create", "elicitation")?;
         let form = Form::of::<T>().map_err(|e| ClientError::Unsendable(AskError::Form(e)))?;
         let request = ElicitRequest::Form {
@@ -257,7 +268,11 @@ impl Context {
             meta: None,
         };
         let params = elicit_params(&request, self.version).map_err(ClientError::Unsendable)?;
-        elicitation(self.ask::<ElicitCreate, _>(params, read_answer).await?)
+        let reply = self.ask::<ElicitCreate, _>(params, read_reply).await?;
+        Ok(Elicited {
+            answer: elicitation(reply.answer)?,
+            meta: reply.meta,
+        })
     }
 
     /// Whether the client can open a URL for [`elicit_url`](Self::elicit_url): the version
@@ -427,4 +442,9 @@ fn random_id() -> Result<String, getrandom::Error> {
 /// The client's answer to an elicitation, read as the version's `ElicitResult`.
 fn read_answer(text: &str, version: Version) -> Result<ElicitAnswer, String> {
     ElicitAnswer::from_json(text, version).map_err(|e| e.to_string())
+}
+
+/// Reads a client's `ElicitResult` with its `_meta`.
+fn read_reply(text: &str, version: Version) -> Result<ElicitReply, String> {
+    ElicitReply::from_json(text, version).map_err(|e| e.to_string())
 }

@@ -193,7 +193,7 @@ use mcpwire_model::{
 pub use arguments::{ArgumentError, NoArguments};
 pub use ask::{ElicitRequest, IncludeContext, ModelPreferences, SamplingMessage, SamplingRequest};
 pub use ask_wire::AskError;
-pub use client::{ClientError, Elicitation, UrlElicitation};
+pub use client::{ClientError, Elicitation, Elicited, UrlElicitation};
 pub use completion::{CompletionRequest, MAX_COMPLETIONS};
 pub use content::{
     Annotations, Content, ContentError, ContentKind, EmbeddedResource, ResourceContents,

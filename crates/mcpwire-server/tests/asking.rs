@@ -1,6 +1,7 @@
 //! What a handler can say and ask beyond a result, on the wire: sampling requests with every
 //! member (`SamplingRequest`), URL-mode elicitation, progress messages, log messages naming
-//! their logger; and the server's lists in registration order.
+//! their logger; the `_meta` of a client's elicitation result; and the server's lists in
+//! registration order.
 
 mod support;
 
@@ -10,6 +11,7 @@ use mcpwire_server::{
     Content, Context, Elicitation, IncludeContext, McpServer, ModelPreferences, NoArguments,
     Prompt, PromptMessage, Resource, ResourceContents, Role, SamplingRequest, ToolResult, Version,
 };
+use serde::Deserialize;
 use serde_json::{Value, json};
 use support::{Client, ClientAnswers, connect, declines};
 
@@ -33,8 +35,31 @@ fn full_request() -> SamplingRequest {
         })
 }
 
+/// The form the `ask_name` tool asks for.
+#[derive(Deserialize, schemars::JsonSchema)]
+struct NameForm {
+    name: String,
+}
+
 fn server() -> McpServer {
     McpServer::builder("asking", "1")
+        .tool(
+            "ask_name",
+            "Asks for a name; answers with it and the result's _meta",
+            |_: NoArguments, ctx: Context| async move {
+                match ctx.elicit_with_meta::<NameForm>("Your name?").await {
+                    Ok(elicited) => {
+                        let name = match elicited.answer {
+                            Elicitation::Accepted(form) => form.name,
+                            other => format!("{other:?}"),
+                        };
+                        let meta = elicited.meta.map(Value::Object).unwrap_or(Value::Null);
+                        ToolResult::text(format!("{name} {meta}"))
+                    }
+                    Err(error) => ToolResult::error(error),
+                }
+            },
+        )
         .tool(
             "ask_model",
             "Asks the model",
@@ -316,7 +341,7 @@ async fn lists_come_back_in_registration_order() {
     let tools = client.request("tools/list", json!({})).await.unwrap();
     assert_eq!(
         names(&tools, "tools", "name"),
-        ["ask_model", "sign_in", "work", "zeta", "alpha"]
+        ["ask_name", "ask_model", "sign_in", "work", "zeta", "alpha"]
     );
     let resources = client.request("resources/list", json!({})).await.unwrap();
     assert_eq!(
@@ -338,4 +363,26 @@ async fn http_config_is_reexported() {
         "{}",
         http.url()
     );
+}
+
+#[tokio::test]
+async fn an_elicitation_result_s_meta_reaches_the_handler_where_the_version_has_it() {
+    let server = server();
+    let answers = || ClientAnswers {
+        elicit: json!({
+            "action": "accept",
+            "content": { "name": "Ada" },
+            "_meta": { "trace": "t-1" },
+        }),
+        ..answers()
+    };
+    for version in [Version::V2025_06_18, Version::V2025_11_25] {
+        let client = connect(&server, version, answers());
+        client.initialize(json!({ "elicitation": {} })).await;
+        let result = call(&client, "ask_name").await;
+        assert_eq!(
+            result["content"][0]["text"], r#"Ada {"trace":"t-1"}"#,
+            "{version}"
+        );
+    }
 }
