@@ -51,7 +51,8 @@ fn server() -> McpServer {
                     Ok(elicited) => {
                         let name = match elicited.answer {
                             Elicitation::Accepted(form) => form.name,
-                            other => format!("{other:?}"),
+                            Elicitation::Declined => "declined".to_owned(),
+                            Elicitation::Cancelled => "cancelled".to_owned(),
                         };
                         let meta = elicited.meta.map(Value::Object).unwrap_or(Value::Null);
                         ToolResult::text(format!("{name} {meta}"))
