@@ -50,7 +50,7 @@ pub struct Sample {
 /// encoded again (the [`Sample`]'s `json`), then decoded back and compared with the first.
 ///
 /// The combinator is one type for every `T` (a map by a function pointer): only
-/// [`sample_of`] is compiled once per type.
+/// `sample_of`, its map, is compiled once per type.
 pub fn sample<T>(json: BoxedStrategy<Value>) -> BoxedStrategy<Sample>
 where
     T: Serialize + DeserializeOwned + PartialEq + Debug + 'static,
@@ -339,7 +339,7 @@ pub fn object_map_json() -> BoxedStrategy<Value> {
         .boxed()
 }
 
-/// A JSON array of `min_items..=max_items` items (see [`vec`]).
+/// A JSON array of `min_items..=max_items` items (see [`vec()`]).
 pub fn array_json(
     item: BoxedStrategy<Value>,
     min_items: Option<u64>,

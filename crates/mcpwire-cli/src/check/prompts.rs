@@ -1,6 +1,6 @@
 //! `mcpwire check --tools`, prompts and resource templates (where it is cheap): each listed
 //! prompt is got once with its required arguments (generated strings) and once without each
-//! required argument (at most [`MAX_MISSING`]); each listed resource template is expanded
+//! required argument (at most `MAX_MISSING`); each listed resource template is expanded
 //! (RFC 6570) with generated values and read once. Every request is a case like any other: its
 //! reply is validated against the version's `GetPromptResult` / `ReadResourceResult`.
 //!
