@@ -9,33 +9,14 @@
 use serde_json::{Map, Value};
 
 use super::caller::Caller;
-use super::cases::CheckCase;
-use super::exchange::Exchange;
 use super::finding::{Finding, RuleId};
 use super::pages::{
     LIST_METHODS, ListMethod, PROMPTS, RESOURCES, TEMPLATES, TOOLS, Walk, declared_capabilities,
-    declares, walk,
+    declares, handshake_capabilities, walk,
 };
 
 /// The list method of each capability, called once.
 const LISTED: [ListMethod; 3] = [TOOLS, PROMPTS, RESOURCES];
-
-/// The handshake's declared capabilities and the method that declared them, if the
-/// handshake has a reply with `result.capabilities`.
-fn declared(results: &[(CheckCase, Exchange)]) -> Option<(Map<String, Value>, String)> {
-    results.iter().find_map(|(case, exchange)| {
-        let source = serde_json::from_slice::<Value>(&case.frame)
-            .ok()?
-            .get("method")?
-            .as_str()?
-            .to_owned();
-        exchange.replies.iter().find_map(|reply| {
-            let reply = serde_json::from_slice::<Value>(reply).ok()?;
-            let capabilities = reply.pointer("/result/capabilities")?.as_object()?.clone();
-            Some((capabilities, source.clone()))
-        })
-    })
-}
 
 /// Calls each list method once and judges it against the declaration; for each declared
 /// capability whose call got a result, the list method and that first page (its index and id),
@@ -43,7 +24,7 @@ fn declared(results: &[(CheckCase, Exchange)]) -> Option<(Map<String, Value>, St
 /// (that is the handshake's finding).
 pub fn run_capabilities(caller: &mut Caller<'_>) -> Vec<(ListMethod, (usize, String))> {
     let mut first_pages = Vec::new();
-    let Some((capabilities, source)) = declared(caller.results) else {
+    let Some((capabilities, source)) = handshake_capabilities(caller.results) else {
         return first_pages;
     };
     for list in LISTED {

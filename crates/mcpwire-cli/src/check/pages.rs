@@ -74,18 +74,29 @@ pub struct Walk {
     pub notes: Vec<String>,
 }
 
-/// The capabilities the handshake's reply (`initialize` or `server/discover`) declares.
-pub fn declared_capabilities(results: &[(CheckCase, Exchange)]) -> Map<String, Value> {
-    results
-        .iter()
-        .flat_map(|(_, e)| &e.replies)
-        .find_map(|reply| {
-            serde_json::from_slice::<Value>(reply)
-                .ok()?
-                .pointer("/result/capabilities")?
-                .as_object()
-                .cloned()
+/// The handshake's declared capabilities and the method that declared them (`initialize` or
+/// `server/discover`), if the handshake has a reply with `result.capabilities`.
+pub fn handshake_capabilities(
+    results: &[(CheckCase, Exchange)],
+) -> Option<(Map<String, Value>, String)> {
+    results.iter().find_map(|(case, exchange)| {
+        let source = serde_json::from_slice::<Value>(&case.frame)
+            .ok()?
+            .get("method")?
+            .as_str()?
+            .to_owned();
+        exchange.replies.iter().find_map(|reply| {
+            let reply = serde_json::from_slice::<Value>(reply).ok()?;
+            let capabilities = reply.pointer("/result/capabilities")?.as_object()?.clone();
+            Some((capabilities, source.clone()))
         })
+    })
+}
+
+/// The capabilities the handshake declares (none when it declared nothing readable).
+pub fn declared_capabilities(results: &[(CheckCase, Exchange)]) -> Map<String, Value> {
+    handshake_capabilities(results)
+        .map(|(capabilities, _)| capabilities)
         .unwrap_or_default()
 }
 
