@@ -7,7 +7,8 @@ use std::borrow::Cow;
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use mcpwire_types::{Json, JsonObject};
 use serde::Serialize;
-use serde_json::{Number, Value};
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Number, Value};
 
 use crate::content::{
     Content, ContentError, ContentKind, EmbeddedResource, ResourceContents, ResourceLink, Role,
@@ -38,6 +39,18 @@ pub(crate) fn priority(value: f64, version: Version) -> Result<Number, ContentEr
 /// Serializes a generated value (infallible for these types: string keys, finite numbers).
 pub(crate) fn to_value(value: impl Serialize) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+/// A JSON object (a schema, `_meta`, an icon) as the generated type `T`, or why the version's
+/// schema refuses it: `{what} its schema refuses (…)`.
+pub(crate) fn object_as<T: DeserializeOwned>(
+    what: &str,
+    object: &Map<String, Value>,
+    version: Version,
+) -> Result<T, ContentError> {
+    // Through text: the generated types keep undeclared members as raw JSON text.
+    serde_json::from_str(&Value::Object(object.clone()).to_string())
+        .map_err(|e| ContentError::lacking(format!("{what} its schema refuses ({e})"), version))
 }
 
 /// Converts [`Annotations`] into `$ty` of module `$m`; `with_last_modified` when the

@@ -12,7 +12,7 @@ use serde_json::{Map, Number, Value};
 
 use crate::content::{Annotations, ContentError, Role};
 use crate::content_read::{annotations_of, by_version, complete, dated_annotations_of, read_role};
-use crate::content_wire::{annotations, priority, to_value};
+use crate::content_wire::{annotations, object_as, priority, to_value};
 use crate::listing::{
     ListPage, PromptArgumentEntry, PromptEntry, ResourceEntry, ResourceTemplateEntry,
 };
@@ -66,18 +66,6 @@ fn refuse_lacking(m: &Members, version: Version) -> Result<(), ContentError> {
         )),
         None => Ok(()),
     }
-}
-
-/// A JSON object (`_meta`, an icon) as the generated type `T`, or why the version's schema
-/// refuses it.
-fn object_as<T: DeserializeOwned>(
-    what: &str,
-    object: &Map<String, Value>,
-    version: Version,
-) -> Result<T, ContentError> {
-    // Through text: the generated types keep undeclared members as raw JSON text.
-    serde_json::from_str(&Value::Object(object.clone()).to_string())
-        .map_err(|e| ContentError::lacking(format!("{what} its schema refuses ({e})"), version))
 }
 
 /// `_meta` as the generated type `T`.

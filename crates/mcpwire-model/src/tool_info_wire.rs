@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::content::ContentError;
 use crate::content_read::complete;
-use crate::content_wire::to_value;
+use crate::content_wire::{object_as, to_value};
 use crate::read_error::{ReadError, decode};
 use crate::tool_info::{ToolHints, ToolInfo, ToolPage};
 use crate::version::Version;
@@ -23,10 +23,7 @@ fn schema_as<T: DeserializeOwned>(
     schema: &Map<String, Value>,
     version: Version,
 ) -> Result<T, ContentError> {
-    // Through text: the generated types keep undeclared members as raw JSON text.
-    serde_json::from_str(&Value::Object(schema.clone()).to_string()).map_err(|e| {
-        ContentError::lacking(format!("an `{member}` its schema refuses ({e})"), version)
-    })
+    object_as(&format!("an `{member}`"), schema, version)
 }
 
 /// Every object of `list` as the generated type `T`.
