@@ -327,16 +327,12 @@ pub fn null_json() -> BoxedStrategy<Value> {
 
 /// A small JSON object with arbitrary members (values as [`any_json`]).
 pub fn object_json() -> BoxedStrategy<Value> {
-    proptest::collection::btree_map(key(), any_json(), 0..=MAX_ITEMS)
-        .prop_map(|m| Value::Object(m.into_iter().collect()))
-        .boxed()
+    map_json(any_json())
 }
 
 /// A JSON object of a few members, each an object with a few members.
 pub fn object_map_json() -> BoxedStrategy<Value> {
-    proptest::collection::btree_map(key(), object_json(), 0..=MAX_ITEMS)
-        .prop_map(|m| Value::Object(m.into_iter().collect()))
-        .boxed()
+    map_json(object_json())
 }
 
 /// A JSON array of `min_items..=max_items` items (see [`vec()`]).
