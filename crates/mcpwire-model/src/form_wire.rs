@@ -93,6 +93,18 @@ macro_rules! boolean_schema {
     }};
 }
 
+/// A multiple-choice `PrimitiveSchemaDefinition::$variant` of module `$m` from its schema
+/// `$out`, with the field's texts, bounds and default.
+macro_rules! multi_select {
+    ($m:ident, $variant:ident, $out:expr, $field:expr, $min:expr, $max:expr, $default:expr) => {{
+        let mut out = described!($out, $field);
+        out.min_items = $min.map(Into::into);
+        out.max_items = $max.map(Into::into);
+        out.default = $default.clone();
+        $m::PrimitiveSchemaDefinition::$variant(out)
+    }};
+}
+
 /// A `PrimitiveSchemaDefinition` of a version from 2025-11-25 on (one shape, two modules).
 macro_rules! primitive_2025_11_25_on {
     ($fn:ident, $m:ident) => {
@@ -167,11 +179,16 @@ macro_rules! primitive_2025_11_25_on {
                         })
                         .collect::<Vec<_>>();
                     let items = m::TitledMultiSelectEnumSchemaItems::new(any_of);
-                    let mut out = described!(m::TitledMultiSelectEnumSchema::new(items), field);
-                    out.min_items = min_items.map(Into::into);
-                    out.max_items = max_items.map(Into::into);
-                    out.default = default.clone();
-                    m::PrimitiveSchemaDefinition::TitledMultiSelectEnumSchema(out)
+                    let out = m::TitledMultiSelectEnumSchema::new(items);
+                    multi_select!(
+                        m,
+                        TitledMultiSelectEnumSchema,
+                        out,
+                        field,
+                        min_items,
+                        max_items,
+                        default
+                    )
                 }
                 FieldKind::MultiSelect {
                     choices,
@@ -180,11 +197,16 @@ macro_rules! primitive_2025_11_25_on {
                     default,
                 } => {
                     let items = m::UntitledMultiSelectEnumSchemaItems::new(values(choices));
-                    let mut out = described!(m::UntitledMultiSelectEnumSchema::new(items), field);
-                    out.min_items = min_items.map(Into::into);
-                    out.max_items = max_items.map(Into::into);
-                    out.default = default.clone();
-                    m::PrimitiveSchemaDefinition::UntitledMultiSelectEnumSchema(out)
+                    let out = m::UntitledMultiSelectEnumSchema::new(items);
+                    multi_select!(
+                        m,
+                        UntitledMultiSelectEnumSchema,
+                        out,
+                        field,
+                        min_items,
+                        max_items,
+                        default
+                    )
                 }
             }
         }
@@ -200,36 +222,33 @@ fn primitive_2025_06_18(
 ) -> Result<v2025_06_18::PrimitiveSchemaDefinition, FormError> {
     use v2025_06_18 as m;
     let version = Version::V2025_06_18;
-    let no_default = |present: bool| match present {
-        true => Err(lacking(field, "a default value", version)),
-        false => Ok(()),
+    let default_set = match &field.kind {
+        FieldKind::Text { default, .. } | FieldKind::Select { default, .. } => default.is_some(),
+        FieldKind::Number { default, .. } => default.is_some(),
+        FieldKind::Boolean { .. } | FieldKind::MultiSelect { .. } => false,
     };
+    if default_set {
+        return Err(lacking(field, "a default value", version));
+    }
     Ok(match &field.kind {
         FieldKind::Text {
             min_length,
             max_length,
             format,
-            default,
-        } => {
-            no_default(default.is_some())?;
-            let out = text_schema!(m, field, min_length, max_length, format);
-            m::PrimitiveSchemaDefinition::StringSchema(out)
-        }
+            ..
+        } => m::PrimitiveSchemaDefinition::StringSchema(text_schema!(
+            m, field, min_length, max_length, format
+        )),
         FieldKind::Number {
             integer,
             minimum,
             maximum,
-            default,
-        } => {
-            no_default(default.is_some())?;
-            let out = number_schema!(m, field, integer, minimum, maximum);
-            m::PrimitiveSchemaDefinition::NumberSchema(out)
-        }
+            ..
+        } => m::PrimitiveSchemaDefinition::NumberSchema(number_schema!(
+            m, field, integer, minimum, maximum
+        )),
         FieldKind::Boolean { default } => boolean_schema!(m, field, default),
-        FieldKind::Select {
-            choices, default, ..
-        } => {
-            no_default(default.is_some())?;
+        FieldKind::Select { choices, .. } => {
             let mut out = described!(m::EnumSchema::new(values(choices)), field);
             out.enum_names = titled(choices).then(|| titles(choices));
             m::PrimitiveSchemaDefinition::EnumSchema(out)
@@ -251,34 +270,31 @@ fn properties<P>(
         .collect()
 }
 
-/// The `requestedSchema` of 2025-06-18.
-pub(crate) fn requested_2025_06_18(
-    form: &Form,
-) -> Result<v2025_06_18::ElicitRequestParamsRequestedSchema, FormError> {
-    let mut out = v2025_06_18::ElicitRequestParamsRequestedSchema::new(properties(
-        form,
-        primitive_2025_06_18,
-    )?);
-    out.required = required(form);
-    Ok(out)
+/// A `requestedSchema` function: `$ty`, with every field through `$convert` and the required
+/// fields listed.
+macro_rules! requested {
+    ($(#[$doc:meta])* $fn:ident -> $ty:ty, $convert:expr) => {
+        $(#[$doc])*
+        pub(crate) fn $fn(form: &Form) -> Result<$ty, FormError> {
+            let mut out = <$ty>::new(properties(form, $convert)?);
+            out.required = required(form);
+            Ok(out)
+        }
+    };
 }
 
-/// The `requestedSchema` of 2025-11-25.
-pub(crate) fn requested_2025_11_25(
-    form: &Form,
-) -> Result<v2025_11_25::ElicitRequestFormParamsRequestedSchema, FormError> {
-    let properties = properties(form, |f| Ok(primitive_2025_11_25(f)))?;
-    let mut out = v2025_11_25::ElicitRequestFormParamsRequestedSchema::new(properties);
-    out.required = required(form);
-    Ok(out)
-}
-
-/// The `requestedSchema` of 2026-07-28.
-pub(crate) fn requested_2026_07_28(
-    form: &Form,
-) -> Result<v2026_07_28::ElicitRequestFormParamsRequestedSchema, FormError> {
-    let properties = properties(form, |f| Ok(primitive_2026_07_28(f)))?;
-    let mut out = v2026_07_28::ElicitRequestFormParamsRequestedSchema::new(properties);
-    out.required = required(form);
-    Ok(out)
-}
+requested!(
+    /// The `requestedSchema` of 2025-06-18.
+    requested_2025_06_18 -> v2025_06_18::ElicitRequestParamsRequestedSchema,
+    primitive_2025_06_18
+);
+requested!(
+    /// The `requestedSchema` of 2025-11-25.
+    requested_2025_11_25 -> v2025_11_25::ElicitRequestFormParamsRequestedSchema,
+    |f| Ok(primitive_2025_11_25(f))
+);
+requested!(
+    /// The `requestedSchema` of 2026-07-28.
+    requested_2026_07_28 -> v2026_07_28::ElicitRequestFormParamsRequestedSchema,
+    |f| Ok(primitive_2026_07_28(f))
+);
