@@ -320,7 +320,7 @@ pub fn jsonrpc_flavor() -> emit::Flavor {
     }
 }
 
-/// The flavor of an MCP version module.
+/// The flavor of an MCP version module: the JSON-RPC module's, with methods and a reference.
 pub fn mcp_flavor(version: &str) -> emit::Flavor {
     emit::Flavor {
         protocol: format!("MCP {version}"),
@@ -329,14 +329,7 @@ pub fn mcp_flavor(version: &str) -> emit::Flavor {
             "https://modelcontextprotocol.io/specification/{version}/schema"
         )),
         methods: true,
-        jsonrpc: true,
-        strategies_feature: Some("proptest".into()),
-        strategies_file: None,
-        target: emit::Target::mcpwire_types(),
-        root_name: None,
-        warn_unenforced: false,
-        inner_doc: true,
-        allow_name_lints: false,
+        ..jsonrpc_flavor()
     }
 }
 

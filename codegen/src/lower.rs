@@ -294,6 +294,19 @@ impl Lowerer<'_> {
         self.types.insert(def.name.clone(), def);
     }
 
+    /// Defines type `name` of `kind` for the schema at `ptr`, with no constraints of its own,
+    /// and returns it as a type.
+    fn define(&mut self, name: String, ptr: &str, site: &Site, kind: Kind) -> Ty {
+        self.insert(TypeDef {
+            constraints: Constraints::default(),
+            name: name.clone(),
+            pointer: ptr.to_owned(),
+            definition: site.definition.clone(),
+            kind,
+        });
+        Ty::Named(name)
+    }
+
     fn name_for(&mut self, site: &Site) -> String {
         if site.exact {
             site.name.clone()
@@ -586,12 +599,11 @@ impl Lowerer<'_> {
             return Ok(Lowered::plain(unique_variants.remove(0).ty));
         }
         let name = self.name_for(site);
-        self.insert(TypeDef {
-            constraints: Constraints::default(),
-            name: name.clone(),
-            pointer: ptr.to_owned(),
-            definition: site.definition.clone(),
-            kind: Kind::Union(Union {
+        Ok(Lowered::plain(self.define(
+            name,
+            ptr,
+            site,
+            Kind::Union(Union {
                 variants: unique_variants,
                 dispatch: None,
                 unknown_method: false,
@@ -599,8 +611,7 @@ impl Lowerer<'_> {
                 admitted: Vec::new(),
                 checks: Vec::new(),
             }),
-        });
-        Ok(Lowered::plain(Ty::Named(name)))
+        )))
     }
 
     /// `anyOf: [{enum: [...strings]}, {type: string}]` → an open string enum.
@@ -657,14 +668,12 @@ impl Lowerer<'_> {
             ));
         }
         let name = self.name_for(site);
-        self.insert(TypeDef {
-            constraints: Constraints::default(),
-            name: name.clone(),
-            pointer: ptr.to_owned(),
-            definition: site.definition.clone(),
-            kind: Kind::Enum(StringEnum { values: out, open }),
-        });
-        Ok(Ty::Named(name))
+        Ok(self.define(
+            name,
+            ptr,
+            site,
+            Kind::Enum(StringEnum { values: out, open }),
+        ))
     }
 
     fn lower_const(&mut self, value: &Value, ptr: &str, site: &Site) -> Result<Ty> {
@@ -715,14 +724,7 @@ impl Lowerer<'_> {
             unique(joined, &mut self.taken)
         };
         self.consts.insert(key, name.clone());
-        self.insert(TypeDef {
-            constraints: Constraints::default(),
-            name: name.clone(),
-            pointer: ptr.to_owned(),
-            definition: site.definition.clone(),
-            kind: Kind::Const(value),
-        });
-        Ok(Ty::Named(name))
+        Ok(self.define(name, ptr, site, Kind::Const(value)))
     }
 
     fn lower_object(&mut self, obj: &Map<String, Value>, ptr: &str, site: &Site) -> Result<Ty> {
@@ -772,18 +774,16 @@ impl Lowerer<'_> {
                 None | Some(Value::Bool(true)) => Ty::Map(Box::new(Ty::Any)),
                 Some(Value::Bool(false)) => {
                     let name = self.name_for(site);
-                    self.insert(TypeDef {
-                        constraints: Constraints::default(),
-                        name: name.clone(),
-                        pointer: ptr.to_owned(),
-                        definition: site.definition.clone(),
-                        kind: Kind::Struct(Struct {
+                    self.define(
+                        name,
+                        ptr,
+                        site,
+                        Kind::Struct(Struct {
                             fields: Vec::new(),
                             extra: Extra::Closed,
                             not_all_present: Vec::new(),
                         }),
-                    });
-                    Ty::Named(name)
+                    )
                 }
                 Some(schema) => {
                     let value_site = site.nested("Value", None);
@@ -842,18 +842,16 @@ impl Lowerer<'_> {
                 Extra::Declared(self.non_null(value, &ap_ptr, &extra_site)?)
             }
         };
-        self.insert(TypeDef {
-            constraints: Constraints::default(),
-            name: name.clone(),
-            pointer: ptr.to_owned(),
-            definition: site.definition.clone(),
-            kind: Kind::Struct(Struct {
+        Ok(self.define(
+            name,
+            ptr,
+            site,
+            Kind::Struct(Struct {
                 fields,
                 extra,
                 not_all_present,
             }),
-        });
-        Ok(Ty::Named(name))
+        ))
     }
 
     /// Records that `keyword` at `pointer` is not enforced at decode.
