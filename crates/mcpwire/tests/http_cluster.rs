@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use http_support::*;
 use mcpwire::http::{
-    Bytes, EventStore, HttpConfig, MemoryEventStore, SessionId, StoreError, StoreFuture,
+    Bytes, EventStore, HttpConfig, MemoryEventStore, SessionId, StoreFuture, StoreResult,
     StoredEvents, StreamId,
 };
 use mcpwire::http::{Health, HealthCheck};
@@ -82,19 +82,11 @@ fn session_ids_carry_the_servers_tag() {
 struct Shared(Arc<MemoryEventStore>);
 
 impl EventStore for Shared {
-    fn open<'a>(
-        &'a self,
-        session: &'a SessionId,
-        stream: &'a StreamId,
-    ) -> StoreFuture<'a, Result<(), StoreError>> {
+    fn open<'a>(&'a self, session: &'a SessionId, stream: &'a StreamId) -> StoreResult<'a, ()> {
         self.0.open(session, stream)
     }
 
-    fn append<'a>(
-        &'a self,
-        stream: &'a StreamId,
-        frame: Bytes,
-    ) -> StoreFuture<'a, Result<u64, StoreError>> {
+    fn append<'a>(&'a self, stream: &'a StreamId, frame: Bytes) -> StoreResult<'a, u64> {
         self.0.append(stream, frame)
     }
 
@@ -107,7 +99,7 @@ impl EventStore for Shared {
         session: &'a SessionId,
         stream: &'a StreamId,
         after: u64,
-    ) -> StoreFuture<'a, Result<StoredEvents, StoreError>> {
+    ) -> StoreResult<'a, StoredEvents> {
         self.0.read_after(session, stream, after)
     }
 }

@@ -20,7 +20,8 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use mcpwire::http::{
-    Bytes, EventStore, MemoryEventStore, SessionId, StoreError, StoreFuture, StoredEvents, StreamId,
+    Bytes, EventStore, MemoryEventStore, SessionId, StoreError, StoreFuture, StoreResult,
+    StoredEvents, StreamId,
 };
 use tokio::sync::watch;
 
@@ -246,11 +247,7 @@ async fn heartbeat(link: Arc<Link>, key: String, mut stopped: watch::Receiver<()
 }
 
 impl EventStore for RedisEventStore {
-    fn open<'a>(
-        &'a self,
-        session: &'a SessionId,
-        stream: &'a StreamId,
-    ) -> StoreFuture<'a, Result<(), StoreError>> {
+    fn open<'a>(&'a self, session: &'a SessionId, stream: &'a StreamId) -> StoreResult<'a, ()> {
         Box::pin(async move {
             self.local.open(session, stream).await?;
             let meta = self.meta_key(stream);
@@ -273,11 +270,7 @@ impl EventStore for RedisEventStore {
         })
     }
 
-    fn append<'a>(
-        &'a self,
-        stream: &'a StreamId,
-        frame: Bytes,
-    ) -> StoreFuture<'a, Result<u64, StoreError>> {
+    fn append<'a>(&'a self, stream: &'a StreamId, frame: Bytes) -> StoreResult<'a, u64> {
         Box::pin(async move {
             let sequence = self.local.append(stream, frame.clone()).await?;
             let (key, meta) = (self.stream_key(stream), self.meta_key(stream));
@@ -337,7 +330,7 @@ impl EventStore for RedisEventStore {
         session: &'a SessionId,
         stream: &'a StreamId,
         after: u64,
-    ) -> StoreFuture<'a, Result<StoredEvents, StoreError>> {
+    ) -> StoreResult<'a, StoredEvents> {
         Box::pin(async move {
             // A stream of this process: from memory (at once, Redis or not).
             let here = self.local.read_after(session, stream, after);

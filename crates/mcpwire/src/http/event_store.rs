@@ -17,6 +17,9 @@ use super::session_id::SessionId;
 /// A boxed future, as the methods of [`EventStore`] return them.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
+/// A [`StoreFuture`] of a result that may fail with a [`StoreError`].
+pub type StoreResult<'a, T> = StoreFuture<'a, Result<T, StoreError>>;
+
 /// One resumable SSE stream: 32 hex digits of 128 random bits, unique across processes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct StreamId(String);
@@ -102,18 +105,10 @@ impl std::error::Error for StoreError {}
 /// lets no session read another's events.
 pub trait EventStore: std::fmt::Debug + Send + Sync + 'static {
     /// Opens stream `stream` of `session`, with no events yet.
-    fn open<'a>(
-        &'a self,
-        session: &'a SessionId,
-        stream: &'a StreamId,
-    ) -> StoreFuture<'a, Result<(), StoreError>>;
+    fn open<'a>(&'a self, session: &'a SessionId, stream: &'a StreamId) -> StoreResult<'a, ()>;
 
     /// Appends `frame` to `stream`; returns its sequence number (1, 2, ...).
-    fn append<'a>(
-        &'a self,
-        stream: &'a StreamId,
-        frame: Bytes,
-    ) -> StoreFuture<'a, Result<u64, StoreError>>;
+    fn append<'a>(&'a self, stream: &'a StreamId, frame: Bytes) -> StoreResult<'a, u64>;
 
     /// Records that `stream` carries nothing more.
     fn finish<'a>(&'a self, stream: &'a StreamId) -> StoreFuture<'a, ()>;
@@ -126,7 +121,7 @@ pub trait EventStore: std::fmt::Debug + Send + Sync + 'static {
         session: &'a SessionId,
         stream: &'a StreamId,
         after: u64,
-    ) -> StoreFuture<'a, Result<StoredEvents, StoreError>>;
+    ) -> StoreResult<'a, StoredEvents>;
 }
 
 /// The default [`EventStore`]: in memory, bounded by the number of events, their bytes and
@@ -288,11 +283,7 @@ impl State {
 }
 
 impl EventStore for MemoryEventStore {
-    fn open<'a>(
-        &'a self,
-        session: &'a SessionId,
-        stream: &'a StreamId,
-    ) -> StoreFuture<'a, Result<(), StoreError>> {
+    fn open<'a>(&'a self, session: &'a SessionId, stream: &'a StreamId) -> StoreResult<'a, ()> {
         Box::pin(async move {
             let mut state = self.lock();
             state.opened.push_back((Instant::now(), stream.clone()));
@@ -311,11 +302,7 @@ impl EventStore for MemoryEventStore {
         })
     }
 
-    fn append<'a>(
-        &'a self,
-        stream: &'a StreamId,
-        frame: Bytes,
-    ) -> StoreFuture<'a, Result<u64, StoreError>> {
+    fn append<'a>(&'a self, stream: &'a StreamId, frame: Bytes) -> StoreResult<'a, u64> {
         Box::pin(async move {
             let sequence = {
                 let mut state = self.lock();
@@ -351,7 +338,7 @@ impl EventStore for MemoryEventStore {
         session: &'a SessionId,
         stream: &'a StreamId,
         after: u64,
-    ) -> StoreFuture<'a, Result<StoredEvents, StoreError>> {
+    ) -> StoreResult<'a, StoredEvents> {
         Box::pin(async move {
             loop {
                 // Registered before looking, so that an append in between wakes this reader.

@@ -139,7 +139,8 @@ mod write_timeout;
 pub use blocking_adapter::{SyncServer, SyncSession};
 pub use config::HttpConfig;
 pub use event_store::{
-    EventId, EventStore, MemoryEventStore, StoreError, StoreFuture, StoredEvents, StreamId,
+    EventId, EventStore, MemoryEventStore, StoreError, StoreFuture, StoreResult, StoredEvents,
+    StreamId,
 };
 pub use handler::{HttpService, Outbound, SessionContext, SessionHandler};
 pub use headers::{METHOD_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER};
