@@ -207,7 +207,5 @@ pub use expected::{Cause, Expected, ExpectedReply, Outcome, ReplyId, Silence, co
 pub use findings::{Finding, Level};
 pub use methods::{Methods, Vocabulary};
 pub use model::derive_expected;
-pub use server_check::{
-    SchemaSource, ServerCheck, ServerCheckFailure, check_server, check_server_at,
-};
+pub use server_check::{SchemaSource, ServerCheck, ServerCheckFailure, check_server};
 pub use violation::{Rule, SeenId, Violation, ViolationKind, rules};

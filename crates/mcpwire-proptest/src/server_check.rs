@@ -83,6 +83,10 @@ pub struct ServerCheck {
     pub shrink_steps: u32,
     /// Where the MCP schemas every reply is validated against are read from.
     pub schemas: SchemaSource,
+    /// The source file failures are saved beside, as `<file without extension>.proptest-regressions`
+    /// (e.g. `file!()`, or an absolute path; the file must exist); `None`: the file of the test
+    /// that called [`check_server`].
+    pub regressions_beside: Option<&'static str>,
 }
 
 /// Where [`check_server`] reads the upstream MCP schemas (`<version>/schema.json`) every reply
@@ -139,6 +143,7 @@ impl ServerCheck {
             seed: None,
             shrink_steps: 4096,
             schemas: SchemaSource::FromEnv,
+            regressions_beside: None,
         }
     }
 
@@ -169,6 +174,21 @@ impl ServerCheck {
     /// ```
     pub fn schemas(self, schemas: SchemaSource) -> Self {
         Self { schemas, ..self }
+    }
+
+    /// These options with failures saved beside `source_file` rather than beside the test that
+    /// called [`check_server`] (see [`regressions_beside`](Self::regressions_beside)).
+    ///
+    /// ```
+    /// use mcpwire_proptest::ServerCheck;
+    /// let options = ServerCheck::default().regressions_beside(file!());
+    /// assert_eq!(options.regressions_beside, Some(file!()));
+    /// ```
+    pub fn regressions_beside(self, source_file: &'static str) -> Self {
+        Self {
+            regressions_beside: Some(source_file),
+            ..self
+        }
     }
 
     /// Whether a finding of `level` fails the check.
@@ -428,8 +448,9 @@ const INTERNAL_ERROR: &str = "internal-error";
 /// Judges each exchange as `mcpwire check` does ([`crate::findings::judge`]); violations
 /// fail, strict findings fail only with [`ServerCheck::strict`]. Returns the smallest
 /// failing case with the same finding as the first one caught. Failures are saved beside the
-/// calling source file (`#[track_caller]`: the test that calls this) as
-/// `<file>.proptest-regressions` and replayed first on every run.
+/// calling source file (`#[track_caller]`: the test that calls this), or the file
+/// [`ServerCheck::regressions_beside`] names, as `<file>.proptest-regressions` and replayed
+/// first on every run.
 #[track_caller]
 pub fn check_server<F, R>(
     make_server: F,
@@ -441,24 +462,8 @@ where
     F: Fn() -> R,
     R: FnMut(&[u8]) -> Vec<Vec<u8>>,
 {
-    let source_file = std::panic::Location::caller().file();
-    check_server_at(source_file, make_server, profile, vocabulary, options)
-}
-
-/// [`check_server`] with failures saved beside `source_file` (e.g. `file!()`, or an absolute
-/// path) rather than beside the caller: `<source_file without extension>.proptest-regressions`.
-/// The file at `source_file` must exist.
-pub fn check_server_at<F, R>(
-    source_file: &'static str,
-    make_server: F,
-    profile: &'static ProfileFacts,
-    vocabulary: Vocabulary,
-    options: &ServerCheck,
-) -> Result<(), Box<ServerCheckFailure>>
-where
-    F: Fn() -> R,
-    R: FnMut(&[u8]) -> Vec<Vec<u8>>,
-{
+    let caller = std::panic::Location::caller().file();
+    let source_file = options.regressions_beside.unwrap_or(caller);
     let bodies = if options.typed {
         call_bodies(profile, vocabulary)
     } else {

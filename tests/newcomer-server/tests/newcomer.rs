@@ -10,8 +10,7 @@ use mcpwire_proptest::facts::MCP_2025_11_25;
 use mcpwire_proptest::findings::judge;
 use mcpwire_proptest::literal::byte_literal;
 use mcpwire_proptest::{
-    Level, Methods, ServerCheck, ServerCheckFailure, Vocabulary, check_server, check_server_at,
-    derive_expected,
+    Level, Methods, ServerCheck, ServerCheckFailure, Vocabulary, check_server, derive_expected,
 };
 
 /// The server's methods, and names it must answer -32601.
@@ -34,9 +33,11 @@ fn scratch_source(name: &str) -> &'static str {
 fn check_defect(defect: Defect, seed: u64) -> Box<ServerCheckFailure> {
     let source = scratch_source(&format!("{defect:?}-{seed}"));
     let make = || move |frame: &[u8]| reply(defect, frame);
-    let options = ServerCheck::with_cases(64).seed(seed);
-    let failure = check_server_at(source, make, &MCP_2025_11_25, VOCABULARY, &options)
-        .expect_err("the defect is found");
+    let options = ServerCheck::with_cases(64)
+        .seed(seed)
+        .regressions_beside(source);
+    let failure =
+        check_server(make, &MCP_2025_11_25, VOCABULARY, &options).expect_err("the defect is found");
     let _ = std::fs::remove_dir_all(PathBuf::from(source).parent().expect("dir"));
     failure
 }
@@ -124,8 +125,8 @@ fn strict_only_deviations_pass_by_default_and_fail_under_strict() {
         panic!("the server without a defect must pass:\n{failure}");
     }
     let source = scratch_source("strict");
-    let strict = options.strict(true).seed(3);
-    let failure = check_server_at(source, make, &MCP_2025_11_25, VOCABULARY, &strict)
+    let strict = options.strict(true).seed(3).regressions_beside(source);
+    let failure = check_server(make, &MCP_2025_11_25, VOCABULARY, &strict)
         .expect_err("a strict finding under strict(true)");
     assert!(failure.strict);
     assert!(
@@ -153,12 +154,13 @@ fn a_failure_is_saved_and_replayed_first() {
     let source = scratch_source("persist");
     let file = PathBuf::from(source).with_extension("proptest-regressions");
     let make = || |frame: &[u8]| reply(Defect::IdsThroughF64, frame);
-    let first = check_server_at(
-        source,
+    let first = check_server(
         make,
         &MCP_2025_11_25,
         VOCABULARY,
-        &ServerCheck::with_cases(64).seed(11),
+        &ServerCheck::with_cases(64)
+            .seed(11)
+            .regressions_beside(source),
     )
     .expect_err("found");
     assert!(!first.replayed, "{first}");
@@ -170,12 +172,13 @@ fn a_failure_is_saved_and_replayed_first() {
         "{first}"
     );
 
-    let second = check_server_at(
-        source,
+    let second = check_server(
         make,
         &MCP_2025_11_25,
         VOCABULARY,
-        &ServerCheck::with_cases(64).seed(12),
+        &ServerCheck::with_cases(64)
+            .seed(12)
+            .regressions_beside(source),
     )
     .expect_err("replayed");
     assert!(second.replayed, "{second}");

@@ -5,7 +5,7 @@
 
 use mcpwire_proptest::facts::MCP_2025_11_25 as PROFILE;
 use mcpwire_proptest::faulty::{ids_through_f64, null_instead_of_readable_id, reference_reply};
-use mcpwire_proptest::{ServerCheck, Vocabulary, check_server_at};
+use mcpwire_proptest::{ServerCheck, Vocabulary, check_server};
 
 /// A server: the lines it writes for one input line.
 type ReplyFn = fn(&[u8]) -> Vec<Vec<u8>>;
@@ -39,10 +39,9 @@ fn shrunk_sizes_of_the_three_defects() {
             let source = dir.join(format!("{seed}-{}.rs", sizes.len() + name.len()));
             std::fs::write(&source, "").expect("scratch");
             let source = Box::leak(source.to_string_lossy().into_owned().into_boxed_str());
-            let options = ServerCheck::default().seed(seed);
-            let failure =
-                check_server_at(source, || server, &PROFILE, Vocabulary::DEFAULT, &options)
-                    .expect_err("found");
+            let options = ServerCheck::default().seed(seed).regressions_beside(source);
+            let failure = check_server(|| server, &PROFILE, Vocabulary::DEFAULT, &options)
+                .expect_err("found");
             println!(
                 "{name} seed {seed}: {} bytes {}",
                 failure.frame.len(),
