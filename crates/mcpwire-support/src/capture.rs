@@ -37,7 +37,7 @@ use std::fmt;
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use super::raw::Text;
+use super::raw::{Text, visit_as_value};
 use super::shape::Items;
 use super::{Members, RawJson, Shape};
 
@@ -178,38 +178,7 @@ impl<'de> Visitor<'de> for StringMember {
         ))?)
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        Self::other(Value::deserialize(de::value::SeqAccessDeserializer::new(
-            seq,
-        ))?)
-    }
-
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
-        Self::other(Value::Bool(v))
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-        Self::other(Value::from(v))
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-        Self::other(Value::from(v))
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-        match serde_json::Number::from_f64(v) {
-            Some(n) => Self::other(Value::Number(n)),
-            None => Err(E::invalid_value(de::Unexpected::Float(v), &self)),
-        }
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Self::other(Value::Null)
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-        Self::other(Value::Null)
-    }
+    visit_as_value!(other);
 
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_any(self)

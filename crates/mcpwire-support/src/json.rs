@@ -307,23 +307,32 @@ impl TryFrom<Json> for JsonObject {
     }
 }
 
-impl fmt::Debug for JsonObject {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "JsonObject({})", self.text())
-    }
-}
+/// `Debug` (`$name(<text>)`), `Display` (the text) and `Serialize` (as the wrapped value) of
+/// a newtype over a JSON text with a `text()` method.
+macro_rules! text_newtype_impls {
+    ($name:ident) => {
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, concat!(stringify!($name), "({})"), self.text())
+            }
+        }
 
-impl fmt::Display for JsonObject {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.text())
-    }
-}
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.text())
+            }
+        }
 
-impl Serialize for JsonObject {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(serializer)
-    }
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                self.0.serialize(serializer)
+            }
+        }
+    };
 }
+pub(crate) use text_newtype_impls;
+
+text_newtype_impls!(JsonObject);
 
 impl<'de> Deserialize<'de> for JsonObject {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

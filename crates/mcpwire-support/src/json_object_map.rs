@@ -37,6 +37,7 @@ use serde_json::Value;
 
 use crate::JsonObject;
 use crate::first_non_object_member;
+use crate::json::text_newtype_impls;
 
 /// A JSON object whose members are all objects, kept as its text (see the
 /// [crate documentation](crate)).
@@ -153,23 +154,7 @@ impl TryFrom<Value> for JsonObjectMap {
     }
 }
 
-impl fmt::Debug for JsonObjectMap {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "JsonObjectMap({})", self.text())
-    }
-}
-
-impl fmt::Display for JsonObjectMap {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.text())
-    }
-}
-
-impl Serialize for JsonObjectMap {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(serializer)
-    }
-}
+text_newtype_impls!(JsonObjectMap);
 
 impl<'de> Deserialize<'de> for JsonObjectMap {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

@@ -369,3 +369,6 @@ pub fn error_pointer(message: &str) -> String {
     }
     pointer
 }
+
+#[cfg(test)]
+mod testing;

@@ -77,6 +77,47 @@ impl<'de> Deserialize<'de> for RawJson<'de> {
 /// Takes the raw text from serde_json, or collects what any other deserializer hands over.
 struct RawVisitor;
 
+/// The `visit_*` methods of a `Visitor` that take a sequence, a boolean, a number, unit or
+/// `None` as a `serde_json::Value` and hand it to `Self::$finish`, a function from that value
+/// to the visitor's result (its text, for the visitors that keep text).
+macro_rules! visit_as_value {
+    ($finish:ident) => {
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+            Self::$finish(Value::deserialize(de::value::SeqAccessDeserializer::new(
+                seq,
+            ))?)
+        }
+
+        fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+            Self::$finish(Value::Bool(v))
+        }
+
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+            Self::$finish(Value::from(v))
+        }
+
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+            Self::$finish(Value::from(v))
+        }
+
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+            match serde_json::Number::from_f64(v) {
+                Some(n) => Self::$finish(Value::Number(n)),
+                None => Err(E::invalid_value(de::Unexpected::Float(v), &self)),
+            }
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Self::$finish(Value::Null)
+        }
+
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Self::$finish(Value::Null)
+        }
+    };
+}
+pub(crate) use visit_as_value;
+
 impl RawVisitor {
     fn value_text<E>(value: Value) -> Result<RawJson<'static>, E> {
         Ok(RawJson(Cow::Owned(value.to_string())))
@@ -114,30 +155,7 @@ impl<'de> Visitor<'de> for RawVisitor {
         Self::value_text(Value::deserialize(deserializer)?)
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        Self::value_text(Value::deserialize(de::value::SeqAccessDeserializer::new(
-            seq,
-        ))?)
-    }
-
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
-        Self::value_text(Value::Bool(v))
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-        Self::value_text(Value::from(v))
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-        Self::value_text(Value::from(v))
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-        match serde_json::Number::from_f64(v) {
-            Some(n) => Self::value_text(Value::Number(n)),
-            None => Err(E::invalid_value(de::Unexpected::Float(v), &self)),
-        }
-    }
+    visit_as_value!(value_text);
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
         Self::value_text(Value::from(v))
@@ -145,14 +163,6 @@ impl<'de> Visitor<'de> for RawVisitor {
 
     fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
         Self::value_text(Value::String(v))
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Self::value_text(Value::Null)
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-        Self::value_text(Value::Null)
     }
 
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {

@@ -185,15 +185,7 @@ fn classify_block_by_words(block: &[u8; BLOCK]) -> BlockMasks {
 mod tests {
     use super::*;
 
-    /// A xorshift64 sequence: deterministic, so a failing case is the same on every run.
-    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
-    }
+    use crate::testing::xorshift;
 
     /// The masks of a block byte by byte.
     fn classify_by_bytes(block: &[u8; BLOCK]) -> BlockMasks {

@@ -39,15 +39,7 @@ pub fn escaped_bytes(backslashes: u64, carry: u64) -> (u64, u64) {
 mod tests {
     use super::*;
 
-    /// A xorshift64 sequence: deterministic, so a failing case is the same on every run.
-    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
-    }
+    use crate::testing::xorshift;
 
     /// The escaped bytes of a block by walking it byte by byte.
     fn escaped_by_walking(backslashes: u64, mut carry: bool) -> (u64, u64) {
