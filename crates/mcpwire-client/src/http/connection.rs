@@ -267,14 +267,11 @@ impl Shared {
         }
     }
 
-    /// POSTs a notification or a response and checks it was accepted.
+    /// Checks that the answer to a POSTed notification or response accepted it.
     async fn acknowledge(
         &self,
-        request: Request<pool::Body>,
-        common: &Common,
-        stateless: bool,
+        (response, lease): (Response<Body>, Lease),
     ) -> Result<(), TransportError> {
-        let (response, lease) = self.exchange(request, common, stateless).await?;
         let status = response.status();
         if BodyKind::of(&response) == BodyKind::Json {
             // Some servers answer with a JSON body (an error, a stray message): the client
@@ -387,7 +384,11 @@ impl HttpConnection {
             }
             FrameKind::Notification | FrameKind::Response => {
                 let limit = shared.limits.ack_timeout;
-                tokio::time::timeout(limit, shared.acknowledge(request, &common, stateless))
+                let acknowledged = async {
+                    let answer = shared.exchange(request, &common, stateless).await?;
+                    shared.acknowledge(answer).await
+                };
+                tokio::time::timeout(limit, acknowledged)
                     .await
                     .map_err(|_| {
                         TransportError::Http(format!("no answer to the POST within {limit:?}"))
