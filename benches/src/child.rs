@@ -101,13 +101,8 @@ impl LinePeer for ChildServer {
         stdin.flush()
     }
 
-    fn receive(&mut self) -> io::Result<&[u8]> {
-        read_line(&mut self.stdout, &mut self.line)?;
-        Ok(&self.line)
-    }
-
-    fn last_line(&self) -> &[u8] {
-        &self.line
+    fn read_next(&mut self) -> io::Result<()> {
+        read_line(&mut self.stdout, &mut self.line)
     }
 
     fn stream(
@@ -131,6 +126,10 @@ impl LinePeer for ChildServer {
             },
         )?;
         Ok((start.elapsed(), before))
+    }
+
+    fn last_line(&self) -> &[u8] {
+        &self.line
     }
 }
 

@@ -92,14 +92,9 @@ impl LinePeer for InProcess {
         })
     }
 
-    fn receive(&mut self) -> io::Result<&[u8]> {
+    fn read_next(&mut self) -> io::Result<()> {
         self.runtime
-            .block_on(read_line(&mut self.reader, &mut self.line))?;
-        Ok(&self.line)
-    }
-
-    fn last_line(&self) -> &[u8] {
-        &self.line
+            .block_on(read_line(&mut self.reader, &mut self.line))
     }
 
     fn stream(
@@ -134,6 +129,10 @@ impl LinePeer for InProcess {
             written?;
             Ok((start.elapsed(), before?))
         })
+    }
+
+    fn last_line(&self) -> &[u8] {
+        &self.line
     }
 }
 

@@ -12,8 +12,9 @@ pub trait LinePeer {
     /// Writes `line` and a newline, and flushes.
     fn send(&mut self, line: &[u8]) -> io::Result<()>;
 
-    /// Reads the next line the server wrote, without its newline.
-    fn receive(&mut self) -> io::Result<&[u8]>;
+    /// Reads the next line the server wrote, without its newline, into
+    /// [`last_line`](Self::last_line).
+    fn read_next(&mut self) -> io::Result<()>;
 
     /// Writes `bytes` (newline-terminated lines) while reading the server's lines until one
     /// satisfies `is_last`; returns the time from the first byte written to that line, and how
@@ -21,8 +22,14 @@ pub trait LinePeer {
     fn stream(&mut self, bytes: &[u8], is_last: fn(&[u8]) -> bool)
     -> io::Result<(Duration, usize)>;
 
-    /// The line read last (by [`receive`](Self::receive) or [`stream`](Self::stream)).
+    /// The line read last (by [`read_next`](Self::read_next) or [`stream`](Self::stream)).
     fn last_line(&self) -> &[u8];
+
+    /// Reads the next line the server wrote, without its newline.
+    fn receive(&mut self) -> io::Result<&[u8]> {
+        self.read_next()?;
+        Ok(self.last_line())
+    }
 
     /// [`send`](Self::send), then [`receive`](Self::receive): one request and its reply.
     fn round_trip(&mut self, line: &[u8]) -> io::Result<&[u8]> {

@@ -86,71 +86,49 @@ pub(super) struct Servers {
     rmcp: PathBuf,
 }
 
-/// One release build: what it runs in which directory, and the binary it must leave behind.
-struct ServerBuild<'a> {
-    command: &'a str,
-    args: &'a [&'a str],
-    target: &'a Path,
-    binary: PathBuf,
-}
-
 /// Builds the three release servers.
 pub(super) fn build_servers(root: &Path, dirs: &Dirs) -> Result<Servers, String> {
     let exe = |name: &str| format!("{name}{}", std::env::consts::EXE_SUFFIX);
     let release = dirs.main_target.join("release");
-    let mcpwire = build_server(
-        root,
-        ServerBuild {
-            command: "cargo build --release -p mcpwire-cli --bin mcpwire",
-            args: &["-p", "mcpwire-cli", "--bin", "mcpwire"],
-            target: &dirs.main_target,
-            binary: release.join(exe("mcpwire")),
-        },
-    )?;
-    let example = build_server(
-        root,
-        ServerBuild {
-            command: "cargo build --release -p mcpwire-server --example mcp_server",
-            args: &["-p", "mcpwire-server", "--example", "mcp_server"],
-            target: &dirs.main_target,
-            binary: release.join("examples").join(exe("mcp_server")),
-        },
-    )?;
-    let rmcp = build_server(
-        root,
-        ServerBuild {
-            command: "cargo build --release --manifest-path benches/rmcp-server/Cargo.toml",
-            args: &["--manifest-path", "benches/rmcp-server/Cargo.toml"],
-            target: &dirs.rmcp_target,
-            binary: dirs.rmcp_target.join("release").join(exe("rmcp-server")),
-        },
-    )?;
+    let main = &dirs.main_target;
+    let mcpwire_cli = ["-p", "mcpwire-cli", "--bin", "mcpwire"];
+    let example = ["-p", "mcpwire-server", "--example", "mcp_server"];
+    let rmcp = ["--manifest-path", "benches/rmcp-server/Cargo.toml"];
+    let rmcp_binary = dirs.rmcp_target.join("release").join(exe("rmcp-server"));
     Ok(Servers {
-        mcpwire,
-        example,
-        rmcp,
+        mcpwire: build_server(root, &mcpwire_cli, main, release.join(exe("mcpwire")))?,
+        example: build_server(
+            root,
+            &example,
+            main,
+            release.join("examples").join(exe("mcp_server")),
+        )?,
+        rmcp: build_server(root, &rmcp, &dirs.rmcp_target, rmcp_binary)?,
     })
 }
 
-/// One release build, and the binary it left.
-fn build_server(root: &Path, build: ServerBuild<'_>) -> Result<PathBuf, String> {
-    eprintln!("bench: {}", build.command);
+/// One release build (`cargo build --release` with `args`, into `target`), and the binary it
+/// must leave behind.
+fn build_server(
+    root: &Path,
+    args: &[&str],
+    target: &Path,
+    binary: PathBuf,
+) -> Result<PathBuf, String> {
+    let command = format!("cargo build --release {}", args.join(" "));
+    eprintln!("bench: {command}");
     status(
         cargo()
             .current_dir(root)
             .args(["build", "--quiet", "--release"])
-            .args(build.args)
-            .env("CARGO_TARGET_DIR", build.target),
-        build.command,
+            .args(args)
+            .env("CARGO_TARGET_DIR", target),
+        &command,
     )?;
-    if build.binary.is_file() {
-        Ok(build.binary)
+    if binary.is_file() {
+        Ok(binary)
     } else {
-        Err(format!(
-            "{} is missing after `{}`",
-            build.binary.display(),
-            build.command
-        ))
+        Err(format!("{} is missing after `{command}`", binary.display()))
     }
 }
 
