@@ -266,36 +266,30 @@ def slow_call_body(t, n, pad):
     return json.dumps({"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": params}).encode()
 
 
-def attack_padded_long_calls(t, stop):
-    """16 long calls padded to ~4 MiB, then hung up (item 1)."""
+def hung_up_calls(t, stop, count, pad):
+    """`count` long calls, each padded by `pad` bytes and hung up once written."""
     session = None if t.stateless else initialize(t)
-    for n in range(16):
+    for n in range(count):
         if stop.is_set():
             break
         try:
             s = connect(t)
             s.sendall(request_bytes(t.headers("tools/call", t.slow or t.tool, session),
-                                    slow_call_body(t, n, 4 * MIB - 4096)))
+                                    slow_call_body(t, n, pad)))
             s.close()
         except OSError:
             pass
     stop.wait()
+
+
+def attack_padded_long_calls(t, stop):
+    """16 long calls padded to ~4 MiB, then hung up (item 1)."""
+    hung_up_calls(t, stop, 16, 4 * MIB - 4096)
 
 
 def attack_hung_up_calls(t, stop):
     """2,000 long calls, each hung up at once (item 3)."""
-    session = None if t.stateless else initialize(t)
-    for n in range(2000):
-        if stop.is_set():
-            break
-        try:
-            s = connect(t)
-            s.sendall(request_bytes(t.headers("tools/call", t.slow or t.tool, session),
-                                    slow_call_body(t, n, 0)))
-            s.close()
-        except OSError:
-            pass
-    stop.wait()
+    hung_up_calls(t, stop, 2000, 0)
 
 
 def attack_long_calls_one_client(t, stop):

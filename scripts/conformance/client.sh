@@ -8,19 +8,14 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/conformance/suite.sh
-CACHE=${MCPWIRE_CONFORMANCE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcpwire-conformance}
-mkdir -p "$CACHE"
 . "$ROOT/scripts/conformance/suite.sh"
 install_suite
 OUT=${MCPWIRE_CONFORMANCE_CLIENT_OUT:-$CACHE/client-results}
 REVISIONS=(2025-11-25 2026-07-28)
 rm -rf "${OUT:?}"
 mkdir -p "$OUT"
-
-echo "building the conformance client" >&2
-(cd "$ROOT" && cargo build --quiet -p mcpwire-client --example everything_client)
-TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
-CLIENT=$TARGET/debug/examples/everything_client
+build_example mcpwire-client everything_client
+CLIENT=$EXAMPLE_BIN
 
 # scenarios REVISION: the client scenarios the requirement set lists (scored, or not scored
 # because they were added after the release), authorization left out.

@@ -5,17 +5,13 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CACHE=${MCPWIRE_CONFORMANCE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcpwire-conformance}
-OUT=${MCPWIRE_CONFORMANCE_OUT:-$CACHE/results}
-mkdir -p "$CACHE" "$OUT"
-
+# shellcheck source=scripts/conformance/suite.sh
 . "$ROOT/scripts/conformance/suite.sh"
+OUT=${MCPWIRE_CONFORMANCE_OUT:-$CACHE/results}
+mkdir -p "$OUT"
 install_suite
-
-echo "building the conformance server" >&2
-(cd "$ROOT" && cargo build --quiet -p mcpwire-server --example conformance)
-TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
-SERVER=$TARGET/debug/examples/conformance
+build_example mcpwire-server conformance
+SERVER=$EXAMPLE_BIN
 
 free_port() {
     "$NODE" -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'

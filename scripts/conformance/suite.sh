@@ -1,8 +1,19 @@
-# The official MCP conformance suite, for the scripts that run it (sourced, with ROOT and
-# CACHE set): install_suite installs it (and Node 22 when the system's is older) into $CACHE
-# and sets NODE and SUITE; score reads a run's counts from its output.
+# The official MCP conformance suite, for the scripts that run it (sourced, with ROOT set):
+# sets CACHE (MCPWIRE_CONFORMANCE_CACHE, default ${XDG_CACHE_HOME:-$HOME/.cache}/mcpwire-conformance)
+# and creates it; install_suite installs the suite (and Node 22 when the system's is older)
+# into $CACHE and sets NODE and SUITE; build_example builds the example under test; score reads
+# a run's counts from its output.
 
 SUITE_VERSION=0.2.0-alpha.12
+CACHE=${MCPWIRE_CONFORMANCE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcpwire-conformance}
+mkdir -p "$CACHE"
+
+# build_example PACKAGE EXAMPLE: builds that example (debug) and sets EXAMPLE_BIN to it.
+build_example() {
+    echo "building $2 of $1" >&2
+    (cd "$ROOT" && cargo build --quiet -p "$1" --example "$2")
+    EXAMPLE_BIN=${CARGO_TARGET_DIR:-$ROOT/target}/debug/examples/$2
+}
 
 install_suite() {
     # The suite needs Node >= 22 (fs.globSync): use the system's when new enough, else node@22.
