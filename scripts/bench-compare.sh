@@ -12,7 +12,8 @@
 #   TURNS                  runs per side (default 2); the whole suite takes ~10 min a run
 # Environment: OUT (default ./bench-compare) gets each turn's medians and the table
 # (`compare.md`); TARGET_ROOT (default $OUT/targets) gets one target directory per side, so
-# the two builds never share artifacts. Stop it with Ctrl-C: every turn already kept stays.
+# the two builds never share artifacts; BEFORE_TARGET and AFTER_TARGET name a side's target
+# directory instead (one already built, say). Stop it with Ctrl-C: every turn already kept stays.
 set -euo pipefail
 
 before=${1:?usage: $0 BEFORE_DIR AFTER_DIR [TURNS]}
@@ -26,7 +27,11 @@ after=$(cd "$after" && pwd)
 
 # One turn of side $1 (before|after) in checkout $2; keeps its medians as $out/$1-$3.tsv.
 turn() {
-    local side=$1 dir=$2 k=$3 target=$targets/$1
+    local side=$1 dir=$2 k=$3 target
+    case $side in
+        before) target=${BEFORE_TARGET:-$targets/before} ;;
+        *) target=${AFTER_TARGET:-$targets/after} ;;
+    esac
     echo "bench-compare: $side turn $k of $turns ($(date -u +%H:%M:%S))" >&2
     (cd "$dir" && CARGO_TARGET_DIR=$target cargo xtask bench --runs 1 --no-write \
         >"$out/$side-$k.log" 2>&1) || {
