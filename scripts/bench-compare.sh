@@ -6,10 +6,12 @@
 # table gives after ÷ before. Taking turns puts both sides in the same slow and fast spells of a
 # shared machine, which a record made an hour apart would not.
 #
-# usage: scripts/bench-compare.sh BEFORE_DIR AFTER_DIR [TURNS]
+# usage: scripts/bench-compare.sh BEFORE_DIR AFTER_DIR [TURNS [CRITERION_ARGS...]]
 #   BEFORE_DIR, AFTER_DIR  two checkouts of this repository (e.g. `git worktree add`), each
 #                          beside ../shared as the README asks
-#   TURNS                  runs per side (default 2); the whole suite takes ~10 min a run
+#   TURNS                  runs per side (default 2); the whole suite takes ~8 min a run
+#   CRITERION_ARGS         passed to the criterion harness (after `--`), e.g. a filter
+#                          '^(tool_call_in_process|reply_success)/' to rerun a few groups
 # Environment: OUT (default ./bench-compare) gets each turn's medians and the table
 # (`compare.md`); TARGET_ROOT (default $OUT/targets) gets one target directory per side, so
 # the two builds never share artifacts; BEFORE_TARGET and AFTER_TARGET name a side's target
@@ -19,6 +21,8 @@ set -euo pipefail
 before=${1:?usage: $0 BEFORE_DIR AFTER_DIR [TURNS]}
 after=${2:?usage: $0 BEFORE_DIR AFTER_DIR [TURNS]}
 turns=${3:-2}
+shift $(($# < 3 ? $# : 3))
+criterion_args=("$@")
 out=${OUT:-$PWD/bench-compare}
 targets=${TARGET_ROOT:-$out/targets}
 mkdir -p "$out" "$targets"
@@ -34,7 +38,7 @@ turn() {
     esac
     echo "bench-compare: $side turn $k of $turns ($(date -u +%H:%M:%S))" >&2
     (cd "$dir" && CARGO_TARGET_DIR=$target cargo xtask bench --runs 1 --no-write \
-        >"$out/$side-$k.log" 2>&1) || {
+        ${criterion_args[@]+-- "${criterion_args[@]}"} >"$out/$side-$k.log" 2>&1) || {
         echo "bench-compare: $side turn $k failed; see $out/$side-$k.log" >&2
         exit 1
     }
