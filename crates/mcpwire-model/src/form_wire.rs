@@ -93,15 +93,14 @@ macro_rules! boolean_schema {
     }};
 }
 
-/// A multiple-choice `PrimitiveSchemaDefinition::$variant` of module `$m` from its schema
-/// `$out`, with the field's texts, bounds and default.
-macro_rules! multi_select {
-    ($m:ident, $variant:ident, $out:expr, $field:expr, $min:expr, $max:expr, $default:expr) => {{
-        let mut out = described!($out, $field);
-        out.min_items = $min.map(Into::into);
-        out.max_items = $max.map(Into::into);
+/// Sets the item bounds and the default every multiple-choice schema type has.
+macro_rules! bounded {
+    ($out:expr, $min_items:expr, $max_items:expr, $default:expr) => {{
+        let mut out = $out;
+        out.min_items = $min_items.map(Into::into);
+        out.max_items = $max_items.map(Into::into);
         out.default = $default.clone();
-        $m::PrimitiveSchemaDefinition::$variant(out)
+        out
     }};
 }
 
@@ -179,16 +178,9 @@ macro_rules! primitive_2025_11_25_on {
                         })
                         .collect::<Vec<_>>();
                     let items = m::TitledMultiSelectEnumSchemaItems::new(any_of);
-                    let out = m::TitledMultiSelectEnumSchema::new(items);
-                    multi_select!(
-                        m,
-                        TitledMultiSelectEnumSchema,
-                        out,
-                        field,
-                        min_items,
-                        max_items,
-                        default
-                    )
+                    let out = described!(m::TitledMultiSelectEnumSchema::new(items), field);
+                    let out = bounded!(out, min_items, max_items, default);
+                    m::PrimitiveSchemaDefinition::TitledMultiSelectEnumSchema(out)
                 }
                 FieldKind::MultiSelect {
                     choices,
@@ -197,16 +189,9 @@ macro_rules! primitive_2025_11_25_on {
                     default,
                 } => {
                     let items = m::UntitledMultiSelectEnumSchemaItems::new(values(choices));
-                    let out = m::UntitledMultiSelectEnumSchema::new(items);
-                    multi_select!(
-                        m,
-                        UntitledMultiSelectEnumSchema,
-                        out,
-                        field,
-                        min_items,
-                        max_items,
-                        default
-                    )
+                    let out = described!(m::UntitledMultiSelectEnumSchema::new(items), field);
+                    let out = bounded!(out, min_items, max_items, default);
+                    m::PrimitiveSchemaDefinition::UntitledMultiSelectEnumSchema(out)
                 }
             }
         }
