@@ -35,6 +35,7 @@ use crate::prompt::Prompt;
 use crate::request_state;
 use crate::resource::Resource;
 use crate::resource_template::ResourceTemplate;
+use crate::result_text;
 use crate::session::{Agreed, SessionState};
 use crate::shared::Shared;
 use crate::tool::Tool;
@@ -520,32 +521,9 @@ fn finish(version: Version, method: &str, mut result: Value) -> Result<Box<RawVa
             members.insert("cacheScope".into(), "public".into());
         }
     }
-    to_raw_exact(&result).map_err(|e| {
+    result_text::result_text(&result).map_err(|e| {
         RpcError::internal_error().with_data(&format!("result does not serialize: {e}"))
     })
-}
-
-/// `value` as JSON text, written into a buffer of exactly its length (measured by a first,
-/// counting pass) rather than one that doubles as it grows: a large result (a tool echoing
-/// 60 MiB) is then held once as JSON, beside its `Value`, not in a buffer up to twice its size.
-fn to_raw_exact(value: &Value) -> serde_json::Result<Box<RawValue>> {
-    /// Counts the bytes written to it.
-    struct Length(usize);
-    impl std::io::Write for Length {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0 += bytes.len();
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut length = Length(0);
-    serde_json::to_writer(&mut length, value)?;
-    let mut text = Vec::with_capacity(length.0);
-    serde_json::to_writer(&mut text, value)?;
-    let text = String::from_utf8(text).map_err(serde::ser::Error::custom)?;
-    RawValue::from_string(text)
 }
 
 fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {

@@ -176,6 +176,7 @@ mod request_state;
 mod resource;
 mod resource_info;
 mod resource_template;
+mod result_text;
 mod roots;
 mod server;
 mod session;
