@@ -18,8 +18,9 @@
 # directory instead (one already built, say). Stop it with Ctrl-C: every turn already kept stays.
 set -euo pipefail
 
-before=${1:?usage: $0 BEFORE_DIR AFTER_DIR [TURNS]}
-after=${2:?usage: $0 BEFORE_DIR AFTER_DIR [TURNS]}
+usage="usage: $0 BEFORE_DIR AFTER_DIR [TURNS [CRITERION_ARGS...]]"
+before=${1:?$usage}
+after=${2:?$usage}
 turns=${3:-2}
 shift $(($# < 3 ? $# : 3))
 criterion_args=("$@")
