@@ -7,14 +7,15 @@
 //! exceed [`ONE_PASS_LIMIT`] is measured first, written into a buffer of exactly that length,
 //! and then checked once more by `RawValue::from_string`, the only public way to wrap text
 //! serde_json did not itself produce into a `RawValue`. Whether a result may be large is
-//! decided by [`fits`], which walks the value without writing it.
+//! decided by [`fits`], which walks the value without writing it: first counting six bytes for
+//! every byte of a string, then, when that bound is too high, reading the strings.
 
 use serde_json::Value;
 use serde_json::value::RawValue;
 
 /// Results whose JSON is at most this long are written in one pass: the growing buffer then
 /// costs at most this much memory again.
-pub(crate) const ONE_PASS_LIMIT: usize = 1 << 20;
+const ONE_PASS_LIMIT: usize = 1 << 20;
 
 /// The most bytes a JSON number takes as serde_json writes it (`-1.7976931348623157e308` is
 /// 23; `-9223372036854775808` and `18446744073709551615` are 20).
@@ -22,36 +23,79 @@ const NUMBER_MAX: usize = 24;
 
 /// `result` as the JSON text of a reply.
 pub(crate) fn result_text(result: &Value) -> serde_json::Result<Box<RawValue>> {
-    let mut budget = ONE_PASS_LIMIT;
-    if fits(result, &mut budget) {
+    // The quick bound settles nearly every result. The exact one reads each string once,
+    // where the large way writes the whole result twice and parses it once.
+    if fits_in_limit(result, Strings::AtMost) || fits_in_limit(result, Strings::Exact) {
         serde_json::value::to_raw_value(result)
     } else {
         exact_text(result)
     }
 }
 
-/// Whether the JSON of `value` surely fits in `budget` bytes, taking what it may use from
-/// `budget`. The bound assumes the worst escape (`\u001f`, six bytes for one) for every byte
-/// of a string, and stops at the first node past the budget, so the walk is bounded by the
+/// Whether the JSON of `value` fits in [`ONE_PASS_LIMIT`] bytes, strings counted as `strings`
+/// says.
+fn fits_in_limit(value: &Value, strings: Strings) -> bool {
+    let mut budget = ONE_PASS_LIMIT;
+    fits(value, &mut budget, strings)
+}
+
+/// How [`fits`] counts a string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Strings {
+    /// Six bytes for every byte (the worst escape, `\u001f`), without reading it.
+    AtMost,
+    /// As serde_json escapes it, reading its bytes when they may fit.
+    Exact,
+}
+
+/// Whether the JSON of `value` fits in `budget` bytes, taking what it uses from `budget`.
+/// Numbers count as their longest text, strings as `strings` says. The walk stops at the first
+/// node past the budget and reads a string only when it may fit, so it is bounded by the
 /// budget and never by the value's size.
-fn fits(value: &Value, budget: &mut usize) -> bool {
+fn fits(value: &Value, budget: &mut usize, strings: Strings) -> bool {
     match value {
         Value::Null | Value::Bool(_) => take(budget, 5),
         Value::Number(_) => take(budget, NUMBER_MAX),
-        Value::String(text) => take(budget, string_bound(text)),
+        Value::String(text) => take_string(budget, text, strings),
         Value::Array(items) => {
             take(budget, 2)
                 && items
                     .iter()
-                    .all(|item| take(budget, 1) && fits(item, budget))
+                    .all(|item| take(budget, 1) && fits(item, budget, strings))
         }
         Value::Object(members) => {
             take(budget, 2)
                 && members.iter().all(|(key, member)| {
-                    take(budget, string_bound(key).saturating_add(2)) && fits(member, budget)
+                    take_string(budget, key, strings)
+                        && take(budget, 1)
+                        && fits(member, budget, strings)
                 })
         }
     }
+}
+
+/// Takes what `text` takes as a JSON string from `budget` when it has it.
+fn take_string(budget: &mut usize, text: &str, strings: Strings) -> bool {
+    match strings {
+        Strings::AtMost => take(budget, text.len().saturating_mul(6).saturating_add(2)),
+        // Every byte is written as one byte at the least: a string longer than the budget is
+        // not read.
+        Strings::Exact => text.len() < *budget && take(budget, escaped_len(text)),
+    }
+}
+
+/// The length of `text` as serde_json writes it as a JSON string, quotes included: `"`,
+/// `\` and the five short escapes take two bytes, the other control characters six.
+fn escaped_len(text: &str) -> usize {
+    let extra: usize = text
+        .bytes()
+        .map(|byte| match byte {
+            b'"' | b'\\' | 0x08 | 0x09 | 0x0a | 0x0c | 0x0d => 1,
+            0x00..=0x1f => 5,
+            _ => 0,
+        })
+        .sum();
+    text.len() + extra + 2
 }
 
 /// Takes `bytes` from `budget` when it has them.
@@ -63,11 +107,6 @@ fn take(budget: &mut usize, bytes: usize) -> bool {
         }
         None => false,
     }
-}
-
-/// The most bytes a JSON string of `text` takes: its quotes and six bytes a byte.
-fn string_bound(text: &str) -> usize {
-    text.len().saturating_mul(6).saturating_add(2)
 }
 
 /// `value` as JSON text, written into a buffer of exactly its length (measured by a first,
@@ -119,17 +158,21 @@ mod tests {
     fn the_bound_is_never_below_the_text() {
         for value in worst_cases() {
             let text = serde_json::to_string(&value).unwrap();
-            let mut left = usize::MAX;
-            assert!(fits(&value, &mut left), "{text}");
-            let bound = usize::MAX - left;
-            assert!(
-                bound >= text.len(),
-                "{text}: bound {bound} < {}",
-                text.len()
-            );
-            // A budget of exactly the bound fits; one byte less does not.
-            assert!(fits(&value, &mut bound.clone()), "{text}");
-            assert!(!fits(&value, &mut (bound - 1)), "{text}");
+            for strings in [Strings::AtMost, Strings::Exact] {
+                let mut left = usize::MAX;
+                assert!(fits(&value, &mut left, strings), "{text}");
+                let bound = usize::MAX - left;
+                assert!(
+                    bound >= text.len(),
+                    "{text}: bound {bound} < {}",
+                    text.len()
+                );
+                // A budget of exactly the bound fits; one byte less does not.
+                let mut exact = bound;
+                assert!(fits(&value, &mut exact, strings), "{text}");
+                let mut short = bound - 1;
+                assert!(!fits(&value, &mut short, strings), "{text}");
+            }
         }
     }
 
@@ -137,15 +180,38 @@ mod tests {
     fn both_ways_write_serde_json_text() {
         let small = json!({ "content": [{ "type": "text", "text": "é\u{1f}" }], "isError": false });
         let large = json!({ "content": [{ "type": "text", "text": "x".repeat(ONE_PASS_LIMIT) }] });
-        let mut budget = ONE_PASS_LIMIT;
-        assert!(fits(&small, &mut budget));
-        let mut budget = ONE_PASS_LIMIT;
-        assert!(!fits(&large, &mut budget));
+        assert!(fits_in_limit(&small, Strings::AtMost));
+        assert!(!fits_in_limit(&large, Strings::Exact));
         for value in [small, large] {
             let expected = serde_json::to_string(&value).unwrap();
             assert_eq!(result_text(&value).unwrap().get(), expected);
             assert_eq!(exact_text(&value).unwrap().get(), expected);
         }
+    }
+
+    #[test]
+    fn strings_are_counted_as_serde_json_escapes_them() {
+        let every_ascii: String = (0u8..0x80).map(char::from).collect();
+        for text in [every_ascii.as_str(), "", "é\u{2028}😀", "\"\\\u{7f}"] {
+            let written = serde_json::to_string(text).unwrap();
+            assert_eq!(escaped_len(text), written.len(), "{written}");
+        }
+    }
+
+    #[test]
+    fn plain_text_under_the_limit_takes_one_pass() {
+        // 512 KiB of text: over the six-byte bound, under the limit as written.
+        let text = "x".repeat(ONE_PASS_LIMIT / 2);
+        let value = json!({ "content": [{ "type": "text", "text": text }] });
+        assert!(!fits_in_limit(&value, Strings::AtMost));
+        assert!(fits_in_limit(&value, Strings::Exact));
+        // Escapes count: 512 KiB of newlines are 1 MiB written, past the limit.
+        let newlines = json!({ "text": "\n".repeat(ONE_PASS_LIMIT / 2) });
+        assert!(!fits_in_limit(&newlines, Strings::Exact));
+        assert_eq!(
+            result_text(&newlines).unwrap().get(),
+            serde_json::to_string(&newlines).unwrap()
+        );
     }
 
     #[test]
@@ -156,8 +222,9 @@ mod tests {
             .map(|i| (format!("{i:07}"), json!(i)))
             .collect();
         let wide = Value::Object(wide);
-        let mut budget = ONE_PASS_LIMIT;
-        assert!(!fits(&wide, &mut budget));
+        for strings in [Strings::AtMost, Strings::Exact] {
+            assert!(!fits_in_limit(&wide, strings));
+        }
         assert_eq!(
             result_text(&wide).unwrap().get(),
             serde_json::to_string(&wide).unwrap()
