@@ -9,7 +9,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::borrow::Cow;
 use std::cell::Cell;
 
-use mcpwire::{Decoded, Message, Profile, ResponseBody, decode};
+use mcpwire::{Decoded, Message, Profile, RawNotification, ResponseBody, decode};
 
 struct CountingAllocator;
 
@@ -129,10 +129,10 @@ fn notifications_responses_and_invalid_messages_decode_without_allocating() {
     let frame = br#"{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}"#;
     let (decoded, allocations, _) = counting(|| decode(frame, &profile));
     assert_eq!(allocations, 0);
-    let Decoded::Single(Message::Notification {
+    let Decoded::Single(Message::Notification(RawNotification {
         method: Cow::Borrowed(method),
         ..
-    }) = decoded
+    })) = decoded
     else {
         panic!("a notification with a borrowed method, got {decoded:?}");
     };

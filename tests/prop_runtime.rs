@@ -16,7 +16,8 @@ use std::cell::RefCell;
 use std::sync::OnceLock;
 
 use mcpwire::{
-    CallContext, Decoded, Message, Profile, ResponseBody, Router, RpcError, Server, decode,
+    CallContext, Decoded, Message, Profile, RawNotification, ResponseBody, Router, RpcError,
+    Server, decode,
 };
 use mcpwire_proptest::config::config_at;
 use mcpwire_proptest::message::{self, Message as Generated};
@@ -383,7 +384,10 @@ fn assert_round_trip(
             prop_assert_eq!(&*method, call.method.name.as_str());
             prop_assert_eq!(params.map(|p| p.get().to_owned()), call.params.clone());
         }
-        (Generated::Call(call), Decoded::Single(Message::Notification { method, params })) => {
+        (
+            Generated::Call(call),
+            Decoded::Single(Message::Notification(RawNotification { method, params })),
+        ) => {
             prop_assert!(call.id.is_none());
             prop_assert_eq!(&*method, call.method.name.as_str());
             prop_assert_eq!(params.map(|p| p.get().to_owned()), call.params.clone());

@@ -169,14 +169,14 @@ pub fn mcpwire_envelope(bytes: &[u8]) -> mcpwire::Decoded<'_> {
 
 /// Describes a decoded mcpwire frame.
 pub fn describe_mcpwire(decoded: &mcpwire::Decoded<'_>) -> String {
-    use mcpwire::{Decoded, Message};
+    use mcpwire::{Decoded, Message, RawNotification};
     match decoded {
         Decoded::Rejected(rejection) => format!("rejected: {rejection}"),
         Decoded::Batch(messages) => format!("batch of {}", messages.len()),
         Decoded::Single(Message::Request { id, method, .. }) => {
             format!("request id={} method={method}", id.raw())
         }
-        Decoded::Single(Message::Notification { method, .. }) => {
+        Decoded::Single(Message::Notification(RawNotification { method, .. })) => {
             format!("notification method={method}")
         }
         Decoded::Single(Message::Response(response)) => {

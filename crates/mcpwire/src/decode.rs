@@ -146,12 +146,7 @@ pub enum Message<'a> {
         params: Option<RawParams<'a>>,
     },
     /// A valid notification: never answered.
-    Notification {
-        /// The method name.
-        method: Cow<'a, str>,
-        /// The params, if present.
-        params: Option<RawParams<'a>>,
-    },
+    Notification(RawNotification<'a>),
     /// A response-shaped message (well-formed or not): never answered.
     Response(Response<'a>),
     /// An invalid message: answered -32600 with `id` (or without an id when `None`).
@@ -161,6 +156,16 @@ pub enum Message<'a> {
         /// What is wrong.
         reason: InvalidReason,
     },
+}
+
+/// A notification as its frame spells it: the same in a [`Message`] and in the
+/// [`peer::Event`](crate::peer::Event) made of it, which adds nothing to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawNotification<'a> {
+    /// The method name (borrowed unless it contained escapes).
+    pub method: Cow<'a, str>,
+    /// The params, if present (an object, or an array where the profile allows it).
+    pub params: Option<RawParams<'a>>,
 }
 
 impl Message<'_> {
@@ -460,7 +465,7 @@ fn classify_call<'a>(envelope: &Envelope<'a>, id: IdState<'a>, profile: &Profile
     }
     match id {
         Some(id) => Message::Request { id, method, params },
-        None => Message::Notification { method, params },
+        None => Message::Notification(RawNotification { method, params }),
     }
 }
 
@@ -1091,10 +1096,10 @@ mod tests {
                 // Any value a misread key would object to, or be read as.
                 let frame = format!(r#"{{"{near}":"1.0","jsonrpc":"2.0","method":"m"}}"#);
                 match single(&frame, &p) {
-                    Message::Notification {
+                    Message::Notification(RawNotification {
                         method,
                         params: None,
-                    } => assert_eq!(method, "m", "{frame}"),
+                    }) => assert_eq!(method, "m", "{frame}"),
                     other => panic!("{frame}: {other:?}"),
                 }
             }

@@ -12,6 +12,7 @@ use std::borrow::Cow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::context::CallContext;
+use crate::decode::RawNotification;
 use crate::events::ProtocolEvent;
 use crate::id::Id;
 use crate::params::RawParams;
@@ -77,7 +78,7 @@ pub(crate) fn dispatch<'a, S, H: Host<S>>(
             method,
             params,
         } => request(router, host, call, id, &method, params, switch_to),
-        Event::Notification { method, params } => {
+        Event::Notification(RawNotification { method, params }) => {
             notification(router, host, method, params, switch_to)
         }
         event @ (Event::InvalidNotification { .. }

@@ -158,8 +158,8 @@ mod stdio;
 mod test_support;
 
 pub use decode::{
-    Decoded, IdProblem, InvalidReason, JsonType, Message, Rejection, Response, ResponseBody,
-    ResponseDefect, decode,
+    Decoded, IdProblem, InvalidReason, JsonType, Message, RawNotification, Rejection, Response,
+    ResponseBody, ResponseDefect, decode,
 };
 pub use events::ProtocolEvent;
 pub use id::{Id, IdKind, OwnedId};

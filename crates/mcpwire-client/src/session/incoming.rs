@@ -231,10 +231,12 @@ impl State {
                 method: method.into_owned(),
                 params: params.map(|p| p.get().to_owned()),
             }),
-            Event::Notification { method, params } => after.push(After::Notify {
-                method: method.into_owned(),
-                params: params.map(|p| p.get().to_owned()),
-            }),
+            Event::Notification(mcpwire::RawNotification { method, params }) => {
+                after.push(After::Notify {
+                    method: method.into_owned(),
+                    params: params.map(|p| p.get().to_owned()),
+                })
+            }
             Event::Cancelled { call, .. } => {
                 if let Some(stop) = self.serving.remove(&call) {
                     let _ = stop.send(());

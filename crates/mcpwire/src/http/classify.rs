@@ -8,7 +8,7 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::decode::{Decoded, Message, Rejection, decode};
+use crate::decode::{Decoded, Message, RawNotification, Rejection, decode};
 use crate::params::RawParams;
 use crate::profile::Profile;
 
@@ -69,7 +69,7 @@ impl BodyKind {
                 is_request: true,
                 ..BodyKind::with_params(&method, params, plain(false))
             },
-            Decoded::Single(Message::Notification { method, params }) => {
+            Decoded::Single(Message::Notification(RawNotification { method, params })) => {
                 BodyKind::with_params(&method, params, plain(false))
             }
             _ => plain(false),

@@ -4,7 +4,7 @@ use std::any::Any;
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::decode::{Response, ResponseDefect};
+use crate::decode::{RawNotification, Response, ResponseDefect};
 use crate::events::ProtocolEvent;
 use crate::id::{Id, OwnedId};
 use crate::params::RawParams;
@@ -112,13 +112,8 @@ pub enum Event<'a> {
         /// The raw params.
         params: Option<RawParams<'a>>,
     },
-    /// A notification (never answered).
-    Notification {
-        /// The method.
-        method: Cow<'a, str>,
-        /// The raw params.
-        params: Option<RawParams<'a>>,
-    },
+    /// A notification (never answered), as the frame spelled it.
+    Notification(RawNotification<'a>),
     /// MCP `notifications/cancelled` named a request still in flight: its reply will not be
     /// sent (the peer drops it); the handler may stop.
     Cancelled {

@@ -78,10 +78,10 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
-use crate::decode::{Decoded, Message, Response, ResponseBody, decode};
+use crate::decode::{Decoded, Message, RawNotification, Response, ResponseBody, decode};
 use crate::events::error_object;
 use crate::id::OwnedId;
-use crate::params::{RawParams, decode_params, decode_text};
+use crate::params::{decode_params, decode_text};
 use crate::profile::Profile;
 use crate::reply::{self, RpcError};
 
@@ -267,11 +267,11 @@ impl Peer {
                 });
                 None
             }
-            Message::Notification { method, params } => {
-                if self.is_cancellation(&method) {
-                    self.accept_cancellation(method, params, events);
+            Message::Notification(notification) => {
+                if self.is_cancellation(&notification.method) {
+                    self.accept_cancellation(notification, events);
                 } else {
-                    events.push(Event::Notification { method, params });
+                    events.push(Event::Notification(notification));
                 }
                 None
             }
@@ -295,25 +295,28 @@ impl Peer {
     /// request in flight with that id (normally one).
     fn accept_cancellation<'a>(
         &mut self,
-        method: Cow<'a, str>,
-        params: Option<RawParams<'a>>,
+        notification: RawNotification<'a>,
         events: &mut Vec<Event<'a>>,
     ) {
         let max_depth = self.profile.limits().max_params_depth;
-        let cancel = match decode_params::<CancelledParams>(params, max_depth) {
+        let cancel = match decode_params::<CancelledParams>(notification.params, max_depth) {
             Ok(cancel) => cancel,
-            Err(error) => return events.push(Event::InvalidNotification { method, error }),
+            Err(error) => {
+                let method = notification.method;
+                return events.push(Event::InvalidNotification { method, error });
+            }
         };
         let Some(id) = OwnedId::parse(cancel.request_id.get()) else {
             let error = RpcError::invalid_params().with_data(&serde_json::json!({
                 "pointer": "/requestId",
                 "reason": "not a string or number",
             }));
+            let method = notification.method;
             return events.push(Event::InvalidNotification { method, error });
         };
         let cancelled = self.in_flight.cancel(&id);
         if cancelled.is_empty() {
-            return events.push(Event::Notification { method, params });
+            return events.push(Event::Notification(notification));
         }
         events.extend(cancelled.into_iter().map(|call| Event::Cancelled {
             call,
