@@ -107,13 +107,3 @@ pub fn reply_to(exchange: &Exchange, id: &str) -> Option<Value> {
         (value.get("id").and_then(Value::as_str) == Some(id)).then_some(value)
     })
 }
-
-/// An error object (or any value), at most 200 characters.
-pub fn short(error: &Value) -> String {
-    let text = error.to_string();
-    if text.chars().count() > 200 {
-        format!("{}…", text.chars().take(200).collect::<String>())
-    } else {
-        text
-    }
-}

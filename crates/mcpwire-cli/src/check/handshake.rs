@@ -299,15 +299,30 @@ pub fn sentinel(facts: &ProfileFacts, method: &str, n: u64) -> (Vec<u8>, String)
 /// The prefix of every sentinel id.
 pub const SENTINEL_PREFIX: &str = "mcpwire-sentinel-";
 
-/// A short rendering of a JSON value for messages.
+/// A JSON value (a reply, an error object) as text for a finding's message: at most 200
+/// characters, then `…`.
 pub fn short(value: &Value) -> String {
     let text = value.to_string();
-    if text.len() <= 200 {
-        return text;
+    match text.char_indices().nth(200) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
     }
-    let cut = (0..=200)
-        .rev()
-        .find(|&i| text.is_char_boundary(i))
-        .unwrap_or(0);
-    format!("{}…", &text[..cut])
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::short;
+
+    #[test]
+    fn short_cuts_at_200_characters() {
+        // 198 characters and the two quotes: kept whole.
+        let fits = json!("é".repeat(198));
+        assert_eq!(short(&fits), fits.to_string());
+        // One more is cut after 200 characters, however many bytes they take.
+        let text = short(&json!("é".repeat(199)));
+        assert_eq!(text, format!("\"{}…", "é".repeat(199)));
+        assert_eq!(text.chars().count(), 201);
+    }
 }

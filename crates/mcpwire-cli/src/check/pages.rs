@@ -8,10 +8,11 @@
 
 use serde_json::{Map, Value, json};
 
-use super::caller::{Caller, short};
+use super::caller::Caller;
 use super::cases::CheckCase;
 use super::exchange::Exchange;
 use super::finding::{Finding, RuleId};
+use super::handshake::short;
 
 /// The most pages read of one list method.
 pub const MAX_PAGES: usize = 50;

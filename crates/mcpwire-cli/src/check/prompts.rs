@@ -14,9 +14,10 @@ use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use serde_json::{Map, Value};
 
-use super::caller::{Caller, short};
+use super::caller::Caller;
 use super::capabilities::Lists;
 use super::finding::{Finding, RuleId};
+use super::handshake::short;
 use super::pages::{PROMPTS, TEMPLATES, Walk};
 use super::tools::{ToolOptions, ToolSummary, runner};
 

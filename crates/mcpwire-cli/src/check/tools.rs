@@ -15,11 +15,12 @@ use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use serde_json::{Map, Value};
 
-use super::caller::{Caller, reply_to, request_id, short};
+use super::caller::{Caller, reply_to, request_id};
 use super::capabilities::Lists;
 use super::cases::CheckCase;
 use super::exchange::Exchange;
 use super::finding::{Finding, RuleId};
+use super::handshake::short;
 use super::pages::{TOOLS, Walk};
 use super::tool_args::{Defect, InputSchema, InvalidArguments};
 use mcpwire_types::ProfileFacts;
