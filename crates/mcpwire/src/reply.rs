@@ -164,15 +164,19 @@ fn write_head(out: &mut Vec<u8>, id: Option<&Id<'_>>, missing_id: MissingId) {
 /// Appends valid JSON text, turning line breaks (which valid JSON can only hold as
 /// whitespace between tokens) into spaces so the reply stays on one line.
 fn push_json_single_line(out: &mut Vec<u8>, json: &str) {
-    let bytes = json.as_bytes();
-    if bytes.iter().any(|&b| b == b'\n' || b == b'\r') {
-        out.extend(
-            bytes
-                .iter()
-                .map(|&b| if b == b'\n' || b == b'\r' { b' ' } else { b }),
-        );
-    } else {
-        out.extend_from_slice(bytes);
+    let start = out.len();
+    out.extend_from_slice(json.as_bytes());
+    single_line(&mut out[start..]);
+}
+
+/// Turns the line breaks of valid JSON text written in place into spaces (see
+/// [`push_json_single_line`]).
+fn single_line(json: &mut [u8]) {
+    let is_break = |b: &u8| *b == b'\n' || *b == b'\r';
+    if json.iter().any(is_break) {
+        json.iter_mut()
+            .filter(|b| is_break(b))
+            .for_each(|b| *b = b' ');
     }
 }
 
@@ -205,7 +209,7 @@ pub fn write_error(
 ) {
     write_head(out, id, missing_id);
     out.extend_from_slice(br#","error":{"code":"#);
-    out.extend_from_slice(error.code.to_string().as_bytes());
+    serde_json::to_writer(&mut *out, &error.code).expect("writing an integer to a Vec cannot fail");
     out.extend_from_slice(br#","message":"#);
     serde_json::to_writer(&mut *out, &error.message)
         .expect("writing a string to a Vec cannot fail");
@@ -216,14 +220,21 @@ pub fn write_error(
     out.extend_from_slice(b"}}");
 }
 
-/// A success reply as bytes, serializing `result`.
+/// A success reply as bytes, serializing `result` straight into the reply's buffer.
+///
+/// The same bytes as [`write_success`] with `result`'s JSON text. A `result` that holds raw
+/// JSON with line breaks (a [`RawValue`], say) still gives one line.
 pub fn success_reply<T: Serialize + ?Sized>(
     id: &Id<'_>,
     result: &T,
 ) -> Result<Vec<u8>, serde_json::Error> {
-    let json = serde_json::to_string(result)?;
-    let mut out = Vec::with_capacity(reply_capacity(id, json.len()));
-    write_success(&mut out, id, &json);
+    let mut out = Vec::with_capacity(reply_capacity(id, 0));
+    write_head(&mut out, Some(id), MissingId::Null);
+    out.extend_from_slice(br#","result":"#);
+    let start = out.len();
+    serde_json::to_writer(&mut out, result)?;
+    single_line(&mut out[start..]);
+    out.push(b'}');
     Ok(out)
 }
 
@@ -261,6 +272,36 @@ mod tests {
         assert_eq!(
             bytes,
             br#"{"jsonrpc":"2.0","id":-0,"result":["hello","world"]}"#
+        );
+    }
+
+    #[test]
+    fn success_reply_keeps_one_line_and_matches_write_success() {
+        let id = Id::parse("9007199254740993").unwrap();
+        let text = "{\r\n \"k\" :\n[1,\r2] , \"s\": \"a\\nb\" }";
+        let raw = RawValue::from_string(text.to_owned()).unwrap();
+        let typed = success_reply(&id, &raw).unwrap();
+        let mut written = Vec::new();
+        write_success(&mut written, &id, text);
+        assert_eq!(typed, written);
+        assert_eq!(
+            String::from_utf8(typed).unwrap(),
+            r#"{"jsonrpc":"2.0","id":9007199254740993,"result":{   "k" : [1, 2] , "s": "a\nb" }}"#
+        );
+        let long = "x".repeat(10_000);
+        let mut written = Vec::new();
+        write_success(&mut written, &id, &serde_json::to_string(&long).unwrap());
+        assert_eq!(success_reply(&id, &long).unwrap(), written);
+    }
+
+    #[test]
+    fn success_reply_reports_a_result_that_cannot_serialize() {
+        let mut map = std::collections::HashMap::new();
+        map.insert(vec![1u8], 1);
+        let error = success_reply(&Id::parse("1").unwrap(), &map).unwrap_err();
+        assert!(
+            error.to_string().contains("key must be a string"),
+            "{error}"
         );
     }
 
