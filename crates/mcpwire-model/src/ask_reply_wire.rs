@@ -12,6 +12,7 @@ use serde_json::{Map, Value, json};
 use crate::ask_reply::{ElicitAnswer, ElicitReply, SamplingReply};
 use crate::ask_wire::{AskError, meta_to};
 use crate::content::{Content, Role};
+use crate::content_read::object_of;
 use crate::content_read::{read_block_2025_06_18, tool_block_2024_11_05, tool_block_2025_03_26};
 use crate::content_wire::{
     Block2024_11_05, Block2025_03_26, block_2024_11_05, block_2025_03_26, block_2025_06_18,
@@ -20,8 +21,8 @@ use crate::content_wire::{
 use crate::read_error::{ReadError, decode};
 use crate::sampled::SampledContent;
 use crate::sampled_wire::{
-    object_of, result_of_2025_11_25, result_of_2026_07_28, result_to_2025_11_25,
-    result_to_2026_07_28, single_block,
+    result_of_2025_11_25, result_of_2026_07_28, result_to_2025_11_25, result_to_2026_07_28,
+    single_block,
 };
 use crate::version::Version;
 

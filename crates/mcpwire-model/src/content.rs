@@ -8,6 +8,8 @@
 
 use std::fmt;
 
+use serde_json::{Map, Value};
+
 use crate::version::Version;
 
 /// Who a message is from, or who a block is meant for (`Role`).
@@ -72,6 +74,8 @@ pub struct ResourceLink {
     pub mime_type: Option<String>,
     /// Its size in bytes, if known.
     pub size: Option<u64>,
+    /// Icons a client may show (from 2025-11-25), each `Icon` object as sent.
+    pub icons: Option<Vec<Map<String, Value>>>,
 }
 
 impl ResourceLink {
@@ -84,6 +88,7 @@ impl ResourceLink {
             description: None,
             mime_type: None,
             size: None,
+            icons: None,
         }
     }
 }
@@ -113,16 +118,21 @@ pub enum ContentKind {
     ResourceLink(ResourceLink),
 }
 
-/// One content block of a tool result or prompt message, with optional annotations.
+/// One content block of a tool result or prompt message, with optional annotations and
+/// `_meta`.
 ///
 /// ```
 /// use mcpwire_model::{Annotations, Content, Role};
 ///
-/// let block = Content::audio("UklGRg==", "audio/wav").annotated(Annotations {
-///     audience: Some(vec![Role::User]),
-///     ..Annotations::default()
-/// });
-/// assert!(block.annotations.is_some());
+/// let mut meta = serde_json::Map::new();
+/// meta.insert("trace".into(), "a1".into());
+/// let block = Content::audio("UklGRg==", "audio/wav")
+///     .annotated(Annotations {
+///         audience: Some(vec![Role::User]),
+///         ..Annotations::default()
+///     })
+///     .with_meta(meta);
+/// assert!(block.annotations.is_some() && block.meta.is_some());
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Content {
@@ -130,6 +140,8 @@ pub struct Content {
     pub kind: ContentKind,
     /// Hints for the client.
     pub annotations: Option<Annotations>,
+    /// The block's `_meta` (from 2025-06-18), as sent.
+    pub meta: Option<Map<String, Value>>,
 }
 
 impl Content {
@@ -137,6 +149,7 @@ impl Content {
         Self {
             kind,
             annotations: None,
+            meta: None,
         }
     }
 
@@ -178,6 +191,13 @@ impl Content {
         self
     }
 
+    /// This block with `_meta` (from 2025-06-18).
+    #[must_use]
+    pub fn with_meta(mut self, meta: Map<String, Value>) -> Self {
+        self.meta = Some(meta);
+        self
+    }
+
     /// The block's `type` on the wire (`text`, `image`, `audio`, `resource`,
     /// `resource_link`).
     pub fn type_name(&self) -> &'static str {
@@ -192,8 +212,9 @@ impl Content {
 }
 
 /// Why a block cannot be sent under a version: the version lacks it (audio before
-/// 2025-03-26, resource links and `annotations.lastModified` before 2025-06-18), or a value
-/// has no JSON form (a priority that is not finite).
+/// 2025-03-26; resource links, a block's `_meta` and `annotations.lastModified` before
+/// 2025-06-18; a link's icons before 2025-11-25), its schema refuses a member (an icon
+/// without `src`), or a value has no JSON form (a priority that is not finite).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContentError {
     /// What cannot be sent, e.g. `` `audio` content ``.

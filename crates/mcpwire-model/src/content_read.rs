@@ -2,20 +2,36 @@
 //! and `GetPromptResult` converted into [`Content`], [`ToolResult`] and [`PromptResult`].
 //!
 //! The text is first decoded as the version's generated type, so what its schema refuses is
-//! a [`ReadError`]. What the model has no place for is left behind on purpose: `_meta`,
-//! `icons` of resource links, and members a schema does not declare. Everything the model
-//! can send under a version reads back equal.
+//! a [`ReadError`]. A block's `_meta` and a resource link's `icons` are kept. What the model
+//! has no place for is left behind on purpose: the `_meta` of an embedded resource's
+//! contents, and members a schema does not declare. Everything the model can send under a
+//! version reads back equal.
 
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
-use serde_json::Number;
+use serde::Serialize;
+use serde_json::{Map, Number, Value};
 
 use crate::content::{
     Annotations, Content, ContentKind, EmbeddedResource, ResourceContents, ResourceLink, Role,
 };
+use crate::content_wire::to_value;
 use crate::prompt_message::{PromptMessage, PromptResult};
 use crate::read_error::{ReadError, decode};
 use crate::result::ToolResult;
 use crate::version::Version;
+
+/// A generated object (`_meta`, an icon) as the JSON object it holds.
+pub(crate) fn object_of(value: impl Serialize) -> Option<Map<String, Value>> {
+    match to_value(value) {
+        Value::Object(map) => Some(map),
+        _ => None,
+    }
+}
+
+/// Generated icons as JSON objects.
+pub(crate) fn icons_of<T: Serialize>(icons: Option<Vec<T>>) -> Option<Vec<Map<String, Value>>> {
+    icons.map(|icons| icons.into_iter().filter_map(object_of).collect())
+}
 
 /// The neutral [`Role`] of a generated `Role` of module `$m`.
 macro_rules! read_role {
@@ -93,38 +109,40 @@ macro_rules! read_contents {
 pub(crate) use read_contents;
 
 /// One variant of a generated content union as [`Content`]; `$ann` names the macro that
-/// reads its annotations.
+/// reads its annotations. `$dated` is `[]` before 2025-06-18, `[dated]` where blocks have
+/// `_meta` (2025-06-18 on), `[dated icons]` where resource links have icons too (2025-11-25
+/// on).
 macro_rules! read_variant {
-    (TextContent, $m:ident, $ann:ident, $b:ident, $v:expr) => {
-        Content {
-            kind: ContentKind::Text($b.text),
-            annotations: $b.annotations.map(|a| $ann!($m, a)),
-        }
+    (TextContent, $m:ident, $ann:ident, $b:ident, $v:expr, $dated:tt) => {
+        read_variant!(@block ContentKind::Text($b.text), $m, $ann, $b, $dated)
     };
-    (ImageContent, $m:ident, $ann:ident, $b:ident, $v:expr) => {
-        read_variant!(@media Image, $m, $ann, $b)
+    (ImageContent, $m:ident, $ann:ident, $b:ident, $v:expr, $dated:tt) => {
+        read_variant!(@media Image, $m, $ann, $b, $dated)
     };
-    (AudioContent, $m:ident, $ann:ident, $b:ident, $v:expr) => {
-        read_variant!(@media Audio, $m, $ann, $b)
+    (AudioContent, $m:ident, $ann:ident, $b:ident, $v:expr, $dated:tt) => {
+        read_variant!(@media Audio, $m, $ann, $b, $dated)
     };
-    (@media $kind:ident, $m:ident, $ann:ident, $b:ident) => {
-        Content {
-            kind: ContentKind::$kind {
+    (@media $kind:ident, $m:ident, $ann:ident, $b:ident, $dated:tt) => {
+        read_variant!(
+            @block
+            ContentKind::$kind {
                 data: $b.data,
                 mime_type: $b.mime_type,
             },
-            annotations: $b.annotations.map(|a| $ann!($m, a)),
-        }
+            $m, $ann, $b, $dated
+        )
     };
-    (EmbeddedResource, $m:ident, $ann:ident, $b:ident, $v:expr) => {
-        Content {
-            kind: ContentKind::Resource(read_contents!($m, EmbeddedResourceResource, $b.resource)),
-            annotations: $b.annotations.map(|a| $ann!($m, a)),
-        }
+    (EmbeddedResource, $m:ident, $ann:ident, $b:ident, $v:expr, $dated:tt) => {
+        read_variant!(
+            @block
+            ContentKind::Resource(read_contents!($m, EmbeddedResourceResource, $b.resource)),
+            $m, $ann, $b, $dated
+        )
     };
-    (ResourceLink, $m:ident, $ann:ident, $b:ident, $v:expr) => {
-        Content {
-            kind: ContentKind::ResourceLink(ResourceLink {
+    (ResourceLink, $m:ident, $ann:ident, $b:ident, $v:expr, $dated:tt) => {
+        read_variant!(
+            @block
+            ContentKind::ResourceLink(ResourceLink {
                 size: $b
                     .size
                     .map(|size| {
@@ -133,24 +151,47 @@ macro_rules! read_variant {
                         })
                     })
                     .transpose()?,
+                icons: read_variant!(@icons $b, $dated),
                 uri: $b.uri,
                 name: $b.name,
                 title: $b.title,
                 description: $b.description,
                 mime_type: $b.mime_type,
             }),
+            $m, $ann, $b, $dated
+        )
+    };
+    (@block $kind:expr, $m:ident, $ann:ident, $b:ident, $dated:tt) => {{
+        let meta = read_variant!(@meta $b, $dated);
+        Content {
+            kind: $kind,
             annotations: $b.annotations.map(|a| $ann!($m, a)),
+            meta,
         }
+    }};
+    (@meta $b:ident, []) => {
+        None
+    };
+    (@meta $b:ident, [dated $($icons:ident)?]) => {
+        $b.meta.and_then(object_of)
+    };
+    (@icons $b:ident, [dated icons]) => {
+        icons_of($b.icons)
+    };
+    (@icons $b:ident, $dated:tt) => {
+        None
     };
 }
 
-/// A function reading every variant of the generated content union `$m::$union`.
+/// A function reading every variant of the generated content union `$m::$union`; `$dated`
+/// as `read_variant!` takes it.
 macro_rules! block_reader {
-    ($fn:ident, $m:ident, $union:ident, $ann:ident, $v:expr, [$($variant:ident),*]) => {
+    ($fn:ident, $m:ident, $union:ident, $ann:ident, $v:expr, [$($variant:ident),*],
+     $dated:tt) => {
         /// The [`Content`] of one block of this union.
         pub(crate) fn $fn(block: $m::$union) -> Result<Content, ReadError> {
             Ok(match block {
-                $($m::$union::$variant(b) => read_variant!($variant, $m, $ann, b, $v),)*
+                $($m::$union::$variant(b) => read_variant!($variant, $m, $ann, b, $v, $dated),)*
             })
         }
     };
@@ -162,7 +203,8 @@ block_reader!(
     CallToolResultContentItem,
     annotations_of,
     Version::V2024_11_05,
-    [TextContent, ImageContent, EmbeddedResource]
+    [TextContent, ImageContent, EmbeddedResource],
+    []
 );
 block_reader!(
     prompt_block_2024_11_05,
@@ -170,7 +212,8 @@ block_reader!(
     PromptMessageContent,
     annotations_of,
     Version::V2024_11_05,
-    [TextContent, ImageContent, EmbeddedResource]
+    [TextContent, ImageContent, EmbeddedResource],
+    []
 );
 block_reader!(
     tool_block_2025_03_26,
@@ -178,7 +221,8 @@ block_reader!(
     CallToolResultContentItem,
     annotations_of,
     Version::V2025_03_26,
-    [TextContent, ImageContent, AudioContent, EmbeddedResource]
+    [TextContent, ImageContent, AudioContent, EmbeddedResource],
+    []
 );
 block_reader!(
     prompt_block_2025_03_26,
@@ -186,11 +230,12 @@ block_reader!(
     PromptMessageContent,
     annotations_of,
     Version::V2025_03_26,
-    [TextContent, ImageContent, AudioContent, EmbeddedResource]
+    [TextContent, ImageContent, AudioContent, EmbeddedResource],
+    []
 );
 /// The reader of `ContentBlock` for a version with every block kind (2025-06-18 on).
 macro_rules! full_block_reader {
-    ($fn:ident, $m:ident, $v:expr) => {
+    ($fn:ident, $m:ident, $v:expr $(, $icons:ident)?) => {
         block_reader!(
             $fn,
             $m,
@@ -203,14 +248,25 @@ macro_rules! full_block_reader {
                 AudioContent,
                 ResourceLink,
                 EmbeddedResource
-            ]
+            ],
+            [dated $($icons)?]
         );
     };
 }
 
 full_block_reader!(read_block_2025_06_18, v2025_06_18, Version::V2025_06_18);
-full_block_reader!(read_block_2025_11_25, v2025_11_25, Version::V2025_11_25);
-full_block_reader!(read_block_2026_07_28, v2026_07_28, Version::V2026_07_28);
+full_block_reader!(
+    read_block_2025_11_25,
+    v2025_11_25,
+    Version::V2025_11_25,
+    icons
+);
+full_block_reader!(
+    read_block_2026_07_28,
+    v2026_07_28,
+    Version::V2026_07_28,
+    icons
+);
 
 /// Every block read with `read`, failing on the first that cannot be.
 fn blocks<T>(

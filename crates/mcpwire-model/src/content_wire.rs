@@ -53,6 +53,40 @@ pub(crate) fn object_as<T: DeserializeOwned>(
         .map_err(|e| ContentError::lacking(format!("{what} its schema refuses ({e})"), version))
 }
 
+/// `_meta` as the generated type `T` (`JsonObject`, or 2026-07-28's `MetaObject`).
+pub(crate) fn meta_as<T: DeserializeOwned>(
+    meta: &Option<Map<String, Value>>,
+    version: Version,
+) -> Result<Option<T>, ContentError> {
+    meta.as_ref()
+        .map(|m| object_as("a `_meta`", m, version))
+        .transpose()
+}
+
+/// Icons as the generated `Icon` type `T`.
+pub(crate) fn icons_as<T: DeserializeOwned>(
+    icons: &Option<Vec<Map<String, Value>>>,
+    version: Version,
+) -> Result<Option<Vec<T>>, ContentError> {
+    icons
+        .as_ref()
+        .map(|icons| {
+            icons
+                .iter()
+                .map(|icon| object_as("an icon", icon, version))
+                .collect()
+        })
+        .transpose()
+}
+
+/// Refuses a block's `_meta` under a version whose blocks lack it (before 2025-06-18).
+fn refuse_meta(block: &Content, version: Version) -> Result<(), ContentError> {
+    match block.meta {
+        Some(_) => Err(ContentError::lacking("a content block's `_meta`", version)),
+        None => Ok(()),
+    }
+}
+
 /// Converts [`Annotations`] into `$ty` of module `$m`; `with_last_modified` when the
 /// version has `lastModified`, otherwise one present is a [`ContentError`].
 macro_rules! annotations {
@@ -105,61 +139,73 @@ macro_rules! embedded_contents {
 }
 
 /// `ContentBlock` of the versions that have every block kind (2025-06-18 on): one shape,
-/// different modules.
+/// different modules. `icons` where a resource link has them (2025-11-25 on).
 macro_rules! full_block {
-    ($fn:ident, $m:ident, $v:expr) => {
+    ($fn:ident, $m:ident, $v:expr $(, $icons:ident)?) => {
         pub(crate) fn $fn(block: &Content) -> Result<$m::ContentBlock, ContentError> {
             let v = $v;
             let ann = match &block.annotations {
                 Some(a) => Some(annotations!($m, Annotations, a, v, with_last_modified)),
                 None => None,
             };
+            let meta = meta_as(&block.meta, v)?;
+            /// The generated block `$ty` built by `$new`, with the annotations and `_meta`.
+            macro_rules! common {
+                ($ty:ident, $new:expr) => {{
+                    let mut out: $m::$ty = $new;
+                    out.annotations = ann;
+                    out.meta = meta;
+                    $m::ContentBlock::$ty(out)
+                }};
+            }
             Ok(match &block.kind {
-                ContentKind::Text(text) => {
-                    let mut out = $m::TextContent::new(text.clone());
-                    out.annotations = ann;
-                    $m::ContentBlock::TextContent(out)
-                }
-                ContentKind::Image { data, mime_type } => {
-                    let mut out = $m::ImageContent::new(data.clone(), mime_type.clone());
-                    out.annotations = ann;
-                    $m::ContentBlock::ImageContent(out)
-                }
-                ContentKind::Audio { data, mime_type } => {
-                    let mut out = $m::AudioContent::new(data.clone(), mime_type.clone());
-                    out.annotations = ann;
-                    $m::ContentBlock::AudioContent(out)
-                }
-                ContentKind::Resource(resource) => {
-                    let mut out = $m::EmbeddedResource::new(embedded_contents!($m, resource));
-                    out.annotations = ann;
-                    $m::ContentBlock::EmbeddedResource(out)
-                }
+                ContentKind::Text(text) => common!(TextContent, $m::TextContent::new(text.clone())),
+                ContentKind::Image { data, mime_type } => common!(
+                    ImageContent,
+                    $m::ImageContent::new(data.clone(), mime_type.clone())
+                ),
+                ContentKind::Audio { data, mime_type } => common!(
+                    AudioContent,
+                    $m::AudioContent::new(data.clone(), mime_type.clone())
+                ),
+                ContentKind::Resource(resource) => common!(
+                    EmbeddedResource,
+                    $m::EmbeddedResource::new(embedded_contents!($m, resource))
+                ),
                 ContentKind::ResourceLink(link) => {
-                    $m::ContentBlock::ResourceLink(resource_link!($m, link, ann))
+                    common!(ResourceLink, resource_link!($m, link, v $(, $icons)?))
                 }
             })
         }
     };
 }
 
-/// A `ResourceLink` of module `$m`.
+/// A `ResourceLink` of module `$m`, without its annotations and `_meta`; `icons` where the
+/// version's links have them, else a link with icons is a [`ContentError`].
 macro_rules! resource_link {
-    ($m:ident, $link:expr, $ann:expr) => {{
+    ($m:ident, $link:expr, $v:expr $(, $icons:ident)?) => {{
         let link: &ResourceLink = $link;
         let mut out = $m::ResourceLink::new(link.name.clone(), link.uri.clone());
-        out.annotations = $ann;
         out.title = link.title.clone();
         out.description = link.description.clone();
         out.mime_type = link.mime_type.clone();
         out.size = link.size.map(Into::into);
+        resource_link!(@icons out, link, $v $(, $icons)?);
         out
     }};
+    (@icons $out:ident, $link:ident, $v:expr) => {
+        if $link.icons.is_some() {
+            return Err(ContentError::lacking("a resource link's `icons`", $v));
+        }
+    };
+    (@icons $out:ident, $link:ident, $v:expr, icons) => {
+        $out.icons = icons_as(&$link.icons, $v)?;
+    };
 }
 
 full_block!(block_2025_06_18, v2025_06_18, Version::V2025_06_18);
-full_block!(block_2025_11_25, v2025_11_25, Version::V2025_11_25);
-full_block!(block_2026_07_28, v2026_07_28, Version::V2026_07_28);
+full_block!(block_2025_11_25, v2025_11_25, Version::V2025_11_25, icons);
+full_block!(block_2026_07_28, v2026_07_28, Version::V2026_07_28, icons);
 
 /// 2025-03-26: no resource links, no `lastModified`; tool results and prompt messages have
 /// their own (equal) unions, built from this one.
@@ -173,6 +219,7 @@ pub(crate) enum Block2025_03_26 {
 pub(crate) fn block_2025_03_26(block: &Content) -> Result<Block2025_03_26, ContentError> {
     use v2025_03_26 as m;
     let v = Version::V2025_03_26;
+    refuse_meta(block, v)?;
     let ann = match &block.annotations {
         Some(a) => Some(annotations!(m, Annotations, a, v)),
         None => None,
@@ -214,6 +261,7 @@ pub(crate) enum Block2024_11_05 {
 pub(crate) fn block_2024_11_05(block: &Content) -> Result<Block2024_11_05, ContentError> {
     use v2024_11_05 as m;
     let v = Version::V2024_11_05;
+    refuse_meta(block, v)?;
     let a = block.annotations.as_ref();
     Ok(match &block.kind {
         ContentKind::Text(text) => {

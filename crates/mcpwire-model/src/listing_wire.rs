@@ -6,13 +6,12 @@
 //! 2025-06-18, icons before 2025-11-25) is a [`ContentError`], never dropped.
 
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
-use serde::Serialize;
-use serde::de::DeserializeOwned;
 use serde_json::{Map, Number, Value};
 
 use crate::content::{Annotations, ContentError, Role};
 use crate::content_read::{annotations_of, by_version, complete, dated_annotations_of, read_role};
-use crate::content_wire::{annotations, object_as, priority, to_value};
+use crate::content_read::{icons_of, object_of};
+use crate::content_wire::{annotations, icons_as, meta_as, priority, to_value};
 use crate::listing::{
     ListPage, PromptArgumentEntry, PromptEntry, ResourceEntry, ResourceTemplateEntry,
 };
@@ -66,45 +65,6 @@ fn refuse_lacking(m: &Members, version: Version) -> Result<(), ContentError> {
         )),
         None => Ok(()),
     }
-}
-
-/// `_meta` as the generated type `T`.
-fn meta_as<T: DeserializeOwned>(
-    meta: &Option<Map<String, Value>>,
-    version: Version,
-) -> Result<Option<T>, ContentError> {
-    meta.as_ref()
-        .map(|m| object_as("a `_meta`", m, version))
-        .transpose()
-}
-
-/// Icons as the generated `Icon` type `T`.
-fn icons_as<T: DeserializeOwned>(
-    icons: &Option<Vec<Map<String, Value>>>,
-    version: Version,
-) -> Result<Option<Vec<T>>, ContentError> {
-    icons
-        .as_ref()
-        .map(|icons| {
-            icons
-                .iter()
-                .map(|icon| object_as("an icon", icon, version))
-                .collect()
-        })
-        .transpose()
-}
-
-/// A generated object (`_meta`, an icon) as the JSON object it holds.
-fn object_of(value: impl Serialize) -> Option<Map<String, Value>> {
-    match to_value(value) {
-        Value::Object(map) => Some(map),
-        _ => None,
-    }
-}
-
-/// Generated icons as JSON objects.
-fn icons_of<T: Serialize>(icons: Option<Vec<T>>) -> Option<Vec<Map<String, Value>>> {
-    icons.map(|icons| icons.into_iter().filter_map(object_of).collect())
 }
 
 /// Sets the members of module `$m` that only some versions have on `$out` from `$item`

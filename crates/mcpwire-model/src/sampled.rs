@@ -47,6 +47,9 @@ pub enum SampledBlock {
 }
 
 /// The content of a sampled message: one block, or an array of blocks (from 2025-11-25).
+// One block is what every version sends and most messages hold; boxing it to match the
+// array's size would make each of them a second allocation and every caller write `Box`.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum SampledContent {
     /// One block, sent as an object.

@@ -295,8 +295,3 @@ pub(crate) fn tool_choice_of(choice: impl serde::Serialize) -> ToolChoice {
     };
     ToolChoice { mode }
 }
-
-/// A generated object (`metadata`, `task`), serialized, as a map.
-pub(crate) fn object_of(value: impl serde::Serialize) -> Option<Map<String, Value>> {
-    object(to_value(value))
-}

@@ -57,8 +57,29 @@ fn blocks(version: Version) -> Vec<Content> {
                 size: Some(u64::MAX),
                 ..ResourceLink::new("file:///c.c", "c.c")
             })
-            .annotated(annotations),
+            .annotated(annotations.clone()),
         );
+        let meta = object(json!({ "trace": "a1", "hops": [1, 2.5], "nested": { "k": null } }));
+        out.push(Content::text("with meta").with_meta(meta.clone()));
+        out.push(
+            Content::resource_link(ResourceLink::new("file:///d", "d"))
+                .annotated(annotations)
+                .with_meta(meta),
+        );
+    }
+    if version >= Version::V2025_11_25 {
+        out.push(Content::resource_link(ResourceLink {
+            icons: Some(vec![
+                object(json!({ "src": "https://example.com/c.png" })),
+                object(json!({
+                    "src": "data:image/svg+xml;base64,PHN2Zy8+",
+                    "mimeType": "image/svg+xml",
+                    "sizes": ["any"],
+                    "theme": "dark"
+                })),
+            ]),
+            ..ResourceLink::new("file:///e", "e")
+        }));
     }
     out
 }
@@ -95,14 +116,50 @@ fn tool_results_read_back_equal_under_every_version() {
 fn what_a_version_lacks_is_refused_when_sent() {
     let link = Content::resource_link(ResourceLink::new("file:///c", "c"));
     let audio = Content::audio("UklGRg==", "audio/wav");
-    for (block, version) in [
-        (&link, Version::V2025_03_26),
-        (&audio, Version::V2024_11_05),
+    let with_meta = Content::text("t").with_meta(object(json!({ "k": 1 })));
+    let icon = object(json!({ "src": "https://example.com/c.png" }));
+    let with_icons = Content::resource_link(ResourceLink {
+        icons: Some(vec![icon]),
+        ..ResourceLink::new("file:///c", "c")
+    });
+    let without_src = Content::resource_link(ResourceLink {
+        icons: Some(vec![object(json!({ "mimeType": "image/png" }))]),
+        ..ResourceLink::new("file:///c", "c")
+    });
+    for (block, version, what) in [
+        (&link, Version::V2025_03_26, "`resource_link` content"),
+        (&audio, Version::V2024_11_05, "`audio` content"),
+        (
+            &with_meta,
+            Version::V2024_11_05,
+            "a content block's `_meta`",
+        ),
+        (
+            &with_meta,
+            Version::V2025_03_26,
+            "a content block's `_meta`",
+        ),
+        (
+            &with_icons,
+            Version::V2025_06_18,
+            "a resource link's `icons`",
+        ),
     ] {
         let result = ToolResult::content(vec![block.clone()]);
         let error = result.try_to_json(version).unwrap_err();
-        assert_eq!(error.version, version);
+        assert_eq!((error.what.as_str(), error.version), (what, version));
+        let error = PromptMessage::new(Role::User, block.clone())
+            .to_json(version)
+            .unwrap_err();
+        assert_eq!((error.what.as_str(), error.version), (what, version));
     }
+    let error = ToolResult::content(vec![without_src])
+        .try_to_json(Version::V2025_11_25)
+        .unwrap_err();
+    assert!(
+        error.what.starts_with("an icon its schema refuses"),
+        "{error}"
+    );
     let titled = ToolInfo {
         title: Some("Add".into()),
         ..ToolInfo::new("add", object(json!({ "type": "object" })))
