@@ -193,9 +193,22 @@ pub(crate) fn reply_capacity(id: &Id<'_>, result_len: usize) -> usize {
 /// the whole reply and a line end.
 pub fn write_success(out: &mut Vec<u8>, id: &Id<'_>, result_json: &str) {
     out.reserve(reply_capacity(id, result_json.len()));
+    let start = open_success(out, id);
+    out.extend_from_slice(result_json.as_bytes());
+    close_success(out, start);
+}
+
+/// Appends a success reply's head up to `"result":`; returns where the result starts.
+fn open_success(out: &mut Vec<u8>, id: &Id<'_>) -> usize {
     write_head(out, Some(id), MissingId::Null);
     out.extend_from_slice(br#","result":"#);
-    push_json_single_line(out, result_json);
+    out.len()
+}
+
+/// Ends a success reply whose result was appended from `start`: its line breaks become
+/// spaces (see [`push_json_single_line`]), then the closing brace.
+fn close_success(out: &mut Vec<u8>, start: usize) {
+    single_line(&mut out[start..]);
     out.push(b'}');
 }
 
@@ -229,12 +242,9 @@ pub fn success_reply<T: Serialize + ?Sized>(
     result: &T,
 ) -> Result<Vec<u8>, serde_json::Error> {
     let mut out = Vec::with_capacity(reply_capacity(id, 0));
-    write_head(&mut out, Some(id), MissingId::Null);
-    out.extend_from_slice(br#","result":"#);
-    let start = out.len();
+    let start = open_success(&mut out, id);
     serde_json::to_writer(&mut out, result)?;
-    single_line(&mut out[start..]);
-    out.push(b'}');
+    close_success(&mut out, start);
     Ok(out)
 }
 
