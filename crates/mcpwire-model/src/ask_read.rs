@@ -16,8 +16,9 @@ use crate::ask::{
     ElicitRequest, IncludeContext, ModelPreferences, SamplingMessage, SamplingRequest,
 };
 use crate::ask_reply_wire::{read_sampled, role_of};
-use crate::content_read::object_of;
-use crate::content_read::{read_block_2025_06_18, tool_block_2024_11_05, tool_block_2025_03_26};
+use crate::content_read::{
+    object_of, read_block_2025_06_18, tool_block_2024_11_05, tool_block_2025_03_26,
+};
 use crate::content_wire::to_value;
 use crate::form::Form;
 use crate::read_error::{ReadError, decode};

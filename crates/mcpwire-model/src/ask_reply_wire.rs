@@ -12,8 +12,9 @@ use serde_json::{Map, Value, json};
 use crate::ask_reply::{ElicitAnswer, ElicitReply, SamplingReply};
 use crate::ask_wire::{AskError, meta_to};
 use crate::content::{Content, Role};
-use crate::content_read::object_of;
-use crate::content_read::{read_block_2025_06_18, tool_block_2024_11_05, tool_block_2025_03_26};
+use crate::content_read::{
+    object_of, read_block_2025_06_18, tool_block_2024_11_05, tool_block_2025_03_26,
+};
 use crate::content_wire::{
     Block2024_11_05, Block2025_03_26, block_2024_11_05, block_2025_03_26, block_2025_06_18,
     to_value,

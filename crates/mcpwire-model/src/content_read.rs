@@ -20,12 +20,17 @@ use crate::read_error::{ReadError, decode};
 use crate::result::ToolResult;
 use crate::version::Version;
 
-/// A generated object (`_meta`, an icon) as the JSON object it holds.
-pub(crate) fn object_of(value: impl Serialize) -> Option<Map<String, Value>> {
-    match to_value(value) {
+/// The members of `value` when it is a JSON object.
+pub(crate) fn object(value: Value) -> Option<Map<String, Value>> {
+    match value {
         Value::Object(map) => Some(map),
         _ => None,
     }
+}
+
+/// A generated object (`_meta`, an icon, `metadata`) as the JSON object it holds.
+pub(crate) fn object_of(value: impl Serialize) -> Option<Map<String, Value>> {
+    object(to_value(value))
 }
 
 /// Generated icons as JSON objects.

@@ -9,8 +9,9 @@ use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v20
 use serde_json::{Map, Number, Value};
 
 use crate::content::{Annotations, ContentError, Role};
-use crate::content_read::{annotations_of, by_version, complete, dated_annotations_of, read_role};
-use crate::content_read::{icons_of, object_of};
+use crate::content_read::{
+    annotations_of, by_version, complete, dated_annotations_of, icons_of, object_of, read_role,
+};
 use crate::content_wire::{annotations, icons_as, meta_as, priority, to_value};
 use crate::listing::{
     ListPage, PromptArgumentEntry, PromptEntry, ResourceEntry, ResourceTemplateEntry,

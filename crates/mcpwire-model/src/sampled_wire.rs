@@ -6,11 +6,11 @@
 
 use mcpwire_types::mcp::{v2025_11_25, v2026_07_28};
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::ask_wire::AskError;
 use crate::content::Content;
-use crate::content_read::{read_block_2025_11_25, read_block_2026_07_28};
+use crate::content_read::{object, read_block_2025_11_25, read_block_2026_07_28};
 use crate::content_wire::{block_2025_11_25, block_2026_07_28, to_value};
 use crate::read_error::ReadError;
 use crate::sampled::{
@@ -80,13 +80,6 @@ fn tool_result_json(result: &SampledToolResult, content: Vec<Value>) -> Value {
         out["_meta"] = Value::Object(meta.clone());
     }
     out
-}
-
-fn object(value: Value) -> Option<Map<String, Value>> {
-    match value {
-        Value::Object(map) => Some(map),
-        _ => None,
-    }
 }
 
 /// A generated `ToolUseContent`, serialized, as the model holds it.
