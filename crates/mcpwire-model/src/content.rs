@@ -57,6 +57,21 @@ pub struct EmbeddedResource {
     pub mime_type: Option<String>,
     /// What it contains.
     pub contents: ResourceContents,
+    /// The contents' `_meta` (from 2025-06-18), as sent. A content block's own `_meta` is
+    /// [`Content::meta`].
+    pub meta: Option<Map<String, Value>>,
+}
+
+impl EmbeddedResource {
+    /// The contents of the resource at `uri`, with no MIME type and no `_meta`.
+    pub fn new(uri: impl Into<String>, contents: ResourceContents) -> Self {
+        Self {
+            uri: uri.into(),
+            mime_type: None,
+            contents,
+            meta: None,
+        }
+    }
 }
 
 /// A pointer to a resource the client may read (`ResourceLink`, from 2025-06-18).

@@ -2,10 +2,10 @@
 //! and `GetPromptResult` converted into [`Content`], [`ToolResult`] and [`PromptResult`].
 //!
 //! The text is first decoded as the version's generated type, so what its schema refuses is
-//! a [`ReadError`]. A block's `_meta` and a resource link's `icons` are kept. What the model
-//! has no place for is left behind on purpose: the `_meta` of an embedded resource's
-//! contents, and members a schema does not declare. Everything the model can send under a
-//! version reads back equal.
+//! a [`ReadError`]. The `_meta` of a block and of an embedded resource's contents, and a
+//! resource link's `icons`, are kept. What the model has no place for is left behind on
+//! purpose: members a schema does not declare. Everything the model can send under a version
+//! reads back equal.
 
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use serde::Serialize;
@@ -94,21 +94,33 @@ macro_rules! dated_annotations_of {
 pub(crate) use {annotations_of, dated_annotations_of};
 
 /// An [`EmbeddedResource`] of a generated union `$m::$union` of text and blob contents
-/// (`EmbeddedResourceResource`, `ReadResourceResultContentsItem`).
+/// (`EmbeddedResourceResource`, `ReadResourceResultContentsItem`), with the contents'
+/// `_meta` where the version has it (2025-06-18 on).
 macro_rules! read_contents {
     ($m:ident, $union:ident, $item:expr) => {
         match $item {
             $m::$union::TextResourceContents(c) => EmbeddedResource {
+                meta: read_contents!(@meta $m, c),
                 uri: c.uri,
                 mime_type: c.mime_type,
                 contents: ResourceContents::Text(c.text),
             },
             $m::$union::BlobResourceContents(c) => EmbeddedResource {
+                meta: read_contents!(@meta $m, c),
                 uri: c.uri,
                 mime_type: c.mime_type,
                 contents: ResourceContents::Blob(c.blob),
             },
         }
+    };
+    (@meta v2024_11_05, $c:ident) => {
+        None
+    };
+    (@meta v2025_03_26, $c:ident) => {
+        None
+    };
+    (@meta $m:ident, $c:ident) => {
+        $c.meta.and_then(object_of)
     };
 }
 pub(crate) use read_contents;

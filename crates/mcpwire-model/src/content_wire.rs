@@ -119,23 +119,35 @@ macro_rules! annotations {
 
 pub(crate) use annotations;
 
-/// The `resource` member of an `EmbeddedResource` of module `$m`.
+/// The `resource` member of an `EmbeddedResource` of module `$m` under version `$v`; `dated`
+/// where the contents have `_meta` (2025-06-18 on), else contents with `_meta` are a
+/// [`ContentError`].
 macro_rules! embedded_contents {
-    ($m:ident, $r:expr) => {{
+    ($m:ident, $r:expr, $v:expr $(, $dated:ident)?) => {{
         let r: &EmbeddedResource = $r;
         match &r.contents {
             ResourceContents::Text(text) => {
                 let mut item = $m::TextResourceContents::new(text.clone(), r.uri.clone());
                 item.mime_type = r.mime_type.clone();
+                embedded_contents!(@meta item, r, $v $(, $dated)?);
                 $m::EmbeddedResourceResource::TextResourceContents(item)
             }
             ResourceContents::Blob(blob) => {
                 let mut item = $m::BlobResourceContents::new(blob.clone(), r.uri.clone());
                 item.mime_type = r.mime_type.clone();
+                embedded_contents!(@meta item, r, $v $(, $dated)?);
                 $m::EmbeddedResourceResource::BlobResourceContents(item)
             }
         }
     }};
+    (@meta $item:ident, $r:ident, $v:expr) => {
+        if $r.meta.is_some() {
+            return Err(ContentError::lacking("an embedded resource's `_meta`", $v));
+        }
+    };
+    (@meta $item:ident, $r:ident, $v:expr, dated) => {
+        $item.meta = meta_as(&$r.meta, $v)?;
+    };
 }
 
 /// `ContentBlock` of the versions that have every block kind (2025-06-18 on): one shape,
@@ -170,7 +182,7 @@ macro_rules! full_block {
                 ),
                 ContentKind::Resource(resource) => common!(
                     EmbeddedResource,
-                    $m::EmbeddedResource::new(embedded_contents!($m, resource))
+                    $m::EmbeddedResource::new(embedded_contents!($m, resource, v, dated))
                 ),
                 ContentKind::ResourceLink(link) => {
                     common!(ResourceLink, resource_link!($m, link, v $(, $icons)?))
@@ -241,7 +253,7 @@ pub(crate) fn block_2025_03_26(block: &Content) -> Result<Block2025_03_26, Conte
             Block2025_03_26::Audio(out)
         }
         ContentKind::Resource(resource) => {
-            let mut out = m::EmbeddedResource::new(embedded_contents!(m, resource));
+            let mut out = m::EmbeddedResource::new(embedded_contents!(m, resource, v));
             out.annotations = ann;
             Block2025_03_26::Resource(out)
         }
@@ -281,7 +293,7 @@ pub(crate) fn block_2024_11_05(block: &Content) -> Result<Block2024_11_05, Conte
             Block2024_11_05::Image(out)
         }
         ContentKind::Resource(resource) => {
-            let mut out = m::EmbeddedResource::new(embedded_contents!(m, resource));
+            let mut out = m::EmbeddedResource::new(embedded_contents!(m, resource, v));
             out.annotations = match a {
                 Some(a) => Some(annotations!(m, EmbeddedResourceAnnotations, a, v)),
                 None => None,

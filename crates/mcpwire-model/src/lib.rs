@@ -17,9 +17,9 @@
 //! client reads what a server asks with [`SamplingRequest::from_json`] and
 //! [`ElicitRequest::from_json`], a server reads the answers with
 //! [`SamplingReply::from_json`] and [`ElicitAnswer::from_json`].
-//! Everything the model can send under a version reads back equal, a content block's `_meta`
-//! and a resource link's icons included; what it has no place for (the `_meta` of an embedded
-//! resource's contents, members a schema does not declare) is left behind.
+//! Everything the model can send under a version reads back equal, the `_meta` of a content
+//! block and of an embedded resource's contents and a resource link's icons included; what it
+//! has no place for (members a schema does not declare) is left behind.
 //! Listed resources, templates and prompts ([`ResourceEntry`], [`ResourceTemplateEntry`],
 //! [`PromptEntry`]), sampling messages, requests and results, and elicitation requests and
 //! results ([`ElicitReply`]) keep every member their version declares, `_meta` included.

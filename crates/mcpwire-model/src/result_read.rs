@@ -1,12 +1,12 @@
 //! The `completion/complete` and `resources/read` results read back: each version's
 //! generated `CompleteResult` and `ReadResourceResult` converted into a [`CompletionPage`]
-//! and [`EmbeddedResource`]s. (`_meta` and members a schema does not declare are left
-//! behind, as in `content_read.rs`.)
+//! and [`EmbeddedResource`]s. Each item's `_meta` is kept (2025-06-18 on); a result's own
+//! `_meta` and members a schema does not declare are left behind, as in `content_read.rs`.
 
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 
 use crate::content::{EmbeddedResource, ResourceContents};
-use crate::content_read::{by_version, complete, read_contents};
+use crate::content_read::{by_version, complete, object_of, read_contents};
 use crate::read_error::{ReadError, decode};
 use crate::result_wire::CompletionPage;
 use crate::version::Version;

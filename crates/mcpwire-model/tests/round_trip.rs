@@ -33,15 +33,13 @@ fn blocks(version: Version) -> Vec<Content> {
             ..Annotations::default()
         }),
         Content::resource(EmbeddedResource {
-            uri: "file:///a.txt".into(),
             mime_type: Some("text/plain".into()),
-            contents: ResourceContents::text("a"),
+            ..EmbeddedResource::new("file:///a.txt", ResourceContents::text("a"))
         }),
-        Content::resource(EmbeddedResource {
-            uri: "file:///b.bin".into(),
-            mime_type: None,
-            contents: ResourceContents::Blob("AAEC".into()),
-        })
+        Content::resource(EmbeddedResource::new(
+            "file:///b.bin",
+            ResourceContents::Blob("AAEC".into()),
+        ))
         .annotated(annotations.clone()),
     ];
     if version >= Version::V2025_03_26 {
@@ -63,9 +61,24 @@ fn blocks(version: Version) -> Vec<Content> {
         out.push(Content::text("with meta").with_meta(meta.clone()));
         out.push(
             Content::resource_link(ResourceLink::new("file:///d", "d"))
-                .annotated(annotations)
-                .with_meta(meta),
+                .annotated(annotations.clone())
+                .with_meta(meta.clone()),
         );
+        // The contents' `_meta` beside the block's own, and on a blob alone.
+        let contents_meta = object(json!({ "ui": { "csp": ["https://a.example"] } }));
+        out.push(
+            Content::resource(EmbeddedResource {
+                mime_type: Some("text/html".into()),
+                meta: Some(contents_meta.clone()),
+                ..EmbeddedResource::new("ui://widget", ResourceContents::text("<p>hi</p>"))
+            })
+            .annotated(annotations)
+            .with_meta(meta),
+        );
+        out.push(Content::resource(EmbeddedResource {
+            meta: Some(contents_meta),
+            ..EmbeddedResource::new("file:///f.bin", ResourceContents::Blob("AAEC".into()))
+        }));
     }
     if version >= Version::V2025_11_25 {
         out.push(Content::resource_link(ResourceLink {
@@ -117,6 +130,10 @@ fn what_a_version_lacks_is_refused_when_sent() {
     let link = Content::resource_link(ResourceLink::new("file:///c", "c"));
     let audio = Content::audio("UklGRg==", "audio/wav");
     let with_meta = Content::text("t").with_meta(object(json!({ "k": 1 })));
+    let contents_meta = Content::resource(EmbeddedResource {
+        meta: Some(object(json!({ "k": 1 }))),
+        ..EmbeddedResource::new("file:///a", ResourceContents::text("a"))
+    });
     let icon = object(json!({ "src": "https://example.com/c.png" }));
     let with_icons = Content::resource_link(ResourceLink {
         icons: Some(vec![icon]),
@@ -138,6 +155,16 @@ fn what_a_version_lacks_is_refused_when_sent() {
             &with_meta,
             Version::V2025_03_26,
             "a content block's `_meta`",
+        ),
+        (
+            &contents_meta,
+            Version::V2024_11_05,
+            "an embedded resource's `_meta`",
+        ),
+        (
+            &contents_meta,
+            Version::V2025_03_26,
+            "an embedded resource's `_meta`",
         ),
         (
             &with_icons,
@@ -231,12 +258,28 @@ fn resource_contents_and_completions_read_back_equal_under_every_version() {
             let sent = read_result("file:///x", mime_type, contents.clone(), version);
             let read = read_resource_result(&sent.to_string(), version).unwrap();
             let expected = EmbeddedResource {
-                uri: "file:///x".into(),
                 mime_type: mime_type.map(str::to_owned),
-                contents,
+                ..EmbeddedResource::new("file:///x", contents)
             };
             assert_eq!(read, [expected]);
         }
+        // Each item's `_meta` is kept where the version declares it, and left behind as an
+        // undeclared member before 2025-06-18.
+        let mut sent = read_result("file:///x", None, ResourceContents::text("hi"), version);
+        sent["contents"] = json!([
+            { "uri": "file:///x", "text": "hi", "_meta": { "k": [1] } },
+            { "uri": "file:///y", "blob": "AAEC" }
+        ]);
+        let read = read_resource_result(&sent.to_string(), version).unwrap();
+        let meta = (version >= Version::V2025_06_18).then(|| object(json!({ "k": [1] })));
+        let expected = [
+            EmbeddedResource {
+                meta,
+                ..EmbeddedResource::new("file:///x", ResourceContents::text("hi"))
+            },
+            EmbeddedResource::new("file:///y", ResourceContents::Blob("AAEC".into())),
+        ];
+        assert_eq!(read, expected, "{version}");
         for page in [
             CompletionPage {
                 values: vec!["a".into(), "b".into()],
@@ -696,11 +739,10 @@ fn asks_and_their_answers_read_back_equal_under_every_version() {
         assert_eq!(SamplingReply::from_json(&sent, version).unwrap(), reply);
         // A resource has no place in a sampled message.
         let resource = SamplingReply {
-            content: Content::resource(EmbeddedResource {
-                uri: "file:///a".into(),
-                mime_type: None,
-                contents: ResourceContents::text("a"),
-            })
+            content: Content::resource(EmbeddedResource::new(
+                "file:///a",
+                ResourceContents::text("a"),
+            ))
             .into(),
             ..reply.clone()
         };

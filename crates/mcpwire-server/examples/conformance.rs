@@ -31,9 +31,11 @@ const WAV: &str = "UklGRiQAAABXQVZFZm10IBAAAAABAAEARKwAAIhYAQACABAAZGF0YQAAAAA="
 /// The resource the embedding tools and prompt carry.
 fn embedded(uri: &str) -> Content {
     Content::resource(EmbeddedResource {
-        uri: uri.into(),
         mime_type: Some("text/plain".into()),
-        contents: ResourceContents::text("This is an embedded resource content."),
+        ..EmbeddedResource::new(
+            uri,
+            ResourceContents::text("This is an embedded resource content."),
+        )
     })
 }
 

@@ -35,15 +35,13 @@ fn block(kind: &str, version_has_last_modified: bool) -> Content {
         "image" => Content::image("iVBORw0KGgo=", "image/png"),
         "audio" => Content::audio("UklGRg==", "audio/wav"),
         "resource" => Content::resource(EmbeddedResource {
-            uri: "test://doc".into(),
             mime_type: Some("text/plain".into()),
-            contents: ResourceContents::text("the doc"),
+            ..EmbeddedResource::new("test://doc", ResourceContents::text("the doc"))
         }),
-        "blob" => Content::resource(EmbeddedResource {
-            uri: "test://bin".into(),
-            mime_type: None,
-            contents: ResourceContents::Blob("AAEC".into()),
-        }),
+        "blob" => Content::resource(EmbeddedResource::new(
+            "test://bin",
+            ResourceContents::Blob("AAEC".into()),
+        )),
         _ => Content::resource_link(ResourceLink {
             title: Some("Doc".into()),
             mime_type: Some("text/plain".into()),
