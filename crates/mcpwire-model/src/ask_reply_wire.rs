@@ -10,14 +10,14 @@ use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v20
 use serde_json::{Map, Value, json};
 
 use crate::ask_reply::{ElicitAnswer, ElicitReply, SamplingReply};
-use crate::ask_wire::{AskError, meta_to};
+use crate::ask_wire::{AskError, lacking, refused};
 use crate::content::{Content, Role};
 use crate::content_read::{
     object_of, read_block_2025_06_18, tool_block_2024_11_05, tool_block_2025_03_26,
 };
 use crate::content_wire::{
     Block2024_11_05, Block2025_03_26, block_2024_11_05, block_2025_03_26, block_2025_06_18,
-    to_value,
+    optional_as, to_value,
 };
 use crate::read_error::{ReadError, decode};
 use crate::sampled::SampledContent;
@@ -26,13 +26,6 @@ use crate::sampled_wire::{
     single_block,
 };
 use crate::version::Version;
-
-fn lacking(what: impl Into<String>, version: Version) -> AskError {
-    AskError::Lacking {
-        what: what.into(),
-        version,
-    }
-}
 
 /// The [`Content`] of one sampled block of the generated union `$m::$union`: its text, image
 /// and audio variants read as the same variant of `$m::$target` by `$read`; any other
@@ -137,7 +130,7 @@ impl SamplingReply {
                 let mut out =
                     $m::CreateMessageResult::new(content, &*self.model, role_to!($m, self.role));
                 out.stop_reason = self.stop_reason.clone();
-                out.meta = meta_to(&self.meta, "a `_meta`", version)?;
+                out.meta = optional_as(&self.meta, "a `_meta`", version).map_err(refused)?;
                 to_value(out)
             }};
         }

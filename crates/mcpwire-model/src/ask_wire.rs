@@ -11,12 +11,12 @@ use crate::ask::{ElicitRequest, IncludeContext, ModelPreferences, SamplingReques
 use crate::content::{ContentError, Role};
 use crate::content_wire::{
     Block2024_11_05, Block2025_03_26, block_2024_11_05, block_2025_03_26, block_2025_06_18,
-    to_value,
+    optional_as, to_value,
 };
 use crate::form::FormError;
 use crate::form_wire::{requested_2025_06_18, requested_2025_11_25, requested_2026_07_28};
 use crate::sampled_wire::{
-    generated, message_to_2025_11_25, message_to_2026_07_28, single_block, tool_choice_to, tools_to,
+    message_to_2025_11_25, message_to_2026_07_28, single_block, tool_choice_to, tools_to,
 };
 use crate::version::Version;
 
@@ -62,7 +62,7 @@ impl From<FormError> for AskError {
     }
 }
 
-fn lacking(what: impl Into<String>, version: Version) -> AskError {
+pub(crate) fn lacking(what: impl Into<String>, version: Version) -> AskError {
     AskError::Lacking {
         what: what.into(),
         version,
@@ -141,7 +141,7 @@ pub fn elicit_params(request: &ElicitRequest, version: Version) -> Result<Value,
         ) => {
             use v2025_11_25 as m;
             let mut out = m::ElicitRequestFormParams::new(&**message, requested_2025_11_25(form)?);
-            out.meta = meta_to(meta, "an elicitation `_meta`", version)?;
+            out.meta = optional_as(meta, "an elicitation `_meta`", version).map_err(refused)?;
             to_value(m::ElicitRequestParams::ElicitRequestFormParams(out))
         }
         (
@@ -157,7 +157,7 @@ pub fn elicit_params(request: &ElicitRequest, version: Version) -> Result<Value,
             url_id(elicitation_id)?;
             let id = elicitation_id.as_deref().unwrap_or_default();
             let mut out = m::ElicitRequestURLParams::new(id, &**message, &**url);
-            out.meta = meta_to(meta, "an elicitation `_meta`", version)?;
+            out.meta = optional_as(meta, "an elicitation `_meta`", version).map_err(refused)?;
             to_value(m::ElicitRequestParams::ElicitRequestURLParams(out))
         }
         (Version::V2026_07_28, ElicitRequest::Form { message, form, .. }) => {
@@ -211,11 +211,7 @@ macro_rules! sampling_params {
             .as_ref()
             .map(|p| preferences!($m, p, version))
             .transpose()?;
-        out.metadata = request
-            .metadata
-            .as_ref()
-            .map(|m| generated(Value::Object(m.clone()), "a metadata", version))
-            .transpose()?;
+        out.metadata = optional_as(&request.metadata, "a metadata", version).map_err(refused)?;
         out
     }};
 }
@@ -267,7 +263,7 @@ macro_rules! sampling_messages {
             .collect::<Result<Vec<_>, AskError>>()?
     }};
     (@meta $out:ident, $message:ident, $version:expr, with_meta) => {
-        $out.meta = meta_to(&$message.meta, "a message `_meta`", $version)?;
+        $out.meta = optional_as(&$message.meta, "a message `_meta`", $version).map_err(refused)?;
     };
     (@meta $out:ident, $message:ident, $version:expr) => {
         if $message.meta.is_some() {
@@ -276,15 +272,10 @@ macro_rules! sampling_messages {
     };
 }
 
-/// `meta` as the version's generated `_meta` type, or why its schema refuses it.
-pub(crate) fn meta_to<T: serde::de::DeserializeOwned>(
-    meta: &Option<serde_json::Map<String, Value>>,
-    what: &str,
-    version: Version,
-) -> Result<Option<T>, AskError> {
-    meta.as_ref()
-        .map(|m| generated(Value::Object(m.clone()), what, version))
-        .transpose()
+/// A member the version's schema refuses (`_meta`, `metadata`, a task, a tool use), as the
+/// [`AskError::Lacking`] it is for a request or reply.
+pub(crate) fn refused(e: ContentError) -> AskError {
+    lacking(e.what, e.version)
 }
 
 fn not_in_sampling(kind: &str, version: Version) -> AskError {
@@ -393,12 +384,8 @@ pub fn sampling_params(request: &SamplingRequest, version: Version) -> Result<Va
                 sampling_messages!(v2025_11_25, request, v, message_to_2025_11_25, with_meta);
             let mut out = sampling_params!(v2025_11_25, request, version, messages);
             with_tools!(out, request, v);
-            out.meta = meta_to(&request.meta, "a `_meta`", v)?;
-            out.task = request
-                .task
-                .as_ref()
-                .map(|task| generated(Value::Object(task.clone()), "a task", v))
-                .transpose()?;
+            out.meta = optional_as(&request.meta, "a `_meta`", v).map_err(refused)?;
+            out.task = optional_as(&request.task, "a task", v).map_err(refused)?;
             to_value(out)
         }
         Version::V2026_07_28 => {

@@ -41,16 +41,38 @@ pub(crate) fn to_value(value: impl Serialize) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
+/// A JSON value as the generated type `T`, or why the version's schema refuses it:
+/// `{what} its schema refuses (…)`.
+pub(crate) fn as_generated<T: DeserializeOwned>(
+    value: &Value,
+    what: &str,
+    version: Version,
+) -> Result<T, ContentError> {
+    // Through text: the generated types keep undeclared members as raw JSON text.
+    serde_json::from_str(&value.to_string())
+        .map_err(|e| ContentError::lacking(format!("{what} its schema refuses ({e})"), version))
+}
+
 /// A JSON object (a schema, `_meta`, an icon) as the generated type `T`, or why the version's
-/// schema refuses it: `{what} its schema refuses (…)`.
+/// schema refuses it.
 pub(crate) fn object_as<T: DeserializeOwned>(
     what: &str,
     object: &Map<String, Value>,
     version: Version,
 ) -> Result<T, ContentError> {
-    // Through text: the generated types keep undeclared members as raw JSON text.
-    serde_json::from_str(&Value::Object(object.clone()).to_string())
-        .map_err(|e| ContentError::lacking(format!("{what} its schema refuses ({e})"), version))
+    as_generated(&Value::Object(object.clone()), what, version)
+}
+
+/// An optional JSON object (`_meta`, `metadata`, a task) as the generated type `T`.
+pub(crate) fn optional_as<T: DeserializeOwned>(
+    object: &Option<Map<String, Value>>,
+    what: &str,
+    version: Version,
+) -> Result<Option<T>, ContentError> {
+    object
+        .as_ref()
+        .map(|o| object_as(what, o, version))
+        .transpose()
 }
 
 /// `_meta` as the generated type `T` (`JsonObject`, or 2026-07-28's `MetaObject`).
@@ -58,9 +80,7 @@ pub(crate) fn meta_as<T: DeserializeOwned>(
     meta: &Option<Map<String, Value>>,
     version: Version,
 ) -> Result<Option<T>, ContentError> {
-    meta.as_ref()
-        .map(|m| object_as("a `_meta`", m, version))
-        .transpose()
+    optional_as(meta, "a `_meta`", version)
 }
 
 /// Icons as the generated `Icon` type `T`.

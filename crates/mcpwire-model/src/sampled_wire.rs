@@ -8,10 +8,10 @@ use mcpwire_types::mcp::{v2025_11_25, v2026_07_28};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use crate::ask_wire::AskError;
+use crate::ask_wire::{AskError, lacking, refused};
 use crate::content::Content;
 use crate::content_read::{object, read_block_2025_11_25, read_block_2026_07_28};
-use crate::content_wire::{block_2025_11_25, block_2026_07_28, to_value};
+use crate::content_wire::{as_generated, block_2025_11_25, block_2026_07_28, to_value};
 use crate::read_error::ReadError;
 use crate::sampled::{
     SampledBlock, SampledContent, SampledToolResult, SampledToolUse, ToolChoice, ToolChoiceMode,
@@ -19,24 +19,6 @@ use crate::sampled::{
 use crate::tool_info::ToolInfo;
 use crate::tool_info_wire::{read_tool, tool_json};
 use crate::version::Version;
-
-fn lacking(what: impl Into<String>, version: Version) -> AskError {
-    AskError::Lacking {
-        what: what.into(),
-        version,
-    }
-}
-
-/// `value` as the generated type `T`, or why the version's schema refuses it.
-pub(crate) fn generated<T: DeserializeOwned>(
-    value: Value,
-    what: &str,
-    version: Version,
-) -> Result<T, AskError> {
-    // Through text: the generated types keep undeclared members as raw JSON text.
-    serde_json::from_str(&value.to_string())
-        .map_err(|e| lacking(format!("{what} its schema refuses ({e})"), version))
-}
 
 /// The single text, image or audio block of `content`, which is all a sampled message of a
 /// version before 2025-11-25 can hold.
@@ -118,7 +100,9 @@ macro_rules! sampled_wire {
                     }
                 },
                 SampledBlock::ToolUse(used) => {
-                    S::ToolUseContent(generated(tool_use_json(used), "a tool use", v)?)
+                    S::ToolUseContent(
+                        as_generated(&tool_use_json(used), "a tool use", v).map_err(refused)?,
+                    )
                 }
                 SampledBlock::ToolResult(result) => {
                     let content = result
@@ -127,7 +111,9 @@ macro_rules! sampled_wire {
                         .map(|c| $block(c).map(to_value))
                         .collect::<Result<Vec<_>, _>>()?;
                     let json = tool_result_json(result, content);
-                    S::ToolResultContent(generated(json, "a tool result", v)?)
+                    S::ToolResultContent(
+                        as_generated(&json, "a tool result", v).map_err(refused)?,
+                    )
                 }
             })
         }
@@ -246,7 +232,7 @@ pub(crate) fn tools_to<T: DeserializeOwned>(
 ) -> Result<Vec<T>, AskError> {
     tools
         .iter()
-        .map(|tool| generated(tool_json(tool, version)?, "a tool", version))
+        .map(|tool| as_generated(&tool_json(tool, version)?, "a tool", version).map_err(refused))
         .collect()
 }
 
@@ -275,7 +261,7 @@ pub(crate) fn tool_choice_to<T: DeserializeOwned>(
         Some(mode) => json!({ "mode": mode }),
         None => json!({}),
     };
-    generated(value, "a toolChoice", version)
+    as_generated(&value, "a toolChoice", version).map_err(refused)
 }
 
 /// A generated `ToolChoice`, serialized, as the model holds it.
