@@ -15,7 +15,11 @@
 # Environment: OUT (default ./bench-compare) gets each turn's medians and the table
 # (`compare.md`); TARGET_ROOT (default $OUT/targets) gets one target directory per side, so
 # the two builds never share artifacts; BEFORE_TARGET and AFTER_TARGET name a side's target
-# directory instead (one already built, say). Stop it with Ctrl-C: every turn already kept stays.
+# directory instead (one already built, say). LAYOUT=aligned builds both sides with every
+# function and loop starting on a 64-byte line, so that the same machine code sits at the same
+# place within its cache lines on both sides; the default layout lets the linker move it, which
+# alone moves small rows by up to ±15% (docs/benchmarks.md). Its targets are
+# $TARGET_ROOT/{before,after}-aligned. Stop it with Ctrl-C: every turn already kept stays.
 set -euo pipefail
 
 usage="usage: $0 BEFORE_DIR AFTER_DIR [TURNS [CRITERION_ARGS...]]"
@@ -26,6 +30,18 @@ shift $(($# < 3 ? $# : 3))
 criterion_args=("$@")
 out=${OUT:-$PWD/bench-compare}
 targets=${TARGET_ROOT:-$out/targets}
+suffix=
+case ${LAYOUT:-default} in
+    default) ;;
+    aligned)
+        export RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }-C llvm-args=-align-all-functions=6 -C llvm-args=-align-loops=64"
+        suffix=-aligned
+        ;;
+    *)
+        echo "bench-compare: LAYOUT is default or aligned, not ${LAYOUT}" >&2
+        exit 2
+        ;;
+esac
 mkdir -p "$out" "$targets"
 before=$(cd "$before" && pwd)
 after=$(cd "$after" && pwd)
@@ -34,8 +50,8 @@ after=$(cd "$after" && pwd)
 turn() {
     local side=$1 dir=$2 k=$3 target
     case $side in
-        before) target=${BEFORE_TARGET:-$targets/before} ;;
-        *) target=${AFTER_TARGET:-$targets/after} ;;
+        before) target=${BEFORE_TARGET:-$targets/before$suffix} ;;
+        *) target=${AFTER_TARGET:-$targets/after$suffix} ;;
     esac
     echo "bench-compare: $side turn $k of $turns ($(date -u +%H:%M:%S))" >&2
     (cd "$dir" && CARGO_TARGET_DIR=$target cargo xtask bench --runs 1 --no-write \
@@ -52,7 +68,7 @@ for k in $(seq 1 "$turns"); do
 done
 
 # group \t function \t median (ns) per line; fastest per benchmark on each side.
-awk -F'\t' -v turns="$turns" '
+awk -F'\t' -v turns="$turns" -v layout="${LAYOUT:-default}" '
     FNR == 1 { side = (FILENAME ~ /\/before-[0-9]+\.tsv$/) ? "before" : "after" }
     {
         key = $1 "/" $2
@@ -92,6 +108,6 @@ awk -F'\t' -v turns="$turns" '
                 show(best["before", key]), show(best["after", key]), ratio, mark,
                 100 * spread("before", key), 100 * spread("after", key)
         }
-        printf "\n%d benchmarks on both sides read more than 5%% slower after, each at the fastest of %d turns a side.\n", slower, turns
+        printf "\n%d benchmarks on both sides read more than 5%% slower after, each at the fastest of %d turns a side, in the %s layout.\n", slower, turns, layout
     }
 ' "$out"/before-*.tsv "$out"/after-*.tsv | tee "$out/compare.md"
