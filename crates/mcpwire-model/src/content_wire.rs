@@ -41,26 +41,18 @@ pub(crate) fn to_value(value: impl Serialize) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
-/// A JSON value as the generated type `T`, or why the version's schema refuses it:
-/// `{what} its schema refuses (…)`.
+/// A JSON value or object (a schema, `_meta`, an icon, a tool use) as the generated type `T`,
+/// or why the version's schema refuses it: `{what} its schema refuses (…)`.
 pub(crate) fn as_generated<T: DeserializeOwned>(
-    value: &Value,
+    value: &(impl Serialize + ?Sized),
     what: &str,
     version: Version,
 ) -> Result<T, ContentError> {
-    // Through text: the generated types keep undeclared members as raw JSON text.
-    serde_json::from_str(&value.to_string())
+    // Through text: the generated types keep undeclared members as raw JSON text. Writing a
+    // `Value` or a `Map` cannot fail (string keys, finite numbers), so an error is the schema's.
+    serde_json::to_string(value)
+        .and_then(|text| serde_json::from_str(&text))
         .map_err(|e| ContentError::lacking(format!("{what} its schema refuses ({e})"), version))
-}
-
-/// A JSON object (a schema, `_meta`, an icon) as the generated type `T`, or why the version's
-/// schema refuses it.
-pub(crate) fn object_as<T: DeserializeOwned>(
-    what: &str,
-    object: &Map<String, Value>,
-    version: Version,
-) -> Result<T, ContentError> {
-    as_generated(&Value::Object(object.clone()), what, version)
 }
 
 /// An optional JSON object (`_meta`, `metadata`, a task) as the generated type `T`.
@@ -71,7 +63,7 @@ pub(crate) fn optional_as<T: DeserializeOwned>(
 ) -> Result<Option<T>, ContentError> {
     object
         .as_ref()
-        .map(|o| object_as(what, o, version))
+        .map(|o| as_generated(o, what, version))
         .transpose()
 }
 
@@ -93,7 +85,7 @@ pub(crate) fn icons_as<T: DeserializeOwned>(
         .map(|icons| {
             icons
                 .iter()
-                .map(|icon| object_as("an icon", icon, version))
+                .map(|icon| as_generated(icon, "an icon", version))
                 .collect()
         })
         .transpose()

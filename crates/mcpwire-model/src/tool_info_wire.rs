@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::content::ContentError;
 use crate::content_read::complete;
-use crate::content_wire::{object_as, to_value};
+use crate::content_wire::{as_generated, to_value};
 use crate::read_error::{ReadError, decode};
 use crate::tool_info::{ToolHints, ToolInfo, ToolPage};
 use crate::version::Version;
@@ -23,7 +23,7 @@ fn schema_as<T: DeserializeOwned>(
     schema: &Map<String, Value>,
     version: Version,
 ) -> Result<T, ContentError> {
-    object_as(&format!("an `{member}`"), schema, version)
+    as_generated(schema, &format!("an `{member}`"), version)
 }
 
 /// Every object of `list` as the generated type `T`.
