@@ -263,3 +263,48 @@ async fn templates_beyond_level_1_are_refused_when_built_or_added() {
         }
     );
 }
+
+/// Issue 46: a `resources/read` of a 4 MiB URI cost the old template matcher hours of CPU
+/// (every end of a variable tried, each prefix decoded again). Matched by a template, matched
+/// by none, or matched only after a long ambiguous run, it is answered within a second of CPU
+/// time in an optimised build (ten in a debug one), client and server together.
+#[tokio::test]
+async fn a_4_mib_uri_is_answered_in_linear_time() {
+    let server = server(100);
+    let letters = "a".repeat(4 << 20);
+    let dots = ".".repeat(4 << 20);
+    let budget = Duration::from_secs(if cfg!(debug_assertions) { 10 } else { 1 });
+    for version in [Version::V2025_11_25, Version::V2026_07_28] {
+        let (client, base) = client(&server, version).await;
+        for (uri, text) in [
+            (
+                format!("users://{letters}/posts/x"),
+                Some(format!("x by {letters}")),
+            ),
+            (
+                format!("file:///{dots}txt"),
+                Some(format!("contents of {}", &dots[1..])),
+            ),
+            (format!("users://{letters}"), None),
+            (format!("users://{letters}/posts/{letters}%"), None),
+        ] {
+            let started = process_cpu();
+            let read = client
+                .request("resources/read", with(&base, json!({ "uri": uri })))
+                .await;
+            let took = process_cpu() - started;
+            match (read, text) {
+                (Ok(read), Some(text)) => assert_eq!(read["contents"][0]["text"], text),
+                (Err(error), None) => assert_eq!(data(&error)["uri"], uri, "{version}"),
+                (read, _) => panic!("{version}: {} bytes: {:?}", uri.len(), read.map(|_| ())),
+            }
+            assert!(took < budget, "{version}: {took:?} for {} bytes", uri.len());
+        }
+    }
+}
+
+/// The CPU time this process has used, all threads together.
+fn process_cpu() -> Duration {
+    let now = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    Duration::new(now.tv_sec.unsigned_abs(), now.tv_nsec.unsigned_abs() as u32)
+}
