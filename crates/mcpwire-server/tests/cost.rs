@@ -232,6 +232,22 @@ fn inputs() -> Vec<Input> {
             reply: "-32002",
         },
         Input {
+            name: "a string nested 200 deep in a client capability (2026-07-28)",
+            version: Version::V2026_07_28,
+            frame: |n| {
+                let nested = format!(
+                    "{}\"{}\"{}",
+                    "[".repeat(200),
+                    "a".repeat(n),
+                    "]".repeat(200)
+                );
+                format!(
+                    r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"measure","arguments":{{"text":"a"}},"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{"experimental":{{"x":{{"y":{nested}}}}}}}}}}}}}"#
+                )
+            },
+            reply: "\"result\"",
+        },
+        Input {
             name: "a `requestState`",
             version: Version::V2026_07_28,
             frame: |n| {
