@@ -34,7 +34,19 @@ pub(crate) fn check_output(tool: &ToolInfo, result: &ToolResult) -> Result<(), C
 
 #[cfg(feature = "output-schema")]
 fn validate(schema: &serde_json::Value, instance: &serde_json::Value) -> Result<(), String> {
-    let validator = jsonschema::validator_for(schema)
+    // The schema is the server's: its patterns run on the `regex` crate's automata (linear in
+    // the string); only patterns that need backtracking fall back to fancy-regex, at 10,000
+    // steps a string instead of jsonschema's default 1,000,000 (issue 46).
+    let validator = jsonschema::options()
+        .with_pattern_options(jsonschema::PatternOptions::regex())
+        .build(schema)
+        .or_else(|_| {
+            jsonschema::options()
+                .with_pattern_options(
+                    jsonschema::PatternOptions::fancy_regex().backtrack_limit(10_000),
+                )
+                .build(schema)
+        })
         .map_err(|e| format!("the outputSchema is not a valid JSON Schema: {e}"))?;
     match validator.iter_errors(instance).next() {
         None => Ok(()),

@@ -188,6 +188,7 @@ pub mod reply_schema;
 pub mod server_check;
 pub mod shrink;
 pub mod typed;
+pub mod untrusted_schema;
 pub mod violation;
 
 /// A string strategy for a regular expression, compiled once (a `&str` strategy

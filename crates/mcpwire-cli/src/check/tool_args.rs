@@ -67,7 +67,7 @@ impl InputSchema {
         if !schema.is_object() {
             return Err("its inputSchema is not an object".into());
         }
-        let validator = jsonschema::validator_for(schema)
+        let validator = mcpwire_proptest::untrusted_schema::untrusted_validator(schema)
             .map_err(|error| format!("its inputSchema does not compile: {error}"))?;
         Ok(InputSchema {
             schema: schema.clone(),

@@ -172,7 +172,7 @@ impl ToolRun<'_, '_> {
             }
         };
         let output = match &tool.output {
-            Some(schema) => match jsonschema::validator_for(schema) {
+            Some(schema) => match mcpwire_proptest::untrusted_schema::untrusted_validator(schema) {
                 Ok(validator) => Some(validator),
                 Err(error) => {
                     self.summary.lines.push(format!(
