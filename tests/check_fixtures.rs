@@ -126,6 +126,26 @@ defect!(
     "wire rule 4"
 );
 #[test]
+fn an_echoed_forbidden_id_is_named_as_echoed_not_invented() {
+    // Issue 47: `{"id":1.5,…}` answered -32600 with "id":1.5 under MCP 2025-11-25 (ids are
+    // strings or integers): the server echoed an id it could not read; it invented none.
+    let run = check_defect("echo-forbidden-ids", "2025-11-25", &["--cases", "0"]);
+    assert_caught(&run, "forbidden-id-echoed", "wire rule 4");
+    let kinds = run.failure_kinds();
+    assert!(
+        !kinds.iter().any(|(k, _)| k == "fabricated-id"),
+        "{kinds:?}"
+    );
+    let report = run.json();
+    let cases = report["case_findings"].as_array().unwrap();
+    let case = cases
+        .iter()
+        .find(|c| c["label"] == "id 1.5")
+        .expect("id 1.5");
+    assert_eq!(case["findings"][0]["kind"], "forbidden-id-echoed", "{case}");
+}
+
+#[test]
 fn batch_replies_as_separate_lines_are_strict() {
     // JSON-RPC 2.0 §6 says a server "should" answer a batch with one array (lower-case): a
     // strict finding, which fails the run only under --strict.

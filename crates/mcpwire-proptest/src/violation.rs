@@ -156,9 +156,16 @@ pub enum Violation {
         /// What the reply carried.
         got: SeenId,
     },
-    /// The reply carries an id although the input's id was unrecoverable.
+    /// The reply carries an id although the input's id was unrecoverable, and no id member
+    /// of the input has it: the id was invented.
     FabricatedId {
         /// The invented id's text.
+        got: String,
+    },
+    /// The reply echoes the input's id although that id was unrecoverable (of a type the
+    /// profile forbids, such as `1.5` under MCP, or duplicated): an id no reply may carry.
+    ForbiddenIdEchoed {
+        /// The echoed id's text.
         got: String,
     },
     /// A reply without an id spells "no id" the wrong way for the profile.
@@ -215,6 +222,7 @@ pub enum ViolationKind {
     IdTypeOrPrecisionChanged,
     IdLostAlthoughRecoverable,
     FabricatedId,
+    ForbiddenIdEchoed,
     NoIdSpelledWrong,
     DuplicateIdInReply,
     ReplyToNotification,
@@ -246,6 +254,7 @@ impl Violation {
             V::IdTypeOrPrecisionChanged { .. } => K::IdTypeOrPrecisionChanged,
             V::IdLostAlthoughRecoverable { .. } => K::IdLostAlthoughRecoverable,
             V::FabricatedId { .. } => K::FabricatedId,
+            V::ForbiddenIdEchoed { .. } => K::ForbiddenIdEchoed,
             V::NoIdSpelledWrong { .. } => K::NoIdSpelledWrong,
             V::DuplicateIdInReply => K::DuplicateIdInReply,
             V::ReplyToNotification => K::ReplyToNotification,
@@ -278,7 +287,8 @@ impl Violation {
             V::IdNotEchoed { .. }
             | V::IdTypeOrPrecisionChanged { .. }
             | V::IdLostAlthoughRecoverable { .. }
-            | V::FabricatedId { .. } => rules::ID_RECOVERY,
+            | V::FabricatedId { .. }
+            | V::ForbiddenIdEchoed { .. } => rules::ID_RECOVERY,
             V::ReplyToNotification => rules::REQUEST_DISPATCH,
             V::ReplyToResponse => rules::RESPONSES,
             V::BatchRepliesAsLines { .. }
@@ -379,6 +389,11 @@ impl fmt::Display for Violation {
             V::FabricatedId { got } => write!(
                 f,
                 "the reply carries id {} although the input had no readable id; write \"id\":null or omit the id as the profile says, never invent one",
+                shorten(got)
+            ),
+            V::ForbiddenIdEchoed { got } => write!(
+                f,
+                "the reply echoes the input's id {}, which this profile does not admit as an id (or which the input duplicated), so it was unreadable; write \"id\":null or omit the id as the profile says",
                 shorten(got)
             ),
             V::NoIdSpelledWrong { null_required: true } => f.write_str(

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use mcpwire_proptest::json::{Frame, JsonKind, array_elements, object_members, read_frame};
+use mcpwire_proptest::json::{Frame, JsonKind, object_members, read_frame};
 use mcpwire_proptest::{Expected, ReplyId};
 use mcpwire_types::ProfileFacts;
 
@@ -286,38 +286,7 @@ fn batch_replies(expected: &Expected) -> Option<usize> {
 
 /// The `id` members of the input (of each element of a batch), as JSON text: a reply that
 /// carries one of them answers this input, even when none is owed (a reply to a response).
-///
-/// ```
-/// use mcpwire_cli::check::stdio::input_ids;
-/// assert_eq!(input_ids(br#"{"jsonrpc":"2.0","id":1e3,"result":{}}"#), ["1e3"]);
-/// assert_eq!(input_ids(br#"[{"id":"a"},{"method":"m"},{"id":null}]"#), [r#""a""#]);
-/// assert!(input_ids(b"NaN").is_empty());
-/// ```
-pub fn input_ids(frame: &[u8]) -> Vec<String> {
-    let frame = frame.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(frame);
-    let ids_of = |object: &str| -> Vec<String> {
-        object_members(object)
-            .iter()
-            .filter(|m| m.key == "id" && m.value != "null")
-            .map(|m| m.value.to_owned())
-            .collect()
-    };
-    match read_frame(frame) {
-        Frame::Value {
-            text,
-            kind: JsonKind::Object,
-        } => ids_of(text),
-        Frame::Value {
-            text,
-            kind: JsonKind::Array,
-        } => array_elements(text)
-            .into_iter()
-            .filter(|e| e.starts_with('{'))
-            .flat_map(ids_of)
-            .collect(),
-        _ => Vec::new(),
-    }
-}
+pub use mcpwire_proptest::input_ids;
 
 /// The ids of one case whose replies have not all come: those a correct server echoes, and
 /// the input's other ids (a reply carrying one still answers this input, not another).

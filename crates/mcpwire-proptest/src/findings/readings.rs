@@ -45,6 +45,7 @@ const EXPLAINABLE: &[&str] = &[
     "id-value-changed",
     "id-lost-although-recoverable",
     "fabricated-id",
+    "forbidden-id-echoed",
 ];
 
 /// The kinds of a reply to input that needs none, which a reading that answers it explains.

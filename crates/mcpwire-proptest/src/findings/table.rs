@@ -83,7 +83,11 @@ pub const KINDS: &[KindInfo] = &[
     ),
     v(
         "fabricated-id",
-        "JSON-RPC 2.0 §5 id: \"If there was an error in detecting the id in the Request object (e.g. Parse error/Invalid Request), it MUST be Null\"",
+        "JSON-RPC 2.0 §5 id: \"If there was an error in detecting the id in the Request object (e.g. Parse error/Invalid Request), it MUST be Null\"; the reply carries an id the input does not have (invented, such as \"server-error\" or 0)",
+    ),
+    v(
+        "forbidden-id-echoed",
+        "JSON-RPC 2.0 §5 id: \"If there was an error in detecting the id in the Request object (e.g. Parse error/Invalid Request), it MUST be Null\"; MCP schema (every version): RequestId is a string or an integer, so an error response whose id is 1.5, an array or an object breaks JSONRPCError/JSONRPCErrorResponse. The server echoed the input's own id, which it could not have read as an id",
     ),
     v(
         "no-id-spelled-wrong",
