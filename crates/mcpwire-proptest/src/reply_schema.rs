@@ -125,7 +125,28 @@ impl ReplySchemas {
                 ));
             }
         };
-        let digest: String = Sha256::digest(&bytes)
+        Self::from_bytes(facts, &bytes, path, required)
+    }
+
+    /// Compiles the schema `bytes` of `facts`' MCP version, read from `origin` (a file, or the
+    /// copy built into a binary). They must be the schema the profile was generated from (the
+    /// same SHA-256): else `Err` when `required`, or `Ok(None)` with the reason.
+    pub fn from_bytes(
+        facts: &'static ProfileFacts,
+        bytes: &[u8],
+        origin: PathBuf,
+        required: bool,
+    ) -> Result<(Option<ReplySchemas>, SchemaCheck), String> {
+        let path = origin;
+        let Some(version) = facts.protocol_version else {
+            return Ok((
+                None,
+                SchemaCheck::NotChecked(
+                    "plain JSON-RPC 2.0 has no MCP schema; the envelope rules are checked".into(),
+                ),
+            ));
+        };
+        let digest: String = Sha256::digest(bytes)
             .iter()
             .map(|b| format!("{b:02x}"))
             .collect();
@@ -141,7 +162,7 @@ impl ReplySchemas {
                 Ok((None, SchemaCheck::NotChecked(message)))
             };
         }
-        let schema: Value = serde_json::from_slice(&bytes)
+        let schema: Value = serde_json::from_slice(bytes)
             .map_err(|error| format!("{} is not JSON: {error}", path.display()))?;
         let (result_name, error_name) = if definition_exists(&schema, "JSONRPCErrorResponse") {
             ("JSONRPCResultResponse", "JSONRPCErrorResponse")

@@ -75,8 +75,10 @@ pub struct CheckArgs {
     #[arg(long)]
     pub list_kinds: bool,
     /// The folder holding the upstream MCP schemas (`<version>/schema.json`) every reply is
-    /// validated against. Default: `MCP_SCHEMA_DIR`, else `../shared/schemas/mcp`; without a
-    /// schema there the report says replies were not validated.
+    /// validated against, for a schema the binary does not carry (a newer draft). Default:
+    /// `MCP_SCHEMA_DIR` when it holds the version's file, else the released schema built into
+    /// the binary, else `../shared/schemas/mcp`; without any the report says replies were not
+    /// validated.
     #[arg(long, value_name = "DIR")]
     pub schema_dir: Option<PathBuf>,
     /// Skip the fixed spec cases and send only generated ones.

@@ -25,7 +25,7 @@ use super::progress::Progress;
 use super::prompts::run_prompts;
 use super::render::{self, Style};
 use super::report::{Example, Report, Tally};
-use super::schema::{ReplySchemas, schema_dir};
+use super::schema::{self, ReplySchemas};
 use super::shrink::{ShrinkBudget, shrink};
 use super::stdio::StdioTarget;
 use super::tools::{ToolFindings, ToolOptions, run_tools};
@@ -204,11 +204,7 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     } else {
         &[]
     };
-    let (schemas, schema_check) = ReplySchemas::load(
-        facts,
-        &schema_dir(args.schema_dir.as_deref()),
-        args.schema_dir.is_some(),
-    )?;
+    let (schemas, schema_check) = schema::load(facts, args.schema_dir.as_deref())?;
     let oracle = Oracle { facts, known };
     let http = target.is_http();
     let mut tally = Tally::default();
