@@ -186,10 +186,6 @@ pub const KINDS: &[KindInfo] = &[
         "MCP 2026-07-28 schema, HeaderMismatchError: \"For HTTP, the response status code MUST be `400 Bad Request`\"; a -32020 reply came with another status",
     ),
     v(
-        "declared-capability-method-missing",
-        "MCP lifecycle, capability negotiation: the capabilities a server declares are the features available in the session (ServerCapabilities: tools, prompts, resources \"Present if the server offers any\"); its list method answered -32601, JSON-RPC 2.0 §5.1 \"The method does not exist / is not available\"",
-    ),
-    v(
         "tool-accepted-invalid-arguments",
         "MCP tools, Security Considerations: \"Servers MUST: Validate all tool inputs\"; arguments the tool's own inputSchema refuses (a wrong type, a missing required member, a value out of range) got a successful result",
     ),
@@ -288,6 +284,10 @@ pub const KINDS: &[KindInfo] = &[
     s(
         "http-method-not-found-status",
         "policy: under MCP 2026-07-28 a -32601 reply comes with HTTP 404 (how mcpwire's server answers, and how a client tells a 2026-07-28 server from an older one); the schema names no status for -32601, so another status breaks no MUST mcpwire can cite",
+    ),
+    s(
+        "declared-capability-method-missing",
+        "MCP schema, ServerCapabilities (2024-11-05 to 2026-07-28), a description without a MUST: tools \"Present if the server offers any tools to call.\", prompts \"Present if the server offers any prompt templates.\", resources \"Present if the server offers any resources to read.\"; the declared capability's list method answered -32601, JSON-RPC 2.0 §5.1 \"The method does not exist / is not available\". The two replies contradict each other, but no RFC 2119 keyword binds the declaration, so strict",
     ),
     s(
         "declared-capability-list-error",
