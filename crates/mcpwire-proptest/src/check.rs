@@ -2,7 +2,7 @@
 
 use mcpwire_types::ProfileFacts;
 
-use crate::expected::{Expected, ExpectedReply, ReplyId, Silence};
+use crate::expected::{Cause, Expected, ExpectedReply, ReplyId, Silence};
 use crate::json::{
     Frame, JsonKind, Member, array_elements, is_integer, object_members, read_frame, unescape,
 };
@@ -179,9 +179,7 @@ fn check_single(
     violations: &mut Vec<Violation>,
 ) {
     let Some(first) = frames.first() else {
-        violations.push(Violation::MissingReply {
-            cause: expected.cause,
-        });
+        violations.push(missing(&[expected]));
         return;
     };
     if frames.len() > 1 {
@@ -199,6 +197,18 @@ fn check_single(
     }
 }
 
+/// The violation of replies owed and not sent: [`Violation::MissingReply`] when one of them
+/// carries a readable id (a client waits on it), else
+/// [`Violation::UnreadableInputUnanswered`].
+fn missing(owed: &[&ExpectedReply]) -> Violation {
+    match owed.iter().find(|r| matches!(r.id, ReplyId::Echo(_))) {
+        Some(reply) => Violation::MissingReply { cause: reply.cause },
+        None => Violation::UnreadableInputUnanswered {
+            cause: owed.first().map_or(Cause::ParseError, |r| r.cause),
+        },
+    }
+}
+
 fn check_batch(
     profile: &ProfileFacts,
     elements: &[Expected],
@@ -212,18 +222,14 @@ fn check_batch(
             _ => None,
         })
         .collect();
-    let Some(first_replying) = replying.first() else {
+    if replying.is_empty() {
         if !frames.is_empty() {
             violations.push(Violation::ReplyToBatchWithoutRequests);
         }
         return;
-    };
+    }
     match frames {
-        [] => {
-            return violations.push(Violation::MissingReply {
-                cause: first_replying.cause,
-            });
-        }
+        [] => return violations.push(missing(&replying)),
         [_] => {}
         _ => {
             return violations.push(Violation::BatchRepliesAsLines {

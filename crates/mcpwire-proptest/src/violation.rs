@@ -181,8 +181,16 @@ pub enum Violation {
     ReplyToResponse,
     /// A blank line got a reply.
     ReplyToBlankLine,
-    /// Something that needs a reply got none.
+    /// Something that needs a reply with its readable id got none: a client waiting on that
+    /// id waits forever.
     MissingReply {
+        /// What the input was.
+        cause: Cause,
+    },
+    /// Input with no readable id (not JSON, not an object, an id missing, duplicated or of a
+    /// forbidden type) that JSON-RPC 2.0 answers with an id-less error got no reply: nothing
+    /// can be waiting on it, but the sender never learns it was refused.
+    UnreadableInputUnanswered {
         /// What the input was.
         cause: Cause,
     },
@@ -229,6 +237,7 @@ pub enum ViolationKind {
     ReplyToResponse,
     ReplyToBlankLine,
     MissingReply,
+    UnreadableInputUnanswered,
     BatchRepliesAsLines,
     BatchReplyNotArray,
     ArrayReplyToSingleMessage,
@@ -261,6 +270,7 @@ impl Violation {
             V::ReplyToResponse => K::ReplyToResponse,
             V::ReplyToBlankLine => K::ReplyToBlankLine,
             V::MissingReply { .. } => K::MissingReply,
+            V::UnreadableInputUnanswered { .. } => K::UnreadableInputUnanswered,
             V::BatchRepliesAsLines { .. } => K::BatchRepliesAsLines,
             V::BatchReplyNotArray => K::BatchReplyNotArray,
             V::ArrayReplyToSingleMessage => K::ArrayReplyToSingleMessage,
@@ -288,7 +298,8 @@ impl Violation {
             | V::IdTypeOrPrecisionChanged { .. }
             | V::IdLostAlthoughRecoverable { .. }
             | V::FabricatedId { .. }
-            | V::ForbiddenIdEchoed { .. } => rules::ID_RECOVERY,
+            | V::ForbiddenIdEchoed { .. }
+            | V::UnreadableInputUnanswered { .. } => rules::ID_RECOVERY,
             V::ReplyToNotification => rules::REQUEST_DISPATCH,
             V::ReplyToResponse => rules::RESPONSES,
             V::BatchRepliesAsLines { .. }
@@ -411,6 +422,11 @@ impl fmt::Display for Violation {
             }
             V::ReplyToBlankLine => f.write_str("a blank line got a reply; skip blank lines"),
             V::MissingReply { cause } => write!(f, "{cause} got no reply; {}", missing_reply_fix(*cause)),
+            V::UnreadableInputUnanswered { cause } => write!(
+                f,
+                "{cause}, whose id cannot be read, got no reply (no client can be waiting on it, but the sender never learns it was refused); JSON-RPC 2.0 §5 and §7: {}",
+                missing_reply_fix(*cause)
+            ),
             V::BatchRepliesAsLines { lines } => write!(
                 f,
                 "a batch was answered with {lines} separate lines; collect the batch's replies into one JSON array on one line"

@@ -14,7 +14,7 @@
 //! # known defects of our server, tracked in issue 12
 //! rule-7 reply-to-notification
 //! rule-4 id-value-changed  id 2^53+1   # ids go through f64
-//! rule-2 missing-reply cases=12         # exactly these twelve
+//! rule-6 missing-reply cases=12         # exactly these twelve
 //! ```
 
 use std::collections::BTreeSet;

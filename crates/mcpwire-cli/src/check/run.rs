@@ -439,7 +439,9 @@ fn shrink_groups(
         };
         let original = example.input_len;
         // A candidate whose reply comes late must not pass for one without a reply.
-        target.set_patient(group.kind == "missing-reply");
+        target.set_patient(
+            group.kind == "missing-reply" || group.kind == "unreadable-input-unanswered",
+        );
         let mut send = |case: &CheckCase| {
             next_index += 1;
             let exchange = target.exchange(next_index, case);

@@ -106,6 +106,7 @@ pub fn kind_of(violation: &Violation) -> &'static str {
         V::ReplyToResponse => "reply-to-response",
         V::ReplyToBlankLine => "reply-to-blank-line",
         V::MissingReply { .. } => "missing-reply",
+        V::UnreadableInputUnanswered { .. } => "unreadable-input-unanswered",
         V::BatchRepliesAsLines { .. } => "batch-replies-as-lines",
         V::BatchReplyNotArray => "batch-reply-not-array",
         V::ArrayReplyToSingleMessage => "array-reply-to-single-message",
@@ -264,7 +265,10 @@ mod tests {
         assert_eq!(judged(rpc, &[]), [("rpc-method-code", Level::Strict)]);
         // Invalid for another reason too: no reading makes it a notification.
         let invalid = br#"{"jsonrpc":"1.0","method":"rpc.x"}"#;
-        assert_eq!(judged(invalid, &[]), [("missing-reply", Level::Violation)]);
+        assert_eq!(
+            judged(invalid, &[]),
+            [("unreadable-input-unanswered", Level::Violation)]
+        );
     }
 
     #[test]

@@ -155,6 +155,7 @@ enum Aspect {
 fn aspect(kind: &str) -> Option<Aspect> {
     match kind {
         "missing-reply"
+        | "unreadable-input-unanswered"
         | "more-than-one-reply"
         | "reply-to-notification"
         | "reply-to-response"

@@ -398,10 +398,11 @@ fn notification_under_a_reading<F: Judged>(
     findings: &mut Vec<F>,
 ) {
     let input = input(frame);
-    let Some(missing) = findings.iter().find(|f| f.kind() == "missing-reply") else {
+    let unanswered = |kind: &str| kind == "missing-reply" || kind == "unreadable-input-unanswered";
+    let Some(missing) = findings.iter().find(|f| unanswered(f.kind())) else {
         return;
     };
-    if findings.iter().any(|f| f.kind() != "missing-reply") {
+    if findings.iter().any(|f| !unanswered(f.kind())) {
         return;
     }
     let notification = |text: &[u8]| {

@@ -63,7 +63,11 @@ const fn s(name: &'static str, basis: &'static str) -> KindInfo {
 pub const KINDS: &[KindInfo] = &[
     v(
         "missing-reply",
-        "JSON-RPC 2.0 §5: \"When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications\"; §7 shows a reply for invalid JSON and invalid Request objects",
+        "JSON-RPC 2.0 §5: \"When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications\". The input's id was readable: a client waiting on it waits forever",
+    ),
+    v(
+        "unreadable-input-unanswered",
+        "JSON-RPC 2.0 §5: \"When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications\", and §5 id: \"If there was an error in detecting the id in the Request object (e.g. Parse error/Invalid Request), it MUST be Null\"; §7 shows such replies to invalid JSON and invalid Request objects. The input had no readable id, so no client is waiting on it; the official MCP SDKs stay silent on such stdio input by choice (rmcp PR #940 reverted after issue #938), which one `rule-4 unreadable-input-unanswered` baseline line accepts",
     ),
     v(
         "unexpected-code",
