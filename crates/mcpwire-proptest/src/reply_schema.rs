@@ -47,13 +47,15 @@ fn result_definition(method: &str) -> Option<&'static str> {
         "prompts/get" => Some("GetPromptResult"),
         "resources/list" => Some("ListResourcesResult"),
         "resources/templates/list" => Some("ListResourceTemplatesResult"),
+        "completion/complete" => Some("CompleteResult"),
+        "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => Some("EmptyResult"),
         _ => None,
     }
 }
 
 /// The methods whose results are validated against their own result type (any other
 /// method's result against `Result`).
-const TYPED_METHODS: [&str; 9] = [
+const TYPED_METHODS: [&str; 13] = [
     "initialize",
     "ping",
     "server/discover",
@@ -63,6 +65,10 @@ const TYPED_METHODS: [&str; 9] = [
     "prompts/get",
     "resources/list",
     "resources/templates/list",
+    "completion/complete",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
 ];
 
 /// A validator for `schema` with its root pointed at definition `name`.

@@ -68,9 +68,14 @@ impl Lists {
 }
 
 /// The capability calls (with `--capabilities`) and the pagination walks: with
-/// `--capabilities` every declared list method, with `--tools` those whose items it tests
-/// (tools, prompts, resource templates).
-pub fn run_lists(caller: &mut Caller<'_>, capabilities: bool, tools: bool) -> Lists {
+/// `--capabilities` or `--protocol` every declared list method, with `--tools` those whose
+/// items it tests (tools, prompts, resource templates).
+pub fn run_lists(
+    caller: &mut Caller<'_>,
+    capabilities: bool,
+    tools: bool,
+    protocol: bool,
+) -> Lists {
     let first_pages = if capabilities {
         run_capabilities(caller)
     } else {
@@ -79,7 +84,7 @@ pub fn run_lists(caller: &mut Caller<'_>, capabilities: bool, tools: bool) -> Li
     let declared = declared_capabilities(caller.results);
     let mut lists = Lists::default();
     for list in LIST_METHODS {
-        let wanted = capabilities || (tools && list != RESOURCES);
+        let wanted = capabilities || protocol || (tools && list != RESOURCES);
         if !wanted || !declares(&declared, list.capability) {
             continue;
         }

@@ -94,7 +94,7 @@ impl ExpectedFailures {
             };
             if RuleId::from_slug(rule).is_none() {
                 return Err(format!(
-                    "line {}: unknown rule `{rule}`; rules: rule-1 … rule-10, liveness, http",
+                    "line {}: unknown rule `{rule}`; rules: rule-1 … rule-10, liveness, http, tools, capabilities, protocol",
                     number + 1
                 ));
             }

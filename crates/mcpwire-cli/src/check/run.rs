@@ -23,6 +23,7 @@ use super::kinds::Level;
 use super::pages::{declared_capabilities, declares};
 use super::progress::Progress;
 use super::prompts::run_prompts;
+use super::protocol::run_protocol;
 use super::render::{self, Style};
 use super::report::{Example, Report, Tally};
 use super::schema::{self, ReplySchemas};
@@ -39,6 +40,13 @@ const SHRINK_TIME: Duration = Duration::from_secs(60);
 /// an unexpected violation (or a stale expectation) remains, 2 when the server could not be
 /// checked (the message on stderr says what was needed).
 pub fn run(args: &CheckArgs) -> ExitCode {
+    let mut args = args.clone();
+    if args.all {
+        args.capabilities = true;
+        args.tools = true;
+        args.protocol = true;
+    }
+    let args = &args;
     if args.list_kinds {
         print!("{}", super::kinds::listing());
         return ExitCode::SUCCESS;
@@ -255,9 +263,12 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     if aborted.is_none() {
         let declared = declares(&declared_capabilities(&results), "tools");
         tool_findings.extend(run_http_rules(target.as_mut(), &mut results, declared));
-        if args.capabilities || args.tools {
+        if args.capabilities || args.tools || args.protocol {
             let mut caller = Caller::new(target.as_mut(), facts, &mut results);
-            let lists = run_lists(&mut caller, args.capabilities, args.tools);
+            let lists = run_lists(&mut caller, args.capabilities, args.tools, args.protocol);
+            if args.protocol {
+                run_protocol(&mut caller, &lists, args.seed);
+            }
             if args.tools {
                 let options = ToolOptions {
                     only: args.tool.clone(),

@@ -719,7 +719,7 @@ impl Target for StdioTarget {
             match self.receive(deadline, &sentinel_id, self.timeout) {
                 Ok(Got::TooLong(n)) => exchange.too_long = Some(n),
                 Ok(Got::Frame(frame)) => match route(&frame) {
-                    Route::Server => exchange.server_messages += 1,
+                    Route::Server => exchange.server_message(frame),
                     Route::Sentinel(id) if id == sentinel_id => sentinel_seen = true,
                     Route::Sentinel(_) => {}
                     Route::Id(id) => {

@@ -197,6 +197,22 @@ pub const KINDS: &[KindInfo] = &[
         "tool-structured-content-invalid",
         "MCP tools, Output Schema (2025-06-18 on): \"If an output schema is provided: Servers MUST provide structured results that conform to this schema\"; a successful result's structuredContent is missing or breaks the tool's outputSchema",
     ),
+    v(
+        "ping-result-not-empty",
+        "--protocol. MCP ping (2024-11-05 to 2025-11-25, the versions with ping): \"The receiver MUST respond promptly with an empty response\"; the ping got an error, or a result with members other than _meta",
+    ),
+    v(
+        "progress-not-increasing",
+        "--protocol. MCP progress (2024-11-05 to 2026-07-28): \"The progress value MUST increase with each notification, even if the total is unknown.\" (the schema's description of progress says lower-case \"should\"; the page's capital MUST decides); a notification's progress was not above the one before",
+    ),
+    v(
+        "progress-token-unknown",
+        "--protocol. MCP progress, Behavior Requirements (2024-11-05 to 2026-07-28): \"Progress notifications MUST only reference tokens that: Were provided in an active request; Are associated with an in-progress operation\"; a notification named a token the request did not carry",
+    ),
+    v(
+        "progress-after-response",
+        "--protocol. MCP progress, Behavior Requirements (2024-11-05 to 2026-07-28): \"Progress notifications MUST only reference tokens that: Were provided in an active request; Are associated with an in-progress operation\"; a notification came after the request's response, when its operation was no longer in progress",
+    ),
     s(
         "id-spelling-changed",
         "policy: ids come back byte for byte. The value is equal (-0 and 0, 1e3 and 1000, 2.0 and 2), which JSON-RPC 2.0 §5 (\"the same as the value\") allows",
@@ -328,6 +344,26 @@ pub const KINDS: &[KindInfo] = &[
     s(
         "tool-error-on-valid-arguments",
         "policy: arguments the inputSchema accepts get a result. CallToolResult.isError: errors that originate from the tool \"SHOULD be reported inside the result object, with isError set to true, not as an MCP protocol-level error response\"",
+    ),
+    s(
+        "progress-exceeds-total",
+        "--protocol. MCP schema, ProgressNotification (2024-11-05 to 2026-07-28): total is the \"Total number of items to process (or total progress required), if known.\", a description without a MUST; a notification's progress was above its total",
+    ),
+    s(
+        "logging-set-level-refused",
+        "--protocol. The server declared logging (ServerCapabilities, 2024-11-05 to 2025-11-25: \"Present if the server supports sending log messages to the client.\", a description without a MUST) but refused logging/setLevel with an error",
+    ),
+    s(
+        "resource-subscribe-refused",
+        "--protocol. The server declared resources.subscribe (ServerCapabilities, 2024-11-05 to 2025-11-25: \"Whether this server supports subscribing to resource updates.\", a description without a MUST) but answered resources/subscribe or resources/unsubscribe with -32601 (\"The method does not exist / is not available\", JSON-RPC 2.0 §5.1)",
+    ),
+    s(
+        "completion-too-many-values",
+        "--protocol. MCP schema, CompleteResult.completion.values (2024-11-05 to 2025-11-25): \"An array of completion values. Must not exceed 100 items.\", a description with no maxItems and no RFC 2119 capitals; the result had more (from 2026-07-28 the schema says maxItems 100, and reply-schema-invalid judges it)",
+    ),
+    s(
+        "completion-total-inconsistent",
+        "--protocol. MCP schema, CompleteResult.completion (2024-11-05 to 2026-07-28), descriptions without a MUST: total is \"The total number of completion options available. This can exceed the number of values actually sent in the response.\", hasMore \"Indicates whether there are additional completion options beyond those provided in the current response\"; total was below the values sent, or hasMore contradicted total",
     ),
 ];
 
