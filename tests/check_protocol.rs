@@ -83,6 +83,8 @@ fn a_server_keeping_every_protocol_property_gets_no_finding() {
     // Every property was exercised: its case is in the report (JUnit lists every case).
     let junit = junit_cases(&["--protocol"]);
     for label in [
+        "initialize asking for 1999-01-01 (a new session)",
+        "initialize asking for 2025-11-25 (a new session)",
         "ping: an empty result",
         "logging/setLevel (logging declared)",
         "resources/subscribe note:///1",
@@ -153,6 +155,24 @@ fn each_planted_protocol_defect_is_found_at_the_level_its_text_gives() {
             "strict",
         ),
         (
+            "echo-any-version",
+            "initialize asking for 1999-01-01 (a new session)",
+            "unsupported-version-echoed",
+            "violation",
+        ),
+        (
+            "refuse-unknown-version",
+            "initialize asking for 1999-01-01 (a new session)",
+            "unsupported-version-refused",
+            "strict",
+        ),
+        (
+            "no-echo",
+            "initialize asking for 2025-11-25 (a new session)",
+            "supported-version-not-echoed",
+            "violation",
+        ),
+        (
             "no-structured",
             "tool work: called with progressToken mcpwire-progress-1",
             "tool-structured-content-invalid",
@@ -220,6 +240,9 @@ fn all_is_capabilities_tools_and_protocol() {
 fn list_kinds_names_every_protocol_kind() {
     let run = check(&["--list-kinds"]);
     for kind in [
+        "unsupported-version-echoed",
+        "unsupported-version-refused",
+        "supported-version-not-echoed",
         "ping-result-not-empty",
         "progress-not-increasing",
         "progress-token-unknown",

@@ -164,6 +164,13 @@ pub trait Target {
         None
     }
 
+    /// Sends `frame` (an `initialize`) as the first message of a new session of its own, and
+    /// collects the reply carrying its id; the session is then ended. `None` where the
+    /// transport cannot start one (the run's session is not touched either way).
+    fn fresh_session(&mut self, _frame: &[u8]) -> Option<Exchange> {
+        None
+    }
+
     /// Ends the run: waits for stragglers and returns what belongs to no case.
     fn finish(&mut self) -> Leftovers {
         Leftovers::default()

@@ -3,6 +3,10 @@
 //! after the envelope cases. Each request is a case like any other (the envelope rules and the
 //! schema judge its reply too); the findings here are rule `protocol`.
 //!
+//! - version negotiation (versions with `initialize`, over stdio: each in a new server
+//!   process): asking for `1999-01-01` gets another version (`unsupported-version-echoed`;
+//!   an error is `unsupported-version-refused`, strict), and asking for that version gets it
+//!   echoed (`supported-version-not-echoed`).
 //! - `ping` (versions with ping): an empty result (`ping-result-not-empty`).
 //! - `logging/setLevel` where `logging` is declared: accepted (`logging-set-level-refused`,
 //!   strict); where it is not declared, -32601 (`undeclared-capability-answered`, strict).
@@ -24,7 +28,9 @@ use serde_json::{Map, Value, json};
 use super::caller::{Caller, reply_to};
 use super::capabilities::Lists;
 use super::finding::{Finding, RuleId};
-use super::handshake::{defines_request, has_ping};
+use super::handshake::{
+    INITIALIZE_ID, defines_request, handshake_case, has_handshake, has_ping, initialize_frame,
+};
 use super::pages::{PROMPTS, RESOURCES, TEMPLATES, TOOLS, declared_capabilities, declares};
 use super::tool_args::InputSchema;
 use super::tools::{draw_valid, structured_findings};
@@ -32,8 +38,14 @@ use super::tools::{draw_valid, structured_findings};
 /// At most this many `completion/complete` calls and tool calls each.
 const MAX_CALLS: usize = 50;
 
+/// A version no MCP revision has, asked for to see the server negotiate.
+pub const UNSUPPORTED_VERSION: &str = "1999-01-01";
+
 /// Runs every property the server's declarations and version call for.
 pub fn run_protocol(caller: &mut Caller<'_>, lists: &Lists, seed: u64) {
+    if has_handshake(caller.facts) {
+        negotiation(caller);
+    }
     let declared = declared_capabilities(caller.results);
     if has_ping(caller.facts) {
         ping(caller);
@@ -55,6 +67,82 @@ pub fn run_protocol(caller: &mut Caller<'_>, lists: &Lists, seed: u64) {
     if declares(&declared, "tools") {
         progress(caller, lists, seed);
     }
+}
+
+/// `initialize` in new sessions: asking for [`UNSUPPORTED_VERSION`] must get another version
+/// the server supports, and asking for that one must get it echoed. MCP lifecycle (2024-11-05
+/// to 2025-11-25): "If the server supports the requested protocol version, it MUST respond
+/// with the same version. Otherwise, the server MUST respond with another protocol version it
+/// supports." Transports that cannot open a second session (HTTP here) skip it.
+fn negotiation(caller: &mut Caller<'_>) {
+    let lifecycle = "MCP lifecycle (2024-11-05 to 2025-11-25)";
+    let Some((index, reply)) = fresh_initialize(caller, UNSUPPORTED_VERSION) else {
+        return;
+    };
+    let answered = reply
+        .as_ref()
+        .and_then(|r| r.pointer("/result/protocolVersion"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let label = format!("initialize asking for {UNSUPPORTED_VERSION} (a new session)");
+    let Some(version) = answered else {
+        if let Some(code) = reply.as_ref().and_then(error_code) {
+            caller.find(
+                index,
+                finding(
+                    "unsupported-version-refused",
+                    format!(
+                        "{label}: got the error {code}; {lifecycle}: \"Otherwise, the server MUST respond with another protocol version it supports\", though the page's Error Handling shows an \"Unsupported protocol version\" error as an example; both readings exist, so strict"
+                    ),
+                ),
+            );
+        }
+        return;
+    };
+    if version == UNSUPPORTED_VERSION {
+        caller.find(
+            index,
+            finding(
+                "unsupported-version-echoed",
+                format!(
+                    "{label}: the server answered {version}, which no MCP revision is; {lifecycle}: \"Otherwise, the server MUST respond with another protocol version it supports.\""
+                ),
+            ),
+        );
+        return;
+    }
+    let Some((echo_index, echo)) = fresh_initialize(caller, &version) else {
+        return;
+    };
+    let echoed = echo
+        .as_ref()
+        .and_then(|r| r.pointer("/result/protocolVersion"))
+        .and_then(Value::as_str);
+    if echoed != Some(version.as_str()) {
+        caller.find(
+            echo_index,
+            finding(
+                "supported-version-not-echoed",
+                format!(
+                    "initialize asking for {version}, the version the server offered when asked for {UNSUPPORTED_VERSION}, got {}; {lifecycle}: \"If the server supports the requested protocol version, it MUST respond with the same version.\"",
+                    echoed.map_or("no protocolVersion".to_owned(), str::to_owned)
+                ),
+            ),
+        );
+    }
+}
+
+/// Sends `initialize` asking for `version` in a new session, as a case of the run; its index
+/// and the reply (`None` where the transport cannot open a session).
+fn fresh_initialize(caller: &mut Caller<'_>, version: &str) -> Option<(usize, Option<Value>)> {
+    let frame = initialize_frame(version);
+    let exchange = caller.target.fresh_session(&frame)?;
+    let label = format!("initialize asking for {version} (a new session)");
+    let case = handshake_case(&label, INITIALIZE_ID, frame);
+    let reply = reply_to(&exchange, INITIALIZE_ID);
+    let index = caller.results.len();
+    caller.results.push((case, exchange));
+    Some((index, reply))
 }
 
 fn finding(kind: &str, message: String) -> Finding {

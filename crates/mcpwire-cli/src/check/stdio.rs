@@ -766,6 +766,56 @@ impl Target for StdioTarget {
         exchange
     }
 
+    fn fresh_session(&mut self, frame: &[u8]) -> Option<Exchange> {
+        let id = serde_json::from_slice::<serde_json::Value>(frame)
+            .ok()?
+            .get("id")?
+            .to_string();
+        let mut exchange = Exchange::default();
+        let running = match Running::spawn(&self.command) {
+            Ok(running) => running,
+            Err(message) => {
+                exchange.fault = Some(Fault::Transport(message));
+                return Some(exchange);
+            }
+        };
+        running.send(frame);
+        let deadline = Instant::now() + self.startup_timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match running.from_child.recv_timeout(left) {
+                Ok(Line::Frame(line)) => match route(&line) {
+                    Route::Server => exchange.server_message(line),
+                    Route::Id(got) if related(&id, &got) => {
+                        exchange.replies.push(line);
+                        break;
+                    }
+                    _ => {}
+                },
+                Ok(Line::TooLong(n)) => {
+                    exchange.too_long = Some(n);
+                    break;
+                }
+                Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                    exchange.fault = Some(Fault::Exited {
+                        status: "closed its stdout".into(),
+                        stderr: running.stderr_tail(),
+                    });
+                    break;
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    exchange.fault = Some(Fault::NoReply {
+                        timeout: self.startup_timeout,
+                        id,
+                    });
+                    break;
+                }
+            }
+        }
+        running.stop();
+        Some(exchange)
+    }
+
     fn profile(&self) -> &'static ProfileFacts {
         self.facts
     }

@@ -198,6 +198,14 @@ pub const KINDS: &[KindInfo] = &[
         "MCP tools, Output Schema (2025-06-18 on): \"If an output schema is provided: Servers MUST provide structured results that conform to this schema\"; a successful result's structuredContent is missing or breaks the tool's outputSchema",
     ),
     v(
+        "unsupported-version-echoed",
+        "--protocol. MCP lifecycle, version negotiation (2024-11-05 to 2025-11-25): \"If the server supports the requested protocol version, it MUST respond with the same version. Otherwise, the server MUST respond with another protocol version it supports.\"; initialize asking for 1999-01-01, which no MCP revision is, got 1999-01-01 back",
+    ),
+    v(
+        "supported-version-not-echoed",
+        "--protocol. MCP lifecycle, version negotiation (2024-11-05 to 2025-11-25): \"If the server supports the requested protocol version, it MUST respond with the same version.\"; initialize asking for the version the server itself offered got another",
+    ),
+    v(
         "ping-result-not-empty",
         "--protocol. MCP ping (2024-11-05 to 2025-11-25, the versions with ping): \"The receiver MUST respond promptly with an empty response\"; the ping got an error, or a result with members other than _meta",
     ),
@@ -344,6 +352,10 @@ pub const KINDS: &[KindInfo] = &[
     s(
         "tool-error-on-valid-arguments",
         "policy: arguments the inputSchema accepts get a result. CallToolResult.isError: errors that originate from the tool \"SHOULD be reported inside the result object, with isError set to true, not as an MCP protocol-level error response\"",
+    ),
+    s(
+        "unsupported-version-refused",
+        "--protocol. MCP lifecycle (2024-11-05 to 2025-11-25): \"Otherwise, the server MUST respond with another protocol version it supports.\", while its Error Handling shows an \"Unsupported protocol version\" error as an example; initialize asking for 1999-01-01 got an error. Both readings exist, so strict",
     ),
     s(
         "progress-exceeds-total",
