@@ -123,9 +123,11 @@ fn log_lines_on_stdout_are_one_finding_and_do_not_hide_dropped_input() {
         .filter(|g| g["kind"] == "missing-reply")
         .map(|g| g["rule_id"].as_str().unwrap())
         .collect();
-    for rule in ["rule-2", "rule-3", "rule-4", "rule-6"] {
-        assert!(rules.contains(&rule), "{rule} in {rules:?}");
-    }
+    // Issue 47: input with a readable id (rule 6) is `missing-reply`; input without one (not
+    // JSON, not an object, an unreadable id) is `unreadable-input-unanswered`, under rule 4.
+    assert!(rules.contains(&"rule-6"), "rule-6 in {rules:?}");
+    let unreadable = group(&report, "unreadable-input-unanswered").expect("dropped garbage");
+    assert_eq!(unreadable["rule_id"], "rule-4", "{unreadable}");
     assert!(missing["count"].as_u64().unwrap() > 0);
     for absent in [
         "reply-not-json",
@@ -635,11 +637,15 @@ fn verdicts_do_not_depend_on_how_late_error_replies_come() {
     // reply): identical reports, case by case. (Shrinking is bounded by wall time, so which
     // smaller input it reaches may differ: it is off here.)
     let script = fixture("faulty_mcp_server.py");
+    // `id-less-errors` (issue 47) answers every error late and without an id, and refuses
+    // the id `1e3` with such an error: each must still land in its own case's window.
     let runs = [
         ("null-id", "0"),
         ("null-id", "0.3"),
         ("lenient-sdk", "0"),
         ("lenient-sdk", "0.3"),
+        ("id-less-errors", "0"),
+        ("id-less-errors", "0.3"),
     ];
     let mut reports = in_parallel(
         runs.iter()
@@ -668,7 +674,7 @@ fn verdicts_do_not_depend_on_how_late_error_replies_come() {
             .collect(),
     )
     .into_iter();
-    for defect in ["null-id", "lenient-sdk"] {
+    for defect in ["null-id", "lenient-sdk", "id-less-errors"] {
         let (prompt, late) = (reports.next().unwrap(), reports.next().unwrap());
         assert_eq!(prompt.code, late.code, "{defect}");
         let (prompt, late) = (verdicts(&prompt.json()), verdicts(&late.json()));
@@ -678,6 +684,25 @@ fn verdicts_do_not_depend_on_how_late_error_replies_come() {
             prompt["case_findings"], late["case_findings"]
         );
         assert_eq!(prompt, late, "{defect}: the whole report");
+        if defect == "id-less-errors" {
+            // The late id-less error to `1e3` is that case's own, blamed on no later case.
+            let mut kinds = case_kinds(&late, "id 1e3");
+            kinds.sort();
+            assert_eq!(
+                kinds,
+                [
+                    (
+                        "id-lost-although-recoverable".to_owned(),
+                        "violation".to_owned()
+                    ),
+                    ("unexpected-code".to_owned(), "violation".to_owned())
+                ],
+                "{late}"
+            );
+            for kind in ["more-than-one-reply", "reply-to-notification"] {
+                assert!(group(&late, kind).is_none(), "{kind}: {late}");
+            }
+        }
     }
 }
 

@@ -69,13 +69,87 @@ macro_rules! defect {
     };
 }
 
-defect!(
-    no_reply_to_envelope_errors,
-    "silent-envelope-errors",
-    "2025-11-25",
-    "missing-reply",
-    "wire rule 2"
-);
+#[test]
+fn no_reply_to_envelope_errors() {
+    // Issue 47 item 3: dropped input whose id was readable (an invalid call) leaves a client
+    // waiting (`missing-reply`); dropped input with no readable id (not JSON) leaves nobody
+    // waiting, and is its own kind under one rule, so one baseline line can accept it.
+    let run = check_defect("silent-envelope-errors", "2025-11-25", &[]);
+    assert_caught(&run, "missing-reply", "wire rule 6");
+    assert_caught(&run, "unreadable-input-unanswered", "wire rule 4");
+    let report = run.json();
+    let waiting = report["client_waiting_cases"].as_u64().unwrap();
+    let missing = report["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["kind"] == "missing-reply")
+        .map(|g| g["count"].as_u64().unwrap())
+        .sum::<u64>();
+    assert!(waiting >= missing && missing > 0, "{report}");
+    assert!(
+        !report["failures"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["kind"] == "unreadable-input-unanswered" && g["rule_id"] != "rule-4"),
+        "{report}"
+    );
+    // The table leads with it: before the rule table.
+    let script = fixture("faulty_mcp_server.py");
+    let text = check(&[
+        "--stdio",
+        "--cases",
+        "20",
+        "--timeout",
+        "0.5",
+        "--",
+        "python3",
+        &script,
+        "silent-envelope-errors",
+    ]);
+    let lines: Vec<&str> = text.stdout.lines().collect();
+    let at = |needle: &str| lines.iter().position(|l| l.contains(needle));
+    let line = at("leave a client waiting").expect("the waiting line");
+    assert!(
+        lines[line].starts_with(&format!("{waiting} case(s) of")),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        line < at("passed").expect("the rule table"),
+        "{}",
+        text.stdout
+    );
+}
+
+#[test]
+fn one_baseline_line_accepts_silence_on_unreadable_input() {
+    // The official SDKs stay silent on stdio input they cannot parse: one line accepts that
+    // choice, and what is left to fail the run is what leaves a client waiting.
+    let dir = std::env::temp_dir().join(format!("mcpwire-baseline-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("expect.txt");
+    std::fs::write(&file, "rule-4 unreadable-input-unanswered\n").unwrap();
+    let run = check_defect(
+        "silent-envelope-errors",
+        "2025-11-25",
+        &["--expect-failures", file.to_str().unwrap()],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let report = run.json();
+    let unexpected: Vec<&str> = report["unexpected"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u.as_str().unwrap())
+        .collect();
+    assert!(
+        unexpected.iter().all(|u| u.ends_with(" missing-reply")) && !unexpected.is_empty(),
+        "{unexpected:?}"
+    );
+    assert!(report["stale"].as_array().unwrap().is_empty(), "{report}");
+}
 defect!(
     null_instead_of_the_readable_id,
     "null-id",
@@ -122,9 +196,29 @@ defect!(
     bad_ids_turned_into_notifications,
     "bad-ids-as-notifications",
     "2025-11-25",
-    "missing-reply",
+    "unreadable-input-unanswered",
     "wire rule 4"
 );
+#[test]
+fn an_echoed_forbidden_id_is_named_as_echoed_not_invented() {
+    // Issue 47: `{"id":1.5,…}` answered -32600 with "id":1.5 under MCP 2025-11-25 (ids are
+    // strings or integers): the server echoed an id it could not read; it invented none.
+    let run = check_defect("echo-forbidden-ids", "2025-11-25", &["--cases", "0"]);
+    assert_caught(&run, "forbidden-id-echoed", "wire rule 4");
+    let kinds = run.failure_kinds();
+    assert!(
+        !kinds.iter().any(|(k, _)| k == "fabricated-id"),
+        "{kinds:?}"
+    );
+    let report = run.json();
+    let cases = report["case_findings"].as_array().unwrap();
+    let case = cases
+        .iter()
+        .find(|c| c["label"] == "id 1.5")
+        .expect("id 1.5");
+    assert_eq!(case["findings"][0]["kind"], "forbidden-id-echoed", "{case}");
+}
+
 #[test]
 fn batch_replies_as_separate_lines_are_strict() {
     // JSON-RPC 2.0 §6 says a server "should" answer a batch with one array (lower-case): a

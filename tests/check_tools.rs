@@ -358,3 +358,52 @@ fn pages_that_repeat_an_item_or_a_cursor_are_found_and_correct_pages_are_not() {
         repeats_junit.stdout
     );
 }
+
+#[test]
+fn an_installed_checker_validates_replies_from_any_directory() {
+    // Issue 47: the released schemas are built into the binary. Run from a directory with no
+    // `../shared/schemas/mcp` and without MCP_SCHEMA_DIR, the checker still validates every
+    // reply, and finds a tools/list result without `tools` (ListToolsResult requires it).
+    let cwd = std::env::temp_dir().join(format!("mcpwire-embedded-{}", std::process::id()));
+    std::fs::create_dir_all(&cwd).unwrap();
+    let script = fixture("tool_server.py");
+    let run = |defect: &str| {
+        let output = std::process::Command::new(check_support::check_bin())
+            .current_dir(&cwd)
+            .env_remove("MCP_SCHEMA_DIR")
+            .args(["--stdio", "--no-fixed", "--cases", "0", "--capabilities"])
+            .args([
+                "--timeout",
+                "2",
+                "--format",
+                "json",
+                "--",
+                "python3",
+                &script,
+            ])
+            .arg(defect)
+            .output()
+            .expect("the checker runs");
+        let report: Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
+        (output.status.code(), report)
+    };
+    let ((code, broken), (correct_code, correct)) =
+        both(|| run("list-without-tools"), || run("correct"));
+    let _ = std::fs::remove_dir_all(&cwd);
+    for report in [&broken, &correct] {
+        assert_eq!(report["reply_schema"]["checked"], true, "{report}");
+        let file = report["reply_schema"]["file"].as_str().unwrap();
+        assert!(file.contains("built into mcpwire"), "{file}");
+    }
+    assert_eq!(correct_code, Some(0), "{correct}");
+    assert_eq!(code, Some(1), "{broken}");
+    let cases = broken["case_findings"].as_array().unwrap();
+    let listed = cases
+        .iter()
+        .find(|c| c["label"].as_str().unwrap().starts_with("tools/list"))
+        .unwrap_or_else(|| panic!("no tools/list finding: {broken}"));
+    assert_eq!(
+        listed["findings"][0]["kind"], "reply-schema-invalid",
+        "{listed}"
+    );
+}

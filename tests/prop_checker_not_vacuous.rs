@@ -151,7 +151,7 @@ macro_rules! defect_test {
 defect_test!(
     no_reply_to_envelope_errors,
     K::MissingReply,
-    &[K::BatchCountMismatch],
+    &[K::BatchCountMismatch, K::UnreadableInputUnanswered],
     everywhere
 );
 defect_test!(
@@ -182,7 +182,7 @@ defect_test!(
 defect_test!(ids_as_strings, K::IdTypeOrPrecisionChanged, &[], everywhere);
 defect_test!(
     bad_ids_as_notifications,
-    K::MissingReply,
+    K::UnreadableInputUnanswered,
     &[K::BatchCountMismatch],
     everywhere
 );

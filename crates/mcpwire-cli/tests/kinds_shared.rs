@@ -13,6 +13,7 @@ const PINNED: &[(&str, Level)] = &[
     ("id-value-changed", Level::Violation),
     ("id-lost-although-recoverable", Level::Violation),
     ("fabricated-id", Level::Violation),
+    ("forbidden-id-echoed", Level::Violation),
     ("no-id-spelled-wrong", Level::Violation),
     ("reply-to-notification", Level::Violation),
     ("reply-to-response", Level::Violation),

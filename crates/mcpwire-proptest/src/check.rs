@@ -2,7 +2,7 @@
 
 use mcpwire_types::ProfileFacts;
 
-use crate::expected::{Expected, ExpectedReply, ReplyId, Silence};
+use crate::expected::{Cause, Expected, ExpectedReply, ReplyId, Silence};
 use crate::json::{
     Frame, JsonKind, Member, array_elements, is_integer, object_members, read_frame, unescape,
 };
@@ -50,6 +50,69 @@ pub fn check_with(
         &derive_expected(profile, input_frame, methods),
         reply_frames,
     )
+    .map_err(|mut violations| {
+        name_echoed_ids(input_frame, &mut violations);
+        violations
+    })
+}
+
+/// The `id` members of the input (of each element of a batch), as JSON text, `null` left
+/// out: a reply that carries one of them answers this input, even when none is owed.
+///
+/// ```
+/// use mcpwire_proptest::input_ids;
+/// assert_eq!(input_ids(br#"{"jsonrpc":"2.0","id":1e3,"result":{}}"#), ["1e3"]);
+/// assert_eq!(input_ids(br#"[{"id":"a"},{"method":"m"},{"id":null}]"#), [r#""a""#]);
+/// assert!(input_ids(b"NaN").is_empty());
+/// ```
+pub fn input_ids(frame: &[u8]) -> Vec<String> {
+    let frame = frame.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(frame);
+    let ids_of = |object: &str| -> Vec<String> {
+        object_members(object)
+            .into_iter()
+            .filter(|m| m.key == "id" && m.value != "null")
+            .map(|m| m.value.to_owned())
+            .collect()
+    };
+    match read_frame(frame) {
+        Frame::Value {
+            text,
+            kind: JsonKind::Object,
+        } => ids_of(text),
+        Frame::Value {
+            text,
+            kind: JsonKind::Array,
+        } => array_elements(text)
+            .into_iter()
+            .filter(|e| e.starts_with('{'))
+            .flat_map(ids_of)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Renames [`Violation::FabricatedId`] to [`Violation::ForbiddenIdEchoed`] where the reply's id
+/// is one of the input's own `id` members (of the top-level object, or of a batch's elements):
+/// the server echoed an id it could not read, it did not invent one.
+///
+/// ```
+/// use mcpwire_proptest::{Violation, name_echoed_ids};
+/// let mut found = vec![Violation::FabricatedId { got: "1.5".into() }];
+/// name_echoed_ids(br#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#, &mut found);
+/// assert_eq!(found, [Violation::ForbiddenIdEchoed { got: "1.5".into() }]);
+/// let mut invented = vec![Violation::FabricatedId { got: "0".into() }];
+/// name_echoed_ids(br#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#, &mut invented);
+/// assert_eq!(invented, [Violation::FabricatedId { got: "0".into() }]);
+/// ```
+pub fn name_echoed_ids(input_frame: &[u8], violations: &mut [Violation]) {
+    let ids = input_ids(input_frame);
+    for violation in violations {
+        if let Violation::FabricatedId { got } = violation
+            && ids.iter().any(|id| crate::findings::related(id, got))
+        {
+            *violation = Violation::ForbiddenIdEchoed { got: got.clone() };
+        }
+    }
 }
 
 /// Checks reply frames against a given expectation (a generated case's oracle).
@@ -116,9 +179,7 @@ fn check_single(
     violations: &mut Vec<Violation>,
 ) {
     let Some(first) = frames.first() else {
-        violations.push(Violation::MissingReply {
-            cause: expected.cause,
-        });
+        violations.push(missing(&[expected]));
         return;
     };
     if frames.len() > 1 {
@@ -136,6 +197,18 @@ fn check_single(
     }
 }
 
+/// The violation of replies owed and not sent: [`Violation::MissingReply`] when one of them
+/// carries a readable id (a client waits on it), else
+/// [`Violation::UnreadableInputUnanswered`].
+fn missing(owed: &[&ExpectedReply]) -> Violation {
+    match owed.iter().find(|r| matches!(r.id, ReplyId::Echo(_))) {
+        Some(reply) => Violation::MissingReply { cause: reply.cause },
+        None => Violation::UnreadableInputUnanswered {
+            cause: owed.first().map_or(Cause::ParseError, |r| r.cause),
+        },
+    }
+}
+
 fn check_batch(
     profile: &ProfileFacts,
     elements: &[Expected],
@@ -149,18 +222,14 @@ fn check_batch(
             _ => None,
         })
         .collect();
-    let Some(first_replying) = replying.first() else {
+    if replying.is_empty() {
         if !frames.is_empty() {
             violations.push(Violation::ReplyToBatchWithoutRequests);
         }
         return;
-    };
+    }
     match frames {
-        [] => {
-            return violations.push(Violation::MissingReply {
-                cause: first_replying.cause,
-            });
-        }
+        [] => return violations.push(missing(&replying)),
         [_] => {}
         _ => {
             return violations.push(Violation::BatchRepliesAsLines {

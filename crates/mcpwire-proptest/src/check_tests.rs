@@ -152,6 +152,12 @@ fn table() -> Vec<(&'static ProfileFacts, &'static str, Vec<&'static str>, K)> {
         (
             &MCP_LATEST,
             BAD_ID,
+            vec![r#"{"jsonrpc":"2.0","id":true,"error":{"code":-32600,"message":"x"}}"#],
+            K::ForbiddenIdEchoed,
+        ),
+        (
+            &MCP_LATEST,
+            BAD_ID,
             vec![r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"x"}}"#],
             K::NoIdSpelledWrong,
         ),
@@ -186,7 +192,7 @@ fn table() -> Vec<(&'static ProfileFacts, &'static str, Vec<&'static str>, K)> {
             K::ReplyToBlankLine,
         ),
         (&MCP_LATEST, REQ, vec![], K::MissingReply),
-        (&MCP_LATEST, BAD_ID, vec![], K::MissingReply),
+        (&MCP_LATEST, BAD_ID, vec![], K::UnreadableInputUnanswered),
         (
             &MCP_2025_03_26,
             batch,
@@ -244,7 +250,7 @@ fn each_violation_is_raised_by_its_bad_reply() {
     }
     assert_eq!(
         covered.len(),
-        23,
+        25,
         "every ViolationKind has a case: {covered:?}"
     );
 }

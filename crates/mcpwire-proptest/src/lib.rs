@@ -203,7 +203,7 @@ pub use mcpwire_types;
 pub use mcpwire_types::ProfileFacts;
 pub use mcpwire_types::facts;
 
-pub use check::{check, check_expected, check_with};
+pub use check::{check, check_expected, check_with, input_ids, name_echoed_ids};
 pub use expected::{Cause, Expected, ExpectedReply, Outcome, ReplyId, Silence, codes};
 pub use findings::{Finding, Level};
 pub use methods::{Methods, Vocabulary};

@@ -47,13 +47,15 @@ fn result_definition(method: &str) -> Option<&'static str> {
         "prompts/get" => Some("GetPromptResult"),
         "resources/list" => Some("ListResourcesResult"),
         "resources/templates/list" => Some("ListResourceTemplatesResult"),
+        "completion/complete" => Some("CompleteResult"),
+        "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => Some("EmptyResult"),
         _ => None,
     }
 }
 
 /// The methods whose results are validated against their own result type (any other
 /// method's result against `Result`).
-const TYPED_METHODS: [&str; 9] = [
+const TYPED_METHODS: [&str; 13] = [
     "initialize",
     "ping",
     "server/discover",
@@ -63,6 +65,10 @@ const TYPED_METHODS: [&str; 9] = [
     "prompts/get",
     "resources/list",
     "resources/templates/list",
+    "completion/complete",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
 ];
 
 /// A validator for `schema` with its root pointed at definition `name`.
@@ -125,7 +131,28 @@ impl ReplySchemas {
                 ));
             }
         };
-        let digest: String = Sha256::digest(&bytes)
+        Self::from_bytes(facts, &bytes, path, required)
+    }
+
+    /// Compiles the schema `bytes` of `facts`' MCP version, read from `origin` (a file, or the
+    /// copy built into a binary). They must be the schema the profile was generated from (the
+    /// same SHA-256): else `Err` when `required`, or `Ok(None)` with the reason.
+    pub fn from_bytes(
+        facts: &'static ProfileFacts,
+        bytes: &[u8],
+        origin: PathBuf,
+        required: bool,
+    ) -> Result<(Option<ReplySchemas>, SchemaCheck), String> {
+        let path = origin;
+        let Some(version) = facts.protocol_version else {
+            return Ok((
+                None,
+                SchemaCheck::NotChecked(
+                    "plain JSON-RPC 2.0 has no MCP schema; the envelope rules are checked".into(),
+                ),
+            ));
+        };
+        let digest: String = Sha256::digest(bytes)
             .iter()
             .map(|b| format!("{b:02x}"))
             .collect();
@@ -141,7 +168,7 @@ impl ReplySchemas {
                 Ok((None, SchemaCheck::NotChecked(message)))
             };
         }
-        let schema: Value = serde_json::from_slice(&bytes)
+        let schema: Value = serde_json::from_slice(bytes)
             .map_err(|error| format!("{} is not JSON: {error}", path.display()))?;
         let (result_name, error_name) = if definition_exists(&schema, "JSONRPCErrorResponse") {
             ("JSONRPCResultResponse", "JSONRPCErrorResponse")

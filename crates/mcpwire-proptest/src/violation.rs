@@ -156,9 +156,16 @@ pub enum Violation {
         /// What the reply carried.
         got: SeenId,
     },
-    /// The reply carries an id although the input's id was unrecoverable.
+    /// The reply carries an id although the input's id was unrecoverable, and no id member
+    /// of the input has it: the id was invented.
     FabricatedId {
         /// The invented id's text.
+        got: String,
+    },
+    /// The reply echoes the input's id although that id was unrecoverable (of a type the
+    /// profile forbids, such as `1.5` under MCP, or duplicated): an id no reply may carry.
+    ForbiddenIdEchoed {
+        /// The echoed id's text.
         got: String,
     },
     /// A reply without an id spells "no id" the wrong way for the profile.
@@ -174,8 +181,16 @@ pub enum Violation {
     ReplyToResponse,
     /// A blank line got a reply.
     ReplyToBlankLine,
-    /// Something that needs a reply got none.
+    /// Something that needs a reply with its readable id got none: a client waiting on that
+    /// id waits forever.
     MissingReply {
+        /// What the input was.
+        cause: Cause,
+    },
+    /// Input with no readable id (not JSON, not an object, an id missing, duplicated or of a
+    /// forbidden type) that JSON-RPC 2.0 answers with an id-less error got no reply: nothing
+    /// can be waiting on it, but the sender never learns it was refused.
+    UnreadableInputUnanswered {
         /// What the input was.
         cause: Cause,
     },
@@ -215,12 +230,14 @@ pub enum ViolationKind {
     IdTypeOrPrecisionChanged,
     IdLostAlthoughRecoverable,
     FabricatedId,
+    ForbiddenIdEchoed,
     NoIdSpelledWrong,
     DuplicateIdInReply,
     ReplyToNotification,
     ReplyToResponse,
     ReplyToBlankLine,
     MissingReply,
+    UnreadableInputUnanswered,
     BatchRepliesAsLines,
     BatchReplyNotArray,
     ArrayReplyToSingleMessage,
@@ -246,12 +263,14 @@ impl Violation {
             V::IdTypeOrPrecisionChanged { .. } => K::IdTypeOrPrecisionChanged,
             V::IdLostAlthoughRecoverable { .. } => K::IdLostAlthoughRecoverable,
             V::FabricatedId { .. } => K::FabricatedId,
+            V::ForbiddenIdEchoed { .. } => K::ForbiddenIdEchoed,
             V::NoIdSpelledWrong { .. } => K::NoIdSpelledWrong,
             V::DuplicateIdInReply => K::DuplicateIdInReply,
             V::ReplyToNotification => K::ReplyToNotification,
             V::ReplyToResponse => K::ReplyToResponse,
             V::ReplyToBlankLine => K::ReplyToBlankLine,
             V::MissingReply { .. } => K::MissingReply,
+            V::UnreadableInputUnanswered { .. } => K::UnreadableInputUnanswered,
             V::BatchRepliesAsLines { .. } => K::BatchRepliesAsLines,
             V::BatchReplyNotArray => K::BatchReplyNotArray,
             V::ArrayReplyToSingleMessage => K::ArrayReplyToSingleMessage,
@@ -278,7 +297,9 @@ impl Violation {
             V::IdNotEchoed { .. }
             | V::IdTypeOrPrecisionChanged { .. }
             | V::IdLostAlthoughRecoverable { .. }
-            | V::FabricatedId { .. } => rules::ID_RECOVERY,
+            | V::FabricatedId { .. }
+            | V::ForbiddenIdEchoed { .. }
+            | V::UnreadableInputUnanswered { .. } => rules::ID_RECOVERY,
             V::ReplyToNotification => rules::REQUEST_DISPATCH,
             V::ReplyToResponse => rules::RESPONSES,
             V::BatchRepliesAsLines { .. }
@@ -381,6 +402,11 @@ impl fmt::Display for Violation {
                 "the reply carries id {} although the input had no readable id; write \"id\":null or omit the id as the profile says, never invent one",
                 shorten(got)
             ),
+            V::ForbiddenIdEchoed { got } => write!(
+                f,
+                "the reply echoes the input's id {}, which this profile does not admit as an id (or which the input duplicated), so it was unreadable; write \"id\":null or omit the id as the profile says",
+                shorten(got)
+            ),
             V::NoIdSpelledWrong { null_required: true } => f.write_str(
                 "the reply omits the id; this profile's schema requires \"id\":null in an error reply when the id is unreadable",
             ),
@@ -396,6 +422,11 @@ impl fmt::Display for Violation {
             }
             V::ReplyToBlankLine => f.write_str("a blank line got a reply; skip blank lines"),
             V::MissingReply { cause } => write!(f, "{cause} got no reply; {}", missing_reply_fix(*cause)),
+            V::UnreadableInputUnanswered { cause } => write!(
+                f,
+                "{cause}, whose id cannot be read, got no reply (no client can be waiting on it, but the sender never learns it was refused); JSON-RPC 2.0 §5 and §7: {}",
+                missing_reply_fix(*cause)
+            ),
             V::BatchRepliesAsLines { lines } => write!(
                 f,
                 "a batch was answered with {lines} separate lines; collect the batch's replies into one JSON array on one line"

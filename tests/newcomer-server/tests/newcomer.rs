@@ -106,7 +106,11 @@ fn a_null_id_on_an_invalid_request_is_found() {
 fn a_dropped_parse_error_is_found_and_shrunk_small() {
     for seed in [1, 2] {
         let failure = check_defect(Defect::DroppedParseError, seed);
-        assert_reproducible(Defect::DroppedParseError, &failure, "missing-reply");
+        assert_reproducible(
+            Defect::DroppedParseError,
+            &failure,
+            "unreadable-input-unanswered",
+        );
         assert!(
             failure.frame.len() <= 16,
             "shrunk to {} bytes:\n{failure}",

@@ -20,6 +20,7 @@ pub enum Format {
 
 /// `mcpwire check`: a black-box test of a server's JSON-RPC envelope handling.
 #[derive(Debug, Clone, clap::Args)]
+#[command(group(clap::ArgGroup::new("tool_mode").args(["tools", "all"]).multiple(true)))]
 #[command(
     after_help = "Examples:\n  mcpwire check --stdio -- node server.js\n  mcpwire check --http http://127.0.0.1:3000/mcp --format junit > check.xml\n\nExit status: 0 when no unexpected violation remains (strict findings count only under --strict), 1 when one does (or an expectation is stale, or the handshake broke a rule so the check could not go on), 2 when the checker could not run at all (the command cannot start, nothing on stdout within --startup-timeout, connection refused, the URL is not an MCP endpoint); --format json and junit then still write a report carrying the error.\n\nEvery finding kind, its level and the spec sentence it rests on: mcpwire check --list-kinds"
 )]
@@ -75,8 +76,10 @@ pub struct CheckArgs {
     #[arg(long)]
     pub list_kinds: bool,
     /// The folder holding the upstream MCP schemas (`<version>/schema.json`) every reply is
-    /// validated against. Default: `MCP_SCHEMA_DIR`, else `../shared/schemas/mcp`; without a
-    /// schema there the report says replies were not validated.
+    /// validated against, for a schema the binary does not carry (a newer draft). Default:
+    /// `MCP_SCHEMA_DIR` when it holds the version's file, else the released schema built into
+    /// the binary, else `../shared/schemas/mcp`; without any the report says replies were not
+    /// validated.
     #[arg(long, value_name = "DIR")]
     pub schema_dir: Option<PathBuf>,
     /// Skip the fixed spec cases and send only generated ones.
@@ -98,21 +101,31 @@ pub struct CheckArgs {
     /// is expanded and read once.
     #[arg(long)]
     pub tools: bool,
+    /// Also judge the protocol's properties where the server declared the feature: ping's
+    /// empty result, logging/setLevel, resources/subscribe, completion/complete for every
+    /// prompt argument and template variable, and one call of each tool with a progressToken
+    /// (this calls the tools) whose progress must name the token, increase and stop with the
+    /// response.
+    #[arg(long)]
+    pub protocol: bool,
+    /// `--capabilities --tools --protocol`.
+    #[arg(long)]
+    pub all: bool,
     /// Test only this tool (repeatable; with --tools).
-    #[arg(long = "tool", value_name = "NAME", requires = "tools")]
+    #[arg(long = "tool", value_name = "NAME", requires = "tool_mode")]
     pub tool: Vec<String>,
     /// Do not call this tool (repeatable; with --tools).
-    #[arg(long = "skip-tool", value_name = "NAME", requires = "tools")]
+    #[arg(long = "skip-tool", value_name = "NAME", requires = "tool_mode")]
     pub skip_tool: Vec<String>,
     /// The most tools/call requests in the whole run, shrinking included (with --tools).
-    #[arg(long, value_name = "N", default_value_t = 200, requires = "tools")]
+    #[arg(long, value_name = "N", default_value_t = 200, requires = "tool_mode")]
     pub tool_calls: usize,
     /// Seconds to wait for the reply to one tool call (with --tools).
     #[arg(
         long,
         value_name = "SECONDS",
         default_value_t = 30.0,
-        requires = "tools"
+        requires = "tool_mode"
     )]
     pub tool_timeout: f64,
     /// The server command and its arguments (after `--`), for `--stdio`.

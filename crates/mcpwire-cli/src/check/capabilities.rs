@@ -40,7 +40,10 @@ pub fn run_capabilities(caller: &mut Caller<'_>) -> Vec<(ListMethod, (usize, Str
         );
         let (index, id) = caller.call("capability", label.clone(), method, Map::new());
         let reply = caller.reply(index, &id);
-        if let Some(finding) = reply.as_ref().and_then(|r| judge(&label, is_declared, r)) {
+        let judged = reply
+            .as_ref()
+            .and_then(|r| judge(&label, capability, is_declared, r));
+        if let Some(finding) = judged {
             caller.find(index, finding);
         }
         if is_declared && reply.is_some_and(|r| r.get("result").is_some()) {
@@ -65,9 +68,14 @@ impl Lists {
 }
 
 /// The capability calls (with `--capabilities`) and the pagination walks: with
-/// `--capabilities` every declared list method, with `--tools` those whose items it tests
-/// (tools, prompts, resource templates).
-pub fn run_lists(caller: &mut Caller<'_>, capabilities: bool, tools: bool) -> Lists {
+/// `--capabilities` or `--protocol` every declared list method, with `--tools` those whose
+/// items it tests (tools, prompts, resource templates).
+pub fn run_lists(
+    caller: &mut Caller<'_>,
+    capabilities: bool,
+    tools: bool,
+    protocol: bool,
+) -> Lists {
     let first_pages = if capabilities {
         run_capabilities(caller)
     } else {
@@ -76,7 +84,7 @@ pub fn run_lists(caller: &mut Caller<'_>, capabilities: bool, tools: bool) -> Li
     let declared = declared_capabilities(caller.results);
     let mut lists = Lists::default();
     for list in LIST_METHODS {
-        let wanted = capabilities || (tools && list != RESOURCES);
+        let wanted = capabilities || protocol || (tools && list != RESOURCES);
         if !wanted || !declares(&declared, list.capability) {
             continue;
         }
@@ -95,7 +103,7 @@ pub fn run_lists(caller: &mut Caller<'_>, capabilities: bool, tools: bool) -> Li
 }
 
 /// Judges one list call's reply against the declaration.
-fn judge(label: &str, is_declared: bool, reply: &Value) -> Option<Finding> {
+fn judge(label: &str, capability: &str, is_declared: bool, reply: &Value) -> Option<Finding> {
     let code = reply.pointer("/error/code").and_then(Value::as_i64);
     let got = match code {
         Some(code) => format!("the error {code}"),
@@ -112,7 +120,10 @@ fn judge(label: &str, is_declared: bool, reply: &Value) -> Option<Finding> {
         (true, None) | (false, Some(-32601)) => None,
         (true, Some(-32601)) => finding(
             "declared-capability-method-missing",
-            "the server declared the capability, so its list method exists; -32601 says it does not",
+            &format!(
+                "the server declared the capability, which the MCP schema's ServerCapabilities describes as \"{}\" (a description, no MUST: strict), so its list method exists; -32601 says it does not",
+                offers(capability)
+            ),
         ),
         (true, Some(_)) => finding(
             "declared-capability-list-error",
@@ -122,5 +133,15 @@ fn judge(label: &str, is_declared: bool, reply: &Value) -> Option<Finding> {
             "undeclared-capability-answered",
             "the capability was not declared, so its list method is one the server does not offer: -32601 (Method not found)",
         ),
+    }
+}
+
+/// The MCP schema's description of a capability (the same in every version, 2024-11-05 to
+/// 2026-07-28).
+fn offers(capability: &str) -> &'static str {
+    match capability {
+        "tools" => "Present if the server offers any tools to call.",
+        "prompts" => "Present if the server offers any prompt templates.",
+        _ => "Present if the server offers any resources to read.",
     }
 }

@@ -70,6 +70,9 @@ pub struct Exchange {
     pub replies: Vec<Vec<u8>>,
     /// Server-initiated requests and notifications seen meanwhile (ignored by the rules).
     pub server_messages: usize,
+    /// The first [`KEPT_SERVER_FRAMES`] of those, each with whether the input's reply had
+    /// already come (`--protocol` judges progress notifications by them).
+    pub server_frames: Vec<ServerFrame>,
     /// The HTTP status and headers, over HTTP.
     pub http: Option<HttpMeta>,
     /// Why the exchange did not complete, if it did not.
@@ -85,6 +88,30 @@ pub struct Exchange {
     pub by_order_input_id_unreadable: usize,
     /// How many of `replies` arrived after the case's window had closed (attributed by id).
     pub arrived_late: usize,
+}
+
+/// Server-initiated messages kept per exchange (the rest are only counted), so a server that
+/// floods notifications cannot grow the checker's memory.
+pub const KEPT_SERVER_FRAMES: usize = 256;
+
+/// A server-initiated request or notification seen during an exchange.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerFrame {
+    /// The frame.
+    pub frame: Vec<u8>,
+    /// Whether a reply to the input had come before it.
+    pub after_reply: bool,
+}
+
+impl Exchange {
+    /// Counts a server-initiated message and keeps it (the first [`KEPT_SERVER_FRAMES`]).
+    pub fn server_message(&mut self, frame: Vec<u8>) {
+        self.server_messages += 1;
+        if self.server_frames.len() < KEPT_SERVER_FRAMES {
+            let after_reply = !self.replies.is_empty();
+            self.server_frames.push(ServerFrame { frame, after_reply });
+        }
+    }
 }
 
 /// What a stdio server wrote that belongs to no case: collected over the whole run.
@@ -134,6 +161,13 @@ pub trait Target {
         _case: &CheckCase,
         _route: &RouteHeaders,
     ) -> Option<Exchange> {
+        None
+    }
+
+    /// Sends `frame` (an `initialize`) as the first message of a new session of its own, and
+    /// collects the reply carrying its id; the session is then ended. `None` where the
+    /// transport cannot start one (the run's session is not touched either way).
+    fn fresh_session(&mut self, _frame: &[u8]) -> Option<Exchange> {
         None
     }
 

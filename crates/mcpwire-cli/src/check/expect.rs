@@ -14,7 +14,7 @@
 //! # known defects of our server, tracked in issue 12
 //! rule-7 reply-to-notification
 //! rule-4 id-value-changed  id 2^53+1   # ids go through f64
-//! rule-2 missing-reply cases=12         # exactly these twelve
+//! rule-6 missing-reply cases=12         # exactly these twelve
 //! ```
 
 use std::collections::BTreeSet;
@@ -94,7 +94,7 @@ impl ExpectedFailures {
             };
             if RuleId::from_slug(rule).is_none() {
                 return Err(format!(
-                    "line {}: unknown rule `{rule}`; rules: rule-1 … rule-10, liveness, http",
+                    "line {}: unknown rule `{rule}`; rules: rule-1 … rule-10, liveness, http, tools, capabilities, protocol",
                     number + 1
                 ));
             }

@@ -24,6 +24,9 @@ pub enum RuleId {
     /// The capabilities the handshake declared against what the server does
     /// (`--capabilities`).
     Capabilities,
+    /// The protocol's properties where the server declared the feature (`--protocol`):
+    /// ping, logging, subscriptions, completion, progress.
+    Protocol,
 }
 
 impl RuleId {
@@ -45,6 +48,7 @@ impl fmt::Display for RuleId {
             RuleId::Http => f.write_str("HTTP transport"),
             RuleId::Tools => f.write_str("tool schemas"),
             RuleId::Capabilities => f.write_str("declared capabilities"),
+            RuleId::Protocol => f.write_str("protocol properties"),
         }
     }
 }
@@ -94,6 +98,7 @@ impl RuleId {
             RuleId::Http => "http".into(),
             RuleId::Tools => "tools".into(),
             RuleId::Capabilities => "capabilities".into(),
+            RuleId::Protocol => "protocol".into(),
         }
     }
 
@@ -104,6 +109,7 @@ impl RuleId {
             "http" => return Some(RuleId::Http),
             "tools" => return Some(RuleId::Tools),
             "capabilities" => return Some(RuleId::Capabilities),
+            "protocol" => return Some(RuleId::Protocol),
             _ => {}
         }
         let number: u8 = slug.strip_prefix("rule-")?.parse().ok()?;

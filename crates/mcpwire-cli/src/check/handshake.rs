@@ -134,7 +134,14 @@ pub fn request_case(
     if !has_handshake(facts)
         && let Some(version) = facts.protocol_version
     {
-        params.insert("_meta".into(), request_meta(version));
+        // The version's own `_meta`, beside any the caller set (a progress token).
+        let mut meta = request_meta(version);
+        if let (Some(serde_json::Value::Object(own)), Some(merged)) =
+            (params.remove("_meta"), meta.as_object_mut())
+        {
+            merged.extend(own);
+        }
+        params.insert("_meta".into(), meta);
     }
     let mut call = serde_json::json!({ "jsonrpc": "2.0", "id": id, "method": method });
     if !params.is_empty() {

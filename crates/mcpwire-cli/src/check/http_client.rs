@@ -255,7 +255,7 @@ impl HttpTarget {
         }
         for frame in body_frames(response) {
             if is_server_message(&frame) {
-                exchange.server_messages += 1;
+                exchange.server_message(frame);
             } else {
                 exchange.replies.push(frame);
             }

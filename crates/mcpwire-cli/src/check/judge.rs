@@ -55,6 +55,10 @@ fn finding(violation: &Violation, http: bool) -> Finding {
             "[{}] {cause} got no JSON-RPC response in the HTTP response body; answer it",
             violation.rule()
         ),
+        (true, Violation::UnreadableInputUnanswered { cause }) => format!(
+            "[{}] {cause}, whose id cannot be read, got no JSON-RPC response in the HTTP response body; answer it with an error without an id",
+            violation.rule()
+        ),
         (true, Violation::ReplyToBlankLine) => format!(
             "[{}] a body of whitespace got a JSON-RPC reply",
             violation.rule()
@@ -65,7 +69,7 @@ fn finding(violation: &Violation, http: bool) -> Finding {
         Violation::MissingReply {
             cause: Cause::Request,
         } => 2,
-        Violation::MissingReply { .. } => 1,
+        Violation::MissingReply { .. } | Violation::UnreadableInputUnanswered { .. } => 1,
         _ => 0,
     };
     Finding {
@@ -183,6 +187,7 @@ pub fn judge(facts: &ProfileFacts, case: &CheckCase, exchange: &Exchange) -> Vec
 /// a batch of notifications, an input read otherwise).
 const SILENCE_EXPLAINED: &[&str] = &[
     "missing-reply",
+    "unreadable-input-unanswered",
     "params-null-accepted",
     "rpc-method-code",
     "duplicate-member-accepted",

@@ -52,6 +52,7 @@ pub mod lines;
 pub mod pages;
 pub mod progress;
 pub mod prompts;
+pub mod protocol;
 pub mod render;
 pub mod report;
 pub mod route_headers;

@@ -75,6 +75,20 @@ pub fn table(report: &Report, style: Style, verbose: bool) -> String {
             style.yellow(&format!("replies not validated against a schema: {why}"))
         ),
     };
+    let waiting = format!(
+        "{} case(s) of {} leave a client waiting (a request whose readable id got no reply carrying it)",
+        report.waiting_cases(),
+        report.cases()
+    );
+    let _ = writeln!(
+        out,
+        "{}",
+        if report.waiting_cases() > 0 {
+            style.red(&waiting)
+        } else {
+            waiting
+        }
+    );
     if let Some(tools) = &report.tools {
         let _ = writeln!(
             out,
@@ -168,9 +182,10 @@ pub fn table(report: &Report, style: Style, verbose: bool) -> String {
         );
     }
     let counts = format!(
-        "{} failing case(s) of {} ({} with a violation, {} with a strict finding; {} finding(s) by case and kind)",
+        "{} failing case(s) of {} ({} leave a client waiting, {} with a violation, {} with a strict finding; {} finding(s) by case and kind)",
         report.failing_cases(),
         report.cases(),
+        report.waiting_cases(),
         report.cases_at(Level::Violation),
         report.cases_at(Level::Strict),
         report.count(Level::Violation) + report.count(Level::Strict)
@@ -324,6 +339,7 @@ pub fn json(report: &Report) -> String {
         "fixed_cases": report.fixed_cases,
         "generated_cases": report.generated_cases,
         "skipped_cases": report.skipped_cases,
+        "client_waiting_cases": report.waiting_cases(),
         "failing_cases": report.failing_cases(),
         "cases_with_findings": report.cases_with_findings(),
         "restarts": report.restarts,
@@ -487,6 +503,7 @@ pub fn json_error(target: &str, message: &str) -> String {
         "schema": SCHEMA,
         "target": target,
         "cases": 0,
+        "client_waiting_cases": 0,
         "failing_cases": 0,
         "violations": 0,
         "strict": 0,

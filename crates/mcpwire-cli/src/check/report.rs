@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use mcpwire_proptest::Expected;
 use mcpwire_types::ProfileFacts;
 
 use super::cases::CheckCase;
@@ -147,6 +148,9 @@ pub struct CaseResult {
     pub http_status: Option<u16>,
     /// Its findings.
     pub findings: Vec<Finding>,
+    /// Whether the case leaves a client waiting: it owed a reply carrying a readable id, and
+    /// no reply carrying that id came (see [`WAITING_KINDS`]).
+    pub leaves_client_waiting: bool,
     /// How the replies were attributed when not by their own id in the case's window (a
     /// verdict that rests on arrival order says so here).
     pub note: Option<String>,
@@ -221,6 +225,15 @@ impl Report {
             .count()
     }
 
+    /// Cases that leave a client waiting: a request whose readable id got no reply carrying
+    /// it (the first number of the table and of the JSON report).
+    pub fn waiting_cases(&self) -> usize {
+        self.results
+            .iter()
+            .filter(|r| r.leaves_client_waiting)
+            .count()
+    }
+
     /// Results (cases and findings that belong to no case) with any finding, of either level.
     pub fn cases_with_findings(&self) -> usize {
         self.results
@@ -245,6 +258,40 @@ impl Report {
             .map(FailureGroup::cases)
             .sum()
     }
+}
+
+/// The kinds that mean no reply carrying the case's readable id came: none at all
+/// (`missing-reply`, the server exited or hung, the connection failed) or one without that id
+/// (`id-lost-although-recoverable`, `id-not-echoed`). A client matches replies by id, so its
+/// request stays pending until its own timeout.
+pub const WAITING_KINDS: &[&str] = &[
+    "missing-reply",
+    "id-lost-although-recoverable",
+    "id-not-echoed",
+    "no-reply-within-timeout",
+    "server-exited",
+    "transport-error",
+];
+
+/// Whether a case that owed `expected` and got `findings` leaves a client waiting: it owed a
+/// reply with a readable id, and a [`WAITING_KINDS`] finding says none carrying it came.
+///
+/// ```
+/// use mcpwire_cli::check::judge::{Finding, RuleId};
+/// use mcpwire_cli::check::report::leaves_client_waiting;
+/// use mcpwire_proptest::{Methods, derive_expected, facts::MCP_2025_11_25};
+/// let request = derive_expected(&MCP_2025_11_25, br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, Methods::Known(&["ping"]));
+/// let missing = [Finding::new("missing-reply", RuleId::Liveness, "")];
+/// assert!(leaves_client_waiting(&request, &missing));
+/// let garbage = derive_expected(&MCP_2025_11_25, b"NaN", Methods::Known(&["ping"]));
+/// let unanswered = [Finding::new("unreadable-input-unanswered", RuleId::Liveness, "")];
+/// assert!(!leaves_client_waiting(&garbage, &unanswered));
+/// ```
+pub fn leaves_client_waiting(expected: &Expected, findings: &[Finding]) -> bool {
+    !super::stdio::expected_ids(expected).is_empty()
+        && findings
+            .iter()
+            .any(|f| WAITING_KINDS.contains(&f.kind.as_str()))
 }
 
 /// Accumulates case results into tallies and failure groups.
@@ -293,6 +340,7 @@ impl Tally {
             observed: exchange.replies.iter().map(|r| show_frame(r)).collect(),
             http_status: exchange.http.as_ref().map(|h| h.status),
             findings: findings.to_vec(),
+            leaves_client_waiting: leaves_client_waiting(&case.expected, findings),
             note: attribution(exchange),
         });
     }
@@ -318,6 +366,7 @@ impl Tally {
             observed: example.observed.clone(),
             http_status: None,
             findings: vec![finding.clone()],
+            leaves_client_waiting: false,
             note: None,
         });
         self.rules.entry(finding.rule).or_default().1 += 1;

@@ -23,9 +23,10 @@ use super::kinds::Level;
 use super::pages::{declared_capabilities, declares};
 use super::progress::Progress;
 use super::prompts::run_prompts;
+use super::protocol::run_protocol;
 use super::render::{self, Style};
 use super::report::{Example, Report, Tally};
-use super::schema::{ReplySchemas, schema_dir};
+use super::schema::{self, ReplySchemas};
 use super::shrink::{ShrinkBudget, shrink};
 use super::stdio::StdioTarget;
 use super::tools::{ToolFindings, ToolOptions, run_tools};
@@ -39,6 +40,13 @@ const SHRINK_TIME: Duration = Duration::from_secs(60);
 /// an unexpected violation (or a stale expectation) remains, 2 when the server could not be
 /// checked (the message on stderr says what was needed).
 pub fn run(args: &CheckArgs) -> ExitCode {
+    let mut args = args.clone();
+    if args.all {
+        args.capabilities = true;
+        args.tools = true;
+        args.protocol = true;
+    }
+    let args = &args;
     if args.list_kinds {
         print!("{}", super::kinds::listing());
         return ExitCode::SUCCESS;
@@ -204,11 +212,7 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     } else {
         &[]
     };
-    let (schemas, schema_check) = ReplySchemas::load(
-        facts,
-        &schema_dir(args.schema_dir.as_deref()),
-        args.schema_dir.is_some(),
-    )?;
+    let (schemas, schema_check) = schema::load(facts, args.schema_dir.as_deref())?;
     let oracle = Oracle { facts, known };
     let http = target.is_http();
     let mut tally = Tally::default();
@@ -259,9 +263,12 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     if aborted.is_none() {
         let declared = declares(&declared_capabilities(&results), "tools");
         tool_findings.extend(run_http_rules(target.as_mut(), &mut results, declared));
-        if args.capabilities || args.tools {
+        if args.capabilities || args.tools || args.protocol {
             let mut caller = Caller::new(target.as_mut(), facts, &mut results);
-            let lists = run_lists(&mut caller, args.capabilities, args.tools);
+            let lists = run_lists(&mut caller, args.capabilities, args.tools, args.protocol);
+            if args.protocol {
+                run_protocol(&mut caller, &lists, args.seed);
+            }
             if args.tools {
                 let options = ToolOptions {
                     only: args.tool.clone(),
@@ -443,7 +450,9 @@ fn shrink_groups(
         };
         let original = example.input_len;
         // A candidate whose reply comes late must not pass for one without a reply.
-        target.set_patient(group.kind == "missing-reply");
+        target.set_patient(
+            group.kind == "missing-reply" || group.kind == "unreadable-input-unanswered",
+        );
         let mut send = |case: &CheckCase| {
             next_index += 1;
             let exchange = target.exchange(next_index, case);

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use mcpwire_proptest::json::{Frame, JsonKind, array_elements, object_members, read_frame};
+use mcpwire_proptest::json::{Frame, JsonKind, object_members, read_frame};
 use mcpwire_proptest::{Expected, ReplyId};
 use mcpwire_types::ProfileFacts;
 
@@ -286,38 +286,7 @@ fn batch_replies(expected: &Expected) -> Option<usize> {
 
 /// The `id` members of the input (of each element of a batch), as JSON text: a reply that
 /// carries one of them answers this input, even when none is owed (a reply to a response).
-///
-/// ```
-/// use mcpwire_cli::check::stdio::input_ids;
-/// assert_eq!(input_ids(br#"{"jsonrpc":"2.0","id":1e3,"result":{}}"#), ["1e3"]);
-/// assert_eq!(input_ids(br#"[{"id":"a"},{"method":"m"},{"id":null}]"#), [r#""a""#]);
-/// assert!(input_ids(b"NaN").is_empty());
-/// ```
-pub fn input_ids(frame: &[u8]) -> Vec<String> {
-    let frame = frame.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(frame);
-    let ids_of = |object: &str| -> Vec<String> {
-        object_members(object)
-            .iter()
-            .filter(|m| m.key == "id" && m.value != "null")
-            .map(|m| m.value.to_owned())
-            .collect()
-    };
-    match read_frame(frame) {
-        Frame::Value {
-            text,
-            kind: JsonKind::Object,
-        } => ids_of(text),
-        Frame::Value {
-            text,
-            kind: JsonKind::Array,
-        } => array_elements(text)
-            .into_iter()
-            .filter(|e| e.starts_with('{'))
-            .flat_map(ids_of)
-            .collect(),
-        _ => Vec::new(),
-    }
-}
+pub use mcpwire_proptest::input_ids;
 
 /// The ids of one case whose replies have not all come: those a correct server echoes, and
 /// the input's other ids (a reply carrying one still answers this input, not another).
@@ -750,7 +719,7 @@ impl Target for StdioTarget {
             match self.receive(deadline, &sentinel_id, self.timeout) {
                 Ok(Got::TooLong(n)) => exchange.too_long = Some(n),
                 Ok(Got::Frame(frame)) => match route(&frame) {
-                    Route::Server => exchange.server_messages += 1,
+                    Route::Server => exchange.server_message(frame),
                     Route::Sentinel(id) if id == sentinel_id => sentinel_seen = true,
                     Route::Sentinel(_) => {}
                     Route::Id(id) => {
@@ -795,6 +764,56 @@ impl Target for StdioTarget {
             self.outstanding.push_back(open);
         }
         exchange
+    }
+
+    fn fresh_session(&mut self, frame: &[u8]) -> Option<Exchange> {
+        let id = serde_json::from_slice::<serde_json::Value>(frame)
+            .ok()?
+            .get("id")?
+            .to_string();
+        let mut exchange = Exchange::default();
+        let running = match Running::spawn(&self.command) {
+            Ok(running) => running,
+            Err(message) => {
+                exchange.fault = Some(Fault::Transport(message));
+                return Some(exchange);
+            }
+        };
+        running.send(frame);
+        let deadline = Instant::now() + self.startup_timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match running.from_child.recv_timeout(left) {
+                Ok(Line::Frame(line)) => match route(&line) {
+                    Route::Server => exchange.server_message(line),
+                    Route::Id(got) if related(&id, &got) => {
+                        exchange.replies.push(line);
+                        break;
+                    }
+                    _ => {}
+                },
+                Ok(Line::TooLong(n)) => {
+                    exchange.too_long = Some(n);
+                    break;
+                }
+                Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                    exchange.fault = Some(Fault::Exited {
+                        status: "closed its stdout".into(),
+                        stderr: running.stderr_tail(),
+                    });
+                    break;
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    exchange.fault = Some(Fault::NoReply {
+                        timeout: self.startup_timeout,
+                        id,
+                    });
+                    break;
+                }
+            }
+        }
+        running.stop();
+        Some(exchange)
     }
 
     fn profile(&self) -> &'static ProfileFacts {

@@ -372,6 +372,13 @@ pub(super) fn runner(seed: u64, name: &str) -> TestRunner {
     )
 }
 
+/// Arguments `input` accepts, drawn from `seed` and the tool's name (`None` when no draw of
+/// [`DRAWS`] is accepted).
+pub(super) fn draw_valid(input: &InputSchema, seed: u64, name: &str) -> Option<Value> {
+    let mut runner = runner(seed, name);
+    draw(&input.candidates(), &mut runner, input).map(|tree| tree.current())
+}
+
 /// The first tree (of up to [`DRAWS`]) whose value the schema accepts.
 fn draw(
     strategy: &proptest::strategy::BoxedStrategy<Value>,
@@ -510,7 +517,11 @@ fn judge_call(
 
 /// A successful result against the tool's `outputSchema`: `structuredContent` must be there
 /// and conform.
-fn structured_findings(tool: &str, result: &Value, output: &jsonschema::Validator) -> Vec<Finding> {
+pub(super) fn structured_findings(
+    tool: &str,
+    result: &Value,
+    output: &jsonschema::Validator,
+) -> Vec<Finding> {
     let message = match result.get("structuredContent") {
         None => format!(
             "tool {tool} declares an outputSchema but its successful result has no structuredContent (at /result)"
@@ -539,6 +550,8 @@ fn structured_findings(tool: &str, result: &Value, output: &jsonschema::Validato
     vec![Finding::new(
         "tool-structured-content-invalid",
         RuleId::Tools,
-        message,
+        format!(
+            "{message}; MCP tools, Output Schema (2025-06-18 on): \"Servers MUST provide structured results that conform to this schema\""
+        ),
     )]
 }

@@ -8,7 +8,7 @@ use super::id_value::same_value;
 use super::input_readings::{Reading, apply_readings, readings};
 use super::readings::{Judged, batch_oracle, relevel, run_as_batch};
 use super::table::{Level, level_of};
-use crate::check::check_expected;
+use crate::check::{check_expected, name_echoed_ids};
 use crate::expected::Expected;
 use crate::methods::Methods;
 use crate::violation::{Rule, Violation};
@@ -99,12 +99,14 @@ pub fn kind_of(violation: &Violation) -> &'static str {
         V::IdNotEchoed { .. } => "id-not-echoed",
         V::IdLostAlthoughRecoverable { .. } => "id-lost-although-recoverable",
         V::FabricatedId { .. } => "fabricated-id",
+        V::ForbiddenIdEchoed { .. } => "forbidden-id-echoed",
         V::NoIdSpelledWrong { .. } => "no-id-spelled-wrong",
         V::DuplicateIdInReply => "duplicate-id-in-reply",
         V::ReplyToNotification => "reply-to-notification",
         V::ReplyToResponse => "reply-to-response",
         V::ReplyToBlankLine => "reply-to-blank-line",
         V::MissingReply { .. } => "missing-reply",
+        V::UnreadableInputUnanswered { .. } => "unreadable-input-unanswered",
         V::BatchRepliesAsLines { .. } => "batch-replies-as-lines",
         V::BatchReplyNotArray => "batch-reply-not-array",
         V::ArrayReplyToSingleMessage => "array-reply-to-single-message",
@@ -161,8 +163,13 @@ pub fn judge_replies<F: Judged>(
     let mut frames: Vec<&[u8]> = replies.iter().map(Vec::as_slice).collect();
     frames.sort_unstable();
     let under = |oracle: &Expected| -> Vec<F> {
-        check_expected(profile, oracle, &frames)
-            .map_or_else(|v| v.iter().map(of_violation).collect(), |()| Vec::new())
+        check_expected(profile, oracle, &frames).map_or_else(
+            |mut v| {
+                name_echoed_ids(frame, &mut v);
+                v.iter().map(of_violation).collect()
+            },
+            |()| Vec::new(),
+        )
     };
     let mut findings = under(oracles.expected);
     relevel(profile, frame, oracles.expected, replies, &mut findings);
@@ -258,7 +265,10 @@ mod tests {
         assert_eq!(judged(rpc, &[]), [("rpc-method-code", Level::Strict)]);
         // Invalid for another reason too: no reading makes it a notification.
         let invalid = br#"{"jsonrpc":"1.0","method":"rpc.x"}"#;
-        assert_eq!(judged(invalid, &[]), [("missing-reply", Level::Violation)]);
+        assert_eq!(
+            judged(invalid, &[]),
+            [("unreadable-input-unanswered", Level::Violation)]
+        );
     }
 
     #[test]
@@ -274,6 +284,80 @@ mod tests {
                 ("params-null-accepted", Level::Strict)
             ]
         );
+    }
+
+    #[test]
+    fn a_rejection_of_invalid_utf8_is_no_lenient_decoding_however_no_id_is_spelt() {
+        // Issue 47: -32700 to a notification that is not UTF-8 is the first reading (reject),
+        // whether the id is omitted (right under 2025-11-25) or null (spelt wrong): never
+        // `non-json-accepted`, which says the bytes were decoded leniently.
+        let notification = b"{\"jsonrpc\":\"2.0\",\"method\":\"p\xed\xa0\x80i\\u006eg\"}";
+        assert_eq!(judged(notification, &[PARSE_ERROR]), []);
+        let null = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}"#;
+        assert_eq!(
+            judged(notification, &[null]),
+            [("no-id-spelled-wrong", Level::Violation)]
+        );
+        // Silence is what lenient decoding gives a notification: that stays the reading.
+        assert_eq!(
+            judged(notification, &[]),
+            [("non-json-accepted", Level::Strict)]
+        );
+        // The same for params by position: -32600 with "id":null is a refusal spelt wrong.
+        let by_position = br#"{"jsonrpc":"2.0","method":"ping","params":[]}"#;
+        let refused = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"m"}}"#;
+        assert_eq!(
+            judged(by_position, &[refused]),
+            [("no-id-spelled-wrong", Level::Violation)]
+        );
+    }
+
+    #[test]
+    fn a_forbidden_id_echoed_is_named_for_what_happened() {
+        let input = br#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#;
+        let echoed = r#"{"jsonrpc":"2.0","id":1.5,"error":{"code":-32600,"message":"m"}}"#;
+        assert_eq!(
+            judged(input, &[echoed]),
+            [("forbidden-id-echoed", Level::Violation)]
+        );
+        let invented =
+            r#"{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"m"}}"#;
+        assert_eq!(
+            judged(input, &[invented]),
+            [("fabricated-id", Level::Violation)]
+        );
+    }
+
+    #[test]
+    fn a_batch_element_read_as_json_rpc_reads_it_is_as_strict_as_alone() {
+        // Issue 47: under JSON-RPC 2.0, a notification carrying `result` inside a batch, left
+        // unanswered, is the permitted reading (strict), as the same call with an id answered
+        // as the call is.
+        use mcpwire_types::facts::JSONRPC_2_0;
+        let methods = Methods::Known(&["ping"]);
+        let kinds = |input: &[u8], replies: &[&str]| -> Vec<(&'static str, Level)> {
+            let expected = derive_expected(&JSONRPC_2_0, input, methods);
+            let replies: Vec<Vec<u8>> = replies.iter().map(|r| r.as_bytes().to_vec()).collect();
+            judge(&JSONRPC_2_0, methods, input, &expected, &replies)
+                .into_iter()
+                .map(|f| (f.kind, f.level))
+                .collect()
+        };
+        let notification = br#"[{"jsonrpc":"2.0","method":"ping","result":{}},{"jsonrpc":"2.0","id":1,"method":"ping"}]"#;
+        let one = r#"[{"jsonrpc":"2.0","id":1,"result":{}}]"#;
+        assert_eq!(
+            kinds(notification, &[one]),
+            [("result-or-error-in-call-accepted", Level::Strict)]
+        );
+        let call = br#"[{"jsonrpc":"2.0","id":2,"method":"ping","result":{}},{"jsonrpc":"2.0","id":1,"method":"ping"}]"#;
+        let two = r#"[{"jsonrpc":"2.0","id":2,"result":{}},{"jsonrpc":"2.0","id":1,"result":{}}]"#;
+        assert_eq!(
+            kinds(call, &[two]),
+            [("result-or-error-in-call-accepted", Level::Strict)]
+        );
+        // Dropping a plain request of the batch stays a violation.
+        let plain = br#"[{"jsonrpc":"2.0","id":3,"method":"ping"},{"jsonrpc":"2.0","id":1,"method":"ping"}]"#;
+        assert!(kinds(plain, &[one]).contains(&("batch-count-mismatch", Level::Violation)));
     }
 
     /// Every violation the checker names is a kind of the table, at the level docs/check.md

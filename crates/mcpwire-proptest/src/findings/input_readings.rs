@@ -8,8 +8,8 @@ use mcpwire_types::ProfileFacts;
 
 use super::readings::{BOM, Judged, input, without};
 use super::table::Level;
-use crate::expected::{Cause, Expected};
-use crate::json::JsonKind;
+use crate::expected::{Cause, Expected, codes};
+use crate::json::{Frame, JsonKind, array_elements, read_frame};
 use crate::methods::Methods;
 use crate::model::derive_expected;
 
@@ -59,6 +59,14 @@ pub fn readings(facts: &ProfileFacts, frame: &[u8], methods: Methods<'_>) -> Vec
         }
         return out;
     }
+    if facts.batches
+        && let Frame::Value {
+            text,
+            kind: JsonKind::Array,
+        } = read_frame(body)
+    {
+        return batch_readings(facts, text, methods);
+    }
     let input = input(frame);
     let params = input.all("params");
     if !facts.params_types.array && matches!(params.as_slice(), [p] if p.kind == JsonKind::Array) {
@@ -88,6 +96,52 @@ pub fn readings(facts: &ProfileFacts, frame: &[u8], methods: Methods<'_>) -> Vec
     out
 }
 
+/// Where the profile has batches, the readings of a batch: for each kind, the batch's oracle
+/// with every element that has a reading of that kind read so (a notification that carries
+/// `result` is silent under that reading in a batch as it is alone).
+fn batch_readings(facts: &ProfileFacts, text: &str, methods: Methods<'_>) -> Vec<Reading> {
+    let elements: Vec<(Expected, Vec<Reading>)> = array_elements(text)
+        .into_iter()
+        .map(|element| {
+            let bytes = element.as_bytes();
+            if element.starts_with('{') {
+                (
+                    derive_expected(facts, bytes, methods),
+                    readings(facts, bytes, methods),
+                )
+            } else {
+                let not_an_object = Expected::error_without_id(
+                    codes::INVALID_REQUEST,
+                    Cause::BatchElementNotAnObject,
+                );
+                (not_an_object, Vec::new())
+            }
+        })
+        .collect();
+    let mut kinds: Vec<&'static str> = elements
+        .iter()
+        .flat_map(|(_, own)| own.iter().map(|r| r.kind))
+        .collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    kinds
+        .into_iter()
+        .map(|kind| Reading {
+            kind,
+            expected: Expected::Batch(
+                elements
+                    .iter()
+                    .map(|(expected, own)| {
+                        own.iter()
+                            .find(|r| r.kind == kind)
+                            .map_or_else(|| expected.clone(), |r| r.expected.clone())
+                    })
+                    .collect(),
+            ),
+        })
+        .collect()
+}
+
 /// Which part of a reply a finding is about: whether a reply came at all, its code, its id.
 /// Findings about anything else (its shape: `jsonrpc`, the error object, one line) do not
 /// depend on how the input is read.
@@ -101,6 +155,7 @@ enum Aspect {
 fn aspect(kind: &str) -> Option<Aspect> {
     match kind {
         "missing-reply"
+        | "unreadable-input-unanswered"
         | "more-than-one-reply"
         | "reply-to-notification"
         | "reply-to-response"
@@ -116,6 +171,7 @@ fn aspect(kind: &str) -> Option<Aspect> {
         | "id-spelling-changed"
         | "id-lost-although-recoverable"
         | "fabricated-id"
+        | "forbidden-id-echoed"
         | "no-id-spelled-wrong" => Some(Aspect::Id),
         _ => None,
     }
@@ -136,6 +192,12 @@ pub fn apply_readings<F: Judged>(
             .filter(|f| f.level() == Level::Violation)
             .filter_map(|f| aspect(f.kind()))
             .collect();
+        // A reading under which a reply was wrongly sent or wrongly withheld does not describe
+        // what the server did: -32700 to a notification with invalid UTF-8 is a rejection
+        // (the first reading), not lenient decoding, however it spells "no id".
+        if wrong.contains(&Aspect::Presence) {
+            continue;
+        }
         let excused = |f: &F| {
             f.level() == Level::Violation && aspect(f.kind()).is_some_and(|a| !wrong.contains(&a))
         };
@@ -153,7 +215,7 @@ pub fn apply_readings<F: Judged>(
 fn reading_why(kind: &str) -> &'static str {
     match kind {
         "non-json-accepted" => {
-            "bytes that are not UTF-8 were decoded leniently and the message was answered as decoded (RFC 8259 §9 permits a parser to accept non-JSON forms; mcpwire answers -32700 without an id)"
+            "bytes that are not UTF-8 were decoded leniently (U+FFFD) and the message was handled as decoded: answered as that message is, or, a notification, left unanswered (RFC 8259 §9 permits a parser to accept non-JSON forms; mcpwire answers -32700 without an id)"
         }
         "params-array-accepted" => {
             "params given by position (an array) were read as JSON-RPC 2.0 §4.2 reads them; the MCP schema of the version types params as an object (mcpwire answers -32600)"

@@ -45,6 +45,7 @@ const EXPLAINABLE: &[&str] = &[
     "id-value-changed",
     "id-lost-although-recoverable",
     "fabricated-id",
+    "forbidden-id-echoed",
 ];
 
 /// The kinds of a reply to input that needs none, which a reading that answers it explains.
@@ -397,10 +398,11 @@ fn notification_under_a_reading<F: Judged>(
     findings: &mut Vec<F>,
 ) {
     let input = input(frame);
-    let Some(missing) = findings.iter().find(|f| f.kind() == "missing-reply") else {
+    let unanswered = |kind: &str| kind == "missing-reply" || kind == "unreadable-input-unanswered";
+    let Some(missing) = findings.iter().find(|f| unanswered(f.kind())) else {
         return;
     };
-    if findings.iter().any(|f| f.kind() != "missing-reply") {
+    if findings.iter().any(|f| !unanswered(f.kind())) {
         return;
     }
     let notification = |text: &[u8]| {

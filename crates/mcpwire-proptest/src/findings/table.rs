@@ -63,7 +63,11 @@ const fn s(name: &'static str, basis: &'static str) -> KindInfo {
 pub const KINDS: &[KindInfo] = &[
     v(
         "missing-reply",
-        "JSON-RPC 2.0 §5: \"When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications\"; §7 shows a reply for invalid JSON and invalid Request objects",
+        "JSON-RPC 2.0 §5: \"When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications\". The input's id was readable: a client waiting on it waits forever",
+    ),
+    v(
+        "unreadable-input-unanswered",
+        "JSON-RPC 2.0 §5: \"When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications\", and §5 id: \"If there was an error in detecting the id in the Request object (e.g. Parse error/Invalid Request), it MUST be Null\"; §7 shows such replies to invalid JSON and invalid Request objects. The input had no readable id, so no client is waiting on it; the official MCP SDKs stay silent on such stdio input by choice (rmcp PR #940 reverted after issue #938), which one `rule-4 unreadable-input-unanswered` baseline line accepts",
     ),
     v(
         "unexpected-code",
@@ -83,7 +87,11 @@ pub const KINDS: &[KindInfo] = &[
     ),
     v(
         "fabricated-id",
-        "JSON-RPC 2.0 §5 id: \"If there was an error in detecting the id in the Request object (e.g. Parse error/Invalid Request), it MUST be Null\"",
+        "JSON-RPC 2.0 §5 id: \"If there was an error in detecting the id in the Request object (e.g. Parse error/Invalid Request), it MUST be Null\"; the reply carries an id the input does not have (invented, such as \"server-error\" or 0)",
+    ),
+    v(
+        "forbidden-id-echoed",
+        "JSON-RPC 2.0 §5 id: \"If there was an error in detecting the id in the Request object (e.g. Parse error/Invalid Request), it MUST be Null\"; MCP schema (every version): RequestId is a string or an integer, so an error response whose id is 1.5, an array or an object breaks JSONRPCError/JSONRPCErrorResponse. The server echoed the input's own id, which it could not have read as an id",
     ),
     v(
         "no-id-spelled-wrong",
@@ -182,16 +190,36 @@ pub const KINDS: &[KindInfo] = &[
         "MCP 2026-07-28 schema, HeaderMismatchError: \"For HTTP, the response status code MUST be `400 Bad Request`\"; a -32020 reply came with another status",
     ),
     v(
-        "declared-capability-method-missing",
-        "MCP lifecycle, capability negotiation: the capabilities a server declares are the features available in the session (ServerCapabilities: tools, prompts, resources \"Present if the server offers any\"); its list method answered -32601, JSON-RPC 2.0 §5.1 \"The method does not exist / is not available\"",
-    ),
-    v(
         "tool-accepted-invalid-arguments",
         "MCP tools, Security Considerations: \"Servers MUST: Validate all tool inputs\"; arguments the tool's own inputSchema refuses (a wrong type, a missing required member, a value out of range) got a successful result",
     ),
     v(
         "tool-structured-content-invalid",
         "MCP tools, Output Schema (2025-06-18 on): \"If an output schema is provided: Servers MUST provide structured results that conform to this schema\"; a successful result's structuredContent is missing or breaks the tool's outputSchema",
+    ),
+    v(
+        "unsupported-version-echoed",
+        "--protocol. MCP lifecycle, version negotiation (2024-11-05 to 2025-11-25): \"If the server supports the requested protocol version, it MUST respond with the same version. Otherwise, the server MUST respond with another protocol version it supports.\"; initialize asking for 1999-01-01, which no MCP revision is, got 1999-01-01 back",
+    ),
+    v(
+        "supported-version-not-echoed",
+        "--protocol. MCP lifecycle, version negotiation (2024-11-05 to 2025-11-25): \"If the server supports the requested protocol version, it MUST respond with the same version.\"; initialize asking for the version the server itself offered got another",
+    ),
+    v(
+        "ping-result-not-empty",
+        "--protocol. MCP ping (2024-11-05 to 2025-11-25, the versions with ping): \"The receiver MUST respond promptly with an empty response\"; the ping got an error, or a result with members other than _meta",
+    ),
+    v(
+        "progress-not-increasing",
+        "--protocol. MCP progress (2024-11-05 to 2026-07-28): \"The progress value MUST increase with each notification, even if the total is unknown.\" (the schema's description of progress says lower-case \"should\"; the page's capital MUST decides); a notification's progress was not above the one before",
+    ),
+    v(
+        "progress-token-unknown",
+        "--protocol. MCP progress, Behavior Requirements (2024-11-05 to 2026-07-28): \"Progress notifications MUST only reference tokens that: Were provided in an active request; Are associated with an in-progress operation\"; a notification named a token the request did not carry",
+    ),
+    v(
+        "progress-after-response",
+        "--protocol. MCP progress, Behavior Requirements (2024-11-05 to 2026-07-28): \"Progress notifications MUST only reference tokens that: Were provided in an active request; Are associated with an in-progress operation\"; a notification came after the request's response, when its operation was no longer in progress",
     ),
     s(
         "id-spelling-changed",
@@ -286,6 +314,10 @@ pub const KINDS: &[KindInfo] = &[
         "policy: under MCP 2026-07-28 a -32601 reply comes with HTTP 404 (how mcpwire's server answers, and how a client tells a 2026-07-28 server from an older one); the schema names no status for -32601, so another status breaks no MUST mcpwire can cite",
     ),
     s(
+        "declared-capability-method-missing",
+        "MCP schema, ServerCapabilities (2024-11-05 to 2026-07-28), a description without a MUST: tools \"Present if the server offers any tools to call.\", prompts \"Present if the server offers any prompt templates.\", resources \"Present if the server offers any resources to read.\"; the declared capability's list method answered -32601, JSON-RPC 2.0 §5.1 \"The method does not exist / is not available\". The two replies contradict each other, but no RFC 2119 keyword binds the declaration, so strict",
+    ),
+    s(
         "declared-capability-list-error",
         "policy: a declared capability's list method, called without a cursor, answers with a result; another error breaks no sentence of the spec mcpwire can cite",
     ),
@@ -320,6 +352,30 @@ pub const KINDS: &[KindInfo] = &[
     s(
         "tool-error-on-valid-arguments",
         "policy: arguments the inputSchema accepts get a result. CallToolResult.isError: errors that originate from the tool \"SHOULD be reported inside the result object, with isError set to true, not as an MCP protocol-level error response\"",
+    ),
+    s(
+        "unsupported-version-refused",
+        "--protocol. MCP lifecycle (2024-11-05 to 2025-11-25): \"Otherwise, the server MUST respond with another protocol version it supports.\", while its Error Handling shows an \"Unsupported protocol version\" error as an example; initialize asking for 1999-01-01 got an error. Both readings exist, so strict",
+    ),
+    s(
+        "progress-exceeds-total",
+        "--protocol. MCP schema, ProgressNotification (2024-11-05 to 2026-07-28): total is the \"Total number of items to process (or total progress required), if known.\", a description without a MUST; a notification's progress was above its total",
+    ),
+    s(
+        "logging-set-level-refused",
+        "--protocol. The server declared logging (ServerCapabilities, 2024-11-05 to 2025-11-25: \"Present if the server supports sending log messages to the client.\", a description without a MUST) but refused logging/setLevel with an error",
+    ),
+    s(
+        "resource-subscribe-refused",
+        "--protocol. The server declared resources.subscribe (ServerCapabilities, 2024-11-05 to 2025-11-25: \"Whether this server supports subscribing to resource updates.\", a description without a MUST) but answered resources/subscribe or resources/unsubscribe with -32601 (\"The method does not exist / is not available\", JSON-RPC 2.0 §5.1)",
+    ),
+    s(
+        "completion-too-many-values",
+        "--protocol. MCP schema, CompleteResult.completion.values (2024-11-05 to 2025-11-25): \"An array of completion values. Must not exceed 100 items.\", a description with no maxItems and no RFC 2119 capitals; the result had more (from 2026-07-28 the schema says maxItems 100, and reply-schema-invalid judges it)",
+    ),
+    s(
+        "completion-total-inconsistent",
+        "--protocol. MCP schema, CompleteResult.completion (2024-11-05 to 2026-07-28), descriptions without a MUST: total is \"The total number of completion options available. This can exceed the number of values actually sent in the response.\", hasMore \"Indicates whether there are additional completion options beyond those provided in the current response\"; total was below the values sent, or hasMore contradicted total",
     ),
 ];
 
