@@ -9,6 +9,8 @@ mod http;
 #[cfg(feature = "http")]
 mod http_get_stream;
 #[cfg(feature = "http")]
+mod http_settings;
+#[cfg(feature = "http")]
 mod https;
 #[cfg(feature = "http")]
 mod legacy_http;
