@@ -28,7 +28,10 @@
 //! requests share one connection), HTTP/1.1 otherwise, and always for `http://`. The
 //! session's GET stream runs on an HTTP/1.1 connection of its own.
 //!
-//! Proxies (`HTTPS_PROXY`, `NO_PROXY`) are not used: the transport connects to the URL's host
+//! An `https://` endpoint is reached through the HTTP proxy that `HTTPS_PROXY` (or
+//! `ALL_PROXY`, lower case too) names, by a CONNECT tunnel with TLS inside it, unless
+//! `NO_PROXY` exempts its host ([`HttpTransport::proxy`] names one instead,
+//! [`HttpTransport::no_proxy`] turns them off). An `http://` endpoint is always reached
 //! directly.
 //!
 //! ## Limits ([`HttpLimits`])
@@ -48,6 +51,7 @@ mod connection;
 mod limits;
 mod pool;
 mod probe;
+mod proxy;
 mod request;
 mod stream;
 pub mod tls;
@@ -62,6 +66,7 @@ pub use limits::HttpLimits;
 use crate::transport::{BoxFuture, Connection, IncomingSender, Transport, TransportError};
 use connection::{HttpConnection, Shared};
 use pool::{Endpoint, Pool, Settings};
+use proxy::ProxySetting;
 use tls::TrustRoots;
 
 /// A server reached over Streamable HTTP at an `http://` or `https://` URL.
@@ -88,6 +93,7 @@ pub struct HttpTransport {
     standalone: bool,
     headers: Vec<(HeaderName, HeaderValue)>,
     roots: TrustRoots,
+    proxy: ProxySetting,
     http2: bool,
 }
 
@@ -101,8 +107,33 @@ impl HttpTransport {
             standalone: true,
             headers: Vec::new(),
             roots: TrustRoots::platform(),
+            proxy: ProxySetting::Environment,
             http2: true,
         })
+    }
+
+    /// Reaches an `https://` endpoint through the HTTP proxy at `url` (`http://HOST:PORT`,
+    /// `http://USER:PASSWORD@HOST:PORT` for basic authentication) by a CONNECT tunnel,
+    /// whatever the environment says. A URL that is not `http://` is an error.
+    pub fn proxy(mut self, url: &str) -> Result<Self, TransportError> {
+        let uri: hyper::Uri = url
+            .parse()
+            .map_err(|error| TransportError::Http(format!("the proxy `{url}`: {error}")))?;
+        if uri.scheme_str() != Some("http") || uri.host().is_none() {
+            return Err(TransportError::Http(format!(
+                "the proxy `{url}`: write it as http://HOST:PORT (only http:// proxies are supported)"
+            )));
+        }
+        self.proxy = ProxySetting::Url(url.to_owned());
+        Ok(self)
+    }
+
+    /// Reaches the endpoint directly, whatever `HTTPS_PROXY` says (by default an `https://`
+    /// endpoint goes through the proxy `HTTPS_PROXY` or `ALL_PROXY` names, unless `NO_PROXY`
+    /// exempts its host).
+    pub fn no_proxy(mut self) -> Self {
+        self.proxy = ProxySetting::Off;
+        self
     }
 
     /// Trusts the certificates of a PEM text (a private CA) besides the platform's roots, for
@@ -176,11 +207,13 @@ impl Transport for HttpTransport {
             standalone,
             headers,
             roots,
+            proxy,
             http2,
         } = *self;
         Box::pin(async move {
             let settings = Settings {
                 roots,
+                proxy,
                 http2,
                 max_idle: limits.max_idle_connections,
                 connect_timeout: limits.connect_timeout,

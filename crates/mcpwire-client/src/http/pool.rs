@@ -1,6 +1,7 @@
 //! The endpoint's address and the HTTP client that reaches it: hyper-util's pooled client
-//! over hyper-rustls (`http://` in the clear, `https://` with rustls; HTTP/2 where the server
-//! offers it by ALPN, else HTTP/1.1), every connection bounded in time by
+//! over hyper-rustls (`http://` in the clear, `https://` with rustls, directly or through a
+//! proxy's tunnel; HTTP/2 where the server offers it by ALPN, else HTTP/1.1), every
+//! connection bounded in time by
 //! [`HttpLimits::connect_timeout`](super::HttpLimits), TLS handshake included. The session's
 //! GET stream gets an HTTP/1.1 connection of its own that tells when its request was written.
 
@@ -26,6 +27,7 @@ use tokio::net::TcpStream;
 use tokio::sync::oneshot;
 use tower_service::Service;
 
+use super::proxy::{ProxySetting, Route};
 use super::tls::{TrustRoots, describe};
 use crate::transport::TransportError;
 
@@ -88,26 +90,32 @@ impl Endpoint {
 /// The stream of one connection: TCP, with TLS over it for `https://`.
 type Stream = MaybeHttpsStream<TokioIo<TcpStream>>;
 
-/// hyper-rustls's connector with one bound on the whole connect: TCP and TLS handshake.
+/// hyper-rustls's connector (over a direct TCP connection or a proxy's CONNECT tunnel) with
+/// one bound on the whole connect: TCP, tunnel and TLS handshake.
 #[derive(Clone)]
 pub(crate) struct Connector {
-    inner: HttpsConnector<HttpConnector>,
+    inner: HttpsConnector<Route>,
     timeout: Duration,
 }
 
 impl Connector {
-    /// A connector with `tls` (its roots, and the protocols its ALPN offers).
-    fn new(tls: rustls::ClientConfig, timeout: Duration) -> Self {
-        let mut tcp = HttpConnector::new();
-        tcp.enforce_http(false);
-        // Requests are small and latency-bound: no Nagle delay.
-        tcp.set_nodelay(true);
-        tcp.set_connect_timeout(Some(timeout));
+    /// A connector with `tls` (its roots, and the protocols its ALPN offers) on `route`.
+    fn new(tls: rustls::ClientConfig, timeout: Duration, route: Route) -> Self {
         Self {
-            inner: HttpsConnector::from((tcp, tls)),
+            inner: HttpsConnector::from((route, tls)),
             timeout,
         }
     }
+}
+
+/// hyper-util's TCP connector: any scheme (hyper-rustls adds the TLS), no Nagle delay
+/// (requests are small and latency-bound), at most `timeout` for the TCP connect.
+fn tcp(timeout: Duration) -> HttpConnector {
+    let mut tcp = HttpConnector::new();
+    tcp.enforce_http(false);
+    tcp.set_nodelay(true);
+    tcp.set_connect_timeout(Some(timeout));
+    tcp
 }
 
 type BoxError = Box<dyn StdError + Send + Sync>;
@@ -141,6 +149,7 @@ impl Service<Uri> for Connector {
 #[derive(Debug, Clone)]
 pub(crate) struct Settings {
     pub(crate) roots: TrustRoots,
+    pub(crate) proxy: ProxySetting,
     pub(crate) http2: bool,
     pub(crate) max_idle: usize,
     pub(crate) connect_timeout: Duration,
@@ -173,8 +182,10 @@ impl Pool {
         } else {
             &[b"http/1.1"]
         };
-        let connector = Connector::new(tls(pooled)?, settings.connect_timeout);
-        let own = Connector::new(tls(&[b"http/1.1"])?, settings.connect_timeout);
+        let timeout = settings.connect_timeout;
+        let route = Route::new(&endpoint.uri, endpoint.https, &settings.proxy, tcp(timeout))?;
+        let connector = Connector::new(tls(pooled)?, timeout, route.clone());
+        let own = Connector::new(tls(&[b"http/1.1"])?, timeout, route);
         let client = Mutex::new(build(&connector, settings.max_idle));
         Ok(Self {
             endpoint,

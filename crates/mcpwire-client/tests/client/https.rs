@@ -22,7 +22,8 @@ use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair, 
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
-use tokio::net::TcpListener;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
 use tokio_rustls::TlsAcceptor;
 use tokio_rustls::rustls;
 use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
@@ -74,6 +75,7 @@ fn pki(name: &str) -> Pki {
 }
 
 /// A TLS front on loopback before the fixture server: its URL, its CA, and what it saw.
+#[derive(Clone)]
 struct Front {
     url: String,
     ca_pem: String,
@@ -301,4 +303,167 @@ async fn a_pem_without_a_certificate_is_refused_when_given() {
         .expect_err("refused")
         .to_string();
     assert!(error.contains("no certificate"), "{error}");
+}
+
+/// An HTTP proxy on loopback that serves CONNECT only: its URL, and the `host:port` of every
+/// tunnel it opened.
+async fn connect_proxy() -> (String, Arc<Mutex<Vec<String>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
+    let url = format!("http://{}", listener.local_addr().expect("an address"));
+    let tunnels = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&tunnels);
+    tokio::spawn(async move {
+        while let Ok((mut client, _)) = listener.accept().await {
+            let seen = Arc::clone(&seen);
+            tokio::spawn(async move {
+                let mut head = Vec::new();
+                let mut byte = [0u8; 1];
+                while !head.ends_with(b"\r\n\r\n") && head.len() < 8192 {
+                    match client.read(&mut byte).await {
+                        Ok(1) => head.push(byte[0]),
+                        _ => return,
+                    }
+                }
+                let head = String::from_utf8_lossy(&head).into_owned();
+                let mut words = head.split_whitespace();
+                let (Some("CONNECT"), Some(target)) = (words.next(), words.next()) else {
+                    let _ = client
+                        .write_all(b"HTTP/1.1 405 Method Not Allowed\r\n\r\n")
+                        .await;
+                    return;
+                };
+                seen.lock().expect("not poisoned").push(target.to_owned());
+                let Ok(mut server) = TcpStream::connect(target).await else {
+                    return;
+                };
+                let established = b"HTTP/1.1 200 Connection Established\r\n\r\n";
+                if client.write_all(established).await.is_ok() {
+                    let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                }
+            });
+        }
+    });
+    (url, tunnels)
+}
+
+/// The `host:port` of the front's URL.
+fn authority(front: &Front) -> String {
+    let rest = front.url.trim_start_matches("https://");
+    rest[..rest.find('/').unwrap_or(rest.len())].to_owned()
+}
+
+#[tokio::test]
+async fn a_named_proxy_tunnels_the_tls_connection() {
+    let front = front(&["h2", "http/1.1"]).await;
+    let (proxy, tunnels) = connect_proxy().await;
+    let transport = trusting(&front).proxy(&proxy).expect("an http proxy");
+    let client = connect(transport).await.expect("the client connects");
+    assert_eq!(greet(&client).await, "hello Ada");
+    client.close().await;
+    let tunnels = tunnels.lock().expect("not poisoned").clone();
+    assert!(!tunnels.is_empty(), "no tunnel opened");
+    assert!(
+        tunnels.iter().all(|t| *t == authority(&front)),
+        "{tunnels:?}"
+    );
+    // TLS ran inside the tunnel, end to end: the front completed its handshakes.
+    assert!(!front.alpn().is_empty());
+}
+
+#[tokio::test]
+async fn a_proxy_that_is_not_http_is_refused() {
+    let error = HttpTransport::new("https://127.0.0.1:1/mcp")
+        .expect("an https URL")
+        .proxy("socks5://127.0.0.1:1080")
+        .expect_err("refused")
+        .to_string();
+    assert!(error.contains("only http:// proxies"), "{error}");
+}
+
+/// The variables that name proxies, all cleared before a child sets its own.
+const PROXY_VARIABLES: [&str; 9] = [
+    "HTTPS_PROXY",
+    "https_proxy",
+    "HTTP_PROXY",
+    "http_proxy",
+    "ALL_PROXY",
+    "all_proxy",
+    "NO_PROXY",
+    "no_proxy",
+    "REQUEST_METHOD",
+];
+
+/// Runs [`greets_in_the_environment_it_is_given`] in a child test process with `env` as its
+/// proxy variables; returns whether it passed, and its output.
+fn greet_in_a_child(front: &Front, env: &[(&str, &str)]) -> (bool, String) {
+    let mut command = std::process::Command::new(std::env::current_exe().expect("this test"));
+    command
+        .args([
+            "--exact",
+            "https::greets_in_the_environment_it_is_given",
+            "--ignored",
+            "--test-threads=1",
+        ])
+        .env("MCPWIRE_TEST_HTTPS_URL", &front.url)
+        .env("MCPWIRE_TEST_HTTPS_CA", &front.ca_pem);
+    for name in PROXY_VARIABLES {
+        command.env_remove(name);
+    }
+    command.envs(env.iter().copied());
+    let output = command.output().expect("run the child test");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output.status.success() && text.contains("1 passed"), text)
+}
+
+#[tokio::test]
+async fn https_proxy_and_no_proxy_are_read_from_the_environment() {
+    let front = front(&["h2", "http/1.1"]).await;
+    let (proxy, tunnels) = connect_proxy().await;
+    let child_front = front.clone();
+    let through = tokio::task::spawn_blocking({
+        let proxy = proxy.clone();
+        move || greet_in_a_child(&child_front, &[("HTTPS_PROXY", &proxy)])
+    })
+    .await
+    .expect("the child ran");
+    assert!(through.0, "{}", through.1);
+    let opened = tunnels.lock().expect("not poisoned").clone();
+    assert!(!opened.is_empty(), "HTTPS_PROXY was not used");
+    assert!(opened.iter().all(|t| *t == authority(&front)), "{opened:?}");
+
+    tunnels.lock().expect("not poisoned").clear();
+    let child_front = front.clone();
+    let exempt = tokio::task::spawn_blocking(move || {
+        greet_in_a_child(
+            &child_front,
+            &[("HTTPS_PROXY", &proxy), ("NO_PROXY", "localhost,127.0.0.1")],
+        )
+    })
+    .await
+    .expect("the child ran");
+    assert!(exempt.0, "{}", exempt.1);
+    assert!(
+        tunnels.lock().expect("not poisoned").is_empty(),
+        "NO_PROXY was not honoured"
+    );
+}
+
+/// Run by [`https_proxy_and_no_proxy_are_read_from_the_environment`] in a child process whose
+/// environment names the front and the proxy; on its own it has nothing to reach.
+#[tokio::test]
+#[ignore = "run by its parent test, in the environment the parent sets"]
+async fn greets_in_the_environment_it_is_given() {
+    let url = std::env::var("MCPWIRE_TEST_HTTPS_URL").expect("the front's URL");
+    let ca = std::env::var("MCPWIRE_TEST_HTTPS_CA").expect("the front's CA");
+    let transport = HttpTransport::new(&url)
+        .expect("an https URL")
+        .add_root_pem(ca.as_bytes())
+        .expect("the CA's PEM");
+    let client = connect(transport).await.expect("the client connects");
+    assert_eq!(greet(&client).await, "hello Ada");
+    client.close().await;
 }
