@@ -1,8 +1,8 @@
 //! # Streamable HTTP: the client side of MCP's HTTP transport (feature `http`)
 //!
 //! [`HttpTransport`] reaches a server at an `http://` or `https://` URL. Each frame the client
-//! sends is one POST; what the server sends comes back as the POST's answer (one JSON message, or an SSE
-//! stream), and, in a session, on the session's own GET stream.
+//! sends is one POST; what the server sends comes back as the POST's answer (one JSON
+//! message, or an SSE stream), and, in a session, on the session's own GET stream.
 //!
 //! | behaviour | specification |
 //! |---|---|
