@@ -3,10 +3,10 @@
 //! rustls on its `ring` provider. A server's certificate must chain to one of the
 //! [`TrustRoots`]: the platform's roots (read with `rustls-native-certs`: the system's
 //! certificate store, or the files `SSL_CERT_FILE` / `SSL_CERT_DIR` name) and any private CA
-//! added as PEM. The same roots serve [`HttpTransport`](crate::HttpTransport) and
-//! `mcpwire check --http https://…`.
+//! added as PEM. The platform's roots are read once per process. The same roots serve
+//! [`HttpTransport`](crate::HttpTransport) and `mcpwire check --http https://…`.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rustls::RootCertStore;
 use rustls::pki_types::CertificateDer;
@@ -89,9 +89,9 @@ impl TrustRoots {
         let mut store = RootCertStore::empty();
         let mut problems = Vec::new();
         if self.platform {
-            let native = rustls_native_certs::load_native_certs();
-            problems.extend(native.errors.iter().map(ToString::to_string));
-            store.add_parsable_certificates(native.certs);
+            let (certificates, errors) = platform_roots();
+            problems.extend(errors.iter().cloned());
+            store.add_parsable_certificates(certificates.iter().cloned());
         }
         for certificate in &self.added {
             store.add(certificate.clone()).map_err(|error| {
@@ -137,6 +137,17 @@ pub(crate) fn config(
         .with_no_client_auth();
     config.alpn_protocols = alpn.iter().map(|protocol| protocol.to_vec()).collect();
     Ok(config)
+}
+
+/// The platform's roots and the errors met reading them, read once per process (the first
+/// `https://` connection pays for the files; every later one shares them).
+fn platform_roots() -> &'static (Vec<CertificateDer<'static>>, Vec<String>) {
+    static ROOTS: OnceLock<(Vec<CertificateDer<'static>>, Vec<String>)> = OnceLock::new();
+    ROOTS.get_or_init(|| {
+        let native = rustls_native_certs::load_native_certs();
+        let errors = native.errors.iter().map(ToString::to_string).collect();
+        (native.certs, errors)
+    })
 }
 
 /// An error and its sources, joined with `: ` (hyper's errors name the layer; the cause,
