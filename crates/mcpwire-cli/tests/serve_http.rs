@@ -1,47 +1,14 @@
 //! `mcpwire serve --http` and its operator flags, seen from outside the process.
 
+mod serving;
+
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-/// A running `mcpwire serve --http …`, killed when dropped.
-struct Serving {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Serving {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(args: &[&str]) -> Serving {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcpwire"))
-        .arg("serve")
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn mcpwire serve");
-    let stderr = child.stderr.take().expect("stderr");
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if let Some(at) = line.find("http://") {
-                let _ = tx.send(line[at..].trim().to_owned());
-            }
-        }
-    });
-    let url = rx
-        .recv_timeout(Duration::from_secs(20))
-        .expect("the URL on stderr");
-    Serving { child, url }
-}
+use serving::{Serving, serve};
 
 /// POSTs `body` to `path` with extra headers; returns the status and the body.
 fn post(serving: &Serving, path: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {

@@ -110,6 +110,9 @@ pub use describe::Page;
 pub use elicit::{FormElicitation, UrlElicitation, apply_defaults};
 pub use error::ClientError;
 pub use handlers::{HandlerResult, Root};
+/// TLS for `https://` endpoints: the roots a server's certificate may chain to.
+#[cfg(feature = "http")]
+pub use http::tls;
 #[cfg(feature = "http")]
 pub use http::{HttpLimits, HttpTransport};
 pub use listen::{ListenEvent, ListenFilter, SUBSCRIPTION_CAPACITY, Subscription};

@@ -22,15 +22,20 @@ pub enum Format {
 #[derive(Debug, Clone, clap::Args)]
 #[command(group(clap::ArgGroup::new("tool_mode").args(["tools", "all"]).multiple(true)))]
 #[command(
-    after_help = "Examples:\n  mcpwire check --stdio -- node server.js\n  mcpwire check --http http://127.0.0.1:3000/mcp --format junit > check.xml\n\nExit status: 0 when no unexpected violation remains (strict findings count only under --strict), 1 when one does (or an expectation is stale, or the handshake broke a rule so the check could not go on), 2 when the checker could not run at all (the command cannot start, nothing on stdout within --startup-timeout, connection refused, the URL is not an MCP endpoint); --format json and junit then still write a report carrying the error.\n\nEvery finding kind, its level and the spec sentence it rests on: mcpwire check --list-kinds"
+    after_help = "Examples:\n  mcpwire check --stdio -- node server.js\n  mcpwire check --http http://127.0.0.1:3000/mcp --format junit > check.xml\n  mcpwire check --http https://mcp.internal.example/mcp --cacert ca.pem\n\nExit status: 0 when no unexpected violation remains (strict findings count only under --strict), 1 when one does (or an expectation is stale, or the handshake broke a rule so the check could not go on), 2 when the checker could not run at all (the command cannot start, nothing on stdout within --startup-timeout, connection refused, the URL is not an MCP endpoint); --format json and junit then still write a report carrying the error.\n\nEvery finding kind, its level and the spec sentence it rests on: mcpwire check --list-kinds"
 )]
 pub struct CheckArgs {
     /// Start the server given after `--` and speak to it over stdin/stdout.
     #[arg(long, requires = "command", conflicts_with = "http")]
     pub stdio: bool,
-    /// Speak to the server at this Streamable HTTP endpoint (http://HOST:PORT/PATH).
+    /// Speak to the server at this Streamable HTTP endpoint (http://HOST:PORT/PATH or
+    /// https://HOST:PORT/PATH; https trusts the system's root certificates).
     #[arg(long, value_name = "URL")]
     pub http: Option<String>,
+    /// Also trust the CA certificates of this PEM file for an https:// endpoint (a private
+    /// CA).
+    #[arg(long, value_name = "FILE", requires = "http")]
+    pub cacert: Option<std::path::PathBuf>,
     /// The MCP version to ask for in `initialize`; the version the server chooses selects the
     /// profile. Default: the newest version with a handshake (2025-11-25).
     #[arg(long, value_name = "VERSION", conflicts_with = "profile")]

@@ -1,5 +1,11 @@
-//! The Streamable HTTP transport: one POST per input frame.
+//! The Streamable HTTP transport: one POST per input frame, over HTTP/1.1 in the clear
+//! (`http://`) or inside TLS (`https://`, rustls with the system's roots and `--cacert`).
+//! The checker writes each request itself (hyper's HTTP/1.1 connection on a stream of its
+//! own, never a pool or a client that would fix up what it sends), so malformed bodies go out
+//! byte for byte, TLS or not.
 
+use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use http_body_util::{BodyExt, Full};
@@ -7,10 +13,15 @@ use hyper::body::{Bytes, Incoming};
 use hyper::header::{ACCEPT, CONTENT_TYPE, HOST};
 use hyper::{Request, Response, Uri};
 use hyper_util::rt::TokioIo;
+use mcpwire_client::TransportError;
+use mcpwire_client::tls::TrustRoots;
 use mcpwire_proptest::json::{Frame, JsonKind, object_members, read_frame};
 use mcpwire_types::ProfileFacts;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 use tokio::runtime::Runtime;
+use tokio_rustls::TlsConnector;
+use tokio_rustls::rustls::pki_types::ServerName;
 
 use super::cases::CheckCase;
 use super::exchange::{Exchange, Fault, HttpMeta, ReplyKey, Target, is_server_message, reply_key};
@@ -56,6 +67,8 @@ pub const MAX_BODY: usize = 4 << 20;
 /// A server reached over Streamable HTTP.
 pub struct HttpTarget {
     url: Uri,
+    /// The TLS of an `https://` URL: the connector and the name the certificate must carry.
+    tls: Option<(TlsConnector, ServerName<'static>)>,
     runtime: Runtime,
     timeout: Duration,
     facts: &'static ProfileFacts,
@@ -69,10 +82,13 @@ pub struct HttpTarget {
 
 impl HttpTarget {
     /// Connects to `url`, performs the handshake `setup` asks for (keeping the session id the
-    /// server issues) and returns the target. Only `http://` URLs are supported.
-    /// `timeout` bounds each case, `startup_timeout` the handshake.
+    /// server issues) and returns the target. `http://` and `https://` URLs are supported;
+    /// an `https://` server's certificate must chain to the system's roots or to the CA
+    /// certificates of the PEM file `cacert`. `timeout` bounds each case, `startup_timeout`
+    /// the handshake.
     pub fn start(
         url: &str,
+        cacert: Option<&Path>,
         setup: Setup,
         timeout: Duration,
         startup_timeout: Duration,
@@ -80,22 +96,33 @@ impl HttpTarget {
         let uri: Uri = url
             .parse()
             .map_err(|error| format!("`{url}` is not a URL: {error}"))?;
-        match uri.scheme_str() {
-            Some("http") => {}
+        let https = match uri.scheme_str() {
+            Some("http") => false,
+            Some("https") => true,
             Some(other) => {
                 return Err(format!(
-                    "`{url}`: only http:// URLs are supported, not {other}://"
+                    "`{url}`: only http:// and https:// URLs are supported, not {other}://"
                 ));
             }
             None => {
                 return Err(format!(
-                    "`{url}` has no scheme; write it as http://HOST:PORT/PATH"
+                    "`{url}` has no scheme; write it as http://HOST:PORT/PATH or https://HOST/PATH"
                 ));
             }
-        }
-        if uri.host().is_none() {
+        };
+        let Some(host) = uri.host() else {
             return Err(format!("`{url}` has no host"));
-        }
+        };
+        let tls = match (https, cacert) {
+            (true, _) => Some(tls_connector(host, cacert)?),
+            (false, Some(file)) => {
+                return Err(format!(
+                    "--cacert {} applies to https:// URLs only, and `{url}` is http://",
+                    file.display()
+                ));
+            }
+            (false, None) => None,
+        };
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_io()
             .enable_time()
@@ -103,6 +130,7 @@ impl HttpTarget {
             .map_err(|error| format!("cannot start the HTTP client: {error}"))?;
         let mut target = HttpTarget {
             url: uri,
+            tls,
             runtime,
             timeout: startup_timeout,
             facts: &mcpwire_types::facts::JSONRPC_2_0,
@@ -340,39 +368,38 @@ impl HttpTarget {
             .map_err(|error| format!("cannot build the request: {error}"))
     }
 
-    /// Sends `request` on a new connection and reads the response until it ends or
-    /// `deadline` passes.
+    /// Sends `request` on a new connection (inside TLS for `https://`) and reads the
+    /// response until it ends or `deadline` passes.
     fn send(
         &self,
         request: Request<Full<Bytes>>,
         deadline: Instant,
     ) -> Result<RawResponse, String> {
         let authority = self.authority();
+        let tls = self.tls.clone();
         self.runtime.block_on(async move {
             let connect = TcpStream::connect(authority.clone());
             let stream = tokio::time::timeout_at(deadline.into(), connect)
                 .await
                 .map_err(|_| format!("connecting to {authority} timed out"))?
                 .map_err(|error| format!("cannot connect to {authority}: {error}"))?;
-            let (mut sender, connection) =
-                hyper::client::conn::http1::handshake(TokioIo::new(stream))
-                    .await
-                    .map_err(|error| format!("HTTP handshake with {authority} failed: {error}"))?;
-            tokio::spawn(async move {
-                let _ = connection.await;
-            });
-            let response = tokio::time::timeout_at(deadline.into(), sender.send_request(request))
+            let Some((connector, name)) = tls else {
+                return exchange_on(stream, request, deadline, &authority).await;
+            };
+            let handshake = connector.connect(name, stream);
+            let stream = tokio::time::timeout_at(deadline.into(), handshake)
                 .await
-                .map_err(|_| "no response headers before the timeout".to_owned())?
-                .map_err(|error| format!("the HTTP request failed: {error}"))?;
-            Ok(read_response(response, deadline).await)
+                .map_err(|_| format!("the TLS handshake with {authority} timed out"))?
+                .map_err(|error| tls_failure(&authority, &error))?;
+            exchange_on(stream, request, deadline, &authority).await
         })
     }
 
     fn authority(&self) -> String {
         let host = self.url.host().unwrap_or("localhost");
         let host = host.trim_start_matches('[').trim_end_matches(']');
-        let port = self.url.port_u16().unwrap_or(80);
+        let default_port = if self.tls.is_some() { 443 } else { 80 };
+        let port = self.url.port_u16().unwrap_or(default_port);
         if host.contains(':') {
             format!("[{host}]:{port}")
         } else {
@@ -426,6 +453,70 @@ impl HttpTarget {
             .body(Full::new(Bytes::copy_from_slice(body)))
             .map_err(|error| format!("cannot build the request: {error}"))
     }
+}
+
+/// Writes `request` with hyper's HTTP/1.1 connection on `stream` and reads the response
+/// until it ends or `deadline` passes.
+async fn exchange_on<S>(
+    stream: S,
+    request: Request<Full<Bytes>>,
+    deadline: Instant,
+    authority: &str,
+) -> Result<RawResponse, String>
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .map_err(|error| format!("HTTP handshake with {authority} failed: {error}"))?;
+    tokio::spawn(async move {
+        let _ = connection.await;
+    });
+    let response = tokio::time::timeout_at(deadline.into(), sender.send_request(request))
+        .await
+        .map_err(|_| "no response headers before the timeout".to_owned())?
+        .map_err(|error| format!("the HTTP request failed: {error}"))?;
+    Ok(read_response(response, deadline).await)
+}
+
+/// The TLS connector of an `https://` URL whose host is `host`: the system's roots and the
+/// CA certificates of the PEM file `cacert`, HTTP/1.1 offered by ALPN.
+fn tls_connector(
+    host: &str,
+    cacert: Option<&Path>,
+) -> Result<(TlsConnector, ServerName<'static>), String> {
+    let mut roots = TrustRoots::platform();
+    if let Some(file) = cacert {
+        let pem = std::fs::read(file)
+            .map_err(|error| format!("cannot read --cacert {}: {error}", file.display()))?;
+        roots = roots
+            .add_pem(&pem)
+            .map_err(|error| format!("--cacert {}: {}", file.display(), text_of(error)))?;
+    }
+    let config = roots.client_config(&[b"http/1.1"]).map_err(text_of)?;
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    let name = ServerName::try_from(bare.to_owned())
+        .map_err(|error| format!("`{host}` cannot name a TLS server: {error}"))?;
+    Ok((TlsConnector::from(Arc::new(config)), name))
+}
+
+/// The text of a TLS setup error.
+fn text_of(error: TransportError) -> String {
+    match error {
+        TransportError::Io(text) => text,
+        other => other.to_string(),
+    }
+}
+
+/// Why a TLS handshake failed, with what to do about a certificate the roots do not cover.
+fn tls_failure(authority: &str, error: &std::io::Error) -> String {
+    let text = error.to_string();
+    let hint = if text.contains("certificate") {
+        "; if a private CA issued the server's certificate, give its PEM file with --cacert FILE"
+    } else {
+        ""
+    };
+    format!("the TLS handshake with {authority} failed: {text}{hint}")
 }
 
 async fn read_response(response: Response<Incoming>, deadline: Instant) -> RawResponse {

@@ -142,7 +142,7 @@ fn connect(
 ) -> Result<(Box<dyn Target>, Option<String>), String> {
     match (&args.http, args.stdio) {
         (Some(url), false) => {
-            let target = HttpTarget::start(url, setup, timeout, startup)?;
+            let target = HttpTarget::start(url, args.cacert.as_deref(), setup, timeout, startup)?;
             let broken = target.broken().map(str::to_owned);
             Ok((Box::new(target), broken))
         }

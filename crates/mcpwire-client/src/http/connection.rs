@@ -15,7 +15,7 @@ use mcpwire::peer::OutgoingId;
 use tokio::task::{AbortHandle, JoinSet};
 
 use super::limits::HttpLimits;
-use super::pool::{self, Lease, Pool};
+use super::pool::{self, Pool};
 use super::probe;
 use super::request::{self, Common};
 use crate::transport::{
@@ -152,7 +152,7 @@ impl Shared {
         request: Request<pool::Body>,
         common: &Common,
         stateless: bool,
-    ) -> Result<(Response<Body>, Lease), TransportError> {
+    ) -> Result<Response<Body>, TransportError> {
         let sent = self.pool.send(request).await?;
         self.checked(sent, common, stateless).await
     }
@@ -161,15 +161,15 @@ impl Shared {
     /// the session ends the session.
     async fn checked(
         &self,
-        (response, lease): (Response<Body>, Lease),
+        response: Response<Body>,
         common: &Common,
         stateless: bool,
-    ) -> Result<(Response<Body>, Lease), TransportError> {
+    ) -> Result<Response<Body>, TransportError> {
         if response.status() == StatusCode::NOT_FOUND && Self::in_session(common) && !stateless {
             return Err(self.expire().await);
         }
         self.note_session(&response, stateless);
-        Ok((response, lease))
+        Ok(response)
     }
 
     /// [`exchange`](Self::exchange) of a session's request (never stateless) on a new
@@ -179,17 +179,17 @@ impl Shared {
         request: Request<pool::Body>,
         common: &Common,
         written: tokio::sync::oneshot::Sender<()>,
-    ) -> Result<(Response<Body>, Lease), TransportError> {
+    ) -> Result<Response<Body>, TransportError> {
         let sent = self.pool.send_signalled(request, written).await?;
         self.checked(sent, common, false).await
     }
 
     /// Reads a JSON answer whole (at most [`HttpLimits::max_response_bytes`]) and hands it
-    /// to the client; gives the connection back. Returns whether it answered `awaited`.
+    /// to the client (its connection goes back to the pool). Returns whether it answered
+    /// `awaited`.
     pub(crate) async fn deliver_json(
         &self,
         response: Response<Body>,
-        lease: Lease,
         awaited: Option<OutgoingId>,
     ) -> Result<bool, TransportError> {
         let limit = self.limits.max_response_bytes;
@@ -206,7 +206,6 @@ impl Shared {
                 bytes.extend_from_slice(&data);
             }
         }
-        self.pool.give_back(lease);
         if bytes.trim_ascii().is_empty() {
             return Ok(false);
         }
@@ -241,16 +240,25 @@ impl Shared {
         common: &Common,
         stateless: bool,
     ) -> Result<(), TransportError> {
-        let (response, lease) = self.exchange(request, common, stateless).await?;
+        let exchanged = self.exchange(request, common, stateless);
+        let response = match self.limits.response_timeout {
+            Some(limit) => tokio::time::timeout(limit, exchanged).await.map_err(|_| {
+                TransportError::Http(format!("no answer to the request within {limit:?}"))
+            })??,
+            None => exchanged.await?,
+        };
         let status = response.status();
+        if status.is_redirection() {
+            return Err(not_followed(&response));
+        }
         let kind = BodyKind::of(&response);
         match kind {
             BodyKind::EventStream if status == StatusCode::OK => {
-                self.read_answer_stream(id, response.into_body(), lease, stateless)
+                self.read_answer_stream(id, response.into_body(), stateless)
                     .await
             }
             BodyKind::Json => {
-                if self.deliver_json(response, lease, Some(id)).await? {
+                if self.deliver_json(response, Some(id)).await? {
                     return Ok(());
                 }
                 Err(TransportError::Http(format!(
@@ -268,15 +276,15 @@ impl Shared {
     }
 
     /// Checks that the answer to a POSTed notification or response accepted it.
-    async fn acknowledge(
-        &self,
-        (response, lease): (Response<Body>, Lease),
-    ) -> Result<(), TransportError> {
+    async fn acknowledge(&self, response: Response<Body>) -> Result<(), TransportError> {
         let status = response.status();
+        if status.is_redirection() {
+            return Err(not_followed(&response));
+        }
         if BodyKind::of(&response) == BodyKind::Json {
             // Some servers answer with a JSON body (an error, a stray message): the client
             // judges it.
-            self.deliver_json(response, lease, None).await?;
+            self.deliver_json(response, None).await?;
         } else {
             drop(response);
         }
@@ -332,6 +340,20 @@ impl Shared {
         let _ = tokio::time::timeout(self.limits.ack_timeout, self.pool.send(request)).await;
         self.pool.clear();
     }
+}
+
+/// The error of an answer that redirects: redirects are not followed, so no header (such as
+/// `Authorization`) is ever sent to the origin a redirect names.
+fn not_followed(response: &Response<Body>) -> TransportError {
+    let location = response
+        .headers()
+        .get(hyper::header::LOCATION)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("no Location");
+    TransportError::Http(format!(
+        "the server redirected the request (HTTP {} to {location}); redirects are not followed: give the transport the URL of the MCP endpoint itself",
+        response.status()
+    ))
 }
 
 /// A started Streamable HTTP connection. Dropping it stops every task and DELETEs the

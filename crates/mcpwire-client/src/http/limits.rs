@@ -21,8 +21,13 @@ pub struct HttpLimits {
     pub max_retry_wait: Duration,
     /// The wait before resuming a stream when the server gave no `retry` (default 1 s).
     pub default_retry: Duration,
-    /// The longest wait for a TCP connection (default 10 s).
+    /// The longest wait for a connection: TCP connect and, for `https://`, the TLS handshake
+    /// (default 10 s).
     pub connect_timeout: Duration,
+    /// The longest wait for the answer's head (status and headers) to a POSTed request
+    /// (default `None`: as long as the call waits, its timeout or until its future is
+    /// dropped). Its body (an SSE stream may run long) is not bounded by it.
+    pub response_timeout: Option<Duration>,
     /// The longest wait for the answer to a notification or a response the client POSTs, and
     /// for the DELETE that ends a session (default 10 s).
     pub ack_timeout: Duration,
@@ -39,6 +44,7 @@ impl Default for HttpLimits {
             max_retry_wait: Duration::from_secs(10),
             default_retry: Duration::from_secs(1),
             connect_timeout: Duration::from_secs(10),
+            response_timeout: None,
             ack_timeout: Duration::from_secs(10),
             max_idle_connections: 8,
         }

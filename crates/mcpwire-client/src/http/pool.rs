@@ -1,6 +1,12 @@
-//! The endpoint's address and a small pool of HTTP/1.1 connections to it: a request takes an
-//! idle connection or opens one; a connection whose answer was read to its end goes back.
+//! The endpoint's address and the HTTP client that reaches it: hyper-util's pooled client
+//! over hyper-rustls (`http://` in the clear, `https://` with rustls, directly or through a
+//! proxy's tunnel; HTTP/2 where the server offers it by ALPN, else HTTP/1.1), every
+//! connection bounded in time by
+//! [`HttpLimits::connect_timeout`](super::HttpLimits), TLS handshake included. The session's
+//! GET stream gets an HTTP/1.1 connection of its own that tells when its request was written.
 
+use std::error::Error as StdError;
+use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Mutex, PoisonError};
 use std::task::{Context, Poll};
@@ -8,13 +14,21 @@ use std::time::Duration;
 
 use http_body_util::Full;
 use hyper::body::Bytes;
-use hyper::client::conn::http1::{self, SendRequest};
+use hyper::client::conn::http1;
+use hyper::header::{HOST, HeaderValue};
+use hyper::rt::{Read, ReadBufCursor, Write};
 use hyper::{Request, Response, Uri};
-use hyper_util::rt::TokioIo;
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use hyper_rustls::{HttpsConnector, MaybeHttpsStream};
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use rustls::RootCertStore;
 use tokio::net::TcpStream;
 use tokio::sync::oneshot;
+use tower_service::Service;
 
+use super::proxy::{ProxySetting, Route};
+use super::tls::{TrustRoots, describe};
 use crate::transport::TransportError;
 
 /// The body every request of the client carries (a JSON frame, or nothing).
@@ -23,47 +37,43 @@ pub(crate) type Body = Full<Bytes>;
 /// Where the MCP endpoint is: what to connect to and what to write in the request line.
 #[derive(Debug, Clone)]
 pub(crate) struct Endpoint {
-    /// `host:port` to connect to (IPv6 hosts in brackets).
-    pub(crate) authority: String,
+    /// The URL, parsed: every request's target (the client writes its path in the request
+    /// line of HTTP/1.1, its parts in the pseudo-headers of HTTP/2).
+    pub(crate) uri: Uri,
     /// The `Host` header.
     pub(crate) host: String,
     /// The path and query of the request line.
     pub(crate) path: String,
     /// The URL as given, for messages.
     pub(crate) url: String,
+    /// Whether the URL is `https://`.
+    pub(crate) https: bool,
 }
 
 impl Endpoint {
-    /// The endpoint of an `http://` URL.
+    /// The endpoint of an `http://` or `https://` URL.
     pub(crate) fn parse(url: &str) -> Result<Self, TransportError> {
         let uri: Uri = url
             .parse()
             .map_err(|error| TransportError::Http(format!("`{url}` is not a URL: {error}")))?;
-        match uri.scheme_str() {
-            Some("http") => {}
+        let https = match uri.scheme_str() {
+            Some("http") => false,
+            Some("https") => true,
             Some(other) => {
                 return Err(TransportError::Http(format!(
-                    "`{url}`: only http:// URLs are supported, not {other}://"
+                    "`{url}`: only http:// and https:// URLs are supported, not {other}://"
                 )));
             }
             None => {
                 return Err(TransportError::Http(format!(
-                    "`{url}` has no scheme; write it as http://HOST:PORT/PATH"
+                    "`{url}` has no scheme; write it as http://HOST:PORT/PATH or https://HOST/PATH"
                 )));
             }
-        }
+        };
         let Some(host) = uri.host() else {
             return Err(TransportError::Http(format!("`{url}` has no host")));
         };
-        let bare = host.trim_start_matches('[').trim_end_matches(']');
-        let port = uri.port_u16().unwrap_or(80);
-        let authority = if bare.contains(':') {
-            format!("[{bare}]:{port}")
-        } else {
-            format!("{bare}:{port}")
-        };
         Ok(Self {
-            authority,
             host: uri
                 .authority()
                 .map_or_else(|| host.to_owned(), |a| a.as_str().to_owned()),
@@ -71,166 +81,223 @@ impl Endpoint {
                 .path_and_query()
                 .map_or_else(|| "/".to_owned(), |p| p.as_str().to_owned()),
             url: url.to_owned(),
+            https,
+            uri,
         })
     }
 }
 
-/// Idle connections to one endpoint.
-pub(crate) struct Pool {
-    endpoint: Endpoint,
-    idle: Mutex<Vec<SendRequest<Body>>>,
-    max_idle: usize,
-    connect_timeout: Duration,
+/// The stream of one connection: TCP, with TLS over it for `https://`.
+type Stream = MaybeHttpsStream<TokioIo<TcpStream>>;
+
+/// hyper-rustls's connector (over a direct TCP connection or a proxy's CONNECT tunnel) with
+/// one bound on the whole connect: TCP, tunnel and TLS handshake.
+#[derive(Clone)]
+pub(crate) struct Connector {
+    inner: HttpsConnector<Route>,
+    timeout: Duration,
 }
 
-/// A connection taken from the pool for one request.
-pub(crate) struct Lease {
-    sender: SendRequest<Body>,
+impl Connector {
+    /// A connector with `tls` (its roots, and the protocols its ALPN offers) on `route`.
+    fn new(tls: rustls::ClientConfig, timeout: Duration, route: Route) -> Self {
+        Self {
+            inner: HttpsConnector::from((route, tls)),
+            timeout,
+        }
+    }
+}
+
+/// hyper-util's TCP connector: any scheme (hyper-rustls adds the TLS), no Nagle delay
+/// (requests are small and latency-bound), at most `timeout` for the TCP connect.
+fn tcp(timeout: Duration) -> HttpConnector {
+    let mut tcp = HttpConnector::new();
+    tcp.enforce_http(false);
+    tcp.set_nodelay(true);
+    tcp.set_connect_timeout(Some(timeout));
+    tcp
+}
+
+type BoxError = Box<dyn StdError + Send + Sync>;
+
+impl Service<Uri> for Connector {
+    type Response = Stream;
+    type Error = BoxError;
+    type Future = Pin<Box<dyn Future<Output = Result<Stream, BoxError>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), BoxError>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, uri: Uri) -> Self::Future {
+        let timeout = self.timeout;
+        let connecting = self.inner.call(uri.clone());
+        Box::pin(async move {
+            match tokio::time::timeout(timeout, connecting).await {
+                Ok(connected) => connected,
+                Err(_) => Err(format!(
+                    "connecting to {} took longer than {timeout:?}",
+                    uri.authority().map_or("the server", |a| a.as_str())
+                )
+                .into()),
+            }
+        })
+    }
+}
+
+/// How the client connects (see [`HttpTransport`](super::HttpTransport)'s settings).
+#[derive(Debug, Clone)]
+pub(crate) struct Settings {
+    pub(crate) roots: TrustRoots,
+    pub(crate) proxy: ProxySetting,
+    pub(crate) http2: bool,
+    pub(crate) max_idle: usize,
+    pub(crate) connect_timeout: Duration,
+}
+
+/// The client of one endpoint: pooled connections, and connections of their own on request.
+pub(crate) struct Pool {
+    endpoint: Endpoint,
+    max_idle: usize,
+    /// The pool's connector: HTTP/2 where offered, else HTTP/1.1.
+    connector: Connector,
+    /// The connector of the connections of their own (HTTP/1.1).
+    own: Connector,
+    client: Mutex<Client<Connector, Body>>,
 }
 
 impl Pool {
-    pub(crate) fn new(endpoint: Endpoint, max_idle: usize, connect_timeout: Duration) -> Self {
-        Self {
+    /// The client of `endpoint`. The platform's roots are read only for an `https://` URL.
+    pub(crate) fn new(endpoint: Endpoint, settings: Settings) -> Result<Self, TransportError> {
+        // The platform's store is read once, and only for https:// (plain http:// never uses
+        // TLS: its configuration trusts nothing).
+        let store = if endpoint.https {
+            settings.roots.store()?
+        } else {
+            RootCertStore::empty()
+        };
+        let tls = |alpn: &[&[u8]]| super::tls::config(store.clone(), alpn);
+        let pooled: &[&[u8]] = if settings.http2 {
+            &[b"h2", b"http/1.1"]
+        } else {
+            &[b"http/1.1"]
+        };
+        let timeout = settings.connect_timeout;
+        let route = Route::new(&endpoint.uri, endpoint.https, &settings.proxy, tcp(timeout))?;
+        let connector = Connector::new(tls(pooled)?, timeout, route.clone());
+        let own = Connector::new(tls(&[b"http/1.1"])?, timeout, route);
+        let client = Mutex::new(build(&connector, settings.max_idle));
+        Ok(Self {
             endpoint,
-            idle: Mutex::new(Vec::new()),
-            max_idle,
-            connect_timeout,
-        }
+            max_idle: settings.max_idle,
+            connector,
+            own,
+            client,
+        })
     }
 
     pub(crate) fn endpoint(&self) -> &Endpoint {
         &self.endpoint
     }
 
-    /// Sends `request` on an idle connection or a new one and returns the response head
-    /// (its body streams from the connection) with the lease to give back once the body was
+    /// Sends `request` on a pooled connection (or a new one) and returns the response head;
+    /// its body streams from the connection, which goes back to the pool once the body was
     /// read to its end.
     pub(crate) async fn send(
         &self,
         request: Request<Body>,
-    ) -> Result<(Response<hyper::body::Incoming>, Lease), TransportError> {
-        let lease = self.lease().await?;
-        self.send_on(lease, request).await
-    }
-
-    /// Sends `request` on `lease`'s connection; returns the response head and the lease.
-    async fn send_on(
-        &self,
-        mut lease: Lease,
-        request: Request<Body>,
-    ) -> Result<(Response<hyper::body::Incoming>, Lease), TransportError> {
-        let response = lease.sender.send_request(request).await.map_err(|error| {
-            TransportError::Io(format!(
-                "HTTP request to {} failed: {error}",
-                self.endpoint.url
-            ))
-        })?;
-        Ok((response, lease))
-    }
-
-    /// [`send`](Self::send) on a new connection that drops `written` once the request has
-    /// been written whole (handed to the OS), before its answer: for a request whose answer
-    /// a server may hold back (the GET stream) but whose arrival must precede later ones.
-    /// `written` is dropped too when the request cannot be sent.
-    pub(crate) async fn send_signalled(
-        &self,
-        request: Request<Body>,
-        written: oneshot::Sender<()>,
-    ) -> Result<(Response<hyper::body::Incoming>, Lease), TransportError> {
-        let lease = self.connect(Some(written)).await?;
-        self.send_on(lease, request).await
-    }
-
-    /// Gives a connection back after its answer was read to the end.
-    pub(crate) fn give_back(&self, lease: Lease) {
-        if lease.sender.is_closed() {
-            return;
-        }
-        let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
-        if idle.len() < self.max_idle {
-            idle.push(lease.sender);
-        }
-    }
-
-    /// Drops every idle connection.
-    pub(crate) fn clear(&self) {
-        self.idle
+    ) -> Result<Response<hyper::body::Incoming>, TransportError> {
+        let client = self
+            .client
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .clear();
-    }
-
-    async fn lease(&self) -> Result<Lease, TransportError> {
-        loop {
-            let taken = self
-                .idle
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .pop();
-            let Some(mut sender) = taken else { break };
-            if sender.is_closed() {
-                continue;
-            }
-            // A connection whose last answer was read to its end is ready at once; one the
-            // server closed meanwhile fails here and is dropped.
-            let ready = tokio::time::timeout(Duration::from_millis(50), sender.ready()).await;
-            if matches!(ready, Ok(Ok(()))) {
-                return Ok(Lease { sender });
-            }
-        }
-        self.connect(None).await
-    }
-
-    /// A new connection; `written`, if given, is dropped once its first request has been
-    /// written whole.
-    async fn connect(&self, written: Option<oneshot::Sender<()>>) -> Result<Lease, TransportError> {
-        let authority = &self.endpoint.authority;
-        let stream = tokio::time::timeout(self.connect_timeout, TcpStream::connect(authority))
+            .clone();
+        client
+            .request(request)
             .await
-            .map_err(|_| {
-                TransportError::Io(format!(
-                    "connecting to {authority} took longer than {:?}",
-                    self.connect_timeout
-                ))
-            })?
-            .map_err(|error| {
-                TransportError::Io(format!("cannot connect to {authority}: {error}"))
-            })?;
-        // Requests are small and latency-bound: no Nagle delay.
-        let _ = stream.set_nodelay(true);
+            .map_err(|error| self.failed(&error))
+    }
+
+    fn failed(&self, error: &(dyn StdError + 'static)) -> TransportError {
+        TransportError::Io(format!(
+            "HTTP request to {} failed: {}",
+            self.endpoint.url,
+            describe(error)
+        ))
+    }
+
+    /// [`send`](Self::send) on an HTTP/1.1 connection of its own that drops `written` once
+    /// the request has been written whole (handed to the OS), before its answer: for a
+    /// request whose answer a server may hold back (the GET stream) but whose arrival must
+    /// precede later ones. `written` is dropped too when the request cannot be sent.
+    pub(crate) async fn send_signalled(
+        &self,
+        mut request: Request<Body>,
+        written: oneshot::Sender<()>,
+    ) -> Result<Response<hyper::body::Incoming>, TransportError> {
+        let stream = self
+            .own
+            .clone()
+            .call(self.endpoint.uri.clone())
+            .await
+            .map_err(|error| self.failed(&*error))?;
         let stream = WriteSignal {
             inner: stream,
             wrote: false,
-            written,
+            written: Some(written),
         };
-        let (sender, connection) =
-            http1::handshake(TokioIo::new(stream))
-                .await
-                .map_err(|error| {
-                    TransportError::Io(format!("HTTP handshake with {authority} failed: {error}"))
-                })?;
+        let (mut sender, connection) = http1::handshake(stream)
+            .await
+            .map_err(|error| self.failed(&error))?;
         // The connection task ends when the sender is dropped and its last answer is done.
         tokio::spawn(async move {
             let _ = connection.await;
         });
-        Ok(Lease { sender })
+        // HTTP/1.1 on a connection of its own: origin-form and a `Host` header.
+        let host = HeaderValue::from_str(&self.endpoint.host)
+            .map_err(|error| TransportError::Http(format!("the Host header: {error}")))?;
+        request.headers_mut().insert(HOST, host);
+        *request.uri_mut() = self
+            .endpoint
+            .path
+            .parse()
+            .map_err(|error| TransportError::Http(format!("the request target: {error}")))?;
+        sender
+            .send_request(request)
+            .await
+            .map_err(|error| self.failed(&error))
     }
+
+    /// Drops every idle connection (a new, empty pool takes the old one's place).
+    pub(crate) fn clear(&self) {
+        let fresh = build(&self.connector, self.max_idle);
+        *self.client.lock().unwrap_or_else(PoisonError::into_inner) = fresh;
+    }
+}
+
+/// A pooled client on `connector`.
+fn build(connector: &Connector, max_idle: usize) -> Client<Connector, Body> {
+    Client::builder(TokioExecutor::new())
+        .pool_timer(TokioTimer::new())
+        .timer(TokioTimer::new())
+        .pool_max_idle_per_host(max_idle)
+        .build(connector.clone())
 }
 
 /// A connection's stream that drops `written` at the first flush after bytes were written:
 /// hyper flushes once it has written a request whole, so that is when the request is on its
 /// way, whatever the server does with it.
 struct WriteSignal {
-    inner: TcpStream,
+    inner: Stream,
     wrote: bool,
     written: Option<oneshot::Sender<()>>,
 }
 
-impl AsyncRead for WriteSignal {
+impl Read for WriteSignal {
     fn poll_read(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
+        buf: ReadBufCursor<'_>,
     ) -> Poll<std::io::Result<()>> {
         Pin::new(&mut self.inner).poll_read(cx, buf)
     }
@@ -245,7 +312,7 @@ impl WriteSignal {
     }
 }
 
-impl AsyncWrite for WriteSignal {
+impl Write for WriteSignal {
     fn poll_write(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -290,16 +357,17 @@ mod tests {
     #[test]
     fn endpoints_name_host_port_and_path() {
         let endpoint = Endpoint::parse("http://localhost:8080/mcp?x=1").expect("a URL");
-        assert_eq!(endpoint.authority, "localhost:8080");
         assert_eq!(endpoint.host, "localhost:8080");
         assert_eq!(endpoint.path, "/mcp?x=1");
         let v6 = Endpoint::parse("http://[::1]/").expect("a URL");
-        assert_eq!(v6.authority, "[::1]:80");
         assert_eq!(v6.host, "[::1]");
+        let tls = Endpoint::parse("https://example.com/mcp").expect("a URL");
+        assert_eq!(tls.host, "example.com");
+        assert!(tls.https);
         let bare = Endpoint::parse("http://127.0.0.1:9").expect("a URL");
         assert_eq!(bare.path, "/");
         for (url, needle) in [
-            ("https://example.com/mcp", "only http://"),
+            ("ftp://example.com/mcp", "only http:// and https://"),
             ("localhost:8080", "no scheme"),
             ("http//x y", "not a URL"),
         ] {

@@ -3,7 +3,7 @@
 //! stateless version), the GET of the server's stream (resuming after `Last-Event-ID`), and
 //! the DELETE that ends a session.
 
-use hyper::header::{ACCEPT, CONTENT_TYPE, HOST, HeaderName, HeaderValue};
+use hyper::header::{ACCEPT, CONTENT_TYPE, HeaderName, HeaderValue};
 use hyper::{Method, Request};
 use mcpwire::http::{
     METHOD_HEADER, NAME_HEADER, PARAM_HEADER_PREFIX, PROTOCOL_VERSION_HEADER, SESSION_HEADER,
@@ -30,10 +30,7 @@ pub(crate) struct Common {
 }
 
 fn start(method: Method, endpoint: &Endpoint, common: &Common) -> hyper::http::request::Builder {
-    let mut builder = Request::builder()
-        .method(method)
-        .uri(endpoint.path.as_str())
-        .header(HOST, endpoint.host.as_str());
+    let mut builder = Request::builder().method(method).uri(endpoint.uri.clone());
     for (name, value) in &common.extra {
         builder = builder.header(name, value);
     }

@@ -16,7 +16,6 @@ use mcpwire::peer::OutgoingId;
 use tokio::sync::oneshot;
 
 use super::connection::{BodyKind, Shared};
-use super::pool::Lease;
 use super::probe;
 use super::request;
 use crate::transport::{Incoming, TransportError};
@@ -32,8 +31,6 @@ struct Read {
     answered: bool,
     /// At least one message arrived.
     delivered: bool,
-    /// The body was read to its end (the connection can be reused).
-    complete: bool,
     /// The client stopped listening.
     gone: bool,
 }
@@ -58,10 +55,7 @@ impl Shared {
                 body.frame().await
             };
             let data = match next {
-                None => {
-                    read.complete = true;
-                    return read;
-                }
+                None => return read,
                 Some(Err(_)) => return read,
                 Some(Ok(frame)) => match frame.into_data() {
                     Ok(data) => data,
@@ -108,17 +102,13 @@ impl Shared {
         &self,
         id: OutgoingId,
         body: Body,
-        lease: Lease,
         stateless: bool,
     ) -> Result<(), TransportError> {
         let mut parser = SseParser::new(self.limits.max_event_bytes);
-        let (mut body, mut lease) = (body, lease);
+        let mut body = body;
         let mut idle = 0;
         loop {
             let read = self.pump(&mut parser, body, Some(id)).await;
-            if read.complete {
-                self.pool.give_back(lease);
-            }
             if read.answered || read.gone {
                 return Ok(());
             }
@@ -136,7 +126,7 @@ impl Shared {
             tokio::time::sleep(self.retry_wait(&parser)).await;
             let common = self.common();
             let get = request::get(self.pool.endpoint(), &common, Some(&last))?;
-            let (response, next) = self.exchange(get, &common, stateless).await?;
+            let response = self.exchange(get, &common, stateless).await?;
             let status = response.status();
             if status != StatusCode::OK || BodyKind::of(&response) != BodyKind::EventStream {
                 return Err(TransportError::Http(format!(
@@ -145,7 +135,6 @@ impl Shared {
             }
             parser.resume();
             body = response.into_body();
-            lease = next;
         }
     }
 
@@ -172,16 +161,13 @@ impl Shared {
                 None => self.exchange(get, &common, false).await,
             };
             match answer {
-                Ok((response, lease)) => {
+                Ok(response) => {
                     if response.status() != StatusCode::OK
                         || BodyKind::of(&response) != BodyKind::EventStream
                     {
                         return;
                     }
                     let read = self.pump(&mut parser, response.into_body(), None).await;
-                    if read.complete {
-                        self.pool.give_back(lease);
-                    }
                     if read.gone {
                         return;
                     }

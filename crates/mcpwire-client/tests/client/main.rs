@@ -9,6 +9,10 @@ mod http;
 #[cfg(feature = "http")]
 mod http_get_stream;
 #[cfg(feature = "http")]
+mod http_settings;
+#[cfg(feature = "http")]
+mod https;
+#[cfg(feature = "http")]
 mod legacy_http;
 mod listing_members;
 mod malformed;
