@@ -191,6 +191,13 @@ pub fn serve_with(profile: Profile, addr: &str, args: &HttpArgs) -> io::Result<(
         )
     })?;
     let config = args.config(&profile, addr);
+    if !addr.ip().is_loopback() && args.allow_remote {
+        eprintln!(
+            "mcpwire serve: warning: the MCP endpoint listens on {addr}, reachable from the \
+             network; only the allowed hosts and origins are served, and there is no \
+             authentication"
+        );
+    }
     if let Some(url) = args.cluster.redis_url() {
         return cluster::serve(profile, config, &url, &args.cluster);
     }

@@ -60,7 +60,7 @@ impl<S: HttpService> std::fmt::Debug for HttpServer<S> {
 
 impl<S: HttpService> HttpServer<S> {
     /// Binds the configured address. A non-loopback address is refused unless
-    /// [`HttpConfig::allow_remote`] is set, and then a warning is printed on stderr; a body
+    /// [`HttpConfig::allow_remote`] is set, and then a warning is logged (`tracing`); a body
     /// limit above the in-flight body budget is refused too, and so is a
     /// [`HttpConfig::fresh_connection_grace`] of zero or longer than the header timeout.
     pub fn bind(config: HttpConfig, service: S) -> io::Result<HttpServer<S>> {
@@ -75,9 +75,10 @@ impl<S: HttpService> HttpServer<S> {
                     ),
                 ));
             }
-            eprintln!(
-                "warning: the MCP endpoint listens on {addr}, reachable from the network; only \
-                 the allowed hosts and origins are served, and there is no authentication"
+            tracing::warn!(
+                %addr,
+                "the MCP endpoint listens on {addr}, reachable from the network; only the \
+                 allowed hosts and origins are served, and there is no authentication"
             );
         }
         if config.max_body_bytes > config.body_budget_bytes {
