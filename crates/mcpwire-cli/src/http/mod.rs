@@ -12,7 +12,7 @@ use std::net::{SocketAddr, ToSocketAddrs};
 use std::time::Duration;
 
 use mcpwire::Profile;
-use mcpwire::http::{HttpConfig, HttpServer, SyncServer};
+use mcpwire::http::{HttpConfig, HttpServer, SyncServer, TrustedProxy};
 
 mod cluster;
 
@@ -98,6 +98,12 @@ pub struct HttpArgs {
     /// Seconds an unused session lives. Default: 1800.
     #[arg(long, value_name = "SECS")]
     pub session_idle_timeout: Option<u64>,
+    /// Trust ADDR (an address, or a network such as 10.0.0.0/8) as a reverse proxy;
+    /// repeatable. A request from it counts as from the client its Forwarded /
+    /// X-Forwarded-For header names (the rightmost hop that is not a trusted proxy); the
+    /// headers of any other client are ignored.
+    #[arg(long = "trusted-proxy", value_name = "ADDR")]
+    pub trusted_proxies: Vec<TrustedProxy>,
     #[command(flatten)]
     pub cluster: cluster::ClusterArgs,
 }
@@ -115,6 +121,9 @@ impl HttpArgs {
         }
         for origin in &self.allowed_origins {
             config = config.allowed_origin(origin);
+        }
+        for proxy in &self.trusted_proxies {
+            config = config.trusted_proxy(*proxy);
         }
         let secs = Duration::from_secs;
         if let Some(path) = &self.path {

@@ -150,14 +150,19 @@ impl<S: HttpService> HttpServer<S> {
             };
             backoff = Duration::ZERO;
             let client = PeerKey::of(peer.ip());
-            let share = match shares.take(client) {
-                Some(share) => share,
+            // A trusted proxy carries many clients: only the server's cap applies to it.
+            let proxied = config.is_trusted_proxy(peer.ip());
+            let share = match (!proxied).then(|| shares.take(client)) {
+                None => None,
+                Some(Some(share)) => Some(share),
                 // At its share, one of the client's own connections makes room (as its
                 // sessions do): one waiting for its body, else the one idle the longest, else
                 // its oldest request, which ends with 429 and its id. It counts no more once
                 // asked to close.
-                None if open.make_room(Some(client), Busy::Shed) => shares.take_over(client),
-                None => {
+                Some(None) if open.make_room(Some(client), Busy::Shed) => {
+                    Some(shares.take_over(client))
+                }
+                Some(None) => {
                     // Every connection of the client is already closing. Best effort: a
                     // client that cannot take these few bytes at once just sees the
                     // connection close.
@@ -538,7 +543,7 @@ async fn serve_connection<S: HttpService>(
     (peer, client): (SocketAddr, PeerKey),
     endpoint: Arc<Endpoint<S>>,
     (open, unsent): (Arc<Open>, Arc<Unsent>),
-    _slots: (OwnedSemaphorePermit, Share),
+    _slots: (OwnedSemaphorePermit, Option<Share>),
 ) {
     let activity = Arc::new(Activity {
         in_flight: AtomicUsize::new(0),

@@ -119,6 +119,7 @@ mod deadline;
 mod endpoint;
 mod event_store;
 mod exchange;
+mod forwarded;
 mod handler;
 mod headers;
 mod health;
@@ -142,6 +143,7 @@ pub use event_store::{
     EventId, EventStore, MemoryEventStore, StoreError, StoreFuture, StoreResult, StoredEvents,
     StreamId,
 };
+pub use forwarded::TrustedProxy;
 pub use handler::{HttpService, Outbound, SessionContext, SessionHandler};
 pub use headers::{METHOD_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER};
 pub use health::{HEALTH_PATH, Health, HealthCheck};
