@@ -104,11 +104,24 @@ pub struct HttpArgs {
     /// headers of any other client are ignored.
     #[arg(long = "trusted-proxy", value_name = "ADDR")]
     pub trusted_proxies: Vec<TrustedProxy>,
+    /// Seconds that the requests in progress get to finish after SIGTERM or Ctrl-C (new
+    /// connections are refused at once); then the server exits. Default: 10.
+    #[arg(long, value_name = "SECS")]
+    pub shutdown_grace: Option<u64>,
     #[command(flatten)]
     pub cluster: cluster::ClusterArgs,
 }
 
+/// The default of `--shutdown-grace`.
+const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
 impl HttpArgs {
+    /// How long the requests in progress get to finish after SIGTERM or Ctrl-C.
+    pub fn shutdown_grace(&self) -> Duration {
+        self.shutdown_grace
+            .map_or(DEFAULT_SHUTDOWN_GRACE, Duration::from_secs)
+    }
+
     /// The transport settings for serving `profile` on `addr`.
     pub fn config(&self, profile: &Profile, addr: SocketAddr) -> HttpConfig {
         let mut config = HttpConfig::default()
@@ -190,8 +203,9 @@ pub fn serve(profile: Profile, addr: &str) -> io::Result<()> {
     serve_with(profile, addr, &HttpArgs::default())
 }
 
-/// Serves the reference server starting with `profile` on `addr` until the process ends,
-/// printing `mcpwire serve: listening on http://ADDR/PATH` on stderr once bound.
+/// Serves the reference server starting with `profile` on `addr` until SIGTERM or Ctrl-C
+/// (then the requests in progress finish, within `--shutdown-grace`), printing `mcpwire
+/// serve: listening on http://ADDR/PATH` on stderr once bound.
 pub fn serve_with(profile: Profile, addr: &str, args: &HttpArgs) -> io::Result<()> {
     let addr = addr.to_socket_addrs()?.next().ok_or_else(|| {
         io::Error::new(
@@ -208,15 +222,15 @@ pub fn serve_with(profile: Profile, addr: &str, args: &HttpArgs) -> io::Result<(
         );
     }
     if let Some(url) = args.cluster.redis_url() {
-        return cluster::serve(profile, config, &url, &args.cluster);
+        return cluster::serve(profile, config, &url, args);
     }
     if reference::is_mcp(&profile) {
         let server = reference::mcp_server(profile).http_server(config)?;
         eprintln!("mcpwire serve: listening on {}", server.url());
-        return server.run_blocking();
+        return server.run_blocking_graceful(args.shutdown_grace());
     }
     let service = SyncServer::new(move || reference::spec_server(profile.clone()));
     let server = HttpServer::bind(config, service)?;
     eprintln!("mcpwire serve: listening on {}", server.url());
-    server.run_blocking()
+    server.run_blocking_graceful(args.shutdown_grace())
 }

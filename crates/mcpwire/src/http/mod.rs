@@ -150,7 +150,7 @@ pub use health::{HEALTH_PATH, Health, HealthCheck};
 /// The byte buffer frames travel in (re-exported from hyper).
 pub use hyper::body::Bytes;
 pub use hyper::header::HeaderMap;
-pub use listener::HttpServer;
+pub use listener::{HttpServer, shutdown_signal};
 pub use request_state::ENDED_FOR_SHARE;
 pub use routing::{
     NAME_HEADER, PARAM_HEADER_PREFIX, ParamHeader, ParamHeaderError,
