@@ -123,12 +123,15 @@ echo "redis-server $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/') on 12
 SECRET=$DIR/state-secret
 (umask 077 && head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$SECRET")
 
-# start_process NAME PORT ARGS...: one conformance server process joined to the cluster.
+# start_process NAME PORT ARGS...: one conformance server process joined to the cluster,
+# trusting nginx (on loopback) to name each request's client in X-Forwarded-For, so that the
+# per-client limits count the clients behind nginx, not nginx.
 declare -A PID_OF
 start_process() {
     local name=$1 port=$2
     shift 2
-    "$SERVER" --http "127.0.0.1:$port" --redis "$REDIS_URL" --state-secret-file "$SECRET" "$@" \
+    "$SERVER" --http "127.0.0.1:$port" --redis "$REDIS_URL" --state-secret-file "$SECRET" \
+        --trusted-proxy 127.0.0.1 "$@" \
         2>"$DIR/$name.log" &
     PID_OF[$port]=$!
     PIDS+=("$!")

@@ -6,7 +6,7 @@ use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::TcpStream;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serving::{Serving, serve};
 
@@ -317,4 +317,92 @@ fn a_zero_or_overlong_fresh_connection_grace_is_refused_with_the_setting_named()
         stderr.contains("--fresh-connection-grace-ms") && stderr.contains("header timeout (10s)"),
         "{stderr}"
     );
+}
+
+/// Waits for `child` to exit, at most `limit`; kills it if it did not.
+fn exits_within(child: &mut Child, limit: Duration) -> Option<std::process::ExitStatus> {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// SIGTERM (issue 48): new connections are refused at once, the request in flight is still
+/// answered, and the process exits 0 within its `--shutdown-grace`.
+#[cfg(unix)]
+#[test]
+fn sigterm_answers_the_request_in_flight_then_exits_0() {
+    let mut serving = serve(&[
+        "--profile",
+        "jsonrpc-2.0",
+        "--http",
+        "127.0.0.1:0",
+        "--shutdown-grace",
+        "5",
+    ]);
+    let authority = serving.url["http://".len()..]
+        .split('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    let body = r#"{"jsonrpc":"2.0","id":7,"method":"subtract","params":[42,23]}"#;
+    let mut stream = TcpStream::connect(&authority).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\n\
+         Accept: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    // The request is in flight: its head and half its body have arrived.
+    stream.write_all(head.as_bytes()).unwrap();
+    stream.write_all(&body.as_bytes()[..20]).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let signalled = Instant::now();
+    let kill = Command::new("kill")
+        .args(["-TERM", &serving.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let mut refused = false;
+    while signalled.elapsed() < Duration::from_millis(600) {
+        if TcpStream::connect(&authority).is_err() {
+            refused = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    stream.write_all(&body.as_bytes()[20..]).unwrap();
+    let mut raw = String::new();
+    stream
+        .read_to_string(&mut raw)
+        .expect("the answer, then the close");
+    assert!(raw.starts_with("HTTP/1.1 200"), "{raw}");
+    assert!(
+        raw.ends_with(r#"{"jsonrpc":"2.0","id":7,"result":19}"#),
+        "{raw}"
+    );
+    let status = exits_within(&mut serving.child, Duration::from_secs(5)).expect("exits");
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    assert!(refused, "a connection was still accepted after SIGTERM");
+}
+
+/// `--trusted-proxy` takes an address or a network, nothing else.
+#[test]
+fn a_trusted_proxy_that_is_not_an_address_is_refused() {
+    let output = Command::new(env!("CARGO_BIN_EXE_mcpwire"))
+        .args(["serve", "--http", "127.0.0.1:0", "--trusted-proxy", "nginx"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run mcpwire serve");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("`nginx` is not an IP address"), "{stderr}");
 }

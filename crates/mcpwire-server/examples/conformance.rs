@@ -15,7 +15,7 @@ use std::time::Duration;
 #[path = "conformance_tools/streams.rs"]
 mod streams;
 
-use mcpwire::http::MemoryEventStore;
+use mcpwire::http::{MemoryEventStore, TrustedProxy};
 use mcpwire_server::{
     CompletionRequest, Content, Context, Elicitation, EmbeddedResource, HttpConfig, LogLevel,
     McpServer, McpServerBuilder, NoArguments, Prompt, PromptMessage, Resource, ResourceContents,
@@ -712,17 +712,18 @@ fn server(
 }
 
 /// The command line: `--http IP:PORT [--stateless] [--redis URL] [--state-secret-file PATH]
-/// [--session-tag HH]`.
+/// [--session-tag HH] [--trusted-proxy ADDR]...`.
 struct Args {
     addr: std::net::SocketAddr,
     stateless: bool,
     session_tag: Option<u8>,
     redis: Option<String>,
     secret_file: Option<String>,
+    trusted_proxies: Vec<TrustedProxy>,
 }
 
 const USAGE: &str = "usage: conformance --http IP:PORT [--stateless] [--redis URL] \
-     [--state-secret-file PATH] [--session-tag HH]";
+     [--state-secret-file PATH] [--session-tag HH] [--trusted-proxy ADDR]...";
 
 fn parse_args(args: &[String]) -> Result<Args, String> {
     let mut addr = None;
@@ -732,6 +733,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         .filter(|url| !url.is_empty());
     let mut secret_file = None;
     let mut session_tag = None;
+    let mut trusted_proxies = Vec::new();
     let mut args = args.iter();
     while let Some(flag) = args.next() {
         let mut value = || {
@@ -748,6 +750,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
                 );
             }
             "--stateless" => stateless = true,
+            "--trusted-proxy" => trusted_proxies.push(value()?.parse()?),
             "--redis" => redis = Some(value()?),
             "--state-secret-file" => secret_file = Some(value()?),
             "--session-tag" => {
@@ -768,6 +771,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         session_tag,
         redis,
         secret_file,
+        trusted_proxies,
     })
 }
 
@@ -810,10 +814,13 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let config = HttpConfig::default()
-        .bind(args.addr)
-        .stateless(args.stateless)
-        .session_id_tag(args.session_tag);
+    let config = args.trusted_proxies.iter().fold(
+        HttpConfig::default()
+            .bind(args.addr)
+            .stateless(args.stateless)
+            .session_id_tag(args.session_tag),
+        |config, proxy| config.trusted_proxy(*proxy),
+    );
     let built = match &args.redis {
         None => Ok((
             server(secret.as_deref(), None),
@@ -835,7 +842,10 @@ async fn main() -> ExitCode {
     let served = match server.http_server(config) {
         Ok(http) => {
             eprintln!("conformance: listening on {}", http.url());
-            http.run().await
+            // SIGTERM or Ctrl-C: the calls in progress finish (10 s at most), then exit.
+            let grace = std::time::Duration::from_secs(10);
+            http.run_graceful(mcpwire::http::shutdown_signal(), grace)
+                .await
         }
         Err(error) => Err(error),
     };

@@ -94,7 +94,10 @@ async fn main() -> ExitCode {
             match server.http_server(config) {
                 Ok(http) => {
                     eprintln!("mcp_server: listening on {}", http.url());
-                    http.run().await
+                    // SIGTERM or Ctrl-C: the calls in progress finish (10 s at most), then exit.
+                    let grace = std::time::Duration::from_secs(10);
+                    http.run_graceful(mcpwire::http::shutdown_signal(), grace)
+                        .await
                 }
                 Err(error) => Err(error),
             }

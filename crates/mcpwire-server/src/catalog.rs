@@ -5,12 +5,15 @@ use std::collections::{BTreeMap, HashMap};
 use mcpwire::RpcError;
 use serde_json::json;
 
+use crate::listing::Rendered;
+
 /// Items by key (a tool's or prompt's name, a resource's URI), listed in the order they were
-/// registered (a replaced item keeps its place).
+/// registered (a replaced item keeps its place), each with its listing text per version
+/// (rendered when first listed, dropped with the item when it is replaced or removed).
 #[derive(Debug)]
 pub(crate) struct Catalog<T> {
-    /// Each item with its registration number.
-    items: HashMap<String, (u64, T)>,
+    /// Each item with its registration number and its rendered listing texts.
+    items: HashMap<String, (u64, T, Rendered)>,
     /// The keys by registration number: the listing order.
     order: BTreeMap<u64, String>,
     /// The next registration number.
@@ -27,6 +30,9 @@ impl<T> Default for Catalog<T> {
     }
 }
 
+/// A page's items, each with its rendered listing texts, and the next page's cursor.
+pub(crate) type RenderedPage<'a, T> = (Vec<(&'a T, &'a Rendered)>, Option<String>);
+
 /// The prefix that makes a cursor recognisably this server's.
 const CURSOR_PREFIX: &str = "c1.";
 
@@ -34,21 +40,22 @@ impl<T> Catalog<T> {
     /// Adds or replaces an item (a replaced item keeps its place); returns whether one was
     /// replaced.
     pub(crate) fn insert(&mut self, key: String, item: T) -> bool {
-        if let Some((_, old)) = self.items.get_mut(&key) {
+        if let Some((_, old, rendered)) = self.items.get_mut(&key) {
             *old = item;
+            *rendered = Rendered::default();
             return true;
         }
         let number = self.next;
         self.next += 1;
         self.order.insert(number, key.clone());
-        self.items.insert(key, (number, item));
+        self.items.insert(key, (number, item, Rendered::default()));
         false
     }
 
     /// Removes an item; returns whether it was there.
     pub(crate) fn remove(&mut self, key: &str) -> bool {
         match self.items.remove(key) {
-            Some((number, _)) => {
+            Some((number, _, _)) => {
                 self.order.remove(&number);
                 true
             }
@@ -57,14 +64,14 @@ impl<T> Catalog<T> {
     }
 
     pub(crate) fn get(&self, key: &str) -> Option<&T> {
-        self.items.get(key).map(|(_, item)| item)
+        self.items.get(key).map(|(_, item, _)| item)
     }
 
     /// Every item, in registration order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = &T> {
         self.order
             .values()
-            .filter_map(|key| self.items.get(key).map(|(_, item)| item))
+            .filter_map(|key| self.items.get(key).map(|(_, item, _)| item))
     }
 
     /// One page of at most `size` items after `cursor`, and the cursor of the next page when
@@ -72,23 +79,34 @@ impl<T> Catalog<T> {
     ///
     /// The cursor names the registration number of the page's last item, so a page stays
     /// correct when items are added or removed between requests.
+    #[cfg(test)]
     pub(crate) fn page(
         &self,
         cursor: Option<&str>,
         size: usize,
     ) -> Result<(Vec<&T>, Option<String>), RpcError> {
+        let (page, next) = self.page_rendered(cursor, size)?;
+        Ok((page.into_iter().map(|(item, _)| item).collect(), next))
+    }
+
+    /// [`page`](Self::page), each item with its rendered listing texts.
+    pub(crate) fn page_rendered(
+        &self,
+        cursor: Option<&str>,
+        size: usize,
+    ) -> Result<RenderedPage<'_, T>, RpcError> {
         let after = cursor.map(decode_cursor).transpose()?;
         let start = after.map_or(0, |n| n.saturating_add(1));
-        let mut rest = self
-            .order
-            .range(start..)
-            .filter_map(|(number, key)| Some((*number, &self.items.get(key)?.1)));
-        let page: Vec<(u64, &T)> = rest.by_ref().take(size.max(1)).collect();
+        let mut rest = self.order.range(start..).filter_map(|(number, key)| {
+            let (_, item, rendered) = self.items.get(key)?;
+            Some((*number, (item, rendered)))
+        });
+        let page: Vec<(u64, (&T, &Rendered))> = rest.by_ref().take(size.max(1)).collect();
         let next = match (page.last(), rest.next()) {
             (Some((last, _)), Some(_)) => Some(encode_cursor(*last)),
             _ => None,
         };
-        Ok((page.into_iter().map(|(_, item)| item).collect(), next))
+        Ok((page.into_iter().map(|(_, entry)| entry).collect(), next))
     }
 }
 

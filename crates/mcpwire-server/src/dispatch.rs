@@ -18,7 +18,7 @@ use mcpwire::params::decode_params;
 use mcpwire::service::AsyncContext;
 use mcpwire::{RawParams, RpcError};
 use mcpwire_model::result_wire::empty_result;
-use mcpwire_model::{ContentError, DiscoverReply, InitializeReply, ListPage, ToolPage};
+use mcpwire_model::{DiscoverReply, InitializeReply, ListPage, ToolPage};
 use mcpwire_types::JsonObject;
 use mcpwire_types::mcp::v2026_07_28::ErrorCode;
 use serde::Deserialize;
@@ -29,6 +29,7 @@ use crate::catalog::Catalog;
 use crate::completion::{Argument, CompletionContext, CompletionRequest, Reference};
 use crate::context::Context;
 use crate::input_round::{InputRound, METHODS_WITH_INPUT};
+use crate::listing::{self, PageKind, RenderPage, unsendable};
 use crate::logging::LogLevel;
 use crate::param_headers::ParamHeaders;
 use crate::prompt::Prompt;
@@ -115,6 +116,10 @@ pub(crate) async fn handle(
         // handler runs, so a large argument is not held twice while its result is built.
         drop(raw);
         let ctx = context(&state, version, fields.meta.as_ref(), request)?;
+        let cursor = fields.cursor.as_deref();
+        if let Some(listed) = list(&state.shared, &method, cursor, ctx.version(), version) {
+            return listed;
+        }
         let ctx = match input_round(&state.shared, &method, &mut fields, ctx.version())? {
             Some(round) => ctx.with_input(Arc::new(round)),
             None => ctx,
@@ -286,7 +291,6 @@ async fn serve(
     state: &SessionState,
 ) -> Result<Value, RpcError> {
     let version = ctx.version();
-    let cursor = fields.cursor.as_deref();
     match method {
         "ping" => Ok(empty_result(version)),
         "server/discover" => discover(shared, version),
@@ -295,34 +299,6 @@ async fn serve(
                 state.set_log_level(level);
             }
             Ok(empty_result(version))
-        }
-        "tools/list" => {
-            let describe = |t: &Tool| t.definition(version);
-            let (tools, next_cursor) = page(&shared.tools, cursor, shared.page_size, describe)?;
-            let page = ToolPage { tools, next_cursor };
-            page.to_json(version).map_err(unsendable)
-        }
-        "resources/list" => {
-            let describe = |r: &Resource| r.definition(version);
-            let (items, next_cursor) = page(&shared.resources, cursor, shared.page_size, describe)?;
-            ListPage { items, next_cursor }
-                .to_json(version)
-                .map_err(unsendable)
-        }
-        "resources/templates/list" => {
-            let describe = |t: &ResourceTemplate| t.definition(version);
-            let catalog = &shared.resource_templates;
-            let (items, next_cursor) = page(catalog, cursor, shared.page_size, describe)?;
-            ListPage { items, next_cursor }
-                .to_json(version)
-                .map_err(unsendable)
-        }
-        "prompts/list" => {
-            let describe = |p: &Prompt| p.definition(version);
-            let (items, next_cursor) = page(&shared.prompts, cursor, shared.page_size, describe)?;
-            ListPage { items, next_cursor }
-                .to_json(version)
-                .map_err(unsendable)
         }
         "tools/call" => call_tool(shared, fields, ctx, state.param_headers()).await,
         "subscriptions/listen" => {
@@ -468,23 +444,70 @@ async fn read_resource(shared: &Shared, uri: String, ctx: Context) -> Result<Val
     answered(round, async move { Ok(contents.await) }).await
 }
 
-/// The page of `catalog` that `cursor` asks for, each item described by `describe`, and
-/// the cursor of the next page.
-fn page<T, U>(
-    catalog: &RwLock<Catalog<T>>,
+/// The result of a list method (`None` for any other method): the page `cursor` asks for,
+/// its items rendered under `version` once and kept (see [`listing`](crate::listing)), with
+/// what every result of `shape` carries.
+fn list(
+    shared: &Shared,
+    method: &str,
     cursor: Option<&str>,
-    page_size: usize,
-    describe: impl Fn(&T) -> U,
-) -> Result<(Vec<U>, Option<String>), RpcError> {
-    let catalog = read(catalog);
-    let (page, next) = catalog.page(cursor, page_size)?;
-    Ok((page.into_iter().map(describe).collect(), next))
+    version: Version,
+    shape: Version,
+) -> Option<Result<Box<RawValue>, RpcError>> {
+    let kept = Kept {
+        cursor,
+        page_size: shared.page_size,
+        version,
+        complete: &|result: &mut Value| complete_members(shape, method, result),
+    };
+    let v = version;
+    Some(match method {
+        "tools/list" => kept.page(&shared.tools, "tools", &|tools: &[&Tool], next_cursor| {
+            let tools = tools.iter().map(|t| t.definition(v)).collect();
+            ToolPage { tools, next_cursor }.to_json(v)
+        }),
+        "resources/list" => kept.page(&shared.resources, "resources", &|items, next_cursor| {
+            let items = items.iter().map(|r: &&Resource| r.definition(v)).collect();
+            ListPage { items, next_cursor }.to_json(v)
+        }),
+        "resources/templates/list" => {
+            let catalog = &shared.resource_templates;
+            kept.page(catalog, "resourceTemplates", &|items, next_cursor| {
+                let items = items.iter().map(|t: &&ResourceTemplate| t.definition(v));
+                let items = items.collect();
+                ListPage { items, next_cursor }.to_json(v)
+            })
+        }
+        "prompts/list" => kept.page(&shared.prompts, "prompts", &|items, next_cursor| {
+            let items = items.iter().map(|p: &&Prompt| p.definition(v)).collect();
+            ListPage { items, next_cursor }.to_json(v)
+        }),
+        _ => return None,
+    })
 }
 
-/// A result the version in force cannot carry: -32603, saying what (the server builds its
-/// results for the version, so this is a bug, reported rather than sent wrong).
-fn unsendable(error: ContentError) -> RpcError {
-    RpcError::internal_error().with_data(&format!("the result cannot be sent: {error}"))
+/// What a list request asks for, and what its result carries.
+struct Kept<'a> {
+    cursor: Option<&'a str>,
+    page_size: usize,
+    version: Version,
+    complete: &'a dyn Fn(&mut Value),
+}
+
+impl Kept<'_> {
+    /// The page of `catalog`, its items under `key`, as [`listing::page_text`] renders it
+    /// with `render` (a page's result from its items and next cursor).
+    fn page<T>(
+        &self,
+        catalog: &RwLock<Catalog<T>>,
+        key: &str,
+        render: &RenderPage<'_, T>,
+    ) -> Result<Box<RawValue>, RpcError> {
+        let catalog = read(catalog);
+        let (entries, next) = catalog.page_rendered(self.cursor, self.page_size)?;
+        let kind = PageKind { key, render };
+        listing::page_text(&kind, self.version, &entries, next, self.complete)
+    }
 }
 
 fn discover(shared: &Shared, version: Version) -> Result<Value, RpcError> {
@@ -507,8 +530,16 @@ fn discover(shared: &Shared, version: Version) -> Result<Value, RpcError> {
 /// `ttlMs` and `cacheScope` (0 ms: lists can change at runtime; public: nothing here depends
 /// on who asks).
 fn finish(version: Version, method: &str, mut result: Value) -> Result<Box<RawValue>, RpcError> {
+    complete_members(version, method, &mut result);
+    result_text::result_text(&result).map_err(|e| {
+        RpcError::internal_error().with_data(&format!("result does not serialize: {e}"))
+    })
+}
+
+/// The members [`finish`] adds to a result of `method` under `version`.
+fn complete_members(version: Version, method: &str, result: &mut Value) {
     if version.has(Feature::ResultType)
-        && let Value::Object(members) = &mut result
+        && let Value::Object(members) = result
     {
         let complete = *members
             .entry("resultType")
@@ -521,9 +552,6 @@ fn finish(version: Version, method: &str, mut result: Value) -> Result<Box<RawVa
             members.insert("cacheScope".into(), "public".into());
         }
     }
-    result_text::result_text(&result).map_err(|e| {
-        RpcError::internal_error().with_data(&format!("result does not serialize: {e}"))
-    })
 }
 
 fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
@@ -557,4 +585,169 @@ fn missing_capability(capability: &str) -> RpcError {
         format!("Missing required client capability: {capability}"),
     )
     .with_data(&json!({ "requiredCapabilities": { capability: {} } }))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+    use crate::{McpServer, NoArguments, ResourceContents, Structured, ToolResult};
+
+    #[derive(serde::Serialize, schemars::JsonSchema)]
+    struct Out {
+        /// A number.
+        n: u32,
+    }
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Args {
+        /// The topic, with "quotes" and a
+        /// line break.
+        topic: String,
+        depth: Option<u8>,
+    }
+
+    fn server(titled_resource: bool) -> McpServer {
+        let mut builder = McpServer::builder("t", "1").page_size(2);
+        for i in 0..5 {
+            let tool = Tool::new(
+                format!("t{i}"),
+                format!("tool é {i}\n"),
+                |_: Args, _: Context| async { Structured(Out { n: 1 }) },
+            );
+            builder = builder.add_tool(if i % 2 == 0 {
+                tool.title(format!("T{i}"))
+            } else {
+                tool
+            });
+            let plain = Tool::new(
+                format!("p{i}"),
+                "plain",
+                |_: NoArguments, _: Context| async { ToolResult::text("") },
+            );
+            builder = builder.add_tool(plain);
+            let resource =
+                Resource::new(format!("r://{i}"), format!("r{i}"), |_ctx: Context| async {
+                    ResourceContents::text("")
+                })
+                .mime_type("text/plain");
+            let resource = if titled_resource && i == 3 {
+                resource.title("R")
+            } else {
+                resource
+            };
+            builder = builder.resource(resource);
+            let template = ResourceTemplate::new(
+                format!("t{i}://{{id}}"),
+                format!("template {i}"),
+                |_: HashMap<String, String>, _ctx: Context| async { ResourceContents::text("") },
+            );
+            builder = builder.resource_template(template);
+            let prompt = Prompt::new(format!("q{i}"), "a prompt", |_: Args, _: Context| async {
+                Vec::new()
+            });
+            builder = builder.prompt(prompt);
+        }
+        builder.build().unwrap()
+    }
+
+    /// The page as it was rendered before listings were kept: whole, through `finish`.
+    fn rendered_whole(
+        shared: &Shared,
+        method: &str,
+        cursor: Option<&str>,
+        version: Version,
+    ) -> Result<Box<RawValue>, RpcError> {
+        fn page<T, U>(
+            catalog: &RwLock<Catalog<T>>,
+            cursor: Option<&str>,
+            size: usize,
+            describe: impl Fn(&T) -> U,
+        ) -> Result<(Vec<U>, Option<String>), RpcError> {
+            let catalog = read(catalog);
+            let (page, next) = catalog.page_rendered(cursor, size)?;
+            Ok((
+                page.into_iter().map(|(item, _)| describe(item)).collect(),
+                next,
+            ))
+        }
+        let size = shared.page_size;
+        let result = match method {
+            "tools/list" => {
+                let (tools, next_cursor) =
+                    page(&shared.tools, cursor, size, |t| t.definition(version))?;
+                ToolPage { tools, next_cursor }.to_json(version)
+            }
+            "resources/list" => {
+                let (items, next_cursor) =
+                    page(&shared.resources, cursor, size, |r| r.definition(version))?;
+                ListPage { items, next_cursor }.to_json(version)
+            }
+            "resources/templates/list" => {
+                let (items, next_cursor) = page(&shared.resource_templates, cursor, size, |t| {
+                    t.definition(version)
+                })?;
+                ListPage { items, next_cursor }.to_json(version)
+            }
+            _ => {
+                let (items, next_cursor) =
+                    page(&shared.prompts, cursor, size, |p| p.definition(version))?;
+                ListPage { items, next_cursor }.to_json(version)
+            }
+        };
+        finish(version, method, result.map_err(unsendable)?)
+    }
+
+    /// Every page of every list, under every version, twice (rendered, then kept): the
+    /// bytes of the page rendered whole, or the same error.
+    #[test]
+    fn kept_listings_are_the_bytes_of_the_pages_rendered_whole() {
+        for titled_resource in [false, true] {
+            let server = server(titled_resource);
+            let shared = server.shared();
+            let methods = [
+                "tools/list",
+                "resources/list",
+                "resources/templates/list",
+                "prompts/list",
+            ];
+            for version in Version::ALL {
+                for method in methods {
+                    for _ in 0..2 {
+                        let mut cursor: Option<String> = None;
+                        let mut pages = 0;
+                        loop {
+                            let kept = list(shared, method, cursor.as_deref(), version, version)
+                                .expect("a list method");
+                            let whole = rendered_whole(shared, method, cursor.as_deref(), version);
+                            pages += 1;
+                            match (kept, whole) {
+                                (Ok(kept), Ok(whole)) => {
+                                    assert_eq!(kept.get(), whole.get(), "{method} {version}");
+                                    let value: Value = serde_json::from_str(kept.get()).unwrap();
+                                    cursor = value["nextCursor"].as_str().map(str::to_owned);
+                                }
+                                (Err(kept), Err(whole)) => {
+                                    assert_eq!(kept.code(), whole.code());
+                                    assert_eq!(
+                                        kept.data().map(|d| d.get().to_owned()),
+                                        whole.data().map(|d| d.get().to_owned()),
+                                    );
+                                    assert!(titled_resource, "{method} {version}: {kept:?}");
+                                    cursor = None;
+                                }
+                                (kept, whole) => panic!("{method} {version}: {kept:?} {whole:?}"),
+                            }
+                            if cursor.is_none() {
+                                break;
+                            }
+                        }
+                        assert!(pages >= 2 || titled_resource, "{method} {version}");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -168,6 +168,7 @@ mod events;
 mod hex;
 mod input_round;
 mod listen;
+mod listing;
 mod param_headers;
 mod prompt;
 #[cfg(feature = "redis")]

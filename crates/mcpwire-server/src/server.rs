@@ -205,6 +205,12 @@ impl McpServer {
         session
     }
 
+    /// What every session shares (for the crate's tests).
+    #[cfg(test)]
+    pub(crate) fn shared(&self) -> &Shared {
+        &self.shared
+    }
+
     /// Serves one client over stdin/stdout until stdin ends.
     pub async fn serve_stdio(&self) -> std::io::Result<()> {
         service::serve_stdio(&self.session()).await

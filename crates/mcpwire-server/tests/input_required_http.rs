@@ -4,60 +4,17 @@
 //! result is validated against the 2026-07-28 schema.
 #![cfg(feature = "http")]
 
+mod example;
 #[path = "../../mcpwire/tests/http_support/mod.rs"]
 mod http_support;
 mod support;
 
-use std::io::BufRead;
-use std::io::BufReader;
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
 
+use example::Example;
 use http_support::{ACCEPT, JSON, request};
 use mcpwire_server::Version;
 use serde_json::{Value, json};
-
-/// The `mcp_server` example (built by `cargo test` next to this test) serving stateless
-/// Streamable HTTP on a port the system chose; killed when dropped.
-struct Example {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Example {
-    fn start() -> Self {
-        let exe = std::env::current_exe().expect("the test binary's path");
-        let debug = exe
-            .parent()
-            .and_then(|deps| deps.parent())
-            .expect("target/<profile>");
-        let mut child = Command::new(debug.join("examples").join("mcp_server"))
-            .args(["--http", "127.0.0.1:0", "--stateless"])
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the example starts");
-        let mut line = String::new();
-        BufReader::new(child.stderr.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        // `mcp_server: listening on http://127.0.0.1:PORT/mcp`
-        let addr = line
-            .trim()
-            .strip_prefix("mcp_server: listening on http://")
-            .and_then(|rest| rest.strip_suffix("/mcp"))
-            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
-            .parse()
-            .unwrap();
-        Example { child, addr }
-    }
-}
-
-impl Drop for Example {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// POSTs one `tools/call`, with the routing headers 2026-07-28 asks for, and returns its
 /// validated result.
@@ -83,7 +40,7 @@ fn call_tool(addr: SocketAddr, id: u64, params: &Value) -> Value {
 
 #[test]
 fn the_example_greet_asks_and_greets_across_two_independent_posts() {
-    let example = Example::start();
+    let example = Example::start(&["--stateless"]);
     let addr = example.addr;
     let meta = support::Client::meta(json!({ "elicitation": {} }));
     let first = json!({ "_meta": meta, "name": "greet", "arguments": {} });

@@ -93,13 +93,16 @@ fn invalid(message: String) -> io::Error {
 }
 
 /// Serves the MCP reference server under `profile` with `config`, as a process of the
-/// cluster on the Redis at `url`, until the process ends.
+/// cluster on the Redis at `url`, until SIGTERM or Ctrl-C (then the requests in progress
+/// finish, within `--shutdown-grace`).
 pub fn serve(
     profile: Profile,
     config: HttpConfig,
     url: &str,
-    args: &ClusterArgs,
+    http_args: &super::HttpArgs,
 ) -> io::Result<()> {
+    let args = &http_args.cluster;
+    let grace = http_args.shutdown_grace();
     if !reference::is_mcp(&profile) {
         return Err(invalid(format!(
             "--redis serves MCP profiles only, not {}",
@@ -136,6 +139,7 @@ pub fn serve(
                 http.url(),
                 cluster.process_id()
             );
-            http.run().await
+            http.run_graceful(mcpwire::http::shutdown_signal(), grace)
+                .await
         })
 }

@@ -12,7 +12,7 @@ use std::net::{SocketAddr, ToSocketAddrs};
 use std::time::Duration;
 
 use mcpwire::Profile;
-use mcpwire::http::{HttpConfig, HttpServer, SyncServer};
+use mcpwire::http::{HttpConfig, HttpServer, SyncServer, TrustedProxy};
 
 mod cluster;
 
@@ -98,11 +98,30 @@ pub struct HttpArgs {
     /// Seconds an unused session lives. Default: 1800.
     #[arg(long, value_name = "SECS")]
     pub session_idle_timeout: Option<u64>,
+    /// Trust ADDR (an address, or a network such as 10.0.0.0/8) as a reverse proxy;
+    /// repeatable. A request from it counts as from the client its Forwarded /
+    /// X-Forwarded-For header names (the rightmost hop that is not a trusted proxy); the
+    /// headers of any other client are ignored.
+    #[arg(long = "trusted-proxy", value_name = "ADDR")]
+    pub trusted_proxies: Vec<TrustedProxy>,
+    /// Seconds that the requests in progress get to finish after SIGTERM or Ctrl-C (new
+    /// connections are refused at once); then the server exits. Default: 10.
+    #[arg(long, value_name = "SECS")]
+    pub shutdown_grace: Option<u64>,
     #[command(flatten)]
     pub cluster: cluster::ClusterArgs,
 }
 
+/// The default of `--shutdown-grace`.
+const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
 impl HttpArgs {
+    /// How long the requests in progress get to finish after SIGTERM or Ctrl-C.
+    pub fn shutdown_grace(&self) -> Duration {
+        self.shutdown_grace
+            .map_or(DEFAULT_SHUTDOWN_GRACE, Duration::from_secs)
+    }
+
     /// The transport settings for serving `profile` on `addr`.
     pub fn config(&self, profile: &Profile, addr: SocketAddr) -> HttpConfig {
         let mut config = HttpConfig::default()
@@ -115,6 +134,9 @@ impl HttpArgs {
         }
         for origin in &self.allowed_origins {
             config = config.allowed_origin(origin);
+        }
+        for proxy in &self.trusted_proxies {
+            config = config.trusted_proxy(*proxy);
         }
         let secs = Duration::from_secs;
         if let Some(path) = &self.path {
@@ -181,8 +203,9 @@ pub fn serve(profile: Profile, addr: &str) -> io::Result<()> {
     serve_with(profile, addr, &HttpArgs::default())
 }
 
-/// Serves the reference server starting with `profile` on `addr` until the process ends,
-/// printing `mcpwire serve: listening on http://ADDR/PATH` on stderr once bound.
+/// Serves the reference server starting with `profile` on `addr` until SIGTERM or Ctrl-C
+/// (then the requests in progress finish, within `--shutdown-grace`), printing `mcpwire
+/// serve: listening on http://ADDR/PATH` on stderr once bound.
 pub fn serve_with(profile: Profile, addr: &str, args: &HttpArgs) -> io::Result<()> {
     let addr = addr.to_socket_addrs()?.next().ok_or_else(|| {
         io::Error::new(
@@ -191,16 +214,23 @@ pub fn serve_with(profile: Profile, addr: &str, args: &HttpArgs) -> io::Result<(
         )
     })?;
     let config = args.config(&profile, addr);
+    if !addr.ip().is_loopback() && args.allow_remote {
+        eprintln!(
+            "mcpwire serve: warning: the MCP endpoint listens on {addr}, reachable from the \
+             network; only the allowed hosts and origins are served, and there is no \
+             authentication"
+        );
+    }
     if let Some(url) = args.cluster.redis_url() {
-        return cluster::serve(profile, config, &url, &args.cluster);
+        return cluster::serve(profile, config, &url, args);
     }
     if reference::is_mcp(&profile) {
         let server = reference::mcp_server(profile).http_server(config)?;
         eprintln!("mcpwire serve: listening on {}", server.url());
-        return server.run_blocking();
+        return server.run_blocking_graceful(args.shutdown_grace());
     }
     let service = SyncServer::new(move || reference::spec_server(profile.clone()));
     let server = HttpServer::bind(config, service)?;
     eprintln!("mcpwire serve: listening on {}", server.url());
-    server.run_blocking()
+    server.run_blocking_graceful(args.shutdown_grace())
 }

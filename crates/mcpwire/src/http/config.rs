@@ -41,6 +41,7 @@ const DEFAULT_FRESH_CONNECTION_GRACE: Duration = Duration::from_secs(1);
 /// | [`sse_retry`](Self::sse_retry) | 1 s, the `retry` of a resumable stream's priming event |
 /// | [`health_check`](Self::health_check) | none: `GET /healthz` is 404 like any other path |
 /// | [`session_id_tag`](Self::session_id_tag) | none: all 128 bits of a session id are random |
+/// | [`trusted_proxy`](Self::trusted_proxy) | none: every connection's address is its client, whatever `Forwarded` / `X-Forwarded-For` say |
 ///
 /// ```
 /// use std::time::Duration;
@@ -89,6 +90,7 @@ pub struct HttpConfig {
     pub(crate) sse_retry: Duration,
     pub(crate) health: Option<std::sync::Arc<dyn super::HealthCheck>>,
     pub(crate) session_id_tag: Option<u8>,
+    pub(crate) trusted_proxies: Vec<super::TrustedProxy>,
 }
 
 impl Default for HttpConfig {
@@ -129,6 +131,7 @@ impl Default for HttpConfig {
             sse_retry: Duration::from_secs(1),
             health: None,
             session_id_tag: None,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -418,6 +421,28 @@ impl HttpConfig {
     pub fn session_id_tag(mut self, tag: Option<u8>) -> Self {
         self.session_id_tag = tag;
         self
+    }
+
+    /// Trusts `proxy` (an address, or a network such as `10.0.0.0/8`: see
+    /// [`TrustedProxy`](super::TrustedProxy)); repeatable. A request whose connection comes
+    /// from a trusted proxy counts as coming from the client the proxy names: the rightmost
+    /// hop of `Forwarded` (when present) or `X-Forwarded-For` that is not itself a trusted
+    /// proxy. That client's address is what the per-client limits count
+    /// ([`max_sessions_per_peer`](Self::max_sessions_per_peer)), so the clients behind one
+    /// reverse proxy keep their own shares. A connection from any other address is its own
+    /// client: the headers of a client that is not a listed proxy are ignored. Connections
+    /// from a trusted proxy carry many clients' requests, so they count against
+    /// [`max_connections`](Self::max_connections) only, not against
+    /// [`max_connections_per_peer`](Self::max_connections_per_peer) (limit connections per
+    /// client at the proxy).
+    pub fn trusted_proxy(mut self, proxy: impl Into<super::TrustedProxy>) -> Self {
+        self.trusted_proxies.push(proxy.into());
+        self
+    }
+
+    /// Whether a connection from `ip` comes from a [trusted proxy](Self::trusted_proxy).
+    pub fn is_trusted_proxy(&self, ip: IpAddr) -> bool {
+        self.trusted_proxies.iter().any(|proxy| proxy.contains(ip))
     }
 
     /// The `MCP-Protocol-Version` header values accepted (default: every MCP version mcpwire

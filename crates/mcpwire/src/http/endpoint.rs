@@ -82,6 +82,9 @@ impl<S: HttpService> Endpoint<S> {
         peer: SocketAddr,
         state: &RequestState,
     ) -> HttpResponse {
+        // Behind a trusted proxy, the client it names (the connection's address otherwise).
+        let peer =
+            super::forwarded::client_address(peer, request.headers(), &self.config.trusted_proxies);
         // Refused before the body is read: no id to echo.
         let refuse = Refuse {
             id: None,

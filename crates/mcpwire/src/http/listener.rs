@@ -19,7 +19,7 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 
 use super::config::HttpConfig;
 use super::endpoint::Endpoint;
@@ -43,6 +43,41 @@ const MAX_ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
 /// Threads of the blocking pool [`HttpServer::run_blocking`] gives synchronous handlers.
 const BLOCKING_THREADS: usize = 64;
 
+/// Where a graceful shutdown is ([`HttpServer::run_graceful`]), as each connection sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Serving.
+    Serving,
+    /// Finish the request in progress, then close.
+    Draining,
+    /// The grace has passed: close now.
+    Closing,
+}
+
+/// Completes at the first SIGTERM (on Unix) or Ctrl-C (SIGINT) the process receives: the
+/// `shutdown` of [`HttpServer::run_graceful`]. Once it is awaited, those signals no longer
+/// end the process on their own. Pending forever if the handlers cannot be installed.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                terminate.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    let _ = race(ctrl_c, terminate).await;
+}
+
 /// A Streamable HTTP server, bound and ready to run.
 pub struct HttpServer<S: HttpService> {
     listener: std::net::TcpListener,
@@ -60,7 +95,7 @@ impl<S: HttpService> std::fmt::Debug for HttpServer<S> {
 
 impl<S: HttpService> HttpServer<S> {
     /// Binds the configured address. A non-loopback address is refused unless
-    /// [`HttpConfig::allow_remote`] is set, and then a warning is printed on stderr; a body
+    /// [`HttpConfig::allow_remote`] is set, and then a warning is logged (`tracing`); a body
     /// limit above the in-flight body budget is refused too, and so is a
     /// [`HttpConfig::fresh_connection_grace`] of zero or longer than the header timeout.
     pub fn bind(config: HttpConfig, service: S) -> io::Result<HttpServer<S>> {
@@ -75,9 +110,10 @@ impl<S: HttpService> HttpServer<S> {
                     ),
                 ));
             }
-            eprintln!(
-                "warning: the MCP endpoint listens on {addr}, reachable from the network; only \
-                 the allowed hosts and origins are served, and there is no authentication"
+            tracing::warn!(
+                %addr,
+                "the MCP endpoint listens on {addr}, reachable from the network; only the \
+                 allowed hosts and origins are served, and there is no authentication"
             );
         }
         if config.max_body_bytes > config.body_budget_bytes {
@@ -118,6 +154,42 @@ impl<S: HttpService> HttpServer<S> {
     /// Serves until `shutdown` completes; then stops accepting (open connections finish on
     /// their own tasks).
     pub async fn run_until(self, shutdown: impl Future<Output = ()>) -> io::Result<()> {
+        self.serve(shutdown, None).await
+    }
+
+    /// Serves until `shutdown` completes (e.g. [`shutdown_signal`]), then shuts down
+    /// gracefully: stops accepting at once (new connections are refused), lets every request
+    /// in progress finish and its answer be written, closes each connection as soon as it has
+    /// no request in progress, and returns once all are closed or `grace` has passed,
+    /// closing those still open then (a GET stream, a call that outlasts the grace).
+    pub async fn run_graceful(
+        self,
+        shutdown: impl Future<Output = ()>,
+        grace: Duration,
+    ) -> io::Result<()> {
+        self.serve(shutdown, Some(grace)).await
+    }
+
+    /// [`run_graceful`](Self::run_graceful) until SIGTERM or Ctrl-C ([`shutdown_signal`]) on
+    /// a multi-threaded tokio runtime of its own; a way for a binary's `main` to serve and
+    /// then exit cleanly.
+    pub fn run_blocking_graceful(self, grace: Duration) -> io::Result<()> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_io()
+            .enable_time()
+            .max_blocking_threads(BLOCKING_THREADS)
+            .build()?;
+        let served = runtime.block_on(self.run_graceful(shutdown_signal(), grace));
+        // Handlers still running on the blocking pool are not waited for past the grace.
+        runtime.shutdown_timeout(Duration::from_millis(100));
+        served
+    }
+
+    async fn serve(
+        self,
+        shutdown: impl Future<Output = ()>,
+        grace: Option<Duration>,
+    ) -> io::Result<()> {
         let listener = TcpListener::from_std(self.listener)?;
         let config = &self.endpoint.config;
         let connections = Arc::new(Semaphore::new(config.max_connections));
@@ -132,10 +204,11 @@ impl<S: HttpService> HttpServer<S> {
         let endpoint = Arc::clone(&self.endpoint);
         // Aborted when this function returns.
         let _sweeper = AbortOnDrop(tokio::spawn(async move { endpoint.sweep_sessions().await }));
-        loop {
+        let (phase, _) = watch::channel(Phase::Serving);
+        let stopped = loop {
             let accepted = match race(listener.accept(), shutdown.as_mut()).await {
                 First::Left(accepted) => accepted,
-                First::Right(()) => return Ok(()),
+                First::Right(()) => break Ok(()),
             };
             let (stream, peer) = match accepted {
                 Ok(accepted) => accepted,
@@ -149,14 +222,19 @@ impl<S: HttpService> HttpServer<S> {
             };
             backoff = Duration::ZERO;
             let client = PeerKey::of(peer.ip());
-            let share = match shares.take(client) {
-                Some(share) => share,
+            // A trusted proxy carries many clients: only the server's cap applies to it.
+            let proxied = config.is_trusted_proxy(peer.ip());
+            let share = match (!proxied).then(|| shares.take(client)) {
+                None => None,
+                Some(Some(share)) => Some(share),
                 // At its share, one of the client's own connections makes room (as its
                 // sessions do): one waiting for its body, else the one idle the longest, else
                 // its oldest request, which ends with 429 and its id. It counts no more once
                 // asked to close.
-                None if open.make_room(Some(client), Busy::Shed) => shares.take_over(client),
-                None => {
+                Some(None) if open.make_room(Some(client), Busy::Shed) => {
+                    Some(shares.take_over(client))
+                }
+                Some(None) => {
                     // Every connection of the client is already closing. Best effort: a
                     // client that cannot take these few bytes at once just sees the
                     // connection close.
@@ -177,7 +255,7 @@ impl<S: HttpService> HttpServer<S> {
                         race(Arc::clone(&connections).acquire_owned(), shutdown.as_mut()).await;
                     match waited {
                         First::Left(Ok(permit)) => permit,
-                        First::Left(Err(_)) | First::Right(()) => return Ok(()),
+                        First::Left(Err(_)) | First::Right(()) => break Ok(()),
                     }
                 }
             };
@@ -188,10 +266,30 @@ impl<S: HttpService> HttpServer<S> {
                 stream,
                 (peer, client),
                 endpoint,
-                (open, unsent),
+                (open, unsent, phase.subscribe()),
                 (permit, share),
             ));
+        };
+        let Some(grace) = grace else {
+            return stopped;
+        };
+        // New connections are refused from here on.
+        drop(listener);
+        tracing::info!(?grace, "shutting down: finishing the requests in progress");
+        phase.send_replace(Phase::Draining);
+        let all = u32::try_from(config.max_connections).unwrap_or(u32::MAX);
+        let closed = tokio::time::timeout(grace, connections.acquire_many(all)).await;
+        if closed.is_err() {
+            tracing::warn!(
+                ?grace,
+                "connections still open after the grace: closing them"
+            );
+            phase.send_replace(Phase::Closing);
+            // Their tasks end at their next poll; give them that moment.
+            let _ = tokio::time::timeout(Duration::from_millis(100), connections.acquire_many(all))
+                .await;
         }
+        stopped
     }
 
     /// Serves on a multi-threaded tokio runtime of its own until the process ends.
@@ -532,12 +630,21 @@ impl tokio::io::AsyncWrite for HeadLimit {
     }
 }
 
+/// `phase` once it has changed; never when the server has returned without a graceful
+/// shutdown (the sender is gone).
+async fn next_phase(mut phase: watch::Receiver<Phase>) -> watch::Receiver<Phase> {
+    if phase.changed().await.is_err() {
+        std::future::pending::<()>().await;
+    }
+    phase
+}
+
 async fn serve_connection<S: HttpService>(
     stream: TcpStream,
     (peer, client): (SocketAddr, PeerKey),
     endpoint: Arc<Endpoint<S>>,
-    (open, unsent): (Arc<Open>, Arc<Unsent>),
-    _slots: (OwnedSemaphorePermit, Share),
+    (open, unsent, phase): (Arc<Open>, Arc<Unsent>, watch::Receiver<Phase>),
+    _slots: (OwnedSemaphorePermit, Option<Share>),
 ) {
     let activity = Arc::new(Activity {
         in_flight: AtomicUsize::new(0),
@@ -601,9 +708,28 @@ async fn serve_connection<S: HttpService>(
     let mut closing = false;
     // Set when a request gives way: the connection ends when this passes.
     let mut linger: Option<std::pin::Pin<Box<tokio::time::Sleep>>> = None;
+    let mut draining = false;
+    let mut phase_changed = Box::pin(next_phase(phase));
     poll_fn(|cx| {
         if connection.as_mut().poll(cx).is_ready() {
             return Poll::Ready(());
+        }
+        if let Poll::Ready(mut seen) = phase_changed.as_mut().poll(cx) {
+            let now = *seen.borrow_and_update();
+            if now == Phase::Closing {
+                return Poll::Ready(());
+            }
+            if now == Phase::Draining && !draining {
+                // The request in progress finishes and is answered; the connection closes
+                // after it (at once when idle).
+                draining = true;
+                if !closing {
+                    connection.as_mut().graceful_shutdown();
+                    closing = true;
+                }
+            }
+            phase_changed = Box::pin(next_phase(seen));
+            cx.waker().wake_by_ref();
         }
         if linger
             .as_mut()

@@ -119,6 +119,7 @@ mod deadline;
 mod endpoint;
 mod event_store;
 mod exchange;
+mod forwarded;
 mod handler;
 mod headers;
 mod health;
@@ -142,13 +143,14 @@ pub use event_store::{
     EventId, EventStore, MemoryEventStore, StoreError, StoreFuture, StoreResult, StoredEvents,
     StreamId,
 };
+pub use forwarded::TrustedProxy;
 pub use handler::{HttpService, Outbound, SessionContext, SessionHandler};
 pub use headers::{METHOD_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER};
 pub use health::{HEALTH_PATH, Health, HealthCheck};
 /// The byte buffer frames travel in (re-exported from hyper).
 pub use hyper::body::Bytes;
 pub use hyper::header::HeaderMap;
-pub use listener::HttpServer;
+pub use listener::{HttpServer, shutdown_signal};
 pub use request_state::ENDED_FOR_SHARE;
 pub use routing::{
     NAME_HEADER, PARAM_HEADER_PREFIX, ParamHeader, ParamHeaderError,

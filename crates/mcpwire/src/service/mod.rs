@@ -58,6 +58,7 @@ mod handle;
 mod io;
 mod session;
 mod sink;
+mod trace;
 
 pub use cancel::CancellationToken;
 pub(crate) use catch::BoxFuture;

@@ -12,6 +12,7 @@ use super::catch::{BoxFuture, CatchUnwind};
 use super::context::progress_token_of;
 use super::core::{Answer, Core};
 use super::sink::{Outgoing, Sink, SinkReceiver};
+use super::trace::{self, RequestTrace};
 use super::{AsyncContext, CancellationToken, PeerHandle};
 use crate::engine::{self, Host, Next};
 use crate::params::RawParams;
@@ -84,6 +85,8 @@ struct Shared<S> {
     unsolicited: Mutex<Option<SinkReceiver>>,
     /// Fired by [`Session::close`]: the transport stops reading.
     closing: CancellationToken,
+    /// The session's `tracing` span, parent of its requests' spans.
+    span: tracing::Span,
 }
 
 /// A conversation with one other side, independent of the transport. Cheap to clone.
@@ -128,6 +131,7 @@ impl<S: Send + Sync + 'static> Session<S> {
         options: Options,
     ) -> Self {
         let concurrency = options.max_concurrency.clamp(1, MAX_CONCURRENCY as usize) as u32;
+        let span = trace::session_span(&profile);
         let peer = Peer::new(profile).with_max_pending(options.max_pending);
         let (session_sink, unsolicited) = Sink::channel(options.sink_capacity);
         Self {
@@ -142,6 +146,7 @@ impl<S: Send + Sync + 'static> Session<S> {
                 session_sink,
                 unsolicited: Mutex::new(Some(unsolicited)),
                 closing: CancellationToken::new(),
+                span,
             }),
         }
     }
@@ -219,6 +224,7 @@ impl<S: Send + Sync + 'static> Session<S> {
             self.dispatch(event, sink, &mut switch_to).await;
         }
         if let Some(profile) = switch_to {
+            trace::switched(&self.shared.span, &profile);
             self.shared.core.lock().peer.set_profile(profile);
         }
     }
@@ -245,19 +251,39 @@ impl<S: Send + Sync + 'static> Session<S> {
             _ => None,
         };
         let initialize = matches!(&event, Event::Request { method, .. } if method == "initialize");
+        let trace = match &event {
+            Event::Request { call, method, .. } => {
+                let profile = self.shared.core.lock().peer.profile().clone();
+                Some(RequestTrace::new(
+                    &self.shared.span,
+                    method,
+                    call.id(),
+                    &profile,
+                ))
+            }
+            _ => None,
+        };
         let mut host = SessionHost {
             session: self,
             sink,
         };
-        match engine::dispatch(&self.shared.router, &mut host, event, switch_to) {
+        let next = {
+            // A synchronous handler runs in place, inside its request's span.
+            let _entered = trace.as_ref().map(|t| t.span().enter());
+            engine::dispatch(&self.shared.router, &mut host, event, switch_to)
+        };
+        match next {
             Next::Reply(reply) => {
+                if let Some(trace) = &trace {
+                    trace.replied();
+                }
                 if let Some(reply) = reply {
                     let _ = sink.send(Outgoing::Reply(reply)).await;
                 }
             }
             Next::Request { call, started } => {
                 let permit = permit.expect("a request holds a permit");
-                let handler = self.spawn_request(call, started, sink.clone(), permit);
+                let handler = self.spawn_request(call, started, sink.clone(), permit, trace);
                 if initialize {
                     // The handshake switches the profile to the version it agrees: the frames
                     // after it are read under that version, in input order, as a blocking
@@ -362,27 +388,36 @@ impl<S: Send + Sync + 'static> Session<S> {
         started: Result<BoxFuture<Result<String, RpcError>>, RpcError>,
         sink: Sink,
         permit: OwnedSemaphorePermit,
+        trace: Option<RequestTrace>,
     ) -> JoinHandle<()> {
         let core = Arc::clone(&self.shared.core);
-        tokio::spawn(async move {
+        let span = trace
+            .as_ref()
+            .map_or_else(tracing::Span::none, |t| t.span().clone());
+        let task = async move {
             let outcome = match started {
                 Ok(future) => CatchUnwind::new(future)
                     .await
                     .unwrap_or_else(|| Err(RpcError::internal_error())),
                 Err(error) => Err(error),
             };
-            let line = {
+            let (line, version) = {
                 let mut state = core.lock();
                 state.tokens.remove(&call.key());
-                state.peer.reply(call, outcome.as_deref())
+                let line = state.peer.reply(call, outcome.as_deref());
+                (line, trace::version_of(state.peer.profile()))
             };
+            if let Some(trace) = &trace {
+                trace.answered(&outcome, line.is_some(), version);
+            }
             // The result's text is in the line now: one copy of a large result at a time.
             drop(outcome);
             if let Some(line) = line {
                 let _ = sink.send(Outgoing::Reply(line)).await;
             }
             drop(permit);
-        })
+        };
+        tokio::spawn(tracing::Instrument::instrument(task, span))
     }
 
     /// [`Options::end_of_input_grace`].
