@@ -427,10 +427,12 @@ fn an_unreachable_url_exits_2() {
         "{}",
         run.stderr
     );
+    // https is spoken now (tests/check_https.rs); a closed port is unreachable all the same.
     let run = check(&["--http", "https://127.0.0.1:1/mcp"]);
     assert_eq!(run.code, 2);
     assert!(
-        run.stderr.contains("only http:// URLs are supported"),
+        run.stderr
+            .contains("cannot reach the server at https://127.0.0.1:1/mcp"),
         "{}",
         run.stderr
     );
