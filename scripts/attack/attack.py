@@ -10,6 +10,8 @@ latency) and the server's resident memory (peak during the attack, and 1 s after
     python3 scripts/attack/attack.py --target example-session
     python3 scripts/attack/attack.py --target serve
     python3 scripts/attack/attack.py --target serve --only idle-connections,unread-answers
+    python3 scripts/attack/attack.py --target conformance-stateless   # also serve-stateless,
+                                                                      # conformance-session
 
 Loopback only: every socket goes to 127.0.0.0/8. Not part of CI (it takes minutes).
 """
