@@ -144,10 +144,6 @@ def fill(n, unit="x"):
 # Each input: (name, where it is handled, sizes ("body" or "head"), applies(target),
 # build(ctx, n) -> (http method, headers, body bytes)). `n` is the input's size in bytes.
 
-def tool_call_params(ctx, arguments):
-    return {"name": ctx.t.tool, "arguments": arguments}
-
-
 def string_arg(ctx):
     """The tool and argument name that takes a string on this target."""
     if ctx.t.name.startswith("serve"):
