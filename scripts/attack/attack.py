@@ -10,6 +10,8 @@ latency) and the server's resident memory (peak during the attack, and 1 s after
     python3 scripts/attack/attack.py --target example-session
     python3 scripts/attack/attack.py --target serve
     python3 scripts/attack/attack.py --target serve --only idle-connections,unread-answers
+    python3 scripts/attack/attack.py --target conformance-stateless   # also serve-stateless,
+                                                                      # conformance-session
 
 Loopback only: every socket goes to 127.0.0.0/8. Not part of CI (it takes minutes).
 """
@@ -416,24 +418,35 @@ def run_attack(target, name, attack):
     return served, len(results), p99 * 1000, peak, after, alive, client.misses
 
 
+TARGETS = ["example-stateless", "example-session", "serve", "serve-stateless",
+           "conformance-session", "conformance-stateless"]
+
+
 def start_server(kind, build, rebuild=True):
+    """Starts `kind` (one of TARGETS) on a loopback port: (process, Target)."""
     env = dict(os.environ)
     target_dir = env.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
     flags = ["--release"] if build == "release" else []
-    if kind.startswith("example"):
+    stateless = kind.endswith("-stateless")
+    if kind.startswith("example") or kind.startswith("conformance"):
+        example = "mcp_server" if kind.startswith("example") else "conformance"
         if rebuild:
-            subprocess.run(["cargo", "build", "-q", "-p", "mcpwire-server", "--example", "mcp_server"]
+            subprocess.run(["cargo", "build", "-q", "-p", "mcpwire-server", "--example", example]
                            + flags, cwd=ROOT, check=True)
-        cmd = [os.path.join(target_dir, build, "examples", "mcp_server"), "--http", "127.0.0.1:0"]
-        if kind == "example-stateless":
+        cmd = [os.path.join(target_dir, build, "examples", example), "--http", "127.0.0.1:0"]
+        if stateless:
             cmd.append("--stateless")
-        stateless, tool, args, slow = kind == "example-stateless", "add", {"a": 2, "b": 3}, "countdown"
+        if example == "mcp_server":
+            tool, args, slow = "add", {"a": 2, "b": 3}, "countdown"
+        else:
+            tool, args, slow = "test_simple_text", {}, None
     else:
         if rebuild:
             subprocess.run(["cargo", "build", "-q", "-p", "mcpwire-cli"] + flags, cwd=ROOT, check=True)
-        cmd = [os.path.join(target_dir, build, "mcpwire"), "serve", "--profile", "mcp-2025-11-25",
+        profile = "mcp-2026-07-28" if stateless else "mcp-2025-11-25"
+        cmd = [os.path.join(target_dir, build, "mcpwire"), "serve", "--profile", profile,
                "--http", "127.0.0.1:0"]
-        stateless, tool, args, slow = False, "echo", {"text": "hi"}, None
+        tool, args, slow = "echo", {"text": "hi"}, None
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
     port = None
@@ -453,8 +466,7 @@ def start_server(kind, build, rebuild=True):
 def main():
     global ATTACK_SECONDS
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--target", choices=["example-stateless", "example-session", "serve"],
-                        default="example-stateless")
+    parser.add_argument("--target", choices=TARGETS, default="example-stateless")
     parser.add_argument("--only", help="comma-separated attack names")
     parser.add_argument("--seconds", type=float, default=ATTACK_SECONDS)
     parser.add_argument("--build", choices=["release", "debug"], default="release",
