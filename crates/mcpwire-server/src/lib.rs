@@ -211,7 +211,7 @@ pub use mcpwire_model::{
 };
 pub use prompt::Prompt;
 pub use prompt_message::PromptMessage;
-pub use request_state::MAX_REQUEST_STATE;
+pub use request_state::{MAX_REQUEST_STATE, MIN_STATE_SECRET};
 pub use resource::Resource;
 pub use resource_template::ResourceTemplate;
 pub use result::{IntoToolResult, Structured, ToolResult};

@@ -11,6 +11,7 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use hmac::{Hmac, KeyInit, Mac};
 use mcpwire::RpcError;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -24,6 +25,9 @@ pub const MAX_REQUEST_STATE: usize = 64 * 1024;
 pub(crate) const STATE_LIFETIME: Duration = Duration::from_secs(60 * 60);
 
 const PREFIX: &str = "rs1.";
+
+/// The fewest bytes a shared `requestState` secret may have: HMAC-SHA256's key strength.
+pub const MIN_STATE_SECRET: usize = 32;
 
 /// The secret that seals `requestState`: random per server unless set with
 /// [`McpServerBuilder::request_state_secret`](crate::McpServerBuilder::request_state_secret)
@@ -52,23 +56,32 @@ impl StateKey {
         StateKey(Sha256::digest(secret).into())
     }
 
-    /// HMAC-SHA256 (RFC 2104) of `message`.
-    fn tag(&self, message: &[u8]) -> [u8; 32] {
-        let mut inner_pad = [0x36u8; 64];
-        let mut outer_pad = [0x5cu8; 64];
-        for (at, byte) in self.0.iter().enumerate() {
-            inner_pad[at] ^= byte;
-            outer_pad[at] ^= byte;
+    /// The key derived from a secret shared by several server processes, which must be at
+    /// least [`MIN_STATE_SECRET`] bytes; `Err` with its length otherwise.
+    pub(crate) fn from_secret_checked(secret: &[u8]) -> Result<Self, usize> {
+        if secret.len() < MIN_STATE_SECRET {
+            return Err(secret.len());
         }
-        let inner = Sha256::new()
-            .chain_update(inner_pad)
+        Ok(Self::from_secret(secret))
+    }
+
+    /// HMAC-SHA256 (RFC 2104) under this key, ready for a message.
+    fn mac(&self) -> Hmac<Sha256> {
+        <Hmac<Sha256> as KeyInit>::new_from_slice(&self.0).expect("HMAC takes a key of any length")
+    }
+
+    /// HMAC-SHA256 of `message`.
+    fn tag(&self, message: &[u8]) -> [u8; 32] {
+        self.mac()
             .chain_update(message)
-            .finalize();
-        Sha256::new()
-            .chain_update(outer_pad)
-            .chain_update(inner)
             .finalize()
+            .into_bytes()
             .into()
+    }
+
+    /// Whether `tag` is the HMAC-SHA256 of `message`, compared in constant time.
+    fn verifies(&self, message: &[u8], tag: &[u8]) -> bool {
+        self.mac().chain_update(message).verify_slice(tag).is_ok()
     }
 }
 
@@ -165,7 +178,7 @@ pub(crate) fn open(
         .ok_or_else(not_issued)?;
     let payload = crate::hex::decode(payload).ok_or_else(not_issued)?;
     let tag = crate::hex::decode(tag).ok_or_else(not_issued)?;
-    if !same(&key.tag(&payload), &tag) {
+    if !key.verifies(&payload, &tag) {
         return Err(refused(
             "its seal does not verify (altered, or from another server)",
         ));
@@ -180,16 +193,6 @@ pub(crate) fn open(
         return Err(refused("expired"));
     }
     Ok(payload.answers)
-}
-
-/// Compares two tags in time independent of where they differ.
-fn same(expected: &[u8; 32], given: &[u8]) -> bool {
-    given.len() == expected.len()
-        && expected
-            .iter()
-            .zip(given)
-            .fold(0u8, |diff, (a, b)| diff | (a ^ b))
-            == 0
 }
 
 fn refused(reason: &str) -> RpcError {
@@ -261,8 +264,29 @@ mod tests {
     #[test]
     fn the_same_secret_gives_the_same_key() {
         let bound = binding("prompts/get", "p", &json!({}));
-        let state = seal(&StateKey::from_secret(b"s"), &bound, answers()).unwrap();
-        assert!(open(&StateKey::from_secret(b"s"), &state, &bound).is_ok());
+        let secret = b"0123456789abcdef0123456789abcdef";
+        let state = seal(&StateKey::from_secret(secret), &bound, answers()).unwrap();
+        assert!(open(&StateKey::from_secret(secret), &state, &bound).is_ok());
+    }
+
+    #[test]
+    fn a_secret_shorter_than_32_bytes_is_refused() {
+        assert_eq!(StateKey::from_secret_checked(b"short").err(), Some(5));
+        let thirty_one = [7u8; 31];
+        assert_eq!(StateKey::from_secret_checked(&thirty_one).err(), Some(31));
+        assert!(StateKey::from_secret_checked(&[7u8; 32]).is_ok());
+    }
+
+    #[test]
+    fn a_tag_one_bit_off_or_cut_short_does_not_verify() {
+        let key = StateKey::random().unwrap();
+        let tag = key.tag(b"payload");
+        assert!(key.verifies(b"payload", &tag));
+        let mut flipped = tag;
+        flipped[31] ^= 1;
+        assert!(!key.verifies(b"payload", &flipped));
+        assert!(!key.verifies(b"payload", &tag[..31]));
+        assert!(!key.verifies(b"payload", &[]));
     }
 
     #[test]

@@ -72,6 +72,12 @@ pub enum BuildError {
     /// [`McpServerBuilder::request_state_secret`] was given: each process would seal
     /// `requestState` with a key of its own, which the others refuse.
     ClusterWithoutStateSecret,
+    /// The [`McpServerBuilder::request_state_secret`] has fewer than
+    /// [`MIN_STATE_SECRET`](crate::MIN_STATE_SECRET) bytes: too short to key HMAC-SHA256.
+    ShortStateSecret {
+        /// Its length in bytes.
+        bytes: usize,
+    },
 }
 
 impl std::fmt::Display for BuildError {
@@ -86,6 +92,11 @@ impl std::fmt::Display for BuildError {
             }
             BuildError::ClusterWithoutStateSecret => f.write_str(
                 "the event source is shared by several processes, so they must seal requestState with one secret: set request_state_secret (e.g. from MCPWIRE_STATE_SECRET)",
+            ),
+            BuildError::ShortStateSecret { bytes } => write!(
+                f,
+                "the requestState secret has {bytes} bytes; give at least {} (e.g. `openssl rand -hex 32`)",
+                crate::MIN_STATE_SECRET
             ),
             BuildError::NoRandomness(why) => write!(
                 f,
@@ -158,7 +169,9 @@ pub struct McpServerBuilder {
     resources: Vec<Resource>,
     resource_templates: Vec<ResourceTemplate>,
     prompts: Vec<Prompt>,
-    state_key: Option<StateKey>,
+    /// The key from [`request_state_secret`](Self::request_state_secret), or the length of a
+    /// secret too short for one.
+    state_key: Option<Result<StateKey, usize>>,
     profile: Profile,
     events: Option<Arc<dyn EventSource>>,
 }
@@ -564,9 +577,11 @@ impl McpServerBuilder {
     /// (what [`Context::elicit`](crate::Context::elicit) and
     /// [`Context::sample`](crate::Context::sample) answer with under that version). Without
     /// it each server draws a random key, so a state is only good at the process that issued
-    /// it: give every process behind one endpoint the same secret (32 random bytes or more).
+    /// it: give every process behind one endpoint the same secret, at least
+    /// [`MIN_STATE_SECRET`](crate::MIN_STATE_SECRET) (32) random bytes; a shorter one makes
+    /// [`build`](Self::build) fail with [`BuildError::ShortStateSecret`].
     pub fn request_state_secret(mut self, secret: impl AsRef<[u8]>) -> Self {
-        self.state_key = Some(StateKey::from_secret(secret.as_ref()));
+        self.state_key = Some(StateKey::from_secret_checked(secret.as_ref()));
         self
     }
 
@@ -624,7 +639,8 @@ impl McpServerBuilder {
         }
         let shared_events = self.events.as_ref().is_some_and(|e| e.spans_processes());
         let state_key = match self.state_key {
-            Some(key) => key,
+            Some(Ok(key)) => key,
+            Some(Err(bytes)) => return Err(BuildError::ShortStateSecret { bytes }),
             None if shared_events => return Err(BuildError::ClusterWithoutStateSecret),
             None => StateKey::random().map_err(|e| BuildError::NoRandomness(e.to_string()))?,
         };
@@ -691,7 +707,25 @@ mod tests {
         assert!(refused.to_string().contains("request_state_secret"));
         let built = McpServer::builder("s", "1")
             .event_source(Bus::default())
-            .request_state_secret("shared by every process")
+            .request_state_secret("shared by every process of the cluster")
+            .build();
+        assert!(built.is_ok());
+    }
+
+    #[test]
+    fn a_request_state_secret_shorter_than_32_bytes_is_refused() {
+        let refused = McpServer::builder("s", "1")
+            .request_state_secret("31 bytes, one short of the 32..")
+            .build()
+            .unwrap_err();
+        assert_eq!(refused, BuildError::ShortStateSecret { bytes: 31 });
+        assert!(
+            refused
+                .to_string()
+                .contains("has 31 bytes; give at least 32")
+        );
+        let built = McpServer::builder("s", "1")
+            .request_state_secret("32 bytes, just enough for a key.")
             .build();
         assert!(built.is_ok());
     }

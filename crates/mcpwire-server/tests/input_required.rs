@@ -109,7 +109,7 @@ fn server_with(runs: Runs, secret: &str) -> McpServer {
 }
 
 fn server() -> McpServer {
-    server_with(Runs::default(), "test secret")
+    server_with(Runs::default(), "test secret, 32 bytes or more long")
 }
 
 fn client_2026(server: &McpServer) -> Client {
@@ -217,7 +217,7 @@ async fn declined_and_cancelled_answers_reach_the_handler() {
 #[tokio::test]
 async fn two_asks_take_two_retries_and_earlier_answers_ride_in_the_state() {
     let runs = Runs::default();
-    let server = server_with(Arc::clone(&runs), "s");
+    let server = server_with(Arc::clone(&runs), "a secret of 32 bytes or more: s.");
     let client = client_2026(&server);
     let first = call(
         "profile",
@@ -433,7 +433,7 @@ async fn a_forged_malformed_or_foreign_request_state_is_invalid_params() {
     // Another server with another secret cannot open it; one with the same secret can.
     let mut replay = first.clone();
     replay["requestState"] = json!(state);
-    let stranger = server_with(Runs::default(), "another secret");
+    let stranger = server_with(Runs::default(), "another secret, 32 bytes or more long");
     let error = client_2026(&stranger)
         .request("tools/call", replay.clone())
         .await
@@ -444,7 +444,7 @@ async fn a_forged_malformed_or_foreign_request_state_is_invalid_params() {
             .unwrap()
             .contains("does not verify")
     );
-    let sibling = server_with(Runs::default(), "test secret");
+    let sibling = server_with(Runs::default(), "test secret, 32 bytes or more long");
     let resumed = client_2026(&sibling)
         .request("tools/call", replay)
         .await

@@ -10,12 +10,10 @@ use std::time::Duration;
 
 use mcpwire::Profile;
 use mcpwire::http::HttpConfig;
+use mcpwire_server::MIN_STATE_SECRET;
 use mcpwire_server::redis::RedisCluster;
 
 use crate::reference;
-
-/// The shortest `requestState` secret accepted, in bytes.
-const MIN_SECRET: usize = 32;
 
 /// The settings of `mcpwire serve --http` for running several processes.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -61,7 +59,7 @@ impl ClusterArgs {
     }
 
     /// The `requestState` secret: the file's contents (trimmed), else `MCPWIRE_STATE_SECRET`;
-    /// an error when neither gives one of at least [`MIN_SECRET`] bytes.
+    /// an error when neither gives one of at least [`MIN_STATE_SECRET`] bytes.
     pub fn state_secret(&self) -> io::Result<String> {
         let secret = match &self.state_secret_file {
             Some(path) => std::fs::read_to_string(path)
@@ -78,9 +76,9 @@ impl ClusterArgs {
                     .into(),
             ));
         }
-        if secret.len() < MIN_SECRET {
+        if secret.len() < MIN_STATE_SECRET {
             return Err(invalid(format!(
-                "the requestState secret has {} bytes; give at least {MIN_SECRET} (e.g. `openssl rand -hex 32`)",
+                "the requestState secret has {} bytes; give at least {MIN_STATE_SECRET} (e.g. `openssl rand -hex 32`)",
                 secret.len()
             )));
         }

@@ -15,13 +15,19 @@ pub struct Example {
 impl Example {
     /// `mcp_server --http 127.0.0.1:0` with `args` after it, once it listens.
     pub fn start(args: &[&str]) -> Self {
+        let mut all = vec!["--http", "127.0.0.1:0"];
+        all.extend_from_slice(args);
+        Self::start_named("mcp_server", &all)
+    }
+
+    /// The example `name` with `args`, once it prints `NAME: listening on http://ADDR/mcp`.
+    pub fn start_named(name: &str, args: &[&str]) -> Self {
         let exe = std::env::current_exe().expect("the test binary's path");
         let debug = exe
             .parent()
             .and_then(|deps| deps.parent())
             .expect("target/<profile>");
-        let mut child = Command::new(debug.join("examples").join("mcp_server"))
-            .args(["--http", "127.0.0.1:0"])
+        let mut child = Command::new(debug.join("examples").join(name))
             .args(args)
             .stderr(Stdio::piped())
             .spawn()
@@ -30,10 +36,10 @@ impl Example {
         BufReader::new(child.stderr.take().unwrap())
             .read_line(&mut line)
             .unwrap();
-        // `mcp_server: listening on http://127.0.0.1:PORT/mcp`
+        // `NAME: listening on http://127.0.0.1:PORT/mcp`
         let addr = line
             .trim()
-            .strip_prefix("mcp_server: listening on http://")
+            .strip_prefix(&format!("{name}: listening on http://"))
             .and_then(|rest| rest.strip_suffix("/mcp"))
             .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
             .parse()

@@ -8,7 +8,7 @@ use tokio::time::Instant;
 
 use http_body_util::BodyExt;
 use hyper::StatusCode;
-use hyper::body::{Bytes, Incoming};
+use hyper::body::Bytes;
 use hyper::header::{CONTENT_LENGTH, HeaderMap, HeaderValue, RETRY_AFTER};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
@@ -136,12 +136,16 @@ fn declared_length(headers: &HeaderMap) -> Option<u64> {
 /// minimum rate, holding of `budget` exactly the bytes that have arrived (a declared
 /// `Content-Length` reserves nothing: a client that announces a large body and sends nothing
 /// holds nothing, and is refused once the grace has passed).
-pub(crate) async fn read(
+pub(crate) async fn read<B>(
     headers: &HeaderMap,
-    body: Incoming,
+    body: B,
     limits: &BodyLimits,
     budget: &BodyBudget,
-) -> Result<ReadBody, BodyError> {
+) -> Result<ReadBody, BodyError>
+where
+    B: hyper::body::Body<Data = Bytes>,
+    B::Error: std::fmt::Display,
+{
     let limit = limits.max_bytes;
     if let Some(declared) = declared_length(headers)
         && declared > limit as u64
@@ -152,7 +156,7 @@ pub(crate) async fn read(
     let deadline = began + limits.timeout;
     let mut held: Option<OwnedSemaphorePermit> = None;
     let mut collected = Vec::new();
-    let mut body = body;
+    let mut body = std::pin::pin!(body);
     loop {
         let stalled = limits
             .stalled_at(began, collected.len())

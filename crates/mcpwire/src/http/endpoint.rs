@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 use std::sync::{Arc, PoisonError};
 
-use hyper::body::{Bytes, Incoming};
+use hyper::body::Bytes;
 use hyper::header::{
     ACCEPT, ALLOW, CONTENT_ENCODING, CONTENT_TYPE, HOST, HeaderValue, ORIGIN, RETRY_AFTER,
 };
@@ -76,12 +76,16 @@ impl<S: HttpService> Endpoint<S> {
 
     /// Answers one request from `peer`, telling `state` how far it got (its body on its way,
     /// the id its answer goes to).
-    pub(crate) async fn respond(
+    pub(crate) async fn respond<B>(
         &self,
-        request: Request<Incoming>,
+        request: Request<B>,
         peer: SocketAddr,
         state: &RequestState,
-    ) -> HttpResponse {
+    ) -> HttpResponse
+    where
+        B: hyper::body::Body<Data = Bytes>,
+        B::Error: std::fmt::Display,
+    {
         // Behind a trusted proxy, the client it names (the connection's address otherwise).
         let peer =
             super::forwarded::client_address(peer, request.headers(), &self.config.trusted_proxies);
@@ -108,8 +112,10 @@ impl<S: HttpService> Endpoint<S> {
         let origin = request.headers().get(ORIGIN).cloned();
         let mut response = match *request.method() {
             Method::POST => self.post(request, peer, state).await,
-            Method::GET => self.get(&request).await,
-            Method::DELETE => self.delete(&request),
+            // Without their bodies (which these methods do not read), so that the request
+            // held across the await need not be `Sync`.
+            Method::GET => self.get(&without_body(request)).await,
+            Method::DELETE => self.delete(&without_body(request)),
             Method::OPTIONS if origin.is_some() => cors::preflight(self.allow()),
             _ => self.method_not_allowed(),
         };
@@ -192,12 +198,16 @@ impl<S: HttpService> Endpoint<S> {
 
     /// POST. The body is read before anything else is checked, so that every refusal
     /// answers the request's id when it can be read.
-    async fn post(
+    async fn post<B>(
         &self,
-        request: Request<Incoming>,
+        request: Request<B>,
         peer: SocketAddr,
         state: &RequestState,
-    ) -> HttpResponse {
+    ) -> HttpResponse
+    where
+        B: hyper::body::Body<Data = Bytes>,
+        B::Error: std::fmt::Display,
+    {
         let (parts, incoming) = request.into_parts();
         let request_headers = &parts.headers;
         state.body_begins(self.missing_id(request_headers, None));
@@ -446,7 +456,7 @@ impl<S: HttpService> Endpoint<S> {
 
     /// GET: the session's stream of unsolicited messages, or 405 when there is none; with
     /// `Last-Event-ID` (and an event store), the rest of the stream that event belongs to.
-    async fn get(&self, request: &Request<Incoming>) -> HttpResponse {
+    async fn get<B>(&self, request: &Request<B>) -> HttpResponse {
         if self.config.stateless || !self.service.unsolicited_messages() {
             return self.method_not_allowed();
         }
@@ -581,7 +591,7 @@ impl<S: HttpService> Endpoint<S> {
     }
 
     /// DELETE: ends the session.
-    fn delete(&self, request: &Request<Incoming>) -> HttpResponse {
+    fn delete<B>(&self, request: &Request<B>) -> HttpResponse {
         if self.config.stateless {
             return self.method_not_allowed();
         }
@@ -830,4 +840,10 @@ fn version_differs(headers: &hyper::HeaderMap, agreed: Option<&str>) -> Option<S
             String::from_utf8_lossy(sent.as_bytes())
         )
     })
+}
+
+/// `request`'s head, its body dropped.
+fn without_body<B>(request: Request<B>) -> Request<()> {
+    let (parts, _) = request.into_parts();
+    Request::from_parts(parts, ())
 }

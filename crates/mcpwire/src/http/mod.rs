@@ -135,6 +135,7 @@ mod session_adapter;
 mod session_id;
 mod sessions;
 pub mod sse;
+mod tower;
 mod write_timeout;
 
 pub use blocking_adapter::{SyncServer, SyncSession};
@@ -152,6 +153,7 @@ pub use hyper::body::Bytes;
 pub use hyper::header::HeaderMap;
 pub use listener::{HttpServer, shutdown_signal};
 pub use request_state::ENDED_FOR_SHARE;
+pub use response::ResponseBody;
 pub use routing::{
     NAME_HEADER, PARAM_HEADER_PREFIX, ParamHeader, ParamHeaderError,
     decode_value as decode_header_value, encode_value as encode_header_value, param_header_text,
@@ -159,3 +161,4 @@ pub use routing::{
 };
 pub use session_adapter::{AsyncServer, AsyncSession};
 pub use session_id::SessionId;
+pub use tower::{McpEndpoint, PeerAddr};

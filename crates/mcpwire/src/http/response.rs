@@ -21,8 +21,9 @@ use crate::scan;
 /// lease, the connection's activity mark).
 pub(crate) type Keep = Vec<Box<dyn Any + Send + Sync>>;
 
-/// The body of every response the transport sends.
-pub(crate) struct ResponseBody {
+/// The body of every response the transport sends: one JSON body, or an SSE stream whose
+/// events arrive as they are sent (an [`http_body::Body`](hyper::body::Body) of [`Bytes`]).
+pub struct ResponseBody {
     kind: Kind,
     _keep: Keep,
 }

@@ -25,12 +25,7 @@ impl SessionId {
         if let Some(tag) = tag {
             bytes[0] = tag;
         }
-        let mut text = String::with_capacity(ID_BYTES * 2);
-        for byte in bytes {
-            text.push(char::from(HEX[usize::from(byte >> 4)]));
-            text.push(char::from(HEX[usize::from(byte & 0x0f)]));
-        }
-        Ok(SessionId(text))
+        Ok(SessionId(hex::encode(bytes)))
     }
 
     /// The id as sent in the header.
@@ -48,8 +43,6 @@ impl SessionId {
         ok.then(|| SessionId(value.to_owned()))
     }
 }
-
-const HEX: &[u8; 16] = b"0123456789abcdef";
 
 impl fmt::Display for SessionId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
