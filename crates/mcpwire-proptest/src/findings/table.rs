@@ -294,6 +294,10 @@ pub const KINDS: &[KindInfo] = &[
         "policy: a request's reply comes with 200, unreadable input's with 200 or 400. MCP Streamable HTTP names no status for a request's reply",
     ),
     s(
+        "server-message-flood",
+        "policy: the checker keeps at most 256 server-initiated messages per case (docs/check.md, Limits) and counts the rest, so a server cannot grow its memory; more came while one case was open. No spec bounds how many notifications a server sends",
+    ),
+    s(
         "reply-too-long",
         "policy: the checker reads at most 4 MiB per reply (docs/check.md, Limits) so a server cannot grow its memory",
     ),
