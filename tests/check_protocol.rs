@@ -89,6 +89,7 @@ fn a_server_keeping_every_protocol_property_gets_no_finding() {
         "logging/setLevel (logging declared)",
         "resources/subscribe note:///1",
         "resources/unsubscribe note:///1",
+        "resources/read note:///1 (listed)",
         "completion/complete prompt greet argument name",
         "completion/complete template note:///{id} argument id",
         "tool work: called with progressToken mcpwire-progress-1",
@@ -173,6 +174,12 @@ fn each_planted_protocol_defect_is_found_at_the_level_its_text_gives() {
             "violation",
         ),
         (
+            "unreadable-resource",
+            "resources/read note:///1 (listed)",
+            "listed-resource-not-readable",
+            "strict",
+        ),
+        (
             "no-structured",
             "tool work: called with progressToken mcpwire-progress-1",
             "tool-structured-content-invalid",
@@ -252,6 +259,7 @@ fn list_kinds_names_every_protocol_kind() {
         "resource-subscribe-refused",
         "completion-too-many-values",
         "completion-total-inconsistent",
+        "listed-resource-not-readable",
     ] {
         assert!(run.stdout.contains(kind), "{kind}");
     }

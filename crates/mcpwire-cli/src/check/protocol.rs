@@ -12,6 +12,8 @@
 //!   strict); where it is not declared, -32601 (`undeclared-capability-answered`, strict).
 //! - `resources/subscribe` and `unsubscribe` where `resources.subscribe` is declared: not
 //!   -32601 (`resource-subscribe-refused`, strict).
+//! - `resources/read` of every listed resource, where `resources` is declared: no error
+//!   (`listed-resource-not-readable`, strict).
 //! - `completion/complete` for every prompt argument and template variable listed, where
 //!   `completions` is declared: at most 100 values (`completion-too-many-values`, strict, where
 //!   the schema has no `maxItems`) and `total`/`hasMore` consistent
@@ -60,6 +62,9 @@ pub fn run_protocol(caller: &mut Caller<'_>, lists: &Lists, seed: u64) {
         == Some(true);
     if subscribe && defines_request(caller.facts, "resources/subscribe") {
         subscriptions(caller, lists);
+    }
+    if declares(&declared, "resources") {
+        reads(caller, lists);
     }
     if declares(&declared, "completions") && defines_request(caller.facts, "completion/complete") {
         completions(caller, lists);
@@ -247,6 +252,35 @@ fn subscriptions(caller: &mut Caller<'_>, lists: &Lists) {
                     "resource-subscribe-refused",
                     format!(
                         "{label}: got -32601 (\"The method does not exist / is not available\"); the server declared resources.subscribe, \"Whether this server supports subscribing to resource updates.\" (a description, no MUST: strict)"
+                    ),
+                ),
+            );
+        }
+    }
+}
+
+/// `resources/read` of every listed resource (at most [`MAX_CALLS`]): an error is
+/// `listed-resource-not-readable` (strict).
+fn reads(caller: &mut Caller<'_>, lists: &Lists) {
+    let uris: Vec<String> = lists
+        .get(RESOURCES)
+        .map_or(&[][..], |w| &w.items)
+        .iter()
+        .filter_map(|item| item.get("uri").and_then(Value::as_str).map(str::to_owned))
+        .take(MAX_CALLS)
+        .collect();
+    for uri in uris {
+        let mut params = Map::new();
+        params.insert("uri".into(), json!(uri));
+        let label = format!("resources/read {uri} (listed)");
+        let (index, id) = caller.call("protocol", label.clone(), "resources/read", params);
+        if let Some(code) = caller.reply(index, &id).as_ref().and_then(error_code) {
+            caller.find(
+                index,
+                finding(
+                    "listed-resource-not-readable",
+                    format!(
+                        "{label}: got the error {code}; MCP resources (2024-11-05 to 2026-07-28): \"To discover available resources, clients send a resources/list request\", \"To retrieve resource contents, clients send a resources/read request\" (no MUST makes a listed resource readable: strict)"
                     ),
                 ),
             );

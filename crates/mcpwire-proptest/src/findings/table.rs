@@ -374,6 +374,10 @@ pub const KINDS: &[KindInfo] = &[
         "--protocol. The server declared resources.subscribe (ServerCapabilities, 2024-11-05 to 2025-11-25: \"Whether this server supports subscribing to resource updates.\", a description without a MUST) but answered resources/subscribe or resources/unsubscribe with -32601 (\"The method does not exist / is not available\", JSON-RPC 2.0 §5.1)",
     ),
     s(
+        "listed-resource-not-readable",
+        "--protocol. MCP resources (2024-11-05 to 2026-07-28): resources/list lists the server's resources and resources/read retrieves a resource's contents; no MUST makes a listed resource readable (a resource may fail to read for reasons of its own), so a listed resource whose read got an error is strict",
+    ),
+    s(
         "completion-too-many-values",
         "--protocol. MCP schema, CompleteResult.completion.values (2024-11-05 to 2025-11-25): \"An array of completion values. Must not exceed 100 items.\", a description with no maxItems and no RFC 2119 capitals; the result had more (from 2026-07-28 the schema says maxItems 100, and reply-schema-invalid judges it)",
     ),
