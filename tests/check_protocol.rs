@@ -90,6 +90,7 @@ fn a_server_keeping_every_protocol_property_gets_no_finding() {
         "resources/subscribe note:///1",
         "resources/unsubscribe note:///1",
         "resources/read note:///1 (listed)",
+        "resources/read mcpwire-check://no-such-resource (never listed)",
         "completion/complete prompt greet argument name",
         "completion/complete template note:///{id} argument id",
         "tool work: called with progressToken mcpwire-progress-1",
@@ -180,6 +181,12 @@ fn each_planted_protocol_defect_is_found_at_the_level_its_text_gives() {
             "strict",
         ),
         (
+            "unknown-uri-read",
+            "resources/read mcpwire-check://no-such-resource (never listed)",
+            "unknown-resource-code",
+            "strict",
+        ),
+        (
             "no-structured",
             "tool work: called with progressToken mcpwire-progress-1",
             "tool-structured-content-invalid",
@@ -260,6 +267,7 @@ fn list_kinds_names_every_protocol_kind() {
         "completion-too-many-values",
         "completion-total-inconsistent",
         "listed-resource-not-readable",
+        "unknown-resource-code",
     ] {
         assert!(run.stdout.contains(kind), "{kind}");
     }

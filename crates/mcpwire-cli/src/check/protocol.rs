@@ -13,7 +13,8 @@
 //! - `resources/subscribe` and `unsubscribe` where `resources.subscribe` is declared: not
 //!   -32601 (`resource-subscribe-refused`, strict).
 //! - `resources/read` of every listed resource, where `resources` is declared: no error
-//!   (`listed-resource-not-readable`, strict).
+//!   (`listed-resource-not-readable`, strict); a URI never listed gets "Resource not found"
+//!   as the version names it (`unknown-resource-code`, strict).
 //! - `completion/complete` for every prompt argument and template variable listed, where
 //!   `completions` is declared: at most 100 values (`completion-too-many-values`, strict, where
 //!   the schema has no `maxItems`) and `total`/`hasMore` consistent
@@ -65,6 +66,7 @@ pub fn run_protocol(caller: &mut Caller<'_>, lists: &Lists, seed: u64) {
     }
     if declares(&declared, "resources") {
         reads(caller, lists);
+        unknown_read(caller);
     }
     if declares(&declared, "completions") && defines_request(caller.facts, "completion/complete") {
         completions(caller, lists);
@@ -286,6 +288,42 @@ fn reads(caller: &mut Caller<'_>, lists: &Lists) {
             );
         }
     }
+}
+
+/// A URI no server lists.
+pub const UNKNOWN_URI: &str = "mcpwire-check://no-such-resource";
+
+/// `resources/read` of [`UNKNOWN_URI`]: the code the version's resources page names for
+/// "Resource not found" (-32002 to 2025-11-25, -32602 from 2026-07-28), else
+/// `unknown-resource-code` (strict: the page says SHOULD).
+fn unknown_read(caller: &mut Caller<'_>) {
+    let mut params = Map::new();
+    params.insert("uri".into(), json!(UNKNOWN_URI));
+    let label = format!("resources/read {UNKNOWN_URI} (never listed)");
+    let (index, id) = caller.call("protocol", label.clone(), "resources/read", params);
+    let Some(reply) = caller.reply(index, &id) else {
+        return;
+    };
+    let version = caller.facts.protocol_version.unwrap_or_default();
+    let want = if version >= "2026-07-28" {
+        -32602
+    } else {
+        -32002
+    };
+    let got = match error_code(&reply) {
+        Some(code) if code == want => return,
+        Some(code) => format!("the error {code}"),
+        None => "a result".to_owned(),
+    };
+    caller.find(
+        index,
+        finding(
+            "unknown-resource-code",
+            format!(
+                "{label}: got {got}; MCP {version} resources, Error Handling: servers \"SHOULD return standard JSON-RPC errors\", \"Resource not found\": {want}"
+            ),
+        ),
+    );
 }
 
 /// The variable names of an RFC 6570 template (`{a}`, `{+b,c*}`, `{?d:3}`).

@@ -378,6 +378,10 @@ pub const KINDS: &[KindInfo] = &[
         "--protocol. MCP resources (2024-11-05 to 2026-07-28): resources/list lists the server's resources and resources/read retrieves a resource's contents; no MUST makes a listed resource readable (a resource may fail to read for reasons of its own), so a listed resource whose read got an error is strict",
     ),
     s(
+        "unknown-resource-code",
+        "--protocol. MCP resources, Error Handling: servers \"SHOULD return standard JSON-RPC errors\" for common failure cases, \"Resource not found\" -32002 (2024-11-05 to 2025-11-25; -32602 from 2026-07-28); resources/read of a URI the server never listed got a result or another code",
+    ),
+    s(
         "completion-too-many-values",
         "--protocol. MCP schema, CompleteResult.completion.values (2024-11-05 to 2025-11-25): \"An array of completion values. Must not exceed 100 items.\", a description with no maxItems and no RFC 2119 capitals; the result had more (from 2026-07-28 the schema says maxItems 100, and reply-schema-invalid judges it)",
     ),
