@@ -7,6 +7,8 @@
 //!   process): asking for `1999-01-01` gets another version (`unsupported-version-echoed`;
 //!   an error is `unsupported-version-refused`, strict), and asking for that version gets it
 //!   echoed (`supported-version-not-echoed`).
+//! - `notifications/cancelled` of a request never sent: no reply (`reply-to-notification`),
+//!   and the session keeps serving.
 //! - `ping` (versions with ping): an empty result (`ping-result-not-empty`).
 //! - `logging/setLevel` where `logging` is declared: accepted (`logging-set-level-refused`,
 //!   strict); where it is not declared, -32601 (`undeclared-capability-answered`, strict).
@@ -28,8 +30,11 @@
 
 use serde_json::{Map, Value, json};
 
+use mcpwire_proptest::{Methods, derive_expected};
+
 use super::caller::{Caller, reply_to};
 use super::capabilities::Lists;
+use super::cases::CheckCase;
 use super::finding::{Finding, RuleId};
 use super::handshake::{
     INITIALIZE_ID, defines_request, handshake_case, has_handshake, has_ping, initialize_frame,
@@ -48,6 +53,7 @@ pub const UNSUPPORTED_VERSION: &str = "1999-01-01";
 pub fn run_protocol(caller: &mut Caller<'_>, lists: &Lists, seed: u64) {
     if has_handshake(caller.facts) {
         negotiation(caller);
+        cancel_unknown(caller);
     }
     let declared = declared_capabilities(caller.results);
     if has_ping(caller.facts) {
@@ -150,6 +156,29 @@ fn fresh_initialize(caller: &mut Caller<'_>, version: &str) -> Option<(usize, Op
     let index = caller.results.len();
     caller.results.push((case, exchange));
     Some((index, reply))
+}
+
+/// `notifications/cancelled` of a request never sent, as a case of the run: like any
+/// notification it gets no reply (a reply is `reply-to-notification`), and the session goes on
+/// serving (the sentinel after it must be answered). MCP cancellation: "The receiver MAY ignore
+/// the cancellation notification if ... The referenced request is unknown".
+fn cancel_unknown(caller: &mut Caller<'_>) {
+    let frame = json!({
+        "jsonrpc": "2.0",
+        "method": "notifications/cancelled",
+        "params": { "requestId": "mcpwire-never-sent", "reason": "mcpwire check" }
+    })
+    .to_string()
+    .into_bytes();
+    let expected = derive_expected(caller.facts, &frame, Methods::Known(&[]));
+    caller.send(CheckCase {
+        label: "notifications/cancelled of a request never sent".into(),
+        frame,
+        expected,
+        generated: None,
+        batch_reading: None,
+        readings: Vec::new(),
+    });
 }
 
 fn finding(kind: &str, message: String) -> Finding {
