@@ -85,10 +85,13 @@ fn a_server_keeping_every_protocol_property_gets_no_finding() {
     for label in [
         "initialize asking for 1999-01-01 (a new session)",
         "initialize asking for 2025-11-25 (a new session)",
+        "notifications/cancelled of a request never sent",
         "ping: an empty result",
         "logging/setLevel (logging declared)",
         "resources/subscribe note:///1",
         "resources/unsubscribe note:///1",
+        "resources/read note:///1 (listed)",
+        "resources/read mcpwire-check://no-such-resource (never listed)",
         "completion/complete prompt greet argument name",
         "completion/complete template note:///{id} argument id",
         "tool work: called with progressToken mcpwire-progress-1",
@@ -173,6 +176,24 @@ fn each_planted_protocol_defect_is_found_at_the_level_its_text_gives() {
             "violation",
         ),
         (
+            "unreadable-resource",
+            "resources/read note:///1 (listed)",
+            "listed-resource-not-readable",
+            "strict",
+        ),
+        (
+            "unknown-uri-read",
+            "resources/read mcpwire-check://no-such-resource (never listed)",
+            "unknown-resource-code",
+            "strict",
+        ),
+        (
+            "answers-cancel",
+            "notifications/cancelled of a request never sent",
+            "reply-to-notification",
+            "violation",
+        ),
+        (
             "no-structured",
             "tool work: called with progressToken mcpwire-progress-1",
             "tool-structured-content-invalid",
@@ -204,17 +225,16 @@ fn each_planted_protocol_defect_is_found_at_the_level_its_text_gives() {
             .iter()
             .find(|g| g["kind"] == kind)
             .unwrap();
-        assert_eq!(
-            group["rule_id"],
-            if kind == "tool-structured-content-invalid" {
-                "tools"
-            } else {
-                "protocol"
-            }
-        );
+        let rule = match kind {
+            "tool-structured-content-invalid" => "tools",
+            // The envelope rules judge a reply to the cancellation like any notification's.
+            "reply-to-notification" => "rule-7",
+            _ => "protocol",
+        };
+        assert_eq!(group["rule_id"], rule, "{defect}");
         let message = group["cases"][0]["message"].as_str().unwrap();
         assert!(
-            message.contains('"'),
+            rule == "rule-7" || message.contains('"'),
             "{defect}: quotes its text: {message}"
         );
     }
@@ -252,6 +272,8 @@ fn list_kinds_names_every_protocol_kind() {
         "resource-subscribe-refused",
         "completion-too-many-values",
         "completion-total-inconsistent",
+        "listed-resource-not-readable",
+        "unknown-resource-code",
     ] {
         assert!(run.stdout.contains(kind), "{kind}");
     }

@@ -129,6 +129,23 @@ pub fn rules_exercised(expected: &Expected, http: bool, rules_out: &mut Vec<Rule
 /// readings turned into strict findings), the fault if the exchange did not complete, and over
 /// HTTP the transport's statuses.
 pub fn judge(facts: &ProfileFacts, case: &CheckCase, exchange: &Exchange) -> Vec<Finding> {
+    let flood = (exchange.server_messages > super::exchange::KEPT_SERVER_FRAMES).then(|| {
+        Finding::new(
+            "server-message-flood",
+            RuleId::Liveness,
+            format!(
+                "{} server-initiated messages came while one case was open; the checker keeps the first {} and counts the rest",
+                exchange.server_messages,
+                super::exchange::KEPT_SERVER_FRAMES
+            ),
+        )
+    });
+    let mut findings = judge_exchange(facts, case, exchange);
+    findings.extend(flood);
+    findings
+}
+
+fn judge_exchange(facts: &ProfileFacts, case: &CheckCase, exchange: &Exchange) -> Vec<Finding> {
     if let Some(fault) = &exchange.fault {
         return vec![fault_finding(fault, exchange.http.is_some())];
     }

@@ -7,11 +7,16 @@
 //!   process): asking for `1999-01-01` gets another version (`unsupported-version-echoed`;
 //!   an error is `unsupported-version-refused`, strict), and asking for that version gets it
 //!   echoed (`supported-version-not-echoed`).
+//! - `notifications/cancelled` of a request never sent: no reply (`reply-to-notification`),
+//!   and the session keeps serving.
 //! - `ping` (versions with ping): an empty result (`ping-result-not-empty`).
 //! - `logging/setLevel` where `logging` is declared: accepted (`logging-set-level-refused`,
 //!   strict); where it is not declared, -32601 (`undeclared-capability-answered`, strict).
 //! - `resources/subscribe` and `unsubscribe` where `resources.subscribe` is declared: not
 //!   -32601 (`resource-subscribe-refused`, strict).
+//! - `resources/read` of every listed resource, where `resources` is declared: no error
+//!   (`listed-resource-not-readable`, strict); a URI never listed gets "Resource not found"
+//!   as the version names it (`unknown-resource-code`, strict).
 //! - `completion/complete` for every prompt argument and template variable listed, where
 //!   `completions` is declared: at most 100 values (`completion-too-many-values`, strict, where
 //!   the schema has no `maxItems`) and `total`/`hasMore` consistent
@@ -25,8 +30,11 @@
 
 use serde_json::{Map, Value, json};
 
+use mcpwire_proptest::{Methods, derive_expected};
+
 use super::caller::{Caller, reply_to};
 use super::capabilities::Lists;
+use super::cases::CheckCase;
 use super::finding::{Finding, RuleId};
 use super::handshake::{
     INITIALIZE_ID, defines_request, handshake_case, has_handshake, has_ping, initialize_frame,
@@ -45,6 +53,7 @@ pub const UNSUPPORTED_VERSION: &str = "1999-01-01";
 pub fn run_protocol(caller: &mut Caller<'_>, lists: &Lists, seed: u64) {
     if has_handshake(caller.facts) {
         negotiation(caller);
+        cancel_unknown(caller);
     }
     let declared = declared_capabilities(caller.results);
     if has_ping(caller.facts) {
@@ -60,6 +69,10 @@ pub fn run_protocol(caller: &mut Caller<'_>, lists: &Lists, seed: u64) {
         == Some(true);
     if subscribe && defines_request(caller.facts, "resources/subscribe") {
         subscriptions(caller, lists);
+    }
+    if declares(&declared, "resources") {
+        reads(caller, lists);
+        unknown_read(caller);
     }
     if declares(&declared, "completions") && defines_request(caller.facts, "completion/complete") {
         completions(caller, lists);
@@ -143,6 +156,29 @@ fn fresh_initialize(caller: &mut Caller<'_>, version: &str) -> Option<(usize, Op
     let index = caller.results.len();
     caller.results.push((case, exchange));
     Some((index, reply))
+}
+
+/// `notifications/cancelled` of a request never sent, as a case of the run: like any
+/// notification it gets no reply (a reply is `reply-to-notification`), and the session goes on
+/// serving (the sentinel after it must be answered). MCP cancellation: "The receiver MAY ignore
+/// the cancellation notification if ... The referenced request is unknown".
+fn cancel_unknown(caller: &mut Caller<'_>) {
+    let frame = json!({
+        "jsonrpc": "2.0",
+        "method": "notifications/cancelled",
+        "params": { "requestId": "mcpwire-never-sent", "reason": "mcpwire check" }
+    })
+    .to_string()
+    .into_bytes();
+    let expected = derive_expected(caller.facts, &frame, Methods::Known(&[]));
+    caller.send(CheckCase {
+        label: "notifications/cancelled of a request never sent".into(),
+        frame,
+        expected,
+        generated: None,
+        batch_reading: None,
+        readings: Vec::new(),
+    });
 }
 
 fn finding(kind: &str, message: String) -> Finding {
@@ -252,6 +288,71 @@ fn subscriptions(caller: &mut Caller<'_>, lists: &Lists) {
             );
         }
     }
+}
+
+/// `resources/read` of every listed resource (at most [`MAX_CALLS`]): an error is
+/// `listed-resource-not-readable` (strict).
+fn reads(caller: &mut Caller<'_>, lists: &Lists) {
+    let uris: Vec<String> = lists
+        .get(RESOURCES)
+        .map_or(&[][..], |w| &w.items)
+        .iter()
+        .filter_map(|item| item.get("uri").and_then(Value::as_str).map(str::to_owned))
+        .take(MAX_CALLS)
+        .collect();
+    for uri in uris {
+        let mut params = Map::new();
+        params.insert("uri".into(), json!(uri));
+        let label = format!("resources/read {uri} (listed)");
+        let (index, id) = caller.call("protocol", label.clone(), "resources/read", params);
+        if let Some(code) = caller.reply(index, &id).as_ref().and_then(error_code) {
+            caller.find(
+                index,
+                finding(
+                    "listed-resource-not-readable",
+                    format!(
+                        "{label}: got the error {code}; MCP resources (2024-11-05 to 2026-07-28): \"To discover available resources, clients send a resources/list request\", \"To retrieve resource contents, clients send a resources/read request\" (no MUST makes a listed resource readable: strict)"
+                    ),
+                ),
+            );
+        }
+    }
+}
+
+/// A URI no server lists.
+pub const UNKNOWN_URI: &str = "mcpwire-check://no-such-resource";
+
+/// `resources/read` of [`UNKNOWN_URI`]: the code the version's resources page names for
+/// "Resource not found" (-32002 to 2025-11-25, -32602 from 2026-07-28), else
+/// `unknown-resource-code` (strict: the page says SHOULD).
+fn unknown_read(caller: &mut Caller<'_>) {
+    let mut params = Map::new();
+    params.insert("uri".into(), json!(UNKNOWN_URI));
+    let label = format!("resources/read {UNKNOWN_URI} (never listed)");
+    let (index, id) = caller.call("protocol", label.clone(), "resources/read", params);
+    let Some(reply) = caller.reply(index, &id) else {
+        return;
+    };
+    let version = caller.facts.protocol_version.unwrap_or_default();
+    let want = if version >= "2026-07-28" {
+        -32602
+    } else {
+        -32002
+    };
+    let got = match error_code(&reply) {
+        Some(code) if code == want => return,
+        Some(code) => format!("the error {code}"),
+        None => "a result".to_owned(),
+    };
+    caller.find(
+        index,
+        finding(
+            "unknown-resource-code",
+            format!(
+                "{label}: got {got}; MCP {version} resources, Error Handling: servers \"SHOULD return standard JSON-RPC errors\", \"Resource not found\": {want}"
+            ),
+        ),
+    );
 }
 
 /// The variable names of an RFC 6570 template (`{a}`, `{+b,c*}`, `{?d:3}`).

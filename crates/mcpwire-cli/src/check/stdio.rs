@@ -45,6 +45,8 @@ const KEEP: usize = 5;
 const OUTSTANDING: usize = 256;
 /// At the end of the run, how long replies still owed are awaited after the last sentinel's.
 const FINAL_GRACE: Duration = Duration::from_secs(1);
+/// The most frames taken between two windows.
+const DRAIN_MAX: usize = 4 * QUEUE;
 /// How long a pretty-printed value may pause before its lines are judged as they are.
 const PENDING_WAIT: Duration = Duration::from_millis(200);
 
@@ -553,6 +555,13 @@ impl StdioTarget {
             let Some(running) = self.running.as_mut() else {
                 return Err(Fault::Transport("the server is not running".into()));
             };
+            // A server that writes without end (notifications) still meets the deadline.
+            if Instant::now() >= deadline && !self.assembler.is_pending() {
+                return Err(Fault::NoReply {
+                    timeout: waited,
+                    id: waiting_for.to_owned(),
+                });
+            }
             let left = deadline.saturating_duration_since(Instant::now());
             let wait = if self.assembler.is_pending() {
                 left.min(PENDING_WAIT)
@@ -599,7 +608,9 @@ impl StdioTarget {
     /// Frames already written since the last window: late replies (by id), replies to no
     /// request, and id-less replies (by order, to the previous case).
     fn drain(&mut self, late: &mut Vec<(usize, Vec<u8>)>, server_messages: &mut usize) {
-        loop {
+        // At most what was read ahead and a little more: a server that writes without end
+        // cannot keep the checker here (the rest is read in the case's window).
+        for _ in 0..DRAIN_MAX {
             let got = match self.ready.pop_front() {
                 Some(got) => got,
                 None => {

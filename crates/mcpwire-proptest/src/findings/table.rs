@@ -294,6 +294,10 @@ pub const KINDS: &[KindInfo] = &[
         "policy: a request's reply comes with 200, unreadable input's with 200 or 400. MCP Streamable HTTP names no status for a request's reply",
     ),
     s(
+        "server-message-flood",
+        "policy: the checker keeps at most 256 server-initiated messages per case (docs/check.md, Limits) and counts the rest, so a server cannot grow its memory; more came while one case was open. No spec bounds how many notifications a server sends",
+    ),
+    s(
         "reply-too-long",
         "policy: the checker reads at most 4 MiB per reply (docs/check.md, Limits) so a server cannot grow its memory",
     ),
@@ -368,6 +372,14 @@ pub const KINDS: &[KindInfo] = &[
     s(
         "resource-subscribe-refused",
         "--protocol. The server declared resources.subscribe (ServerCapabilities, 2024-11-05 to 2025-11-25: \"Whether this server supports subscribing to resource updates.\", a description without a MUST) but answered resources/subscribe or resources/unsubscribe with -32601 (\"The method does not exist / is not available\", JSON-RPC 2.0 §5.1)",
+    ),
+    s(
+        "listed-resource-not-readable",
+        "--protocol. MCP resources (2024-11-05 to 2026-07-28): resources/list lists the server's resources and resources/read retrieves a resource's contents; no MUST makes a listed resource readable (a resource may fail to read for reasons of its own), so a listed resource whose read got an error is strict",
+    ),
+    s(
+        "unknown-resource-code",
+        "--protocol. MCP resources, Error Handling: servers \"SHOULD return standard JSON-RPC errors\" for common failure cases, \"Resource not found\" -32002 (2024-11-05 to 2025-11-25; -32602 from 2026-07-28); resources/read of a URI the server never listed got a result or another code",
     ),
     s(
         "completion-too-many-values",
