@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::challenge::Challenge;
-use super::discovery::{self, Discovered};
+use super::discovery::{self, Discovered, ServerMetadata};
 use super::fetch::AuthHttp;
 use super::registration::{self, ClientRegistration};
 use super::token::{self, Grant};
@@ -94,34 +94,27 @@ impl Authorizer {
             return Ok(());
         }
         if let Some(context) = self.context()
-            && let Some(refresh_token) = &context.tokens.refresh_token
+            && self.refreshed(context).await
         {
-            let refreshed = token::request(
-                &self.http,
-                &context.discovered.server,
-                &context.client,
-                Grant::Refresh { refresh_token },
-                &context.discovered.resource,
-                context.tokens.scope.as_deref(),
-            )
-            .await;
-            if let Ok(tokens) = refreshed {
-                self.keep(context.discovered, context.client, tokens);
-                return Ok(());
-            }
+            return Ok(());
         }
         let discovered = discovery::discover(&self.http, &self.endpoint, challenge).await?;
         let key = key(&discovered);
         if let Some(stored) = self.config.store.load(&key)
             && let (Some(client), Some(tokens)) = (stored.client, stored.tokens)
-            && Some(tokens.access_token.as_str()) != sent
         {
-            self.set(Context {
-                discovered,
+            let context = Context {
+                discovered: discovered.clone(),
                 client,
                 tokens,
-            });
-            return Ok(());
+            };
+            if Some(context.tokens.access_token.as_str()) != sent {
+                self.set(context);
+                return Ok(());
+            }
+            if self.refreshed(context).await {
+                return Ok(());
+            }
         }
         let scope = challenge.scope.clone().or_else(|| {
             discovered
@@ -162,6 +155,29 @@ impl Authorizer {
         }
         let scope = (!scopes.is_empty()).then(|| scopes.join(" "));
         self.authorize(discovered, scope).await
+    }
+
+    /// Whether the refresh token of `context` (if it has one) got new tokens, now in use.
+    async fn refreshed(&self, context: Context) -> bool {
+        let Some(refresh_token) = &context.tokens.refresh_token else {
+            return false;
+        };
+        let refreshed = token::request(
+            &self.http,
+            &context.discovered.server,
+            &context.client,
+            Grant::Refresh { refresh_token },
+            &context.discovered.resource,
+            context.tokens.scope.as_deref(),
+        )
+        .await;
+        match refreshed {
+            Ok(tokens) => {
+                self.keep(context.discovered, context.client, tokens);
+                true
+            }
+            Err(_) => false,
+        }
     }
 
     /// Keeps new tokens: in use, and in the store.
@@ -213,6 +229,7 @@ impl Authorizer {
     ) -> Result<(), AuthError> {
         let client = self.client(&discovered).await?;
         let server = &discovered.server;
+        let scope = with_offline_access(scope, server);
         let redirect_uri = self.config.user.redirect_uri();
         let verifier = pkce::random()?;
         let state = pkce::random()?;
@@ -276,6 +293,26 @@ impl Authorizer {
         Ok(())
     }
 }
+
+/// `scope` with `offline_access` added where the authorization server lists it in its
+/// `scopes_supported` (SEP-2207, MCP 2026-07-28: the way to ask an OpenID-flavoured server
+/// for a refresh token).
+fn with_offline_access(scope: Option<String>, server: &ServerMetadata) -> Option<String> {
+    let offered = server
+        .scopes_supported
+        .as_ref()
+        .is_some_and(|scopes| scopes.iter().any(|s| s == OFFLINE_ACCESS));
+    match scope {
+        _ if !offered => scope,
+        Some(scope) if scope.split_ascii_whitespace().any(|s| s == OFFLINE_ACCESS) => Some(scope),
+        Some(scope) => Some(format!("{scope} {OFFLINE_ACCESS}")),
+        // No scope at all leaves the choice to the server.
+        None => None,
+    }
+}
+
+/// The scope that asks for a refresh token (OpenID Connect Core §11).
+const OFFLINE_ACCESS: &str = "offline_access";
 
 /// The store key of a discovered server: its issuer and resource.
 fn key(discovered: &Discovered) -> StoreKey {

@@ -20,7 +20,7 @@ pub(crate) struct ResourceMetadata {
 
 /// The members of authorization server metadata the client uses (RFC 8414 §2, RFC 9207,
 /// the Client ID Metadata Document draft).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 pub(crate) struct ServerMetadata {
     pub(crate) issuer: String,
     #[serde(default)]
@@ -29,6 +29,8 @@ pub(crate) struct ServerMetadata {
     pub(crate) token_endpoint: Option<String>,
     #[serde(default)]
     pub(crate) registration_endpoint: Option<String>,
+    #[serde(default)]
+    pub(crate) scopes_supported: Option<Vec<String>>,
     #[serde(default)]
     pub(crate) code_challenge_methods_supported: Option<Vec<String>>,
     #[serde(default)]
@@ -40,6 +42,20 @@ pub(crate) struct ServerMetadata {
 }
 
 impl ServerMetadata {
+    /// The endpoints MCP 2025-03-26 assumes for a server that publishes no metadata: `/authorize`,
+    /// `/token` and `/register` at the MCP server's origin (PKCE being mandatory there, S256 is
+    /// assumed).
+    fn defaults(origin: &str) -> Self {
+        Self {
+            issuer: origin.to_owned(),
+            authorization_endpoint: Some(format!("{origin}/authorize")),
+            token_endpoint: Some(format!("{origin}/token")),
+            registration_endpoint: Some(format!("{origin}/register")),
+            code_challenge_methods_supported: Some(vec!["S256".to_owned()]),
+            ..Self::default()
+        }
+    }
+
     /// The authorization endpoint (required for the code grant).
     pub(crate) fn authorization_endpoint(&self) -> Result<&str, AuthError> {
         self.authorization_endpoint.as_deref().ok_or_else(|| {
@@ -84,14 +100,9 @@ pub(crate) async fn discover(
         candidates.push(url.clone());
     }
     candidates.extend(urls::resource_metadata_urls(endpoint)?);
-    let (url, metadata) = first_found::<ResourceMetadata>(http, &candidates)
-        .await?
-        .ok_or_else(|| {
-            AuthError::Discovery(format!(
-                "no protected resource metadata at {}",
-                candidates.join(", ")
-            ))
-        })?;
+    let Some((url, metadata)) = first_found::<ResourceMetadata>(http, &candidates).await? else {
+        return without_resource_metadata(http, endpoint).await;
+    };
     if !urls::resource_matches(endpoint, &metadata.resource) {
         return Err(AuthError::ResourceMismatch {
             endpoint: endpoint.to_owned(),
@@ -107,6 +118,27 @@ pub(crate) async fn discover(
     Ok(Discovered {
         resource: metadata.resource,
         scopes_supported: metadata.scopes_supported,
+        server,
+    })
+}
+
+/// MCP 2025-03-26, for a server that publishes no Protected Resource Metadata: the MCP
+/// server's origin is the authorization server, its metadata at the RFC 8414 well-known URI
+/// (held to the same checks) or, without any, the default endpoints. The resource is the
+/// endpoint.
+async fn without_resource_metadata(
+    http: &AuthHttp,
+    endpoint: &str,
+) -> Result<Discovered, AuthError> {
+    let origin = urls::parts(endpoint)?.origin;
+    let server = match server_metadata(http, &origin).await {
+        Ok(server) => server,
+        Err(AuthError::Discovery(_)) => ServerMetadata::defaults(&origin),
+        Err(refused) => return Err(refused),
+    };
+    Ok(Discovered {
+        resource: endpoint.to_owned(),
+        scopes_supported: None,
         server,
     })
 }

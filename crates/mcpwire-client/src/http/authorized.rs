@@ -1,5 +1,6 @@
 //! Requests to the endpoint with OAuth (feature `oauth`): each carries the access token in
-//! its `Authorization` header; a `401` runs the flow once and the request is sent again; a
+//! its `Authorization` header; a `401` gets a token (the store's, a refreshed one, or a new
+//! authorization; at most twice per request) and the request is sent again; a
 //! `403 insufficient_scope` asks for more scopes, at most
 //! [`OAuth::max_step_ups`](crate::auth::OAuth::max_step_ups) times. The token goes only to
 //! the endpoint (the pool reaches nothing else and follows no redirect) and never in a URL.
@@ -23,7 +24,9 @@ impl Shared {
             return self.pool.send(request).await;
         };
         let (parts, body) = request.into_parts();
-        let mut reauthorized = false;
+        // Two rounds: a token from the store may be stale, and then the second 401 refreshes
+        // it or authorizes anew.
+        let mut unauthorized = 0;
         let mut step_ups = 0;
         loop {
             let mut request = Request::builder()
@@ -42,8 +45,8 @@ impl Shared {
             let response = self.pool.send(request).await?;
             let status = response.status();
             let challenge = Challenge::of(response.headers());
-            let outcome = if status == StatusCode::UNAUTHORIZED && !reauthorized {
-                reauthorized = true;
+            let outcome = if status == StatusCode::UNAUTHORIZED && unauthorized < 2 {
+                unauthorized += 1;
                 auth.unauthorized(&challenge, sent.as_deref()).await
             } else if status == StatusCode::FORBIDDEN
                 && challenge.insufficient_scope()

@@ -65,6 +65,13 @@ struct Behaviour {
     always_forbidden: bool,
     /// `client_id_metadata_document_supported`.
     cimd: bool,
+    /// The authorization server's `scopes_supported`.
+    server_scopes: Option<Vec<&'static str>>,
+    /// MCP 2025-03-26: no resource metadata; the endpoint's origin is the authorization
+    /// server.
+    legacy: bool,
+    /// With `legacy`, no authorization server metadata either (the default endpoints).
+    legacy_without_metadata: bool,
 }
 
 /// One request either mock server received.
@@ -219,7 +226,11 @@ async fn mock(behaviour: Behaviour) -> Mock {
     let rs_listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
     let as_listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
     let rs = rs_listener.local_addr().expect("an address");
-    let issuer = format!("http://{}", as_listener.local_addr().expect("an address"));
+    let issuer = if behaviour.legacy {
+        format!("http://{rs}")
+    } else {
+        format!("http://{}", as_listener.local_addr().expect("an address"))
+    };
     let mock = Mock(Arc::new(Inner {
         endpoint: format!("http://{rs}/mcp"),
         resource_base: format!("http://{rs}"),
@@ -251,13 +262,24 @@ async fn resource_server(
     request: Request<Incoming>,
 ) -> Response<Body> {
     let inner = &mock.0;
+    let legacy = inner.behaviour.legacy;
+    let path = request.uri().path();
+    if legacy && ["/authorize", "/token", "/register"].contains(&path) {
+        return authorization_server(mock, request).await;
+    }
+    if legacy
+        && path == "/.well-known/oauth-authorization-server"
+        && !inner.behaviour.legacy_without_metadata
+    {
+        return authorization_server(mock, request).await;
+    }
     let (parts, body) = record(&mock, "RS", request).await;
     let path = parts.uri.path();
     let metadata_url = format!(
         "{}/.well-known/oauth-protected-resource/mcp",
         inner.resource_base
     );
-    if path == "/.well-known/oauth-protected-resource/mcp" {
+    if path == "/.well-known/oauth-protected-resource/mcp" && !legacy {
         let resource = match &inner.behaviour.resource {
             Some(resource) => resource.replace("{rs}", &inner.resource_base),
             None => inner.endpoint.clone(),
@@ -297,7 +319,7 @@ async fn resource_server(
             .expect("a response")
     };
     let Some(scope) = scope else {
-        let value = if inner.behaviour.no_challenge_url {
+        let value = if inner.behaviour.no_challenge_url || legacy {
             r#"Bearer scope="mcp""#.to_owned()
         } else {
             format!(r#"Bearer resource_metadata="{metadata_url}", scope="mcp""#)
@@ -365,6 +387,7 @@ async fn authorization_server(mock: Mock, request: Request<Incoming>) -> Respons
                     .unwrap_or(vec!["client_secret_basic", "client_secret_post", "none"]),
                 "authorization_response_iss_parameter_supported": true,
                 "client_id_metadata_document_supported": b.cimd,
+                "scopes_supported": b.server_scopes,
             }),
         ),
         "/register" => {
@@ -918,6 +941,70 @@ async fn stored_tokens_serve_a_new_client_without_the_user() {
         greet(&client).await.expect("the call succeeds"),
         "hello Ada"
     );
+    client.close().await;
     assert_eq!(opened(&urls).len(), 1);
     assert!(opened(&again).is_empty());
+    // A stored access token that no longer works is refreshed with the stored refresh token.
+    mock.revoke_access_tokens();
+    let (third, later) = transport(&mock, |oauth| oauth.store(Arc::clone(&store))).await;
+    let client = connect(third).await.expect("the client connects");
+    assert_eq!(
+        greet(&client).await.expect("the call succeeds"),
+        "hello Ada"
+    );
+    assert!(opened(&later).is_empty());
+    let tokens = mock.seen("AS", "/token");
+    let refresh = query(&format!(
+        "?{}",
+        tokens.last().expect("a token request").body
+    ));
+    assert_eq!(refresh["grant_type"], "refresh_token");
+}
+
+#[tokio::test]
+async fn offline_access_is_asked_for_where_the_server_lists_it() {
+    let mock = mock(Behaviour {
+        server_scopes: Some(vec!["mcp", "offline_access"]),
+        ..Behaviour::default()
+    })
+    .await;
+    let (transport, urls) = transport(&mock, |oauth| oauth).await;
+    connect(transport).await.expect("the client connects");
+    assert_eq!(opened(&urls)[0]["scope"], "mcp offline_access");
+}
+
+#[tokio::test]
+async fn a_server_without_resource_metadata_is_its_own_authorization_server() {
+    for without_metadata in [false, true] {
+        let mock = mock(Behaviour {
+            legacy: true,
+            legacy_without_metadata: without_metadata,
+            ..Behaviour::default()
+        })
+        .await;
+        let (transport, urls) = transport(&mock, |oauth| oauth).await;
+        let client = connect(transport).await.expect("the client connects");
+        assert_eq!(
+            greet(&client).await.expect("the call succeeds"),
+            "hello Ada"
+        );
+        // Both well-known URIs of the resource metadata were tried, then the origin's.
+        assert_eq!(
+            mock.seen("RS", "/.well-known/oauth-protected-resource/mcp")
+                .len(),
+            1
+        );
+        assert_eq!(
+            mock.seen("RS", "/.well-known/oauth-protected-resource")
+                .len(),
+            1
+        );
+        let metadata = mock
+            .seen("AS", "/.well-known/oauth-authorization-server")
+            .len();
+        assert_eq!(metadata, usize::from(!without_metadata));
+        let authorization = &opened(&urls)[0];
+        assert_eq!(&authorization["resource"], &mock.0.endpoint);
+        assert_eq!(mock.seen("AS", "/token").len(), 1);
+    }
 }
