@@ -100,21 +100,17 @@ impl Authorizer {
         }
         let discovered = discovery::discover(&self.http, &self.endpoint, challenge).await?;
         let key = key(&discovered);
+        // Stored tokens are tried first; if they no longer work, the next 401 refreshes them.
         if let Some(stored) = self.config.store.load(&key)
             && let (Some(client), Some(tokens)) = (stored.client, stored.tokens)
+            && Some(tokens.access_token.as_str()) != sent
         {
-            let context = Context {
-                discovered: discovered.clone(),
+            self.set(Context {
+                discovered,
                 client,
                 tokens,
-            };
-            if Some(context.tokens.access_token.as_str()) != sent {
-                self.set(context);
-                return Ok(());
-            }
-            if self.refreshed(context).await {
-                return Ok(());
-            }
+            });
+            return Ok(());
         }
         let scope = challenge.scope.clone().or_else(|| {
             discovered
