@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite's client scenarios against
-# crates/mcpwire-client/examples/everything_client.rs and prints a table: every scenario of
-# each requirement set (2025-11-25, 2026-07-28) except authorization (auth/*), the ones the
-# set lists as added after its release included. Not part of CI (it installs npm packages;
-# see suite.sh). Exit status 1 when a scenario fails.
+# crates/mcpwire-client/examples/everything_client.rs (built with the feature `oauth`) and
+# prints a table: every scenario of each requirement set (2025-11-25, 2026-07-28), authorization
+# (auth/*) included, the ones the set lists as added after its release included (extensions
+# are not), and the two authorization back-compatibility scenarios of 2025-03-26. Not part of
+# CI (it installs npm packages; see suite.sh). Exit status 1 when a scenario fails.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -11,15 +12,21 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/scripts/conformance/suite.sh"
 install_suite
 OUT=${MCPWIRE_CONFORMANCE_CLIENT_OUT:-$CACHE/client-results}
-REVISIONS=(2025-11-25 2026-07-28)
+REVISIONS=(2025-03-26 2025-11-25 2026-07-28)
 rm -rf "${OUT:?}"
 mkdir -p "$OUT"
-build_example mcpwire-client everything_client
-CLIENT=$EXAMPLE_BIN
+echo "building everything_client of mcpwire-client (feature oauth)" >&2
+(cd "$ROOT" && cargo build --quiet -p mcpwire-client --features oauth --example everything_client)
+CLIENT=${CARGO_TARGET_DIR:-$ROOT/target}/debug/examples/everything_client
 
 # scenarios REVISION: the client scenarios the requirement set lists (scored, or not scored
-# because they were added after the release), authorization left out.
+# because they were added after the release); for 2025-03-26, which has no requirement set,
+# the suite's two scenarios of that revision's authorization (no resource metadata).
 scenarios() {
+    if [ "$1" = 2025-03-26 ]; then
+        printf '%s\n' auth/2025-03-26-oauth-metadata-backcompat auth/2025-03-26-oauth-endpoint-fallback
+        return
+    fi
     "$NODE" -e '
 const YAML = require(process.argv[1]);
 const fs = require("fs");
@@ -27,7 +34,7 @@ const set = YAML.parse(fs.readFileSync(process.argv[2], "utf8"));
 const names = [...(set.client || [])];
 for (const e of set.not_scored || [])
   if (e.leg === "client" && e.reason === "added-after-release") names.push(e.scenario);
-for (const n of names) if (!n.startsWith("auth/")) console.log(n);' \
+for (const n of names) console.log(n);' \
         "$CACHE/node_modules/yaml" \
         "$CACHE/node_modules/@modelcontextprotocol/conformance/requirements/$1.yaml"
 }
