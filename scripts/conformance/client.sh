@@ -2,8 +2,8 @@
 # Runs the official MCP conformance suite's client scenarios against
 # crates/mcpwire-client/examples/everything_client.rs (built with the feature `oauth`) and
 # prints a table: every scenario of each requirement set (2025-11-25, 2026-07-28), authorization
-# (auth/*) included, the ones the set lists as added after its release included (extensions
-# are not), and the two authorization back-compatibility scenarios of 2025-03-26. Not part of
+# (auth/*) included, the ones the set lists as added after its release included, the extension
+# scenario the client implements (client credentials, basic), and the two authorization back-compatibility scenarios of 2025-03-26. Not part of
 # CI (it installs npm packages; see suite.sh). Exit status 1 when a scenario fails.
 set -euo pipefail
 
@@ -12,7 +12,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/scripts/conformance/suite.sh"
 install_suite
 OUT=${MCPWIRE_CONFORMANCE_CLIENT_OUT:-$CACHE/client-results}
-REVISIONS=(2025-03-26 2025-11-25 2026-07-28)
+REVISIONS=(2025-03-26 2025-11-25 2026-07-28 extension)
 rm -rf "${OUT:?}"
 mkdir -p "$OUT"
 echo "building everything_client of mcpwire-client (feature oauth)" >&2
@@ -21,10 +21,16 @@ CLIENT=${CARGO_TARGET_DIR:-$ROOT/target}/debug/examples/everything_client
 
 # scenarios REVISION: the client scenarios the requirement set lists (scored, or not scored
 # because they were added after the release); for 2025-03-26, which has no requirement set,
-# the suite's two scenarios of that revision's authorization (no resource metadata).
+# the suite's two scenarios of that revision's authorization (no resource metadata); for
+# "extension", the extension scenarios the client implements (run without a spec version:
+# they are not on the spec's timeline).
 scenarios() {
     if [ "$1" = 2025-03-26 ]; then
         printf '%s\n' auth/2025-03-26-oauth-metadata-backcompat auth/2025-03-26-oauth-endpoint-fallback
+        return
+    fi
+    if [ "$1" = extension ]; then
+        printf '%s\n' auth/client-credentials-basic
         return
     fi
     "$NODE" -e '
@@ -45,8 +51,10 @@ for revision in "${REVISIONS[@]}"; do
     mkdir -p "$OUT/$revision"
     for scenario in $(scenarios "$revision"); do
         file=$OUT/$revision/${scenario//\//_}
+        version=(--spec-version "$revision")
+        [ "$revision" = extension ] && version=()
         "$NODE" "$SUITE" client --command "$CLIENT" --scenario "$scenario" \
-            --spec-version "$revision" -o "$OUT/$revision" >"$file.log" 2>&1 || true
+            "${version[@]}" -o "$OUT/$revision" >"$file.log" 2>&1 || true
         ok=0
         grep -q 'OVERALL: PASSED' "$file.log" && ok=1
         counts=$(sed -n 's/^Passed: \([0-9]*\)\/\([0-9]*\),.*/\1 \2/p' "$file.log" | tail -1)

@@ -9,7 +9,8 @@
 //! Built with the feature `oauth`, an `auth/*` scenario is answered with the client's OAuth:
 //! the "browser" is headless (it GETs the authorization URL and takes the redirect's
 //! parameters from the `Location` the suite's authorization server answers with), and
-//! pre-registered credentials come from the context's `client_id` / `client_secret`.
+//! pre-registered credentials come from the context's `client_id` / `client_secret` (with the
+//! client credentials grant for `auth/client-credentials-basic`).
 //!
 //! Run the suite with `scripts/conformance/client.sh`.
 
@@ -60,7 +61,9 @@ async fn connect(url: &str) -> Result<Client, ClientError> {
     let transport = HttpTransport::new(url)?;
     #[cfg(feature = "oauth")]
     let transport = match std::env::var("MCP_CONFORMANCE_SCENARIO") {
-        Ok(scenario) if scenario.starts_with("auth/") => transport.oauth(headless::oauth()),
+        Ok(scenario) if scenario.starts_with("auth/") => {
+            transport.oauth(headless::oauth(&scenario))
+        }
         _ => transport,
     };
     Client::builder("mcpwire-everything-client", env!("CARGO_PKG_VERSION"))
@@ -265,15 +268,25 @@ mod headless {
         }
     }
 
-    /// The OAuth of an `auth/*` scenario: pre-registered credentials when the context has them.
-    pub(super) fn oauth() -> OAuth {
+    /// The OAuth of an `auth/*` scenario: pre-registered credentials when the context has
+    /// them; the client credentials grant for `auth/client-credentials-basic`.
+    pub(super) fn oauth(scenario: &str) -> OAuth {
+        let context = super::context();
+        let text = |name: &str| {
+            context
+                .get(name)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+        };
+        if scenario == "auth/client-credentials-basic" {
+            return OAuth::client_credentials_grant(text("client_id"), text("client_secret"));
+        }
         let user = Headless {
             client: Client::builder(TokioExecutor::new()).build_http(),
         };
         let oauth = OAuth::new(user)
             .client_name("mcpwire-everything-client")
             .client_metadata_url(METADATA_DOCUMENT);
-        let context = super::context();
         match context.get("client_id").and_then(Value::as_str) {
             Some(id) => {
                 oauth.client_credentials(id, context.get("client_secret").and_then(Value::as_str))

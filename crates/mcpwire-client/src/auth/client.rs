@@ -217,7 +217,8 @@ impl Authorizer {
         Ok(client)
     }
 
-    /// The authorization code flow with PKCE S256 against the discovered server.
+    /// The authorization code flow with PKCE S256 against the discovered server (or, for a
+    /// client without a user, the client credentials grant).
     async fn authorize(
         &self,
         discovered: Discovered,
@@ -225,6 +226,19 @@ impl Authorizer {
     ) -> Result<(), AuthError> {
         let client = self.client(&discovered).await?;
         let server = &discovered.server;
+        if self.config.machine {
+            let tokens = token::request(
+                &self.http,
+                server,
+                &client,
+                Grant::ClientCredentials,
+                &discovered.resource,
+                scope.as_deref(),
+            )
+            .await?;
+            self.keep(discovered, client, tokens);
+            return Ok(());
+        }
         let scope = with_offline_access(scope, server);
         let redirect_uri = self.config.user.redirect_uri();
         let verifier = pkce::random()?;

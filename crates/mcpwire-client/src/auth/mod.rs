@@ -19,6 +19,7 @@
 //! | `offline_access` | added to the scopes asked for where the authorization server lists it in `scopes_supported`, so that an OpenID-flavoured server grants a refresh token | SEP-2207 (MCP 2026-07-28) |
 //! | no resource metadata | a server without any is taken as its own authorization server: its origin's RFC 8414 metadata (same checks), else `/authorize`, `/token`, `/register` at its origin; the resource is the endpoint | MCP 2025-03-26 "Server Metadata Discovery", "Fallbacks for Servers without Metadata Discovery" |
 //! | client | pre-registered credentials; else a Client ID Metadata Document URL where the server announces `client_id_metadata_document_supported`; else dynamic client registration | MCP 2025-11-25 "Client Registration Approaches", RFC 7591 |
+//! | client credentials | [`OAuth::client_credentials_grant`]: no user; `grant_type=client_credentials` with the scope and `resource`, the client authenticated as below | OAuth 2.1 §4.2, SEP-1046 (extension `io.modelcontextprotocol/oauth-client-credentials`) |
 //! | token endpoint authentication | `client_secret_basic`, `client_secret_post` or `none`, as the registration or the server's metadata say | RFC 6749 §2.3.1 |
 //! | tokens | refreshed with the refresh token on a `401` before a new authorization; kept in a [`TokenStore`] under the issuer and the resource | RFC 6749 §6 |
 //! | security | the access token goes only in the `Authorization` header of requests to the MCP endpoint (redirects are never followed), never in a URL, never to the authorization server | OAuth 2.1 §7, MCP "Token Audience Binding" |
@@ -80,6 +81,8 @@ pub struct OAuth {
     pub(crate) client_name: String,
     pub(crate) max_step_ups: u32,
     pub(crate) timeout: Duration,
+    /// The client credentials grant instead of the authorization code grant.
+    pub(crate) machine: bool,
 }
 
 impl fmt::Debug for OAuth {
@@ -91,6 +94,7 @@ impl fmt::Debug for OAuth {
             .field("client_name", &self.client_name)
             .field("max_step_ups", &self.max_step_ups)
             .field("timeout", &self.timeout)
+            .field("client_credentials_grant", &self.machine)
             .finish_non_exhaustive()
     }
 }
@@ -107,7 +111,20 @@ impl OAuth {
             client_name: "mcpwire-client".to_owned(),
             max_step_ups: DEFAULT_MAX_STEP_UPS,
             timeout: Duration::from_secs(30),
+            machine: false,
         }
+    }
+
+    /// OAuth for a client acting on its own behalf, with no user: the client credentials
+    /// grant (OAuth 2.1 §4.2; the `io.modelcontextprotocol/oauth-client-credentials`
+    /// extension, SEP-1046) with these pre-registered credentials, authenticated at the token
+    /// endpoint as the server's metadata allows (`client_secret_basic` unless it lists only
+    /// `client_secret_post`). Discovery, the checks, `resource` and the scope selection are
+    /// the same as for the authorization code grant.
+    pub fn client_credentials_grant(client_id: &str, client_secret: &str) -> Self {
+        let mut oauth = Self::new(user::NoUser).client_credentials(client_id, Some(client_secret));
+        oauth.machine = true;
+        oauth
     }
 
     /// Pre-registered credentials, used with every authorization server (a `None` secret is

@@ -72,6 +72,8 @@ pub(crate) enum Grant<'a> {
     },
     /// A refresh.
     Refresh { refresh_token: &'a str },
+    /// The client credentials grant (the client acting on its own behalf).
+    ClientCredentials,
 }
 
 /// Asks `server`'s token endpoint for tokens for `resource`. `scope` is what was asked for
@@ -103,6 +105,12 @@ pub(crate) async fn request(
             form.push(("grant_type", "refresh_token"));
             form.push(("refresh_token", refresh_token));
             kept_refresh = Some((*refresh_token).to_owned());
+        }
+        Grant::ClientCredentials => {
+            form.push(("grant_type", "client_credentials"));
+            if let Some(scope) = scope {
+                form.push(("scope", scope));
+            }
         }
     }
     form.push(("resource", resource));

@@ -58,6 +58,27 @@ impl AuthorizationResponse {
     }
 }
 
+/// The user of a client that has none (the client credentials grant): any authorization
+/// that would need one fails.
+pub(crate) struct NoUser;
+
+impl UserAgent for NoUser {
+    fn redirect_uri(&self) -> String {
+        String::new()
+    }
+
+    fn authorize(
+        &self,
+        _authorization_url: String,
+    ) -> BoxFuture<'_, Result<AuthorizationResponse, AuthError>> {
+        Box::pin(async {
+            Err(AuthError::User(
+                "this client has no user (client credentials grant)".to_owned(),
+            ))
+        })
+    }
+}
+
 /// What [`LoopbackReceiver`] does with the authorization URL (print it, open a browser); an
 /// error ends the authorization.
 pub type OpenUrl = dyn Fn(&str) -> Result<(), String> + Send + Sync;

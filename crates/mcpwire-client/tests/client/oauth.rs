@@ -523,6 +523,7 @@ fn token(inner: &Inner, parts: &hyper::http::request::Parts, body: &Bytes) -> Re
             }
             grant.scope
         }
+        "client_credentials" => get("scope"),
         "refresh_token" => match state.refresh.get(&get("refresh_token")) {
             Some(scope) => scope.clone(),
             None => return refuse("refresh_token"),
@@ -1007,4 +1008,34 @@ async fn a_server_without_resource_metadata_is_its_own_authorization_server() {
         assert_eq!(&authorization["resource"], &mock.0.endpoint);
         assert_eq!(mock.seen("AS", "/token").len(), 1);
     }
+}
+
+#[tokio::test]
+async fn the_client_credentials_grant_needs_no_user() {
+    let mock = mock(Behaviour::default()).await;
+    mock.0
+        .state
+        .lock()
+        .expect("not poisoned")
+        .clients
+        .insert("machine".to_owned(), Some("m-secret".to_owned()));
+    let oauth = OAuth::client_credentials_grant("machine", "m-secret");
+    let transport = HttpTransport::new(&mock.0.endpoint)
+        .expect("a URL")
+        .oauth(oauth);
+    let client = connect(transport).await.expect("the client connects");
+    assert_eq!(
+        greet(&client).await.expect("the call succeeds"),
+        "hello Ada"
+    );
+    assert!(mock.seen("AS", "/authorize").is_empty());
+    assert!(mock.seen("AS", "/register").is_empty());
+    let tokens = mock.seen("AS", "/token");
+    assert_eq!(tokens.len(), 1);
+    let form = query(&format!("?{}", tokens[0].body));
+    assert_eq!(form["grant_type"], "client_credentials");
+    assert_eq!(form["scope"], "mcp");
+    assert_eq!(&form["resource"], &mock.0.endpoint);
+    let basic = format!("Basic {}", STANDARD.encode("machine:m-secret"));
+    assert_eq!(tokens[0].authorization.as_deref(), Some(basic.as_str()));
 }
