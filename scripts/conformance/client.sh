@@ -3,7 +3,7 @@
 # crates/mcpwire-client/examples/everything_client.rs (built with the feature `oauth`) and
 # prints a table: every scenario of each requirement set (2025-11-25, 2026-07-28), authorization
 # (auth/*) included, the ones the set lists as added after its release included, the extension
-# scenario the client implements (client credentials, basic), and the two authorization back-compatibility scenarios of 2025-03-26. Not part of
+# scenarios the client implements (client credentials, basic and JWT), and the two authorization back-compatibility scenarios of 2025-03-26. Not part of
 # CI (it installs npm packages; see suite.sh). Exit status 1 when a scenario fails.
 set -euo pipefail
 
@@ -30,7 +30,7 @@ scenarios() {
         return
     fi
     if [ "$1" = extension ]; then
-        printf '%s\n' auth/client-credentials-basic
+        printf '%s\n' auth/client-credentials-basic auth/client-credentials-jwt
         return
     fi
     "$NODE" -e '

@@ -10,7 +10,7 @@
 //! the "browser" is headless (it GETs the authorization URL and takes the redirect's
 //! parameters from the `Location` the suite's authorization server answers with), and
 //! pre-registered credentials come from the context's `client_id` / `client_secret` (with the
-//! client credentials grant for `auth/client-credentials-basic`).
+//! client credentials grant for `auth/client-credentials-basic` and `-jwt`).
 //!
 //! Run the suite with `scripts/conformance/client.sh`.
 
@@ -269,7 +269,7 @@ mod headless {
     }
 
     /// The OAuth of an `auth/*` scenario: pre-registered credentials when the context has
-    /// them; the client credentials grant for `auth/client-credentials-basic`.
+    /// them; the client credentials grant for `auth/client-credentials-basic` and `-jwt`.
     pub(super) fn oauth(scenario: &str) -> OAuth {
         let context = super::context();
         let text = |name: &str| {
@@ -280,6 +280,13 @@ mod headless {
         };
         if scenario == "auth/client-credentials-basic" {
             return OAuth::client_credentials_grant(text("client_id"), text("client_secret"));
+        }
+        if scenario == "auth/client-credentials-jwt" {
+            let pem = text("private_key_pem").as_bytes();
+            match OAuth::client_credentials_jwt(text("client_id"), pem, text("signing_algorithm")) {
+                Ok(oauth) => return oauth,
+                Err(error) => eprintln!("the scenario's key: {error}"),
+            }
         }
         let user = Headless {
             client: Client::builder(TokioExecutor::new()).build_http(),

@@ -162,6 +162,7 @@ impl Authorizer {
             &self.http,
             &context.discovered.server,
             &context.client,
+            self.config.signer.as_deref(),
             Grant::Refresh { refresh_token },
             &context.discovered.resource,
             context.tokens.scope.as_deref(),
@@ -231,6 +232,7 @@ impl Authorizer {
                 &self.http,
                 server,
                 &client,
+                self.config.signer.as_deref(),
                 Grant::ClientCredentials,
                 &discovered.resource,
                 scope.as_deref(),
@@ -290,6 +292,7 @@ impl Authorizer {
             &self.http,
             server,
             &client,
+            self.config.signer.as_deref(),
             Grant::Code {
                 code,
                 verifier: &verifier,

@@ -19,7 +19,7 @@
 //! | `offline_access` | added to the scopes asked for where the authorization server lists it in `scopes_supported`, so that an OpenID-flavoured server grants a refresh token | SEP-2207 (MCP 2026-07-28) |
 //! | no resource metadata | a server without any is taken as its own authorization server: its origin's RFC 8414 metadata (same checks), else `/authorize`, `/token`, `/register` at its origin; the resource is the endpoint | MCP 2025-03-26 "Server Metadata Discovery", "Fallbacks for Servers without Metadata Discovery" |
 //! | client | pre-registered credentials; else a Client ID Metadata Document URL where the server announces `client_id_metadata_document_supported`; else dynamic client registration | MCP 2025-11-25 "Client Registration Approaches", RFC 7591 |
-//! | client credentials | [`OAuth::client_credentials_grant`]: no user; `grant_type=client_credentials` with the scope and `resource`, the client authenticated as below | OAuth 2.1 §4.2, SEP-1046 (extension `io.modelcontextprotocol/oauth-client-credentials`) |
+//! | client credentials | [`OAuth::client_credentials_grant`] (a secret) or [`OAuth::client_credentials_jwt`] (`private_key_jwt`, RFC 7523): no user; `grant_type=client_credentials` with the scope and `resource` | OAuth 2.1 §4.2, SEP-1046 (extension `io.modelcontextprotocol/oauth-client-credentials`) |
 //! | token endpoint authentication | `client_secret_basic`, `client_secret_post` or `none`, as the registration or the server's metadata say | RFC 6749 §2.3.1 |
 //! | tokens | refreshed with the refresh token on a `401` before a new authorization; kept in a [`TokenStore`] under the issuer and the resource | RFC 6749 §6 |
 //! | security | the access token goes only in the `Authorization` header of requests to the MCP endpoint (redirects are never followed), never in a URL, never to the authorization server | OAuth 2.1 §7, MCP "Token Audience Binding" |
@@ -27,6 +27,7 @@
 //! The user's part (opening the authorization URL, receiving the redirect) is a
 //! [`UserAgent`]; [`LoopbackReceiver`] is one for command-line applications.
 
+mod assertion;
 mod challenge;
 mod client;
 mod discovery;
@@ -83,6 +84,8 @@ pub struct OAuth {
     pub(crate) timeout: Duration,
     /// The client credentials grant instead of the authorization code grant.
     pub(crate) machine: bool,
+    /// The key of `private_key_jwt`, if the client authenticates so.
+    pub(crate) signer: Option<Arc<assertion::Signer>>,
 }
 
 impl fmt::Debug for OAuth {
@@ -112,7 +115,25 @@ impl OAuth {
             max_step_ups: DEFAULT_MAX_STEP_UPS,
             timeout: Duration::from_secs(30),
             machine: false,
+            signer: None,
         }
+    }
+
+    /// [`client_credentials_grant`](Self::client_credentials_grant) authenticated with
+    /// `private_key_jwt` (RFC 7523 §2.2) instead of a secret: each token request carries a
+    /// JWT signed with `private_key_pem` (PKCS#8; `algorithm` `ES256` or `ES384`) whose
+    /// `iss` and `sub` are `client_id` and whose `aud` is the authorization server's issuer.
+    /// A key that cannot be read is an error.
+    pub fn client_credentials_jwt(
+        client_id: &str,
+        private_key_pem: &[u8],
+        algorithm: &str,
+    ) -> Result<Self, AuthError> {
+        let signer = assertion::Signer::from_pem(private_key_pem, algorithm)?;
+        let mut oauth = Self::new(user::NoUser).client_credentials(client_id, None);
+        oauth.machine = true;
+        oauth.signer = Some(Arc::new(signer));
+        Ok(oauth)
     }
 
     /// OAuth for a client acting on its own behalf, with no user: the client credentials

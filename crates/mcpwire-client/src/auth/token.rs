@@ -10,6 +10,7 @@ use base64::engine::general_purpose::STANDARD;
 use serde::{Deserialize, Serialize};
 
 use super::AuthError;
+use super::assertion::{JWT_BEARER, Signer};
 use super::discovery::ServerMetadata;
 use super::fetch::AuthHttp;
 use super::registration::{ClientRegistration, TokenAuth};
@@ -79,10 +80,12 @@ pub(crate) enum Grant<'a> {
 /// Asks `server`'s token endpoint for tokens for `resource`. `scope` is what was asked for
 /// (kept when the response does not name the scopes granted); a refresh that grants no new
 /// refresh token keeps `previous_refresh`.
+#[allow(clippy::too_many_arguments)]
 pub(crate) async fn request(
     http: &AuthHttp,
     server: &ServerMetadata,
     client: &ClientRegistration,
+    signer: Option<&Signer>,
     grant: Grant<'_>,
     resource: &str,
     scope: Option<&str>,
@@ -115,23 +118,32 @@ pub(crate) async fn request(
     }
     form.push(("resource", resource));
     let mut basic = None;
-    match client.token_auth(server) {
-        TokenAuth::Basic => {
-            // RFC 6749 §2.3.1: both are form-encoded before they are joined.
-            let encode =
-                |text: &str| form_urlencoded::byte_serialize(text.as_bytes()).collect::<String>();
-            let secret = client.client_secret.as_deref().unwrap_or_default();
-            let pair = format!("{}:{}", encode(&client.client_id), encode(secret));
-            basic = Some(format!("Basic {}", STANDARD.encode(pair)));
+    let assertion;
+    if let Some(signer) = signer {
+        assertion = signer.assertion(&client.client_id, &server.issuer)?;
+        form.push(("client_id", &client.client_id));
+        form.push(("client_assertion_type", JWT_BEARER));
+        form.push(("client_assertion", &assertion));
+    } else {
+        match client.token_auth(server) {
+            TokenAuth::Basic => {
+                // RFC 6749 §2.3.1: both are form-encoded before they are joined.
+                let encode = |text: &str| {
+                    form_urlencoded::byte_serialize(text.as_bytes()).collect::<String>()
+                };
+                let secret = client.client_secret.as_deref().unwrap_or_default();
+                let pair = format!("{}:{}", encode(&client.client_id), encode(secret));
+                basic = Some(format!("Basic {}", STANDARD.encode(pair)));
+            }
+            TokenAuth::Post => {
+                form.push(("client_id", &client.client_id));
+                form.push((
+                    "client_secret",
+                    client.client_secret.as_deref().unwrap_or_default(),
+                ));
+            }
+            TokenAuth::None => form.push(("client_id", &client.client_id)),
         }
-        TokenAuth::Post => {
-            form.push(("client_id", &client.client_id));
-            form.push((
-                "client_secret",
-                client.client_secret.as_deref().unwrap_or_default(),
-            ));
-        }
-        TokenAuth::None => form.push(("client_id", &client.client_id)),
     }
     let answer = http.post_form(endpoint, &form, basic).await?;
     if !answer.status.is_success() {

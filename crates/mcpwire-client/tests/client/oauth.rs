@@ -102,6 +102,9 @@ struct AsState {
     access: HashMap<String, String>,
     /// Valid refresh tokens and their scope.
     refresh: HashMap<String, String>,
+    /// Clients that authenticate with `private_key_jwt`: their public key (uncompressed
+    /// P-256 point).
+    jwt_keys: HashMap<String, Vec<u8>>,
 }
 
 struct Inner {
@@ -498,10 +501,31 @@ fn token(inner: &Inner, parts: &hyper::http::request::Parts, body: &Bytes) -> Re
         None => (get("client_id"), form.get("client_secret").cloned()),
     };
     let mut state = inner.state.lock().expect("not poisoned");
-    let known = match state.clients.get(&client_id) {
-        Some(expected) => expected == &secret,
-        None => inner.behaviour.cimd && client_id.starts_with("https://") && secret.is_none(),
-    };
+    if let Some(assertion) = form.get("client_assertion") {
+        let Some(key) = state.jwt_keys.get(&client_id) else {
+            return refuse("unknown client");
+        };
+        let mut validation = jsonwebtoken::Validation::new(jsonwebtoken::Algorithm::ES256);
+        validation.set_audience(&[inner.issuer.as_str()]);
+        validation.set_issuer(&[client_id.as_str()]);
+        validation.sub = Some(client_id.clone());
+        let decoded = jsonwebtoken::decode::<Value>(
+            assertion,
+            &jsonwebtoken::DecodingKey::from_ec_der(key),
+            &validation,
+        );
+        if decoded.is_err()
+            || get("client_assertion_type")
+                != "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+        {
+            return refuse("client assertion");
+        }
+    }
+    let known = form.contains_key("client_assertion")
+        || match state.clients.get(&client_id) {
+            Some(expected) => expected == &secret,
+            None => inner.behaviour.cimd && client_id.starts_with("https://") && secret.is_none(),
+        };
     if !known {
         return refuse("client authentication");
     }
@@ -1038,4 +1062,42 @@ async fn the_client_credentials_grant_needs_no_user() {
     assert_eq!(&form["resource"], &mock.0.endpoint);
     let basic = format!("Basic {}", STANDARD.encode("machine:m-secret"));
     assert_eq!(tokens[0].authorization.as_deref(), Some(basic.as_str()));
+}
+
+#[tokio::test]
+async fn the_client_credentials_grant_signs_a_jwt_assertion() {
+    let key = rcgen::KeyPair::generate().expect("a P-256 key");
+    let mock = mock(Behaviour::default()).await;
+    mock.0
+        .state
+        .lock()
+        .expect("not poisoned")
+        .jwt_keys
+        .insert("signer".to_owned(), key.public_key_raw().to_vec());
+    let oauth = OAuth::client_credentials_jwt("signer", key.serialize_pem().as_bytes(), "ES256")
+        .expect("a PKCS#8 key");
+    let transport = HttpTransport::new(&mock.0.endpoint)
+        .expect("a URL")
+        .oauth(oauth);
+    let client = connect(transport).await.expect("the client connects");
+    assert_eq!(
+        greet(&client).await.expect("the call succeeds"),
+        "hello Ada"
+    );
+    let tokens = mock.seen("AS", "/token");
+    let form = query(&format!("?{}", tokens[0].body));
+    assert_eq!(form["grant_type"], "client_credentials");
+    assert!(!form.contains_key("client_secret"));
+    assert_eq!(tokens[0].authorization, None);
+
+    // A key the server does not know is refused.
+    let other = rcgen::KeyPair::generate().expect("a P-256 key");
+    let oauth = OAuth::client_credentials_jwt("signer", other.serialize_pem().as_bytes(), "ES256")
+        .expect("a PKCS#8 key");
+    let transport = HttpTransport::new(&mock.0.endpoint)
+        .expect("a URL")
+        .oauth(oauth);
+    let error = failure(connect(transport).await);
+    assert!(error.contains("client assertion"), "{error}");
+    assert!(OAuth::client_credentials_jwt("signer", b"not a key", "ES256").is_err());
 }
