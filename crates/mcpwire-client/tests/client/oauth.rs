@@ -626,6 +626,13 @@ async fn transport(
     (transport, opened)
 }
 
+/// A transport to `mock` with `oauth` (no browser).
+fn direct(mock: &Mock, oauth: OAuth) -> HttpTransport {
+    HttpTransport::new(&mock.0.endpoint)
+        .expect("a URL")
+        .oauth(oauth)
+}
+
 fn opened(urls: &Arc<Mutex<Vec<String>>>) -> Vec<HashMap<String, String>> {
     urls.lock()
         .expect("not poisoned")
@@ -1044,10 +1051,9 @@ async fn the_client_credentials_grant_needs_no_user() {
         .clients
         .insert("machine".to_owned(), Some("m-secret".to_owned()));
     let oauth = OAuth::client_credentials_grant("machine", "m-secret");
-    let transport = HttpTransport::new(&mock.0.endpoint)
-        .expect("a URL")
-        .oauth(oauth);
-    let client = connect(transport).await.expect("the client connects");
+    let client = connect(direct(&mock, oauth))
+        .await
+        .expect("the client connects");
     assert_eq!(
         greet(&client).await.expect("the call succeeds"),
         "hello Ada"
@@ -1076,10 +1082,9 @@ async fn the_client_credentials_grant_signs_a_jwt_assertion() {
         .insert("signer".to_owned(), key.public_key_raw().to_vec());
     let oauth = OAuth::client_credentials_jwt("signer", key.serialize_pem().as_bytes(), "ES256")
         .expect("a PKCS#8 key");
-    let transport = HttpTransport::new(&mock.0.endpoint)
-        .expect("a URL")
-        .oauth(oauth);
-    let client = connect(transport).await.expect("the client connects");
+    let client = connect(direct(&mock, oauth))
+        .await
+        .expect("the client connects");
     assert_eq!(
         greet(&client).await.expect("the call succeeds"),
         "hello Ada"
@@ -1094,10 +1099,7 @@ async fn the_client_credentials_grant_signs_a_jwt_assertion() {
     let other = rcgen::KeyPair::generate().expect("a P-256 key");
     let oauth = OAuth::client_credentials_jwt("signer", other.serialize_pem().as_bytes(), "ES256")
         .expect("a PKCS#8 key");
-    let transport = HttpTransport::new(&mock.0.endpoint)
-        .expect("a URL")
-        .oauth(oauth);
-    let error = failure(connect(transport).await);
+    let error = failure(connect(direct(&mock, oauth)).await);
     assert!(error.contains("client assertion"), "{error}");
     assert!(OAuth::client_credentials_jwt("signer", b"not a key", "ES256").is_err());
 }
