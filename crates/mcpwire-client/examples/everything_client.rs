@@ -6,6 +6,12 @@
 //! `MCP_CONFORMANCE_CONTEXT`). It exits 0 when every step worked, 1 otherwise (the reason on
 //! stderr).
 //!
+//! Built with the feature `oauth`, an `auth/*` scenario is answered with the client's OAuth:
+//! the "browser" is headless (it GETs the authorization URL and takes the redirect's
+//! parameters from the `Location` the suite's authorization server answers with), and
+//! pre-registered credentials come from the context's `client_id` / `client_secret` (with the
+//! client credentials grant for `auth/client-credentials-basic` and `-jwt`).
+//!
 //! Run the suite with `scripts/conformance/client.sh`.
 
 use std::process::ExitCode;
@@ -53,6 +59,13 @@ fn context() -> Value {
 
 async fn connect(url: &str) -> Result<Client, ClientError> {
     let transport = HttpTransport::new(url)?;
+    #[cfg(feature = "oauth")]
+    let transport = match std::env::var("MCP_CONFORMANCE_SCENARIO") {
+        Ok(scenario) if scenario.starts_with("auth/") => {
+            transport.oauth(headless::oauth(&scenario))
+        }
+        _ => transport,
+    };
     Client::builder("mcpwire-everything-client", env!("CARGO_PKG_VERSION"))
         .protocol_version(requested_version().map_err(ClientError::Negotiation)?)
         .request_timeout(Some(Duration::from_secs(20)))
@@ -157,6 +170,14 @@ async fn scenario_steps(client: &Client, scenario: &str) -> Result<(), ClientErr
                 .call_tool("json_schema_echo", &arguments, &options)
                 .await?;
         }
+        auth if auth.starts_with("auth/") => {
+            // Authorized once connected; a call may ask for more scopes (step-up).
+            for tool in &tools {
+                client
+                    .call_tool(&tool.name, &sample_arguments(tool), &options)
+                    .await?;
+            }
+        }
         // initialize, request-metadata, json-schema-ref-no-deref and anything else: connecting
         // and listing the tools is the whole scenario.
         _ => {}
@@ -189,4 +210,95 @@ fn sample_arguments(tool: &ToolInfo) -> Value {
         arguments.insert(name.to_owned(), value);
     }
     Value::Object(arguments)
+}
+
+/// The suite's user: no browser, the authorization server's redirect read from its answer.
+#[cfg(feature = "oauth")]
+mod headless {
+    use http_body_util::Empty;
+    use hyper::body::Bytes;
+    use hyper::header::LOCATION;
+    use hyper_util::client::legacy::Client;
+    use hyper_util::client::legacy::connect::HttpConnector;
+    use hyper_util::rt::TokioExecutor;
+    use mcpwire_client::auth::{AuthError, AuthorizationResponse, OAuth, UserAgent};
+    use mcpwire_client::transport::BoxFuture;
+    use serde_json::Value;
+
+    /// The redirect URI registered (never listened on: the redirect is read, not followed).
+    const REDIRECT_URI: &str = "http://localhost:3000/callback";
+
+    /// The Client ID Metadata Document URL the suite's authorization server expects.
+    const METADATA_DOCUMENT: &str = "https://conformance-test.local/client-metadata.json";
+
+    struct Headless {
+        client: Client<HttpConnector, Empty<Bytes>>,
+    }
+
+    impl UserAgent for Headless {
+        fn redirect_uri(&self) -> String {
+            REDIRECT_URI.to_owned()
+        }
+
+        fn authorize(
+            &self,
+            url: String,
+        ) -> BoxFuture<'_, Result<AuthorizationResponse, AuthError>> {
+            Box::pin(async move {
+                let uri = url
+                    .parse()
+                    .map_err(|e| AuthError::User(format!("{url}: {e}")))?;
+                let answer = self
+                    .client
+                    .get(uri)
+                    .await
+                    .map_err(|e| AuthError::User(format!("GET {url}: {e}")))?;
+                let location = answer
+                    .headers()
+                    .get(LOCATION)
+                    .and_then(|v| v.to_str().ok())
+                    .ok_or_else(|| {
+                        AuthError::User(format!(
+                            "{url} answered {} without a redirect",
+                            answer.status()
+                        ))
+                    })?;
+                Ok(AuthorizationResponse::from_url(location))
+            })
+        }
+    }
+
+    /// The OAuth of an `auth/*` scenario: pre-registered credentials when the context has
+    /// them; the client credentials grant for `auth/client-credentials-basic` and `-jwt`.
+    pub(super) fn oauth(scenario: &str) -> OAuth {
+        let context = super::context();
+        let text = |name: &str| {
+            context
+                .get(name)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+        };
+        if scenario == "auth/client-credentials-basic" {
+            return OAuth::client_credentials_grant(text("client_id"), text("client_secret"));
+        }
+        if scenario == "auth/client-credentials-jwt" {
+            let pem = text("private_key_pem").as_bytes();
+            match OAuth::client_credentials_jwt(text("client_id"), pem, text("signing_algorithm")) {
+                Ok(oauth) => return oauth,
+                Err(error) => eprintln!("the scenario's key: {error}"),
+            }
+        }
+        let user = Headless {
+            client: Client::builder(TokioExecutor::new()).build_http(),
+        };
+        let oauth = OAuth::new(user)
+            .client_name("mcpwire-everything-client")
+            .client_metadata_url(METADATA_DOCUMENT);
+        match context.get("client_id").and_then(Value::as_str) {
+            Some(id) => {
+                oauth.client_credentials(id, context.get("client_secret").and_then(Value::as_str))
+            }
+            None => oauth,
+        }
+    }
 }

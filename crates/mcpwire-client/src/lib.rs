@@ -80,6 +80,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "oauth")]
+pub mod auth;
 mod calls;
 mod client;
 mod describe;

@@ -30,6 +30,9 @@ pub(crate) struct Shared {
     pub(crate) incoming: IncomingSender,
     /// Whether to open the server's GET stream once the session is initialized.
     standalone: bool,
+    /// The OAuth authorizer, if the transport has one.
+    #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
+    pub(crate) auth: Auth,
     state: Mutex<State>,
 }
 
@@ -74,12 +77,14 @@ impl Shared {
         incoming: IncomingSender,
         standalone: bool,
         extra: Vec<(hyper::header::HeaderName, hyper::header::HeaderValue)>,
+        auth: Auth,
     ) -> Self {
         Self {
             pool,
             limits,
             incoming,
             standalone,
+            auth,
             state: Mutex::new(State {
                 common: Common {
                     extra,
@@ -153,7 +158,7 @@ impl Shared {
         common: &Common,
         stateless: bool,
     ) -> Result<Response<Body>, TransportError> {
-        let sent = self.pool.send(request).await?;
+        let sent = self.send(request).await?;
         self.checked(sent, common, stateless).await
     }
 
@@ -180,6 +185,8 @@ impl Shared {
         common: &Common,
         written: tokio::sync::oneshot::Sender<()>,
     ) -> Result<Response<Body>, TransportError> {
+        let mut request = request;
+        self.authorize(&mut request);
         let sent = self.pool.send_signalled(request, written).await?;
         self.checked(sent, common, false).await
     }
@@ -337,9 +344,30 @@ impl Shared {
         let Ok(request) = request::delete(self.pool.endpoint(), &common) else {
             return;
         };
-        let _ = tokio::time::timeout(self.limits.ack_timeout, self.pool.send(request)).await;
+        let _ = tokio::time::timeout(self.limits.ack_timeout, self.send(request)).await;
         self.pool.clear();
     }
+}
+
+/// The authorizer of a transport (feature `oauth`).
+#[cfg(feature = "oauth")]
+pub(crate) type Auth = Option<Arc<crate::auth::Authorizer>>;
+/// Nothing, without the feature `oauth`.
+#[cfg(not(feature = "oauth"))]
+pub(crate) type Auth = ();
+
+#[cfg(not(feature = "oauth"))]
+impl Shared {
+    /// Sends a request to the endpoint.
+    pub(crate) async fn send(
+        &self,
+        request: Request<pool::Body>,
+    ) -> Result<Response<Body>, TransportError> {
+        self.pool.send(request).await
+    }
+
+    /// Adds nothing without the feature `oauth`.
+    fn authorize(&self, _request: &mut Request<pool::Body>) {}
 }
 
 /// The error of an answer that redirects: redirects are not followed, so no header (such as

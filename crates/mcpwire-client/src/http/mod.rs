@@ -47,6 +47,8 @@
 //! answer). At most [`HttpLimits::max_idle_connections`] HTTP/1.1 connections are kept for
 //! reuse.
 
+#[cfg(feature = "oauth")]
+mod authorized;
 mod connection;
 mod limits;
 mod pool;
@@ -95,6 +97,8 @@ pub struct HttpTransport {
     roots: TrustRoots,
     proxy: ProxySetting,
     http2: bool,
+    #[cfg(feature = "oauth")]
+    oauth: Option<crate::auth::OAuth>,
 }
 
 impl HttpTransport {
@@ -109,6 +113,8 @@ impl HttpTransport {
             roots: TrustRoots::platform(),
             proxy: ProxySetting::Environment,
             http2: true,
+            #[cfg(feature = "oauth")]
+            oauth: None,
         })
     }
 
@@ -196,6 +202,18 @@ impl HttpTransport {
     }
 }
 
+#[cfg(feature = "oauth")]
+impl HttpTransport {
+    /// Answers the server's `401` with OAuth 2.1 (feature `oauth`): discovery, registration
+    /// and the authorization code flow as `oauth` says (see [`crate::auth`]); the request is
+    /// sent again with `Authorization: Bearer …`, and a `403 insufficient_scope` asks for
+    /// more scopes up to [`OAuth::max_step_ups`](crate::auth::OAuth::max_step_ups) times.
+    pub fn oauth(mut self, oauth: crate::auth::OAuth) -> Self {
+        self.oauth = Some(oauth);
+        self
+    }
+}
+
 impl Transport for HttpTransport {
     fn open(
         self: Box<Self>,
@@ -209,8 +227,20 @@ impl Transport for HttpTransport {
             roots,
             proxy,
             http2,
+            #[cfg(feature = "oauth")]
+            oauth,
         } = *self;
         Box::pin(async move {
+            #[cfg(feature = "oauth")]
+            let auth = oauth.map(|oauth| {
+                Arc::new(crate::auth::Authorizer::new(
+                    oauth,
+                    &endpoint.url,
+                    roots.clone(),
+                ))
+            });
+            #[cfg(not(feature = "oauth"))]
+            let auth = ();
             let settings = Settings {
                 roots,
                 proxy,
@@ -219,7 +249,9 @@ impl Transport for HttpTransport {
                 connect_timeout: limits.connect_timeout,
             };
             let pool = Pool::new(endpoint, settings)?;
-            let shared = Arc::new(Shared::new(pool, limits, incoming, standalone, headers));
+            let shared = Arc::new(Shared::new(
+                pool, limits, incoming, standalone, headers, auth,
+            ));
             let connection: Box<dyn Connection> = Box::new(HttpConnection { shared });
             Ok(connection)
         })

@@ -18,6 +18,8 @@ mod listing_members;
 mod malformed;
 mod negotiation;
 mod notifications;
+#[cfg(feature = "oauth")]
+mod oauth;
 mod retry_version;
 mod sampling_meta;
 mod sampling_tools;
