@@ -479,7 +479,19 @@ fn each_class_of_bad_token_is_refused_and_the_right_one_accepted() {
         header.kid = Some("a".to_owned());
         jsonwebtoken::encode(&header, &good, &EncodingKey::from_secret(public.as_bytes())).unwrap()
     };
+    // A symmetric key slipped into the JWKS, and a token HMAC-signed with it.
+    let secret = b"a shared secret of 32 bytes, ok!";
+    issuer.jwks.lock().unwrap()["keys"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"kty": "oct", "kid": "hmac", "k": URL_SAFE_NO_PAD.encode(secret)}));
+    let hmac_jwks = {
+        let mut header = Header::new(Algorithm::HS256);
+        header.kid = Some("hmac".to_owned());
+        jsonwebtoken::encode(&header, &good, &EncodingKey::from_secret(secret)).unwrap()
+    };
     let cases: Vec<(&str, String)> = vec![
+        ("HS256 with an oct key of the JWKS", hmac_jwks),
         ("unsigned", unsigned),
         ("alg none", none),
         ("HS256 with the public key", hs256),
@@ -559,6 +571,17 @@ fn a_token_lacking_scope_gets_403_naming_every_scope_needed() {
         "{challenge}"
     );
     assert!(challenge.contains(&protected.metadata_url()), "{challenge}");
+    // GET and DELETE too: no message, the endpoint's scopes.
+    let session = open(&protected, &key.sign(&protected.claims(&issuer, "alice")));
+    let with_session = ("Mcp-Session-Id", session.as_str());
+    let stream = [
+        ("Accept", "text/event-stream"),
+        with_session,
+        ("Authorization", &auth),
+    ];
+    assert_eq!(protected.send("GET", &stream, "").status, 403);
+    let delete = protected.send("DELETE", &[with_session, ("Authorization", &auth)], "");
+    assert_eq!(delete.status, 403);
 }
 
 #[test]
