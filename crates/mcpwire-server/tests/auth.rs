@@ -194,7 +194,9 @@ impl Protected {
             let mut guard = ResourceServer::builder(resource)
                 .authorization_server(issuer.url.clone())
                 .supported_scope("mcp:admin")
-                .tool_scope("purge", "mcp:admin");
+                .tool_scope("purge", "mcp:admin")
+                .scope_implies("mcp:owner", "mcp:superuser")
+                .scope_implies("mcp:superuser", "mcp:admin");
             for scope in SCOPES {
                 guard = guard.required_scope(scope);
             }
@@ -705,6 +707,13 @@ fn a_tool_with_its_own_scope_needs_it_and_the_403_names_every_scope_of_the_call(
     let allowed = call(&admin, purge);
     assert_eq!(allowed.status, 200, "{}", allowed.text());
     assert!(allowed.json()["result"].is_object(), "{}", allowed.text());
+    // Scope hierarchies: mcp:owner implies mcp:superuser, which implies mcp:admin.
+    for broader in ["mcp:superuser", "mcp:owner"] {
+        let mut claims = claims.clone();
+        claims["scope"] = json!(format!("mcp:tools mcp:read {broader}"));
+        let allowed = call(&claims, purge);
+        assert_eq!(allowed.status, 200, "{broader}: {}", allowed.text());
+    }
 }
 
 #[test]

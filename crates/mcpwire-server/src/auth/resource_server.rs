@@ -52,6 +52,7 @@ pub struct ResourceServerBuilder {
     required: Vec<String>,
     supported: Vec<String>,
     features: Vec<FeatureScope>,
+    implied: Vec<(String, String)>,
 }
 
 /// A scope one tool, prompt or resource needs: the method that reaches it and its name (or
@@ -79,6 +80,18 @@ impl ResourceServerBuilder {
     /// A scope reading the resource `uri` (`resources/read`) needs, as for [`tool_scope`](Self::tool_scope).
     pub fn resource_scope(self, uri: impl Into<String>, scope: impl Into<String>) -> Self {
         self.feature_scope("resources/read", uri.into(), scope.into())
+    }
+
+    /// Declares that a token granting `broader` also grants `narrower` (such as
+    /// `files:write` implying `files:read`); implications chain. A request needing
+    /// `narrower` passes with either, and its challenge still names `narrower`.
+    pub fn scope_implies(
+        mut self,
+        broader: impl Into<String>,
+        narrower: impl Into<String>,
+    ) -> Self {
+        self.implied.push((broader.into(), narrower.into()));
+        self
     }
 
     fn feature_scope(mut self, method: &'static str, target: String, scope: String) -> Self {
@@ -151,6 +164,7 @@ impl ResourceServerBuilder {
                 resource: self.resource,
                 required: self.required,
                 features: self.features,
+                implied: self.implied,
                 validator: Box::new(validator),
             }),
         })
@@ -171,6 +185,8 @@ struct Inner {
     metadata: Bytes,
     required: Vec<String>,
     features: Vec<FeatureScope>,
+    /// `(broader, narrower)`: a token with the first has the second.
+    implied: Vec<(String, String)>,
     validator: Box<dyn TokenValidator>,
 }
 
@@ -193,6 +209,7 @@ impl ResourceServer {
             required: Vec::new(),
             supported: Vec::new(),
             features: Vec::new(),
+            implied: Vec::new(),
         }
     }
 
@@ -255,7 +272,11 @@ impl ResourceServer {
                 return Gate::Answer(response);
             }
         };
-        if !inner.required.iter().all(|scope| identity.has_scope(scope)) {
+        if !inner
+            .required
+            .iter()
+            .all(|scope| self.grants(&identity, scope))
+        {
             return refused(Refusal::InsufficientScope);
         }
         Gate::Pass(Some(caller(identity)))
@@ -290,6 +311,30 @@ impl ResourceServer {
 impl ResourceServer {
     /// Every scope `message` needs: the required ones, then those of the tool, prompt or
     /// resource it reaches (of every one, for a batch, whose messages are not looked at).
+    /// Whether `identity` has `scope`, itself or through a broader scope (the implications
+    /// followed transitively, at most as many steps as there are implications).
+    fn grants(&self, identity: &Identity, scope: &str) -> bool {
+        let mut wanted = vec![scope];
+        let mut seen = 0;
+        while let Some(scope) = wanted.pop() {
+            if identity.has_scope(scope) {
+                return true;
+            }
+            seen += 1;
+            if seen > self.inner.implied.len() {
+                break;
+            }
+            wanted.extend(
+                self.inner
+                    .implied
+                    .iter()
+                    .filter(|(_, narrower)| narrower == scope)
+                    .map(|(broader, _)| broader.as_str()),
+            );
+        }
+        false
+    }
+
     fn scopes_for(&self, message: MessageTarget<'_>) -> Vec<String> {
         let mut needed = self.inner.required.clone();
         let reached = self.inner.features.iter().filter(|feature| {
@@ -314,7 +359,7 @@ impl Guard for ResourceServer {
     ) -> Option<Response<Bytes>> {
         let identity = caller?.details.downcast_ref::<Identity>()?;
         let needed = self.scopes_for(message);
-        if needed.iter().all(|scope| identity.has_scope(scope)) {
+        if needed.iter().all(|scope| self.grants(identity, scope)) {
             return None;
         }
         Some(refuse(
