@@ -3,6 +3,7 @@
 //! server, every refusal checked by its status and `WWW-Authenticate` challenge.
 #![cfg(feature = "auth")]
 
+mod example;
 #[path = "../../mcpwire/tests/http_support/mod.rs"]
 mod http_support;
 
@@ -858,4 +859,48 @@ fn introspection_with_wrong_client_credentials_refuses_with_503() {
         INITIALIZE,
     );
     assert_eq!(reply.status, 503, "never let through: {}", reply.text());
+}
+
+#[test]
+fn the_conformance_example_runs_protected() {
+    let key = SigningKey::generate("a");
+    let issuer = Issuer::start(&[&key]);
+    let audience = "http://127.0.0.1/mcp";
+    let example = example::Example::start_named(
+        "conformance",
+        &[
+            "--http",
+            "127.0.0.1:0",
+            "--auth-issuer",
+            &issuer.url,
+            "--auth-audience",
+            audience,
+            "--auth-scope",
+            "mcp:tools",
+            "--auth-allow-loopback-http",
+        ],
+    );
+    let refused = request_to(
+        example.addr,
+        "POST",
+        "/mcp",
+        &[JSON, ACCEPT],
+        INITIALIZE.as_bytes(),
+    );
+    assert_eq!(refused.status, 401);
+    let challenge = refused.header("www-authenticate").unwrap();
+    assert!(challenge.contains("scope=\"mcp:tools\""), "{challenge}");
+    let claims = json!({
+        "iss": issuer.url, "sub": "alice", "aud": audience,
+        "exp": now() + 300, "scope": "mcp:tools",
+    });
+    let auth = bearer(&key.sign(&claims));
+    let opened = request_to(
+        example.addr,
+        "POST",
+        "/mcp",
+        &[JSON, ACCEPT, ("Authorization", &auth)],
+        INITIALIZE.as_bytes(),
+    );
+    assert_eq!(opened.status, 200, "{}", opened.text());
 }
