@@ -208,6 +208,11 @@ impl Protected {
     /// Serves on a port chosen first, so that the resource URI names it, behind the guard
     /// `guard` builds for that URI.
     fn guarded(guard: impl FnOnce(&str) -> ResourceServer) -> Protected {
+        Protected::configured(HttpConfig::default(), guard)
+    }
+
+    /// [`guarded`](Self::guarded) with `config`'s settings.
+    fn configured(config: HttpConfig, guard: impl FnOnce(&str) -> ResourceServer) -> Protected {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
         drop(listener);
@@ -218,7 +223,7 @@ impl Protected {
             .tool("purge", "Needs mcp:admin", whoami)
             .build()
             .unwrap();
-        let config = HttpConfig::default().bind(addr).guard(guard);
+        let config = config.bind(addr).guard(guard);
         let http = HttpServer::bind(config, server.http_service()).unwrap();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
@@ -903,4 +908,51 @@ fn the_conformance_example_runs_protected() {
         INITIALIZE.as_bytes(),
     );
     assert_eq!(opened.status, 200, "{}", opened.text());
+}
+
+#[test]
+fn a_stateless_request_hands_its_own_callers_identity_to_the_handler() {
+    let key = SigningKey::generate("a");
+    let issuer = Issuer::start(&[&key]);
+    let protected = Protected::configured(HttpConfig::default().stateless(true), |resource| {
+        let validator = JwtValidator::builder(issuer.url.clone(), resource)
+            .allow_loopback_http(true)
+            .build()
+            .unwrap();
+        ResourceServer::builder(resource)
+            .authorization_server(issuer.url.clone())
+            .required_scope("mcp:tools")
+            .build(validator)
+            .unwrap()
+    });
+    let body = json!({
+        "jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "whoami", "arguments": {}, "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}
+        }}
+    })
+    .to_string();
+    let routing = [
+        JSON,
+        ACCEPT,
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", "whoami"),
+    ];
+    let refused = protected.send("POST", &routing, &body);
+    assert_eq!(refused.status, 401);
+    for subject in ["alice", "bob"] {
+        let mut claims = protected.claims(&issuer, subject);
+        claims["scope"] = json!("mcp:tools");
+        let auth = bearer(&key.sign(&claims));
+        let mut headers = routing.to_vec();
+        headers.push(("Authorization", &auth));
+        let called = protected.send("POST", &headers, &body);
+        assert_eq!(called.status, 200, "{}", called.text());
+        assert_eq!(
+            called.json()["result"]["content"][0]["text"],
+            format!("{subject} mcp:tools")
+        );
+    }
 }
