@@ -428,6 +428,24 @@ fn a_token_in_the_query_string_is_never_read() {
         INITIALIZE.as_bytes(),
     );
     assert_eq!(both.status, 400, "{}", both.text());
+    // Two Authorization headers: as malformed.
+    let twice = protected.send(
+        "POST",
+        &[
+            JSON,
+            ACCEPT,
+            ("Authorization", &auth),
+            ("Authorization", &auth),
+        ],
+        INITIALIZE,
+    );
+    assert_eq!(twice.status, 400, "{}", twice.text());
+    assert!(
+        twice
+            .header("www-authenticate")
+            .unwrap()
+            .contains("invalid_request")
+    );
     assert!(
         both.header("www-authenticate")
             .unwrap()
