@@ -974,3 +974,110 @@ fn a_stateless_request_hands_its_own_callers_identity_to_the_handler() {
         );
     }
 }
+
+/// An issuer over https on loopback: its JWKS (`/jwks`) and RFC 8414 metadata behind a
+/// certificate for 127.0.0.1 issued by a CA generated here. Its URL and the CA's PEM.
+fn https_issuer(keys: &[&SigningKey]) -> (String, String, tokio::sync::oneshot::Sender<()>) {
+    use rcgen::{BasicConstraints, CertificateParams, IsCa, Issuer as CaIssuer, KeyPair};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio_rustls::rustls::pki_types::{PrivateKeyDer, PrivatePkcs8KeyDer};
+
+    let mut ca = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    let ca_key = KeyPair::generate().unwrap();
+    let ca_pem = ca.self_signed(&ca_key).unwrap().pem();
+    let ca = CaIssuer::new(ca, ca_key);
+    let leaf = CertificateParams::new(vec!["127.0.0.1".to_owned()]).unwrap();
+    let key = KeyPair::generate().unwrap();
+    let certificate = leaf.signed_by(&key, &ca).unwrap().der().clone();
+    let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key.serialize_der()));
+    let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
+    let config = tokio_rustls::rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(vec![certificate], key)
+        .unwrap();
+    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let url = format!("https://{}", listener.local_addr().unwrap());
+    let keys: Vec<Value> = keys.iter().map(|key| key.jwk.clone()).collect();
+    let jwks = json!({ "keys": keys }).to_string();
+    let metadata = json!({"issuer": url, "jwks_uri": format!("{url}/jwks")}).to_string();
+    let (stop, mut stopped) = tokio::sync::oneshot::channel::<()>();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            loop {
+                let (tcp, _) = tokio::select! {
+                    accepted = listener.accept() => accepted.unwrap(),
+                    _ = &mut stopped => return,
+                };
+                let Ok(mut tls) = acceptor.accept(tcp).await else {
+                    continue; // a client that does not trust the CA gives up here
+                };
+                let mut head = Vec::new();
+                let mut byte = [0u8; 1];
+                while !head.ends_with(b"\r\n\r\n") && head.len() < 8192 {
+                    if tls.read(&mut byte).await.unwrap_or(0) == 0 {
+                        break;
+                    }
+                    head.push(byte[0]);
+                }
+                let text = String::from_utf8_lossy(&head);
+                let body = if text.starts_with("GET /jwks ") {
+                    &jwks
+                } else {
+                    &metadata
+                };
+                let answer = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = tls.write_all(answer.as_bytes()).await;
+                let _ = tls.shutdown().await;
+            }
+        });
+    });
+    (url, ca_pem, stop)
+}
+
+#[test]
+fn the_issuers_documents_come_over_https_verified_against_the_given_root() {
+    let key = SigningKey::generate("a");
+    let (url, ca_pem, _stop) = https_issuer(&[&key]);
+    let start = |trusted: bool| {
+        Protected::guarded(|resource| {
+            let mut validator = JwtValidator::builder(url.clone(), resource);
+            if trusted {
+                validator = validator.root_certificates_pem(ca_pem.clone());
+            }
+            ResourceServer::builder(resource)
+                .authorization_server(url.clone())
+                .build(validator.build().unwrap())
+                .unwrap()
+        })
+    };
+    let protected = start(true);
+    let claims = json!({
+        "iss": url, "sub": "alice", "aud": protected.resource, "exp": now() + 300,
+    });
+    open(&protected, &key.sign(&claims));
+    // Without the CA the issuer's certificate is not trusted: nothing is let through.
+    let untrusting = start(false);
+    let mut claims = claims.clone();
+    claims["aud"] = json!(untrusting.resource);
+    let auth = bearer(&key.sign(&claims));
+    let refused = untrusting.send(
+        "POST",
+        &[JSON, ACCEPT, ("Authorization", &auth)],
+        INITIALIZE,
+    );
+    assert_eq!(refused.status, 503, "{}", refused.text());
+}

@@ -67,12 +67,31 @@ impl std::fmt::Debug for Fetcher {
 }
 
 impl Fetcher {
-    pub(crate) fn new(policy: UrlPolicy) -> Result<Fetcher, AuthConfigError> {
+    /// A client trusting the platform's roots and the certificates of `extra_roots_pem`
+    /// (a private CA).
+    pub(crate) fn new(
+        policy: UrlPolicy,
+        extra_roots_pem: &[Vec<u8>],
+    ) -> Result<Fetcher, AuthConfigError> {
+        use rustls::pki_types::CertificateDer;
+        use rustls::pki_types::pem::PemObject;
         let mut roots = rustls::RootCertStore::empty();
         let native = rustls_native_certs::load_native_certs();
         for cert in native.certs {
             // A certificate the platform lists but rustls cannot read is skipped.
             let _ = roots.add(cert);
+        }
+        for pem in extra_roots_pem {
+            let bad = |why: String| AuthConfigError::BadCertificate(why);
+            let mut found = false;
+            for cert in CertificateDer::pem_slice_iter(pem) {
+                let cert = cert.map_err(|e| bad(e.to_string()))?;
+                roots.add(cert).map_err(|e| bad(e.to_string()))?;
+                found = true;
+            }
+            if !found {
+                return Err(bad("no certificate in the PEM given".to_owned()));
+            }
         }
         let provider = Arc::new(rustls::crypto::ring::default_provider());
         let config = rustls::ClientConfig::builder_with_provider(provider)

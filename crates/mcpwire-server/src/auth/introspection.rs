@@ -24,9 +24,17 @@ pub struct IntrospectionValidatorBuilder {
     loopback_http: bool,
     cache_ttl: Duration,
     cache_entries: usize,
+    roots_pem: Vec<Vec<u8>>,
 }
 
 impl IntrospectionValidatorBuilder {
+    /// Also trusts the CA certificates of `pem` for the endpoint (as
+    /// [`JwtValidatorBuilder::root_certificates_pem`](super::JwtValidatorBuilder::root_certificates_pem)).
+    pub fn root_certificates_pem(mut self, pem: impl Into<Vec<u8>>) -> Self {
+        self.roots_pem.push(pem.into());
+        self
+    }
+
     /// The `iss` an answer must name, when it names one.
     pub fn issuer(mut self, issuer: impl Into<String>) -> Self {
         self.issuer = Some(issuer.into());
@@ -65,7 +73,7 @@ impl IntrospectionValidatorBuilder {
             form_urlencoded::byte_serialize(self.client_secret.as_bytes()).collect::<String>()
         );
         Ok(IntrospectionValidator {
-            fetcher: Fetcher::new(policy)?,
+            fetcher: Fetcher::new(policy, &self.roots_pem)?,
             authorization: format!("Basic {}", STANDARD.encode(credentials)),
             endpoint: self.endpoint,
             audience: self.audience,
@@ -117,6 +125,7 @@ impl IntrospectionValidator {
             loopback_http: false,
             cache_ttl: Duration::from_secs(60),
             cache_entries: 1024,
+            roots_pem: Vec::new(),
         }
     }
 

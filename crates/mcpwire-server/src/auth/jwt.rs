@@ -34,9 +34,17 @@ pub struct JwtValidatorBuilder {
     leeway: Duration,
     max_age: Duration,
     min_refetch: Duration,
+    roots_pem: Vec<Vec<u8>>,
 }
 
 impl JwtValidatorBuilder {
+    /// Also trusts the CA certificates of `pem` for the issuer's documents (an issuer whose
+    /// certificate a private CA issued); the platform's roots stay trusted.
+    pub fn root_certificates_pem(mut self, pem: impl Into<Vec<u8>>) -> Self {
+        self.roots_pem.push(pem.into());
+        self
+    }
+
     /// Fetches the keys from `url` instead of the `jwks_uri` of the issuer's metadata.
     pub fn jwks_url(mut self, url: impl Into<String>) -> Self {
         self.jwks_url = Some(url.into());
@@ -83,7 +91,7 @@ impl JwtValidatorBuilder {
             }
             None => Source::Issuer(self.issuer.clone()),
         };
-        let fetcher = Fetcher::new(policy)?;
+        let fetcher = Fetcher::new(policy, &self.roots_pem)?;
         Ok(JwtValidator {
             jwks: Jwks::new(source, fetcher, self.max_age, self.min_refetch),
             issuer: self.issuer,
@@ -126,6 +134,7 @@ impl JwtValidator {
             leeway: Duration::from_secs(30),
             max_age: Duration::from_secs(3600),
             min_refetch: Duration::from_secs(30),
+            roots_pem: Vec::new(),
         }
     }
 

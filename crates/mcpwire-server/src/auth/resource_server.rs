@@ -22,6 +22,8 @@ pub enum AuthConfigError {
     /// A URL (an issuer, a JWKS) that is not `https://`, or `http://` on loopback when that
     /// was not allowed.
     BadUrl(String),
+    /// A root certificate given as PEM that cannot be read.
+    BadCertificate(String),
 }
 
 impl std::fmt::Display for AuthConfigError {
@@ -38,6 +40,7 @@ impl std::fmt::Display for AuthConfigError {
                 "offline_access is the authorization server's scope, never a resource's",
             ),
             AuthConfigError::BadUrl(why) => f.write_str(why),
+            AuthConfigError::BadCertificate(why) => write!(f, "root certificate: {why}"),
         }
     }
 }
