@@ -122,22 +122,27 @@ impl Issuer {
 fn serve_loopback(listener: TcpListener, app: axum::Router) -> tokio::sync::oneshot::Sender<()> {
     listener.set_nonblocking(true).unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
+    on_own_thread(move || async move {
+        let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = stopped.await;
+            })
+            .await
             .unwrap();
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            axum::serve(listener, app)
-                .with_graceful_shutdown(async {
-                    let _ = stopped.await;
-                })
-                .await
-                .unwrap();
-        });
     });
     stop
+}
+
+/// Runs the future `task` makes on a runtime of a thread of its own.
+fn on_own_thread<F: std::future::Future<Output = ()>>(task: impl FnOnce() -> F + Send + 'static) {
+    std::thread::spawn(move || {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(task());
+    });
 }
 
 fn now() -> u64 {
@@ -1007,43 +1012,37 @@ fn https_issuer(keys: &[&SigningKey]) -> (String, String, tokio::sync::oneshot::
     let jwks = json!({ "keys": keys }).to_string();
     let metadata = json!({"issuer": url, "jwks_uri": format!("{url}/jwks")}).to_string();
     let (stop, mut stopped) = tokio::sync::oneshot::channel::<()>();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            loop {
-                let (tcp, _) = tokio::select! {
-                    accepted = listener.accept() => accepted.unwrap(),
-                    _ = &mut stopped => return,
-                };
-                let Ok(mut tls) = acceptor.accept(tcp).await else {
-                    continue; // a client that does not trust the CA gives up here
-                };
-                let mut head = Vec::new();
-                let mut byte = [0u8; 1];
-                while !head.ends_with(b"\r\n\r\n") && head.len() < 8192 {
-                    if tls.read(&mut byte).await.unwrap_or(0) == 0 {
-                        break;
-                    }
-                    head.push(byte[0]);
+    on_own_thread(move || async move {
+        let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+        loop {
+            let (tcp, _) = tokio::select! {
+                accepted = listener.accept() => accepted.unwrap(),
+                _ = &mut stopped => return,
+            };
+            let Ok(mut tls) = acceptor.accept(tcp).await else {
+                continue; // a client that does not trust the CA gives up here
+            };
+            let mut head = Vec::new();
+            let mut byte = [0u8; 1];
+            while !head.ends_with(b"\r\n\r\n") && head.len() < 8192 {
+                if tls.read(&mut byte).await.unwrap_or(0) == 0 {
+                    break;
                 }
-                let text = String::from_utf8_lossy(&head);
-                let body = if text.starts_with("GET /jwks ") {
-                    &jwks
-                } else {
-                    &metadata
-                };
-                let answer = format!(
-                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                    body.len()
-                );
-                let _ = tls.write_all(answer.as_bytes()).await;
-                let _ = tls.shutdown().await;
+                head.push(byte[0]);
             }
-        });
+            let text = String::from_utf8_lossy(&head);
+            let body = if text.starts_with("GET /jwks ") {
+                &jwks
+            } else {
+                &metadata
+            };
+            let answer = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = tls.write_all(answer.as_bytes()).await;
+            let _ = tls.shutdown().await;
+        }
     });
     (url, ca_pem, stop)
 }
