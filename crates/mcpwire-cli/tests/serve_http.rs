@@ -12,13 +12,26 @@ use serving::{Serving, serve};
 
 /// POSTs `body` to `path` with extra headers; returns the status and the body.
 fn post(serving: &Serving, path: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
+    let (status, _, body) = send(serving, "POST", path, headers, body);
+    (status, body)
+}
+
+/// Sends `method` to `path` with extra headers (and `Content-Type: application/json`);
+/// returns the status, the response head and the body.
+fn send(
+    serving: &Serving,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String, String) {
     let authority = serving.url["http://".len()..].split('/').next().unwrap();
     let mut stream = TcpStream::connect(authority).expect("connect");
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();
     let mut head = format!(
-        "POST {path} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
         body.len()
     );
     for (name, value) in headers {
@@ -31,7 +44,17 @@ fn post(serving: &Serving, path: &str, headers: &[(&str, &str)], body: &str) -> 
     stream.read_to_string(&mut raw).expect("read");
     let (head, body) = raw.split_once("\r\n\r\n").expect("head and body");
     let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-    (status, body.to_owned())
+    (status, head.to_owned(), body.to_owned())
+}
+
+/// The value of the header `name` in a response head.
+fn header_in(head: &str, name: &str) -> Option<String> {
+    head.lines().find_map(|line| {
+        let (field, value) = line.split_once(':')?;
+        field
+            .eq_ignore_ascii_case(name)
+            .then(|| value.trim().to_owned())
+    })
 }
 
 const PING: &str = r#"{"jsonrpc":"2.0","id":1,"method":"subtract","params":[3,1]}"#;
@@ -405,4 +428,63 @@ fn a_trusted_proxy_that_is_not_an_address_is_refused() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("`nginx` is not an IP address"), "{stderr}");
+}
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+
+#[test]
+fn the_auth_flags_challenge_and_serve_the_metadata() {
+    let serving = serve(&[
+        "--http",
+        "127.0.0.1:0",
+        "--auth-issuer",
+        "http://127.0.0.1:9/issuer",
+        "--auth-audience",
+        "http://127.0.0.1/mcp",
+        "--auth-scope",
+        "mcp:tools",
+        "--auth-allow-loopback-http",
+    ]);
+    let accept = [("Accept", "application/json, text/event-stream")];
+    let (status, head, _) = send(&serving, "POST", "/mcp", &accept, INITIALIZE);
+    assert_eq!(status, 401);
+    assert_eq!(
+        header_in(&head, "www-authenticate").as_deref(),
+        Some(
+            "Bearer resource_metadata=\"http://127.0.0.1/.well-known/oauth-protected-resource/mcp\", scope=\"mcp:tools\""
+        )
+    );
+    let metadata = "/.well-known/oauth-protected-resource/mcp";
+    let (status, _, body) = send(&serving, "GET", metadata, &[], "");
+    assert_eq!(status, 200, "{body}");
+    let document: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(document["resource"], "http://127.0.0.1/mcp");
+    assert_eq!(
+        document["authorization_servers"],
+        serde_json::json!(["http://127.0.0.1:9/issuer"])
+    );
+    assert_eq!(
+        document["scopes_supported"],
+        serde_json::json!(["mcp:tools"])
+    );
+}
+
+#[test]
+fn an_http_issuer_is_refused_unless_loopback_http_is_asked_for() {
+    let output = Command::new(env!("CARGO_BIN_EXE_mcpwire"))
+        .args([
+            "serve",
+            "--http",
+            "127.0.0.1:0",
+            "--auth-issuer",
+            "http://127.0.0.1:9",
+            "--auth-audience",
+            "http://127.0.0.1/mcp",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run mcpwire serve");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("loopback"), "{stderr}");
 }

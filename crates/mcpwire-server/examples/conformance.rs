@@ -720,10 +720,22 @@ struct Args {
     redis: Option<String>,
     secret_file: Option<String>,
     trusted_proxies: Vec<TrustedProxy>,
+    auth: Auth,
+}
+
+/// `--auth-issuer URL --auth-audience URL [--auth-scope S]... [--auth-allow-loopback-http]`:
+/// the endpoint as an OAuth protected resource (feature `auth`, docs/auth.md).
+#[derive(Default)]
+struct Auth {
+    issuer: Option<String>,
+    audience: Option<String>,
+    scopes: Vec<String>,
+    loopback_http: bool,
 }
 
 const USAGE: &str = "usage: conformance --http IP:PORT [--stateless] [--redis URL] \
-     [--state-secret-file PATH] [--session-tag HH] [--trusted-proxy ADDR]...";
+     [--state-secret-file PATH] [--session-tag HH] [--trusted-proxy ADDR]... \
+     [--auth-issuer URL --auth-audience URL [--auth-scope S]... [--auth-allow-loopback-http]]";
 
 fn parse_args(args: &[String]) -> Result<Args, String> {
     let mut addr = None;
@@ -734,6 +746,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
     let mut secret_file = None;
     let mut session_tag = None;
     let mut trusted_proxies = Vec::new();
+    let mut auth = Auth::default();
     let mut args = args.iter();
     while let Some(flag) = args.next() {
         let mut value = || {
@@ -752,6 +765,10 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             "--stateless" => stateless = true,
             "--trusted-proxy" => trusted_proxies.push(value()?.parse()?),
             "--redis" => redis = Some(value()?),
+            "--auth-issuer" => auth.issuer = Some(value()?),
+            "--auth-audience" => auth.audience = Some(value()?),
+            "--auth-scope" => auth.scopes.push(value()?),
+            "--auth-allow-loopback-http" => auth.loopback_http = true,
             "--state-secret-file" => secret_file = Some(value()?),
             "--session-tag" => {
                 let text = value()?;
@@ -765,6 +782,11 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         }
     }
     let addr = addr.ok_or_else(|| USAGE.to_owned())?;
+    if auth.issuer.is_some() != auth.audience.is_some() {
+        return Err(format!(
+            "--auth-issuer and --auth-audience go together\n{USAGE}"
+        ));
+    }
     Ok(Args {
         addr,
         stateless,
@@ -772,7 +794,37 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         redis,
         secret_file,
         trusted_proxies,
+        auth,
     })
+}
+
+/// `config` protected as `auth` says (unchanged without an issuer).
+#[cfg(feature = "auth")]
+fn protect(config: HttpConfig, auth: &Auth) -> Result<HttpConfig, String> {
+    use mcpwire_server::auth::{JwtValidator, ResourceServer};
+    let (Some(issuer), Some(audience)) = (&auth.issuer, &auth.audience) else {
+        return Ok(config);
+    };
+    let validator = JwtValidator::builder(issuer.clone(), audience.clone())
+        .allow_loopback_http(auth.loopback_http)
+        .build()
+        .map_err(|e| e.to_string())?;
+    let guard = auth.scopes.iter().fold(
+        ResourceServer::builder(audience.clone()).authorization_server(issuer.clone()),
+        |guard, scope| guard.required_scope(scope.clone()),
+    );
+    Ok(config.guard(guard.build(validator).map_err(|e| e.to_string())?))
+}
+
+/// Without the feature `auth`, only an unprotected endpoint.
+#[cfg(not(feature = "auth"))]
+fn protect(config: HttpConfig, auth: &Auth) -> Result<HttpConfig, String> {
+    match auth.issuer {
+        None => Ok(config),
+        Some(_) => {
+            Err("--auth-issuer needs the feature `auth` (cargo run --features auth)".to_owned())
+        }
+    }
 }
 
 /// The `requestState` secret the configuration names: the file's contents (trimmed), else
@@ -821,6 +873,13 @@ async fn main() -> ExitCode {
             .session_id_tag(args.session_tag),
         |config, proxy| config.trusted_proxy(*proxy),
     );
+    let config = match protect(config, &args.auth) {
+        Ok(config) => config,
+        Err(why) => {
+            eprintln!("conformance: {why}");
+            return ExitCode::from(2);
+        }
+    };
     let built = match &args.redis {
         None => Ok((
             server(secret.as_deref(), None),

@@ -33,6 +33,9 @@ pub struct Context {
     /// The key the asks of this context name their input request with (see
     /// [`Context::keyed`]); derived from each ask when `None`.
     input_key: Option<Arc<str>>,
+    /// The caller whose access token opened the session (feature `auth`).
+    #[cfg(feature = "auth")]
+    pub(crate) identity: Option<Arc<crate::auth::Identity>>,
 }
 
 impl Context {
@@ -49,7 +52,19 @@ impl Context {
             log_threshold,
             input: None,
             input_key: None,
+            #[cfg(feature = "auth")]
+            identity: None,
         }
+    }
+
+    /// The caller, on an endpoint protected by a
+    /// [`ResourceServer`](crate::auth::ResourceServer): the subject, scopes and claims of the
+    /// access token that opened the session (in stateless mode, of this request's token).
+    /// Every request of a session comes from that subject (another one's is refused 404).
+    /// `None` on an unprotected endpoint and on stdio.
+    #[cfg(feature = "auth")]
+    pub fn identity(&self) -> Option<&crate::auth::Identity> {
+        self.identity.as_deref()
     }
 
     /// This context, naming its asks `key` in an input-required result (2026-07-28): the

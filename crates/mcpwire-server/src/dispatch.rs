@@ -177,18 +177,27 @@ fn context(
             .filter(|v| v.is_stateless())
             .ok_or_else(|| unsupported_version(stated))?;
         let capabilities = meta.client_capabilities.clone().unwrap_or_default();
-        return Ok(Context::new(request, stated, capabilities, meta.log_level));
+        let context = Context::new(request, stated, capabilities, meta.log_level);
+        return Ok(with_identity(context, state));
     }
     let capabilities = state
         .agreed()
         .map(|a| a.client_capabilities)
         .unwrap_or_default();
-    Ok(Context::new(
-        request,
-        version,
-        capabilities,
-        state.log_level(),
-    ))
+    let context = Context::new(request, version, capabilities, state.log_level());
+    Ok(with_identity(context, state))
+}
+
+/// The context with the caller whose token opened the session (feature `auth`).
+#[cfg(feature = "auth")]
+fn with_identity(mut context: Context, state: &SessionState) -> Context {
+    context.identity = state.identity();
+    context
+}
+
+#[cfg(not(feature = "auth"))]
+fn with_identity(context: Context, _: &SessionState) -> Context {
+    context
 }
 
 /// Under a version that asks the client through input-required results, on a request that

@@ -159,6 +159,8 @@
 #![warn(missing_docs)]
 
 mod arguments;
+#[cfg(feature = "auth")]
+pub mod auth;
 mod catalog;
 mod client;
 mod completion;

@@ -152,6 +152,12 @@ impl mcpwire::http::HttpService for McpHttpService {
                 .state()
                 .set_param_headers(crate::param_headers::ParamHeaders::of(headers));
         }
+        #[cfg(feature = "auth")]
+        if let Some(caller) = context.caller()
+            && let Ok(identity) = Arc::clone(&caller.details).downcast::<crate::auth::Identity>()
+        {
+            session.state().set_identity(identity);
+        }
         mcpwire::http::AsyncServer::new(move || session.clone()).open(context)
     }
 

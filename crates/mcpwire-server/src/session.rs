@@ -24,6 +24,9 @@ pub struct SessionState {
     /// The `Mcp-Param-*` headers of the HTTP request this (stateless) session serves; unset
     /// when the session does not serve one HTTP request.
     param_headers: OnceLock<ParamHeaders>,
+    /// The caller whose access token opened this session (feature `auth`).
+    #[cfg(feature = "auth")]
+    identity: OnceLock<Arc<crate::auth::Identity>>,
 }
 
 impl std::fmt::Debug for SessionState {
@@ -50,7 +53,21 @@ impl SessionState {
             log_level: Mutex::new(None),
             subscriptions: Mutex::new(BTreeSet::new()),
             param_headers: OnceLock::new(),
+            #[cfg(feature = "auth")]
+            identity: OnceLock::new(),
         }
+    }
+
+    /// Remembers the caller whose token opened this session.
+    #[cfg(feature = "auth")]
+    pub(crate) fn set_identity(&self, identity: Arc<crate::auth::Identity>) {
+        let _ = self.identity.set(identity);
+    }
+
+    /// The caller whose token opened this session, when it is protected.
+    #[cfg(feature = "auth")]
+    pub(crate) fn identity(&self) -> Option<Arc<crate::auth::Identity>> {
+        self.identity.get().cloned()
     }
 
     /// Remembers the `Mcp-Param-*` headers of the one HTTP request this session serves.

@@ -127,7 +127,7 @@ fn a_foreign_origin_or_a_rebound_host_gets_403_and_listed_ones_pass() {
     );
     assert_eq!(
         reply.header("access-control-expose-headers"),
-        Some("Mcp-Session-Id")
+        Some("Mcp-Session-Id, WWW-Authenticate")
     );
     let preflight = request(
         server.addr,

@@ -14,7 +14,10 @@ use std::time::Duration;
 use mcpwire::Profile;
 use mcpwire::http::{HttpConfig, HttpServer, SyncServer, TrustedProxy};
 
+mod auth;
 mod cluster;
+
+pub use auth::AuthArgs;
 
 use crate::check::handshake::has_handshake;
 use crate::reference;
@@ -110,6 +113,8 @@ pub struct HttpArgs {
     pub shutdown_grace: Option<u64>,
     #[command(flatten)]
     pub cluster: cluster::ClusterArgs,
+    #[command(flatten)]
+    pub auth: AuthArgs,
 }
 
 /// The default of `--shutdown-grace`.
@@ -213,8 +218,8 @@ pub fn serve_with(profile: Profile, addr: &str, args: &HttpArgs) -> io::Result<(
             format!("{addr} names no address"),
         )
     })?;
-    let config = args.config(&profile, addr);
-    if !addr.ip().is_loopback() && args.allow_remote {
+    let config = args.auth.apply(args.config(&profile, addr))?;
+    if !addr.ip().is_loopback() && args.allow_remote && !args.auth.enabled() {
         eprintln!(
             "mcpwire serve: warning: the MCP endpoint listens on {addr}, reachable from the \
              network; only the allowed hosts and origins are served, and there is no \

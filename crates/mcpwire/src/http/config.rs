@@ -91,6 +91,7 @@ pub struct HttpConfig {
     pub(crate) health: Option<std::sync::Arc<dyn super::HealthCheck>>,
     pub(crate) session_id_tag: Option<u8>,
     pub(crate) trusted_proxies: Vec<super::TrustedProxy>,
+    pub(crate) guard: Option<GuardSlot>,
 }
 
 impl Default for HttpConfig {
@@ -132,6 +133,7 @@ impl Default for HttpConfig {
             health: None,
             session_id_tag: None,
             trusted_proxies: Vec::new(),
+            guard: None,
         }
     }
 }
@@ -404,6 +406,14 @@ impl HttpConfig {
         self
     }
 
+    /// Puts `guard` in front of the endpoint: consulted for every request after the Host and
+    /// Origin checks, it lets the request through or answers it (see [`Guard`](super::Guard));
+    /// sessions are bound to the caller that opened them.
+    pub fn guard(mut self, guard: impl super::Guard) -> Self {
+        self.guard = Some(GuardSlot(std::sync::Arc::new(guard)));
+        self
+    }
+
     /// Answers `GET /healthz` ([`HEALTH_PATH`](super::HEALTH_PATH)) from `check`: JSON
     /// `{"status":"up"|"down","checks":…}`, 200 when up and 503 when down, for probes on the
     /// same host (the Host allow-list applies; a request with an `Origin` is 403, so no page
@@ -460,5 +470,15 @@ impl HttpConfig {
     /// The configured endpoint path.
     pub fn endpoint_path(&self) -> &str {
         &self.path
+    }
+}
+
+/// The guard of a configuration ([`HttpConfig::guard`]), shared by its clones.
+#[derive(Clone)]
+pub(crate) struct GuardSlot(pub(crate) std::sync::Arc<dyn super::Guard>);
+
+impl std::fmt::Debug for GuardSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Guard")
     }
 }

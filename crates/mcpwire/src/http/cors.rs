@@ -10,10 +10,10 @@ use hyper::header::{
 use super::response::{HttpResponse, empty};
 
 /// The request headers a page may send.
-const ALLOWED_HEADERS: &str = "Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID";
+const ALLOWED_HEADERS: &str = "Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID";
 
-/// The response headers a page may read.
-const EXPOSED_HEADERS: &str = "Mcp-Session-Id";
+/// The response headers a page may read (the challenge of a protected endpoint too).
+const EXPOSED_HEADERS: &str = "Mcp-Session-Id, WWW-Authenticate";
 
 /// Marks `response` as readable by the (already allowed) `origin`.
 pub(crate) fn allow_origin(response: &mut HttpResponse, origin: &HeaderValue) {

@@ -17,11 +17,12 @@ use super::config::HttpConfig;
 use super::cors;
 use super::deadline;
 use super::exchange::{self, Outcome, WhenClientLeaves};
+use super::guard::{Caller, Gate, MessageTarget};
 use super::handler::{HttpService, Outbound, SessionContext};
 use super::headers::{self, PROTOCOL_VERSION_HEADER, SESSION_HEADER, SessionHeader};
 use super::race::{First, race};
 use super::request_state::RequestState;
-use super::response::{HttpResponse, empty, error_to, event_stream, json, sse_event};
+use super::response::{HttpResponse, ResponseBody, empty, error_to, event_stream, json, sse_event};
 use super::resumable::{self, Resume};
 use super::routing::{self, HEADER_MISMATCH};
 use super::session_id::SessionId;
@@ -96,6 +97,21 @@ impl<S: HttpService> Endpoint<S> {
         };
         if let Err((status, why)) = self.check_host_and_origin(&request) {
             return refuse.error(status, why);
+        }
+        let mut request = request;
+        if let Some(guard) = &self.config.guard {
+            let gate = guard
+                .0
+                .check(request.method(), request.uri(), request.headers())
+                .await;
+            match gate {
+                Gate::Pass(caller) => {
+                    if let Some(caller) = caller {
+                        request.extensions_mut().insert(caller);
+                    }
+                }
+                Gate::Answer(answer) => return guarded(answer, request.headers()),
+            }
         }
         if let Some(check) = &self.config.health
             && request.uri().path() == super::health::HEALTH_PATH
@@ -180,14 +196,22 @@ impl<S: HttpService> Endpoint<S> {
 
     /// The session a request names: `Ok(None)` without the header, `Err` (answered 404) for
     /// one that is not (or no longer) open.
+    /// A session opened by another caller than the request's is unknown to it.
     fn find_session_in(
         &self,
         headers: &hyper::HeaderMap,
+        extensions: &hyper::http::Extensions,
     ) -> Result<Option<Found<S::Handler>>, Unknown> {
         match headers::session(headers) {
             SessionHeader::Absent => Ok(None),
             SessionHeader::Foreign => Err(Unknown),
-            SessionHeader::Id(id) => self.sessions.lease(&id).map(Some).ok_or(Unknown),
+            SessionHeader::Id(id) => {
+                let found = self.sessions.lease(&id).ok_or(Unknown)?;
+                if found.owner.as_deref() != owner_of(extensions) {
+                    return Err(Unknown);
+                }
+                Ok(Some(found))
+            }
         }
     }
 
@@ -244,6 +268,19 @@ impl<S: HttpService> Endpoint<S> {
                 "Accept must list application/json and text/event-stream",
             );
         }
+        if let Some(guard) = &self.config.guard {
+            let batch = !kind.unreadable
+                && kind.method.is_none()
+                && read.bytes.trim_ascii_start().starts_with(b"[");
+            let message = MessageTarget {
+                method: kind.method.as_deref(),
+                target: kind.target.as_deref(),
+                batch,
+            };
+            if let Some(answer) = guard.0.authorize(parts.extensions.get::<Caller>(), message) {
+                return guarded(answer, request_headers);
+            }
+        }
         let streams = headers::accepts(accept, "text/event-stream");
         // Stateless (2026-07-28): a version stated in `_meta` is the server's to accept or
         // refuse (-32022, naming the versions it serves); the header must only repeat it.
@@ -257,7 +294,7 @@ impl<S: HttpService> Endpoint<S> {
         let session = if self.config.stateless {
             None // MCP 2026-07-28: an Mcp-Session-Id header is ignored.
         } else {
-            match self.find_session_in(request_headers) {
+            match self.find_session_in(request_headers, &parts.extensions) {
                 Ok(found) => found,
                 Err(Unknown) => return refuse.unknown_session(),
             }
@@ -289,7 +326,7 @@ impl<S: HttpService> Endpoint<S> {
                 return refuse.error_with_code(StatusCode::BAD_REQUEST, HEADER_MISMATCH, &why);
             }
             return self
-                .post_stateless(read.bytes, capacity, &kind, peer, parts.headers)
+                .post_stateless(read.bytes, capacity, &kind, peer, parts)
                 .await;
         }
         if let Some(found) = session {
@@ -306,7 +343,8 @@ impl<S: HttpService> Endpoint<S> {
             response.body_mut().keep(vec![Box::new(found.lease)]);
             response
         } else if kind.is_initialize() {
-            self.open_session(read.bytes, &kind, peer, refuse.missing_id)
+            let caller = parts.extensions.get::<Caller>().cloned();
+            self.open_session(read.bytes, &kind, peer, caller, refuse.missing_id)
                 .await
         } else {
             refuse.error(
@@ -325,8 +363,10 @@ impl<S: HttpService> Endpoint<S> {
         capacity: Option<usize>,
         kind: &BodyKind,
         peer: SocketAddr,
-        request_headers: hyper::HeaderMap,
+        parts: hyper::http::request::Parts,
     ) -> HttpResponse {
+        let parts_caller = parts.extensions.get::<Caller>().cloned();
+        let request_headers = parts.headers;
         // An MCP client (one that names its version) gets the statuses of 2026-07-28; plain
         // JSON-RPC behind a stateless endpoint keeps those of JSON-RPC over HTTP.
         let statuses = if kind.meta_version.is_some()
@@ -344,6 +384,7 @@ impl<S: HttpService> Endpoint<S> {
             id: None,
             unsolicited: None,
             ended: Some(ended_signal),
+            caller: parts_caller,
             request_headers: Some(request_headers),
         }));
         let missing_id = missing_id(&hyper::HeaderMap::new(), None, true);
@@ -373,8 +414,12 @@ impl<S: HttpService> Endpoint<S> {
         frame: Bytes,
         kind: &BodyKind,
         peer: SocketAddr,
+        caller: Option<Caller>,
         missing_id: MissingId,
     ) -> HttpResponse {
+        let owner = caller
+            .as_ref()
+            .map(|caller| Arc::from(caller.subject.as_str()));
         let refuse = Refuse {
             id: kind.id.as_deref(),
             missing_id,
@@ -404,6 +449,7 @@ impl<S: HttpService> Endpoint<S> {
             id: Some(id.clone()),
             unsolicited,
             ended: Some(ended_signal),
+            caller,
             request_headers: None,
         }));
         let outcome = exchange::run(
@@ -426,6 +472,7 @@ impl<S: HttpService> Endpoint<S> {
             unsolicited: receiver,
             ended,
             protocol_version: agreed.protocol_version,
+            owner,
         };
         if let Err(refusal) = self.sessions.insert(id.clone(), opened) {
             return refuse.refused(refusal);
@@ -476,7 +523,7 @@ impl<S: HttpService> Endpoint<S> {
         {
             return refuse.error(StatusCode::BAD_REQUEST, &why);
         }
-        let found = match self.find_session_in(request.headers()) {
+        let found = match self.find_session_in(request.headers(), request.extensions()) {
             Ok(Some(found)) => found,
             Ok(None) => {
                 return refuse.error(
@@ -611,7 +658,10 @@ impl<S: HttpService> Endpoint<S> {
             ),
             SessionHeader::Foreign => refuse.unknown_session(),
             SessionHeader::Id(id) => {
-                if self.sessions.remove(&id) {
+                if self
+                    .sessions
+                    .remove_owned(&id, owner_of(request.extensions()))
+                {
                     empty(StatusCode::NO_CONTENT)
                 } else {
                     refuse.unknown_session()
@@ -843,6 +893,23 @@ fn version_differs(headers: &hyper::HeaderMap, agreed: Option<&str>) -> Option<S
 }
 
 /// `request`'s head, its body dropped.
+/// A guard's answer, readable by the (allowed) origin of the request.
+fn guarded(answer: hyper::Response<Bytes>, request_headers: &hyper::HeaderMap) -> HttpResponse {
+    let (parts, bytes) = answer.into_parts();
+    let mut response = HttpResponse::from_parts(parts, ResponseBody::full(bytes));
+    if let Some(origin) = request_headers.get(ORIGIN) {
+        cors::allow_origin(&mut response, origin);
+    }
+    response
+}
+
+/// The subject of the caller a [`Guard`](super::Guard) identified for a request.
+fn owner_of(extensions: &hyper::http::Extensions) -> Option<&str> {
+    extensions
+        .get::<Caller>()
+        .map(|caller| caller.subject.as_str())
+}
+
 fn without_body<B>(request: Request<B>) -> Request<()> {
     let (parts, _) = request.into_parts();
     Request::from_parts(parts, ())

@@ -142,12 +142,21 @@ pub struct SessionContext {
     pub(crate) ended: Option<tokio::sync::watch::Receiver<()>>,
     /// In stateless mode, the headers of the one POST the handler serves.
     pub(crate) request_headers: Option<hyper::HeaderMap>,
+    /// The caller a [`Guard`](super::Guard) identified for the request that opened it.
+    pub(crate) caller: Option<super::Caller>,
 }
 
 impl SessionContext {
     /// The address of the client that opened the session.
     pub fn peer(&self) -> SocketAddr {
         self.peer
+    }
+
+    /// The caller a [`Guard`](super::Guard) identified for the request that opened the session
+    /// (in stateless mode, for the one POST); `None` without a guard. Every later request of
+    /// the session comes from the same subject (another one's is refused 404).
+    pub fn caller(&self) -> Option<&super::Caller> {
+        self.caller.as_ref()
     }
 
     /// The session's id, `None` in stateless mode.

@@ -120,6 +120,7 @@ mod endpoint;
 mod event_store;
 mod exchange;
 mod forwarded;
+mod guard;
 mod handler;
 mod headers;
 mod health;
@@ -145,6 +146,7 @@ pub use event_store::{
     StreamId,
 };
 pub use forwarded::TrustedProxy;
+pub use guard::{Caller, Gate, Guard, GuardFuture, MessageTarget};
 pub use handler::{HttpService, Outbound, SessionContext, SessionHandler};
 pub use headers::{METHOD_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER};
 pub use health::{HEALTH_PATH, Health, HealthCheck};

@@ -66,6 +66,8 @@ pub(crate) struct Opened<H> {
     pub(crate) ended: watch::Sender<()>,
     /// The protocol version `initialize` agreed, when its reply named one.
     pub(crate) protocol_version: Option<String>,
+    /// The subject of the caller that opened it (with a [`Guard`](super::Guard)).
+    pub(crate) owner: Option<Arc<str>>,
 }
 
 struct Entry<H> {
@@ -77,6 +79,7 @@ struct Entry<H> {
     unsolicited: Option<Unsolicited>,
     /// Dropped with the entry: a GET stream watching it ends with the session.
     ended: watch::Sender<()>,
+    owner: Option<Arc<str>>,
 }
 
 struct Table<H> {
@@ -116,6 +119,8 @@ pub(crate) struct Found<H> {
     pub(crate) ended: watch::Receiver<()>,
     /// The protocol version the session agreed at `initialize`, when known.
     pub(crate) protocol_version: Option<Arc<str>>,
+    /// The subject of the caller that opened it.
+    pub(crate) owner: Option<Arc<str>>,
 }
 
 impl<H> Sessions<H> {
@@ -173,6 +178,7 @@ impl<H> Sessions<H> {
             unsolicited,
             ended,
             protocol_version,
+            owner,
         } = opened;
         let mut table = self.lock();
         self.sweep(&mut table);
@@ -215,6 +221,7 @@ impl<H> Sessions<H> {
                     }))
                 }),
                 ended,
+                owner,
             },
         );
         Ok(())
@@ -239,11 +246,23 @@ impl<H> Sessions<H> {
             unsolicited: entry.unsolicited.clone(),
             ended: entry.ended.subscribe(),
             protocol_version: entry.protocol_version.clone(),
+            owner: entry.owner.clone(),
             lease: Lease {
                 sessions: Arc::clone(self),
                 id: id.clone(),
             },
         })
+    }
+
+    /// Ends a session opened by `owner`; whether there was one (a session of another owner
+    /// stays, as if unknown).
+    pub(crate) fn remove_owned(&self, id: &SessionId, owner: Option<&str>) -> bool {
+        let owned = self
+            .lock()
+            .map
+            .get(id)
+            .is_some_and(|entry| entry.owner.as_deref() == owner);
+        owned && self.remove(id)
     }
 
     /// Ends a session; whether it existed.
@@ -318,6 +337,7 @@ mod tests {
             unsolicited: None,
             ended: watch::channel(()).0,
             protocol_version: None,
+            owner: None,
         };
         sessions.insert(id.clone(), opened)?;
         Ok(id)
