@@ -13,7 +13,7 @@ pub struct AuthArgs {
     /// the JWKS the tokens' signatures are checked against. Needs --auth-audience.
     #[arg(long, value_name = "URL", requires = "auth_audience")]
     pub auth_issuer: Option<String>,
-    /// The canonical URI of this endpoint (e.g. https://mcp.example.com/mcp): the `resource`
+    /// The canonical URI of this endpoint (e.g. `https://mcp.example.com/mcp`): the `resource`
     /// of its metadata and the `aud` every token must name. Needs --auth-issuer.
     #[arg(long, value_name = "URL", requires = "auth_issuer")]
     pub auth_audience: Option<String>,
