@@ -82,7 +82,22 @@ fn main() -> ExitCode {
     }
 }
 
+/// The libraries' `tracing` events (the transport's warnings, the drain on shutdown, Redis
+/// outages, refused tokens at `debug`) on stderr, which the MCP stdio transport leaves to
+/// logging. `MCPWIRE_LOG` takes an `EnvFilter` directive (`debug`, `mcpwire_server=trace`, …);
+/// the default is `info`.
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("MCPWIRE_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(anstream::AutoStream::choice(&std::io::stderr()) != anstream::ColorChoice::Never)
+        .try_init();
+}
+
 fn serve(args: ServeArgs) -> ExitCode {
+    init_logging();
     let mut profile = args.profile.unwrap_or_else(Profile::latest_mcp);
     if let Some(bytes) = args.max_frame_bytes {
         profile = profile.with_max_frame_bytes(bytes);

@@ -488,3 +488,64 @@ fn an_http_issuer_is_refused_unless_loopback_http_is_asked_for() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("loopback"), "{stderr}");
 }
+
+/// The libraries log through `tracing`, and `mcpwire serve` shows their events on stderr: a
+/// Redis that cannot be reached is reported once, as a warning naming the URL, while the
+/// endpoint serves on. `MCPWIRE_LOG=error` silences it.
+#[test]
+fn a_redis_outage_is_logged_on_stderr_through_tracing() {
+    let run = |filter: Option<&str>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_mcpwire"));
+        command
+            .args(["serve", "--http", "127.0.0.1:0", "--redis"])
+            .arg("redis://127.0.0.1:1/")
+            .env("MCPWIRE_STATE_SECRET", "0123456789abcdef0123456789abcdef")
+            .env_remove("MCPWIRE_LOG")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        if let Some(filter) = filter {
+            command.env("MCPWIRE_LOG", filter);
+        }
+        let mut child = command.spawn().expect("spawn mcpwire serve");
+        let stderr = child.stderr.take().expect("stderr");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut lines = Vec::new();
+        let until = Instant::now() + Duration::from_secs(3);
+        while let Some(left) = until.checked_duration_since(Instant::now()) {
+            match rx.recv_timeout(left) {
+                Ok(line) => lines.push(line),
+                Err(_) => break,
+            }
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        lines
+    };
+    let lines = run(None);
+    let outage: Vec<&String> = lines
+        .iter()
+        .filter(|line| line.contains("redis unreachable"))
+        .collect();
+    assert_eq!(outage.len(), 1, "one warning per outage: {lines:#?}");
+    assert!(outage[0].contains("WARN"), "{}", outage[0]);
+    assert!(outage[0].contains("redis://127.0.0.1:1/"), "{}", outage[0]);
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.contains("listening on http://")),
+        "{lines:#?}"
+    );
+    let quiet = run(Some("error"));
+    assert!(
+        !quiet.iter().any(|line| line.contains("redis unreachable")),
+        "{quiet:#?}"
+    );
+}

@@ -78,10 +78,10 @@ impl BusHealth {
         }
         let mut logged = self.lock();
         if let Some(since) = logged.take() {
-            eprintln!(
-                "mcpwire redis: connected to {} again after {:.1} s; events flow between processes again",
-                self.inner.url,
-                since.elapsed().as_secs_f64()
+            tracing::info!(
+                url = %self.inner.url,
+                outage_secs = since.elapsed().as_secs_f64(),
+                "redis reachable again; events flow between processes again"
             );
         }
     }
@@ -92,9 +92,11 @@ impl BusHealth {
         let mut logged = self.lock();
         if logged.is_none() {
             *logged = Some(Instant::now());
-            eprintln!(
-                "mcpwire redis: cannot reach {} ({why}); serving on: requests that need no other process are answered, changes reach this process's listeners only, reconnecting with backoff",
-                self.inner.url
+            tracing::warn!(
+                url = %self.inner.url,
+                error = %why,
+                "redis unreachable; serving on: requests that need no other process are answered, \
+                 changes reach this process's listeners only, reconnecting with backoff"
             );
         }
     }
