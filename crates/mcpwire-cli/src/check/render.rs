@@ -11,7 +11,10 @@ use super::kinds::Level;
 use super::report::{Example, Report};
 use super::schema::SchemaCheck;
 
-/// ANSI styling, on only for a terminal without `NO_COLOR`.
+/// The table's styling: painted with `anstyle`, or plain. `mcpwire check` always paints and
+/// writes through `anstream`, which keeps the colours on a terminal and strips them elsewhere
+/// (a pipe, a file, `NO_COLOR`, `CLICOLOR=0`), so the choice follows the same conventions as
+/// other command-line tools.
 #[derive(Debug, Clone, Copy)]
 pub struct Style {
     /// Whether to emit colour codes.
@@ -19,24 +22,27 @@ pub struct Style {
 }
 
 impl Style {
-    fn paint(&self, code: &str, text: &str) -> String {
+    fn paint(&self, style: anstyle::Style, text: &str) -> String {
         if self.colour {
-            format!("\x1b[{code}m{text}\x1b[0m")
+            format!("{style}{text}{style:#}")
         } else {
             text.to_owned()
         }
     }
+    fn fg(&self, colour: anstyle::AnsiColor, text: &str) -> String {
+        self.paint(anstyle::Style::new().fg_color(Some(colour.into())), text)
+    }
     fn red(&self, text: &str) -> String {
-        self.paint("31", text)
+        self.fg(anstyle::AnsiColor::Red, text)
     }
     fn green(&self, text: &str) -> String {
-        self.paint("32", text)
+        self.fg(anstyle::AnsiColor::Green, text)
     }
     fn yellow(&self, text: &str) -> String {
-        self.paint("33", text)
+        self.fg(anstyle::AnsiColor::Yellow, text)
     }
     fn bold(&self, text: &str) -> String {
-        self.paint("1", text)
+        self.paint(anstyle::Style::new().bold(), text)
     }
 }
 
@@ -382,44 +388,15 @@ pub fn json(report: &Report) -> String {
     text
 }
 
-/// Escapes text for XML 1.0 (characters XML cannot hold become U+FFFD).
-fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// The JUnit XML report: one `<testcase>` per case sent (named by its label, numbered when a
-/// label repeats); a case with a finding that fails the run carries a `<failure>` whose text
-/// holds the input, the expected and the observed bytes. Strict findings that do not fail the
-/// run (no `--strict`) are listed in the case's `<system-out>`.
+/// The JUnit XML report (written by `quick-junit`): one `<testcase>` per case sent (named by its
+/// label, numbered when a label repeats); a case with a finding that fails the run carries a
+/// `<failure>` whose text holds the input, the expected and the observed bytes. Strict findings
+/// that do not fail the run (no `--strict`) are listed in the case's `<system-out>`. Attribute
+/// values hold one line: a message's further lines are in the element's text.
 pub fn junit(report: &Report) -> String {
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let fails = |f: &&Finding| report.fails(f);
-    let failing = report.failing_cases();
-    let suite = xml(&format!("mcpwire check: {}", report.target));
-    let _ = writeln!(
-        out,
-        "<testsuites name=\"mcpwire check\" tests=\"{}\" failures=\"{failing}\" time=\"{:.3}\">",
-        report.results.len(),
-        report.elapsed.as_secs_f64()
-    );
-    let _ = writeln!(
-        out,
-        "  <testsuite name=\"{suite}\" tests=\"{}\" failures=\"{failing}\">",
-        report.results.len()
-    );
+    let classname = format!("{} ({})", report.profile, report.target);
+    let mut suite = quick_junit::TestSuite::new(format!("mcpwire check: {}", report.target));
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
     for result in &report.results {
         let n = seen.entry(result.label.as_str()).or_default();
@@ -429,7 +406,6 @@ pub fn junit(report: &Report) -> String {
         } else {
             format!("{} #{n}", result.label)
         };
-        let classname = xml(&format!("{} ({})", report.profile, report.target));
         let body = format!(
             "input: {}\nexpected: {}\nobserved: {}{}",
             result.input,
@@ -449,29 +425,28 @@ pub fn junit(report: &Report) -> String {
         };
         let failed: Vec<&Finding> = result.findings.iter().filter(fails).collect();
         let noted: Vec<&Finding> = result.findings.iter().filter(|f| !fails(f)).collect();
-        let _ = write!(
-            out,
-            "    <testcase classname=\"{classname}\" name=\"{}\">",
-            xml(&name)
-        );
-        if let Some(first) = failed.first() {
-            let kinds: Vec<String> = failed
-                .iter()
-                .map(|f| format!("{} {}", f.rule.slug(), f.kind))
-                .collect();
-            let messages: Vec<String> = failed
-                .iter()
-                .map(|f| format!("{} ({}): {}", f.kind, f.level, f.message))
-                .collect();
-            let _ = write!(
-                out,
-                "<failure type=\"{}\" message=\"{}\">{}\n{}</failure>",
-                xml(&kinds.join(", ")),
-                xml(&first.message),
-                xml(&messages.join("\n")),
-                xml(&body)
-            );
-        }
+        let status = match failed.first() {
+            Some(first) => {
+                let kinds: Vec<String> = failed
+                    .iter()
+                    .map(|f| format!("{} {}", f.rule.slug(), f.kind))
+                    .collect();
+                let messages: Vec<String> = failed
+                    .iter()
+                    .map(|f| format!("{} ({}): {}", f.kind, f.level, f.message))
+                    .collect();
+                let mut status =
+                    quick_junit::TestCaseStatus::non_success(quick_junit::NonSuccessKind::Failure);
+                status
+                    .set_type(kinds.join(", "))
+                    .set_message(one_line(&first.message))
+                    .set_description(format!("{}\n{body}", messages.join("\n")));
+                status
+            }
+            None => quick_junit::TestCaseStatus::success(),
+        };
+        let mut case = quick_junit::TestCase::new(name, status);
+        case.set_classname(classname.as_str());
         if !noted.is_empty() {
             let messages: Vec<String> = noted
                 .iter()
@@ -482,18 +457,30 @@ pub fn junit(report: &Report) -> String {
                     )
                 })
                 .collect();
-            let _ = write!(
-                out,
-                "<system-out>{}\n{}</system-out>",
-                xml(&messages.join("\n")),
-                xml(&body)
-            );
+            case.set_system_out(format!("{}\n{body}", messages.join("\n")));
         }
-        let _ = writeln!(out, "</testcase>");
+        suite.add_test_case(case);
     }
-    let _ = writeln!(out, "  </testsuite>");
-    let _ = writeln!(out, "</testsuites>");
-    out
+    let mut junit = quick_junit::Report::new("mcpwire check");
+    junit.set_time(report.elapsed).add_test_suite(suite);
+    junit_text(&junit)
+}
+
+/// The first line of `text`, with a mark where more follows: attribute values are one line,
+/// since XML parsers turn a raw newline in an attribute into a space.
+fn one_line(text: &str) -> String {
+    match text.split_once('\n') {
+        Some((first, _)) => format!("{first} …"),
+        None => text.to_owned(),
+    }
+}
+
+/// The serialized report; `quick-junit` writes to memory, which cannot fail short of a bug
+/// there, so a failure is reported inside the XML's place rather than lost.
+fn junit_text(report: &quick_junit::Report) -> String {
+    report.to_string().unwrap_or_else(|error| {
+        format!("<!-- mcpwire check: JUnit serialization failed: {error} -->\n")
+    })
 }
 
 /// The JSON report of a run that could not check the server (exit 2): the same schema, no
@@ -526,10 +513,39 @@ pub fn json_error(target: &str, message: &str) -> String {
 /// The JUnit XML of a run that could not check the server (exit 2): one test case,
 /// `could not run`, whose `<error>` carries the message, so report publishers show it.
 pub fn junit_error(target: &str, message: &str) -> String {
-    let suite = xml(&format!("mcpwire check: {target}"));
-    format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"mcpwire check\" tests=\"1\" failures=\"0\" errors=\"1\">\n  <testsuite name=\"{suite}\" tests=\"1\" failures=\"0\" errors=\"1\">\n    <testcase classname=\"{suite}\" name=\"could not run\"><error type=\"could-not-run\" message=\"{}\">{}</error></testcase>\n  </testsuite>\n</testsuites>\n",
-        xml(message),
-        xml(message)
-    )
+    let suite_name = format!("mcpwire check: {target}");
+    let mut status = quick_junit::TestCaseStatus::non_success(quick_junit::NonSuccessKind::Error);
+    status
+        .set_type("could-not-run")
+        .set_message(one_line(message))
+        .set_description(message);
+    let mut case = quick_junit::TestCase::new("could not run", status);
+    case.set_classname(suite_name.as_str());
+    let mut suite = quick_junit::TestSuite::new(suite_name);
+    suite.add_test_case(case);
+    let mut junit = quick_junit::Report::new("mcpwire check");
+    junit.add_test_suite(suite);
+    junit_text(&junit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::junit_error;
+
+    /// A message of several lines keeps one line in the `message` attribute (a raw newline
+    /// there reaches report publishers as a space) and all of them in the element's text.
+    #[test]
+    fn junit_attributes_hold_one_line_and_the_text_holds_all() {
+        let xml = junit_error("stdio: x", "first line\nsecond <line> & more");
+        let attribute = xml
+            .split("message=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .expect("a message attribute");
+        assert_eq!(attribute, "first line …");
+        assert!(
+            xml.contains(">first line\nsecond &lt;line&gt; &amp; more</error>"),
+            "{xml}"
+        );
+    }
 }

@@ -1,6 +1,6 @@
 //! Running a whole check: connect, send every case, shrink failures, report.
 
-use std::io::IsTerminal;
+use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -54,16 +54,15 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     match execute(args) {
         Ok(report) => {
             let text = match args.format {
-                Format::Table => {
-                    let colour = std::io::stdout().is_terminal()
-                        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-                    render::table(&report, Style { colour }, args.verbose)
-                }
+                Format::Table => render::table(&report, Style { colour: true }, args.verbose),
                 Format::Json => render::json(&report),
                 Format::Junit => render::junit(&report),
                 Format::Sarif => super::sarif::sarif(&report),
             };
-            print!("{text}");
+            // anstream strips the table's colours unless stdout is a terminal that wants them.
+            let mut stdout = anstream::stdout();
+            let _ = stdout.write_all(text.as_bytes());
+            let _ = stdout.flush();
             if report.passes() {
                 ExitCode::SUCCESS
             } else {
