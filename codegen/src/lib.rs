@@ -57,9 +57,11 @@ pub mod facts;
 pub mod generate;
 pub mod header;
 pub mod lower;
+mod mcp_modules;
 pub mod model;
 pub mod names;
 pub mod schema;
+pub mod share;
 
 use std::path::{Path, PathBuf};
 
@@ -210,15 +212,53 @@ pub fn generate_module_files(
     flavor: &emit::Flavor,
     options: Options,
 ) -> Result<ModuleFiles> {
+    let lowered = lower_module(bytes, file, flavor)?;
+    render_module(&lowered, bytes, file, flavor, options, None)
+}
+
+/// A schema parsed and lowered, its unions' dispatch decided: what emission starts from.
+pub struct Lowered {
+    /// The parsed schema (for descriptions copied into docs).
+    pub doc: schema::Document,
+    /// The lowered module.
+    pub module: model::Module,
+    /// Warnings about the schema so far (union variants no input can reach).
+    pub warnings: Vec<String>,
+}
+
+/// Parses, lowers and resolves the schema `bytes` at `file`.
+pub fn lower_module(bytes: &[u8], file: &str, flavor: &emit::Flavor) -> Result<Lowered> {
     let attribute = |e: CodegenError| e.in_file(file);
     let doc =
         schema::Document::parse_with_root(bytes, flavor.root_name.as_deref()).map_err(attribute)?;
     let mut module = lower::lower(&doc).map_err(attribute)?;
-    let mut warnings = dispatch::resolve(&mut module, flavor.jsonrpc).map_err(attribute)?;
+    let warnings = dispatch::resolve(&mut module, flavor.jsonrpc).map_err(attribute)?;
+    Ok(Lowered {
+        doc,
+        module,
+        warnings,
+    })
+}
+
+/// Emits a lowered module; the types `shared` names (name → shared module) are re-exported
+/// from `super::shared::<module>` instead of defined.
+pub(crate) fn render_module(
+    lowered: &Lowered,
+    bytes: &[u8],
+    file: &str,
+    flavor: &emit::Flavor,
+    options: Options,
+    shared: Option<&std::collections::BTreeMap<String, String>>,
+) -> Result<ModuleFiles> {
+    let attribute = |e: CodegenError| e.in_file(file);
+    let module = &lowered.module;
+    let mut warnings = lowered.warnings.clone();
     let ctx = emit::Context {
         flavor,
-        docs_from: options.docs_from_schema.then_some(&doc),
-        module: &module,
+        docs_from: options.docs_from_schema.then_some(&lowered.doc),
+        module,
+        shared,
+        serves: &[],
     };
     let emitted =
         emit::with_target(flavor.target.clone(), || emit::emit_items(&ctx)).map_err(attribute)?;
@@ -264,6 +304,13 @@ pub fn generate_module_files(
              the module path.",
             shadowing.join(", ")
         ));
+    }
+    if shared.is_some_and(|s| !s.is_empty()) {
+        module_doc.push_str(
+            "\n\n A type that is the same in other versions is defined once, in a module those \
+             versions share, and re-exported here where it would be defined (`pub use`): the \
+             same Rust type serves each of them.",
+        );
     }
     let tokens = if flavor.inner_doc {
         quote! {
@@ -525,17 +572,20 @@ pub fn generate_all(
         contents: generate_facts(jsonrpc, mcp)?,
         warnings: Vec::new(),
     });
-    for schema in mcp {
-        let flavor = mcp_flavor(&schema.version);
-        let file = flavor.file.clone();
-        let stem = format!("mcp/{}", version_module(&schema.version));
-        module_files(&mut files, &stem, &schema.bytes, &file, flavor, options)?;
-    }
+    mcp_modules::files(&mut files, mcp, options)?;
     files.push(GeneratedFile {
         path: MCP_LOCK.into(),
         contents: render_lock(mcp),
         warnings: Vec::new(),
     });
+    Ok(files)
+}
+
+/// Generates the MCP version modules of `mcp` (oldest first) and their shared module, as
+/// [`generate_all`] does, without the JSON-RPC module, the facts and the lock.
+pub fn generate_mcp_modules(mcp: &[McpSchema], options: Options) -> Result<Vec<GeneratedFile>> {
+    let mut files = Vec::new();
+    mcp_modules::files(&mut files, mcp, options)?;
     Ok(files)
 }
 
@@ -555,6 +605,13 @@ fn module_files(
         ..flavor
     };
     let generated = generate_module_files(bytes, file, &flavor, options)?;
+    push_module(files, stem, generated);
+    Ok(())
+}
+
+/// Adds a generated module as `<stem>.rs` under the generated folder, and its strategies
+/// beside it in `<stem>/strategies.rs`.
+pub(crate) fn push_module(files: &mut Vec<GeneratedFile>, stem: &str, generated: ModuleFiles) {
     files.push(GeneratedFile {
         path: format!("{GENERATED_DIR}/{stem}.rs"),
         contents: generated.source,
@@ -567,7 +624,6 @@ fn module_files(
             warnings: Vec::new(),
         });
     }
-    Ok(())
 }
 
 /// Reads the inputs from `workspace` (and the MCP folder) and generates every file.

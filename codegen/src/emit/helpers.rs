@@ -10,13 +10,24 @@ use super::structs::new_params;
 use super::{Context, ident};
 use crate::model::{Kind, Ty};
 
+/// The type the helpers are impls of.
+pub const OWNER: &str = "CallToolResult";
+
+/// The types the helpers name besides their owner's members' types.
+pub const REFERS_TO: [&str; 1] = ["TextContent"];
+
+/// Whether the helpers' type is defined in a shared module (which then holds the helpers).
+pub fn owner_shared(ctx: &Context<'_>) -> bool {
+    ctx.shared.is_some_and(|s| s.contains_key(OWNER))
+}
+
 /// The helper impls, or nothing when the types lack the shape.
 pub fn emit(ctx: &Context<'_>) -> TokenStream {
     call_tool_result(ctx).unwrap_or_default()
 }
 
 fn call_tool_result(ctx: &Context<'_>) -> Option<TokenStream> {
-    let Kind::Struct(result) = &ctx.def("CallToolResult")?.kind else {
+    let Kind::Struct(result) = &ctx.def(OWNER)?.kind else {
         return None;
     };
     let Kind::Struct(text) = &ctx.def("TextContent")?.kind else {
@@ -39,7 +50,7 @@ fn call_tool_result(ctx: &Context<'_>) -> Option<TokenStream> {
                 if !u
                     .variants
                     .iter()
-                    .any(|v| v.ty == Ty::Named("TextContent".into()))
+                    .any(|v| v.ty == Ty::Named(REFERS_TO[0].into()))
                 {
                     return None;
                 }

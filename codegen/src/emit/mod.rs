@@ -3,7 +3,7 @@
 mod codes;
 mod consts;
 mod enums;
-mod helpers;
+pub mod helpers;
 mod layout;
 pub mod prelude;
 mod strategies;
@@ -12,6 +12,8 @@ pub mod target;
 mod unions;
 
 pub use target::{Target, support, with_target};
+
+use std::collections::BTreeMap;
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
@@ -64,11 +66,20 @@ pub struct Context<'a> {
     pub docs_from: Option<&'a Document>,
     /// The whole module, for lookups.
     pub module: &'a Module,
+    /// Types defined in a shared module rather than here: name → that module's name (under
+    /// `super::shared`); each is re-exported where it would have been defined.
+    pub shared: Option<&'a BTreeMap<String, String>>,
+    /// When emitting a shared module: every version its types serve, with that version's
+    /// module (for the pointers the docs name). Empty for a version's own module.
+    pub serves: &'a [(&'a Flavor, &'a Module)],
 }
 
 impl Context<'_> {
     /// The doc attributes of a type: name, protocol, pointer and reference link.
     pub fn type_docs(&self, def: &TypeDef) -> TokenStream {
+        if !self.serves.is_empty() {
+            return self.shared_type_docs(def);
+        }
         let mut lines = vec![
             format!(" `{}` ({}).", def.name, self.flavor.protocol),
             String::new(),
@@ -82,6 +93,55 @@ impl Context<'_> {
                 " Reference: <{base}#{}>",
                 def.definition.to_lowercase()
             ));
+        }
+        if let Some(text) = self.description(&def.pointer) {
+            lines.push(String::new());
+            lines.extend(text.lines().map(|l| format!(" {l}")));
+        }
+        quote! { #(#[doc = #lines])* }
+    }
+
+    /// The doc attributes of a type one shared module holds for several versions: every
+    /// version it serves, with its pointer and reference link in each.
+    fn shared_type_docs(&self, def: &TypeDef) -> TokenStream {
+        let protocols: Vec<&str> = self
+            .serves
+            .iter()
+            .map(|(f, _)| f.protocol.as_str())
+            .collect();
+        let mut lines = vec![
+            format!(
+                " `{}`: one type for {} (the same definition in each).",
+                def.name,
+                list(&protocols)
+            ),
+            String::new(),
+        ];
+        // The pointers, each with the files it is found at (`definitions` or `$defs`).
+        let mut pointers: Vec<(String, Vec<String>)> = Vec::new();
+        for (flavor, module) in self.serves {
+            let pointer = module
+                .get(&def.name)
+                .map_or(def.pointer.clone(), |d| d.pointer.clone());
+            let file = format!("`{}`", flavor.file);
+            match pointers.iter_mut().find(|(p, _)| *p == pointer) {
+                Some((_, files)) => files.push(file),
+                None => pointers.push((pointer, vec![file])),
+            }
+        }
+        let places: Vec<String> = pointers
+            .iter()
+            .map(|(p, files)| format!("`{p}` in {}", files.join(", ")))
+            .collect();
+        lines.push(format!(" Schema: {}.", places.join("; ")));
+        let links: Vec<String> = self
+            .serves
+            .iter()
+            .filter_map(|(f, _)| f.reference.as_ref())
+            .map(|base| format!("<{base}#{}>", def.definition.to_lowercase()))
+            .collect();
+        if !links.is_empty() {
+            lines.push(format!(" Reference: {}", links.join(", ")));
         }
         if let Some(text) = self.description(&def.pointer) {
             lines.push(String::new());
@@ -122,26 +182,23 @@ pub fn emit_items(ctx: &Context<'_>) -> Result<Emitted> {
     let mut warnings = Vec::new();
     let mut out = TokenStream::new();
     for def in &ctx.module.types {
-        let items = match &def.kind {
-            Kind::Struct(s) => structs::emit(ctx, def, s),
-            Kind::Enum(e) => enums::emit(ctx, def, e),
-            Kind::Union(u) => unions::emit(ctx, def, u)?,
-            Kind::Const(v) => consts::emit(ctx, def, v),
-            Kind::Alias(ty) => {
-                let docs = ctx.type_docs(def);
+        match ctx.shared.and_then(|s| s.get(&def.name)) {
+            Some(module) => {
+                let module = ident(module);
                 let name = ident(&def.name);
-                let target = ty_tokens(ty);
-                quote! { #docs pub type #name = #target; }
+                out.extend(quote! { pub use super::shared::#module::#name; });
             }
-        };
-        out.extend(items);
+            None => out.extend(emit_type(ctx, def)?),
+        }
     }
     if ctx.flavor.jsonrpc {
         out.extend(codes::emit_error_code(ctx)?);
     }
     if ctx.flavor.methods {
         out.extend(codes::emit_method_kind(ctx));
-        out.extend(helpers::emit(ctx));
+        if !helpers::owner_shared(ctx) {
+            out.extend(helpers::emit(ctx));
+        }
     }
     out.extend(codes::emit_registry(ctx));
     let mut strategies_file = None;
@@ -162,6 +219,47 @@ pub fn emit_items(ctx: &Context<'_>) -> Result<Emitted> {
         strategies_file,
         warnings,
     })
+}
+
+/// The items of one type: its definition and impls.
+pub fn emit_type(ctx: &Context<'_>, def: &TypeDef) -> Result<TokenStream> {
+    Ok(match &def.kind {
+        Kind::Struct(s) => structs::emit(ctx, def, s),
+        Kind::Enum(e) => enums::emit(ctx, def, e),
+        Kind::Union(u) => unions::emit(ctx, def, u)?,
+        Kind::Const(v) => consts::emit(ctx, def, v),
+        Kind::Alias(ty) => {
+            let docs = ctx.type_docs(def);
+            let name = ident(&def.name);
+            let target = ty_tokens(ty);
+            quote! { #docs pub type #name = #target; }
+        }
+    })
+}
+
+/// The items of a shared module holding `names` (types of `ctx.module`, which serve every
+/// version of `ctx.serves`): each type, and the helpers of a type it holds (emitted here
+/// rather than in each version, which re-exports the type).
+pub fn emit_shared(ctx: &Context<'_>, names: &[String]) -> Result<TokenStream> {
+    let mut out = TokenStream::new();
+    for name in names {
+        if let Some(def) = ctx.module.get(name) {
+            out.extend(emit_type(ctx, def)?);
+        }
+    }
+    if ctx.flavor.methods && names.iter().any(|n| n == helpers::OWNER) {
+        out.extend(helpers::emit(ctx));
+    }
+    Ok(out)
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
 }
 
 /// Formats a token stream as a Rust file.

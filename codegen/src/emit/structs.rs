@@ -36,7 +36,16 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, s: &Struct) -> TokenStream {
         };
         // Where the member is defined, not what its type already says.
         let pointer = format!("{}/properties/{}", def.pointer, escape(&f.json_name));
-        let mut doc = format!(" Schema: `{pointer}`.");
+        let mut doc = if ctx.serves.is_empty() {
+            format!(" Schema: `{pointer}`.")
+        } else {
+            // A shared type: the definition's pointer differs between the versions (their
+            // list is on the type).
+            format!(
+                " Schema: `properties/{}` under the type's pointer.",
+                escape(&f.json_name)
+            )
+        };
         if let Some(text) = ctx.description(&pointer) {
             doc.push_str("\n\n");
             doc.push_str(

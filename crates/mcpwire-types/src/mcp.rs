@@ -1,6 +1,12 @@
 //! One module per MCP version, each behind the cargo feature of the same name; `latest` is
 //! the newest enabled-by-`latest` version (2026-07-28).
 
+// The types that are the same in several versions, defined once; each version's module
+// re-exports the ones it has, so `v2025_11_25::Tool` stays the path to write.
+#[rustfmt::skip]
+#[path = "generated/mcp/shared.rs"]
+mod shared;
+
 #[cfg(feature = "v2024_11_05")]
 #[rustfmt::skip]
 #[path = "generated/mcp/v2024_11_05.rs"]

@@ -1,0 +1,156 @@
+//! The MCP version modules generated together: each version's module, and `mcp/shared.rs`
+//! holding once every type [`crate::share::plan`] finds the same in several versions.
+
+use std::collections::BTreeSet;
+
+use quote::quote;
+
+use crate::{
+    CodegenError, GENERATED_DIR, GeneratedFile, Lowered, MCP_LOCK, McpSchema, Options, Result,
+    emit, header, lower_module, mcp_flavor, model, push_module, render_lock, render_module, share,
+    version_module,
+};
+
+/// Generates the MCP version modules, `mcp/<version>.rs` with their strategies beside them,
+/// and `mcp/shared.rs`: each type identical in several versions ([`share::plan`]) is defined
+/// once there and re-exported by each version it serves.
+pub(crate) fn files(
+    files: &mut Vec<GeneratedFile>,
+    mcp: &[McpSchema],
+    options: Options,
+) -> Result<()> {
+    let names: Vec<String> = mcp.iter().map(|s| version_module(&s.version)).collect();
+    let flavors: Vec<emit::Flavor> = mcp
+        .iter()
+        .zip(&names)
+        .map(|(schema, name)| emit::Flavor {
+            strategies_file: Some(format!("{name}/strategies.rs")),
+            ..mcp_flavor(&schema.version)
+        })
+        .collect();
+    let lowered: Vec<Lowered> = mcp
+        .iter()
+        .zip(&flavors)
+        .map(|(schema, flavor)| lower_module(&schema.bytes, &flavor.file, flavor))
+        .collect::<Result<_>>()?;
+    let modules: Vec<&model::Module> = lowered.iter().map(|l| &l.module).collect();
+    let plan = share::plan(&modules);
+    let all: Vec<&str> = names.iter().map(String::as_str).collect();
+    let group_names: Vec<String> = plan
+        .groups
+        .iter()
+        .map(|g| {
+            share::module_name(
+                &g.versions.iter().map(|&v| all[v]).collect::<Vec<_>>(),
+                &all,
+            )
+        })
+        .collect();
+    for (v, schema) in mcp.iter().enumerate() {
+        let shared = plan.placement[v]
+            .iter()
+            .map(|(name, &g)| (name.clone(), group_names[g].clone()))
+            .collect();
+        let flavor = &flavors[v];
+        let generated = render_module(
+            &lowered[v],
+            &schema.bytes,
+            &flavor.file,
+            flavor,
+            options,
+            Some(&shared),
+        )?;
+        push_module(files, &format!("mcp/{}", names[v]), generated);
+    }
+    let mut items = proc_macro2::TokenStream::new();
+    for (g, group) in plan.groups.iter().enumerate() {
+        let newest = *group
+            .versions
+            .last()
+            .expect("a group serves two versions or more");
+        let serves: Vec<(&emit::Flavor, &model::Module)> = group
+            .versions
+            .iter()
+            .map(|&v| (&flavors[v], &lowered[v].module))
+            .collect();
+        let flavor = &flavors[newest];
+        let ctx = emit::Context {
+            flavor,
+            docs_from: options.docs_from_schema.then_some(&lowered[newest].doc),
+            module: &lowered[newest].module,
+            shared: None,
+            serves: &serves,
+        };
+        let body = emit::with_target(flavor.target.clone(), || {
+            emit::emit_shared(&ctx, &group.types)
+        })
+        .map_err(|e| e.in_file(&flavor.file))?;
+        // The types of other shared modules these refer to (each serves these versions too).
+        let mut imports = BTreeSet::new();
+        for name in &group.types {
+            let def = lowered[newest]
+                .module
+                .get(name)
+                .expect("a type of the module");
+            let mut refs = share::references(def);
+            if name == emit::helpers::OWNER {
+                refs.extend(emit::helpers::REFERS_TO);
+            }
+            for target in refs {
+                match plan.group_of(newest, target) {
+                    Some(h) if h == g => {}
+                    Some(h) => {
+                        imports.insert((group_names[h].clone(), target.to_owned()));
+                    }
+                    None if lowered[newest].module.get(target).is_none() => {}
+                    None => {
+                        return Err(CodegenError::at(
+                            def.pointer.clone(),
+                            format!("shared `{name}` refers to `{target}`, which is not shared"),
+                        )
+                        .in_file(&flavor.file));
+                    }
+                }
+            }
+        }
+        let imports = imports.iter().map(|(module, name)| {
+            let module = emit::ident(module);
+            let name = emit::ident(name);
+            quote! { use super::#module::#name; }
+        });
+        let features = group.versions.iter().map(|&v| all[v]);
+        let protocols: Vec<String> = group
+            .versions
+            .iter()
+            .map(|&v| format!("`{}`", mcp[v].version))
+            .collect();
+        let doc = format!(
+            " The types that are the same in MCP {}: each is defined here once, and each of \
+             those versions' modules re-exports it.",
+            protocols.join(", ")
+        );
+        let module = emit::ident(&group_names[g]);
+        items.extend(quote! {
+            #[cfg(any(#(feature = #features),*))]
+            #[doc = #doc]
+            pub mod #module {
+                #(#imports)*
+                #body
+            }
+        });
+    }
+    let doc = " The MCP types that are the same in several versions, each defined once: one module \
+               per set of versions, gated on their features, whose types each of those \
+               versions' modules re-exports. Which types are the same is decided by comparing \
+               the versions' lowered models (see `mcpwire-codegen`'s `share`).";
+    let taken = |name: &str| modules.iter().any(|m| m.get(name).is_some());
+    let tokens = emit::prelude::shorten(quote! { #![doc = #doc] #items }, &taken);
+    let body = emit::format(tokens)?;
+    let lock = render_lock(mcp);
+    files.push(GeneratedFile {
+        path: format!("{GENERATED_DIR}/mcp/shared.rs"),
+        contents: format!("{}{body}", header::header_line(MCP_LOCK, lock.as_bytes())),
+        warnings: Vec::new(),
+    });
+    Ok(())
+}

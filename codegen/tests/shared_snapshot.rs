@@ -1,0 +1,43 @@
+//! Snapshot of the sharing between versions: three small schemas standing for MCP versions
+//! (`tests/snapshots_shared/<version>/schema.json`) generate exactly the committed
+//! `expected/` files — a type the same in all three (`Tool`, `Annotations`), types shared by
+//! two (the `Content` union and its variants; `Role`), a type each version keeps (`Message`,
+//! whose model is identical in every version but refers to a `Role` that differs, and
+//! `Conversation`, which refers to `Message`: two rounds of refinement), and a type
+//! of one version (`Icon`). Set `UPDATE_SNAPSHOTS=1` to rewrite the expectations.
+
+use std::path::Path;
+
+use mcpwire_codegen::{McpSchema, Options, generate_mcp_modules};
+
+#[test]
+fn shared_and_own_types_generate_their_expected_output() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots_shared");
+    let mcp: Vec<McpSchema> = ["2025-06-18", "2025-11-25", "2026-07-28"]
+        .iter()
+        .map(|v| McpSchema {
+            version: (*v).to_owned(),
+            bytes: std::fs::read(root.join(v).join("schema.json")).unwrap(),
+        })
+        .collect();
+    let files = generate_mcp_modules(&mcp, Options::default()).unwrap();
+    let again = generate_mcp_modules(&mcp, Options::default()).unwrap();
+    assert_eq!(files, again, "generation is deterministic");
+    let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
+    let mut failures = Vec::new();
+    for file in files.iter().filter(|f| !f.path.ends_with("strategies.rs")) {
+        let name = file.path.rsplit('/').next().unwrap();
+        let path = root.join("expected").join(name);
+        if update {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &file.contents).unwrap();
+            continue;
+        }
+        match std::fs::read_to_string(&path) {
+            Ok(expected) if expected == file.contents => {}
+            Ok(_) => failures.push(format!("{}: output differs", path.display())),
+            Err(_) => failures.push(format!("{}: missing (UPDATE_SNAPSHOTS=1)", path.display())),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
