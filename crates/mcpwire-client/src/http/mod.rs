@@ -31,7 +31,8 @@
 //! `ALL_PROXY`, lower case too) names, by a CONNECT tunnel with TLS inside it, unless
 //! `NO_PROXY` exempts its host ([`HttpTransport::proxy`] names one instead,
 //! [`HttpTransport::no_proxy`] turns them off). An `http://` endpoint is always reached
-//! directly.
+//! directly. With OAuth, each `https://` metadata, registration and token request is routed
+//! the same way, `NO_PROXY` read against its own host.
 //!
 //! ## Limits ([`HttpLimits`])
 //!
@@ -52,7 +53,7 @@ mod connection;
 mod limits;
 mod pool;
 mod probe;
-mod proxy;
+pub(crate) mod proxy;
 mod request;
 mod stream;
 pub mod tls;
@@ -119,7 +120,8 @@ impl HttpTransport {
 
     /// Reaches an `https://` endpoint through the HTTP proxy at `url` (`http://HOST:PORT`,
     /// `http://USER:PASSWORD@HOST:PORT` for basic authentication) by a CONNECT tunnel,
-    /// whatever the environment says. A URL that is not `http://` is an error.
+    /// whatever the environment says; with OAuth, the `https://` metadata and authorization
+    /// servers too. A URL that is not `http://` is an error.
     pub fn proxy(mut self, url: &str) -> Result<Self, TransportError> {
         let uri: hyper::Uri = url
             .parse()
@@ -133,9 +135,9 @@ impl HttpTransport {
         Ok(self)
     }
 
-    /// Reaches the endpoint directly, whatever `HTTPS_PROXY` says (by default an `https://`
-    /// endpoint goes through the proxy `HTTPS_PROXY` or `ALL_PROXY` names, unless `NO_PROXY`
-    /// exempts its host).
+    /// Reaches the endpoint (and, with OAuth, the authorization server) directly, whatever
+    /// `HTTPS_PROXY` says (by default an `https://` URL goes through the proxy `HTTPS_PROXY`
+    /// or `ALL_PROXY` names, unless `NO_PROXY` exempts its host).
     pub fn no_proxy(mut self) -> Self {
         self.proxy = ProxySetting::Off;
         self
@@ -236,6 +238,7 @@ impl Transport for HttpTransport {
                     oauth,
                     &endpoint.url,
                     roots.clone(),
+                    proxy.clone(),
                 ))
             });
             #[cfg(not(feature = "oauth"))]
