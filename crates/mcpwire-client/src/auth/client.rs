@@ -10,6 +10,7 @@ use super::fetch::AuthHttp;
 use super::registration::{self, ClientRegistration};
 use super::token::{self, Grant};
 use super::{AuthError, OAuth, StoreKey, StoredCredentials, Tokens, pkce, urls};
+use crate::http::proxy::ProxySetting;
 use crate::http::tls::TrustRoots;
 
 /// What the last authorization settled.
@@ -39,9 +40,14 @@ pub(crate) struct Authorizer {
 
 impl Authorizer {
     /// The authorizer of the MCP endpoint `endpoint`, reaching metadata and authorization
-    /// servers with `roots`.
-    pub(crate) fn new(config: OAuth, endpoint: &str, roots: TrustRoots) -> Self {
-        let http = AuthHttp::new(roots, config.timeout);
+    /// servers with `roots`, through the proxy `proxy` names for `https://` URLs.
+    pub(crate) fn new(
+        config: OAuth,
+        endpoint: &str,
+        roots: TrustRoots,
+        proxy: ProxySetting,
+    ) -> Self {
+        let http = AuthHttp::new(roots, proxy, config.timeout);
         Self {
             config,
             endpoint: endpoint.to_owned(),

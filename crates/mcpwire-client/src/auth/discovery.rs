@@ -100,7 +100,7 @@ pub(crate) async fn discover(
         candidates.push(url.clone());
     }
     candidates.extend(urls::resource_metadata_urls(endpoint)?);
-    let Some((url, metadata)) = first_found::<ResourceMetadata>(http, &candidates).await? else {
+    let Ok((url, metadata)) = first_found::<ResourceMetadata>(http, &candidates).await? else {
         return without_resource_metadata(http, endpoint).await;
     };
     if !urls::resource_matches(endpoint, &metadata.resource) {
@@ -152,10 +152,10 @@ pub(crate) async fn server_metadata(
     let candidates = urls::server_metadata_urls(issuer)?;
     let (_, metadata) = first_found::<ServerMetadata>(http, &candidates)
         .await?
-        .ok_or_else(|| {
+        .map_err(|misses| {
             AuthError::Discovery(format!(
                 "no authorization server metadata at {}",
-                candidates.join(", ")
+                misses.join(", ")
             ))
         })?;
     if metadata.issuer != issuer {
@@ -174,21 +174,28 @@ pub(crate) async fn server_metadata(
     Ok(metadata)
 }
 
-/// The first of `urls` answered 200 with a JSON document, read as `T`. A URL answered
-/// otherwise is passed over; a document that is not a `T` is an error.
+/// The first of `urls` answered 200 with a JSON document, read as `T`, or, when none was,
+/// each URL with what it answered (`URL (HTTP 404)`, `URL (why it could not be reached)`).
+/// A URL answered otherwise is passed over; a document that is not a `T` is an error.
 async fn first_found<T: serde::de::DeserializeOwned>(
     http: &AuthHttp,
     urls: &[String],
-) -> Result<Option<(String, T)>, AuthError> {
+) -> Result<Result<(String, T), Vec<String>>, AuthError> {
+    let mut misses = Vec::new();
     for url in urls {
         // An unreachable URL or an error status: the next one is tried.
-        let Ok(answer) = http.get(url).await else {
-            continue;
+        let answer = match http.get(url).await {
+            Ok(answer) if answer.status.is_success() => answer,
+            Ok(answer) => {
+                misses.push(format!("{url} (HTTP {})", answer.status.as_u16()));
+                continue;
+            }
+            Err(error) => {
+                misses.push(format!("{url} ({error})"));
+                continue;
+            }
         };
-        if !answer.status.is_success() {
-            continue;
-        }
-        return Ok(Some((url.clone(), answer.json(url)?)));
+        return Ok(Ok((url.clone(), answer.json(url)?)));
     }
-    Ok(None)
+    Ok(Err(misses))
 }

@@ -1,7 +1,8 @@
 //! The HTTP exchanges of authorization (metadata, registration, token requests): hyper-util's
-//! client over hyper-rustls with the transport's roots, each exchange bounded in time and
-//! its answer in size, redirects never followed. No request it sends carries an access
-//! token.
+//! client over hyper-rustls with the transport's roots, through the transport's proxy for
+//! `https://` URLs (`HTTPS_PROXY` / `NO_PROXY` by default, as for the endpoint), each exchange
+//! bounded in time and its answer in size, redirects never followed. No request it sends
+//! carries an access token.
 
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -17,13 +18,14 @@ use hyper_util::rt::{TokioExecutor, TokioTimer};
 use serde::de::DeserializeOwned;
 
 use super::AuthError;
+use crate::http::proxy::{ProxySetting, Routes};
 use crate::http::tls::{TrustRoots, config, describe};
 use rustls::RootCertStore;
 
 /// The longest answer read from a metadata, registration or token endpoint.
 pub(crate) const MAX_ANSWER_BYTES: usize = 1 << 20;
 
-type HttpsClient = Client<HttpsConnector<HttpConnector>, Full<Bytes>>;
+type HttpsClient = Client<HttpsConnector<Routes>, Full<Bytes>>;
 
 /// An answer read whole.
 pub(crate) struct Answer {
@@ -47,15 +49,17 @@ impl Answer {
 /// The client of authorization's exchanges.
 pub(crate) struct AuthHttp {
     roots: TrustRoots,
+    proxy: ProxySetting,
     timeout: Duration,
     /// Built at the first exchange (reading the platform's roots only then).
     client: OnceLock<Result<HttpsClient, String>>,
 }
 
 impl AuthHttp {
-    pub(crate) fn new(roots: TrustRoots, timeout: Duration) -> Self {
+    pub(crate) fn new(roots: TrustRoots, proxy: ProxySetting, timeout: Duration) -> Self {
         Self {
             roots,
+            proxy,
             timeout,
             client: OnceLock::new(),
         }
@@ -74,7 +78,8 @@ impl AuthHttp {
                 let mut tcp = HttpConnector::new();
                 tcp.enforce_http(false);
                 tcp.set_connect_timeout(Some(self.timeout));
-                let connector = HttpsConnector::from((tcp, tls));
+                let routes = Routes::new(&self.proxy, tcp);
+                let connector = HttpsConnector::from((routes, tls));
                 Ok(Client::builder(TokioExecutor::new())
                     .pool_timer(TokioTimer::new())
                     .timer(TokioTimer::new())

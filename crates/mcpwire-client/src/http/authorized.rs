@@ -61,15 +61,6 @@ impl Shared {
             outcome.map_err(|error| TransportError::Http(format!("OAuth: {error}")))?;
         }
     }
-
-    /// Adds the access token to a request sent outside [`send`](Self::send).
-    pub(crate) fn authorize(&self, request: &mut Request<pool::Body>) {
-        if let Some(token) = self.auth.as_ref().and_then(|auth| auth.bearer())
-            && let Ok(value) = bearer(&token)
-        {
-            request.headers_mut().insert(AUTHORIZATION, value);
-        }
-    }
 }
 
 /// `Bearer TOKEN`, marked sensitive (kept out of hyper's debug output and HPACK's table).

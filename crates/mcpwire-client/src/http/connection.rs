@@ -177,20 +177,6 @@ impl Shared {
         Ok(response)
     }
 
-    /// [`exchange`](Self::exchange) of a session's request (never stateless) on a new
-    /// connection that drops `written` once the request is written.
-    pub(crate) async fn exchange_signalled(
-        &self,
-        request: Request<pool::Body>,
-        common: &Common,
-        written: tokio::sync::oneshot::Sender<()>,
-    ) -> Result<Response<Body>, TransportError> {
-        let mut request = request;
-        self.authorize(&mut request);
-        let sent = self.pool.send_signalled(request, written).await?;
-        self.checked(sent, common, false).await
-    }
-
     /// Reads a JSON answer whole (at most [`HttpLimits::max_response_bytes`]) and hands it
     /// to the client (its connection goes back to the pool). Returns whether it answered
     /// `awaited`.
@@ -365,9 +351,6 @@ impl Shared {
     ) -> Result<Response<Body>, TransportError> {
         self.pool.send(request).await
     }
-
-    /// Adds nothing without the feature `oauth`.
-    fn authorize(&self, _request: &mut Request<pool::Body>) {}
 }
 
 /// The error of an answer that redirects: redirects are not followed, so no header (such as
@@ -447,13 +430,17 @@ impl HttpConnection {
                     && shared.standalone
                     && !stateless
                 {
-                    // The GET is written before this send returns, so the session's next
-                    // request cannot overtake it; its answer is not awaited (a server may
-                    // hold that back until it has an event).
+                    // The session's next request waits until the server answered the GET
+                    // (bounded: a server may hold that back until it has an event). Written
+                    // is not enough: the GET may go on a new connection, which a server
+                    // takes up after requests arriving later on one it already had, and a
+                    // request the server reads first would find no stream open (the
+                    // conformance suite's sse-retry then answers its call on the GET).
                     let (opened, answered) = tokio::sync::oneshot::channel();
                     let stream = Arc::clone(shared).run_server_stream(opened);
                     shared.spawn(stream);
-                    let _ = tokio::time::timeout(limit, answered).await;
+                    let wait = shared.limits.stream_open_wait;
+                    let _ = tokio::time::timeout(wait, answered).await;
                 }
                 Ok(())
             }

@@ -33,6 +33,13 @@ pub struct HttpLimits {
     pub ack_timeout: Duration,
     /// How many idle connections are kept for reuse (default 8).
     pub max_idle_connections: usize,
+    /// The longest the session's next request after `notifications/initialized` waits for
+    /// the server to answer the GET that opens the session's stream (default 1 s). Once the
+    /// GET's head arrived the server has taken it, so a request sent after it cannot reach
+    /// the server first (on another connection) and find no stream open; a server that
+    /// holds the GET's head back until it has an event delays that request this long at
+    /// most.
+    pub stream_open_wait: Duration,
 }
 
 impl Default for HttpLimits {
@@ -47,6 +54,7 @@ impl Default for HttpLimits {
             response_timeout: None,
             ack_timeout: Duration::from_secs(10),
             max_idle_connections: 8,
+            stream_open_wait: Duration::from_secs(1),
         }
     }
 }

@@ -10,7 +10,7 @@
 //! | the `Mcp-Session-Id` of the answer to `initialize` is sent on every later request; none under a stateless version | "If an `Mcp-Session-Id` is returned by the server during initialization, clients using the Streamable HTTP transport MUST include it in the `Mcp-Session-Id` header on all of their subsequent HTTP requests." |
 //! | `MCP-Protocol-Version` on every request after the handshake | "the client MUST include the `MCP-Protocol-Version: <protocol-version>` HTTP header on all subsequent requests to the MCP server" (2025-06-18 and later) |
 //! | a 404 to a request that named the session: every pending call fails with [`TransportError::SessionExpired`](crate::TransportError::SessionExpired), and so does every later one (build a new client to start a new session) | "When a client receives HTTP 404 in response to a request containing an `Mcp-Session-Id`, it MUST start a new session by sending a new `InitializeRequest` without a session ID attached." |
-//! | after `notifications/initialized`, the GET stream of the session, on a connection of its own: the next request waits until the GET is written, never for its answer (a server may hold its headers back until it has an event); a 405 leaves it closed; it is reopened (after its last event id) when it ends | "The client MAY issue an HTTP GET to the MCP endpoint. This can be used to open an SSE stream, allowing the server to communicate to the client, without the client first sending data via HTTP POST." |
+//! | after `notifications/initialized`, the GET stream of the session: the next request waits until the server answered the GET's head, at most [`HttpLimits::stream_open_wait`] (a server may hold its headers back until it has an event), so the server never reads it before the GET; a 405 leaves it closed; it is reopened (after its last event id) when it ends | "The client MAY issue an HTTP GET to the MCP endpoint. This can be used to open an SSE stream, allowing the server to communicate to the client, without the client first sending data via HTTP POST." |
 //! | an SSE stream that ends before its request's answer is resumed with GET and `Last-Event-ID`, after the stream's `retry` time | "If the client wishes to resume after a disconnection … it SHOULD issue an HTTP GET to the MCP endpoint, and include the `Last-Event-ID` header" and "the client MUST respect the retry field, waiting the given number of milliseconds before attempting to reconnect" (2025-11-25) |
 //! | on close (and when dropped), DELETE with the session id | "Clients that no longer need a particular session … SHOULD send an HTTP DELETE to the MCP endpoint with the `Mcp-Session-Id` header" |
 //! | a frame under a stateless version (2026-07-28) carries `Mcp-Method`, `Mcp-Name` (the tool, prompt or resource URI) and `Mcp-Param-*` (tool parameters marked `x-mcp-header`), values that are not plain visible ASCII as `=?base64?…?=` | SEP-2243, the standard request headers of 2026-07-28 |
@@ -25,14 +25,14 @@
 //! [`HttpTransport::add_root_pem`] (see [`tls::TrustRoots`]); a certificate that does not fails
 //! the connection at once with the reason ("invalid peer certificate: UnknownIssuer"). The
 //! handshake offers HTTP/2 and HTTP/1.1 by ALPN: HTTP/2 where the server picks it (its
-//! requests share one connection), HTTP/1.1 otherwise, and always for `http://`. The
-//! session's GET stream runs on an HTTP/1.1 connection of its own.
+//! requests share one connection), HTTP/1.1 otherwise, and always for `http://`.
 //!
 //! An `https://` endpoint is reached through the HTTP proxy that `HTTPS_PROXY` (or
 //! `ALL_PROXY`, lower case too) names, by a CONNECT tunnel with TLS inside it, unless
 //! `NO_PROXY` exempts its host ([`HttpTransport::proxy`] names one instead,
 //! [`HttpTransport::no_proxy`] turns them off). An `http://` endpoint is always reached
-//! directly.
+//! directly. With OAuth, each `https://` metadata, registration and token request is routed
+//! the same way, `NO_PROXY` read against its own host.
 //!
 //! ## Limits ([`HttpLimits`])
 //!
@@ -53,7 +53,7 @@ mod connection;
 mod limits;
 mod pool;
 mod probe;
-mod proxy;
+pub(crate) mod proxy;
 mod request;
 mod stream;
 pub mod tls;
@@ -120,7 +120,8 @@ impl HttpTransport {
 
     /// Reaches an `https://` endpoint through the HTTP proxy at `url` (`http://HOST:PORT`,
     /// `http://USER:PASSWORD@HOST:PORT` for basic authentication) by a CONNECT tunnel,
-    /// whatever the environment says. A URL that is not `http://` is an error.
+    /// whatever the environment says; with OAuth, the `https://` metadata and authorization
+    /// servers too. A URL that is not `http://` is an error.
     pub fn proxy(mut self, url: &str) -> Result<Self, TransportError> {
         let uri: hyper::Uri = url
             .parse()
@@ -134,9 +135,9 @@ impl HttpTransport {
         Ok(self)
     }
 
-    /// Reaches the endpoint directly, whatever `HTTPS_PROXY` says (by default an `https://`
-    /// endpoint goes through the proxy `HTTPS_PROXY` or `ALL_PROXY` names, unless `NO_PROXY`
-    /// exempts its host).
+    /// Reaches the endpoint (and, with OAuth, the authorization server) directly, whatever
+    /// `HTTPS_PROXY` says (by default an `https://` URL goes through the proxy `HTTPS_PROXY`
+    /// or `ALL_PROXY` names, unless `NO_PROXY` exempts its host).
     pub fn no_proxy(mut self) -> Self {
         self.proxy = ProxySetting::Off;
         self
@@ -237,6 +238,7 @@ impl Transport for HttpTransport {
                     oauth,
                     &endpoint.url,
                     roots.clone(),
+                    proxy.clone(),
                 ))
             });
             #[cfg(not(feature = "oauth"))]

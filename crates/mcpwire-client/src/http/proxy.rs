@@ -1,12 +1,15 @@
-//! How an `https://` endpoint is reached through an HTTP proxy: a CONNECT tunnel (hyper-util's
+//! How an `https://` URL is reached through an HTTP proxy: a CONNECT tunnel (hyper-util's
 //! `Tunnel`) to the proxy that `HTTPS_PROXY` / `ALL_PROXY` name unless `NO_PROXY` exempts the
 //! host (hyper-util's `Matcher`, read as curl reads them), or to a proxy the application
 //! names. TLS runs inside the tunnel, end to end with the server: the proxy sees only the
-//! host and port. An `http://` endpoint is always reached directly.
+//! host and port. An `http://` URL is always reached directly. [`Route`] is the way to one
+//! endpoint; [`Routes`] decides it for each URL it is asked to reach (the authorization
+//! server's metadata and token requests, which go to hosts other than the endpoint's).
 
 use std::error::Error as StdError;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use hyper::Uri;
@@ -50,14 +53,46 @@ impl Route {
         setting: &ProxySetting,
         tcp: HttpConnector,
     ) -> Result<Self, TransportError> {
-        let matcher = match setting {
-            _ if !https => return Ok(Route::Direct(tcp)),
-            ProxySetting::Off => return Ok(Route::Direct(tcp)),
-            ProxySetting::Environment => Matcher::from_env(),
-            ProxySetting::Url(url) => Matcher::builder().https(url.as_str()).build(),
-        };
-        let Some(intercept) = matcher.intercept(endpoint) else {
+        if !https {
             return Ok(Route::Direct(tcp));
+        }
+        Routes::new(setting, tcp).route(endpoint)
+    }
+}
+
+/// The route to each URL asked for, decided per URL under one [`ProxySetting`]: a CONNECT
+/// tunnel for an `https://` URL the setting sends through a proxy, else a direct TCP
+/// connection.
+#[derive(Clone)]
+pub(crate) struct Routes {
+    /// `None`: no proxy at all.
+    matcher: Option<Arc<Matcher>>,
+    tcp: HttpConnector,
+}
+
+impl Routes {
+    /// The routes of `setting` over `tcp` (the environment is read here, once).
+    pub(crate) fn new(setting: &ProxySetting, tcp: HttpConnector) -> Self {
+        let matcher = match setting {
+            ProxySetting::Off => None,
+            ProxySetting::Environment => Some(Matcher::from_env()),
+            ProxySetting::Url(url) => Some(Matcher::builder().https(url.as_str()).build()),
+        };
+        Self {
+            matcher: matcher.map(Arc::new),
+            tcp,
+        }
+    }
+
+    /// The route to `uri`; a proxy that is not `http://` is an error (the CONNECT goes to
+    /// it in the clear).
+    pub(crate) fn route(&self, uri: &Uri) -> Result<Route, TransportError> {
+        let direct = || Ok(Route::Direct(self.tcp.clone()));
+        if uri.scheme_str() != Some("https") {
+            return direct();
+        }
+        let Some(intercept) = self.matcher.as_ref().and_then(|m| m.intercept(uri)) else {
+            return direct();
         };
         let proxy = intercept.uri().clone();
         if proxy.scheme_str() != Some("http") {
@@ -65,11 +100,33 @@ impl Route {
                 "the proxy {proxy}: only http:// proxies are supported (the TLS runs inside the tunnel)"
             )));
         }
-        let tunnel = Tunnel::new(proxy, tcp);
+        let tunnel = Tunnel::new(proxy, self.tcp.clone());
         Ok(Route::Tunnel(match intercept.basic_auth() {
             Some(auth) => tunnel.with_auth(auth.clone()),
             None => tunnel,
         }))
+    }
+}
+
+impl Service<Uri> for Routes {
+    type Response = TokioIo<TcpStream>;
+    type Error = BoxError;
+    type Future = Pin<Box<dyn Future<Output = Result<TokioIo<TcpStream>, BoxError>> + Send>>;
+
+    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), BoxError>> {
+        // Each call builds its route, which is ready once its TCP connector is, and
+        // hyper-util's TCP connector always is.
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, uri: Uri) -> Self::Future {
+        match self.route(&uri) {
+            Ok(mut route) => Box::pin(async move {
+                std::future::poll_fn(|cx| route.poll_ready(cx)).await?;
+                route.call(uri).await
+            }),
+            Err(error) => Box::pin(std::future::ready(Err(error.into()))),
+        }
     }
 }
 

@@ -141,11 +141,11 @@ impl Shared {
     /// The session's own stream (server requests and notifications outside any request):
     /// opened with GET, reopened (after its last event id, if it had one) when it ends. A
     /// server without one (405, or any other refusal) is left alone. `opened` is dropped once
-    /// the first GET has been written (or could not be sent), so that the caller can hold back
-    /// the session's next request until then: a server then sees the GET stream opened before
-    /// any later request, never racing it (a stream opened in the middle of a call could be
-    /// taken for that call's reconnection), while a server that holds back the GET's answer
-    /// until it has an event delays nothing.
+    /// the server answered the first GET's head (or it could not be sent), so that the caller
+    /// can hold back the session's next request until then
+    /// ([`HttpLimits::stream_open_wait`](super::HttpLimits) at most): a server then takes the
+    /// GET stream before any later request, never racing it (a stream opened in the middle of
+    /// a call could be taken for that call's reconnection).
     pub(crate) async fn run_server_stream(self: Arc<Self>, opened: oneshot::Sender<()>) {
         let mut opened = Some(opened);
         let mut parser = SseParser::new(self.limits.max_event_bytes);
@@ -156,10 +156,9 @@ impl Shared {
             else {
                 return;
             };
-            let answer = match opened.take() {
-                Some(written) => self.exchange_signalled(get, &common, written).await,
-                None => self.exchange(get, &common, false).await,
-            };
+            let answer = self.exchange(get, &common, false).await;
+            // Answered (or refused): the session's next request may go.
+            drop(opened.take());
             match answer {
                 Ok(response) => {
                     if response.status() != StatusCode::OK

@@ -72,6 +72,9 @@ struct Behaviour {
     legacy: bool,
     /// With `legacy`, no authorization server metadata either (the default endpoints).
     legacy_without_metadata: bool,
+    /// The authorization server is served over https, its certificate issued by a CA
+    /// generated for the test ([`Inner::ca_pem`]).
+    tls_issuer: bool,
 }
 
 /// One request either mock server received.
@@ -111,6 +114,8 @@ struct Inner {
     endpoint: String,
     resource_base: String,
     issuer: String,
+    /// The CA of the https authorization server ([`Behaviour::tls_issuer`]).
+    ca_pem: Option<String>,
     behaviour: Behaviour,
     seen: Mutex<Vec<Record>>,
     state: Mutex<AsState>,
@@ -182,6 +187,31 @@ where
     });
 }
 
+/// Serves `handle` on `listener` over TLS with `acceptor`.
+fn serve_tls<F, Fut>(listener: TcpListener, acceptor: tokio_rustls::TlsAcceptor, handle: F)
+where
+    F: Fn(Request<Incoming>) -> Fut + Clone + Send + Sync + 'static,
+    Fut: Future<Output = Response<Body>> + Send + 'static,
+{
+    tokio::spawn(async move {
+        while let Ok((tcp, _)) = listener.accept().await {
+            let (handle, acceptor) = (handle.clone(), acceptor.clone());
+            tokio::spawn(async move {
+                let Ok(tls) = acceptor.accept(tcp).await else {
+                    return;
+                };
+                let service = service_fn(move |request| {
+                    let handle = handle.clone();
+                    async move { Ok::<_, Infallible>(handle(request).await) }
+                });
+                let _ = auto::Builder::new(TokioExecutor::new())
+                    .serve_connection(TokioIo::new(tls), service)
+                    .await;
+            });
+        }
+    });
+}
+
 /// Reads a request whole and records it.
 async fn record(
     mock: &Mock,
@@ -229,15 +259,27 @@ async fn mock(behaviour: Behaviour) -> Mock {
     let rs_listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
     let as_listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
     let rs = rs_listener.local_addr().expect("an address");
+    let scheme = if behaviour.tls_issuer {
+        "https"
+    } else {
+        "http"
+    };
     let issuer = if behaviour.legacy {
         format!("http://{rs}")
     } else {
-        format!("http://{}", as_listener.local_addr().expect("an address"))
+        format!(
+            "{scheme}://{}",
+            as_listener.local_addr().expect("an address")
+        )
     };
+    let pki = behaviour
+        .tls_issuer
+        .then(|| crate::https::pki("mcpwire authorization server test CA"));
     let mock = Mock(Arc::new(Inner {
         endpoint: format!("http://{rs}/mcp"),
         resource_base: format!("http://{rs}"),
         issuer,
+        ca_pem: pki.as_ref().map(|pki| pki.ca_pem.clone()),
         behaviour,
         seen: Mutex::new(Vec::new()),
         state: Mutex::new(AsState::default()),
@@ -250,10 +292,14 @@ async fn mock(behaviour: Behaviour) -> Mock {
         async move { resource_server(mock, proxy, upstream, request).await }
     });
     let server = mock.clone();
-    serve(as_listener, move |request| {
+    let handle = move |request| {
         let mock = server.clone();
         async move { authorization_server(mock, request).await }
-    });
+    };
+    match pki {
+        Some(pki) => serve_tls(as_listener, pki.acceptor(&["h2", "http/1.1"]), handle),
+        None => serve(as_listener, handle),
+    }
     mock
 }
 
@@ -1044,12 +1090,7 @@ async fn a_server_without_resource_metadata_is_its_own_authorization_server() {
 #[tokio::test]
 async fn the_client_credentials_grant_needs_no_user() {
     let mock = mock(Behaviour::default()).await;
-    mock.0
-        .state
-        .lock()
-        .expect("not poisoned")
-        .clients
-        .insert("machine".to_owned(), Some("m-secret".to_owned()));
+    register_machine(&mock);
     let oauth = OAuth::client_credentials_grant("machine", "m-secret");
     let client = connect(direct(&mock, oauth))
         .await
@@ -1102,4 +1143,66 @@ async fn the_client_credentials_grant_signs_a_jwt_assertion() {
     let error = failure(connect(direct(&mock, oauth)).await);
     assert!(error.contains("client assertion"), "{error}");
     assert!(OAuth::client_credentials_jwt("signer", b"not a key", "ES256").is_err());
+}
+
+/// The machine client `machine` (secret `m-secret`) registered at `mock`.
+fn register_machine(mock: &Mock) {
+    mock.0
+        .state
+        .lock()
+        .expect("not poisoned")
+        .clients
+        .insert("machine".to_owned(), Some("m-secret".to_owned()));
+}
+
+#[tokio::test]
+async fn an_https_authorization_server_is_reached_through_the_proxy() {
+    let mock = mock(Behaviour {
+        tls_issuer: true,
+        ..Behaviour::default()
+    })
+    .await;
+    register_machine(&mock);
+    let ca = mock.0.ca_pem.clone().expect("the CA of the https issuer");
+    let issuer_authority = mock.0.issuer.trim_start_matches("https://").to_owned();
+    let (proxy, tunnels) = crate::https::connect_proxy().await;
+    let oauth = || OAuth::client_credentials_grant("machine", "m-secret");
+
+    // The metadata and token requests go through the proxy's tunnel, TLS inside it, trusting
+    // the transport's private CA; the http:// endpoint is reached directly.
+    let transport = direct(&mock, oauth())
+        .add_root_pem(ca.as_bytes())
+        .expect("the CA's PEM")
+        .proxy(&proxy)
+        .expect("an http proxy");
+    let client = connect(transport).await.expect("the client connects");
+    assert_eq!(
+        greet(&client).await.expect("the call succeeds"),
+        "hello Ada"
+    );
+    client.close().await;
+    let opened = tunnels.lock().expect("not poisoned").clone();
+    assert!(
+        !opened.is_empty(),
+        "the authorization server was reached directly"
+    );
+    assert!(opened.iter().all(|t| *t == issuer_authority), "{opened:?}");
+    assert_eq!(mock.seen("AS", "/token").len(), 1);
+
+    // Without the proxy, directly.
+    tunnels.lock().expect("not poisoned").clear();
+    let transport = direct(&mock, oauth())
+        .add_root_pem(ca.as_bytes())
+        .expect("the CA's PEM")
+        .no_proxy();
+    let client = connect(transport).await.expect("the client connects");
+    client.close().await;
+    assert!(tunnels.lock().expect("not poisoned").is_empty());
+    assert_eq!(mock.seen("AS", "/token").len(), 2);
+
+    // A certificate no trusted root issued fails the flow, naming why.
+    let transport = direct(&mock, oauth()).platform_roots(false).no_proxy();
+    let error = failure(connect(transport).await);
+    assert!(error.contains("certificate"), "{error}");
+    assert_eq!(mock.seen("AS", "/token").len(), 2);
 }
