@@ -116,6 +116,20 @@ pub struct CheckArgs {
     /// `--capabilities --tools --protocol`.
     #[arg(long)]
     pub all: bool,
+    /// Also probe the endpoint's authorization (with --http): the Protected Resource Metadata,
+    /// the 401 challenges, bad tokens (forged from --bearer's), the query string, scope, and a
+    /// foreign Origin and Host; `auth-*` findings (docs/auth.md).
+    #[arg(long, requires = "http")]
+    pub auth: bool,
+    /// A valid access token for the endpoint, sent as `Authorization: Bearer TOKEN` on every
+    /// request of the run (and, with --auth, the token the bad ones are forged from).
+    #[arg(long, value_name = "TOKEN", requires = "http")]
+    pub bearer: Option<String>,
+    /// A token for a probe a checker cannot forge (repeatable, with --auth): ROLE=TOKEN, ROLE
+    /// one of expired, wrong-audience, insufficient-scope. A probe without its token is
+    /// reported as not run.
+    #[arg(long = "bearer-for", value_name = "ROLE=TOKEN", requires = "auth")]
+    pub bearer_for: Vec<String>,
     /// Test only this tool (repeatable; with --tools).
     #[arg(long = "tool", value_name = "NAME", requires = "tool_mode")]
     pub tool: Vec<String>,

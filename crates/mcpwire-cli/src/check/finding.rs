@@ -27,6 +27,8 @@ pub enum RuleId {
     /// The protocol's properties where the server declared the feature (`--protocol`):
     /// ping, logging, subscriptions, completion, progress.
     Protocol,
+    /// The endpoint as an OAuth 2.1 resource server (`--auth`).
+    Auth,
 }
 
 impl RuleId {
@@ -49,6 +51,7 @@ impl fmt::Display for RuleId {
             RuleId::Tools => f.write_str("tool schemas"),
             RuleId::Capabilities => f.write_str("declared capabilities"),
             RuleId::Protocol => f.write_str("protocol properties"),
+            RuleId::Auth => f.write_str("authorization"),
         }
     }
 }
@@ -99,6 +102,7 @@ impl RuleId {
             RuleId::Tools => "tools".into(),
             RuleId::Capabilities => "capabilities".into(),
             RuleId::Protocol => "protocol".into(),
+            RuleId::Auth => "auth".into(),
         }
     }
 
@@ -110,6 +114,7 @@ impl RuleId {
             "tools" => return Some(RuleId::Tools),
             "capabilities" => return Some(RuleId::Capabilities),
             "protocol" => return Some(RuleId::Protocol),
+            "auth" => return Some(RuleId::Auth),
             _ => {}
         }
         let number: u8 = slug.strip_prefix("rule-")?.parse().ok()?;

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
-use hyper::header::{ACCEPT, CONTENT_TYPE, HOST};
+use hyper::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HOST};
 use hyper::{Request, Response, Uri};
 use hyper_util::rt::TokioIo;
 use mcpwire_client::TransportError;
@@ -78,6 +78,8 @@ pub struct HttpTarget {
     routed: bool,
     handshake: Vec<(CheckCase, Exchange)>,
     broken: Option<String>,
+    /// `Authorization: Bearer …` on every request (`--bearer`).
+    authorization: Option<String>,
 }
 
 impl HttpTarget {
@@ -85,10 +87,11 @@ impl HttpTarget {
     /// server issues) and returns the target. `http://` and `https://` URLs are supported;
     /// an `https://` server's certificate must chain to the system's roots or to the CA
     /// certificates of the PEM file `cacert`. `timeout` bounds each case, `startup_timeout`
-    /// the handshake.
+    /// the handshake. `bearer`: a token sent as `Authorization: Bearer` on every request.
     pub fn start(
         url: &str,
         cacert: Option<&Path>,
+        bearer: Option<&str>,
         setup: Setup,
         timeout: Duration,
         startup_timeout: Duration,
@@ -139,6 +142,7 @@ impl HttpTarget {
             routed: false,
             handshake: Vec::new(),
             broken: None,
+            authorization: bearer.map(|token| format!("Bearer {token}")),
         };
         let outcome = match setup {
             Setup::Fixed(facts) => {
@@ -360,6 +364,9 @@ impl HttpTarget {
         if let Some(session) = &self.session {
             builder = builder.header(SESSION_HEADER, session);
         }
+        if let Some(authorization) = &self.authorization {
+            builder = builder.header(AUTHORIZATION, authorization);
+        }
         if let Some(version) = &self.version_header {
             builder = builder.header(VERSION_HEADER, version);
         }
@@ -421,6 +428,9 @@ impl HttpTarget {
         if let Some(session) = &self.session {
             builder = builder.header(SESSION_HEADER, session);
         }
+        if let Some(authorization) = &self.authorization {
+            builder = builder.header(AUTHORIZATION, authorization);
+        }
         let implied;
         let route = match route {
             Some(route) => Some(route),
@@ -481,7 +491,7 @@ where
 
 /// The TLS connector of an `https://` URL whose host is `host`: the system's roots and the
 /// CA certificates of the PEM file `cacert`, HTTP/1.1 offered by ALPN.
-fn tls_connector(
+pub(crate) fn tls_connector(
     host: &str,
     cacert: Option<&Path>,
 ) -> Result<(TlsConnector, ServerName<'static>), String> {

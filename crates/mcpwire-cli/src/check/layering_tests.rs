@@ -4,7 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// Each file's `super::NAME` imports of sibling files (`mod.rs` and tests left out).
+/// Each file's `super::NAME` (or `crate::check::NAME`) imports of sibling files and folder
+/// modules (`mod.rs` and tests left out).
 fn graph() -> BTreeMap<String, BTreeSet<String>> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/check");
     let mut files = BTreeMap::new();
@@ -16,7 +17,18 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
         if name == "mod" || name.ends_with("_tests") {
             continue;
         }
-        let text = std::fs::read_to_string(&path).expect("source");
+        // A folder module (`auth/`) is one node: the text of all its files.
+        let text = if path.is_dir() {
+            let mut text = String::new();
+            for file in std::fs::read_dir(&path).expect("a module folder") {
+                text.push_str(
+                    &std::fs::read_to_string(file.expect("entry").path()).expect("source"),
+                );
+            }
+            text
+        } else {
+            std::fs::read_to_string(&path).expect("source")
+        };
         files.insert(name.to_owned(), text);
     }
     files
@@ -25,6 +37,7 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
             let used = text
                 .split("super::")
                 .skip(1)
+                .chain(text.split("crate::check::").skip(1))
                 .map(|rest| {
                     rest.chars()
                         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')

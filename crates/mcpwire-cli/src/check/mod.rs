@@ -32,6 +32,8 @@
 //! ```
 
 pub mod args;
+pub mod auth;
+pub mod auth_summary;
 pub mod caller;
 pub mod capabilities;
 pub mod cases;

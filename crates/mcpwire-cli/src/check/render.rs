@@ -110,6 +110,18 @@ pub fn table(report: &Report, style: Style, verbose: bool) -> String {
             let _ = writeln!(out, "  {line}");
         }
     }
+    if let Some(auth) = &report.auth {
+        let _ = writeln!(
+            out,
+            "--auth: {} probe(s) under MCP {}, {} not run",
+            auth.probes.len(),
+            auth.revision,
+            auth.not_run()
+        );
+        for probe in &auth.probes {
+            let _ = writeln!(out, "  {}", probe.render());
+        }
+    }
     if report.attributed_by_order > 0 || report.attributed_late > 0 {
         let _ = writeln!(
             out,
@@ -379,6 +391,7 @@ pub fn json(report: &Report) -> String {
             "resource_reads": t.resource_reads,
             "notes": t.lines,
         })),
+        "auth": report.auth.as_ref().map(super::auth_summary::summary_json),
         "aborted": report.aborted,
         "error": null,
         "passed": report.passes(),

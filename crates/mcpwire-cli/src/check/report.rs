@@ -199,6 +199,8 @@ pub struct Report {
     pub schema_check: super::schema::SchemaCheck,
     /// What `--tools` did (`None` without `--tools`).
     pub tools: Option<super::tools::ToolSummary>,
+    /// Every `--auth` probe with what it saw (`None` without `--auth`).
+    pub auth: Option<super::auth_summary::AuthSummary>,
 }
 
 impl Report {
@@ -371,6 +373,34 @@ impl Tally {
         });
         self.rules.entry(finding.rule).or_default().1 += 1;
         self.add_example(finding, example);
+    }
+
+    /// Adds a result that is no JSON-RPC case (an `--auth` probe) under `rule`: a pass, or a
+    /// failure with an example per finding.
+    pub fn add_result(&mut self, rule: RuleId, result: CaseResult) {
+        let counts = self.rules.entry(rule).or_default();
+        if result.findings.is_empty() {
+            counts.0 += 1;
+        } else {
+            counts.1 += 1;
+        }
+        for finding in &result.findings {
+            let example = Example {
+                label: result.label.clone(),
+                input: result.input.clone(),
+                input_len: result.input.len(),
+                expected: result.expected.clone(),
+                observed: result.observed.clone(),
+                http_status: result.http_status,
+                message: finding.message.clone(),
+                note: None,
+                shrunk_from: None,
+                generated: None,
+                severity: 0,
+            };
+            self.add_example(finding, example);
+        }
+        self.results.push(result);
     }
 
     /// The failure groups found so far (for shrinking), their examples ranked.

@@ -141,7 +141,14 @@ fn connect(
 ) -> Result<(Box<dyn Target>, Option<String>), String> {
     match (&args.http, args.stdio) {
         (Some(url), false) => {
-            let target = HttpTarget::start(url, args.cacert.as_deref(), setup, timeout, startup)?;
+            let target = HttpTarget::start(
+                url,
+                args.cacert.as_deref(),
+                args.bearer.as_deref(),
+                setup,
+                timeout,
+                startup,
+            )?;
             let broken = target.broken().map(str::to_owned);
             Ok((Box::new(target), broken))
         }
@@ -189,6 +196,20 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
         Setup::Discover(facts) => facts.protocol_version.map(str::to_owned),
         Setup::Fixed(_) => None,
     };
+    let auth = run_auth_probes(args, requested_version.as_deref(), timeout)?;
+    if let Some(auth) = auth
+        .as_ref()
+        .filter(|a| args.bearer.is_none() || a.refused_token.is_some())
+    {
+        // Without an accepted token the endpoint serves nothing: the probes are the run.
+        return Ok(probes_only(
+            args,
+            auth,
+            requested_version,
+            expectations.as_ref(),
+            started.elapsed(),
+        ));
+    }
     let (mut target, broken) = connect(args, setup, timeout, startup)?;
     let facts = target.profile();
     if let (Some(required), None) = (required, &broken)
@@ -309,22 +330,16 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
         tally.add(facts, case, exchange, &findings, http);
     }
     add_leftovers(&mut tally, &leftovers);
+    if let Some(auth) = &auth {
+        for result in &auth.results {
+            tally.add_result(RuleId::Auth, result.clone());
+        }
+    }
     if aborted.is_none() && !args.no_shrink {
         shrink_groups(&mut tally, &mut generated, &oracle, target.as_mut());
     }
     let (rules, failures, case_results) = tally.finish();
-    let found: Vec<Found<'_>> = failures
-        .iter()
-        .flat_map(|g| {
-            g.examples.iter().map(move |e| Found {
-                rule: g.rule.slug(),
-                kind: &g.kind,
-                level: g.level,
-                label: &e.label,
-            })
-        })
-        .collect();
-    let verdict = Verdict::new(&found, expectations.as_ref(), args.strict);
+    let verdict = verdict_of(&failures, expectations.as_ref(), args.strict);
     Ok(Report {
         target: target.describe(),
         profile: facts.name,
@@ -346,7 +361,43 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
         aborted,
         schema_check,
         tools,
+        auth: auth.map(|a| a.summary),
     })
+}
+
+/// The failures compared with `--expect-failures`.
+fn verdict_of(
+    failures: &[super::report::FailureGroup],
+    expectations: Option<&ExpectedFailures>,
+    strict: bool,
+) -> Verdict {
+    let found: Vec<Found<'_>> = failures
+        .iter()
+        .flat_map(|g| {
+            g.examples.iter().map(move |e| Found {
+                rule: g.rule.slug(),
+                kind: &g.kind,
+                level: g.level,
+                label: &e.label,
+            })
+        })
+        .collect();
+    Verdict::new(&found, expectations, strict)
+}
+
+/// The `--auth` probes (`None` without `--auth`), judged under the version asked for.
+fn run_auth_probes(
+    args: &CheckArgs,
+    requested: Option<&str>,
+    timeout: Duration,
+) -> Result<Option<super::auth::AuthRun>, String> {
+    let (true, Some(url)) = (args.auth, &args.http) else {
+        return Ok(None);
+    };
+    let tokens = super::auth::tokens::Tokens::parse(args.bearer.as_deref(), &args.bearer_for)?;
+    let wire = super::auth::wire::Wire::new(timeout, args.cacert.as_deref())?;
+    let revision = requested.unwrap_or(default_version());
+    super::auth::run_auth(&wire, url, revision, &tokens).map(Some)
 }
 
 /// Validates the replies of a case whose envelope broke no MUST against the version's schema
@@ -480,5 +531,47 @@ fn shrink_groups(
                 *first = example;
             }
         }
+    }
+}
+
+/// The report of the probes of `auth` alone (no JSON-RPC case was sent).
+fn probes_only(
+    args: &CheckArgs,
+    auth: &super::auth::AuthRun,
+    requested_version: Option<String>,
+    expectations: Option<&ExpectedFailures>,
+    elapsed: Duration,
+) -> Report {
+    let mut tally = Tally::default();
+    for result in &auth.results {
+        tally.add_result(RuleId::Auth, result.clone());
+    }
+    let (rules, failures, results) = tally.finish();
+    let verdict = verdict_of(&failures, expectations, args.strict);
+    let version = requested_version.as_deref().unwrap_or(default_version());
+    Report {
+        target: format!("http: {}", args.http.as_deref().unwrap_or_default()),
+        profile: mcp_facts(version).map_or(JSONRPC_2_0.name, |f| f.name),
+        requested_version,
+        seed: args.seed,
+        fixed_cases: 0,
+        generated_cases: 0,
+        skipped_cases: 0,
+        restarts: 0,
+        server_messages: 0,
+        attributed_by_order: 0,
+        attributed_late: 0,
+        elapsed,
+        rules,
+        failures,
+        results,
+        verdict,
+        strict: args.strict,
+        aborted: auth.refused_token.clone(),
+        schema_check: schema::SchemaCheck::NotChecked(
+            "no accepted --bearer token: only the --auth probes were sent".into(),
+        ),
+        tools: None,
+        auth: Some(auth.summary.clone()),
     }
 }

@@ -24,12 +24,14 @@
 //! assert_eq!((findings[0].kind, findings[0].level), ("duplicate-member-accepted", Level::Strict));
 //! ```
 
+mod auth_table;
 mod finding;
 mod id_value;
 mod input_readings;
 mod readings;
 mod table;
 
+pub use auth_table::AUTH_KINDS;
 pub use finding::{Finding, Oracles, judge, judge_replies, kind_of};
 pub use id_value::{is_big_integer, is_number, related, same_value};
 pub use input_readings::{Reading, apply_readings, readings};

@@ -5,6 +5,8 @@
 use std::fmt;
 use std::fmt::Write;
 
+use super::auth_table::AUTH_KINDS;
+
 /// How much a finding weighs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Level {
@@ -43,7 +45,7 @@ pub struct KindInfo {
     pub basis: &'static str,
 }
 
-const fn v(name: &'static str, basis: &'static str) -> KindInfo {
+pub(super) const fn v(name: &'static str, basis: &'static str) -> KindInfo {
     KindInfo {
         name,
         level: Level::Violation,
@@ -51,7 +53,7 @@ const fn v(name: &'static str, basis: &'static str) -> KindInfo {
     }
 }
 
-const fn s(name: &'static str, basis: &'static str) -> KindInfo {
+pub(super) const fn s(name: &'static str, basis: &'static str) -> KindInfo {
     KindInfo {
         name,
         level: Level::Strict,
@@ -59,8 +61,28 @@ const fn s(name: &'static str, basis: &'static str) -> KindInfo {
     }
 }
 
-/// Every kind, violations first.
-pub const KINDS: &[KindInfo] = &[
+/// Every kind: the envelope, transport, tool and protocol kinds (violations first), then the
+/// authorization kinds of `--auth` ([`AUTH_KINDS`](super::auth_table::AUTH_KINDS)).
+pub const KINDS: &[KindInfo] = &joined::<{ BASE.len() + AUTH_KINDS.len() }>(BASE, AUTH_KINDS);
+
+/// Both tables as one array (a `const fn`, so [`KINDS`] stays one static table).
+const fn joined<const N: usize>(first: &[KindInfo], second: &[KindInfo]) -> [KindInfo; N] {
+    let mut out = [first[0]; N];
+    let mut i = 0;
+    while i < first.len() {
+        out[i] = first[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < second.len() {
+        out[first.len() + j] = second[j];
+        j += 1;
+    }
+    out
+}
+
+/// The kinds other than the authorization ones, violations first.
+const BASE: &[KindInfo] = &[
     v(
         "missing-reply",
         "JSON-RPC 2.0 §5: \"When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications\". The input's id was readable: a client waiting on it waits forever",
