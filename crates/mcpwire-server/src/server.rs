@@ -139,6 +139,9 @@ impl std::fmt::Debug for McpServer {
 #[derive(Debug, Clone)]
 pub struct McpHttpService {
     server: McpServer,
+    /// The versions served per request: those without a handshake when sessions start
+    /// under one of them (the builder's profile), else none.
+    stateless_versions: Vec<&'static str>,
 }
 
 #[cfg(feature = "http")]
@@ -163,6 +166,10 @@ impl mcpwire::http::HttpService for McpHttpService {
 
     fn unsolicited_messages(&self) -> bool {
         true
+    }
+
+    fn stateless_versions(&self) -> &[&str] {
+        &self.stateless_versions
     }
 }
 
@@ -263,8 +270,26 @@ impl McpServer {
     /// [`http_server`](Self::http_server) binds).
     #[cfg(feature = "http")]
     pub fn http_service(&self) -> McpHttpService {
+        // A session answers per-request versions only when it starts under one; under an
+        // older profile it waits for `initialize`.
+        let starts_stateless = self
+            .profile
+            .protocol_version()
+            .and_then(crate::version::Version::parse)
+            .is_some_and(crate::version::Version::is_stateless);
+        let stateless_versions = if starts_stateless {
+            crate::version::Version::ALL
+                .into_iter()
+                .rev()
+                .filter(|v| v.is_stateless())
+                .map(crate::version::Version::as_str)
+                .collect()
+        } else {
+            Vec::new()
+        };
         McpHttpService {
             server: self.clone(),
+            stateless_versions,
         }
     }
 

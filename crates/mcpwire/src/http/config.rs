@@ -27,7 +27,7 @@ const DEFAULT_FRESH_CONNECTION_GRACE: Duration = Duration::from_secs(1);
 /// | [`write_timeout`](Self::write_timeout) | 30 s in which a client reads nothing of its answer closes the connection |
 /// | [`min_write_rate`](Self::min_write_rate) | 1 KiB/s: a client reading its answer slower than this, measured over at least the write timeout, loses its connection |
 /// | [`response_budget_bytes`](Self::response_budget_bytes) | 64 MiB of answers not yet taken by their clients, all connections together; a JSON answer beyond it is 503 |
-/// | [`request_timeout`](Self::request_timeout) | stateless mode: 5 min for a request's answer to be complete (then cancelled); with sessions: none |
+/// | [`request_timeout`](Self::request_timeout) | a request served statelessly: 5 min for its answer to be complete (then cancelled); in a session: none |
 /// | [`max_connections`](Self::max_connections) | 256 open connections (reached: one waiting for its request body is closed, else the longest idle one; none, further ones wait in the listen backlog) |
 /// | [`fresh_connection_grace`](Self::fresh_connection_grace) | 1 s (the header timeout when shorter) in which a connection that has sent nothing yet is not taken for an idle one when room is made |
 /// | [`listen_backlog`](Self::listen_backlog) | 1,024 connections waiting to be accepted |
@@ -35,7 +35,7 @@ const DEFAULT_FRESH_CONNECTION_GRACE: Duration = Duration::from_secs(1);
 /// | [`max_sessions`](Self::max_sessions) | 1,024 |
 /// | [`session_idle_timeout`](Self::session_idle_timeout) | 30 min unused ends a session |
 /// | [`max_sessions_per_peer`](Self::max_sessions_per_peer) | 64 open sessions per client address (IPv6: per /64; all loopback addresses are one client) |
-/// | [`stateless`](Self::stateless) | `false` (sessions at `initialize`); `true` for MCP 2026-07-28 |
+/// | [`eras`](Self::eras) | [`Eras::Both`]: sessions at `initialize`, and requests stating a version the service serves per request (MCP 2026-07-28) served statelessly beside them; [`stateless`](Self::stateless) for the new era only |
 /// | [`outbound_capacity`](Self::outbound_capacity) | 32 frames queued per stream before a sender waits |
 /// | [`event_store`](Self::event_store) | none: SSE events carry no ids and a stream cannot be resumed |
 /// | [`sse_retry`](Self::sse_retry) | 1 s, the `retry` of a resumable stream's priming event |
@@ -83,7 +83,7 @@ pub struct HttpConfig {
     pub(crate) max_sessions: usize,
     pub(crate) session_idle_timeout: Duration,
     pub(crate) max_sessions_per_peer: usize,
-    pub(crate) stateless: bool,
+    pub(crate) eras: Eras,
     pub(crate) outbound_capacity: usize,
     pub(crate) protocol_versions: Vec<String>,
     pub(crate) event_store: Option<std::sync::Arc<dyn super::EventStore>>,
@@ -121,7 +121,7 @@ impl Default for HttpConfig {
             max_sessions: 1024,
             session_idle_timeout: Duration::from_secs(30 * 60),
             max_sessions_per_peer: 64,
-            stateless: false,
+            eras: Eras::Both,
             outbound_capacity: 32,
             protocol_versions: mcpwire_types::facts::MCP_VERSIONS
                 .iter()
@@ -136,6 +136,26 @@ impl Default for HttpConfig {
             guard: None,
         }
     }
+}
+
+/// The eras of MCP an endpoint serves (MCP 2026-07-28, "Versioning and Compatibility":
+/// *legacy* versions open a session with `initialize`, 2025-11-25 and earlier; *modern* ones
+/// state their version on every request, 2026-07-28 and later).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Eras {
+    /// Sessions only: `initialize` opens one, every other request names it. What a request
+    /// stating a modern version gets is what any request without a session gets (400).
+    Legacy,
+    /// Modern only (stateless mode): every POST is handled by a fresh handler,
+    /// `Mcp-Session-Id` is ignored, GET and DELETE get 405.
+    Modern,
+    /// Both on one endpoint (a dual-era server): a request that states a version the
+    /// service serves per request ([`HttpService::stateless_versions`](super::HttpService::stateless_versions)),
+    /// in `_meta` or in `MCP-Protocol-Version`, is served statelessly as [`Modern`](Self::Modern)
+    /// serves it (any `Mcp-Session-Id` on it ignored); any other request as
+    /// [`Legacy`](Self::Legacy) serves it. A service that serves no version per request is
+    /// served as [`Legacy`](Self::Legacy).
+    Both,
 }
 
 impl HttpConfig {
@@ -278,22 +298,21 @@ impl HttpConfig {
     /// passes, the request is cancelled as if its client had left (the handler's future is
     /// dropped, [`AsyncServer`](super::AsyncServer) handlers see their token fire) and the
     /// client gets a JSON-RPC error carrying the request's id (503 when nothing was sent yet;
-    /// on an SSE stream, its last event). Applies in stateless mode, where nothing else can
-    /// end a request whose client stays; default 5 minutes there. With sessions (default
-    /// none) clients cancel with `notifications/cancelled` or DELETE, and this setting is not
-    /// used.
+    /// on an SSE stream, its last event). Applies to the requests served statelessly, where
+    /// nothing else can end a request whose client stays; default 5 minutes there. In a
+    /// session (default none) clients cancel with `notifications/cancelled` or DELETE, and
+    /// this setting is not used.
     pub fn request_timeout(mut self, timeout: Option<Duration>) -> Self {
         self.request_timeout = Some(timeout);
         self
     }
 
-    /// The request time limit in force: [`request_timeout`](Self::request_timeout) when set,
-    /// else 5 minutes in stateless mode and none with sessions.
+    /// The time limit of a request served statelessly: [`request_timeout`](Self::request_timeout)
+    /// when set, else 5 minutes. (Requests in a session have none.)
     pub fn effective_request_timeout(&self) -> Option<Duration> {
         match self.request_timeout {
             Some(explicit) => explicit,
-            None if self.stateless => Some(Duration::from_secs(5 * 60)),
-            None => None,
+            None => Some(Duration::from_secs(5 * 60)),
         }
     }
 
@@ -373,10 +392,17 @@ impl HttpConfig {
         self
     }
 
-    /// Stateless mode (MCP 2026-07-28): no sessions, every POST is handled by a fresh handler,
-    /// `Mcp-Session-Id` is ignored, GET and DELETE get 405.
+    /// Stateless mode (MCP 2026-07-28 only): no sessions, every POST is handled by a fresh
+    /// handler, `Mcp-Session-Id` is ignored, GET and DELETE get 405. `true` is
+    /// [`eras(Eras::Modern)`](Self::eras), `false` [`eras(Eras::Both)`](Self::eras).
     pub fn stateless(mut self, stateless: bool) -> Self {
-        self.stateless = stateless;
+        self.eras = if stateless { Eras::Modern } else { Eras::Both };
+        self
+    }
+
+    /// Which eras of MCP the endpoint serves (default [`Eras::Both`]; see [`Eras`]).
+    pub fn eras(mut self, eras: Eras) -> Self {
+        self.eras = eras;
         self
     }
 

@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 
 use super::body::{self, BodyBudget, BodyLimits};
 use super::classify::BodyKind;
-use super::config::HttpConfig;
+use super::config::{Eras, HttpConfig};
 use super::cors;
 use super::deadline;
 use super::exchange::{self, Outcome, WhenClientLeaves};
@@ -38,6 +38,9 @@ const LAST_EVENT_ID: &str = "last-event-id";
 /// Everything a request needs: the settings, the user's service, the sessions, the budget.
 pub(crate) struct Endpoint<S: HttpService> {
     pub(crate) config: HttpConfig,
+    /// The eras served: [`HttpConfig::eras`], except that `Both` is `Legacy` for a service
+    /// that serves no version per request.
+    eras: Eras,
     service: S,
     sessions: Arc<Sessions<S::Handler>>,
     budget: BodyBudget,
@@ -46,7 +49,12 @@ pub(crate) struct Endpoint<S: HttpService> {
 
 impl<S: HttpService> Endpoint<S> {
     pub(crate) fn new(config: HttpConfig, service: S) -> Endpoint<S> {
+        let eras = match config.eras {
+            Eras::Both if service.stateless_versions().is_empty() => Eras::Legacy,
+            eras => eras,
+        };
         Endpoint {
+            eras,
             sessions: Arc::new(Sessions::new(
                 config.max_sessions,
                 config.max_sessions_per_peer,
@@ -177,8 +185,8 @@ impl<S: HttpService> Endpoint<S> {
     }
 
     fn allow(&self) -> &'static str {
-        if self.config.stateless {
-            "POST"
+        if self.eras == Eras::Modern {
+            MODERN_ALLOW
         } else if self.service.unsolicited_messages() {
             "GET, POST, DELETE"
         } else {
@@ -187,11 +195,63 @@ impl<S: HttpService> Endpoint<S> {
     }
 
     fn method_not_allowed(&self) -> HttpResponse {
-        let mut response = empty(StatusCode::METHOD_NOT_ALLOWED);
-        response
-            .headers_mut()
-            .insert(ALLOW, HeaderValue::from_static(self.allow()));
-        response
+        not_allowed(self.allow())
+    }
+
+    /// Whether a POST is served statelessly: always in stateless mode, never with sessions
+    /// only; serving both eras, when it states a version per request, in its `_meta` or in
+    /// `MCP-Protocol-Version` (MCP 2026-07-28, "Versioning and Compatibility": "A request
+    /// carrying modern per-request `_meta` is served statelessly according to this
+    /// revision"; "An `Mcp-Session-Id` header on a request: ignore it").
+    fn serves_statelessly(&self, headers: &hyper::HeaderMap, kind: &BodyKind) -> bool {
+        match self.eras {
+            Eras::Modern => true,
+            Eras::Legacy => false,
+            Eras::Both => kind.meta_version.is_some() || self.names_stateless_version(headers),
+        }
+    }
+
+    /// Whether `MCP-Protocol-Version` names a version the service serves per request.
+    fn names_stateless_version(&self, headers: &hyper::HeaderMap) -> bool {
+        headers
+            .get(PROTOCOL_VERSION_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| self.service.stateless_versions().contains(&v))
+    }
+
+    /// Whether a GET or DELETE is one of the modern era, which has neither (405): in
+    /// stateless mode every one; serving both eras, one whose `MCP-Protocol-Version` names
+    /// a version served per request.
+    fn modern_get_or_delete(&self, headers: &hyper::HeaderMap) -> bool {
+        match self.eras {
+            Eras::Modern => true,
+            Eras::Legacy => false,
+            Eras::Both => self.names_stateless_version(headers),
+        }
+    }
+
+    /// The refusal of `initialize` under a version that has none, naming what to do instead.
+    fn initialize_refusal(&self, refuse: &Refuse<'_>) -> HttpResponse {
+        let message = if self.eras == Eras::Both {
+            let modern = self.service.stateless_versions();
+            let legacy: Vec<&str> = self
+                .config
+                .protocol_versions
+                .iter()
+                .map(String::as_str)
+                .filter(|v| !modern.contains(v))
+                .collect();
+            format!(
+                "Method not found: initialize is not a method of {}; use server/discover, or send \
+                 initialize without a version of that era in _meta or MCP-Protocol-Version to open \
+                 a session ({})",
+                modern.join(", "),
+                legacy.join(", ")
+            )
+        } else {
+            "Method not found: MCP 2026-07-28 has no initialize; use server/discover".to_owned()
+        };
+        refuse.error_with_code(StatusCode::NOT_FOUND, METHOD_NOT_FOUND, &message)
     }
 
     /// The session a request names: `Ok(None)` without the header, `Err` (answered 404) for
@@ -217,7 +277,7 @@ impl<S: HttpService> Endpoint<S> {
 
     /// How this endpoint spells "no id" in an error answer (see [`missing_id`]).
     fn missing_id(&self, headers: &hyper::HeaderMap, agreed: Option<&str>) -> MissingId {
-        missing_id(headers, agreed, self.config.stateless)
+        missing_id(headers, agreed, self.eras == Eras::Modern)
     }
 
     /// POST. The body is read before anything else is checked, so that every refusal
@@ -282,16 +342,17 @@ impl<S: HttpService> Endpoint<S> {
             }
         }
         let streams = headers::accepts(accept, "text/event-stream");
+        let stateless = self.serves_statelessly(request_headers, &kind);
         // Stateless (2026-07-28): a version stated in `_meta` is the server's to accept or
         // refuse (-32022, naming the versions it serves); the header must only repeat it.
-        let version_is_the_servers = self.config.stateless && kind.meta_version.is_some();
+        let version_is_the_servers = stateless && kind.meta_version.is_some();
         if !version_is_the_servers
             && let Err(why) =
                 headers::check_protocol_version(request_headers, &self.config.protocol_versions)
         {
             return refuse.error(StatusCode::BAD_REQUEST, &why);
         }
-        let session = if self.config.stateless {
+        let session = if stateless {
             None // MCP 2026-07-28: an Mcp-Session-Id header is ignored.
         } else {
             match self.find_session_in(request_headers, &parts.extensions) {
@@ -313,14 +374,10 @@ impl<S: HttpService> Endpoint<S> {
             );
         }
         let capacity = streams.then_some(self.config.outbound_capacity);
-        if self.config.stateless {
+        if stateless {
             if kind.is_initialize() {
                 // MCP 2026-07-28 has no `initialize`: a method the version lacks.
-                return refuse.error_with_code(
-                    StatusCode::NOT_FOUND,
-                    METHOD_NOT_FOUND,
-                    "Method not found: MCP 2026-07-28 has no initialize; use server/discover",
-                );
+                return self.initialize_refusal(&refuse);
             }
             if let Err(why) = routing::check(request_headers, &kind) {
                 return refuse.error_with_code(StatusCode::BAD_REQUEST, HEADER_MISMATCH, &why);
@@ -504,7 +561,10 @@ impl<S: HttpService> Endpoint<S> {
     /// GET: the session's stream of unsolicited messages, or 405 when there is none; with
     /// `Last-Event-ID` (and an event store), the rest of the stream that event belongs to.
     async fn get<B>(&self, request: &Request<B>) -> HttpResponse {
-        if self.config.stateless || !self.service.unsolicited_messages() {
+        if self.modern_get_or_delete(request.headers()) {
+            return not_allowed(MODERN_ALLOW);
+        }
+        if !self.service.unsolicited_messages() {
             return self.method_not_allowed();
         }
         // A GET has no JSON-RPC id: its errors have none, spelled as the version says.
@@ -639,8 +699,8 @@ impl<S: HttpService> Endpoint<S> {
 
     /// DELETE: ends the session.
     fn delete<B>(&self, request: &Request<B>) -> HttpResponse {
-        if self.config.stateless {
-            return self.method_not_allowed();
+        if self.modern_get_or_delete(request.headers()) {
+            return not_allowed(MODERN_ALLOW);
         }
         let refuse = Refuse {
             id: None,
@@ -832,6 +892,18 @@ fn missing_id(headers: &hyper::HeaderMap, agreed: Option<&str>, stateless: bool)
         .and_then(Profile::mcp)
         .unwrap_or(assumed)
         .missing_id()
+}
+
+/// The methods of the endpoint in the modern era (no GET stream, no sessions to DELETE).
+const MODERN_ALLOW: &str = "POST";
+
+/// 405 with `Allow: allow`.
+fn not_allowed(allow: &'static str) -> HttpResponse {
+    let mut response = empty(StatusCode::METHOD_NOT_ALLOWED);
+    response
+        .headers_mut()
+        .insert(ALLOW, HeaderValue::from_static(allow));
+    response
 }
 
 /// -32601, Method not found.

@@ -11,7 +11,7 @@ use super::session_id::SessionId;
 use crate::service::Closed;
 
 /// A server behind the Streamable HTTP transport: it opens one [`SessionHandler`] per session
-/// (at a successful `initialize`), or one per POST in stateless mode.
+/// (at a successful `initialize`), or one per POST served statelessly.
 ///
 /// ```
 /// use mcpwire::http::{HttpService, Outbound, SessionContext, SessionHandler};
@@ -46,6 +46,15 @@ pub trait HttpService: Send + Sync + 'static {
     /// what the handler sends through [`SessionContext::unsolicited`]; otherwise GET is 405.
     fn unsolicited_messages(&self) -> bool {
         false
+    }
+
+    /// The protocol versions a handler opened for one POST serves, the request stating its
+    /// version itself (MCP 2026-07-28 and later: in `_meta` and in `MCP-Protocol-Version`,
+    /// without a session). With [`Eras::Both`](super::Eras::Both) (the default), a request
+    /// naming one of them, or stating a version in `_meta`, is served so, beside the
+    /// sessions; none (the default) leaves the endpoint to sessions only.
+    fn stateless_versions(&self) -> &[&str] {
+        &[]
     }
 }
 

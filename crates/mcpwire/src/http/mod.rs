@@ -140,7 +140,7 @@ mod tower;
 mod write_timeout;
 
 pub use blocking_adapter::{SyncServer, SyncSession};
-pub use config::HttpConfig;
+pub use config::{Eras, HttpConfig};
 pub use event_store::{
     EventId, EventStore, MemoryEventStore, StoreError, StoreFuture, StoreResult, StoredEvents,
     StreamId,
