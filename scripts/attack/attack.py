@@ -376,6 +376,44 @@ def attack_deep_json(t, stop):
         exchange(t, t.headers("tools/call"), body, timeout=2.0)
 
 
+def task_call(t, seconds, source="127.0.0.1"):
+    """A tools/call of the conformance server's slow_compute declaring the Tasks extension
+    (SEP-2663): whether the answer was a task (CreateTaskResult), or None without an answer."""
+    params = t.params("slow_compute", {"seconds": seconds})
+    params["_meta"]["io.modelcontextprotocol/clientCapabilities"] = {
+        "extensions": {"io.modelcontextprotocol/tasks": {}}}
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
+    got = exchange(t, t.headers("tools/call", "slow_compute"), body.encode(), timeout=2.0,
+                   source=source)
+    reply = got and last_message(got[1], got[2])
+    if not reply:
+        return None
+    return reply.get("result", {}).get("resultType") == "task"
+
+
+def attack_task_flood(t, stop):
+    """One address creating 60 s tasks in a loop (issue 51; the conformance server in stateless
+    mode only): the store keeps at most the address's share, its later calls are answered
+    without a task, and another address still gets one."""
+    if not (t.stateless and t.name.startswith("conformance")):
+        stop.wait()
+        return
+    created = refused = 0
+    full = False
+    while not stop.is_set():
+        # Past its share a call runs to its result (a 60 s one until the client gives up at
+        # 2 s and hangs up, which cancels it): ask for 0.5 s from then on.
+        task = task_call(t, 0.5 if full else 60)
+        if task:
+            created += 1
+        else:
+            full = True
+            refused += task is False
+    other = task_call(t, 1, source="127.0.0.2")
+    print("    task-flood: %d tasks kept for the flooding address, %d calls answered without one;"
+          " another address %s a task" % (created, refused, "got" if other else "did NOT get"))
+
+
 ATTACKS = [
     ("baseline", lambda t, stop: stop.wait()),
     ("idle-connections", attack_idle_connections),
@@ -389,6 +427,7 @@ ATTACKS = [
     ("session-flood-loopback", attack_session_flood),
     ("huge-batch", attack_huge_batch),
     ("deep-json", attack_deep_json),
+    ("task-flood", attack_task_flood),
 ]
 
 

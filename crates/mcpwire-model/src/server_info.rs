@@ -48,8 +48,8 @@ pub struct ResourcesCapability {
 }
 
 /// The capabilities a server declares (`ServerCapabilities`). The model holds the ones this
-/// workspace serves; `experimental`, `extensions`, `tasks` and undeclared members are left
-/// behind when a server's are read.
+/// workspace serves; `experimental`, `tasks`, the settings of extensions and undeclared
+/// members are left behind when a server's are read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ServerCapabilitySet {
     /// `logging`: the server sends log messages.
@@ -62,6 +62,9 @@ pub struct ServerCapabilitySet {
     pub prompts: Option<ListCapability>,
     /// `resources`.
     pub resources: Option<ResourcesCapability>,
+    /// `extensions` (from 2026-07-28): the identifiers of the extensions the server supports
+    /// (`io.modelcontextprotocol/tasks`), each declared with empty settings.
+    pub extensions: std::collections::BTreeSet<String>,
 }
 
 /// The `initialize` result (versions with the handshake, up to 2025-11-25).

@@ -80,6 +80,9 @@ pub(crate) fn initialize_result(
     let c = &reply.capabilities;
     let p = &reply.server_info;
     let v = version;
+    if !c.extensions.is_empty() {
+        return Err(ContentError::lacking("the `extensions` capability", v));
+    }
     Ok(match version {
         Version::V2024_11_05 => {
             if c.completions {
@@ -119,7 +122,11 @@ pub(crate) fn discover_result(
     if version != Version::V2026_07_28 {
         return Err(ContentError::lacking("a `server/discover` result", version));
     }
-    let capabilities = capabilities_to!(m, &reply.capabilities, BTreeMap::new(), completions);
+    let mut capabilities = capabilities_to!(m, &reply.capabilities, BTreeMap::new(), completions);
+    if !reply.capabilities.extensions.is_empty() {
+        let declared = reply.capabilities.extensions.iter();
+        capabilities.extensions = Some(declared.map(|id| (id.clone(), BTreeMap::new())).collect());
+    }
     let mut out = m::DiscoverResult::new(
         m::DiscoverResultCacheScope::Public,
         capabilities,
@@ -155,6 +162,7 @@ macro_rules! capabilities_of {
                 list_changed: r.list_changed,
                 subscribe: r.subscribe,
             }),
+            extensions: Default::default(),
         };
         $(out.completions = c.$completions.is_some();)?
         out
@@ -215,7 +223,13 @@ pub(crate) fn read_discover(text: &str, version: Version) -> Result<DiscoverRepl
     complete(&r.result_type, WHAT, version)?;
     Ok(DiscoverReply {
         supported_versions: r.supported_versions,
-        capabilities: capabilities_of!(r.capabilities, completions),
+        capabilities: {
+            let extensions = r.capabilities.extensions.clone().unwrap_or_default();
+            ServerCapabilitySet {
+                extensions: extensions.into_keys().collect(),
+                ..capabilities_of!(r.capabilities, completions)
+            }
+        },
         server_info: r
             .meta
             .and_then(|meta| meta.io_modelcontextprotocol_server_info)

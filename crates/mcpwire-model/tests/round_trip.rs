@@ -535,6 +535,7 @@ fn initialize_reply(version: Version) -> InitializeReply {
                 list_changed: Some(false),
                 subscribe: Some(true),
             }),
+            extensions: Default::default(),
         },
         server_info: PeerInfo::new("demo", "1.0.0"),
         instructions: Some("Use add.".into()),
@@ -548,7 +549,10 @@ fn initialize_reply(version: Version) -> InitializeReply {
 fn discover_reply() -> DiscoverReply {
     DiscoverReply {
         supported_versions: vec!["2026-07-28".into(), "2025-11-25".into()],
-        capabilities: initialize_reply(Version::V2026_07_28).capabilities,
+        capabilities: ServerCapabilitySet {
+            extensions: ["io.modelcontextprotocol/tasks".to_owned()].into(),
+            ..initialize_reply(Version::V2026_07_28).capabilities
+        },
         server_info: Some(PeerInfo {
             title: Some("Demo".into()),
             ..PeerInfo::new("demo", "1.0.0")
@@ -585,6 +589,8 @@ fn initialize_and_discover_results_read_back_equal() {
         assert_eq!(sent["resultType"], "complete");
         assert_eq!(sent["ttlMs"], 0);
         assert_eq!(sent["cacheScope"], "public");
+        let tasks = &sent["capabilities"]["extensions"]["io.modelcontextprotocol/tasks"];
+        assert_eq!(*tasks, serde_json::json!({}));
         let read = DiscoverReply::from_json(&sent.to_string(), version).unwrap();
         assert_eq!(read, reply);
     }

@@ -14,6 +14,8 @@ use std::time::Duration;
 
 #[path = "conformance_tools/streams.rs"]
 mod streams;
+#[path = "conformance_tools/tasks.rs"]
+mod tasks;
 
 use mcpwire::http::{MemoryEventStore, TrustedProxy};
 use mcpwire_server::{
@@ -525,7 +527,7 @@ fn server(
     if let Some(events) = events {
         builder = events(builder);
     }
-    builder
+    tasks::register(builder)
         .tool("test_simple_text", "Returns simple text", simple_text)
         .tool("test_image_content", "Returns an image", image)
         .tool("test_audio_content", "Returns audio", audio)

@@ -93,6 +93,13 @@ impl Context {
         self.input.clone()
     }
 
+    /// This context for a call that may become a task: cancelled through `token` only
+    /// (`tasks/cancel`, the task's expiry), not by the request, which the task outlives.
+    pub(crate) fn detached(mut self, token: mcpwire::service::CancellationToken) -> Self {
+        self.request = self.request.detached(token);
+        self
+    }
+
     /// This context, asking the client through `round` (2026-07-28).
     pub(crate) fn with_input(mut self, round: Arc<InputRound>) -> Self {
         self.input = Some(round);

@@ -15,7 +15,7 @@
 use std::sync::{Arc, PoisonError, RwLock};
 
 use mcpwire::params::decode_params;
-use mcpwire::service::AsyncContext;
+use mcpwire::service::{AsyncContext, CancellationToken};
 use mcpwire::{RawParams, RpcError};
 use mcpwire_model::result_wire::empty_result;
 use mcpwire_model::{DiscoverReply, InitializeReply, ListPage, ToolPage};
@@ -31,7 +31,6 @@ use crate::context::Context;
 use crate::input_round::{InputRound, METHODS_WITH_INPUT};
 use crate::listing::{self, PageKind, RenderPage, unsendable};
 use crate::logging::LogLevel;
-use crate::param_headers::ParamHeaders;
 use crate::prompt::Prompt;
 use crate::request_state;
 use crate::resource::Resource;
@@ -39,6 +38,7 @@ use crate::resource_template::ResourceTemplate;
 use crate::result_text;
 use crate::session::{Agreed, SessionState};
 use crate::shared::Shared;
+use crate::tasks::{self, TaskSupport};
 use crate::tool::Tool;
 use crate::validate::validate;
 use crate::version::{Feature, Version};
@@ -72,6 +72,9 @@ struct Params {
     input_responses: Option<Map<String, Value>>,
     #[serde(rename = "requestState", default)]
     request_state: Option<String>,
+    /// The task of `tasks/get`, `tasks/update` and `tasks/cancel` (Tasks extension).
+    #[serde(rename = "taskId", default)]
+    task_id: Option<String>,
     /// The filter of `subscriptions/listen`.
     #[serde(default)]
     notifications: Option<mcpwire_types::mcp::v2026_07_28::SubscriptionFilter>,
@@ -106,6 +109,18 @@ pub(crate) async fn handle(
     let method = request.method().to_owned();
     let result = if method == "initialize" {
         initialize(&state, params, depth, &request)?
+    } else if version.is_stateless() && state.shared.offers.tasks && tasks::is_method(&method) {
+        // The extension's methods are in no version's schema: their params are read here.
+        let fields: Params = decode_params(params, depth)?;
+        let ctx = context(&state, version, fields.meta.as_ref(), request)?;
+        tasks::serve(
+            &state.shared.tasks,
+            state.task_owner(),
+            &method,
+            ctx.client_capabilities(),
+            fields.task_id,
+            fields.input_responses,
+        )?
     } else {
         if !version.has_request(&method) || !offers(&state.shared, &method) {
             return Err(RpcError::method_not_found());
@@ -309,7 +324,7 @@ async fn serve(
             }
             Ok(empty_result(version))
         }
-        "tools/call" => call_tool(shared, fields, ctx, state.param_headers()).await,
+        "tools/call" => call_tool(shared, fields, ctx, state).await,
         "subscriptions/listen" => {
             let filter = fields.notifications.unwrap_or_default();
             crate::listen::listen(shared.offers, &*shared.events, filter, ctx.request()).await
@@ -350,18 +365,32 @@ async fn serve(
 
 /// `tools/call`. Over HTTP under 2026-07-28 (`headers` set) the parameters the tool marks
 /// `x-mcp-header` must agree with their `Mcp-Param-*` headers first (-32020 otherwise).
+/// Under 2026-07-28 a tool that may run as a task does so when the request declares the
+/// Tasks extension (see [`tasks::run`]); one that requires it is -32021 when it does not.
 async fn call_tool(
     shared: &Shared,
     fields: Params,
     ctx: Context,
-    headers: Option<&ParamHeaders>,
+    state: &SessionState,
 ) -> Result<Value, RpcError> {
+    let headers = state.param_headers();
     let version = ctx.version();
     let name = fields.name.unwrap_or_default();
     let tool = read(&shared.tools)
         .get(&name)
         .cloned()
         .ok_or_else(|| unknown("tool", &name))?;
+    let support = tool.task_support();
+    let declared = version.is_stateless() && tasks::declared(ctx.client_capabilities());
+    if version.is_stateless() && support == TaskSupport::Required && !declared {
+        return Err(tasks::missing_extension());
+    }
+    let task = (support != TaskSupport::Forbidden && declared).then(CancellationToken::new);
+    let request = ctx.cancellation().clone();
+    let ctx = match &task {
+        Some(token) => ctx.detached(token.clone()),
+        None => ctx,
+    };
     let arguments = fields.arguments.unwrap_or_default();
     #[cfg(feature = "http")]
     if let (Some(headers), Ok(schema)) = (headers, tool.input_schema())
@@ -388,7 +417,15 @@ async fn call_tool(
                     _ => Ok(result.into_json(version)),
                 }
             };
-            answered(round, work).await
+            match task {
+                Some(token) => {
+                    let work = Box::pin(answered(round.clone(), work));
+                    let owner = state.task_owner();
+                    let tokens = (&request, token);
+                    tasks::run::call(&shared.tasks, owner, round, tokens, work).await
+                }
+                None => answered(round, work).await,
+            }
         }
         // From 2025-11-25 MCP asks for argument errors as tool execution errors, which the
         // model can read and correct; before, they are protocol errors.

@@ -25,7 +25,7 @@
 //! only on the arguments and earlier answers, so that their keys stay the same.
 
 use std::future::Future;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use mcpwire::RpcError;
 use serde_json::{Map, Value, json};
@@ -33,6 +33,7 @@ use sha2::{Digest, Sha256};
 use tokio::sync::Notify;
 
 use crate::request_state::{self, StateKey};
+use crate::tasks::TaskInputs;
 
 /// The methods whose results may be input-required.
 pub(crate) const METHODS_WITH_INPUT: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
@@ -50,6 +51,9 @@ pub(crate) struct InputRound {
     key: StateKey,
     /// The request the state is for.
     binding: String,
+    /// Once the call became a task (Tasks extension): where its unanswered asks go
+    /// instead of ending the run.
+    task: OnceLock<TaskInputs>,
 }
 
 #[derive(Debug, Default)]
@@ -82,7 +86,21 @@ impl InputRound {
             unanswered: Notify::new(),
             key,
             binding,
+            task: OnceLock::new(),
         }
+    }
+
+    /// From now on an ask without an answer becomes an input request of the task `inputs`
+    /// serves, and waits for it (the call became a task).
+    pub(crate) fn escalate(&self, inputs: TaskInputs) {
+        let _ = self.task.set(inputs);
+    }
+
+    /// Whether the run is over although its handler is not: an ask found no answer, or an
+    /// answer was refused (the run's result is then ready).
+    pub(crate) fn is_waiting(&self) -> bool {
+        let asks = self.asks.lock().unwrap_or_else(PoisonError::into_inner);
+        !asks.missing.is_empty() || asks.invalid.is_some()
     }
 
     /// The answer to `method` with `params`, when the client gave it; otherwise records the
@@ -95,32 +113,32 @@ impl InputRound {
         method: &str,
         params: Value,
     ) -> (String, Value) {
-        let answer = {
+        let (key, answer) = {
             let mut asks = self.asks.lock().unwrap_or_else(PoisonError::into_inner);
             let key = match key {
                 Some(key) => key.to_owned(),
                 None => input_key(asks.count, method, &params),
             };
             asks.count += 1;
-            match self.known.get(&key) {
-                Some(answer) => {
-                    asks.used.insert(key.clone(), answer.clone());
-                    Some((key, answer.clone()))
-                }
-                None => {
-                    asks.missing
-                        .insert(key, json!({ "method": method, "params": params }));
-                    None
-                }
+            let answer = self.known.get(&key).cloned();
+            if let Some(answer) = &answer {
+                asks.used.insert(key.clone(), answer.clone());
             }
+            (key, answer)
         };
-        match answer {
-            Some(answer) => answer,
-            None => {
-                self.unanswered.notify_one();
-                std::future::pending().await
-            }
+        if let Some(answer) = answer {
+            return (key, answer);
         }
+        if let Some(task) = self.task.get() {
+            return task.ask(key, method, params).await;
+        }
+        self.asks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .missing
+            .insert(key, json!({ "method": method, "params": params }));
+        self.unanswered.notify_one();
+        std::future::pending().await
     }
 
     /// Ends the run: the client's answer under `key` is not a result of the method asked

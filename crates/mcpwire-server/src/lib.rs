@@ -184,6 +184,7 @@ mod roots;
 mod server;
 mod session;
 mod shared;
+mod tasks;
 mod tool;
 mod uri_template;
 mod validate;
@@ -223,6 +224,7 @@ pub use schema::{SchemaError, object_schema};
 pub use server::McpHttpService;
 pub use server::{BuildError, DEFAULT_PAGE_SIZE, McpServer, McpServerBuilder};
 pub use session::SessionState;
+pub use tasks::{TASKS_EXTENSION, TaskLimits, TaskSupport};
 pub use tool::Tool;
 pub use version::Version;
 

@@ -137,6 +137,7 @@ mod tests {
             resources: false,
             prompts: true,
             completions: false,
+            tasks: false,
         };
         let asked = filter(
             r#"{"toolsListChanged":true,"promptsListChanged":false,"resourcesListChanged":true,"resourceSubscriptions":["a://b"]}"#,

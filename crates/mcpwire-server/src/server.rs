@@ -17,6 +17,7 @@ use crate::resource_template::ResourceTemplate;
 use crate::schema::SchemaError;
 use crate::session::SessionState;
 use crate::shared::{Offers, ServerInfo, Shared};
+use crate::tasks::{TaskLimits, TaskStore, TaskSupport};
 use crate::tool::Tool;
 
 /// The default number of items per page of `tools/list`, `resources/list`, `prompts/list`.
@@ -150,6 +151,7 @@ impl mcpwire::http::HttpService for McpHttpService {
 
     fn open(&self, context: mcpwire::http::SessionContext) -> Self::Handler {
         let session = self.server.session();
+        session.state().set_task_owner(task_owner(&context));
         if let Some(headers) = context.request_headers() {
             session
                 .state()
@@ -173,6 +175,18 @@ impl mcpwire::http::HttpService for McpHttpService {
     }
 }
 
+/// Who owns the tasks created through an HTTP session or POST: the subject a
+/// [`Guard`](mcpwire::http::Guard) identified, else the session, else (stateless, no guard)
+/// the client's address.
+#[cfg(feature = "http")]
+fn task_owner(context: &mcpwire::http::SessionContext) -> String {
+    match (context.caller(), context.session_id()) {
+        (Some(caller), _) => format!("subject:{}", caller.subject),
+        (None, Some(id)) => format!("session:{id}"),
+        (None, None) => format!("address:{}", context.peer().ip()),
+    }
+}
+
 /// Builds an [`McpServer`] (see the [crate docs](crate)).
 #[derive(Debug)]
 pub struct McpServerBuilder {
@@ -187,6 +201,7 @@ pub struct McpServerBuilder {
     state_key: Option<Result<StateKey, usize>>,
     profile: Profile,
     events: Option<Arc<dyn EventSource>>,
+    task_limits: TaskLimits,
 }
 
 impl McpServer {
@@ -206,6 +221,7 @@ impl McpServer {
             state_key: None,
             profile: Profile::latest_mcp(),
             events: None,
+            task_limits: TaskLimits::default(),
         }
     }
 
@@ -625,6 +641,14 @@ impl McpServerBuilder {
         self
     }
 
+    /// Sets the bounds of the task store and the timing it announces (the Tasks extension of
+    /// 2026-07-28; see [`TaskLimits`] for the defaults). Used only when some tool may run as
+    /// a task ([`Tool::tasks`]).
+    pub fn task_limits(mut self, limits: TaskLimits) -> Self {
+        self.task_limits = limits;
+        self
+    }
+
     /// The server; fails when a schema does not fit MCP or a name is registered twice.
     pub fn build(self) -> Result<McpServer, BuildError> {
         let offers = Offers {
@@ -636,6 +660,10 @@ impl McpServerBuilder {
                     .resource_templates
                     .iter()
                     .any(|t| !t.completers().is_empty()),
+            tasks: self
+                .tools
+                .iter()
+                .any(|t| t.task_support() != TaskSupport::Forbidden),
         };
         let mut tools = Catalog::default();
         for tool in self.tools {
@@ -688,6 +716,7 @@ impl McpServerBuilder {
                 events: self
                     .events
                     .unwrap_or_else(|| Arc::new(InProcessEvents::default())),
+                tasks: Arc::new(TaskStore::new(self.task_limits)),
             }),
             sessions: Arc::new(Mutex::new(Vec::new())),
             profile: self.profile,

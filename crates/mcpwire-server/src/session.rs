@@ -24,6 +24,8 @@ pub struct SessionState {
     /// The `Mcp-Param-*` headers of the HTTP request this (stateless) session serves; unset
     /// when the session does not serve one HTTP request.
     param_headers: OnceLock<ParamHeaders>,
+    /// Who owns the tasks this session's requests create (see [`task_owner`](Self::task_owner)).
+    task_owner: OnceLock<String>,
     /// The caller whose access token opened this session (feature `auth`).
     #[cfg(feature = "auth")]
     identity: OnceLock<Arc<crate::auth::Identity>>,
@@ -53,6 +55,7 @@ impl SessionState {
             log_level: Mutex::new(None),
             subscriptions: Mutex::new(BTreeSet::new()),
             param_headers: OnceLock::new(),
+            task_owner: OnceLock::new(),
             #[cfg(feature = "auth")]
             identity: OnceLock::new(),
         }
@@ -79,6 +82,26 @@ impl SessionState {
     /// The `Mcp-Param-*` headers of the HTTP request this session serves, if it serves one.
     pub(crate) fn param_headers(&self) -> Option<&ParamHeaders> {
         self.param_headers.get()
+    }
+
+    /// Names who owns the tasks this session creates, for a transport that knows: the
+    /// authenticated subject, the HTTP session, or the client's address (stateless HTTP).
+    #[cfg(feature = "http")]
+    pub(crate) fn set_task_owner(&self, owner: String) {
+        let _ = self.task_owner.set(owner);
+    }
+
+    /// Who owns the tasks this session creates: as the transport named it, else this
+    /// session alone (stdio, a transport that said nothing).
+    pub(crate) fn task_owner(&self) -> &str {
+        self.task_owner.get_or_init(|| {
+            let mut bytes = [0u8; 16];
+            // Without randomness the address of this state still tells sessions apart.
+            if getrandom::fill(&mut bytes).is_err() {
+                return format!("session:{:p}", self as *const Self);
+            }
+            format!("session:{}", crate::hex::encode(&bytes))
+        })
     }
 
     /// Remembers the handle that reaches the client outside any call.

@@ -13,6 +13,7 @@ use crate::prompt::Prompt;
 use crate::request_state::StateKey;
 use crate::resource::Resource;
 use crate::resource_template::ResourceTemplate;
+use crate::tasks::{TASKS_EXTENSION, TaskStore};
 use crate::tool::Tool;
 use crate::version::{Feature, Version};
 
@@ -40,6 +41,8 @@ pub(crate) struct Offers {
     pub(crate) prompts: bool,
     /// Some prompt or resource template has a completer.
     pub(crate) completions: bool,
+    /// Some tool may run as a task (the Tasks extension, 2026-07-28).
+    pub(crate) tasks: bool,
 }
 
 /// What every session of one server shares: what it says about itself, what it offers.
@@ -55,11 +58,14 @@ pub(crate) struct Shared {
     pub(crate) state_key: StateKey,
     /// Carries changes to the `subscriptions/listen` streams (2026-07-28).
     pub(crate) events: Arc<dyn EventSource>,
+    /// The tasks of the Tasks extension (2026-07-28).
+    pub(crate) tasks: Arc<TaskStore>,
 }
 
 impl Shared {
     /// The `capabilities` this server declares: only the kinds of items it was built with,
-    /// each with `listChanged: true` (items can change while serving), and `logging`.
+    /// each with `listChanged: true` (items can change while serving), and `logging`; under
+    /// 2026-07-28 the Tasks extension when some tool may run as a task.
     /// Omitted on purpose where the version lacks them: `completions` before 2025-03-26
     /// (which serves `completion/complete` with no capability to declare it) and
     /// `resources.subscribe` where the version has no `resources/subscribe`.
@@ -76,6 +82,10 @@ impl Shared {
                 list_changed: Some(true),
                 subscribe: version.has_request("resources/subscribe").then_some(true),
             }),
+            extensions: (self.offers.tasks && version.is_stateless())
+                .then(|| TASKS_EXTENSION.to_owned())
+                .into_iter()
+                .collect(),
         }
     }
 }

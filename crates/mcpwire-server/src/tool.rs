@@ -14,6 +14,7 @@ use crate::arguments::{ArgumentError, decode_arguments};
 use crate::context::Context;
 use crate::result::{IntoToolResult, ToolResult};
 use crate::schema::{SchemaError, object_schema};
+use crate::tasks::TaskSupport;
 use crate::version::{Feature, Version};
 
 /// A boxed future, `Send`.
@@ -49,6 +50,7 @@ pub struct Tool {
     description: String,
     schemas: Result<Schemas, SchemaError>,
     handler: Arc<ToolFn>,
+    tasks: TaskSupport,
 }
 
 impl std::fmt::Debug for Tool {
@@ -87,7 +89,32 @@ impl Tool {
             description: description.into(),
             schemas,
             handler: Arc::new(handler),
+            tasks: TaskSupport::Forbidden,
         }
+    }
+
+    /// Sets whether the tool's calls may run as tasks (the Tasks extension of 2026-07-28;
+    /// default [`TaskSupport::Forbidden`]). The handler stays as it is: the layer runs it,
+    /// keeps its result for `tasks/get`, and cancels its [`Context`] on `tasks/cancel`.
+    ///
+    /// ```
+    /// use mcpwire_server::{Context, NoArguments, TaskSupport, Tool, ToolResult};
+    ///
+    /// let tool = Tool::new("report", "Builds the report", |_: NoArguments, ctx: Context| async move {
+    ///     ctx.cancelled().await; // stands for long work that stops when cancelled
+    ///     ToolResult::text("stopped")
+    /// })
+    /// .tasks(TaskSupport::Optional);
+    /// assert_eq!(tool.task_support(), TaskSupport::Optional);
+    /// ```
+    pub fn tasks(mut self, support: TaskSupport) -> Self {
+        self.tasks = support;
+        self
+    }
+
+    /// Whether the tool's calls may run as tasks.
+    pub fn task_support(&self) -> TaskSupport {
+        self.tasks
     }
 
     /// Sets the human-readable title (sent from 2025-06-18).

@@ -26,7 +26,9 @@ pub(crate) struct BodyKind {
     /// with a readable id), as sent.
     pub(crate) id: Option<String>,
     /// What `Mcp-Name` must repeat (MCP 2026-07-28): `params.name` of `tools/call` and
-    /// `prompts/get`, `params.uri` of `resources/read`, when the body has it as a string.
+    /// `prompts/get`, `params.uri` of `resources/read`, `params.taskId` of the Tasks
+    /// extension's `tasks/get`, `tasks/update` and `tasks/cancel`, when the body has it as a
+    /// string.
     pub(crate) target: Option<String>,
     /// `params._meta["io.modelcontextprotocol/protocolVersion"]` of a single request or
     /// notification, when it is a string (MCP 2026-07-28).
@@ -84,6 +86,8 @@ impl BodyKind {
             name: Option<&'a RawValue>,
             #[serde(borrow, default)]
             uri: Option<&'a RawValue>,
+            #[serde(rename = "taskId", borrow, default)]
+            task_id: Option<&'a RawValue>,
             #[serde(rename = "_meta", borrow, default)]
             meta: Option<&'a RawValue>,
         }
@@ -100,6 +104,8 @@ impl BodyKind {
         let target = match method {
             "tools/call" | "prompts/get" => string(routed.name),
             "resources/read" => string(routed.uri),
+            // The Tasks extension (SEP-2663, "Streamable HTTP: Routing Headers").
+            "tasks/get" | "tasks/update" | "tasks/cancel" => string(routed.task_id),
             _ => None,
         };
         let meta_version = routed
@@ -153,6 +159,15 @@ mod tests {
             (Some("7"), Some("a://b"))
         );
         assert_eq!(read.meta_version, None);
+        for method in ["tasks/get", "tasks/update", "tasks/cancel"] {
+            let body = format!(
+                r#"{{"jsonrpc":"2.0","id":8,"method":"{method}","params":{{"taskId":"t1","name":"n"}}}}"#
+            );
+            let task = BodyKind::of(body.as_bytes(), None);
+            assert_eq!(task.target.as_deref(), Some("t1"), "{method}");
+        }
+        let other = br#"{"jsonrpc":"2.0","id":8,"method":"tasks/list","params":{"taskId":"t1"}}"#;
+        assert_eq!(BodyKind::of(other, None).target, None);
         let invalid = BodyKind::of(br#"{"jsonrpc":"2.0","id":1.5e3,"method":7}"#, None);
         assert_eq!(invalid.id.as_deref(), Some("1.5e3"));
         let two = br#"[{"jsonrpc":"2.0","method":"x"},{"jsonrpc":"2.0","method":"x"}]"#;

@@ -1,6 +1,7 @@
 //! The standard request headers of MCP 2026-07-28 (stateless mode): `Mcp-Method` names the
-//! body's method, `Mcp-Name` repeats `params.name` (`tools/call`, `prompts/get`) or
-//! `params.uri` (`resources/read`), and `MCP-Protocol-Version` repeats the version the body
+//! body's method, `Mcp-Name` repeats `params.name` (`tools/call`, `prompts/get`),
+//! `params.uri` (`resources/read`) or `params.taskId` (the Tasks extension's `tasks/get`,
+//! `tasks/update`, `tasks/cancel`), and `MCP-Protocol-Version` repeats the version the body
 //! states in `_meta`. On a message that states its version in `_meta` (an MCP 2026-07-28
 //! message) a header that is missing, differs from the body, or cannot be decoded is refused
 //! with 400 and JSON-RPC error -32020 (HeaderMismatch); on other messages (plain JSON-RPC

@@ -92,6 +92,17 @@ impl AsyncContext {
         self.token.cancelled().await
     }
 
+    /// This context for work that may outlive the request (an MCP task): cancelled by
+    /// `token` only, not by the request's cancellation or the end of its session, and
+    /// without the request's progress token (progress is about the request, which ends).
+    pub fn detached(&self, token: CancellationToken) -> AsyncContext {
+        AsyncContext {
+            token,
+            progress_token: None,
+            ..self.clone()
+        }
+    }
+
     /// The request's `_meta.progressToken`, if it carried one.
     pub fn progress_token(&self) -> Option<&RawValue> {
         self.progress_token.as_deref()

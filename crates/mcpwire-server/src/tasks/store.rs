@@ -1,0 +1,513 @@
+//! The tasks a server holds: bounded in count per owner and in total, and in the bytes of
+//! the results kept; a task is gone once its time to live has passed, and only its owner
+//! ever sees it.
+//!
+//! A record lives from `tools/call`'s `CreateTaskResult` to its expiry (`ttlMs` after its
+//! creation), whatever its status: the time to live is the client's promise of how long it
+//! can read the outcome, so a full store refuses new tasks rather than dropping live ones.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant, SystemTime};
+
+use mcpwire::RpcError;
+use mcpwire::service::CancellationToken;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value, json};
+use tokio::sync::oneshot;
+
+use super::clock::iso8601;
+
+/// The bounds of a server's task store and the timing it announces
+/// ([`McpServerBuilder::task_limits`](crate::McpServerBuilder::task_limits)).
+///
+/// ```
+/// use std::time::Duration;
+/// use mcpwire_server::TaskLimits;
+///
+/// let limits = TaskLimits {
+///     ttl: Duration::from_secs(300),
+///     max_per_owner: 8,
+///     ..TaskLimits::default()
+/// };
+/// assert!(limits.max_tasks >= limits.max_per_owner);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaskLimits {
+    /// How long a task is kept after its creation (`ttlMs`), running or done: its work is
+    /// cancelled and its outcome dropped when it passes. Default 10 minutes.
+    pub ttl: Duration,
+    /// How often clients should poll `tasks/get` (`pollIntervalMs`). Default 500 ms.
+    pub poll_interval: Duration,
+    /// The most tasks one owner (an authenticated subject, a session, or else a client
+    /// address) holds at once; past it the owner's calls run without a task. Default 32.
+    pub max_per_owner: usize,
+    /// The most tasks the server holds at once, all owners together. Default 1024.
+    pub max_tasks: usize,
+    /// The largest result (or error) text one task keeps; a larger one fails the task with
+    /// -32603. Default 1 MiB.
+    pub max_result_bytes: usize,
+    /// The bytes of result text all tasks together keep; a result that would pass it fails
+    /// its task with -32603. Default 64 MiB.
+    pub max_total_bytes: usize,
+    /// How long a cancelled task's handler may take to stop after seeing the cancellation
+    /// before its future is dropped. Default 5 s.
+    pub cancel_grace: Duration,
+}
+
+impl Default for TaskLimits {
+    fn default() -> Self {
+        Self {
+            ttl: Duration::from_secs(600),
+            poll_interval: Duration::from_millis(500),
+            max_per_owner: 32,
+            max_tasks: 1024,
+            max_result_bytes: 1 << 20,
+            max_total_bytes: 64 << 20,
+            cancel_grace: Duration::from_secs(5),
+        }
+    }
+}
+
+/// A task's status (`Task.status`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Status {
+    Working,
+    InputRequired,
+    Completed,
+    Failed,
+    Cancelled,
+}
+
+impl Status {
+    fn as_str(self) -> &'static str {
+        match self {
+            Status::Working => "working",
+            Status::InputRequired => "input_required",
+            Status::Completed => "completed",
+            Status::Failed => "failed",
+            Status::Cancelled => "cancelled",
+        }
+    }
+
+    fn is_terminal(self) -> bool {
+        matches!(self, Status::Completed | Status::Failed | Status::Cancelled)
+    }
+}
+
+/// One task.
+#[derive(Debug)]
+struct Record {
+    owner: String,
+    status: Status,
+    status_message: Option<String>,
+    created: SystemTime,
+    updated: SystemTime,
+    expires: Instant,
+    /// The result (`completed`) or the JSON-RPC error (`failed`), as text.
+    outcome: Option<Box<RawValue>>,
+    /// The input requests not answered yet: key → `{method, params}`.
+    inputs: Map<String, Value>,
+    /// Where the answer to each of `inputs` goes.
+    waiters: HashMap<String, oneshot::Sender<Value>>,
+    /// Every input key this task has used (a key names one request over a task's life).
+    keys: HashSet<String>,
+    /// Fired by `tasks/cancel` and at expiry: the handler's context sees it.
+    token: CancellationToken,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    tasks: HashMap<String, Record>,
+    per_owner: HashMap<String, usize>,
+    /// Bytes of `outcome` text held.
+    bytes: usize,
+}
+
+/// The tasks of one server (shared by its sessions).
+#[derive(Debug)]
+pub(crate) struct TaskStore {
+    limits: TaskLimits,
+    inner: Mutex<Inner>,
+}
+
+/// -32602 for a task id that names no task of this owner (unknown, expired, or someone
+/// else's: the answers are the same, so an id says nothing about other owners' tasks).
+fn not_found() -> RpcError {
+    RpcError::new(
+        RpcError::invalid_params().code(),
+        "Failed to retrieve task: Task not found",
+    )
+    .with_data(&json!({ "pointer": "/taskId", "reason": "no such task (unknown or expired)" }))
+}
+
+impl TaskStore {
+    pub(crate) fn new(limits: TaskLimits) -> Self {
+        Self {
+            limits,
+            inner: Mutex::new(Inner::default()),
+        }
+    }
+
+    pub(crate) fn limits(&self) -> &TaskLimits {
+        &self.limits
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        inner.sweep(Instant::now());
+        inner
+    }
+
+    /// A new `working` task of `owner`, cancelled through `token`: its id and its
+    /// `CreateTaskResult`. `None` when the owner or the server holds as many tasks as
+    /// allowed, or there is no random source for an id.
+    pub(crate) fn create(
+        &self,
+        owner: &str,
+        token: CancellationToken,
+    ) -> Option<(String, Instant, Value)> {
+        let mut inner = self.lock();
+        let held = inner.per_owner.get(owner).copied().unwrap_or(0);
+        if held >= self.limits.max_per_owner || inner.tasks.len() >= self.limits.max_tasks {
+            return None;
+        }
+        let id = task_id()?;
+        let now = SystemTime::now();
+        let record = Record {
+            owner: owner.to_owned(),
+            status: Status::Working,
+            status_message: None,
+            created: now,
+            updated: now,
+            expires: Instant::now() + self.limits.ttl,
+            outcome: None,
+            inputs: Map::new(),
+            waiters: HashMap::new(),
+            keys: HashSet::new(),
+            token,
+        };
+        let mut created = self.render(&id, &record, false);
+        created.insert("resultType".into(), "task".into());
+        let expires = record.expires;
+        *inner.per_owner.entry(owner.to_owned()).or_default() += 1;
+        inner.tasks.insert(id.clone(), record);
+        Some((id, expires, Value::Object(created)))
+    }
+
+    /// `tasks/get`: the task as a `DetailedTask`.
+    pub(crate) fn get(&self, owner: &str, id: &str) -> Result<Value, RpcError> {
+        let inner = self.lock();
+        let record = inner.owned(owner, id)?;
+        Ok(Value::Object(self.render(id, record, true)))
+    }
+
+    /// `tasks/cancel`: a task not yet done is `cancelled` from now on and its handler's
+    /// context is cancelled; a done one stays as it is (the ack is the same).
+    pub(crate) fn cancel(&self, owner: &str, id: &str) -> Result<(), RpcError> {
+        let mut inner = self.lock();
+        let record = inner.owned_mut(owner, id)?;
+        if !record.status.is_terminal() {
+            record.status = Status::Cancelled;
+            record.status_message = Some("Cancelled by the client".into());
+            record.updated = SystemTime::now();
+            record.inputs.clear();
+            record.waiters.clear();
+            record.token.cancel();
+        }
+        Ok(())
+    }
+
+    /// `tasks/update`: the answers to outstanding input requests go to the asks waiting for
+    /// them; any other key is ignored. Once nothing is outstanding the task is `working`.
+    pub(crate) fn update(
+        &self,
+        owner: &str,
+        id: &str,
+        responses: Map<String, Value>,
+    ) -> Result<(), RpcError> {
+        let mut inner = self.lock();
+        let record = inner.owned_mut(owner, id)?;
+        for (key, answer) in responses {
+            if record.inputs.remove(&key).is_some()
+                && let Some(waiter) = record.waiters.remove(&key)
+            {
+                let _ = waiter.send(answer);
+            }
+        }
+        if record.status == Status::InputRequired && record.inputs.is_empty() {
+            record.status = Status::Working;
+            record.updated = SystemTime::now();
+        }
+        Ok(())
+    }
+
+    /// The handler of task `id` asks the client `method` with `params` under `key` (made
+    /// unique over the task's life): the task is `input_required` until `tasks/update`
+    /// answers. The final key and where the answer arrives; `None` when the task is over.
+    pub(crate) fn ask(
+        &self,
+        id: &str,
+        key: String,
+        method: &str,
+        params: Value,
+    ) -> Option<(String, oneshot::Receiver<Value>)> {
+        let mut inner = self.lock();
+        let record = inner.tasks.get_mut(id)?;
+        if record.status.is_terminal() {
+            return None;
+        }
+        let mut unique = key.clone();
+        let mut n = 1;
+        while record.keys.contains(&unique) {
+            n += 1;
+            unique = format!("{key}-{n}");
+        }
+        record.keys.insert(unique.clone());
+        let (sender, receiver) = oneshot::channel();
+        record.inputs.insert(
+            unique.clone(),
+            json!({ "method": method, "params": params }),
+        );
+        record.waiters.insert(unique.clone(), sender);
+        record.status = Status::InputRequired;
+        record.updated = SystemTime::now();
+        Some((unique, receiver))
+    }
+
+    /// The handler of task `id` finished with `outcome`: `completed` with its result, or
+    /// `failed` with its error, unless the task was cancelled meanwhile (it stays so). An
+    /// outcome past the byte limits fails the task with -32603 instead.
+    pub(crate) fn finish(&self, id: &str, outcome: Result<Value, RpcError>) {
+        let mut guard = self.lock();
+        let inner = &mut *guard;
+        let budget = self
+            .limits
+            .max_total_bytes
+            .saturating_sub(inner.bytes)
+            .min(self.limits.max_result_bytes);
+        let Some(record) = inner.tasks.get_mut(id) else {
+            return;
+        };
+        if record.status.is_terminal() {
+            return;
+        }
+        let (status, text, message) = match outcome {
+            Ok(result) => (Status::Completed, serde_json::to_string(&result), None),
+            Err(error) => {
+                let message = error.message().to_owned();
+                (
+                    Status::Failed,
+                    serde_json::to_string(&error_object(&error)),
+                    Some(message),
+                )
+            }
+        };
+        let (status, text, message) = match text {
+            Ok(text) if text.len() <= budget => (status, text, message),
+            Ok(text) => {
+                let error = RpcError::internal_error().with_data(&format!(
+                    "the task's outcome ({} bytes) is more than the server keeps",
+                    text.len()
+                ));
+                let text = serde_json::to_string(&error_object(&error)).unwrap_or_default();
+                (Status::Failed, text, Some(error.message().to_owned()))
+            }
+            Err(e) => {
+                let error = RpcError::internal_error()
+                    .with_data(&format!("the task's outcome does not serialize: {e}"));
+                let text = serde_json::to_string(&error_object(&error)).unwrap_or_default();
+                (Status::Failed, text, Some(error.message().to_owned()))
+            }
+        };
+        let bytes = text.len();
+        let Ok(outcome) = RawValue::from_string(text) else {
+            return;
+        };
+        record.status = status;
+        record.status_message = message;
+        record.outcome = Some(outcome);
+        record.updated = SystemTime::now();
+        record.inputs.clear();
+        record.waiters.clear();
+        inner.bytes += bytes;
+    }
+
+    /// Drops task `id` (its time to live passed); its handler's context is cancelled.
+    pub(crate) fn expire(&self, id: &str) {
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        inner.remove(id);
+    }
+
+    /// How many tasks are held, and the bytes of their outcomes.
+    #[cfg(test)]
+    fn usage(&self) -> (usize, usize) {
+        let inner = self.lock();
+        (inner.tasks.len(), inner.bytes)
+    }
+
+    /// The task as `Task` members (and with `detailed`, its `DetailedTask` payload).
+    fn render(&self, id: &str, record: &Record, detailed: bool) -> Map<String, Value> {
+        let mut task = Map::new();
+        task.insert("taskId".into(), id.into());
+        task.insert("status".into(), record.status.as_str().into());
+        if let Some(message) = &record.status_message {
+            task.insert("statusMessage".into(), message.as_str().into());
+        }
+        task.insert("createdAt".into(), iso8601(record.created).into());
+        task.insert("lastUpdatedAt".into(), iso8601(record.updated).into());
+        task.insert("ttlMs".into(), millis(self.limits.ttl).into());
+        task.insert(
+            "pollIntervalMs".into(),
+            millis(self.limits.poll_interval).max(1).into(),
+        );
+        if !detailed {
+            return task;
+        }
+        match record.status {
+            Status::InputRequired => {
+                task.insert("inputRequests".into(), Value::Object(record.inputs.clone()));
+            }
+            Status::Completed | Status::Failed => {
+                let key = if record.status == Status::Completed {
+                    "result"
+                } else {
+                    "error"
+                };
+                let outcome = record
+                    .outcome
+                    .as_deref()
+                    .and_then(|raw| serde_json::from_str(raw.get()).ok())
+                    .unwrap_or_else(|| Value::Object(Map::new()));
+                task.insert(key.into(), outcome);
+            }
+            Status::Working | Status::Cancelled => {}
+        }
+        task
+    }
+}
+
+impl Inner {
+    fn owned(&self, owner: &str, id: &str) -> Result<&Record, RpcError> {
+        self.tasks
+            .get(id)
+            .filter(|r| r.owner == owner)
+            .ok_or_else(not_found)
+    }
+
+    fn owned_mut(&mut self, owner: &str, id: &str) -> Result<&mut Record, RpcError> {
+        self.tasks
+            .get_mut(id)
+            .filter(|r| r.owner == owner)
+            .ok_or_else(not_found)
+    }
+
+    /// Drops every task whose time to live has passed.
+    fn sweep(&mut self, now: Instant) {
+        let expired: Vec<String> = self
+            .tasks
+            .iter()
+            .filter(|(_, r)| r.expires <= now)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in expired {
+            self.remove(&id);
+        }
+    }
+
+    fn remove(&mut self, id: &str) {
+        let Some(record) = self.tasks.remove(id) else {
+            return;
+        };
+        record.token.cancel();
+        self.bytes -= record.outcome.as_ref().map_or(0, |o| o.get().len());
+        if let Some(held) = self.per_owner.get_mut(&record.owner) {
+            *held -= 1;
+            if *held == 0 {
+                self.per_owner.remove(&record.owner);
+            }
+        }
+    }
+}
+
+/// A JSON-RPC error object (`code`, `message`, `data`).
+fn error_object(error: &RpcError) -> Value {
+    let mut object = json!({ "code": error.code(), "message": error.message() });
+    if let Some(data) = error
+        .data()
+        .and_then(|d| serde_json::from_str(d.get()).ok())
+    {
+        object["data"] = data;
+    }
+    object
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// A fresh task id: 128 random bits, hex.
+fn task_id() -> Option<String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).ok()?;
+    Some(crate::hex::encode(&bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store(ttl_ms: u64) -> TaskStore {
+        TaskStore::new(TaskLimits {
+            ttl: Duration::from_millis(ttl_ms),
+            max_per_owner: 2,
+            max_tasks: 3,
+            max_total_bytes: 100,
+            ..TaskLimits::default()
+        })
+    }
+
+    #[test]
+    fn counts_per_owner_and_in_total_are_bounded() {
+        let store = store(60_000);
+        let token = CancellationToken::new;
+        assert!(store.create("a", token()).is_some());
+        assert!(store.create("a", token()).is_some());
+        assert!(store.create("a", token()).is_none(), "a's share is 2");
+        assert!(store.create("b", token()).is_some());
+        assert!(store.create("c", token()).is_none(), "3 in total");
+        assert_eq!(store.usage().0, 3);
+    }
+
+    #[test]
+    fn kept_bytes_are_bounded_and_released_at_expiry() {
+        let store = store(50);
+        let (first, _, _) = store.create("a", CancellationToken::new()).unwrap();
+        let (second, _, _) = store.create("a", CancellationToken::new()).unwrap();
+        store.finish(&first, Ok(json!({ "text": "x".repeat(60) })));
+        let (_, held) = store.usage();
+        assert!((60..=100).contains(&held), "{held}");
+        // The second result would pass the total: its task fails instead, with a short error.
+        store.finish(&second, Ok(json!({ "text": "y".repeat(60) })));
+        let failed = store.get("a", &second).unwrap();
+        assert_eq!(failed["status"], "failed");
+        assert_eq!(failed["error"]["code"], -32603);
+        std::thread::sleep(Duration::from_millis(60));
+        assert_eq!(
+            store.usage(),
+            (0, 0),
+            "expired tasks and their bytes are gone"
+        );
+        assert_eq!(store.get("a", &first).unwrap_err().code(), -32602);
+    }
+
+    #[test]
+    fn expiry_cancels_the_handlers_token() {
+        let store = store(10);
+        let token = CancellationToken::new();
+        store.create("a", token.clone()).unwrap();
+        std::thread::sleep(Duration::from_millis(20));
+        assert_eq!(store.usage().0, 0);
+        assert!(token.is_cancelled());
+    }
+}
