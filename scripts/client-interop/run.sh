@@ -20,6 +20,14 @@
 #   example-http-2026        the same, `--stateless`, 2026-07-28
 #   conformance-http         crates/mcpwire-server/examples/conformance.rs, HTTP, 2025-11-25
 #   conformance-http-2026    the same, `--stateless`, 2026-07-28
+#   example-https            mcp_server.rs (sessions, 2025-11-25) behind nginx over https: a CA
+#                            and a certificate for 127.0.0.1 generated with openssl, HTTP/2 and
+#                            HTTP/1.1 offered by ALPN; the walk trusts the CA (--ca-file)
+#   example-https-2026       the same, `--stateless`, 2026-07-28
+#   ts-everything-https      server-everything's Streamable HTTP behind the same nginx
+#
+# The https runs need nginx and openssl (Debian's nginx is installed with apt-get when missing);
+# the table's transport column says which HTTP versions nginx logged for the walk's requests.
 #
 # Environment:
 #   MCPWIRE_CLIENT_INTEROP_DIR  installs and reports (default /tmp/mcpwire-client-interop;
@@ -54,7 +62,7 @@ case "$DIR" in
 esac
 ALL_RUNS=(ts-everything-stdio ts-everything-http ts-everything-http-2026 py-v2-stdio py-v2-http py-v2-http-2026
     example-stdio example-stdio-2026 example-http example-http-2026 conformance-http
-    conformance-http-2026)
+    conformance-http-2026 example-https example-https-2026 ts-everything-https)
 if [ $# -gt 0 ]; then
     for name in "$@"; do
         [[ " ${ALL_RUNS[*]} " == *" $name "* ]] || {
@@ -136,6 +144,110 @@ run_http() {
     report "$name" "$rc"
 }
 
+# tls_setup: once, a CA and a certificate it issued for 127.0.0.1 and localhost in $TLS
+# (openssl), and nginx (apt-get when missing). Fails when either cannot be had.
+TLS="$DIR/tls"
+tls_setup() {
+    [ -f "$TLS/server.pem" ] && command -v nginx >/dev/null && return 0
+    if ! command -v nginx >/dev/null; then
+        step "installing nginx (apt-get)"
+        timed "$DIR/logs/install-nginx.log" apt-get install -y nginx ||
+            { apt-get update >/dev/null 2>&1 && timed "$DIR/logs/install-nginx.log" apt-get install -y nginx; } ||
+            return 1
+    fi
+    mkdir -p "$TLS"
+    step "generating a CA and a certificate for 127.0.0.1 (openssl) in $TLS"
+    {
+        openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
+            -subj "/CN=mcpwire client-interop CA" -keyout "$TLS/ca.key" -out "$TLS/ca.pem" \
+            -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" &&
+            openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=127.0.0.1" \
+                -keyout "$TLS/server.key" -out "$TLS/server.csr" &&
+            printf '%s\n' "subjectAltName=IP:127.0.0.1,DNS:localhost" "basicConstraints=CA:FALSE" \
+                "keyUsage=critical,digitalSignature" "extendedKeyUsage=serverAuth" >"$TLS/server.ext" &&
+            openssl x509 -req -in "$TLS/server.csr" -CA "$TLS/ca.pem" -CAkey "$TLS/ca.key" \
+                -CAcreateserial -days 2 -extfile "$TLS/server.ext" -out "$TLS/server.pem"
+    } >"$DIR/logs/tls.log" 2>&1
+}
+
+# start_nginx NAME PORT UPSTREAM: nginx serving https on 127.0.0.1:PORT (HTTP/2 and HTTP/1.1 by
+# ALPN) before http://127.0.0.1:UPSTREAM, unbuffered (SSE), the client's Host passed on (the
+# servers check it); each request's protocol logged in $OUT/NAME.nginx.log. Prints its pid.
+start_nginx() {
+    local name=$1 conf="$DIR/nginx-$1" user=""
+    [ "$(id -u)" = 0 ] && user="user root root;"
+    mkdir -p "$conf"
+    cat >"$conf/nginx.conf" <<NGINX
+$user
+worker_processes 1;
+daemon off;
+pid $conf/nginx.pid;
+error_log $conf/error.log warn;
+events { worker_connections 256; }
+http {
+    log_format protocol '\$server_protocol \$ssl_protocol \$request_method \$status';
+    access_log $OUT/$name.nginx.log protocol;
+    client_body_temp_path $conf/body;
+    proxy_temp_path $conf/proxy;
+    fastcgi_temp_path $conf/fastcgi;
+    uwsgi_temp_path $conf/uwsgi;
+    scgi_temp_path $conf/scgi;
+    server {
+        listen 127.0.0.1:$2 ssl http2;
+        ssl_certificate $TLS/server.pem;
+        ssl_certificate_key $TLS/server.key;
+        location / {
+            proxy_pass http://127.0.0.1:$3;
+            proxy_http_version 1.1;
+            proxy_set_header Host \$http_host;
+            proxy_set_header Connection "";
+            proxy_buffering off;
+            proxy_cache off;
+            proxy_read_timeout 300s;
+        }
+    }
+}
+NGINX
+    start_server "$(quote nginx -p "$conf" -c "$conf/nginx.conf")" "$conf/nginx.out"
+}
+
+# run_https NAME VERSION COMMAND PORT: starts the (quoted) COMMAND, which serves PORT over plain
+# HTTP, and nginx before it over https, then walks https://127.0.0.1:NGINX_PORT/mcp trusting the
+# generated CA.
+run_https() {
+    local name=$1 version=$2 command=$3 port=$4 front pid nginx_pid rc versions
+    if ! tls_setup; then
+        echo "    nginx or the certificates could not be had: see $DIR/logs" >&2
+        printf 'walk: transport=https version=- items=0 failures=1 (no nginx or no certificate)\n' \
+            >"$OUT/$name.txt"
+        status=1
+        return
+    fi
+    front=$(free_port)
+    step "$name: $command behind nginx; walk --protocol $version --ca-file ca.pem https://127.0.0.1:$front/mcp"
+    rm -f "$OUT/$name.nginx.log"
+    pid=$(start_server "$command" "$OUT/$name.log")
+    nginx_pid=$(start_nginx "$name" "$front" "$port")
+    if ! wait_for_port "$port" "$pid" "$STARTUP_TIMEOUT" || ! wait_for_port "$front" "$nginx_pid" 10; then
+        echo "    the server or nginx did not listen: see $OUT/$name.log, $DIR/nginx-$name/" >&2
+        stop_server "$nginx_pid"
+        stop_server "$pid"
+        printf 'walk: transport=https version=- items=0 failures=1 (the server did not start)\n' \
+            >"$OUT/$name.txt"
+        status=1
+        return
+    fi
+    timeout -k 10 "$RUN_TIMEOUT" "$WALK" --protocol "$version" --timeout "$WALK_TIMEOUT" \
+        --ca-file "$TLS/ca.pem" "https://127.0.0.1:$front/mcp" >"$OUT/$name.txt" 2>>"$OUT/$name.log" </dev/null
+    rc=$?
+    stop_server "$nginx_pid"
+    stop_server "$pid"
+    # The HTTP versions nginx saw go into the summary's transport (https/HTTP/2.0, …).
+    versions=$(awk '{print $1}' "$OUT/$name.nginx.log" 2>/dev/null | sort -u | paste -sd+ -)
+    sed -i "s|^walk: \(.*\)transport=https |walk: \1transport=https/${versions:-none} |" "$OUT/$name.txt"
+    report "$name" "$rc"
+}
+
 # report NAME EXIT: says how the run went.
 report() {
     grep -E '^(FAIL|walk:)' "$OUT/$1.txt" | sed 's/^/    /' >&2
@@ -170,6 +282,13 @@ for name in "${RUNS[@]}"; do
         ;;
     conformance-http-2026)
         run_http "$name" 2026-07-28 "$(quote "$CONFORMANCE" --http "127.0.0.1:$port" --stateless)" "$port"
+        ;;
+    example-https) run_https "$name" 2025-11-25 "$(quote "$EXAMPLE" --http "127.0.0.1:$port")" "$port" ;;
+    example-https-2026)
+        run_https "$name" 2026-07-28 "$(quote "$EXAMPLE" --http "127.0.0.1:$port" --stateless)" "$port"
+        ;;
+    ts-everything-https)
+        run_https "$name" 2025-11-25 "$(quote env "PORT=$port" "$NODE" "$EVERYTHING" streamableHttp)" "$port"
         ;;
     esac
 done

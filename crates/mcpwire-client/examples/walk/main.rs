@@ -6,9 +6,16 @@
 //! line per item on stdout, then a summary line starting `walk:`.
 //!
 //! ```text
-//! walk [--protocol VERSION] [--timeout SECONDS] URL
+//! walk [--protocol VERSION] [--timeout SECONDS] [--ca-file PEM] [--oauth [--browser COMMAND]] URL
 //! walk [--protocol VERSION] [--timeout SECONDS] -- COMMAND [ARGUMENT...]
 //! ```
+//!
+//! `--ca-file` trusts the CA certificates of a PEM file (a server behind a private CA) besides
+//! the platform's roots. `--oauth` (built with the feature `oauth`) answers a `401` with the
+//! client's OAuth 2.1: dynamic registration and the authorization code flow with PKCE, the
+//! redirect received on 127.0.0.1 ([`mcpwire_client::auth::LoopbackReceiver`]); the
+//! authorization URL is printed on stderr for the user to open, or, with `--browser`, given
+//! as the last argument to COMMAND (split on spaces), which plays the user.
 //!
 //! Exit status 0 when no item failed on the client's side; 1 when one did (a rule the server
 //! broke, a malformed result, a transport error, a timeout) or the client reported a
@@ -36,6 +43,12 @@ use serde_json::{Map, Value};
 struct Args {
     protocol: Version,
     timeout: Duration,
+    /// `--ca-file`: a PEM file of CA certificates to trust.
+    ca_file: Option<String>,
+    /// `--oauth`: authorize with OAuth when challenged.
+    oauth: bool,
+    /// `--browser`: the command that plays the user.
+    browser: Option<String>,
     target: Target,
 }
 
@@ -45,54 +58,116 @@ enum Target {
     Command(Vec<String>),
 }
 
-const USAGE: &str =
-    "usage: walk [--protocol VERSION] [--timeout SECONDS] (URL | -- COMMAND [ARGUMENT...])";
+const USAGE: &str = "usage: walk [--protocol VERSION] [--timeout SECONDS] [--ca-file PEM] [--oauth [--browser COMMAND]] (URL | -- COMMAND [ARGUMENT...])";
 
 /// The most items of one kind the walk visits (a server listing more is only listed).
 const MAX_ITEMS: usize = 1000;
 
 fn parse_args() -> Result<Args, String> {
     let mut args = std::env::args().skip(1);
-    let mut protocol = Version::V2025_11_25;
-    let mut timeout = Duration::from_secs(30);
+    let mut parsed = Args {
+        protocol: Version::V2025_11_25,
+        timeout: Duration::from_secs(30),
+        ca_file: None,
+        oauth: false,
+        browser: None,
+        target: Target::Command(Vec::new()),
+    };
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--protocol" => {
                 let text = args.next().ok_or("--protocol takes a version")?;
-                protocol = Version::parse(&text).ok_or(format!("unknown version {text:?}"))?;
+                parsed.protocol =
+                    Version::parse(&text).ok_or(format!("unknown version {text:?}"))?;
             }
             "--timeout" => {
                 let text = args.next().ok_or("--timeout takes seconds")?;
                 let seconds: u64 = text
                     .parse()
                     .map_err(|_| format!("bad --timeout {text:?}"))?;
-                timeout = Duration::from_secs(seconds.max(1));
+                parsed.timeout = Duration::from_secs(seconds.max(1));
             }
+            "--ca-file" => parsed.ca_file = Some(args.next().ok_or("--ca-file takes a file")?),
+            "--oauth" if cfg!(feature = "oauth") => parsed.oauth = true,
+            "--oauth" => {
+                return Err("--oauth needs the example built with the feature oauth".into());
+            }
+            "--browser" => parsed.browser = Some(args.next().ok_or("--browser takes a command")?),
             "--" => {
                 let command: Vec<String> = args.collect();
                 if command.is_empty() {
                     return Err("`--` takes a command".into());
                 }
-                return Ok(Args {
-                    protocol,
-                    timeout,
-                    target: Target::Command(command),
-                });
+                if parsed.oauth || parsed.ca_file.is_some() {
+                    return Err("--oauth and --ca-file are for a URL".into());
+                }
+                parsed.target = Target::Command(command);
+                return Ok(parsed);
             }
             url if url.starts_with("http://") || url.starts_with("https://") => {
                 if args.next().is_some() {
                     return Err("nothing may follow the URL".into());
                 }
-                return Ok(Args {
-                    protocol,
-                    timeout,
-                    target: Target::Url(url.to_owned()),
-                });
+                if parsed.browser.is_some() && !parsed.oauth {
+                    return Err("--browser goes with --oauth".into());
+                }
+                parsed.target = Target::Url(url.to_owned());
+                return Ok(parsed);
             }
             other => return Err(format!("unexpected argument {other:?}")),
         }
     }
     Err("no server given".into())
+}
+
+/// The transport to `url` as `args` say: the CA file trusted, OAuth when asked for.
+async fn http_transport(args: &Args, url: &str) -> Result<HttpTransport, ClientError> {
+    let mut transport = HttpTransport::new(url)?;
+    if let Some(file) = &args.ca_file {
+        let pem = std::fs::read(file)
+            .map_err(|error| ClientError::Params(format!("--ca-file {file}: {error}")))?;
+        transport = transport.add_root_pem(&pem)?;
+    }
+    #[cfg(feature = "oauth")]
+    if args.oauth {
+        transport = transport.oauth(oauth::configured(args.browser.clone()).await?);
+    }
+    Ok(transport)
+}
+
+/// `--oauth`: the loopback receiver, and the browser command that plays the user.
+#[cfg(feature = "oauth")]
+mod oauth {
+    use std::process::{Command, Stdio};
+
+    use mcpwire_client::ClientError;
+    use mcpwire_client::auth::{LoopbackReceiver, OAuth};
+
+    /// OAuth with a loopback receiver, the URL opened by `browser` (else printed).
+    pub(super) async fn configured(browser: Option<String>) -> Result<OAuth, ClientError> {
+        let receiver = LoopbackReceiver::bind(move |url| open(browser.as_deref(), url))
+            .await
+            .map_err(|error| ClientError::Params(format!("the redirect receiver: {error}")))?;
+        Ok(OAuth::new(receiver).client_name("mcpwire-walk"))
+    }
+
+    /// Hands `url` to the user: runs `browser` with it (not waited for: it ends by
+    /// following the redirect to the receiver), or prints it.
+    fn open(browser: Option<&str>, url: &str) -> Result<(), String> {
+        let Some(browser) = browser else {
+            eprintln!("walk: open this URL to authorize: {url}");
+            return Ok(());
+        };
+        let mut words = browser.split_whitespace();
+        let program = words.next().ok_or("--browser is empty")?;
+        Command::new(program)
+            .args(words)
+            .arg(url)
+            .stdin(Stdio::null())
+            .spawn()
+            .map(drop)
+            .map_err(|error| format!("--browser {browser}: {error}"))
+    }
 }
 
 /// How many requests of the server each handler answered.
@@ -115,6 +190,7 @@ async fn main() -> ExitCode {
     let violations = Arc::new(Mutex::new(Vec::<String>::new()));
     let asks = Arc::new(Asks::default());
     let transport_name = match &args.target {
+        Target::Url(url) if url.starts_with("https://") => "https",
         Target::Url(_) => "http",
         Target::Command(_) => "stdio",
     };
@@ -217,7 +293,7 @@ async fn connect(
                 .push(violation.to_string());
         });
     match &args.target {
-        Target::Url(url) => builder.connect(HttpTransport::new(url)?).await,
+        Target::Url(url) => builder.connect(http_transport(args, url).await?).await,
         Target::Command(command) => {
             let child = ChildProcess::new(&command[0]).args(&command[1..]);
             builder.connect(child).await
