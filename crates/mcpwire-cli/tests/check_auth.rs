@@ -299,7 +299,7 @@ fn the_json_report_lists_each_probe_with_its_status_and_challenge() {
         .expect("the alg none probe");
     assert_eq!(none["status"], 200);
     assert_eq!(none["kinds"], serde_json::json!(["auth-alg-none-accepted"]));
-    let unauthenticated = &probes
+    let unauthenticated = probes
         .iter()
         .find(|p| p["probe"] == "POST without a token")
         .expect("the unauthenticated POST");

@@ -303,7 +303,7 @@ impl Run<'_> {
         let probe = self.probe(method.clone(), extra);
         let expected = "401 with a Bearer challenge";
         let seen = self.send(label, expected, &probe)?;
-        let foo = extra.iter().any(|(name, _)| *name == "authorization");
+        let other_scheme = extra.iter().any(|(name, _)| *name == "authorization");
         let mut found = Vec::new();
         match seen.status {
             200..=299 => found.push((
@@ -322,7 +322,7 @@ impl Run<'_> {
                 }
             }
             405 if method != Method::POST => {}
-            400 if foo => {}
+            400 if other_scheme => {}
             status => found.push((
                 "auth-unauthenticated-not-401",
                 format!("got HTTP {status}, not 401"),
@@ -604,16 +604,16 @@ impl Run<'_> {
             self.amend_last(found);
         }
         let probe = self.probe(Method::POST, &[auth, ("host", FOREIGN_HOST.into())]);
-        if let Some(seen) = self.send(&host_label, "403", &probe) {
-            if (200..300).contains(&seen.status) {
-                self.amend_last(vec![(
-                    "auth-foreign-host-accepted",
-                    format!(
-                        "got HTTP {}: a rebound DNS name reaches the endpoint",
-                        seen.status
-                    ),
-                )]);
-            }
+        if let Some(seen) = self.send(&host_label, "403", &probe)
+            && (200..300).contains(&seen.status)
+        {
+            self.amend_last(vec![(
+                "auth-foreign-host-accepted",
+                format!(
+                    "got HTTP {}: a rebound DNS name reaches the endpoint",
+                    seen.status
+                ),
+            )]);
         }
     }
 
