@@ -270,6 +270,16 @@ fn a_401_where_403_is_due_is_found() {
     );
 }
 
+#[test]
+fn an_endpoint_that_does_not_answer_is_no_report() {
+    let free = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let url = format!("http://{}/mcp", free.local_addr().expect("an address"));
+    drop(free);
+    let args = ["check", "--http", &url, "--auth", "--timeout", "2"];
+    let error = execute(&Cli::parse_from(args).check).expect_err("nothing to check");
+    assert!(error.contains("cannot reach the server"), "{error}");
+}
+
 /// The binary: the probes in the JSON report, beside the other findings; the exit status.
 #[test]
 fn the_json_report_lists_each_probe_with_its_status_and_challenge() {
@@ -299,7 +309,7 @@ fn the_json_report_lists_each_probe_with_its_status_and_challenge() {
         .expect("the alg none probe");
     assert_eq!(none["status"], 200);
     assert_eq!(none["kinds"], serde_json::json!(["auth-alg-none-accepted"]));
-    let unauthenticated = &probes
+    let unauthenticated = probes
         .iter()
         .find(|p| p["probe"] == "POST without a token")
         .expect("the unauthenticated POST");

@@ -45,7 +45,7 @@ impl ProbeLine {
             Outcome::NotRun(why) => format!("not run: {why}"),
             Outcome::Judged(what) => what.clone(),
         };
-        let verdict = if matches!(self.outcome, Outcome::NotRun(_)) {
+        let verdict = if matches!(self.outcome, Outcome::NotRun(_) | Outcome::Failed(_)) {
             String::new()
         } else if self.kinds.is_empty() {
             " [ok]".into()

@@ -62,7 +62,7 @@ pub(super) const fn s(name: &'static str, basis: &'static str) -> KindInfo {
 }
 
 /// Every kind: the envelope, transport, tool and protocol kinds (violations first), then the
-/// authorization kinds of `--auth` ([`AUTH_KINDS`](super::auth_table::AUTH_KINDS)).
+/// authorization kinds of `--auth` ([`AUTH_KINDS`](super::AUTH_KINDS)).
 pub const KINDS: &[KindInfo] = &joined::<{ BASE.len() + AUTH_KINDS.len() }>(BASE, AUTH_KINDS);
 
 /// Both tables as one array (a `const fn`, so [`KINDS`] stays one static table).

@@ -181,6 +181,19 @@ mod tests {
     }
 
     #[test]
+    fn plain_http_is_a_finding_off_loopback_only() {
+        assert!(plain_http_remote("http://mcp.example.com/mcp"));
+        for url in [
+            "http://127.0.0.1:8080/mcp",
+            "http://localhost/mcp",
+            "http://[::1]:9/mcp",
+            "https://mcp.example.com/mcp",
+        ] {
+            assert!(!plain_http_remote(url), "{url}");
+        }
+    }
+
+    #[test]
     fn a_good_document_has_no_problem_and_each_defect_one() {
         let good = json!({"resource": "https://h.example/mcp", "authorization_servers": ["https://as.example"], "scopes_supported": ["mcp"], "bearer_methods_supported": ["header"]});
         assert!(kinds(good.clone(), Source::PathSuffixed).is_empty());

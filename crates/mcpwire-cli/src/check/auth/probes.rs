@@ -82,6 +82,13 @@ pub fn run_auth(
         _ => None,
     };
     let first = run.unauthenticated("POST without a token", Method::POST, &[]);
+    if first.is_none() {
+        let why = match run.run.summary.probes.last().map(|p| &p.outcome) {
+            Some(Outcome::Failed(why)) => why.clone(),
+            _ => "no answer".to_owned(),
+        };
+        return Err(format!("cannot reach the server at {url}: {why}"));
+    }
     let at = run.last();
     let challenge = first.as_ref().and_then(|seen| bearer(&seen.challenges));
     let discovered = run.discover(challenge.as_ref());
@@ -200,12 +207,17 @@ impl Run<'_> {
             Outcome::Seen { status, .. } => format!("HTTP {status}, no WWW-Authenticate"),
             Outcome::Failed(why) | Outcome::NotRun(why) | Outcome::Judged(why) => why.clone(),
         };
+        let failed = seen.is_none();
         self.run.summary.probes.push(ProbeLine {
             label: label.to_owned(),
             expected: expected.to_owned(),
             outcome: line,
             kinds: Vec::new(),
         });
+        if failed {
+            // Nothing was judged: listed, never counted as passed.
+            return None;
+        }
         self.run.results.push(CaseResult {
             label: format!("--auth: {label}"),
             input: describe(probe),
@@ -270,27 +282,36 @@ impl Run<'_> {
     fn scheme(&mut self) {
         let url = self.endpoint.to_string();
         if plain_http_remote(&url) {
-            self.run.summary.probes.push(ProbeLine {
-                label: "the endpoint's scheme".into(),
-                expected: "https://, or http:// on loopback".into(),
-                outcome: Outcome::Judged(url.clone()),
-                kinds: Vec::new(),
-            });
-            self.run.results.push(CaseResult {
-                label: "--auth: the endpoint's scheme".into(),
-                input: url.clone(),
-                expected: "https://, or http:// on loopback".into(),
-                observed: vec![url],
-                http_status: None,
-                findings: Vec::new(),
-                leaves_client_waiting: false,
-                note: None,
-            });
+            self.judged(
+                "the endpoint's scheme",
+                "https://, or http:// on loopback",
+                &url,
+            );
             self.amend_last(vec![(
                 "auth-endpoint-plain-http",
                 "the endpoint is http:// on a host that is not loopback".into(),
             )]);
         }
+    }
+
+    /// Lists something judged without a request of its own, as a result.
+    fn judged(&mut self, label: &str, expected: &str, what: &str) {
+        self.run.summary.probes.push(ProbeLine {
+            label: label.to_owned(),
+            expected: expected.to_owned(),
+            outcome: Outcome::Judged(what.to_owned()),
+            kinds: Vec::new(),
+        });
+        self.run.results.push(CaseResult {
+            label: format!("--auth: {label}"),
+            input: String::new(),
+            expected: expected.to_owned(),
+            observed: vec![what.to_owned()],
+            http_status: None,
+            findings: Vec::new(),
+            leaves_client_waiting: false,
+            note: None,
+        });
     }
 
     /// A probe without a valid token (none, or a header that holds no bearer token): 401.
@@ -303,7 +324,7 @@ impl Run<'_> {
         let probe = self.probe(method.clone(), extra);
         let expected = "401 with a Bearer challenge";
         let seen = self.send(label, expected, &probe)?;
-        let foo = extra.iter().any(|(name, _)| *name == "authorization");
+        let other_scheme = extra.iter().any(|(name, _)| *name == "authorization");
         let mut found = Vec::new();
         match seen.status {
             200..=299 => found.push((
@@ -322,7 +343,7 @@ impl Run<'_> {
                 }
             }
             405 if method != Method::POST => {}
-            400 if foo => {}
+            400 if other_scheme => {}
             status => found.push((
                 "auth-unauthenticated-not-401",
                 format!("got HTTP {status}, not 401"),
@@ -425,6 +446,11 @@ impl Run<'_> {
             self.amend_last(found);
         }
         if !discovery.found && self.revision >= RESOURCE_SERVER_REVISION {
+            self.judged(
+                "the Protected Resource Metadata",
+                "found at the challenge's URL or a well-known URI",
+                "none of the three URLs gave a metadata document",
+            );
             self.amend_last(vec![(
                 "auth-prm-undiscoverable",
                 "no Protected Resource Metadata at the challenge's resource_metadata or either well-known URI".into(),
@@ -604,16 +630,16 @@ impl Run<'_> {
             self.amend_last(found);
         }
         let probe = self.probe(Method::POST, &[auth, ("host", FOREIGN_HOST.into())]);
-        if let Some(seen) = self.send(&host_label, "403", &probe) {
-            if (200..300).contains(&seen.status) {
-                self.amend_last(vec![(
-                    "auth-foreign-host-accepted",
-                    format!(
-                        "got HTTP {}: a rebound DNS name reaches the endpoint",
-                        seen.status
-                    ),
-                )]);
-            }
+        if let Some(seen) = self.send(&host_label, "403", &probe)
+            && (200..300).contains(&seen.status)
+        {
+            self.amend_last(vec![(
+                "auth-foreign-host-accepted",
+                format!(
+                    "got HTTP {}: a rebound DNS name reaches the endpoint",
+                    seen.status
+                ),
+            )]);
         }
     }
 
