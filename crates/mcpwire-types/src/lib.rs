@@ -6,6 +6,9 @@
 //!   runtime's wire rules.
 //! - [`mcp`]: one module per MCP version, each behind a cargo feature of the same name
 //!   (`v2024_11_05` … `v2026_07_28`; `latest` = 2026-07-28; `all-versions` is the default).
+//!   A type defined alike in several versions is one Rust type, which each of those modules
+//!   re-exports (`mcp::v2025_06_18::Annotations` and `mcp::v2025_11_25::Annotations` are
+//!   the same type); its documentation names every version it serves.
 //! - [`support`]: hand-written helpers the generated code calls.
 //!
 //! # How schema constructs map to Rust

@@ -305,3 +305,25 @@ fn unions_name_the_variant_they_hold() {
     let typed: v2025_06_18::ClientRequest = serde_json::from_value(json!({"method": "x"})).unwrap();
     assert_eq!(typed.variant_name(), "Unknown");
 }
+
+/// A definition the same in several versions is one Rust type under each version's path:
+/// a value built through one version's path is the other's (this compiles only when the
+/// generator shares them), and decodes and encodes the same through either.
+#[test]
+fn a_definition_alike_in_several_versions_is_one_type() {
+    let older: v2025_06_18::Annotations = v2025_11_25::Annotations::new().with_priority(1);
+    let newer: v2026_07_28::Annotations = older.clone();
+    assert_eq!(
+        std::any::TypeId::of::<v2025_06_18::Annotations>(),
+        std::any::TypeId::of::<v2026_07_28::Annotations>()
+    );
+    assert_eq!(
+        serde_json::to_value(&newer).unwrap(),
+        json!({"priority": 1})
+    );
+    // A definition that changed keeps a type per version.
+    assert_ne!(
+        std::any::TypeId::of::<v2025_11_25::Tool>(),
+        std::any::TypeId::of::<v2026_07_28::Tool>()
+    );
+}
