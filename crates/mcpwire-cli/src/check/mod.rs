@@ -33,6 +33,7 @@
 
 pub mod args;
 pub mod caller;
+pub mod cancel;
 pub mod capabilities;
 pub mod cases;
 pub mod describe;
@@ -48,7 +49,9 @@ pub mod kinds;
 #[cfg(test)]
 mod layering_tests;
 pub mod lenient;
+pub mod lifecycle;
 pub mod lines;
+pub mod logging;
 pub mod pages;
 pub mod progress;
 pub mod prompts;
@@ -61,6 +64,7 @@ pub mod sarif;
 pub mod schema;
 pub mod shrink;
 pub mod sse;
+pub mod stateless;
 pub mod stdio;
 pub mod tool_args;
 pub mod tools;
