@@ -159,3 +159,12 @@ fn the_2026_findings_quote_their_sentence() {
     let result_type = message(&runs[1]);
     assert!(result_type.contains("resultType"), "{result_type}");
 }
+
+#[test]
+fn all_on_the_correct_2026_server_takes_32021_as_the_protocols_answer() {
+    // `--tools` calls `ask` with valid arguments; the checker declares no client capability,
+    // so -32021 is the answer MCP 2026-07-28 requires, not the tool's error.
+    let run = protocol("protocol", &["--all", "--strict", "--tool-calls", "4"]);
+    assert_clean(&run, "--all on the correct 2026-07-28 fixture");
+    assert!(run.json()["tools"].is_object(), "--all ran --tools");
+}
