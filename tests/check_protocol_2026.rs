@@ -10,8 +10,9 @@ mod check_support;
 
 use check_support::{HttpServer, Run, assert_clean, case_findings, check, fixture, in_parallel};
 
-/// The handshake and `--protocol` under 2026-07-28 against the fixture in `mode`.
-fn protocol(mode: &str, extra: &[&str]) -> Run {
+/// The handshake and `--protocol` under 2026-07-28 against the fixture in `mode`, with the
+/// report in `format`.
+fn protocol_as(mode: &str, format: &str, extra: &[&str]) -> Run {
     let server = HttpServer::start("python3", &[&fixture("http_2026_server.py"), mode]);
     let mut args = vec![
         "--http",
@@ -25,10 +26,15 @@ fn protocol(mode: &str, extra: &[&str]) -> Run {
         "--timeout",
         "2",
         "--format",
-        "json",
+        format,
     ];
     args.extend_from_slice(extra);
     check(&args)
+}
+
+/// [`protocol_as`] with the JSON report.
+fn protocol(mode: &str, extra: &[&str]) -> Run {
+    protocol_as(mode, "json", extra)
 }
 
 #[test]
@@ -36,22 +42,7 @@ fn a_correct_2026_server_gets_no_finding() {
     let run = protocol("protocol", &["--strict"]);
     assert_clean(&run, "the correct 2026-07-28 fixture under --protocol");
     assert!(case_findings(&run).is_empty(), "{}", run.stdout);
-    let junit = {
-        let server = HttpServer::start("python3", &[&fixture("http_2026_server.py"), "protocol"]);
-        check(&[
-            "--http",
-            &server.url,
-            "--mcp-version",
-            "2026-07-28",
-            "--no-fixed",
-            "--cases",
-            "0",
-            "--protocol",
-            "--format",
-            "junit",
-        ])
-        .stdout
-    };
+    let junit = protocol_as("protocol", "junit", &[]).stdout;
     for label in [
         "server/discover stating protocol version 1999-01-01",
         "tools/list again (the order of its items)",

@@ -174,19 +174,19 @@ fn capability_error_defects(exchange: &Exchange) -> Option<String> {
     (!wrong.is_empty()).then(|| wrong.join("; "))
 }
 
+/// The `key` member (`name`, `uri`, `uriTemplate`) of each item that has one, in order.
+fn keys(items: &[Value], key: &str) -> Vec<String> {
+    items
+        .iter()
+        .filter_map(|item| item.get(key).and_then(Value::as_str).map(str::to_owned))
+        .collect()
+}
+
 /// Each walked list's first page asked for again: the items both pages hold must come in the
 /// same order.
 fn list_order(caller: &mut Caller<'_>, lists: &Lists) {
     for (list, walk) in &lists.walks {
-        let first: Vec<String> = walk
-            .items
-            .iter()
-            .filter_map(|item| {
-                item.get(list.key)
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-            })
-            .collect();
+        let first = keys(&walk.items, list.key);
         if first.len() < 2 {
             continue;
         }
@@ -199,14 +199,7 @@ fn list_order(caller: &mut Caller<'_>, lists: &Lists) {
         else {
             continue;
         };
-        let second: Vec<String> = again
-            .iter()
-            .filter_map(|item| {
-                item.get(list.key)
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-            })
-            .collect();
+        let second = keys(&again, list.key);
         let before: Vec<&String> = first.iter().filter(|k| second.contains(k)).collect();
         let after: Vec<&String> = second.iter().filter(|k| first.contains(k)).collect();
         if before != after {
