@@ -51,8 +51,7 @@ use super::tools::{draw_valid, structured_findings};
 /// At most this many `completion/complete` calls and tool calls each.
 const MAX_CALLS: usize = 50;
 
-/// A version no MCP revision has, asked for to see the server negotiate.
-pub const UNSUPPORTED_VERSION: &str = "1999-01-01";
+pub use super::handshake::UNSUPPORTED_VERSION;
 
 /// Runs every property the server's declarations and version call for.
 pub fn run_protocol(caller: &mut Caller<'_>, lists: &Lists, seed: u64) {

@@ -23,8 +23,7 @@ use super::capabilities::Lists;
 use super::cases::CheckCase;
 use super::exchange::{Exchange, attribute_late};
 use super::finding::{Finding, RuleId};
-use super::handshake::{handshake_case, request_meta};
-use super::protocol::UNSUPPORTED_VERSION;
+use super::handshake::{UNSUPPORTED_VERSION, handshake_case, request_meta};
 use super::route_headers::{ROUTED_VERSION, RouteHeaders};
 
 /// UnsupportedProtocolVersionError's code.
