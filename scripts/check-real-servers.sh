@@ -31,8 +31,10 @@
 #                             `cargo build --release -p mcpwire-cli` (target/release/mcpwire)
 #   CASES, SEED               generated cases and seed (default 100 and 0)
 #   TIMEOUT                   `mcpwire check --timeout` in seconds (default 5, the checker's)
-#   TOOLS_SERVERS             servers that also get a `--tools` run over stdio (default
-#                             ts-everything; it calls the server's tools, prompts and resources)
+#   TOOLS_SERVERS             servers that also get an `--all` run over stdio (default
+#                             ts-everything and the SDK servers of six lines: py-fastmcp-v1,
+#                             py-mcpserver-v2, rmcp; it calls the server's tools, prompts and
+#                             resources)
 #   SKIP_INSTALL=1            skip npm/pip/cargo installs (a missing server is then reported)
 #   RUN_TIMEOUT               seconds one `mcpwire check` run may take (default 600)
 #   INSTALL_TIMEOUT           seconds one install step may take (default 900)
@@ -44,8 +46,7 @@
 # interface while it runs, the others on 127.0.0.1 only). Reports:
 # $OUT/<server>-<transport>.json (the checker's stderr in .log, an HTTP server's output in
 # -http-server.log); a server of TOOLS_SERVERS also gets `mcpwire check --no-fixed --cases 0
-# --tools --capabilities --seed $SEED` over stdio ($OUT/<server>-tools.json, transport
-# `stdio --tools`); one line per run in $OUT/manifest.jsonl (server, version, transport, exit
+# --all --seed $SEED` over stdio ($OUT/<server>-tools.json, transport `stdio --all`); one line per run in $OUT/manifest.jsonl (server, version, transport, exit
 # status, seconds, the command that reproduces the row from the repository root). The table is
 # printed by scripts/real-servers/summarize.py. Exit status: 0 when every install and run
 # completed (whatever the checker found), 1 when some install failed or some run could not check
@@ -58,7 +59,7 @@ OUT=$(realpath -m "${OUT:-$DIR/reports}")
 CASES=${CASES:-100}
 SEED=${SEED:-0}
 TIMEOUT=${TIMEOUT:-5}
-TOOLS_SERVERS=${TOOLS_SERVERS:-ts-everything}
+TOOLS_SERVERS=${TOOLS_SERVERS:-ts-everything py-fastmcp-v1 py-mcpserver-v2 rmcp}
 RUN_TIMEOUT=${RUN_TIMEOUT:-600}
 INSTALL_TIMEOUT=${INSTALL_TIMEOUT:-900}
 STARTUP_TIMEOUT=${STARTUP_TIMEOUT:-60}
@@ -256,8 +257,8 @@ version() {
 
 # --- the runs --------------------------------------------------------------------------------
 CHECK_ARGS=(--capabilities --cases "$CASES" --seed "$SEED" --timeout "$TIMEOUT" --format json)
-TOOLS_ARGS=(--no-fixed --cases 0 --tools --capabilities --seed "$SEED" --timeout "$TIMEOUT"
-    --format json)
+# `--all`: --capabilities --tools --protocol (issue 47); it calls the server's tools.
+TOOLS_ARGS=(--no-fixed --cases 0 --all --seed "$SEED" --timeout "$TIMEOUT" --format json)
 
 # check_stdio NAME VERSION TRANSPORT FILE SERVER ARGS...: one `mcpwire check --stdio ARGS` run of
 # the (quoted) SERVER command, its report in $OUT/NAME-FILE.json, recorded as TRANSPORT.
@@ -285,7 +286,7 @@ for name in "${SERVERS[@]}"; do
     server=$(stdio_command "$name")
     check_stdio "$name" "$ver" stdio stdio "$server" "${CHECK_ARGS[@]}"
     if [[ " $TOOLS_SERVERS " == *" $name "* ]]; then
-        check_stdio "$name" "$ver" "stdio --tools" tools "$server" "${TOOLS_ARGS[@]}"
+        check_stdio "$name" "$ver" "stdio --all" tools "$server" "${TOOLS_ARGS[@]}"
     fi
 
     port=$(free_port)

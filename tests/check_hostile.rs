@@ -12,7 +12,7 @@ use std::process::{Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use check_support::{RUN_LIMIT, check_bin, fixture, in_parallel, schema_dir};
+use check_support::{HttpServer, RUN_LIMIT, check_bin, fixture, in_parallel, schema_dir};
 use serde_json::Value;
 
 /// The bound: the checker's 16 lines of at most 4 MiB read ahead, plus the program.
@@ -37,13 +37,26 @@ fn hostile(mode: &str, extra: &[&str]) -> (i32, Value, u64) {
 
 /// [`hostile`] with the server's arguments `server`.
 fn hostile_with(server: &[&str], extra: &[&str]) -> (i32, Value, u64) {
-    let mode = server[0];
     let script = fixture("hostile_server.py");
+    let mut args = vec!["--stdio", "--format", "json", "--no-shrink"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["--", "python3", &script]);
+    args.extend_from_slice(server);
+    measured(server[0], &args)
+}
+
+/// A checker run against the hostile HTTP server in `mode`, as [`hostile`] measures it.
+fn hostile_http(mode: &str, extra: &[&str]) -> (i32, Value, u64) {
+    let server = HttpServer::start("python3", &[&fixture("hostile_http_server.py"), mode]);
+    let mut args = vec!["--http", &server.url, "--format", "json", "--no-shrink"];
+    args.extend_from_slice(extra);
+    measured(mode, &args)
+}
+
+/// Runs the checker with `args`: its exit code, JSON report and peak resident memory (KiB).
+fn measured(mode: &str, args: &[&str]) -> (i32, Value, u64) {
     let mut child = Command::new(check_bin())
-        .args(["--stdio", "--format", "json", "--no-shrink"])
-        .args(extra)
-        .args(["--", "python3", &script])
-        .args(server)
+        .args(args)
         .env("MCP_SCHEMA_DIR", schema_dir())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -194,4 +207,67 @@ fn hostile_servers_end_each_case_with_a_finding_in_bounded_memory() {
         "{}",
         exits.1
     );
+}
+
+#[test]
+fn hostile_replies_and_streams_end_in_bounded_memory() {
+    let runs = in_parallel(vec![
+        // Replies that are not UTF-8: reported, and the run goes on.
+        Box::new(|| hostile("invalid-utf8", &["--cases", "0", "--timeout", "2"]))
+            as Box<dyn FnOnce() -> (i32, Value, u64) + Send>,
+        // Replies nested 100000 deep: read without recursing that deep, and reported.
+        Box::new(|| hostile("deep", &["--cases", "0", "--timeout", "2"])),
+        // An SSE stream that never ends: cut at the body limit or the timeout.
+        Box::new(|| {
+            hostile_http(
+                "endless-sse",
+                &["--no-fixed", "--cases", "2", "--timeout", "2"],
+            )
+        }),
+        // An SSE stream that trickles a byte every 0.2 s: ended by the timeout.
+        Box::new(|| hostile_http("trickle", &["--no-fixed", "--cases", "2", "--timeout", "2"])),
+    ]);
+    let [utf8, deep, endless, trickle]: [(i32, Value, u64); 4] =
+        runs.try_into().expect("four runs");
+    for (mode, (code, report, peak)) in [
+        ("invalid-utf8", &utf8),
+        ("deep", &deep),
+        ("endless-sse", &endless),
+        ("trickle", &trickle),
+    ] {
+        eprintln!("{mode}: exit {code}, peak RSS {peak} KiB");
+        assert_ne!(*code, 2, "{mode}: the run completed: {report}");
+        assert!(report["error"].is_null(), "{mode}: {report}");
+        assert!(report["aborted"].is_null(), "{mode}: {report}");
+        assert!(
+            *peak > 0 && *peak < PEAK_RSS_LIMIT_KIB,
+            "{mode}: peak RSS {peak} KiB, limit {PEAK_RSS_LIMIT_KIB} KiB"
+        );
+    }
+    // Bytes that are not UTF-8 are no JSON text (RFC 8259 §8.1): reported as such.
+    assert!(
+        all_kinds(&utf8.1).contains(&"reply-not-json".to_owned()),
+        "{}",
+        utf8.1
+    );
+    // Nesting 100000 deep is still JSON: read without recursing, never called malformed.
+    for kind in ["reply-not-json", "reply-schema-invalid", "reply-too-long"] {
+        assert!(
+            !all_kinds(&deep.1).contains(&kind.to_owned()),
+            "{kind}: {}",
+            deep.1
+        );
+    }
+    // Each case's endless stream is cut at the body limit; each trickle at the timeout.
+    for (mode, report, kind) in [
+        ("endless-sse", &endless.1, "reply-too-long"),
+        ("trickle", &trickle.1, "no-reply-within-timeout"),
+    ] {
+        let cases = report["case_findings"].as_array().unwrap();
+        assert_eq!(cases.len(), 2, "{mode}: {report}");
+        for case in cases {
+            let label = case["label"].as_str().unwrap();
+            assert_eq!(kinds_of(report, label), [kind], "{mode}: {report}");
+        }
+    }
 }

@@ -7,7 +7,7 @@
 #[path = "check_support/mod.rs"]
 mod check_support;
 
-use check_support::{Run, assert_clean, check, fixture, in_parallel};
+use check_support::{Run, assert_clean, case_findings as found, check, fixture, in_parallel};
 
 /// Only the handshake and the protocol properties, against the fixture with `defect`.
 fn protocol(defect: &str, extra: &[&str]) -> Run {
@@ -35,30 +35,6 @@ fn junit_cases(extra: &[&str]) -> String {
     args.extend_from_slice(extra);
     args.extend_from_slice(&["--", "python3", &script]);
     check(&args).stdout
-}
-
-/// `(label, kind, level)` of every finding of the run.
-fn found(run: &Run) -> Vec<(String, String, String)> {
-    let report = run.json();
-    report["case_findings"]
-        .as_array()
-        .expect("case_findings")
-        .iter()
-        .flat_map(|case| {
-            case["findings"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|f| {
-                    (
-                        case["label"].as_str().unwrap().to_owned(),
-                        f["kind"].as_str().unwrap().to_owned(),
-                        f["level"].as_str().unwrap().to_owned(),
-                    )
-                })
-                .collect::<Vec<_>>()
-        })
-        .collect()
 }
 
 #[test]

@@ -251,3 +251,27 @@ pub fn baseline_lines(report: &Value, keep: impl Fn(&Value) -> bool) -> String {
         })
         .collect()
 }
+
+/// `(label, kind, level)` of every finding of a JSON-format run, case by case.
+pub fn case_findings(run: &Run) -> Vec<(String, String, String)> {
+    let report = run.json();
+    report["case_findings"]
+        .as_array()
+        .expect("case_findings")
+        .iter()
+        .flat_map(|case| {
+            case["findings"]
+                .as_array()
+                .expect("findings")
+                .iter()
+                .map(|f| {
+                    (
+                        case["label"].as_str().unwrap().to_owned(),
+                        f["kind"].as_str().unwrap().to_owned(),
+                        f["level"].as_str().unwrap().to_owned(),
+                    )
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}

@@ -171,6 +171,25 @@ pub trait Target {
         None
     }
 
+    /// Sends a body-less HTTP `method` (GET, DELETE) to the endpoint within the run's
+    /// session and returns the status; `None` where the transport is not HTTP.
+    fn bare_status(&mut self, _method: &str) -> Option<Result<u16, String>> {
+        None
+    }
+
+    /// Sends `case`, then `follow` (a notification about it, such as its cancellation) right
+    /// behind it, then the sentinel, and collects what comes back as for
+    /// [`exchange`](Target::exchange); `None` where the transport cannot send them in order
+    /// on one stream.
+    fn exchange_followed(
+        &mut self,
+        _index: usize,
+        _case: &CheckCase,
+        _follow: &[u8],
+    ) -> Option<Exchange> {
+        None
+    }
+
     /// Ends the run: waits for stragglers and returns what belongs to no case.
     fn finish(&mut self) -> Leftovers {
         Leftovers::default()

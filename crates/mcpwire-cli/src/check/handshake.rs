@@ -27,6 +27,9 @@ pub enum Startup {
     Broken(String),
 }
 
+/// A version no MCP revision has, asked for to see the server negotiate.
+pub const UNSUPPORTED_VERSION: &str = "1999-01-01";
+
 /// The id of the checker's `initialize` request.
 pub const INITIALIZE_ID: &str = "mcpwire-check-initialize";
 

@@ -665,4 +665,64 @@ impl Target for HttpTarget {
     fn handshake(&mut self) -> Vec<(CheckCase, Exchange)> {
         std::mem::take(&mut self.handshake)
     }
+
+    fn fresh_session(&mut self, frame: &[u8]) -> Option<Exchange> {
+        Some(self.fresh(frame))
+    }
+
+    fn bare_status(&mut self, method: &str) -> Option<Result<u16, String>> {
+        Some(
+            self.bare(method, self.session.clone().as_deref())
+                .map(|r| r.status),
+        )
+    }
+}
+
+impl HttpTarget {
+    /// POSTs `frame` (an `initialize`) outside the run's session: no `Mcp-Session-Id` and no
+    /// `MCP-Protocol-Version`, as a client's first message. The session it opens, if the
+    /// server issues one, is ended with DELETE.
+    fn fresh(&mut self, frame: &[u8]) -> Exchange {
+        let session = self.session.take();
+        let version = self.version_header.take();
+        let posted = self.post(frame);
+        self.session = session;
+        self.version_header = version;
+        match posted {
+            Ok(response) => {
+                let exchange = self.exchange_of(&response);
+                if let Some(opened) = &response.session {
+                    // Ending it is a courtesy; a server that keeps it is not judged here.
+                    let _ = self.bare("DELETE", Some(opened));
+                }
+                exchange
+            }
+            Err(error) => Exchange {
+                fault: Some(Fault::Transport(error)),
+                ..Exchange::default()
+            },
+        }
+    }
+
+    /// Sends a body-less `method` (GET, DELETE) to the endpoint with `session` and the run's
+    /// protocol version, and reads the response (an SSE stream until the timeout at most).
+    pub fn bare(&self, method: &str, session: Option<&str>) -> Result<RawResponse, String> {
+        let path = self.url.path_and_query().map_or("/", |p| p.as_str());
+        let host = self.url.authority().map_or("localhost", |a| a.as_str());
+        let mut builder = Request::builder()
+            .method(method)
+            .uri(path)
+            .header(HOST, host)
+            .header(ACCEPT, "text/event-stream");
+        if let Some(session) = session {
+            builder = builder.header(SESSION_HEADER, session);
+        }
+        if let Some(version) = &self.version_header {
+            builder = builder.header(VERSION_HEADER, version);
+        }
+        let request = builder
+            .body(Full::new(Bytes::new()))
+            .map_err(|error| format!("cannot build the request: {error}"))?;
+        self.send(request, Instant::now() + self.timeout)
+    }
 }

@@ -3,10 +3,12 @@
 //! after the envelope cases. Each request is a case like any other (the envelope rules and the
 //! schema judge its reply too); the findings here are rule `protocol`.
 //!
-//! - version negotiation (versions with `initialize`, over stdio: each in a new server
-//!   process): asking for `1999-01-01` gets another version (`unsupported-version-echoed`;
-//!   an error is `unsupported-version-refused`, strict), and asking for that version gets it
-//!   echoed (`supported-version-not-echoed`).
+//! - version negotiation (versions with `initialize`, each in a new session: over stdio a new
+//!   server process, over HTTP a POST without a session): asking for `1999-01-01` gets another
+//!   version (`unsupported-version-echoed`; an error is `unsupported-version-refused`,
+//!   strict), and asking for that version gets it echoed (`supported-version-not-echoed`);
+//!   neither session gets `notifications/initialized`, so a request the server sends in it is
+//!   `request-before-initialized` ([`lifecycle`](super::lifecycle), strict).
 //! - `notifications/cancelled` of a request never sent: no reply (`reply-to-notification`),
 //!   and the session keeps serving.
 //! - `ping` (versions with ping): an empty result (`ping-result-not-empty`).
@@ -26,7 +28,10 @@
 //!   (`progress-not-increasing`), stays within its total (`progress-exceeds-total`, strict)
 //!   and comes before the response (`progress-after-response`); a successful result of a tool
 //!   with an `outputSchema` carries conforming `structuredContent`
-//!   (`tool-structured-content-invalid`).
+//!   (`tool-structured-content-invalid`); the slowest call, if slow enough, is then made again
+//!   and cancelled in flight ([`cancel`](super::cancel)).
+//! - every `notifications/message` of the run, and the level set ([`logging`](super::logging)).
+//! - under MCP 2026-07-28, the properties of [`stateless`](super::stateless).
 
 use serde_json::{Map, Value, json};
 
@@ -46,8 +51,7 @@ use super::tools::{draw_valid, structured_findings};
 /// At most this many `completion/complete` calls and tool calls each.
 const MAX_CALLS: usize = 50;
 
-/// A version no MCP revision has, asked for to see the server negotiate.
-pub const UNSUPPORTED_VERSION: &str = "1999-01-01";
+pub use super::handshake::UNSUPPORTED_VERSION;
 
 /// Runs every property the server's declarations and version call for.
 pub fn run_protocol(caller: &mut Caller<'_>, lists: &Lists, seed: u64) {
@@ -59,8 +63,9 @@ pub fn run_protocol(caller: &mut Caller<'_>, lists: &Lists, seed: u64) {
     if has_ping(caller.facts) {
         ping(caller);
     }
+    let mut level_set = None;
     if defines_request(caller.facts, "logging/setLevel") {
-        set_level(caller, declares(&declared, "logging"));
+        level_set = set_level(caller, declares(&declared, "logging"));
     }
     let subscribe = declared
         .get("resources")
@@ -78,8 +83,21 @@ pub fn run_protocol(caller: &mut Caller<'_>, lists: &Lists, seed: u64) {
         completions(caller, lists);
     }
     if declares(&declared, "tools") {
-        progress(caller, lists, seed);
+        let calls = progress(caller, lists, seed);
+        // The slowest call, if slow enough to be still running when its cancel arrives.
+        let slowest = calls
+            .into_iter()
+            .filter(|(.., took)| *took >= super::cancel::IN_FLIGHT_MIN)
+            .max_by_key(|(.., took)| *took);
+        if let Some((tool, arguments, took)) = slowest
+            && let Some(cancelled) = super::cancel::cancel_in_flight(caller, &tool, arguments, took)
+        {
+            super::cancel::settle(caller, &cancelled);
+        }
     }
+    super::stateless::run_stateless(caller, lists);
+    super::stateless::judge_capability_errors(caller);
+    super::logging::judge_log_messages(caller, level_set);
 }
 
 /// `initialize` in new sessions: asking for [`UNSUPPORTED_VERSION`] must get another version
@@ -154,7 +172,11 @@ fn fresh_initialize(caller: &mut Caller<'_>, version: &str) -> Option<(usize, Op
     let case = handshake_case(&label, INITIALIZE_ID, frame);
     let reply = reply_to(&exchange, INITIALIZE_ID);
     let index = caller.results.len();
+    let early = super::lifecycle::judge_pre_initialized(&label, &exchange);
     caller.results.push((case, exchange));
+    if let Some(early) = early {
+        caller.find(index, early);
+    }
     Some((index, reply))
 }
 
@@ -227,17 +249,17 @@ fn ping(caller: &mut Caller<'_>) {
     }
 }
 
-fn set_level(caller: &mut Caller<'_>, declared: bool) {
+/// `logging/setLevel` ([`SET_LEVEL`](super::logging::SET_LEVEL)); the index of its case if the
+/// server accepted it.
+fn set_level(caller: &mut Caller<'_>, declared: bool) -> Option<usize> {
     let label = format!(
         "logging/setLevel (logging {})",
         if declared { "declared" } else { "not declared" }
     );
     let mut params = Map::new();
-    params.insert("level".into(), json!("warning"));
+    params.insert("level".into(), json!(super::logging::SET_LEVEL));
     let (index, id) = caller.call("protocol", label.clone(), "logging/setLevel", params);
-    let Some(reply) = caller.reply(index, &id) else {
-        return;
-    };
+    let reply = caller.reply(index, &id)?;
     let code = error_code(&reply);
     let found = match (declared, code) {
         (true, Some(code)) => Some(finding(
@@ -258,6 +280,7 @@ fn set_level(caller: &mut Caller<'_>, declared: bool) {
     if let Some(found) = found {
         caller.find(index, found);
     }
+    reply.get("result").map(|_| index)
 }
 
 fn subscriptions(caller: &mut Caller<'_>, lists: &Lists) {
@@ -471,7 +494,14 @@ fn judge_completion(label: &str, completion: &Value, described_only: bool) -> Ve
     found
 }
 
-fn progress(caller: &mut Caller<'_>, lists: &Lists, seed: u64) {
+/// One call of each listed tool with a progress token; each tool's name, arguments and how
+/// long its call took.
+fn progress(
+    caller: &mut Caller<'_>,
+    lists: &Lists,
+    seed: u64,
+) -> Vec<(String, Value, std::time::Duration)> {
+    let mut calls = Vec::new();
     let tools: Vec<Value> = lists
         .get(TOOLS)
         .map_or(&[][..], |w| &w.items)
@@ -491,12 +521,14 @@ fn progress(caller: &mut Caller<'_>, lists: &Lists, seed: u64) {
         let token = format!("mcpwire-progress-{}", n + 1);
         let mut params = Map::new();
         params.insert("name".into(), json!(name));
-        params.insert("arguments".into(), arguments);
+        params.insert("arguments".into(), arguments.clone());
         params.insert("_meta".into(), json!({ "progressToken": token }));
         let label = format!("tool {name}: called with progressToken {token}");
         let case = caller.request("protocol", label.clone(), "tools/call", params);
         let id = super::caller::request_id(&case);
+        let started = std::time::Instant::now();
         let index = caller.send(case);
+        calls.push((name.to_owned(), arguments, started.elapsed()));
         let exchange = &caller.results[index].1;
         let mut found = judge_progress(&label, &token, exchange);
         // outputSchema exists from 2025-06-18 on; before, nothing asks for structuredContent.
@@ -516,6 +548,7 @@ fn progress(caller: &mut Caller<'_>, lists: &Lists, seed: u64) {
             caller.find(index, finding);
         }
     }
+    calls
 }
 
 /// The findings of the progress notifications seen while a call with `token` was answered.

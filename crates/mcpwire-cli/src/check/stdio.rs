@@ -335,6 +335,8 @@ pub struct StdioTarget {
     leftovers: Leftovers,
     handshake: Vec<(CheckCase, Exchange)>,
     broken: Option<String>,
+    /// A frame to send right behind the next case's (see [`Target::exchange_followed`]).
+    follow: Option<Vec<u8>>,
 }
 
 impl StdioTarget {
@@ -375,6 +377,7 @@ impl StdioTarget {
             leftovers: Leftovers::default(),
             handshake: Vec::new(),
             broken: None,
+            follow: None,
         };
         match target.launch(true) {
             Ok(()) => {}
@@ -717,6 +720,9 @@ impl Target for StdioTarget {
         let mut needed = one;
         let (sentinel, sentinel_id) = self.next_sentinel();
         self.send(&case.frame);
+        if let Some(follow) = self.follow.take() {
+            self.send(&follow);
+        }
         self.send(&sentinel);
         let deadline = Instant::now() + self.timeout;
         let mut sentinel_seen = false;
@@ -777,6 +783,18 @@ impl Target for StdioTarget {
         exchange
     }
 
+    fn exchange_followed(
+        &mut self,
+        index: usize,
+        case: &CheckCase,
+        follow: &[u8],
+    ) -> Option<Exchange> {
+        self.follow = Some(follow.to_vec());
+        let exchange = self.exchange(index, case);
+        self.follow = None;
+        Some(exchange)
+    }
+
     fn fresh_session(&mut self, frame: &[u8]) -> Option<Exchange> {
         let id = serde_json::from_slice::<serde_json::Value>(frame)
             .ok()?
@@ -799,6 +817,7 @@ impl Target for StdioTarget {
                     Route::Server => exchange.server_message(line),
                     Route::Id(got) if related(&id, &got) => {
                         exchange.replies.push(line);
+                        linger(&running, &mut exchange);
                         break;
                     }
                     _ => {}
@@ -888,5 +907,24 @@ impl Target for StdioTarget {
 impl Drop for StdioTarget {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+/// How long a fresh session is watched after its `initialize` reply: what the server sends
+/// before `notifications/initialized` (which a fresh session never gets) is kept.
+pub const PRE_INITIALIZED_WATCH: Duration = Duration::from_millis(300);
+
+/// Keeps the server-initiated messages `running` sends within [`PRE_INITIALIZED_WATCH`].
+fn linger(running: &Running, exchange: &mut Exchange) {
+    let until = Instant::now() + PRE_INITIALIZED_WATCH;
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        match running.from_child.recv_timeout(left) {
+            Ok(Line::Frame(line)) if matches!(route(&line), Route::Server) => {
+                exchange.server_message(line);
+            }
+            Ok(Line::Frame(_)) => {}
+            _ => break,
+        }
     }
 }

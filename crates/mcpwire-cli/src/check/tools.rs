@@ -447,6 +447,16 @@ fn judge_call(
                 _ => Vec::new(),
             }
         }
+        // MCP 2026-07-28: a request that needs a client capability the checker did not declare
+        // (it declares none) MUST get MissingRequiredClientCapabilityError; that is the
+        // protocol's answer, not the tool's error (its shape is judged by `--protocol`).
+        (None, Some(error), Intent::Valid)
+            if error.get("code").and_then(Value::as_i64)
+                == Some(super::stateless::MISSING_CAPABILITY_CODE)
+                && version == super::route_headers::ROUTED_VERSION =>
+        {
+            Vec::new()
+        }
         (None, Some(error), Intent::Valid) => finding(
             "tool-error-on-valid-arguments",
             format!(

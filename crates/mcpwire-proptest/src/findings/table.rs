@@ -243,6 +243,26 @@ const BASE: &[KindInfo] = &[
         "progress-after-response",
         "--protocol. MCP progress, Behavior Requirements (2024-11-05 to 2026-07-28): \"Progress notifications MUST only reference tokens that: Were provided in an active request; Are associated with an in-progress operation\"; a notification came after the request's response, when its operation was no longer in progress",
     ),
+    v(
+        "log-message-schema-invalid",
+        "--protocol. MCP schema, LoggingMessageNotification (2024-11-05 to 2026-07-28): a notifications/message the server sent breaks its definition (a level of LoggingLevel, data present)",
+    ),
+    v(
+        "log-not-requested",
+        "--protocol. MCP 2026-07-28 logging, Per-request log level: \"The server MUST NOT emit notifications/message for a request that does not include this field.\" (io.modelcontextprotocol/logLevel, which the checker never sets); a notifications/message came",
+    ),
+    v(
+        "unsupported-version-accepted",
+        "--protocol. MCP 2026-07-28 schema, RequestMetaObject protocolVersion: \"If the server does not support the requested version, it MUST return an UnsupportedProtocolVersionError.\"; a request stating the version 1999-01-01 got a result or another error",
+    ),
+    v(
+        "unsupported-version-error-invalid",
+        "--protocol. MCP 2026-07-28 schema, UnsupportedProtocolVersionError: code -32022 with data.requested and data.supported (required), and \"For HTTP, the response status code MUST be `400 Bad Request`.\"; the -32022 reply lacked them or came with another status",
+    ),
+    v(
+        "missing-capability-error-invalid",
+        "--protocol. MCP 2026-07-28 schema, MissingRequiredClientCapabilityError: code -32021 with data.requiredCapabilities (required), and \"For HTTP, the response status code MUST be `400 Bad Request`.\"; a -32021 reply lacked it or came with another status",
+    ),
     s(
         "id-spelling-changed",
         "policy: ids come back byte for byte. The value is equal (-0 and 0, 1e3 and 1000, 2.0 and 2), which JSON-RPC 2.0 §5 (\"the same as the value\") allows",
@@ -410,6 +430,26 @@ const BASE: &[KindInfo] = &[
     s(
         "completion-total-inconsistent",
         "--protocol. MCP schema, CompleteResult.completion (2024-11-05 to 2026-07-28), descriptions without a MUST: total is \"The total number of completion options available. This can exceed the number of values actually sent in the response.\", hasMore \"Indicates whether there are additional completion options beyond those provided in the current response\"; total was below the values sent, or hasMore contradicted total",
+    ),
+    s(
+        "request-before-initialized",
+        "--protocol. MCP lifecycle (2024-11-05 to 2025-11-25), Initialization: \"The server SHOULD NOT send requests other than pings and logging before receiving the initialized notification.\"; in a session opened with initialize and never completed, the server sent another request",
+    ),
+    s(
+        "reply-after-cancel",
+        "--protocol. MCP cancellation (2024-11-05 to 2026-07-28): receivers \"SHOULD: Stop processing the cancelled request; Free associated resources; Not send a response for the cancelled request\"; a request cancelled while it ran got a response (receivers \"MAY ignore cancellation notifications if: ... Processing has already completed\", which a black box cannot rule out: strict)",
+    ),
+    s(
+        "log-below-level",
+        "--protocol. MCP schema, SetLevelRequest level (2024-11-05 to 2025-11-25): \"The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.\" (a description, lower-case should: strict); after logging/setLevel a notifications/message below the level set came",
+    ),
+    s(
+        "list-order-unstable",
+        "--protocol. MCP 2026-07-28 tools: \"Servers SHOULD return tools in a deterministic order (i.e., the same ordering across requests when the underlying set of tools has not changed).\"; prompts, resources and templates by the same reading (policy); a list asked for again came in another order",
+    ),
+    s(
+        "stateless-get-delete-not-405",
+        "--protocol. MCP 2026-07-28 Streamable HTTP, Earlier Streamable HTTP Revisions: a server that supports only this revision and receives such traffic from an older client \"SHOULD respond as follows: HTTP GET or DELETE to the MCP endpoint: respond with `405 Method Not Allowed`.\"; a GET or DELETE got another status",
     ),
 ];
 

@@ -1,0 +1,100 @@
+//! `mcpwire check --protocol`: a request cancelled while in flight (stdio; Streamable HTTP
+//! sends each message in a POST of its own, so the two cannot be ordered on one stream).
+//!
+//! The call cancelled is the listed tool whose call took longest in the progress pass, if it
+//! took at least [`IN_FLIGHT_MIN`]: a `notifications/cancelled` sent right behind it then
+//! arrives while the call is still running, so a response to it is no race the receiver may
+//! excuse (receivers "MAY ignore cancellation notifications if: ... Processing has already
+//! completed"). Silence after the cancel is a
+//! SHOULD, so a response is `reply-after-cancel` (strict), and the response is then judged like
+//! any reply to the request. The sentinel behind the cancel must still be answered: the session
+//! keeps serving (else the liveness findings).
+
+use std::time::Duration;
+
+use mcpwire_proptest::{Expected, Silence};
+use serde_json::{Map, Value, json};
+
+use super::caller::{Caller, request_id};
+use super::finding::{Finding, RuleId};
+use super::handshake::handshake_expected;
+
+/// The shortest call that counts as still in flight when its cancellation follows at once.
+pub const IN_FLIGHT_MIN: Duration = Duration::from_millis(200);
+
+/// The sentence the finding rests on.
+pub const SENTENCE: &str = "MCP cancellation (2024-11-05 to 2026-07-28), Behavior Requirements: \"Receivers of cancellation notifications SHOULD: Stop processing the cancelled request; Free associated resources; Not send a response for the cancelled request\"";
+
+/// A cancelled call, to be settled once the run's replies are in: its case index and id.
+#[derive(Debug, Clone)]
+pub struct Cancelled {
+    index: usize,
+    id: String,
+    tool: String,
+}
+
+/// The `notifications/cancelled` of request `id`.
+pub fn cancel_frame(id: &str) -> Vec<u8> {
+    json!({
+        "jsonrpc": "2.0",
+        "method": "notifications/cancelled",
+        "params": { "requestId": id, "reason": "mcpwire check: cancelled in flight" }
+    })
+    .to_string()
+    .into_bytes()
+}
+
+/// Calls `tool` with `arguments` and cancels the call at once; `None` where the transport
+/// cannot order the two (HTTP). The case owes no reply (a reply with its id is still kept
+/// with it); [`settle`] judges what came.
+pub fn cancel_in_flight(
+    caller: &mut Caller<'_>,
+    tool: &str,
+    arguments: Value,
+    took: Duration,
+) -> Option<Cancelled> {
+    let mut params = Map::new();
+    params.insert("name".into(), json!(tool));
+    params.insert("arguments".into(), arguments);
+    let label = format!(
+        "tool {tool}: cancelled right after the call (its call took {} ms)",
+        took.as_millis()
+    );
+    let mut case = caller.request("cancel", label, "tools/call", params);
+    let id = request_id(&case);
+    case.expected = Expected::NoReply(Silence::Notification);
+    let index = caller.results.len();
+    let exchange = caller
+        .target
+        .exchange_followed(index, &case, &cancel_frame(&id))?;
+    super::exchange::attribute_late(caller.results, &exchange.late);
+    caller.results.push((case, exchange));
+    Some(Cancelled {
+        index,
+        id,
+        tool: tool.to_owned(),
+    })
+}
+
+/// Judges a cancelled call once the run's replies are in: a reply to it makes the case one
+/// owed that reply (so the envelope rules and the schema judge it as a reply to the request)
+/// and is `reply-after-cancel`.
+pub fn settle(caller: &mut Caller<'_>, cancelled: &Cancelled) {
+    let Some((case, exchange)) = caller.results.get_mut(cancelled.index) else {
+        return;
+    };
+    if exchange.replies.is_empty() {
+        return;
+    }
+    case.expected = handshake_expected(&cancelled.id);
+    let finding = Finding::new(
+        "reply-after-cancel",
+        RuleId::Protocol,
+        format!(
+            "tool {}: the call's notifications/cancelled followed it at once, while the call was running (it had taken {} ms or more), yet the call got a response; {SENTENCE}. Receivers \"MAY ignore cancellation notifications if: ... Processing has already completed\", which a black box cannot rule out: strict",
+            cancelled.tool,
+            IN_FLIGHT_MIN.as_millis()
+        ),
+    );
+    caller.find(cancelled.index, finding);
+}
