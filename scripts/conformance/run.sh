@@ -42,32 +42,25 @@ start_server() {
     done
 }
 
-# run NAME REQUIREMENT_ARGS... -- SERVER_ARGS...: starts the server, runs the suite, keeps
-# its output in $OUT/NAME.log and the counts in $OUT/NAME.score.
+# run NAME SUITE_ARGS...: runs the suite against the server started below, keeps its output
+# in $OUT/NAME.log and the counts in $OUT/NAME.score.
 run() {
     local name=$1
     shift
-    local suite_args=()
-    while [ "$1" != -- ]; do suite_args+=("$1"); shift; done
-    shift
-    start_server "$name" "$@"
-    "$NODE" "$SUITE" server --url "http://127.0.0.1:$PORT/mcp" "${suite_args[@]}" \
+    "$NODE" "$SUITE" server --url "http://127.0.0.1:$PORT/mcp" "$@" \
         -o "$OUT/$name" >"$OUT/$name.log" 2>&1 || true
-    stop_server
     score "$OUT/$name.log" >"$OUT/$name.score"
 }
 
 # run_extensions: the suite's extension scenarios (Tasks, Skills) carry no spec version, so no
-# --spec-version filter selects them; each runs alone with --scenario against stateless mode.
+# --spec-version filter selects them; each runs alone with --scenario.
 run_extensions() {
     local scenario
-    start_server extensions --stateless
     : >"$OUT/extensions.log"
     for scenario in $("$NODE" "$SUITE" list --server | sed -n 's/^  - \(\S*\) \[extension\]$/\1/p'); do
         "$NODE" "$SUITE" server --url "http://127.0.0.1:$PORT/mcp" --scenario "$scenario" \
             -o "$OUT/extensions" >>"$OUT/extensions.log" 2>&1 || true
     done
-    stop_server
     # This run's counts come from the checks.json files (one scenario per suite invocation).
     "$NODE" -e '
 const fs = require("fs"), path = require("path");
@@ -132,15 +125,25 @@ process.exit(newFailures > 0 ? 1 : 0);' "$OUT" "$ROOT/scripts/conformance/baseli
 }
 
 rm -rf "${OUT:?}"/*
-run session-2025-11-25 --requirements 2025-11-25 -- 
-run stateless-2026-07-28 --requirements 2026-07-28 -- --stateless
-# --suite all (pending and draft scenarios included), each revision at its own wire and mode;
+# Every run against ONE process, started once without --stateless: one endpoint serving
+# `initialize` clients with sessions and 2026-07-28 clients statelessly.
+start_server server
+STARTED_PID=$SERVER_PID
+run session-2025-11-25 --requirements 2025-11-25
+run stateless-2026-07-28 --requirements 2026-07-28
+# --suite all (pending and draft scenarios included), each revision at its own wire;
 # MCPWIRE_CONFORMANCE_ALL=0 skips these runs.
 if [ "${MCPWIRE_CONFORMANCE_ALL:-1}" = 1 ]; then
-    run all-2025-11-25 --suite all --spec-version 2025-11-25 -- 
-    run all-2026-07-28 --suite all --spec-version 2026-07-28 -- --stateless
+    run all-2025-11-25 --suite all --spec-version 2025-11-25
+    run all-2026-07-28 --suite all --spec-version 2026-07-28
     run_extensions
 fi
+if ! kill -0 "$STARTED_PID" 2>/dev/null; then
+    echo "the server (pid $STARTED_PID) did not live through the runs; see $OUT/server.server.log" >&2
+    exit 1
+fi
+echo "every run above: one server process, pid $STARTED_PID, started once"
+stop_server
 
 printf '\n| run | scenarios passed | checks passed |\n|---|---|---|\n'
 for f in "$OUT"/*.score; do

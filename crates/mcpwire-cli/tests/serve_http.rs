@@ -548,4 +548,32 @@ fn a_redis_outage_is_logged_on_stderr_through_tracing() {
         !quiet.iter().any(|line| line.contains("redis unreachable")),
         "{quiet:#?}"
     );
+/// A 2026-07-28 `server/discover` with its headers.
+const DISCOVER: &str = r#"{"jsonrpc":"2.0","id":2,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+const DISCOVER_HEADERS: [(&str, &str); 3] = [
+    ("Accept", "application/json, text/event-stream"),
+    ("MCP-Protocol-Version", "2026-07-28"),
+    ("Mcp-Method", "server/discover"),
+];
+
+#[test]
+fn by_default_one_endpoint_serves_both_eras_and_stateless_only_the_new_one() {
+    let accept = [("Accept", "application/json, text/event-stream")];
+    let serving = serve(&["--http", "127.0.0.1:0"]);
+    let (status, head, body) = send(&serving, "POST", "/mcp", &accept, INITIALIZE);
+    assert_eq!(status, 200, "{body}");
+    assert!(header_in(&head, "mcp-session-id").is_some(), "{head}");
+    let (status, head, body) = send(&serving, "POST", "/mcp", &DISCOVER_HEADERS, DISCOVER);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(header_in(&head, "mcp-session-id"), None, "{head}");
+    assert!(body.contains(r#""supportedVersions""#), "{body}");
+    drop(serving);
+
+    let serving = serve(&["--http", "127.0.0.1:0", "--stateless"]);
+    let (status, head, body) = send(&serving, "POST", "/mcp", &accept, INITIALIZE);
+    assert_eq!(status, 404, "{body}");
+    assert!(body.contains("-32601"), "{body}");
+    assert_eq!(header_in(&head, "mcp-session-id"), None, "{head}");
+    let (status, _, body) = send(&serving, "POST", "/mcp", &DISCOVER_HEADERS, DISCOVER);
+    assert_eq!(status, 200, "{body}");
 }

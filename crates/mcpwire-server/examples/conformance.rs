@@ -1,7 +1,8 @@
 //! The everything-server of the official MCP conformance suite
 //! (`@modelcontextprotocol/conformance`), built on mcpwire-server's public API only:
-//! `--http IP:PORT` serves sessions at `/mcp`, `--http IP:PORT --stateless` serves
-//! 2026-07-28. Driven by `scripts/conformance/run.sh`.
+//! `--http IP:PORT` serves both eras at `/mcp` (sessions for `initialize` clients, 2026-07-28
+//! requests statelessly), `--http IP:PORT --stateless` only 2026-07-28. Driven by
+//! `scripts/conformance/run.sh`.
 //!
 //! `--redis URL` (or `MCPWIRE_REDIS_URL`; feature `redis`) joins the processes sharing that
 //! Redis: list changes reach every process's listeners, SSE streams resume at any process,

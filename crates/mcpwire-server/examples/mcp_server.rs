@@ -1,8 +1,9 @@
 //! An MCP server in about 40 lines: `add` (typed integers, structured output), `countdown`
 //! (one progress notification per step, stops when cancelled) and `greet` (asks the user's
 //! name through elicitation when the client supports it). Serves stdio by default;
-//! `--http ADDR` serves Streamable HTTP on `http://ADDR/mcp` (sessions, for clients that
-//! `initialize`), `--http ADDR --stateless` serves every POST on its own (MCP 2026-07-28).
+//! `--http ADDR` serves Streamable HTTP on `http://ADDR/mcp` (sessions for clients that
+//! `initialize`, and 2026-07-28 requests each on its own), `--http ADDR --stateless` only the
+//! latter (MCP 2026-07-28).
 use std::process::ExitCode;
 use std::time::Duration;
 

@@ -133,6 +133,15 @@ fn assert_error(reply: &Reply, status: u16, code: i64, id: Value) -> Value {
     body
 }
 
+/// A 2026-07-28 `server/discover`, answered 200 statelessly: its result.
+fn discovered(addr: SocketAddr, id: u64) -> Value {
+    let params = json!({ "_meta": meta(MODERN) });
+    let reply = modern(addr, id, "server/discover", params, &[]);
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_no_session(&reply);
+    reply.json()["result"].clone()
+}
+
 /// A stateless answer names no session: none is minted or echoed.
 fn assert_no_session(reply: &Reply) {
     assert_eq!(reply.header("mcp-session-id"), None, "{reply:?}");
@@ -145,16 +154,7 @@ fn an_initialize_client_and_a_2026_client_share_one_url() {
     let session = open_session(addr);
 
     // The 2026-07-28 client: discover, then call, each POST on its own.
-    let discover = modern(
-        addr,
-        2,
-        "server/discover",
-        json!({ "_meta": meta(MODERN) }),
-        &[],
-    );
-    assert_eq!(discover.status, 200, "{}", discover.text());
-    assert_no_session(&discover);
-    let result = &discover.json()["result"];
+    let result = &discovered(addr, 2);
     let supported = result["supportedVersions"].as_array().unwrap();
     for version in [MODERN, LEGACY] {
         assert!(supported.contains(&json!(version)), "{result}");
@@ -382,4 +382,29 @@ fn one_era_only_when_asked_or_when_the_server_starts_under_a_legacy_version() {
     let reply = post(running.addr, &[], &init);
     assert_error(&reply, 404, -32601, json!(1));
     assert_no_session(&reply);
+}
+
+/// The same endpoint as a tower service (`McpEndpoint`) mounted in an axum `Router`: both
+/// eras on its one path too (HttpServer and McpEndpoint answer through one `Endpoint`).
+#[test]
+fn the_tower_endpoint_serves_both_eras_too() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .unwrap();
+    let addr = listener.local_addr().unwrap();
+    let endpoint = mcpwire::http::McpEndpoint::new(
+        HttpConfig::default(),
+        server(Profile::latest_mcp()).http_service(),
+    );
+    let app = axum::Router::new().route_service("/mcp", endpoint);
+    let served = runtime.spawn(async move { axum::serve(listener, app).await });
+    let session = open_session(addr);
+    assert_eq!(call_in_session(addr, &session, 2, "old").status, 200);
+    assert_eq!(discovered(addr, 3)["resultType"], "complete");
+    served.abort();
 }

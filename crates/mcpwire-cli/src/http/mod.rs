@@ -2,8 +2,10 @@
 //!
 //! Under an MCP profile every session (opened by a successful `initialize`) is a session of
 //! the MCP reference server ([`reference::mcp_server`]) with its negotiated version; under
-//! `jsonrpc-2.0` it is the specification's examples ([`reference::spec_server`]). Profiles
-//! without `initialize` (`jsonrpc-2.0`, `mcp-2026-07-28`) are served statelessly: every POST
+//! `jsonrpc-2.0` it is the specification's examples ([`reference::spec_server`]). Under the
+//! newest MCP profile (the default) one endpoint serves both eras: `initialize` opens a
+//! session, a request stating MCP 2026-07-28 is served statelessly; `--stateless` serves
+//! only the latter. `jsonrpc-2.0`, without `initialize`, is served statelessly: every POST
 //! meets a fresh server and no session is needed.
 //! The transport's behaviour and limits are documented in [`mcpwire::http`].
 
@@ -19,7 +21,6 @@ mod cluster;
 
 pub use auth::AuthArgs;
 
-use crate::check::handshake::has_handshake;
 use crate::reference;
 
 /// The operator's settings of `mcpwire serve --http` (defaults: [`HttpConfig`]).
@@ -107,6 +108,11 @@ pub struct HttpArgs {
     /// headers of any other client are ignored.
     #[arg(long = "trusted-proxy", value_name = "ADDR")]
     pub trusted_proxies: Vec<TrustedProxy>,
+    /// Serve MCP 2026-07-28 only: every POST on its own, no sessions (`initialize` is 404,
+    /// GET and DELETE 405). Without it, `initialize` clients (2025-11-25 and earlier) get
+    /// sessions on the same endpoint.
+    #[arg(long)]
+    pub stateless: bool,
     /// Seconds that the requests in progress get to finish after SIGTERM or Ctrl-C (new
     /// connections are refused at once); then the server exits. Default: 10.
     #[arg(long, value_name = "SECS")]
@@ -132,7 +138,7 @@ impl HttpArgs {
         let mut config = HttpConfig::default()
             .bind(addr)
             .allow_remote(self.allow_remote)
-            .stateless(!has_handshake(profile.facts()))
+            .stateless(self.stateless || !reference::is_mcp(profile))
             .max_batch_len(profile.limits().max_batch_len);
         for host in &self.allowed_hosts {
             config = config.allowed_host(host);
