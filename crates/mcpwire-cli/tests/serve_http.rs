@@ -548,6 +548,8 @@ fn a_redis_outage_is_logged_on_stderr_through_tracing() {
         !quiet.iter().any(|line| line.contains("redis unreachable")),
         "{quiet:#?}"
     );
+}
+
 /// A 2026-07-28 `server/discover` with its headers.
 const DISCOVER: &str = r#"{"jsonrpc":"2.0","id":2,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
 const DISCOVER_HEADERS: [(&str, &str); 3] = [
