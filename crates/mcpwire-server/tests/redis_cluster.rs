@@ -263,15 +263,19 @@ struct Work {
 
 /// The tool `work`.
 fn work() -> Tool {
-    Tool::new("work", "works a while", |args: Work, ctx: Context| async move {
-        tokio::select! {
-            () = tokio::time::sleep(Duration::from_millis(args.ms)) => ToolResult::text("worked"),
-            () = ctx.cancelled() => {
-                WORK_CANCELLED.fetch_add(1, Ordering::SeqCst);
-                ToolResult::error("cancelled")
+    Tool::new(
+        "work",
+        "works a while",
+        |args: Work, ctx: Context| async move {
+            tokio::select! {
+                () = tokio::time::sleep(Duration::from_millis(args.ms)) => ToolResult::text("worked"),
+                () = ctx.cancelled() => {
+                    WORK_CANCELLED.fetch_add(1, Ordering::SeqCst);
+                    ToolResult::error("cancelled")
+                }
             }
-        }
-    })
+        },
+    )
 }
 
 /// The tool `change` adds.
@@ -888,7 +892,11 @@ fn task_request(addr: SocketAddr, from: &str, method: &str, name: &str, params: 
     stream.write_all(body.as_bytes()).unwrap();
     let reply = read_reply(&mut stream);
     // An error about the request (no such task) is 400, as in-process.
-    let expected = if reply.text().contains("\"error\"") { 400 } else { 200 };
+    let expected = if reply.text().contains("\"error\"") {
+        400
+    } else {
+        200
+    };
     assert_eq!(reply.status, expected, "{method}: {}", reply.text());
     reply.json()
 }
@@ -902,7 +910,10 @@ fn get_until(addr: SocketAddr, id: &str, done: impl Fn(&Value) -> bool) -> Value
         if done(&got) {
             return got;
         }
-        assert!(Instant::now() < deadline, "tasks/get never as expected: {got}");
+        assert!(
+            Instant::now() < deadline,
+            "tasks/get never as expected: {got}"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -940,7 +951,13 @@ fn a_task_created_at_one_process_is_read_and_cancelled_at_another() {
     // Another client (another address, so another owner) finds nothing at B: the same
     // answer as for an id that never was.
     let stranger = |id: &str| {
-        let got = task_request(b.addr, "127.0.0.2", "tasks/get", id, json!({ "taskId": id }));
+        let got = task_request(
+            b.addr,
+            "127.0.0.2",
+            "tasks/get",
+            id,
+            json!({ "taskId": id }),
+        );
         got["error"].clone()
     };
     let hidden = stranger(&id);
@@ -959,16 +976,37 @@ fn a_task_created_at_one_process_is_read_and_cancelled_at_another() {
     let before = WORK_CANCELLED.load(Ordering::SeqCst);
     let id = start_task(a.addr, 60_000);
     get_until(b.addr, &id, |got| got.get("result").is_some());
-    let ack = task_request(b.addr, "127.0.0.1", "tasks/cancel", &id, json!({ "taskId": id }));
+    let ack = task_request(
+        b.addr,
+        "127.0.0.1",
+        "tasks/cancel",
+        &id,
+        json!({ "taskId": id }),
+    );
     assert!(ack.get("result").is_some(), "{ack}");
-    let got = task_request(b.addr, "127.0.0.1", "tasks/get", &id, json!({ "taskId": id }));
+    let got = task_request(
+        b.addr,
+        "127.0.0.1",
+        "tasks/get",
+        &id,
+        json!({ "taskId": id }),
+    );
     assert_eq!(got["result"]["status"], "cancelled", "{got}");
     let deadline = Instant::now() + Duration::from_secs(5);
     while WORK_CANCELLED.load(Ordering::SeqCst) == before {
-        assert!(Instant::now() < deadline, "the cancellation never reached A's handler");
+        assert!(
+            Instant::now() < deadline,
+            "the cancellation never reached A's handler"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
-    let at_a = task_request(a.addr, "127.0.0.1", "tasks/get", &id, json!({ "taskId": id }));
+    let at_a = task_request(
+        a.addr,
+        "127.0.0.1",
+        "tasks/get",
+        &id,
+        json!({ "taskId": id }),
+    );
     assert_eq!(at_a["result"]["status"], "cancelled", "{at_a}");
 }
 
@@ -984,6 +1022,12 @@ fn without_the_redis_task_store_a_task_is_not_found_at_another_process() {
         Process::start_tuned(&redis.url, true, local),
     );
     let id = start_task(a.addr, 60_000);
-    let got = task_request(b.addr, "127.0.0.1", "tasks/get", &id, json!({ "taskId": id }));
+    let got = task_request(
+        b.addr,
+        "127.0.0.1",
+        "tasks/get",
+        &id,
+        json!({ "taskId": id }),
+    );
     assert_eq!(got["error"]["code"], -32602, "{got}");
 }

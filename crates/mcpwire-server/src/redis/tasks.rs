@@ -26,7 +26,7 @@ use super::backoff::Backoff;
 use super::events::PUBLISH_QUEUE;
 use super::link::Link;
 use crate::tasks::TaskStore;
-use crate::tasks::shared::{Pending, SharedTasks, unix_millis};
+use crate::tasks::shared::{Pending, SharedTasks};
 
 /// Writes a record unless the one there is done (KEYS: record; ARGV: owner, process,
 /// terminal, task, expires).
@@ -175,7 +175,10 @@ impl SharedTasks for RedisTasks {
             .arg(unix_millis(expires))
             .clone();
         if self.writes.try_send(command).is_err() {
-            tracing::warn!(task = id, "task record not written to redis: the queue is full");
+            tracing::warn!(
+                task = id,
+                "task record not written to redis: the queue is full"
+            );
         }
     }
 
@@ -312,4 +315,12 @@ async fn listen(
             () = tokio::time::sleep(backoff.next_wait()) => {}
         }
     }
+}
+
+/// Unix milliseconds of `time` (0 before 1970).
+fn unix_millis(time: SystemTime) -> u64 {
+    let since = time
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or(Duration::ZERO);
+    u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
 }

@@ -25,6 +25,7 @@ use mcpwire::RpcError;
 use mcpwire_types::mcp::v2026_07_28::ErrorCode;
 use serde_json::{Map, Value, json};
 
+#[cfg(feature = "redis")]
 pub(crate) use clock::iso8601;
 pub(crate) use inputs::TaskInputs;
 pub use store::TaskLimits;

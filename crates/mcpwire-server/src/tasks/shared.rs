@@ -6,7 +6,7 @@
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Weak;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use serde_json::{Map, Value};
 
@@ -51,12 +51,4 @@ pub(crate) trait SharedTasks: Send + Sync + std::fmt::Debug {
         id: &'a str,
         responses: Map<String, Value>,
     ) -> Pending<'a, bool>;
-}
-
-/// Unix milliseconds of `time` (0 before 1970).
-pub(crate) fn unix_millis(time: SystemTime) -> u64 {
-    let since = time
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .unwrap_or(Duration::ZERO);
-    u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
 }

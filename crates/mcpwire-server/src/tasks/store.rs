@@ -519,11 +519,11 @@ mod tests {
     fn store(ttl_ms: u64) -> Arc<TaskStore> {
         TaskStore::new(
             TaskLimits {
-            ttl: Duration::from_millis(ttl_ms),
-            max_per_owner: 2,
-            max_tasks: 3,
-            max_total_bytes: 100,
-            ..TaskLimits::default()
+                ttl: Duration::from_millis(ttl_ms),
+                max_per_owner: 2,
+                max_tasks: 3,
+                max_total_bytes: 100,
+                ..TaskLimits::default()
             },
             None,
         )
