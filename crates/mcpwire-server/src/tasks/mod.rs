@@ -97,7 +97,9 @@ pub(crate) async fn serve(
         ),
         _ => None,
     };
-    let local = match (method, responses.clone()) {
+    // Kept for the shared store (a copy only when there is one).
+    let kept = store.shared().and_then(|_| responses.clone());
+    let local = match (method, responses) {
         ("tasks/get", _) => store.get(owner, &id),
         ("tasks/cancel", _) => store.cancel(owner, &id).map(|()| json!({})),
         (_, responses) => store
@@ -108,7 +110,7 @@ pub(crate) async fn serve(
     let Some(shared) = store.shared().filter(|_| local.is_err()) else {
         return local;
     };
-    let found = match (method, responses) {
+    let found = match (method, kept) {
         ("tasks/get", _) => return shared.get(owner, &id).await.ok_or_else(store::not_found),
         ("tasks/cancel", _) => shared.cancel(owner, &id).await,
         (_, responses) => {
