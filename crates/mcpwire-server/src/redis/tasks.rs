@@ -120,6 +120,27 @@ impl RedisTasks {
         (fields.get("owner").map(String::as_str) == Some(owner)).then_some(fields)
     }
 
+    /// The script call writing the record of `id`.
+    fn write_command(
+        &self,
+        id: &str,
+        owner: &str,
+        task: &Value,
+        terminal: bool,
+        expires: SystemTime,
+    ) -> redis::Cmd {
+        redis::cmd("EVAL")
+            .arg(WRITE)
+            .arg(1)
+            .arg(self.record(id))
+            .arg(owner)
+            .arg(&self.process)
+            .arg(if terminal { "1" } else { "0" })
+            .arg(task.to_string())
+            .arg(unix_millis(expires))
+            .clone()
+    }
+
     /// Sends `signal` to the process running the task.
     async fn signal(&self, process: &str, signal: &Signal) -> bool {
         let Ok(payload) = serde_json::to_string(signal) else {
@@ -164,22 +185,28 @@ impl SharedTasks for RedisTasks {
     }
 
     fn write(&self, id: &str, owner: &str, task: &Value, terminal: bool, expires: SystemTime) {
-        let command = redis::cmd("EVAL")
-            .arg(WRITE)
-            .arg(1)
-            .arg(self.record(id))
-            .arg(owner)
-            .arg(&self.process)
-            .arg(if terminal { "1" } else { "0" })
-            .arg(task.to_string())
-            .arg(unix_millis(expires))
-            .clone();
+        let command = self.write_command(id, owner, task, terminal, expires);
         if self.writes.try_send(command).is_err() {
             tracing::warn!(
                 task = id,
                 "task record not written to redis: the queue is full"
             );
         }
+    }
+
+    fn write_now<'a>(
+        &'a self,
+        id: &'a str,
+        owner: &'a str,
+        task: &'a Value,
+        expires: SystemTime,
+    ) -> Pending<'a, ()> {
+        Box::pin(async move {
+            let command = self.write_command(id, owner, task, false, expires);
+            if !matches!(self.link.run::<i64>(&command).await, Some(Ok(_))) {
+                tracing::debug!(task = id, "a task record was not written to redis");
+            }
+        })
     }
 
     fn get<'a>(&'a self, owner: &'a str, id: &'a str) -> Pending<'a, Option<Value>> {

@@ -36,6 +36,16 @@ pub(crate) trait SharedTasks: Send + Sync + std::fmt::Debug {
     /// `terminal` record is never overwritten).
     fn write(&self, id: &str, owner: &str, task: &Value, terminal: bool, expires: SystemTime);
 
+    /// Writes the first record of `id` at once (so that `tasks/get` at any process finds the
+    /// task as soon as its `CreateTaskResult` is sent, while Redis is up).
+    fn write_now<'a>(
+        &'a self,
+        id: &'a str,
+        owner: &'a str,
+        task: &'a Value,
+        expires: SystemTime,
+    ) -> Pending<'a, ()>;
+
     /// `tasks/get` of a task held elsewhere: its `DetailedTask`.
     fn get<'a>(&'a self, owner: &'a str, id: &'a str) -> Pending<'a, Option<Value>>;
 

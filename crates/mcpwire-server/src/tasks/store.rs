@@ -183,8 +183,14 @@ impl TaskStore {
             self.lock().drop_record(&id);
             return None;
         }
-        if let Some(record) = self.lock().tasks.get(&id) {
-            self.mirror(&id, record);
+        let first = self.lock().tasks.get(&id).map(|record| {
+            (
+                Value::Object(self.render(&id, record, true)),
+                record.owner.clone(),
+            )
+        });
+        if let Some((task, owner)) = first {
+            shared.write_now(&id, &owner, &task, expires_at).await;
         }
         Some((id, expires, created))
     }
