@@ -89,6 +89,51 @@ def call_tool(url, name, arguments=None):
     return response.status, data
 
 
+def task_request(url, method, name, params):
+    """A 2026-07-28 request declaring the Tasks extension; its JSON reply."""
+    params = dict(params)
+    params["_meta"] = dict(meta())
+    params["_meta"]["io.modelcontextprotocol/clientCapabilities"] = {
+        "extensions": {"io.modelcontextprotocol/tasks": {}}
+    }
+    body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
+    _, data = post(url, body, headers_2026(method, name))
+    return json.loads(data)
+
+
+def task_across(a_url, b_url):
+    """A task created at A is read at B (working, then completed) and cancelled at B (the
+    record says so at once, at B and at A)."""
+    def start(seconds):
+        created = task_request(a_url, "tools/call", "slow_compute",
+                               {"name": "slow_compute", "arguments": {"seconds": seconds}})
+        result = created.get("result", {})
+        if result.get("resultType") != "task":
+            raise SystemExit(f"not a task: {created}")
+        return result["taskId"]
+
+    def get(url, task):
+        return task_request(url, "tasks/get", task, {"taskId": task})
+
+    task = start(1)
+    seen = get(b_url, task).get("result", {}).get("status")
+    print(f"task {task[:8]}… created at A; at B: {seen}")
+    deadline = time.monotonic() + 10
+    while seen == "working" and time.monotonic() < deadline:
+        time.sleep(0.1)
+        seen = get(b_url, task).get("result", {}).get("status")
+    print(f"  at B after the work: {seen}")
+    if seen != "completed":
+        return 1
+    task = start(60)
+    task_request(b_url, "tasks/cancel", task, {"taskId": task})
+    at_b = get(b_url, task).get("result", {}).get("status")
+    time.sleep(0.5)
+    at_a = get(a_url, task).get("result", {}).get("status")
+    print(f"  a second task cancelled at B: at B {at_b}, at A {at_a}")
+    return 0 if at_b == at_a == "cancelled" else 1
+
+
 def listen_trigger(a_url, b_url, rounds=3):
     """A listener on A; B changes its tool list; A's listener must hear it within 1 s."""
     worst = 0.0
@@ -253,6 +298,8 @@ def main(argv):
     if len(argv) >= 3 and argv[0] == "listen-trigger":
         rounds = int(argv[3]) if len(argv) > 3 else 3
         return listen_trigger(argv[1], argv[2], rounds)
+    if len(argv) == 3 and argv[0] == "task-across":
+        return task_across(argv[1], argv[2])
     if len(argv) == 3 and argv[0] == "resume":
         pids = dict(pair.split("=") for pair in argv[2].split(","))
         return resume(argv[1], {port: int(pid) for port, pid in pids.items()})

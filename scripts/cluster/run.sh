@@ -10,6 +10,8 @@
 #      processes: 100%;
 #   2. a listener on process A gets notifications/tools/list_changed within 1 s of
 #      test_trigger_tool_change on process B;
+#  2b. a task created at A (slow_compute, 1 s) is read at B, working then completed; a second
+#      one cancelled at B is cancelled at B at once and at A;
 #   3. Redis restarted while clients call: every call answered, no process exits, the bus is
 #      up again and events flow within seconds;
 #  3b. Redis frozen (kill -STOP: connections open, nothing answered) while clients call: every
@@ -205,6 +207,13 @@ status=0
 python3 "$CLIENT" listen-trigger "http://127.0.0.1:$PORT_A/mcp" "http://127.0.0.1:$PORT_B/mcp" 5 \
     | sed 's/^/  /' || status=1
 verdict 2 $status
+
+echo
+echo "step 2b: a task created at A is read and cancelled at B (tasks in Redis)"
+status=0
+python3 "$CLIENT" task-across "http://127.0.0.1:$PORT_A/mcp" "http://127.0.0.1:$PORT_B/mcp" \
+    | sed 's/^/  /' || status=1
+verdict 2b $status
 
 # calls_for SECONDS FILE: tools/call through nginx every 50 ms for SECONDS, in the background
 # (its pid in LOAD); FILE gets "answered failed".

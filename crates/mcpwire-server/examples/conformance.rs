@@ -934,7 +934,14 @@ fn clustered(
         cluster.process_id()
     );
     let events = cluster.events();
-    let server = server(secret, Some(Box::new(move |b| b.event_source(events))));
+    // Tasks are kept in Redis too: a task created at one process is read at any other.
+    let tasks = cluster.tasks();
+    let server = server(
+        secret,
+        Some(Box::new(move |b| {
+            b.event_source(events).shared_tasks(tasks)
+        })),
+    );
     let config = config
         .event_store(cluster.event_store())
         .health_check(cluster.health());

@@ -120,7 +120,8 @@ pub(crate) async fn handle(
             ctx.client_capabilities(),
             fields.task_id,
             fields.input_responses,
-        )?
+        )
+        .await?
     } else {
         if !version.has_request(&method) || !offers(&state.shared, &method) {
             return Err(RpcError::method_not_found());

@@ -202,6 +202,7 @@ pub struct McpServerBuilder {
     profile: Profile,
     events: Option<Arc<dyn EventSource>>,
     task_limits: TaskLimits,
+    shared_tasks: Option<Arc<dyn crate::tasks::shared::SharedTasks>>,
 }
 
 impl McpServer {
@@ -222,6 +223,7 @@ impl McpServer {
             profile: Profile::latest_mcp(),
             events: None,
             task_limits: TaskLimits::default(),
+            shared_tasks: None,
         }
     }
 
@@ -649,6 +651,16 @@ impl McpServerBuilder {
         self
     }
 
+    /// Keeps tasks in Redis as well as in this process (default: in this process only), so
+    /// that a task created at one process behind the endpoint is read, cancelled and answered
+    /// at any other ([`RedisCluster::tasks`](crate::redis::RedisCluster::tasks); see
+    /// `docs/tasks.md`). Every process must be given the same [`TaskLimits`].
+    #[cfg(feature = "redis")]
+    pub fn shared_tasks(mut self, tasks: crate::redis::RedisTasks) -> Self {
+        self.shared_tasks = Some(Arc::new(tasks));
+        self
+    }
+
     /// The server; fails when a schema does not fit MCP or a name is registered twice.
     pub fn build(self) -> Result<McpServer, BuildError> {
         let offers = Offers {
@@ -716,7 +728,7 @@ impl McpServerBuilder {
                 events: self
                     .events
                     .unwrap_or_else(|| Arc::new(InProcessEvents::default())),
-                tasks: Arc::new(TaskStore::new(self.task_limits)),
+                tasks: TaskStore::new(self.task_limits, self.shared_tasks),
             }),
             sessions: Arc::new(Mutex::new(Vec::new())),
             profile: self.profile,

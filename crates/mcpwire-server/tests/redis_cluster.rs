@@ -5,7 +5,9 @@
 //! exactly once, and the dead session's next request is 404; a Redis frozen with `SIGSTOP` is
 //! noticed on the subscription (`/healthz`) and events flow again once it thaws; a listener
 //! that stops reading is disconnected while publishers go on; events older than the age bound
-//! leave Redis while their stream is still written, and a resume from before them is refused.
+//! leave Redis while their stream is still written, and a resume from before them is refused;
+//! a task created at one process is read (status, then result) and cancelled at another, the
+//! cancellation reaching its handler, and is not found there by another client.
 //!
 //! Needs a `redis-server` binary, named by `MCPWIRE_REDIS_SERVER` (it is started on a free
 //! loopback port and stopped at the end); without it the tests print why and pass.
@@ -17,13 +19,15 @@ mod http_support;
 use std::io::Write;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use http_support::{ACCEPT, INITIALIZE, JSON, connect, head, read_reply, read_until, request};
 use mcpwire_server::redis::RedisCluster;
 use mcpwire_server::{
-    Context, HttpConfig, McpServer, NoArguments, Resource, ResourceContents, Tool, ToolResult,
+    Context, HttpConfig, McpServer, NoArguments, Resource, ResourceContents, TaskSupport, Tool,
+    ToolResult,
 };
 use serde_json::{Value, json};
 
@@ -98,6 +102,8 @@ struct Tuning {
     listener_capacity: Option<usize>,
     /// `HttpConfig::write_timeout` (default 30 s).
     write_timeout: Option<Duration>,
+    /// Tasks kept in this process only (no `shared_tasks`): the Redis task store off.
+    local_tasks: bool,
 }
 
 /// One server process of the cluster: its own runtime, Redis connections and HTTP endpoint.
@@ -132,7 +138,7 @@ impl Process {
                 if let Some(capacity) = tuning.listener_capacity {
                     cluster = cluster.listener_capacity(capacity);
                 }
-                let server = server(&cluster);
+                let server = server(&cluster, !tuning.local_tasks);
                 let mut config = HttpConfig::default()
                     .bind("127.0.0.1:0".parse().unwrap())
                     .stateless(stateless)
@@ -178,8 +184,10 @@ impl Drop for Process {
 
 /// The server every process runs: `change` adds a tool (a list change), `count` sends
 /// progress 1..=n, one every 50 ms (or `every_ms`, with `pad` bytes of message each), `flood`
-/// announces n updates of [`big_uri`].
-fn server(cluster: &RedisCluster) -> McpServer {
+/// announces n updates of [`big_uri`], `work` (a task when the client allows) works `ms`
+/// milliseconds unless cancelled first (counted in [`WORK_CANCELLED`]). Its tasks are kept in
+/// Redis when `shared_tasks`.
+fn server(cluster: &RedisCluster, shared_tasks: bool) -> McpServer {
     let me: Arc<OnceLock<McpServer>> = Arc::new(OnceLock::new());
     let changer = Arc::clone(&me);
     let flooder = Arc::clone(&me);
@@ -226,10 +234,16 @@ fn server(cluster: &RedisCluster) -> McpServer {
         .resource(Resource::new("file:///big", "big", |_: Context| async {
             ResourceContents::text("")
         }))
+        .add_tool(work().tasks(TaskSupport::Optional))
         .event_source(cluster.events())
-        .request_state_secret("a secret every process of the test shares")
-        .build()
-        .unwrap();
+        .request_state_secret("a secret every process of the test shares");
+    let server = if shared_tasks {
+        server.shared_tasks(cluster.tasks())
+    } else {
+        server
+    }
+    .build()
+    .unwrap();
     me.set(server.clone()).unwrap();
     server
 }
@@ -237,6 +251,31 @@ fn server(cluster: &RedisCluster) -> McpServer {
 /// A resource URI of 32 KiB: each update announcing it is that large on the wire.
 fn big_uri() -> String {
     format!("file:///big?{}", "x".repeat(32 * 1024))
+}
+
+/// How many `work` handlers saw their context cancelled.
+static WORK_CANCELLED: AtomicUsize = AtomicUsize::new(0);
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Work {
+    ms: u64,
+}
+
+/// The tool `work`.
+fn work() -> Tool {
+    Tool::new(
+        "work",
+        "works a while",
+        |args: Work, ctx: Context| async move {
+            tokio::select! {
+                () = tokio::time::sleep(Duration::from_millis(args.ms)) => ToolResult::text("worked"),
+                () = ctx.cancelled() => {
+                    WORK_CANCELLED.fetch_add(1, Ordering::SeqCst);
+                    ToolResult::error("cancelled")
+                }
+            }
+        },
+    )
 }
 
 /// The tool `change` adds.
@@ -813,4 +852,187 @@ fn a_resumed_stream_whose_client_stops_reading_is_disconnected() {
         "a client that stops reading is not buffered for: {delivered} of {} events delivered",
         EVENTS - 1
     );
+}
+
+/// POSTs a 2026-07-28 request declaring the Tasks extension to `addr` from `from` (a
+/// loopback address: the task owner of an anonymous client is its address); the JSON reply
+/// (200, or 400 with an error).
+fn task_request(addr: SocketAddr, from: &str, method: &str, name: &str, params: Value) -> Value {
+    let mut params = params;
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {
+            "extensions": { "io.modelcontextprotocol/tasks": {} }
+        }
+    });
+    let body = json!({ "jsonrpc": "2.0", "id": 7, "method": method, "params": params }).to_string();
+    let headers = [
+        JSON,
+        ACCEPT,
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", method),
+        ("Mcp-Name", name),
+    ];
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut stream = runtime.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+        socket.connect(addr).await.unwrap().into_std().unwrap()
+    });
+    stream.set_nonblocking(false).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    stream
+        .write_all(head(addr, "POST", "/mcp", &headers, body.len()).as_bytes())
+        .unwrap();
+    stream.write_all(body.as_bytes()).unwrap();
+    let reply = read_reply(&mut stream);
+    // An error about the request (no such task) is 400, as in-process.
+    let expected = if reply.text().contains("\"error\"") {
+        400
+    } else {
+        200
+    };
+    assert_eq!(reply.status, expected, "{method}: {}", reply.text());
+    reply.json()
+}
+
+/// `tasks/get` of `id` at `addr` from 127.0.0.1, polled (every 20 ms, 5 s at most) until
+/// `done` holds of the reply.
+fn get_until(addr: SocketAddr, id: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let got = task_request(addr, "127.0.0.1", "tasks/get", id, json!({ "taskId": id }));
+        if done(&got) {
+            return got;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "tasks/get never as expected: {got}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Starts `work` for `ms` at `addr` as a task: its id.
+fn start_task(addr: SocketAddr, ms: u64) -> String {
+    let params = json!({ "name": "work", "arguments": { "ms": ms } });
+    let created = task_request(addr, "127.0.0.1", "tools/call", "work", params);
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    created["result"]["taskId"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_task_created_at_one_process_is_read_and_cancelled_at_another() {
+    let Some(redis) = redis() else { return };
+    let (a, b) = (
+        Process::start(&redis.url, true),
+        Process::start(&redis.url, true),
+    );
+    wait_healthy(a.addr);
+    wait_healthy(b.addr);
+
+    // Read at B, at once: working, then completed with the handler's result.
+    let id = start_task(a.addr, 400);
+    let working = task_request(
+        b.addr,
+        "127.0.0.1",
+        "tasks/get",
+        &id,
+        json!({ "taskId": id }),
+    );
+    assert_eq!(working["result"]["status"], "working", "{working}");
+    assert_eq!(working["result"]["taskId"], id.as_str());
+    let done = get_until(b.addr, &id, |got| got["result"]["status"] != "working");
+    assert_eq!(done["result"]["status"], "completed", "{done}");
+    assert_eq!(
+        done["result"]["result"]["content"][0]["text"], "worked",
+        "{done}"
+    );
+
+    // Another client (another address, so another owner) finds nothing at B: the same
+    // answer as for an id that never was.
+    let stranger = |id: &str| {
+        let got = task_request(
+            b.addr,
+            "127.0.0.2",
+            "tasks/get",
+            id,
+            json!({ "taskId": id }),
+        );
+        got["error"].clone()
+    };
+    let hidden = stranger(&id);
+    assert_eq!(hidden["code"], -32602, "{hidden}");
+    assert_eq!(hidden, stranger("00000000000000000000000000000000"));
+    let refused = task_request(
+        b.addr,
+        "127.0.0.2",
+        "tasks/cancel",
+        &id,
+        json!({ "taskId": id }),
+    );
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+
+    // Cancelled at B: the record says so at once, and A's handler sees its context cancelled.
+    let before = WORK_CANCELLED.load(Ordering::SeqCst);
+    let id = start_task(a.addr, 60_000);
+    let ack = task_request(
+        b.addr,
+        "127.0.0.1",
+        "tasks/cancel",
+        &id,
+        json!({ "taskId": id }),
+    );
+    assert!(ack.get("result").is_some(), "{ack}");
+    let got = task_request(
+        b.addr,
+        "127.0.0.1",
+        "tasks/get",
+        &id,
+        json!({ "taskId": id }),
+    );
+    assert_eq!(got["result"]["status"], "cancelled", "{got}");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while WORK_CANCELLED.load(Ordering::SeqCst) == before {
+        assert!(
+            Instant::now() < deadline,
+            "the cancellation never reached A's handler"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let at_a = task_request(
+        a.addr,
+        "127.0.0.1",
+        "tasks/get",
+        &id,
+        json!({ "taskId": id }),
+    );
+    assert_eq!(at_a["result"]["status"], "cancelled", "{at_a}");
+}
+
+#[test]
+fn without_the_redis_task_store_a_task_is_not_found_at_another_process() {
+    let Some(redis) = redis() else { return };
+    let local = Tuning {
+        local_tasks: true,
+        ..Tuning::default()
+    };
+    let (a, b) = (
+        Process::start_tuned(&redis.url, true, local),
+        Process::start_tuned(&redis.url, true, local),
+    );
+    let id = start_task(a.addr, 60_000);
+    let got = task_request(
+        b.addr,
+        "127.0.0.1",
+        "tasks/get",
+        &id,
+        json!({ "taskId": id }),
+    );
+    assert_eq!(got["error"]["code"], -32602, "{got}");
 }

@@ -125,6 +125,7 @@ pub fn serve(
         .block_on(async move {
             let server = reference::mcp_server_builder(profile)
                 .event_source(cluster.events())
+                .shared_tasks(cluster.tasks())
                 .request_state_secret(secret)
                 .build()
                 .map_err(|e| invalid(e.to_string()))?;

@@ -9,6 +9,7 @@ use super::bus_health::BusHealth;
 use super::event_store::{RedisEventStore, StreamBounds};
 use super::events::RedisEvents;
 use super::link::Link;
+use super::tasks::RedisTasks;
 use crate::events::InProcessEvents;
 
 /// Why a [`RedisCluster`] cannot be made.
@@ -137,6 +138,18 @@ impl RedisCluster {
             format!("{}:events", self.prefix),
             self.process.clone(),
             self.listener_capacity,
+        )
+    }
+
+    /// The shared task records for
+    /// [`McpServerBuilder::shared_tasks`](crate::McpServerBuilder::shared_tasks): starts
+    /// their writer and this process's signal subscriber on the current tokio runtime.
+    pub fn tasks(&self) -> RedisTasks {
+        RedisTasks::start(
+            self.client.clone(),
+            Arc::clone(&self.link),
+            self.prefix.clone(),
+            self.process.clone(),
         )
     }
 

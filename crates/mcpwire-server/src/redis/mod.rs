@@ -6,6 +6,8 @@
 //! - [`RedisCluster::event_store`]: an [`EventStore`](mcpwire::http::EventStore) over Redis
 //!   Streams, so a client resumes a broken SSE stream with `Last-Event-ID` at whichever
 //!   process it reaches, even when the process that wrote it was killed.
+//! - [`RedisCluster::tasks`]: the records of the Tasks extension, so that a task created at
+//!   one process is read, cancelled and answered at any other.
 //! - [`RedisCluster::health`]: whether this process reaches Redis, for `GET /healthz`
 //!   ([`HttpConfig::health_check`](mcpwire::http::HttpConfig::health_check)).
 //!
@@ -31,8 +33,10 @@ mod event_store;
 mod events;
 mod link;
 mod stream_ages;
+mod tasks;
 
 pub use bus_health::BusHealth;
 pub use cluster::{ClusterError, RedisCluster};
 pub use event_store::RedisEventStore;
 pub use events::RedisEvents;
+pub use tasks::RedisTasks;

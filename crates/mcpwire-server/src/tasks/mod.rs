@@ -12,17 +12,21 @@
 //!   tasks; `tasks/get`, `tasks/update` and `tasks/cancel` without the extension declared
 //!   are -32021; `tasks/result` and `tasks/list` (the 2025-11-25 design) stay -32601.
 //! - Tasks live in a bounded [`store`] (see [`TaskLimits`]); each belongs to the owner of
-//!   the request that created it and no one else sees it.
+//!   the request that created it and no one else sees it. With a [`shared`] store (Redis),
+//!   a task created at one process is read, cancelled and answered at any other.
 
 mod clock;
 mod inputs;
 pub(crate) mod run;
+pub(crate) mod shared;
 pub(crate) mod store;
 
 use mcpwire::RpcError;
 use mcpwire_types::mcp::v2026_07_28::ErrorCode;
 use serde_json::{Map, Value, json};
 
+#[cfg(feature = "redis")]
+pub(crate) use clock::iso8601;
 pub(crate) use inputs::TaskInputs;
 pub use store::TaskLimits;
 pub(crate) use store::TaskStore;
@@ -71,7 +75,7 @@ pub(crate) fn missing_extension() -> RpcError {
 
 /// `tasks/get`, `tasks/update` or `tasks/cancel` of `owner`, whose request declared
 /// `capabilities`: the task, or the empty acknowledgement.
-pub(crate) fn serve(
+pub(crate) async fn serve(
     store: &TaskStore,
     owner: &str,
     method: &str,
@@ -86,13 +90,38 @@ pub(crate) fn serve(
         RpcError::invalid_params().with_data(&json!({ "pointer": pointer, "reason": reason }))
     };
     let id = task_id.ok_or_else(|| invalid("/taskId", "missing field `taskId`"))?;
-    match method {
-        "tasks/get" => store.get(owner, &id),
-        "tasks/cancel" => store.cancel(owner, &id).map(|()| json!({})),
-        _ => {
-            let responses = input_responses
-                .ok_or_else(|| invalid("/inputResponses", "missing field `inputResponses`"))?;
-            store.update(owner, &id, responses).map(|()| json!({}))
+    let responses = match method {
+        "tasks/update" => Some(
+            input_responses
+                .ok_or_else(|| invalid("/inputResponses", "missing field `inputResponses`"))?,
+        ),
+        _ => None,
+    };
+    // Kept for the shared store (a copy only when there is one).
+    let kept = store.shared().and_then(|_| responses.clone());
+    let local = match (method, responses) {
+        ("tasks/get", _) => store.get(owner, &id),
+        ("tasks/cancel", _) => store.cancel(owner, &id).map(|()| json!({})),
+        (_, responses) => store
+            .update(owner, &id, responses.unwrap_or_default())
+            .map(|()| json!({})),
+    };
+    // Not held here: another process of the cluster may hold it.
+    let Some(shared) = store.shared().filter(|_| local.is_err()) else {
+        return local;
+    };
+    let found = match (method, kept) {
+        ("tasks/get", _) => return shared.get(owner, &id).await.ok_or_else(store::not_found),
+        ("tasks/cancel", _) => shared.cancel(owner, &id).await,
+        (_, responses) => {
+            shared
+                .update(owner, &id, responses.unwrap_or_default())
+                .await
         }
+    };
+    if found {
+        Ok(json!({}))
+    } else {
+        Err(store::not_found())
     }
 }

@@ -55,7 +55,7 @@ pub(crate) async fn call(
     if round.as_ref().is_some_and(|r| r.is_waiting()) {
         return directly(request, &token, work).await;
     }
-    let Some((id, expires, created)) = store.create(owner, token.clone()) else {
+    let Some((id, expires, created)) = store.open(owner, token.clone()).await else {
         return directly(request, &token, work).await;
     };
     if let Some(round) = &round {

@@ -7,7 +7,7 @@
 //! can read the outcome, so a full store refuses new tasks rather than dropping live ones.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant, SystemTime};
 
 use mcpwire::RpcError;
@@ -17,6 +17,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::oneshot;
 
 use super::clock::iso8601;
+use super::shared::SharedTasks;
 
 /// The bounds of a server's task store and the timing it announces
 /// ([`McpServerBuilder::task_limits`](crate::McpServerBuilder::task_limits)).
@@ -104,6 +105,8 @@ struct Record {
     created: SystemTime,
     updated: SystemTime,
     expires: Instant,
+    /// `expires` on the wall clock (the shared store's expiry).
+    expires_at: SystemTime,
     /// The result (`completed`) or the JSON-RPC error (`failed`), as text.
     outcome: Option<Box<RawValue>>,
     /// The input requests not answered yet: key → `{method, params}`.
@@ -124,16 +127,19 @@ struct Inner {
     bytes: usize,
 }
 
-/// The tasks of one server (shared by its sessions).
+/// The tasks of one server (shared by its sessions): those whose handlers run in this
+/// process, mirrored to a [`SharedTasks`] when there is one, which answers for the tasks of
+/// the other processes.
 #[derive(Debug)]
 pub(crate) struct TaskStore {
     limits: TaskLimits,
     inner: Mutex<Inner>,
+    shared: Option<Arc<dyn SharedTasks>>,
 }
 
 /// -32602 for a task id that names no task of this owner (unknown, expired, or someone
 /// else's: the answers are the same, so an id says nothing about other owners' tasks).
-fn not_found() -> RpcError {
+pub(crate) fn not_found() -> RpcError {
     RpcError::new(
         RpcError::invalid_params().code(),
         "Failed to retrieve task: Task not found",
@@ -142,10 +148,59 @@ fn not_found() -> RpcError {
 }
 
 impl TaskStore {
-    pub(crate) fn new(limits: TaskLimits) -> Self {
-        Self {
+    /// A store bounded by `limits`, sharing its tasks through `shared` when given.
+    pub(crate) fn new(limits: TaskLimits, shared: Option<Arc<dyn SharedTasks>>) -> Arc<Self> {
+        let store = Arc::new(Self {
             limits,
             inner: Mutex::new(Inner::default()),
+            shared,
+        });
+        if let Some(shared) = &store.shared {
+            shared.attach(Arc::downgrade(&store));
+        }
+        store
+    }
+
+    /// The shared store, when tasks are shared with other processes.
+    pub(crate) fn shared(&self) -> Option<&dyn SharedTasks> {
+        self.shared.as_deref()
+    }
+
+    /// A new task as [`create`](Self::create) makes it, counted in the shared store too
+    /// (whose bounds hold across processes) and written there.
+    pub(crate) async fn open(
+        &self,
+        owner: &str,
+        token: CancellationToken,
+    ) -> Option<(String, Instant, Value)> {
+        let (id, expires, created) = self.create(owner, token)?;
+        let Some(shared) = &self.shared else {
+            return Some((id, expires, created));
+        };
+        let expires_at = SystemTime::now() + expires.saturating_duration_since(Instant::now());
+        let bounds = (self.limits.max_per_owner, self.limits.max_tasks);
+        if !shared.admit(owner, &id, expires_at, bounds).await {
+            self.lock().drop_record(&id);
+            return None;
+        }
+        let first = self.lock().tasks.get(&id).map(|record| {
+            (
+                Value::Object(self.render(&id, record, true)),
+                record.owner.clone(),
+            )
+        });
+        if let Some((task, owner)) = first {
+            shared.write_now(&id, &owner, &task, expires_at).await;
+        }
+        Some((id, expires, created))
+    }
+
+    /// Writes `record` to the shared store, if any.
+    fn mirror(&self, id: &str, record: &Record) {
+        if let Some(shared) = &self.shared {
+            let task = Value::Object(self.render(id, record, true));
+            let terminal = record.status.is_terminal();
+            shared.write(id, &record.owner, &task, terminal, record.expires_at);
         }
     }
 
@@ -175,6 +230,7 @@ impl TaskStore {
         let id = task_id()?;
         let now = SystemTime::now();
         let record = Record {
+            expires_at: now + self.limits.ttl,
             owner: owner.to_owned(),
             status: Status::Working,
             status_message: None,
@@ -214,6 +270,7 @@ impl TaskStore {
             record.inputs.clear();
             record.waiters.clear();
             record.token.cancel();
+            self.mirror(id, record);
         }
         Ok(())
     }
@@ -238,6 +295,7 @@ impl TaskStore {
         if record.status == Status::InputRequired && record.inputs.is_empty() {
             record.status = Status::Working;
             record.updated = SystemTime::now();
+            self.mirror(id, record);
         }
         Ok(())
     }
@@ -272,6 +330,7 @@ impl TaskStore {
         record.waiters.insert(unique.clone(), sender);
         record.status = Status::InputRequired;
         record.updated = SystemTime::now();
+        self.mirror(id, record);
         Some((unique, receiver))
     }
 
@@ -330,6 +389,7 @@ impl TaskStore {
         record.updated = SystemTime::now();
         record.inputs.clear();
         record.waiters.clear();
+        self.mirror(id, record);
         inner.bytes += bytes;
     }
 
@@ -416,10 +476,14 @@ impl Inner {
     }
 
     fn remove(&mut self, id: &str) {
-        let Some(record) = self.tasks.remove(id) else {
-            return;
-        };
-        record.token.cancel();
+        if let Some(record) = self.drop_record(id) {
+            record.token.cancel();
+        }
+    }
+
+    /// Forgets task `id` and what it held, leaving its handler's context alone.
+    fn drop_record(&mut self, id: &str) -> Option<Record> {
+        let record = self.tasks.remove(id)?;
         self.bytes -= record.outcome.as_ref().map_or(0, |o| o.get().len());
         if let Some(held) = self.per_owner.get_mut(&record.owner) {
             *held -= 1;
@@ -427,6 +491,7 @@ impl Inner {
                 self.per_owner.remove(&record.owner);
             }
         }
+        Some(record)
     }
 }
 
@@ -457,14 +522,17 @@ fn task_id() -> Option<String> {
 mod tests {
     use super::*;
 
-    fn store(ttl_ms: u64) -> TaskStore {
-        TaskStore::new(TaskLimits {
-            ttl: Duration::from_millis(ttl_ms),
-            max_per_owner: 2,
-            max_tasks: 3,
-            max_total_bytes: 100,
-            ..TaskLimits::default()
-        })
+    fn store(ttl_ms: u64) -> Arc<TaskStore> {
+        TaskStore::new(
+            TaskLimits {
+                ttl: Duration::from_millis(ttl_ms),
+                max_per_owner: 2,
+                max_tasks: 3,
+                max_total_bytes: 100,
+                ..TaskLimits::default()
+            },
+            None,
+        )
     }
 
     #[test]
