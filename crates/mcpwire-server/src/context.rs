@@ -58,10 +58,11 @@ impl Context {
     }
 
     /// The caller, on an endpoint protected by a
-    /// [`ResourceServer`](crate::auth::ResourceServer): the subject, scopes and claims of the
-    /// access token that opened the session (in stateless mode, of this request's token).
-    /// Every request of a session comes from that subject (another one's is refused 404).
-    /// `None` on an unprotected endpoint and on stdio.
+    /// [`ResourceServer`](crate::auth::ResourceServer): the subject, scopes and claims of this
+    /// request's own access token. Within a session every request comes from the subject that
+    /// opened it (another one's is refused 404), but a later request may carry another token
+    /// of that subject, with other scopes after a step-up: the handler sees the one it came
+    /// with. `None` on an unprotected endpoint and on stdio.
     #[cfg(feature = "auth")]
     pub fn identity(&self) -> Option<&crate::auth::Identity> {
         self.identity.as_deref()

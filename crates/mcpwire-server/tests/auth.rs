@@ -980,6 +980,39 @@ fn a_stateless_request_hands_its_own_callers_identity_to_the_handler() {
     }
 }
 
+/// After a step-up the client sends a new token of the same subject on the session it has:
+/// the handler of each call sees the scopes of the token that call came with, not those of
+/// the token that opened the session.
+#[test]
+fn each_request_of_a_session_hands_its_own_tokens_identity_to_the_handler() {
+    let key = SigningKey::generate("a");
+    let issuer = Issuer::start(&[&key]);
+    let protected = Protected::start(&issuer, |v| v);
+    let first = key.sign(&protected.claims(&issuer, "alice"));
+    let mut stepped = protected.claims(&issuer, "alice");
+    stepped["scope"] = json!("mcp:tools mcp:read mcp:admin");
+    let stepped = key.sign(&stepped);
+    let session = open(&protected, &first);
+    let call = |token: &str| {
+        let auth = bearer(token);
+        let called = protected.send(
+            "POST",
+            &[
+                JSON,
+                ACCEPT,
+                ("Mcp-Session-Id", session.as_str()),
+                ("Authorization", &auth),
+            ],
+            CALL,
+        );
+        assert_eq!(called.status, 200, "{}", called.text());
+        called.json()["result"]["content"][0]["text"].clone()
+    };
+    assert_eq!(call(&first), "alice mcp:read mcp:tools");
+    assert_eq!(call(&stepped), "alice mcp:admin mcp:read mcp:tools");
+    assert_eq!(call(&first), "alice mcp:read mcp:tools");
+}
+
 /// An issuer over https on loopback: its JWKS (`/jwks`) and RFC 8414 metadata behind a
 /// certificate for 127.0.0.1 issued by a CA generated here. Its URL and the CA's PEM.
 fn https_issuer(keys: &[&SigningKey]) -> (String, String, tokio::sync::oneshot::Sender<()>) {

@@ -394,6 +394,7 @@ impl<S: HttpService> Endpoint<S> {
                 capacity,
                 WhenClientLeaves::RunOn,
                 resume,
+                parts.extensions.get::<Caller>().cloned(),
             )
             .await;
             let mut response = answer(outcome, &kind, Statuses::Session, refuse.missing_id);
@@ -441,7 +442,7 @@ impl<S: HttpService> Endpoint<S> {
             id: None,
             unsolicited: None,
             ended: Some(ended_signal),
-            caller: parts_caller,
+            caller: parts_caller.clone(),
             request_headers: Some(request_headers),
         }));
         let missing_id = missing_id(&hyper::HeaderMap::new(), None, true);
@@ -452,6 +453,7 @@ impl<S: HttpService> Endpoint<S> {
                 capacity,
                 WhenClientLeaves::Abort,
                 None,
+                parts_caller,
             )
             .await;
             let mut response = answer(outcome, kind, statuses, missing_id);
@@ -506,7 +508,7 @@ impl<S: HttpService> Endpoint<S> {
             id: Some(id.clone()),
             unsolicited,
             ended: Some(ended_signal),
-            caller,
+            caller: caller.clone(),
             request_headers: None,
         }));
         let outcome = exchange::run(
@@ -515,6 +517,7 @@ impl<S: HttpService> Endpoint<S> {
             None,
             WhenClientLeaves::RunOn,
             None,
+            caller,
         )
         .await;
         let Some(agreed) = (match &outcome {

@@ -68,13 +68,15 @@ impl Drop for HandlerTask {
 /// client cannot take a stream (its outbound is closed from the start). When this future is
 /// dropped before the handler returns (the client hung up), or the client leaves the SSE
 /// stream, `when_client_leaves` decides whether the handler runs on. With `resume` the stream
-/// is resumable (see [`resumable`]), and the handler may close its connection early.
+/// is resumable (see [`resumable`]), and the handler may close its connection early. The
+/// handler's [`Outbound`] names `caller`, the POST's own.
 pub(crate) async fn run<H: SessionHandler>(
     handler: Arc<H>,
     frame: Bytes,
     stream_capacity: Option<usize>,
     when_client_leaves: WhenClientLeaves,
     resume: Option<Resume>,
+    caller: Option<super::Caller>,
 ) -> Outcome {
     let close = resume
         .as_ref()
@@ -86,6 +88,7 @@ pub(crate) async fn run<H: SessionHandler>(
         }
         None => (Outbound::closed(), None),
     };
+    let outbound = outbound.answering(caller);
     let mut task = HandlerTask {
         task: tokio::spawn(async move { handler.handle(frame, outbound).await }),
         when_client_leaves,

@@ -84,6 +84,8 @@ pub struct Outbound {
     sender: mpsc::Sender<Bytes>,
     /// Set on the stream of a POST that can be resumed: told to close the connection early.
     pub(crate) close: Option<std::sync::Arc<tokio::sync::Notify>>,
+    /// The caller a [`Guard`](super::Guard) identified for the POST this stream answers.
+    caller: Option<super::Caller>,
 }
 
 impl Outbound {
@@ -94,6 +96,7 @@ impl Outbound {
             Outbound {
                 sender,
                 close: None,
+                caller: None,
             },
             receiver,
         )
@@ -104,6 +107,19 @@ impl Outbound {
     pub(crate) fn closable(mut self, close: Option<std::sync::Arc<tokio::sync::Notify>>) -> Self {
         self.close = close;
         self
+    }
+
+    /// This sender, answering a POST from `caller`.
+    pub(crate) fn answering(mut self, caller: Option<super::Caller>) -> Self {
+        self.caller = caller;
+        self
+    }
+
+    /// The caller a [`Guard`](super::Guard) identified for the POST this stream answers:
+    /// that request's own token, which in a session may be another token of the subject that
+    /// opened it (after a step-up, say). `None` without a guard and for the GET stream.
+    pub fn caller(&self) -> Option<&super::Caller> {
+        self.caller.as_ref()
     }
 
     /// A sender whose stream is already closed (the client cannot take more than one frame).

@@ -107,6 +107,10 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
         let (sink, mut items) = Sink::channel(FRAME_SINK_CAPACITY);
         let sink = sink.closable(outbound.close.is_some());
         let (read, has_request) = oneshot::channel();
+        // The POST's own caller, for the handlers of its calls (`AsyncContext::attachment`).
+        let attached = outbound
+            .caller()
+            .map(|caller| std::sync::Arc::new(caller.clone()) as crate::service::Attachment);
         // On a task of its own: the batch's reply may come before its last notification has
         // started, and returning here must not stop the rest of the batch.
         let session = self.session.clone();
@@ -114,7 +118,7 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
             let note = |has_request| {
                 let _ = read.send(has_request);
             };
-            session.receive_noting(&frame, &sink, note).await
+            session.receive_noting(&frame, &sink, attached, note).await
         });
         // Known as soon as the session has read the body, before any handler starts.
         let reply = if has_request.await.unwrap_or(false) {

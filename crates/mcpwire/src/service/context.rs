@@ -39,7 +39,14 @@ pub struct AsyncContext {
     pub(crate) method: String,
     pub(crate) token: CancellationToken,
     pub(crate) progress_token: Option<Box<RawValue>>,
+    /// What the transport attached to the frame that carried the call (see
+    /// [`attachment`](Self::attachment)).
+    pub(crate) attached: Option<Attachment>,
 }
+
+/// A value a transport attaches to one incoming frame, for the handlers of the calls it
+/// carries (over HTTP: the [`Caller`](crate::http::Caller) a guard identified for the POST).
+pub type Attachment = std::sync::Arc<dyn std::any::Any + Send + Sync>;
 
 impl AsyncContext {
     /// The request id, exactly as received; `None` for a notification.
@@ -101,6 +108,14 @@ impl AsyncContext {
             progress_token: None,
             ..self.clone()
         }
+    }
+
+    /// What the transport attached to the frame that carried this call, when it is a `T`:
+    /// over Streamable HTTP behind a [`Guard`](crate::http::Guard), the
+    /// [`Caller`](crate::http::Caller) of this call's own POST (a later request of a session
+    /// may carry another token of the same subject than the one that opened it).
+    pub fn attachment<T: std::any::Any>(&self) -> Option<&T> {
+        self.attached.as_deref()?.downcast_ref::<T>()
     }
 
     /// The request's `_meta.progressToken`, if it carried one.

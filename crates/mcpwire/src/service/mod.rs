@@ -62,7 +62,7 @@ mod trace;
 
 pub use cancel::CancellationToken;
 pub(crate) use catch::BoxFuture;
-pub use context::AsyncContext;
+pub use context::{AsyncContext, Attachment};
 pub use frames::AsyncFrameReader;
 pub use handle::{PeerHandle, RequestError};
 pub use io::{serve, serve_stdio, spawn};

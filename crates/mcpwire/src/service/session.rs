@@ -13,7 +13,7 @@ use super::context::progress_token_of;
 use super::core::{Answer, Core};
 use super::sink::{Outgoing, Sink, SinkReceiver};
 use super::trace::{self, RequestTrace};
-use super::{AsyncContext, CancellationToken, PeerHandle};
+use super::{AsyncContext, Attachment, CancellationToken, PeerHandle};
 use crate::engine::{self, Host, Next};
 use crate::params::RawParams;
 use crate::peer::{Call, Event, Peer};
@@ -201,14 +201,21 @@ impl<S: Send + Sync + 'static> Session<S> {
     /// and an `initialize` request's handler finished (it may switch the profile the next
     /// frames are read under).
     pub async fn receive(&self, frame: &[u8], sink: &Sink) {
-        self.receive_noting(frame, sink, |_| {}).await
+        self.receive_noting(frame, sink, None, |_| {}).await
     }
 
     /// [`receive`](Self::receive), telling `read` whether the frame holds a request (so an
     /// [`Outgoing::Reply`] will follow once its handlers are done) as soon as the frame is
     /// read, before any handler starts: how the HTTP adapter knows where a frame's messages
-    /// go without decoding the frame a second time.
-    pub(crate) async fn receive_noting(&self, frame: &[u8], sink: &Sink, read: impl FnOnce(bool)) {
+    /// go without decoding the frame a second time. The handlers the frame starts see
+    /// `attached` through [`AsyncContext::attachment`].
+    pub(crate) async fn receive_noting(
+        &self,
+        frame: &[u8],
+        sink: &Sink,
+        attached: Option<Attachment>,
+        read: impl FnOnce(bool),
+    ) {
         let received = self.shared.core.lock().peer.receive(frame);
         read(
             received
@@ -221,7 +228,8 @@ impl<S: Send + Sync + 'static> Session<S> {
         }
         let mut switch_to = None;
         for event in received.events {
-            self.dispatch(event, sink, &mut switch_to).await;
+            self.dispatch(event, sink, attached.as_ref(), &mut switch_to)
+                .await;
         }
         if let Some(profile) = switch_to {
             trace::switched(&self.shared.span, &profile);
@@ -231,7 +239,13 @@ impl<S: Send + Sync + 'static> Session<S> {
 
     /// Takes one event through the engine (one handler slot held while a handler starts or
     /// runs in place), then runs what it started.
-    async fn dispatch(&self, event: Event<'_>, sink: &Sink, switch_to: &mut Option<Profile>) {
+    async fn dispatch(
+        &self,
+        event: Event<'_>,
+        sink: &Sink,
+        attached: Option<&Attachment>,
+        switch_to: &mut Option<Profile>,
+    ) {
         let permit = match &event {
             Event::Request { .. } | Event::Notification { .. } => match self.permit().await {
                 Some(permit) => Some(permit),
@@ -266,6 +280,7 @@ impl<S: Send + Sync + 'static> Session<S> {
         let mut host = SessionHost {
             session: self,
             sink,
+            attached,
         };
         let next = {
             // A synchronous handler runs in place, inside its request's span.
@@ -471,6 +486,8 @@ impl<S: Send + Sync + 'static> Session<S> {
 struct SessionHost<'s, S> {
     session: &'s Session<S>,
     sink: &'s Sink,
+    /// What the transport attached to the frame.
+    attached: Option<&'s Attachment>,
 }
 
 impl<S: Send + Sync + 'static> Host<S> for SessionHost<'_, S> {
@@ -498,6 +515,7 @@ impl<S: Send + Sync + 'static> Host<S> for SessionHost<'_, S> {
             method: method.to_owned(),
             token,
             progress_token: progress_token_of(params),
+            attached: self.attached.cloned(),
         };
         Some((Arc::clone(&self.session.shared.state), ctx))
     }
