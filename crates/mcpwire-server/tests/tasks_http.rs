@@ -23,12 +23,16 @@ struct Wait {
 }
 
 fn server() -> McpServer {
-    let tool = Tool::new("work", "Works a while", |args: Wait, ctx: Context| async move {
-        tokio::select! {
-            () = tokio::time::sleep(Duration::from_millis(args.ms)) => ToolResult::text("done"),
-            () = ctx.cancelled() => ToolResult::error("cancelled"),
-        }
-    });
+    let tool = Tool::new(
+        "work",
+        "Works a while",
+        |args: Wait, ctx: Context| async move {
+            tokio::select! {
+                () = tokio::time::sleep(Duration::from_millis(args.ms)) => ToolResult::text("done"),
+                () = ctx.cancelled() => ToolResult::error("cancelled"),
+            }
+        },
+    );
     McpServer::builder("tasks-http", "1.0.0")
         .add_tool(tool.tasks(TaskSupport::Optional))
         .build()
@@ -59,7 +63,10 @@ fn post(addr: SocketAddr, method: &str, name: Option<&str>, params: Value) -> Re
 
 #[test]
 fn a_task_created_by_one_post_is_polled_and_cancelled_by_the_next_ones() {
-    let running = start(HttpConfig::default().stateless(true), server().http_service());
+    let running = start(
+        HttpConfig::default().stateless(true),
+        server().http_service(),
+    );
     let addr = running.addr;
     let params = json!({ "name": "work", "arguments": { "ms": 60_000 } });
     let created = post(addr, "tools/call", Some("work"), params);
@@ -71,7 +78,10 @@ fn a_task_created_by_one_post_is_polled_and_cancelled_by_the_next_ones() {
     let got = post(addr, "tasks/get", Some(&id), json!({ "taskId": id }));
     assert_eq!(got.status, 200, "{}", got.text());
     let got = got.json()["result"].clone();
-    assert_eq!((got["taskId"].as_str(), got["status"].as_str()), (Some(&*id), Some("working")));
+    assert_eq!(
+        (got["taskId"].as_str(), got["status"].as_str()),
+        (Some(&*id), Some("working"))
+    );
     assert_eq!(got["resultType"], "complete");
 
     // The routing header must name the task.
