@@ -29,6 +29,7 @@ use crate::options::CallOptions;
 use crate::output::check_output;
 use crate::result_check::{complete_by_default, decode_checked};
 use crate::session::Target;
+use crate::tasks::{ToolCall, created_task};
 use crate::violation::{Rule, Violation};
 
 /// How many input-required rounds one 2026-07-28 call may take before the client gives up
@@ -325,12 +326,33 @@ impl Client {
     /// requests are answered by the registered handlers and the call retried; an argument
     /// the tool mirrors in an `Mcp-Param-*` header that the header rule cannot carry (an
     /// array, an object, a fraction) is [`ClientError::Params`], and nothing is sent.
+    ///
+    /// A task the server answers with (the client declared the Tasks extension,
+    /// [`ClientBuilder::tasks`](crate::ClientBuilder::tasks)) is followed to its end
+    /// ([`wait_task`](Self::wait_task)): the result is the same as a direct call's.
     pub async fn call_tool<A: Serialize + ?Sized>(
         &self,
         name: &str,
         arguments: &A,
         options: &CallOptions,
     ) -> Result<ToolResult, ClientError> {
+        let result = match self.call_tool_or_task(name, arguments, options).await? {
+            ToolCall::Result(result) => result,
+            ToolCall::Task(task) => self.wait_task(&task.task_id).await?,
+        };
+        if let Some(tool) = self.tools().get(name) {
+            check_output(&tool, &result)?;
+        }
+        Ok(result)
+    }
+
+    /// `tools/call`: its result, or the task the server answered with.
+    pub(crate) async fn call_tool_or_task<A: Serialize + ?Sized>(
+        &self,
+        name: &str,
+        arguments: &A,
+        options: &CallOptions,
+    ) -> Result<ToolCall, ClientError> {
         let arguments = meta::params_object(arguments).map_err(ClientError::Params)?;
         #[cfg_attr(not(feature = "http"), allow(unused_mut))]
         let mut target = Target::named(name);
@@ -345,11 +367,11 @@ impl Client {
         params.insert("name".into(), name.into());
         params.insert("arguments".into(), Value::Object(arguments));
         let raw = self.raw::<CallTool>(params, target, options).await?;
-        let result = read(&raw, self.protocol_version(), ToolResult::from_json)?;
-        if let Some(tool) = self.tools().get(name) {
-            check_output(&tool, &result)?;
+        if let Some(task) = created_task(&raw) {
+            return task.map(ToolCall::Task);
         }
-        Ok(result)
+        let result = read(&raw, self.protocol_version(), ToolResult::from_json)?;
+        Ok(ToolCall::Result(result))
     }
 
     /// [`call_tool`](Self::call_tool), with the structured content decoded as `T` (an
@@ -567,7 +589,7 @@ impl Client {
 
 /// A result text read into the model by `reader` under `version`; a text the version's
 /// schema refuses is a [`Rule::ResultShape`] violation.
-fn read<T>(
+pub(crate) fn read<T>(
     raw: &RawValue,
     version: Version,
     reader: impl FnOnce(&str, Version) -> Result<T, ReadError>,

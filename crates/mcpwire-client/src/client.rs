@@ -143,6 +143,15 @@ impl ClientBuilder {
         self
     }
 
+    /// Declares the Tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) on every
+    /// 2026-07-28 request: a server may then answer `tools/call` with a task, which
+    /// [`Client::call_tool`] follows to its result and
+    /// [`Client::call_tool_as_task`] hands over.
+    pub fn tasks(mut self) -> Self {
+        self.handlers.tasks = true;
+        self
+    }
+
     /// Answers form-mode `elicitation/create` (declares `elicitation`, its `form` mode
     /// where the version has modes). Fields the answer leaves out get the schema's defaults.
     /// The handler returns an [`ElicitAnswer`](mcpwire_model::ElicitAnswer), or an [`ElicitReply`] to send the result's

@@ -60,6 +60,8 @@ pub(crate) struct Handlers {
     pub(crate) sampling: Option<Handler<SamplingRequest, SamplingReply>>,
     /// Whether the sampling handler takes tools (`sampling.tools`).
     pub(crate) sampling_tools: bool,
+    /// Declares the Tasks extension ([`ClientBuilder::tasks`](crate::ClientBuilder::tasks)).
+    pub(crate) tasks: bool,
     pub(crate) form: Option<Handler<FormElicitation, ElicitReply>>,
     pub(crate) url: Option<Handler<UrlElicitation, ElicitReply>>,
     pub(crate) roots: Option<Handler<(), Vec<Root>>>,
@@ -113,6 +115,11 @@ impl Handlers {
         }
         if let Some(elicitation) = self.elicitation_capability(version) {
             capabilities.insert("elicitation".into(), elicitation);
+        }
+        // The Tasks extension is declared per request, under 2026-07-28.
+        if self.tasks && version.is_stateless() {
+            let extensions = json!({ crate::tasks::TASKS_EXTENSION: {} });
+            capabilities.insert("extensions".into(), extensions);
         }
         Value::Object(capabilities)
     }
@@ -275,6 +282,7 @@ mod tests {
             })),
             roots: Some(boxed(|()| async { Ok(Vec::new()) })),
             sampling_tools: false,
+            tasks: false,
         };
         assert_eq!(
             all.capabilities(Version::V2025_11_25),
@@ -302,6 +310,7 @@ mod tests {
         let tools = Handlers {
             sampling: all.sampling.clone(),
             sampling_tools: true,
+            tasks: false,
             ..Handlers::default()
         };
         for version in [Version::V2025_11_25, Version::V2026_07_28] {
@@ -317,6 +326,7 @@ mod tests {
         );
         let tools_alone = Handlers {
             sampling_tools: true,
+            tasks: false,
             ..Handlers::default()
         };
         assert_eq!(tools_alone.capabilities(Version::V2025_11_25), json!({}));

@@ -101,6 +101,7 @@ mod session;
 mod stdio;
 mod stream;
 #[cfg(feature = "http")]
+mod tasks;
 mod tool_headers;
 pub mod transport;
 mod versions;
@@ -136,6 +137,7 @@ pub use notify::{ListKind, LogMessage, ProgressEvent};
 pub use options::{CallOptions, PROGRESS_STREAM_CAPACITY, ProgressStream};
 pub use stdio::{ChildProcess, DEFAULT_EXIT_GRACE, MAX_STDERR_LINE, Stderr};
 pub use stream::{DEFAULT_MAX_FRAME_BYTES, StreamTransport};
+pub use tasks::{TASKS_EXTENSION, TaskState, TaskStatus, ToolCall};
 pub use transport::{Connection, Transport, TransportError};
 pub use versions::DEFAULT_VERSION;
 pub use violation::{Rule, Violation};

@@ -2,8 +2,9 @@
 //! stdio, or a Streamable HTTP URL), lists every page of tools, resources, templates and
 //! prompts, calls every tool with arguments made from its input schema, reads every resource
 //! (and one instance of every template), gets every prompt with its required arguments, and
-//! answers the sampling, elicitation and roots requests the server sends on the way. One
-//! line per item on stdout, then a summary line starting `walk:`.
+//! answers the sampling, elicitation and roots requests the server sends on the way (under
+//! 2026-07-28 it declares the Tasks extension and follows the tasks a server makes of its
+//! calls). One line per item on stdout, then a summary line starting `walk:`.
 //!
 //! ```text
 //! walk [--protocol VERSION] [--timeout SECONDS] [--ca-file PEM] [--oauth [--browser COMMAND]] URL
@@ -264,6 +265,9 @@ async fn connect(
     let builder = Client::builder("mcpwire-walk", env!("CARGO_PKG_VERSION"))
         .protocol_version(args.protocol)
         .request_timeout(Some(args.timeout))
+        // The Tasks extension (2026-07-28): a tool call the server makes a task is followed
+        // to its result, its questions answered through `tasks/update`.
+        .tasks()
         .on_sampling(move |_params| {
             sampled.sampling.fetch_add(1, Ordering::Relaxed);
             async move {

@@ -25,4 +25,6 @@ mod sampling_meta;
 mod sampling_tools;
 mod stdio;
 mod support;
+#[cfg(feature = "http")]
+mod tasks;
 mod time;
