@@ -269,7 +269,7 @@ for port in "$PORT_A" "$PORT_B" "$PORT_C"; do
     kill -0 "${PID_OF[$port]}" 2>/dev/null && alive=$((alive + 1))
 done
 echo "  processes alive: $alive of 3"
-echo "  outage lines logged by A: $(grep -c 'mcpwire redis' "$DIR/A.log") ($(grep 'mcpwire redis' "$DIR/A.log" | cut -c1-60 | tr '\n' '|'))"
+echo "  outage lines logged by A: $(grep -c 'mcpwire_server::redis::bus_health' "$DIR/A.log") ($(grep 'mcpwire_server::redis::bus_health' "$DIR/A.log" | sed 's/.*bus_health: //' | cut -c1-60 | tr '\n' '|'))"
 flow=0
 python3 "$CLIENT" listen-trigger "http://127.0.0.1:$PORT_A/mcp" "http://127.0.0.1:$PORT_B/mcp" 3 \
     | sed 's/^/  /' || flow=1
@@ -286,7 +286,7 @@ all_pubsub_down() {
     [ "$(python3 "$CLIENT" pubsub "http://127.0.0.1:$PORT_A" "http://127.0.0.1:$PORT_B" \
         "http://127.0.0.1:$PORT_C")" = "down down down" ]
 }
-logged_before=$(grep -c 'mcpwire redis' "$DIR/A.log" || true)
+logged_before=$(grep -c 'mcpwire_server::redis::bus_health' "$DIR/A.log" || true)
 calls_for 6 "$DIR/calls-during-freeze"
 kill -STOP "$REDIS_PID"
 noticed=$(seconds_until all_pubsub_down)
@@ -299,9 +299,9 @@ read -r ok bad <"$DIR/calls-during-freeze"
 echo "  every process's subscription reported down within ${noticed:-never} s of the freeze"
 echo "  thawed; every process's bus up again within ${back:-never} s"
 echo "  tools/call through nginx during the freeze: $ok answered, $bad failed"
-logged=$(($(grep -c 'mcpwire redis' "$DIR/A.log" || true) - logged_before))
-echo "  outage lines logged by A: $logged ($(grep 'mcpwire redis' "$DIR/A.log" | tail -n "$logged" \
-    | cut -c1-60 | tr '\n' '|'))"
+logged=$(($(grep -c 'mcpwire_server::redis::bus_health' "$DIR/A.log" || true) - logged_before))
+echo "  outage lines logged by A: $logged ($(grep 'mcpwire_server::redis::bus_health' "$DIR/A.log" | tail -n "$logged" \
+    | sed 's/.*bus_health: //' | cut -c1-60 | tr '\n' '|'))"
 flow=0
 python3 "$CLIENT" listen-trigger "http://127.0.0.1:$PORT_A/mcp" "http://127.0.0.1:$PORT_B/mcp" 3 \
     | sed 's/^/  /' || flow=1

@@ -854,6 +854,15 @@ fn state_secret(file: Option<&str>) -> Result<Option<String>, String> {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
+    // The libraries' events (the transport's warnings, a Redis outage and its end, the drain
+    // on shutdown) on stderr, as `mcpwire serve` shows them; `MCPWIRE_LOG` filters them.
+    let filter = tracing_subscriber::EnvFilter::try_from_env("MCPWIRE_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .try_init();
     let raw: Vec<String> = std::env::args().skip(1).collect();
     let args = match parse_args(&raw) {
         Ok(args) => args,
