@@ -193,50 +193,36 @@ fn context(
             .filter(|v| v.is_stateless())
             .ok_or_else(|| unsupported_version(stated))?;
         let capabilities = meta.client_capabilities.clone().unwrap_or_default();
-        let identity = caller_identity(&request, state);
         let context = Context::new(request, stated, capabilities, meta.log_level);
-        return Ok(with_identity(context, identity));
+        return Ok(with_identity(context, state));
     }
     let capabilities = state
         .agreed()
         .map(|a| a.client_capabilities)
         .unwrap_or_default();
-    let identity = caller_identity(&request, state);
     let context = Context::new(request, version, capabilities, state.log_level());
-    Ok(with_identity(context, identity))
+    Ok(with_identity(context, state))
 }
 
-/// The caller of this request (feature `auth`): the identity of its own access token, which
-/// the transport attaches to each POST, else (a transport that attaches none) the one whose
-/// token opened the session. Both name the same subject: a session refuses any other.
+/// The context with the request's caller (feature `auth`): the identity of its own access
+/// token, which the transport attaches to each POST, else (a transport that attaches none) the
+/// one whose token opened the session. Both name the same subject: a session refuses any other.
 #[cfg(feature = "auth")]
-type CallerIdentity = Option<std::sync::Arc<crate::auth::Identity>>;
-#[cfg(not(feature = "auth"))]
-type CallerIdentity = ();
-
-#[cfg(feature = "auth")]
-fn caller_identity(request: &AsyncContext, state: &SessionState) -> CallerIdentity {
-    if let Some(caller) = request.attachment::<mcpwire::http::Caller>()
-        && let Ok(identity) =
-            std::sync::Arc::clone(&caller.details).downcast::<crate::auth::Identity>()
-    {
-        return Some(identity);
-    }
-    state.identity()
-}
-
-#[cfg(not(feature = "auth"))]
-fn caller_identity(_: &AsyncContext, _: &SessionState) -> CallerIdentity {}
-
-/// The context with the request's caller (feature `auth`).
-#[cfg(feature = "auth")]
-fn with_identity(mut context: Context, identity: CallerIdentity) -> Context {
-    context.identity = identity;
+fn with_identity(mut context: Context, state: &SessionState) -> Context {
+    let own = context
+        .request()
+        .attachment::<mcpwire::http::Caller>()
+        .and_then(|caller| {
+            std::sync::Arc::clone(&caller.details)
+                .downcast::<crate::auth::Identity>()
+                .ok()
+        });
+    context.identity = own.or_else(|| state.identity());
     context
 }
 
 #[cfg(not(feature = "auth"))]
-fn with_identity(context: Context, (): CallerIdentity) -> Context {
+fn with_identity(context: Context, _: &SessionState) -> Context {
     context
 }
 
