@@ -43,68 +43,128 @@ use crate::tool::Tool;
 use crate::validate::validate;
 use crate::version::{Feature, Version};
 
-/// The fallback of every session's router: serves every MCP request.
-pub(crate) async fn handle(
+/// What [`handle`] reads of a request before its future starts.
+enum Prepared {
+    /// A notification: nothing to do.
+    Notification,
+    /// `initialize`: the version it agrees and the client's capabilities.
+    Initialize {
+        chosen: Version,
+        capabilities: Map<String, Value>,
+    },
+    /// A method of the Tasks extension.
+    Task(Untyped),
+    /// Any other method this layer serves.
+    Call(Validated),
+}
+
+/// The fallback of every session's router: serves every MCP request. The params are read
+/// where they lie in the frame (the one decode, which is the validation) before the
+/// returned future starts; the future serves what they say.
+pub(crate) fn handle(
     state: Arc<SessionState>,
-    raw: Option<Box<RawValue>>,
+    params: Option<RawParams<'_>>,
     request: AsyncContext,
-) -> Result<Box<RawValue>, RpcError> {
-    if request.is_notification() {
-        // `notifications/initialized`, `notifications/roots/list_changed` ...: nothing to do
-        // (cancellation is handled by the session itself).
-        return Ok(null());
-    }
+) -> Result<impl Future<Output = Result<Box<RawValue>, RpcError>> + Send + use<>, RpcError> {
+    let (version, prepared) = prepare(&state, params, &request)?;
+    Ok(async move {
+        let method = request.method().to_owned();
+        let result = match prepared {
+            // `notifications/initialized`, `notifications/roots/list_changed` ...: nothing to
+            // do (cancellation is handled by the session itself).
+            Prepared::Notification => return Ok(null()),
+            Prepared::Initialize {
+                chosen,
+                capabilities,
+            } => initialize(&state, chosen, capabilities, &request)?,
+            Prepared::Task(fields) => {
+                let ctx = context(&state, version, fields.meta.as_ref(), request)?;
+                tasks::serve(
+                    &state.shared.tasks,
+                    state.task_owner(),
+                    &method,
+                    ctx.client_capabilities(),
+                    fields.task_id,
+                    fields.input_responses,
+                )
+                .await?
+            }
+            Prepared::Call(Validated {
+                meta,
+                request: mut call,
+            }) => {
+                let ctx = context(&state, version, meta.as_ref(), request)?;
+                if let Request::List { cursor } = &call
+                    && let Some(listed) = list(
+                        &state.shared,
+                        &method,
+                        cursor.as_deref(),
+                        ctx.version(),
+                        version,
+                    )
+                {
+                    return listed;
+                }
+                let ctx = match input_round(&state.shared, &method, &mut call, ctx.version())? {
+                    Some(round) => ctx.with_input(Arc::new(round)),
+                    None => ctx,
+                };
+                serve(&state.shared, call, ctx, &state).await?
+            }
+        };
+        finish(version_after(&method, version, &state), &method, result)
+    })
+}
+
+/// The version in force and what the request's params say, in the order of the module's
+/// checks: the version, `initialize`, the Tasks extension, whether the version and this
+/// server have the method, then the params decoded as the version's generated type.
+fn prepare(
+    state: &SessionState,
+    params: Option<RawParams<'_>>,
+    request: &AsyncContext,
+) -> Result<(Version, Prepared), RpcError> {
     let profile = request.profile();
-    let version = Version::of_facts(profile.facts()).ok_or_else(RpcError::method_not_found)?;
+    let version = Version::of_facts(profile.facts());
+    if request.is_notification() {
+        return Ok((
+            version.unwrap_or(Version::V2026_07_28),
+            Prepared::Notification,
+        ));
+    }
+    let version = version.ok_or_else(RpcError::method_not_found)?;
     let depth = profile.limits().max_params_depth;
-    let params = raw.as_deref().and_then(|r| RawParams::parse(r.get()));
-    let method = request.method().to_owned();
-    let result = if method == "initialize" {
-        initialize(&state, params, depth, &request)?
-    } else if version.is_stateless() && state.shared.offers.tasks && tasks::is_method(&method) {
+    let method = request.method();
+    let prepared = if method == "initialize" {
+        let asked: AskedVersion = decode_params(params, depth)?;
+        let chosen = asked
+            .protocol_version
+            .as_deref()
+            .and_then(Version::parse)
+            .filter(|v| v.has_handshake())
+            .unwrap_or_else(Version::newest_with_handshake);
+        let Validated {
+            request: Request::Initialize { capabilities },
+            ..
+        } = validate(chosen, "initialize", params, depth)?
+        else {
+            return Err(RpcError::internal_error());
+        };
+        Prepared::Initialize {
+            chosen,
+            capabilities,
+        }
+    } else if version.is_stateless() && state.shared.offers.tasks && tasks::is_method(method) {
         // The extension's methods are in no version's schema: their params are read here.
-        let fields: Untyped = decode_params(params, depth)?;
-        let ctx = context(&state, version, fields.meta.as_ref(), request)?;
-        tasks::serve(
-            &state.shared.tasks,
-            state.task_owner(),
-            &method,
-            ctx.client_capabilities(),
-            fields.task_id,
-            fields.input_responses,
-        )
-        .await?
+        Prepared::Task(decode_params(params, depth)?)
     } else {
-        if !version.has_request(&method) || !offers(&state.shared, &method) {
+        if !version.has_request(method) || !offers(&state.shared, method) {
             return Err(RpcError::method_not_found());
         }
         // The one decode: the version's generated params type, kept as the request.
-        let Validated {
-            meta,
-            request: mut call,
-        } = validate(version, &method, params, depth)?;
-        // The raw params (a copy of the frame's) go before the handler runs, so a large
-        // argument is not held twice while its result is built.
-        drop(raw);
-        let ctx = context(&state, version, meta.as_ref(), request)?;
-        if let Request::List { cursor } = &call
-            && let Some(listed) = list(
-                &state.shared,
-                &method,
-                cursor.as_deref(),
-                ctx.version(),
-                version,
-            )
-        {
-            return listed;
-        }
-        let ctx = match input_round(&state.shared, &method, &mut call, ctx.version())? {
-            Some(round) => ctx.with_input(Arc::new(round)),
-            None => ctx,
-        };
-        serve(&state.shared, call, ctx, &state).await?
+        Prepared::Call(validate(version, method, params, depth)?)
     };
-    finish(version_after(&method, version, &state), &method, result)
+    Ok((version, prepared))
 }
 
 /// The version whose result shape applies: for `initialize`, the one just agreed.
@@ -282,24 +342,10 @@ struct AskedVersion {
 
 fn initialize(
     state: &SessionState,
-    params: Option<RawParams<'_>>,
-    depth: usize,
+    chosen: Version,
+    capabilities: Map<String, Value>,
     request: &AsyncContext,
 ) -> Result<Value, RpcError> {
-    let asked: AskedVersion = decode_params(params, depth)?;
-    let chosen = asked
-        .protocol_version
-        .as_deref()
-        .and_then(Version::parse)
-        .filter(|v| v.has_handshake())
-        .unwrap_or_else(Version::newest_with_handshake);
-    let Validated {
-        request: Request::Initialize { capabilities },
-        ..
-    } = validate(chosen, "initialize", params, depth)?
-    else {
-        return Err(RpcError::internal_error());
-    };
     state.agree(Agreed {
         version: chosen,
         client_capabilities: capabilities,

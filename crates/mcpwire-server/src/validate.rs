@@ -166,71 +166,65 @@ fn stateless(
     depth: usize,
 ) -> Result<Validated, RpcError> {
     use v2026_07_28 as m;
-    fn typed<T: DeserializeOwned>(
-        params: Option<RawParams<'_>>,
-        depth: usize,
-    ) -> Result<T, RpcError> {
-        decode_params(params, depth)
-    }
-    Ok(match method {
+    let (stated, request) = match method {
         "tools/list" | "resources/list" | "prompts/list" => {
-            let p: m::PaginatedRequestParams = typed(params, depth)?;
-            Validated {
-                meta: meta(p.meta)?,
-                request: Request::List { cursor: p.cursor },
-            }
+            let p: m::PaginatedRequestParams = decode_params(params, depth)?;
+            (p.meta, Request::List { cursor: p.cursor })
         }
         "server/discover" => {
-            let p: m::RequestParams = typed(params, depth)?;
-            Validated {
-                meta: meta(p.meta)?,
-                request: Request::Discover,
-            }
+            let p: m::RequestParams = decode_params(params, depth)?;
+            (p.meta, Request::Discover)
         }
         "tools/call" => {
-            let p: m::CallToolRequestParams = typed(params, depth)?;
-            Validated {
-                meta: meta(p.meta)?,
-                request: Request::CallTool {
-                    name: p.name,
-                    arguments: p.arguments,
-                    input: input(p.input_responses, p.request_state)?,
+            let p: m::CallToolRequestParams = decode_params(params, depth)?;
+            let input = input(p.input_responses, p.request_state)?;
+            let (name, arguments) = (p.name, p.arguments);
+            (
+                p.meta,
+                Request::CallTool {
+                    name,
+                    arguments,
+                    input,
                 },
-            }
+            )
         }
         "resources/read" => {
-            let p: m::ReadResourceRequestParams = typed(params, depth)?;
-            Validated {
-                meta: meta(p.meta)?,
-                request: Request::ReadResource {
-                    uri: p.uri,
-                    input: input(p.input_responses, p.request_state)?,
-                },
-            }
+            let p: m::ReadResourceRequestParams = decode_params(params, depth)?;
+            let input = input(p.input_responses, p.request_state)?;
+            (p.meta, Request::ReadResource { uri: p.uri, input })
         }
         "prompts/get" => {
-            let p: m::GetPromptRequestParams = typed(params, depth)?;
-            Validated {
-                meta: meta(p.meta)?,
-                request: Request::GetPrompt {
-                    name: p.name,
-                    arguments: p.arguments,
-                    input: input(p.input_responses, p.request_state)?,
+            let p: m::GetPromptRequestParams = decode_params(params, depth)?;
+            let input = input(p.input_responses, p.request_state)?;
+            let (name, arguments) = (p.name, p.arguments);
+            (
+                p.meta,
+                Request::GetPrompt {
+                    name,
+                    arguments,
+                    input,
                 },
-            }
+            )
         }
         "completion/complete" => {
-            let p: m::CompleteRequestParams = typed(params, depth)?;
-            Validated {
-                meta: meta(p.meta)?,
-                request: Request::Complete {
-                    reference: convert(p.r#ref)?,
-                    argument: convert(p.argument)?,
-                    context: p.context.map(convert).transpose()?,
+            let p: m::CompleteRequestParams = decode_params(params, depth)?;
+            let reference = convert(p.r#ref)?;
+            let argument = convert(p.argument)?;
+            let context = p.context.map(convert).transpose()?;
+            (
+                p.meta,
+                Request::Complete {
+                    reference,
+                    argument,
+                    context,
                 },
-            }
+            )
         }
-        method => untyped(method, params, depth)?,
+        method => return untyped(method, params, depth),
+    };
+    Ok(Validated {
+        meta: meta(stated)?,
+        request,
     })
 }
 
