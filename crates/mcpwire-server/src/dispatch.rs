@@ -30,8 +30,8 @@ use crate::completion::{Argument, CompletionContext, CompletionRequest, Referenc
 use crate::context::Context;
 use crate::input_round::{InputRound, METHODS_WITH_INPUT};
 use crate::listing::{self, PageKind, RenderPage, unsendable};
-use crate::logging::LogLevel;
 use crate::prompt::Prompt;
+use crate::request::{Meta, Request, Untyped, Validated};
 use crate::request_state;
 use crate::resource::Resource;
 use crate::resource_template::ResourceTemplate;
@@ -43,106 +43,128 @@ use crate::tool::Tool;
 use crate::validate::validate;
 use crate::version::{Feature, Version};
 
-/// The members of request params this layer reads (after the generated types accepted them).
-#[derive(Debug, Default, Deserialize)]
-struct Params {
-    #[serde(rename = "_meta", default)]
-    meta: Option<Meta>,
-    #[serde(default)]
-    cursor: Option<String>,
-    #[serde(default)]
-    name: Option<String>,
-    #[serde(default)]
-    arguments: Option<JsonObject>,
-    #[serde(default)]
-    uri: Option<String>,
-    #[serde(default)]
-    level: Option<LogLevel>,
-    #[serde(rename = "protocolVersion", default)]
-    protocol_version: Option<String>,
-    #[serde(default)]
-    capabilities: Option<Map<String, Value>>,
-    #[serde(rename = "ref", default)]
-    reference: Option<Reference>,
-    #[serde(default)]
-    argument: Option<Argument>,
-    #[serde(default)]
-    context: Option<CompletionContext>,
-    #[serde(rename = "inputResponses", default)]
-    input_responses: Option<Map<String, Value>>,
-    #[serde(rename = "requestState", default)]
-    request_state: Option<String>,
-    /// The task of `tasks/get`, `tasks/update` and `tasks/cancel` (Tasks extension).
-    #[serde(rename = "taskId", default)]
-    task_id: Option<String>,
-    /// The filter of `subscriptions/listen`.
-    #[serde(default)]
-    notifications: Option<mcpwire_types::mcp::v2026_07_28::SubscriptionFilter>,
+/// What [`handle`] reads of a request before its future starts.
+enum Prepared {
+    /// A notification: nothing to do.
+    Notification,
+    /// `initialize`: the version it agrees and the client's capabilities.
+    Initialize {
+        chosen: Version,
+        capabilities: Map<String, Value>,
+    },
+    /// A method of the Tasks extension.
+    Task(Untyped),
+    /// Any other method this layer serves.
+    Call(Validated),
 }
 
-/// `_meta` of a 2026-07-28 request.
-#[derive(Debug, Default, Deserialize)]
-struct Meta {
-    #[serde(rename = "io.modelcontextprotocol/protocolVersion", default)]
-    protocol_version: Option<String>,
-    #[serde(rename = "io.modelcontextprotocol/clientCapabilities", default)]
-    client_capabilities: Option<Map<String, Value>>,
-    #[serde(rename = "io.modelcontextprotocol/logLevel", default)]
-    log_level: Option<LogLevel>,
-}
-
-/// The fallback of every session's router: serves every MCP request.
-pub(crate) async fn handle(
+/// The fallback of every session's router: serves every MCP request. The params are read
+/// where they lie in the frame (the one decode, which is the validation) before the
+/// returned future starts; the future serves what they say.
+pub(crate) fn handle(
     state: Arc<SessionState>,
-    raw: Option<Box<RawValue>>,
+    params: Option<RawParams<'_>>,
     request: AsyncContext,
-) -> Result<Box<RawValue>, RpcError> {
-    if request.is_notification() {
-        // `notifications/initialized`, `notifications/roots/list_changed` ...: nothing to do
-        // (cancellation is handled by the session itself).
-        return Ok(null());
-    }
+) -> Result<impl Future<Output = Result<Box<RawValue>, RpcError>> + Send + use<>, RpcError> {
+    let (version, prepared) = prepare(&state, params, &request)?;
+    Ok(async move {
+        let method = request.method().to_owned();
+        let result = match prepared {
+            // `notifications/initialized`, `notifications/roots/list_changed` ...: nothing to
+            // do (cancellation is handled by the session itself).
+            Prepared::Notification => return Ok(null()),
+            Prepared::Initialize {
+                chosen,
+                capabilities,
+            } => initialize(&state, chosen, capabilities, &request)?,
+            Prepared::Task(fields) => {
+                let ctx = context(&state, version, fields.meta.as_ref(), request)?;
+                tasks::serve(
+                    &state.shared.tasks,
+                    state.task_owner(),
+                    &method,
+                    ctx.client_capabilities(),
+                    fields.task_id,
+                    fields.input_responses,
+                )
+                .await?
+            }
+            Prepared::Call(Validated {
+                meta,
+                request: mut call,
+            }) => {
+                let ctx = context(&state, version, meta.as_ref(), request)?;
+                if let Request::List { cursor } = &call
+                    && let Some(listed) = list(
+                        &state.shared,
+                        &method,
+                        cursor.as_deref(),
+                        ctx.version(),
+                        version,
+                    )
+                {
+                    return listed;
+                }
+                let ctx = match input_round(&state.shared, &method, &mut call, ctx.version())? {
+                    Some(round) => ctx.with_input(Arc::new(round)),
+                    None => ctx,
+                };
+                serve(&state.shared, call, ctx, &state).await?
+            }
+        };
+        finish(version_after(&method, version, &state), &method, result)
+    })
+}
+
+/// The version in force and what the request's params say, in the order of the module's
+/// checks: the version, `initialize`, the Tasks extension, whether the version and this
+/// server have the method, then the params decoded as the version's generated type.
+fn prepare(
+    state: &SessionState,
+    params: Option<RawParams<'_>>,
+    request: &AsyncContext,
+) -> Result<(Version, Prepared), RpcError> {
     let profile = request.profile();
-    let version = Version::of_facts(profile.facts()).ok_or_else(RpcError::method_not_found)?;
+    let version = Version::of_facts(profile.facts());
+    if request.is_notification() {
+        return Ok((
+            version.unwrap_or(Version::V2026_07_28),
+            Prepared::Notification,
+        ));
+    }
+    let version = version.ok_or_else(RpcError::method_not_found)?;
     let depth = profile.limits().max_params_depth;
-    let params = raw.as_deref().and_then(|r| RawParams::parse(r.get()));
-    let method = request.method().to_owned();
-    let result = if method == "initialize" {
-        initialize(&state, params, depth, &request)?
-    } else if version.is_stateless() && state.shared.offers.tasks && tasks::is_method(&method) {
+    let method = request.method();
+    let prepared = if method == "initialize" {
+        let asked: AskedVersion = decode_params(params, depth)?;
+        let chosen = asked
+            .protocol_version
+            .as_deref()
+            .and_then(Version::parse)
+            .filter(|v| v.has_handshake())
+            .unwrap_or_else(Version::newest_with_handshake);
+        let Validated {
+            request: Request::Initialize { capabilities },
+            ..
+        } = validate(chosen, "initialize", params, depth)?
+        else {
+            return Err(RpcError::internal_error());
+        };
+        Prepared::Initialize {
+            chosen,
+            capabilities,
+        }
+    } else if version.is_stateless() && state.shared.offers.tasks && tasks::is_method(method) {
         // The extension's methods are in no version's schema: their params are read here.
-        let fields: Params = decode_params(params, depth)?;
-        let ctx = context(&state, version, fields.meta.as_ref(), request)?;
-        tasks::serve(
-            &state.shared.tasks,
-            state.task_owner(),
-            &method,
-            ctx.client_capabilities(),
-            fields.task_id,
-            fields.input_responses,
-        )
-        .await?
+        Prepared::Task(decode_params(params, depth)?)
     } else {
-        if !version.has_request(&method) || !offers(&state.shared, &method) {
+        if !version.has_request(method) || !offers(&state.shared, method) {
             return Err(RpcError::method_not_found());
         }
-        validate(version, &method, params, depth)?;
-        let mut fields: Params = decode_params(params, depth)?;
-        // The members are decoded: the raw params (a copy of the frame's) go before the
-        // handler runs, so a large argument is not held twice while its result is built.
-        drop(raw);
-        let ctx = context(&state, version, fields.meta.as_ref(), request)?;
-        let cursor = fields.cursor.as_deref();
-        if let Some(listed) = list(&state.shared, &method, cursor, ctx.version(), version) {
-            return listed;
-        }
-        let ctx = match input_round(&state.shared, &method, &mut fields, ctx.version())? {
-            Some(round) => ctx.with_input(Arc::new(round)),
-            None => ctx,
-        };
-        serve(&state.shared, &method, fields, ctx, &state).await?
+        // The one decode: the version's generated params type, kept as the request.
+        Prepared::Call(validate(version, method, params, depth)?)
     };
-    finish(version_after(&method, version, &state), &method, result)
+    Ok((version, prepared))
 }
 
 /// The version whose result shape applies: for `initialize`, the one just agreed.
@@ -232,28 +254,48 @@ fn with_identity(context: Context, _: &SessionState) -> Context {
 fn input_round(
     shared: &Shared,
     method: &str,
-    fields: &mut Params,
+    request: &mut Request,
     version: Version,
 ) -> Result<Option<InputRound>, RpcError> {
     if !version.has(Feature::InputRequests) || !METHODS_WITH_INPUT.contains(&method) {
         return Ok(None);
     }
-    let target = fields
-        .name
-        .as_deref()
-        .or(fields.uri.as_deref())
-        .unwrap_or_default();
     // Bound to the arguments' value, not their spelling: a client may re-encode them.
-    let arguments = fields.arguments.as_ref().map_or(Value::Null, |a| {
-        a.to_value()
-            .unwrap_or_else(|_| Value::String(a.text().to_owned()))
-    });
+    let (target, arguments, input) = match request {
+        Request::CallTool {
+            name,
+            arguments,
+            input,
+        } => {
+            let arguments = arguments.as_ref().map_or(Value::Null, |a| {
+                a.to_value()
+                    .unwrap_or_else(|_| Value::String(a.text().to_owned()))
+            });
+            (name.as_str(), arguments, input)
+        }
+        Request::GetPrompt {
+            name,
+            arguments,
+            input,
+        } => {
+            let arguments = arguments.as_ref().map_or(Value::Null, |a| {
+                Value::Object(
+                    a.iter()
+                        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                        .collect(),
+                )
+            });
+            (name.as_str(), arguments, input)
+        }
+        Request::ReadResource { uri, input } => (uri.as_str(), Value::Null, input),
+        _ => return Ok(None),
+    };
     let binding = request_state::binding(method, target, &arguments);
-    let carried = match fields.request_state.take() {
+    let carried = match input.request_state.take() {
         Some(state) => request_state::open(&shared.state_key, &state, &binding)?,
         None => Map::new(),
     };
-    let responses = fields.input_responses.take().unwrap_or_default();
+    let responses = input.responses.take().unwrap_or_default();
     Ok(Some(InputRound::new(
         carried,
         responses,
@@ -289,23 +331,24 @@ fn unsupported_version(requested: &str) -> RpcError {
     .with_data(&json!({ "requested": requested, "supported": supported }))
 }
 
+/// The version an `initialize` asks for. It is read first, since it picks the generated
+/// types the params are decoded with: `initialize`, once per session, is the one request
+/// whose params are read twice.
+#[derive(Deserialize)]
+struct AskedVersion {
+    #[serde(rename = "protocolVersion", default)]
+    protocol_version: Option<String>,
+}
+
 fn initialize(
     state: &SessionState,
-    params: Option<RawParams<'_>>,
-    depth: usize,
+    chosen: Version,
+    capabilities: Map<String, Value>,
     request: &AsyncContext,
 ) -> Result<Value, RpcError> {
-    let fields: Params = decode_params(params, depth)?;
-    let chosen = fields
-        .protocol_version
-        .as_deref()
-        .and_then(Version::parse)
-        .filter(|v| v.has_handshake())
-        .unwrap_or_else(Version::newest_with_handshake);
-    validate(chosen, "initialize", params, depth)?;
     state.agree(Agreed {
         version: chosen,
-        client_capabilities: fields.capabilities.unwrap_or_default(),
+        client_capabilities: capabilities,
     });
     request.negotiate(chosen.facts());
     let shared = &state.shared;
@@ -320,49 +363,49 @@ fn initialize(
 
 async fn serve(
     shared: &Shared,
-    method: &str,
-    fields: Params,
+    request: Request,
     ctx: Context,
     state: &SessionState,
 ) -> Result<Value, RpcError> {
     let version = ctx.version();
-    match method {
-        "ping" => Ok(empty_result(version)),
-        "server/discover" => discover(shared, version),
-        "logging/setLevel" => {
-            if let Some(level) = fields.level {
-                state.set_log_level(level);
-            }
+    match request {
+        Request::Ping => Ok(empty_result(version)),
+        Request::Discover => discover(shared, version),
+        Request::SetLevel(level) => {
+            state.set_log_level(level);
             Ok(empty_result(version))
         }
-        "tools/call" => call_tool(shared, fields, ctx, state).await,
-        "subscriptions/listen" => {
-            let filter = fields.notifications.unwrap_or_default();
+        Request::CallTool {
+            name, arguments, ..
+        } => call_tool(shared, name, arguments, ctx, state).await,
+        Request::Listen(filter) => {
             crate::listen::listen(shared.offers, &*shared.events, filter, ctx.request()).await
         }
-        "completion/complete" => complete(shared, fields, version).await,
-        "resources/subscribe" | "resources/unsubscribe" => {
-            let uri = fields.uri.unwrap_or_default();
-            let subscribe = method == "resources/subscribe";
+        Request::Complete {
+            reference,
+            argument,
+            context,
+        } => complete(shared, reference, argument, context, version).await,
+        Request::Subscribe { uri, subscribe } => {
             if subscribe && !is_readable(shared, &uri) {
                 return Err(resource_not_found(&uri, version));
             }
             state.subscribe(uri, subscribe);
             Ok(empty_result(version))
         }
-        "resources/read" => read_resource(shared, fields.uri.unwrap_or_default(), ctx).await,
-        "prompts/get" => {
-            let name = fields.name.unwrap_or_default();
+        Request::ReadResource { uri, .. } => read_resource(shared, uri, ctx).await,
+        Request::GetPrompt {
+            name, arguments, ..
+        } => {
             let prompt = read(&shared.prompts)
                 .get(&name)
                 .cloned()
                 .ok_or_else(|| unknown("prompt", &name))?;
-            let arguments = match fields.arguments {
-                Some(arguments) => arguments
-                    .to_map()
-                    .map_err(|e| invalid_params("/arguments", &e.to_string()))?,
-                None => Map::new(),
-            };
+            let arguments = arguments
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(k, v)| (k, Value::String(v)))
+                .collect();
             let round = ctx.input_round();
             let version = ctx.version();
             let future = prompt
@@ -370,7 +413,8 @@ async fn serve(
                 .map_err(|e| invalid_params(&e.pointer, &e.reason))?;
             answered(round, future).await
         }
-        _ => Err(RpcError::method_not_found()),
+        // Served before (`initialize`, the list methods).
+        Request::Initialize { .. } | Request::List { .. } => Err(RpcError::method_not_found()),
     }
 }
 
@@ -380,13 +424,13 @@ async fn serve(
 /// Tasks extension (see [`tasks::run`]); one that requires it is -32021 when it does not.
 async fn call_tool(
     shared: &Shared,
-    fields: Params,
+    name: String,
+    arguments: Option<JsonObject>,
     ctx: Context,
     state: &SessionState,
 ) -> Result<Value, RpcError> {
     let headers = state.param_headers();
     let version = ctx.version();
-    let name = fields.name.unwrap_or_default();
     let tool = read(&shared.tools)
         .get(&name)
         .cloned()
@@ -402,7 +446,7 @@ async fn call_tool(
         Some(token) => ctx.detached(token.clone()),
         None => ctx,
     };
-    let arguments = fields.arguments.unwrap_or_default();
+    let arguments = arguments.unwrap_or_default();
     #[cfg(feature = "http")]
     if let (Some(headers), Ok(schema)) = (headers, tool.input_schema())
         && version.is_stateless()
@@ -449,11 +493,13 @@ async fn call_tool(
 
 /// `completion/complete`: the completer of the referenced prompt's argument or template's
 /// variable. An unknown prompt or template is -32602 naming `/ref/name` or `/ref/uri`.
-async fn complete(shared: &Shared, fields: Params, version: Version) -> Result<Value, RpcError> {
-    // The version's params type already required `ref` and `argument`.
-    let (Some(reference), Some(argument)) = (fields.reference, fields.argument) else {
-        return Err(invalid_params("/ref", "missing `ref` or `argument`"));
-    };
+async fn complete(
+    shared: &Shared,
+    reference: Reference,
+    argument: Argument,
+    context: Option<CompletionContext>,
+    version: Version,
+) -> Result<Value, RpcError> {
     let completers = match reference {
         Reference::Prompt { name } => read(&shared.prompts)
             .get(&name)
@@ -467,7 +513,7 @@ async fn complete(shared: &Shared, fields: Params, version: Version) -> Result<V
     let request = CompletionRequest {
         argument: argument.name,
         value: argument.value,
-        context: fields.context.unwrap_or_default().arguments,
+        context: context.unwrap_or_default().arguments,
     };
     Ok(completers.complete(request, version).await)
 }
@@ -615,7 +661,7 @@ fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
     lock.read().unwrap_or_else(PoisonError::into_inner)
 }
 
-fn invalid_params(pointer: &str, reason: &str) -> RpcError {
+pub(crate) fn invalid_params(pointer: &str, reason: &str) -> RpcError {
     RpcError::invalid_params().with_data(&json!({ "pointer": pointer, "reason": reason }))
 }
 

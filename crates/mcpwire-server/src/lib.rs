@@ -175,6 +175,7 @@ mod param_headers;
 mod prompt;
 #[cfg(feature = "redis")]
 pub mod redis;
+mod request;
 mod request_state;
 mod resource;
 mod resource_info;

@@ -73,6 +73,10 @@ impl ParamHeaders {
                 format!("the tool's x-mcp-header declarations are invalid: {e}"),
             )
         })?;
+        if declared.is_empty() {
+            // Nothing to compare: the arguments are not read here.
+            return Ok(());
+        }
         let arguments = arguments.to_map().unwrap_or_default();
         for ParamHeaderDecl { property, header } in declared {
             let mismatch = |problem: String| {

@@ -95,14 +95,31 @@ fn now_secs() -> u64 {
 /// What a state is bound to: a digest of the method, the target (tool or prompt name,
 /// resource URI) and the arguments of the request it was issued for.
 pub(crate) fn binding(method: &str, target: &str, arguments: &Value) -> String {
-    let digest = Sha256::new()
-        .chain_update(method)
-        .chain_update([0])
-        .chain_update(target)
-        .chain_update([0])
-        .chain_update(arguments.to_string())
-        .finalize();
-    crate::hex::encode(&digest[..16])
+    let mut hashing = Hashing(
+        Sha256::new()
+            .chain_update(method)
+            .chain_update([0])
+            .chain_update(target)
+            .chain_update([0]),
+    );
+    // The arguments' text streamed into the digest, never held as a string of its own.
+    let written = serde_json::to_writer(&mut hashing, arguments);
+    debug_assert!(written.is_ok(), "writing into a digest cannot fail");
+    crate::hex::encode(&hashing.0.finalize()[..16])
+}
+
+/// A digest as an [`std::io::Write`], so that serde_json writes text straight into it.
+struct Hashing(Sha256);
+
+impl std::io::Write for Hashing {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The sealed payload.

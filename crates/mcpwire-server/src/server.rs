@@ -239,7 +239,7 @@ impl McpServer {
     /// [`session`](Self::session) with explicit options (concurrency limit, request timeout).
     pub fn session_with(&self, options: Options) -> Session<SessionState> {
         let state = Arc::new(SessionState::new(Arc::clone(&self.shared)));
-        let router = Router::new().fallback_async(crate::dispatch::handle);
+        let router = Router::new().fallback_async_decoding(crate::dispatch::handle);
         let session =
             Session::with_options(self.profile.clone(), Arc::clone(&state), router, options);
         state.attach(session.handle());

@@ -1,69 +1,248 @@
-//! Every request's params are first decoded as the negotiated version's generated params
+//! Every request's params are decoded once, as the negotiated version's generated params
 //! type, so a request the version's schema refuses is -32602 naming the JSON pointer that
-//! failed, exactly as that version defines the request.
+//! failed, exactly as that version defines the request. That decode is kept: what the
+//! generated value holds becomes the version-neutral [`Request`] dispatch matches on.
 
 use mcpwire::params::decode_params;
 use mcpwire::{RawParams, RpcError};
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 
+use crate::request::{Input, Meta, Request, Untyped, Validated};
 use crate::version::Version;
 
-/// Decodes `params` as `T`, keeping only the verdict.
-fn check<T: serde::de::DeserializeOwned>(
-    params: Option<RawParams<'_>>,
-    max_depth: usize,
-) -> Result<(), RpcError> {
-    decode_params::<T>(params, max_depth).map(drop)
+/// A member of a generated value as this layer's own type (the same JSON: a prompt
+/// reference, a log level, capabilities); the generated type already accepted it.
+fn convert<T: Serialize, U: DeserializeOwned>(value: T) -> Result<U, RpcError> {
+    serde_json::to_value(value)
+        .and_then(serde_json::from_value)
+        .map_err(|e| RpcError::internal_error().with_data(&format!("params: {e}")))
 }
 
-/// Validates with the params types of a version with the `initialize` handshake.
+/// The members of a method this layer does not type-check, decoded once.
+fn untyped(
+    method: &str,
+    params: Option<RawParams<'_>>,
+    max_depth: usize,
+) -> Result<Validated, RpcError> {
+    let fields: Untyped = decode_params(params, max_depth)?;
+    let request = match method {
+        "ping" => Request::Ping,
+        "server/discover" => Request::Discover,
+        "subscriptions/listen" => Request::Listen(fields.notifications.unwrap_or_default()),
+        method if method.ends_with("/list") => Request::List {
+            cursor: fields.cursor,
+        },
+        _ => return Err(RpcError::method_not_found()),
+    };
+    Ok(Validated {
+        meta: fields.meta,
+        request,
+    })
+}
+
+/// A request of a version with the `initialize` handshake (no `_meta` read).
+fn handshake(request: Request) -> Result<Validated, RpcError> {
+    Ok(Validated {
+        meta: None,
+        request,
+    })
+}
+
+/// The `context` of a `completion/complete`: a member of the version's params type
+/// (`field`, from 2025-06-18), or before it one the schema does not declare, read as sent.
+macro_rules! completion_context {
+    (field, $p:ident) => {
+        $p.context.map(convert).transpose()?
+    };
+    (extra, $p:ident) => {
+        $p.extra
+            .get("context")
+            .map(|context| context.parse())
+            .transpose()
+            .map_err(|e| crate::dispatch::invalid_params("/context", &e.to_string()))?
+    };
+}
+
+/// Decodes with the params types of a version with the `initialize` handshake.
 macro_rules! handshake_version {
-    ($module:ident, $params:ident, $depth:ident, $method:ident) => {{
+    ($module:ident, $params:ident, $depth:ident, $method:ident, $context:ident) => {{
         use $module as m;
         match $method {
             "tools/list" | "resources/list" | "prompts/list" => {
-                check::<Option<m::PaginatedRequestParams>>($params, $depth)
+                let p: Option<m::PaginatedRequestParams> = decode_params($params, $depth)?;
+                handshake(Request::List {
+                    cursor: p.and_then(|p| p.cursor),
+                })
             }
-            "initialize" => check::<m::InitializeRequestParams>($params, $depth),
-            "tools/call" => check::<m::CallToolRequestParams>($params, $depth),
-            "resources/read" => check::<m::ReadResourceRequestParams>($params, $depth),
-            "prompts/get" => check::<m::GetPromptRequestParams>($params, $depth),
-            "logging/setLevel" => check::<m::SetLevelRequestParams>($params, $depth),
-            "completion/complete" => check::<m::CompleteRequestParams>($params, $depth),
-            "resources/subscribe" => check::<m::SubscribeRequestParams>($params, $depth),
-            "resources/unsubscribe" => check::<m::UnsubscribeRequestParams>($params, $depth),
-            _ => Ok(()),
+            "initialize" => {
+                let p: m::InitializeRequestParams = decode_params($params, $depth)?;
+                handshake(Request::Initialize {
+                    capabilities: convert(p.capabilities)?,
+                })
+            }
+            "tools/call" => {
+                let p: m::CallToolRequestParams = decode_params($params, $depth)?;
+                handshake(Request::CallTool {
+                    name: p.name,
+                    arguments: p.arguments,
+                    input: Input::default(),
+                })
+            }
+            "resources/read" => {
+                let p: m::ReadResourceRequestParams = decode_params($params, $depth)?;
+                handshake(Request::ReadResource {
+                    uri: p.uri,
+                    input: Input::default(),
+                })
+            }
+            "prompts/get" => {
+                let p: m::GetPromptRequestParams = decode_params($params, $depth)?;
+                handshake(Request::GetPrompt {
+                    name: p.name,
+                    arguments: p.arguments,
+                    input: Input::default(),
+                })
+            }
+            "logging/setLevel" => {
+                let p: m::SetLevelRequestParams = decode_params($params, $depth)?;
+                handshake(Request::SetLevel(convert(p.level)?))
+            }
+            "completion/complete" => {
+                let p: m::CompleteRequestParams = decode_params($params, $depth)?;
+                handshake(Request::Complete {
+                    reference: convert(p.r#ref)?,
+                    argument: convert(p.argument)?,
+                    context: completion_context!($context, p),
+                })
+            }
+            "resources/subscribe" => {
+                let p: m::SubscribeRequestParams = decode_params($params, $depth)?;
+                handshake(Request::Subscribe {
+                    uri: p.uri,
+                    subscribe: true,
+                })
+            }
+            "resources/unsubscribe" => {
+                let p: m::UnsubscribeRequestParams = decode_params($params, $depth)?;
+                handshake(Request::Subscribe {
+                    uri: p.uri,
+                    subscribe: false,
+                })
+            }
+            method => untyped(method, $params, $depth).map(|v| Validated { meta: None, ..v }),
         }
     }};
 }
 
-/// Validates the params of `method` against `version`'s generated types (methods this
-/// layer does not type-check pass).
+/// The `_meta` members this layer reads, from a 2026-07-28 request's decoded `_meta`.
+fn meta(meta: v2026_07_28::RequestMetaObject) -> Result<Option<Meta>, RpcError> {
+    Ok(Some(Meta {
+        protocol_version: Some(meta.io_modelcontextprotocol_protocol_version),
+        client_capabilities: Some(convert(meta.io_modelcontextprotocol_client_capabilities)?),
+        log_level: meta
+            .io_modelcontextprotocol_log_level
+            .map(convert)
+            .transpose()?,
+    }))
+}
+
+/// The answers a 2026-07-28 request carries to an earlier input-required result.
+fn input(
+    responses: Option<v2026_07_28::InputResponses>,
+    request_state: Option<String>,
+) -> Result<Input, RpcError> {
+    Ok(Input {
+        responses: responses.map(convert).transpose()?,
+        request_state,
+    })
+}
+
+/// Decodes with the params types of 2026-07-28 (stateless: `_meta` in every request).
+fn stateless(
+    method: &str,
+    params: Option<RawParams<'_>>,
+    depth: usize,
+) -> Result<Validated, RpcError> {
+    use v2026_07_28 as m;
+    let (stated, request) = match method {
+        "tools/list" | "resources/list" | "prompts/list" => {
+            let p: m::PaginatedRequestParams = decode_params(params, depth)?;
+            (p.meta, Request::List { cursor: p.cursor })
+        }
+        "server/discover" => {
+            let p: m::RequestParams = decode_params(params, depth)?;
+            (p.meta, Request::Discover)
+        }
+        "tools/call" => {
+            let p: m::CallToolRequestParams = decode_params(params, depth)?;
+            let input = input(p.input_responses, p.request_state)?;
+            let (name, arguments) = (p.name, p.arguments);
+            (
+                p.meta,
+                Request::CallTool {
+                    name,
+                    arguments,
+                    input,
+                },
+            )
+        }
+        "resources/read" => {
+            let p: m::ReadResourceRequestParams = decode_params(params, depth)?;
+            let input = input(p.input_responses, p.request_state)?;
+            (p.meta, Request::ReadResource { uri: p.uri, input })
+        }
+        "prompts/get" => {
+            let p: m::GetPromptRequestParams = decode_params(params, depth)?;
+            let input = input(p.input_responses, p.request_state)?;
+            let (name, arguments) = (p.name, p.arguments);
+            (
+                p.meta,
+                Request::GetPrompt {
+                    name,
+                    arguments,
+                    input,
+                },
+            )
+        }
+        "completion/complete" => {
+            let p: m::CompleteRequestParams = decode_params(params, depth)?;
+            let reference = convert(p.r#ref)?;
+            let argument = convert(p.argument)?;
+            let context = p.context.map(convert).transpose()?;
+            (
+                p.meta,
+                Request::Complete {
+                    reference,
+                    argument,
+                    context,
+                },
+            )
+        }
+        method => return untyped(method, params, depth),
+    };
+    Ok(Validated {
+        meta: meta(stated)?,
+        request,
+    })
+}
+
+/// Decodes the params of `method` with `version`'s generated types into the request
+/// dispatch serves (methods this layer does not type-check are read for the members it
+/// uses).
 pub(crate) fn validate(
     version: Version,
     method: &str,
     params: Option<RawParams<'_>>,
     depth: usize,
-) -> Result<(), RpcError> {
+) -> Result<Validated, RpcError> {
     match version {
-        Version::V2024_11_05 => handshake_version!(v2024_11_05, params, depth, method),
-        Version::V2025_03_26 => handshake_version!(v2025_03_26, params, depth, method),
-        Version::V2025_06_18 => handshake_version!(v2025_06_18, params, depth, method),
-        Version::V2025_11_25 => handshake_version!(v2025_11_25, params, depth, method),
-        Version::V2026_07_28 => {
-            use v2026_07_28 as m;
-            match method {
-                "tools/list" | "resources/list" | "prompts/list" => {
-                    check::<m::PaginatedRequestParams>(params, depth)
-                }
-                "server/discover" => check::<m::RequestParams>(params, depth),
-                "tools/call" => check::<m::CallToolRequestParams>(params, depth),
-                "resources/read" => check::<m::ReadResourceRequestParams>(params, depth),
-                "prompts/get" => check::<m::GetPromptRequestParams>(params, depth),
-                "completion/complete" => check::<m::CompleteRequestParams>(params, depth),
-                _ => Ok(()),
-            }
-        }
+        Version::V2024_11_05 => handshake_version!(v2024_11_05, params, depth, method, extra),
+        Version::V2025_03_26 => handshake_version!(v2025_03_26, params, depth, method, extra),
+        Version::V2025_06_18 => handshake_version!(v2025_06_18, params, depth, method, field),
+        Version::V2025_11_25 => handshake_version!(v2025_11_25, params, depth, method, field),
+        Version::V2026_07_28 => stateless(method, params, depth),
     }
 }
 

@@ -140,12 +140,12 @@ fn request<'a, S, H: Host<S>>(
             match host.async_call(Some(&call), method, params) {
                 Some((state, ctx)) => {
                     let started = catch_unwind(AssertUnwindSafe(|| {
-                        let future = fallback(state, owned(params), ctx);
+                        let future = fallback(state, params, ctx)?;
                         let boxed: BoxFuture<Result<String, RpcError>> =
                             Box::pin(async move { future.await.map(into_string) });
-                        boxed
+                        Ok(boxed)
                     }))
-                    .map_err(|_panic| RpcError::internal_error());
+                    .unwrap_or_else(|_panic| Err(RpcError::internal_error()));
                     return Next::Request { call, started };
                 }
                 None => Err(RpcError::internal_error()),
@@ -196,15 +196,16 @@ fn notification<'a, S, H: Host<S>>(
                 return Next::Reply(None);
             };
             let started = catch_unwind(AssertUnwindSafe(|| {
-                let future = fallback(state, owned(params), ctx);
+                let future = fallback(state, params, ctx).ok()?;
                 let boxed: BoxFuture<()> = Box::pin(async move {
                     let _ = future.await;
                 });
-                boxed
+                Some(boxed)
             }));
+            // A fallback's answer to a notification, an error included, goes nowhere.
             return match started {
-                Ok(future) => Next::Notification(future),
-                Err(_panic) => Next::Reply(None),
+                Ok(Some(future)) => Next::Notification(future),
+                Ok(None) | Err(_) => Next::Reply(None),
             };
         }
     };
@@ -245,10 +246,4 @@ pub(crate) fn deliver<S>(router: &Router<S>, state: &S, event: ProtocolEvent) {
 /// held once, not twice).
 fn into_string(raw: Box<serde_json::value::RawValue>) -> String {
     Box::<str>::from(raw).into_string()
-}
-
-/// The raw params an async fallback owns.
-#[cfg(feature = "tokio")]
-fn owned(params: Option<RawParams<'_>>) -> Option<Box<serde_json::value::RawValue>> {
-    params.and_then(|p| serde_json::value::RawValue::from_string(p.get().to_owned()).ok())
 }

@@ -70,7 +70,11 @@ type AsyncNotificationFn<S> = dyn Fn(Arc<S>, Option<RawParams<'_>>, usize, Async
     + Send
     + Sync;
 #[cfg(feature = "tokio")]
-type AsyncFallbackFn<S> = dyn Fn(Arc<S>, Option<Box<RawValue>>, AsyncContext) -> BoxFuture<Result<Box<RawValue>, RpcError>>
+type AsyncFallbackFn<S> = dyn Fn(
+        Arc<S>,
+        Option<RawParams<'_>>,
+        AsyncContext,
+    ) -> Result<BoxFuture<Result<Box<RawValue>, RpcError>>, RpcError>
     + Send
     + Sync;
 type EventFn<S> = dyn Fn(&S, ProtocolEvent) + Send + Sync;
@@ -306,10 +310,40 @@ impl<S: Send + Sync + 'static> Router<S> {
         F: Fn(Arc<S>, Option<Box<RawValue>>, AsyncContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Box<RawValue>, RpcError>> + Send + 'static,
     {
-        let erased = move |state, params, ctx| -> BoxFuture<Result<Box<RawValue>, RpcError>> {
-            Box::pin(handler(state, params, ctx))
+        let erased = move |state, params: Option<RawParams<'_>>, ctx| {
+            let future: BoxFuture<Result<Box<RawValue>, RpcError>> =
+                Box::pin(handler(state, owned(params), ctx));
+            Ok(future)
         };
         self.fallback = Some(FallbackHandler::Async(Box::new(erased)));
         self
     }
+
+    /// [`fallback_async`](Self::fallback_async) for a handler that reads the params where
+    /// they lie in the frame, before its future starts: it decodes what it needs and
+    /// returns the future (or the error that answers the request), so the raw params are
+    /// never copied for the future to own. It runs on the session's reading task, like
+    /// the decode of an [`request_async`](Self::request_async) handler's params.
+    pub fn fallback_async_decoding<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: Fn(Arc<S>, Option<RawParams<'_>>, AsyncContext) -> Result<Fut, RpcError>
+            + Send
+            + Sync
+            + 'static,
+        Fut: Future<Output = Result<Box<RawValue>, RpcError>> + Send + 'static,
+    {
+        let erased = move |state, params: Option<RawParams<'_>>, ctx| {
+            let future: BoxFuture<Result<Box<RawValue>, RpcError>> =
+                Box::pin(handler(state, params, ctx)?);
+            Ok(future)
+        };
+        self.fallback = Some(FallbackHandler::Async(Box::new(erased)));
+        self
+    }
+}
+
+/// The raw params a [`Router::fallback_async`] handler owns: a copy of the frame's.
+#[cfg(feature = "tokio")]
+fn owned(params: Option<RawParams<'_>>) -> Option<Box<RawValue>> {
+    params.and_then(|p| RawValue::from_string(p.get().to_owned()).ok())
 }

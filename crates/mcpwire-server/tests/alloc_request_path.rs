@@ -1,0 +1,174 @@
+//! Issue 48: one decode on the request path. A stateless (MCP 2026-07-28) POST `tools/call`
+//! goes through the whole HTTP path in process (`McpEndpoint` as a tower service: the body
+//! read, the transport's classification, the session's peer, the server's validation and
+//! dispatch, the tool, the reply) while a counting global allocator adds up what is
+//! allocated.
+//!
+//! What a user observes is the cost of a large argument: every layer that reads the params
+//! into a value of its own allocates the argument's text again. The request path may
+//! allocate at most [`COPIES`] times the argument's size beyond a small call's cost: the body
+//! collected from the connection, the validated request that dispatch is handed (decoded
+//! where the params lie in the frame), the arguments' value the `requestState` binding
+//! digests, and the tool's own decode. Before validation became the decode the path took
+//! ten: the params copied for the server's task, validation's decode thrown away,
+//! dispatch's second decode, the binding's text held as a string (and grown), the
+//! `Mcp-Param-*` check reading every argument of a tool that declares none. The bytes of a
+//! small call are printed (`--nocapture`) for the record in docs/architecture.md.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use axum::body::Bytes;
+use axum::http::Request;
+use http_body_util::{BodyExt, Full};
+use mcpwire::http::{HttpConfig, McpEndpoint};
+use mcpwire_server::{Context, McpServer};
+use serde_json::json;
+use tower_service::Service;
+
+struct CountingAllocator;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+static BYTES: AtomicU64 = AtomicU64::new(0);
+
+fn record(size: usize) {
+    ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    BYTES.fetch_add(size as u64, Ordering::Relaxed);
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator; counting has no effect on
+// the memory handed out.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        record(layout.size());
+        // SAFETY: same layout contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        record(layout.size());
+        // SAFETY: same layout contract as the caller's.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        record(new_size);
+        // SAFETY: `ptr` was allocated by `System` with `layout` (every allocation goes there).
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` was allocated by `System` with `layout`.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
+
+/// How many times a large argument's size the request path may allocate.
+const COPIES: u64 = 4;
+
+/// What a call allocates that does not grow with its argument, and may differ between a
+/// small call and a large one (the reply's digits, a buffer's rounding).
+const SLACK: u64 = 4096;
+
+/// The size of the large argument.
+const LARGE: usize = 256 * 1024;
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Text {
+    /// Any text.
+    text: String,
+}
+
+fn server() -> McpServer {
+    McpServer::builder("alloc", "1")
+        .tool(
+            "measure",
+            "The length of a text",
+            |Text { text }: Text, _: Context| async move { text.len().to_string() },
+        )
+        .build()
+        .expect("a valid server")
+}
+
+/// The body of a stateless `tools/call` of `measure` with `text`.
+fn call_body(id: u64, text: &str) -> Bytes {
+    let body = json!({
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {
+            "name": "measure",
+            "arguments": { "text": text },
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientInfo": { "name": "t", "version": "1" },
+                "io.modelcontextprotocol/clientCapabilities": {}
+            }
+        }
+    });
+    Bytes::from(body.to_string())
+}
+
+/// POSTs `body` to the endpoint and returns the reply's text, with the allocations (count,
+/// bytes) the call made: from the request handed to the service to the reply's body read.
+async fn post<S: mcpwire::http::HttpService>(
+    endpoint: &mut McpEndpoint<S>,
+    body: Bytes,
+) -> (String, u64, u64) {
+    let request = Request::post("/mcp")
+        .header("Host", "localhost:8080")
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .header("MCP-Protocol-Version", "2026-07-28")
+        .header("Mcp-Method", "tools/call")
+        .header("Mcp-Name", "measure")
+        .body(Full::new(body))
+        .unwrap();
+    std::future::poll_fn(|cx| Service::<Request<Full<Bytes>>>::poll_ready(endpoint, cx))
+        .await
+        .unwrap();
+    let (count, bytes) = (
+        ALLOCATIONS.load(Ordering::SeqCst),
+        BYTES.load(Ordering::SeqCst),
+    );
+    let response = endpoint.call(request).await.unwrap();
+    let status = response.status();
+    let reply = response.into_body().collect().await.unwrap().to_bytes();
+    let count = ALLOCATIONS.load(Ordering::SeqCst) - count;
+    let bytes = BYTES.load(Ordering::SeqCst) - bytes;
+    let text = String::from_utf8(reply.to_vec()).unwrap();
+    assert_eq!(status, 200, "{text}");
+    (text, count, bytes)
+}
+
+#[tokio::test]
+async fn a_tool_call_reads_its_params_once() {
+    let server = server();
+    let config = HttpConfig::default().stateless(true);
+    let mut endpoint = McpEndpoint::new(config, server.http_service());
+    // Warm up: what is built once per process (lazy statics, the tool's schema) is not
+    // counted against a call.
+    for id in 0..3 {
+        post(&mut endpoint, call_body(id, "warm")).await;
+    }
+    let (small_reply, small_count, small_bytes) = post(&mut endpoint, call_body(10, "hi")).await;
+    assert!(small_reply.contains(r#""text":"2""#), "{small_reply}");
+    let large_text = "a".repeat(LARGE);
+    let (large_reply, _, large_bytes) = post(&mut endpoint, call_body(11, &large_text)).await;
+    assert!(
+        large_reply.contains(&format!(r#""text":"{LARGE}""#)),
+        "{large_reply}"
+    );
+    let per_byte = (large_bytes - small_bytes) as f64 / LARGE as f64;
+    println!(
+        "tools/call over stateless HTTP: {small_count} allocations, {small_bytes} bytes; \
+         a {LARGE}-byte argument adds {per_byte:.2} bytes per byte"
+    );
+    assert!(
+        large_bytes - small_bytes <= COPIES * LARGE as u64 + SLACK,
+        "a {LARGE}-byte argument made the request path allocate {} bytes more than a small \
+         call ({per_byte:.2} copies; at most {COPIES})",
+        large_bytes - small_bytes
+    );
+}
