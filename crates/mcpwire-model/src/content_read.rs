@@ -91,7 +91,20 @@ macro_rules! dated_annotations_of {
     }};
 }
 
-pub(crate) use {annotations_of, dated_annotations_of};
+/// [`Annotations`] of the annotations of module `$m` (2024-11-05's own types, or
+/// `Annotations`, with `lastModified` where it has it).
+macro_rules! annotations_read {
+    (v2024_11_05, $a:expr) => {
+        annotations_of!(v2024_11_05, $a)
+    };
+    ($m:ident, $a:expr) => {
+        $crate::by_version::if_member!($m, Annotations, last_modified, { dated_annotations_of!($m, $a) }, {
+            annotations_of!($m, $a)
+        })
+    };
+}
+
+pub(crate) use {annotations_of, annotations_read, dated_annotations_of};
 
 /// An [`EmbeddedResource`] of a generated union `$m::$union` of text and blob contents
 /// (`EmbeddedResourceResource`, `ReadResourceResultContentsItem`), with the contents'

@@ -129,7 +129,23 @@ macro_rules! annotations {
     }};
 }
 
-pub(crate) use annotations;
+/// [`Annotations`] as the annotations of module `$m`: 2024-11-05 has a type of its own per
+/// annotated struct (`$own`), without `lastModified`; later versions one `Annotations`, with
+/// `lastModified` where it has it (else one present is a [`ContentError`]).
+macro_rules! annotations_to {
+    (v2024_11_05, $own:ident, $a:expr, $v:expr) => {
+        annotations!(v2024_11_05, $own, $a, $v)
+    };
+    ($m:ident, $own:ident, $a:expr, $v:expr) => {
+        $crate::by_version::if_member!($m, Annotations, last_modified, {
+            annotations!($m, Annotations, $a, $v, with_last_modified)
+        }, {
+            annotations!($m, Annotations, $a, $v)
+        })
+    };
+}
+
+pub(crate) use {annotations, annotations_to};
 
 /// The `resource` member of an `EmbeddedResource` of module `$m` under version `$v`; `dated`
 /// where the contents have `_meta` (2025-06-18 on), else contents with `_meta` are a
