@@ -17,7 +17,7 @@ use crate::ask::{
 };
 use crate::ask_reply_wire::{read_sampled, role_of};
 use crate::content_read::{
-    object_of, read_block_2025_06_18, tool_block_2024_11_05, tool_block_2025_03_26,
+    object_of, read_block,
 };
 use crate::content_wire::to_value;
 use crate::form::Form;
@@ -107,7 +107,7 @@ impl SamplingRequest {
         }
         /// Reads a single block of `$m::SamplingMessageContent` (before 2025-11-25).
         macro_rules! single {
-            ($m:ident, $target:ident, $read:ident, [$($variant:ident),*]) => {
+            ($m:ident, $target:ident, $read:expr, [$($variant:ident),*]) => {
                 |c: $m::SamplingMessageContent| -> Result<SampledContent, ReadError> {
                     Ok(read_sampled!(
                         $m, SamplingMessageContent, c, $target, $read, WHAT, version,
@@ -131,7 +131,7 @@ impl SamplingRequest {
                     single!(
                         v2024_11_05,
                         CallToolResultContentItem,
-                        tool_block_2024_11_05,
+                        read_block(Version::V2024_11_05),
                         [TextContent, ImageContent]
                     )
                 )
@@ -143,7 +143,7 @@ impl SamplingRequest {
                     single!(
                         v2025_03_26,
                         CallToolResultContentItem,
-                        tool_block_2025_03_26,
+                        read_block(Version::V2025_03_26),
                         [TextContent, ImageContent, AudioContent]
                     )
                 )
@@ -155,7 +155,7 @@ impl SamplingRequest {
                     single!(
                         v2025_06_18,
                         ContentBlock,
-                        read_block_2025_06_18,
+                        read_block(Version::V2025_06_18),
                         [TextContent, ImageContent, AudioContent]
                     )
                 )

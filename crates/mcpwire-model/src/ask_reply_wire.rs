@@ -13,10 +13,10 @@ use crate::ask_reply::{ElicitAnswer, ElicitReply, SamplingReply};
 use crate::ask_wire::{AskError, lacking, refused};
 use crate::content::{Content, Role};
 use crate::content_read::{
-    object_of, read_block_2025_06_18, tool_block_2024_11_05, tool_block_2025_03_26,
+    object_of, read_block,
 };
 use crate::content_wire::{
-    Block2024_11_05, Block2025_03_26, block_2024_11_05, block_2025_03_26, block_2025_06_18,
+    Block2024_11_05, Block2025_03_26, block_2024_11_05, block_2025_03_26, block_to,
     optional_as, to_value,
 };
 use crate::read_error::{ReadError, decode};
@@ -31,7 +31,7 @@ use crate::version::Version;
 /// and audio variants read as the same variant of `$m::$target` by `$read`; any other
 /// variant (tool use, tool results, an array of blocks) has no place in the model.
 macro_rules! read_sampled {
-    ($m:ident, $union:ident, $block:expr, $target:ident, $read:ident, $what:expr, $v:expr,
+    ($m:ident, $union:ident, $block:expr, $target:ident, $read:expr, $what:expr, $v:expr,
      [$($variant:ident),*]) => {{
         #[allow(unreachable_patterns)]
         match $block {
@@ -75,7 +75,7 @@ fn not_sampled(kind: &str, version: Version) -> AskError {
 
 /// The `CreateMessageResultContent` of 2025-06-18.
 macro_rules! result_content {
-    ($fn:ident, $m:ident, $block:ident, $v:expr) => {
+    ($fn:ident, $m:ident, $block:expr, $v:expr) => {
         fn $fn(content: &Content) -> Result<$m::CreateMessageResultContent, AskError> {
             use $m::{ContentBlock as B, CreateMessageResultContent as C};
             match $block(content)? {
@@ -92,7 +92,7 @@ macro_rules! result_content {
 result_content!(
     result_2025_06_18,
     v2025_06_18,
-    block_2025_06_18,
+    block_to(Version::V2025_06_18),
     Version::V2025_06_18
 );
 
@@ -148,7 +148,7 @@ impl SamplingReply {
     pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
         const WHAT: &str = "CreateMessageResult";
         macro_rules! read {
-            ($m:ident, $target:ident, $read:ident, [$($variant:ident),*]) => {{
+            ($m:ident, $target:ident, $read:expr, [$($variant:ident),*]) => {{
                 read!($m, |c| -> Result<SampledContent, ReadError> {
                     Ok(read_sampled!(
                         $m, CreateMessageResultContent, c, $target, $read, WHAT, version,
@@ -173,19 +173,19 @@ impl SamplingReply {
             Version::V2024_11_05 => read!(
                 v2024_11_05,
                 CallToolResultContentItem,
-                tool_block_2024_11_05,
+                read_block(Version::V2024_11_05),
                 [TextContent, ImageContent]
             ),
             Version::V2025_03_26 => read!(
                 v2025_03_26,
                 CallToolResultContentItem,
-                tool_block_2025_03_26,
+                read_block(Version::V2025_03_26),
                 [TextContent, ImageContent, AudioContent]
             ),
             Version::V2025_06_18 => read!(
                 v2025_06_18,
                 ContentBlock,
-                read_block_2025_06_18,
+                read_block(Version::V2025_06_18),
                 [TextContent, ImageContent, AudioContent]
             ),
             Version::V2025_11_25 => read!(v2025_11_25, result_of_2025_11_25),

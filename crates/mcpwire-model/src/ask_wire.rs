@@ -10,7 +10,7 @@ use serde_json::{Number, Value};
 use crate::ask::{ElicitRequest, IncludeContext, ModelPreferences, SamplingRequest};
 use crate::content::{ContentError, Role};
 use crate::content_wire::{
-    Block2024_11_05, Block2025_03_26, block_2024_11_05, block_2025_03_26, block_2025_06_18,
+    Block2024_11_05, Block2025_03_26, block_2024_11_05, block_2025_03_26, block_to,
     optional_as, to_value,
 };
 use crate::form::FormError;
@@ -375,7 +375,7 @@ pub fn sampling_params(request: &SamplingRequest, version: Version) -> Result<Va
         Version::V2025_06_18 => {
             no_tools(request, v)?;
             let messages = sampling_messages!(v2025_06_18, request, v, |c| content_2025_06_18(
-                block_2025_06_18(single_block(c, v)?)?
+                block_to(v)(single_block(c, v)?)?
             ));
             to_value(sampling_params!(v2025_06_18, request, version, messages))
         }

@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 
 use crate::ask_wire::{AskError, lacking, refused};
 use crate::content::Content;
-use crate::content_read::{object, read_block_2025_11_25, read_block_2026_07_28};
-use crate::content_wire::{as_generated, block_2025_11_25, block_2026_07_28, to_value};
+use crate::content_read::{object, read_block};
+use crate::content_wire::{as_generated, block_to, to_value};
 use crate::read_error::ReadError;
 use crate::sampled::{
     SampledBlock, SampledContent, SampledToolResult, SampledToolUse, ToolChoice, ToolChoiceMode,
@@ -81,14 +81,14 @@ fn tool_use_of(value: Value) -> SampledToolUse {
 
 /// The conversions of one version's sampled unions, both ways.
 macro_rules! sampled_wire {
-    ($m:ident, $v:expr, $block:ident, $read:ident,
+    ($m:ident, $v:expr,
      $to_block:ident, $to_msg:ident, $to_result:ident,
      $of_block:ident, $of_msg:ident, $of_result:ident) => {
         fn $to_block(block: &SampledBlock) -> Result<$m::SamplingMessageContentBlock, AskError> {
             use $m::{ContentBlock as C, SamplingMessageContentBlock as S};
             let v = $v;
             Ok(match block {
-                SampledBlock::Content(content) => match $block(content)? {
+                SampledBlock::Content(content) => match block_to($v)(content)? {
                     C::TextContent(b) => S::TextContent(b),
                     C::ImageContent(b) => S::ImageContent(b),
                     C::AudioContent(b) => S::AudioContent(b),
@@ -108,7 +108,7 @@ macro_rules! sampled_wire {
                     let content = result
                         .content
                         .iter()
-                        .map(|c| $block(c).map(to_value))
+                        .map(|c| block_to::<$m::ContentBlock>($v)(c).map(to_value))
                         .collect::<Result<Vec<_>, _>>()?;
                     let json = tool_result_json(result, content);
                     S::ToolResultContent(
@@ -137,15 +137,15 @@ macro_rules! sampled_wire {
         ) -> Result<SampledBlock, ReadError> {
             use $m::{ContentBlock as C, SamplingMessageContentBlock as S};
             Ok(match block {
-                S::TextContent(b) => SampledBlock::Content($read(C::TextContent(b))?),
-                S::ImageContent(b) => SampledBlock::Content($read(C::ImageContent(b))?),
-                S::AudioContent(b) => SampledBlock::Content($read(C::AudioContent(b))?),
+                S::TextContent(b) => SampledBlock::Content(read_block($v)(C::TextContent(b))?),
+                S::ImageContent(b) => SampledBlock::Content(read_block($v)(C::ImageContent(b))?),
+                S::AudioContent(b) => SampledBlock::Content(read_block($v)(C::AudioContent(b))?),
                 S::ToolUseContent(b) => SampledBlock::ToolUse(tool_use_of(to_value(b))),
                 S::ToolResultContent(b) => SampledBlock::ToolResult(SampledToolResult {
                     content: b
                         .content
                         .into_iter()
-                        .map($read)
+                        .map(read_block($v))
                         .collect::<Result<Vec<_>, _>>()?,
                     structured_content: b.structured_content.map(to_value),
                     is_error: b.is_error,
@@ -203,8 +203,6 @@ macro_rules! sampled_wire {
 sampled_wire!(
     v2025_11_25,
     Version::V2025_11_25,
-    block_2025_11_25,
-    read_block_2025_11_25,
     block_to_2025_11_25,
     message_to_2025_11_25,
     result_to_2025_11_25,
@@ -215,8 +213,6 @@ sampled_wire!(
 sampled_wire!(
     v2026_07_28,
     Version::V2026_07_28,
-    block_2026_07_28,
-    read_block_2026_07_28,
     block_to_2026_07_28,
     message_to_2026_07_28,
     result_to_2026_07_28,
