@@ -15,15 +15,13 @@ use serde_json::Value;
 use crate::ask::{
     ElicitRequest, IncludeContext, ModelPreferences, SamplingMessage, SamplingRequest,
 };
-use crate::ask_reply_wire::{read_sampled, role_of};
-use crate::content_read::{
-    object_of, read_block,
-};
+use crate::ask_reply_wire::role_of;
+use crate::by_version::{by_version, if_member};
+use crate::content_read::object_of;
 use crate::content_wire::to_value;
 use crate::form::Form;
 use crate::read_error::{ReadError, decode};
-use crate::sampled::SampledContent;
-use crate::sampled_wire::{message_of_2025_11_25, message_of_2026_07_28, tool_choice_of, tools_of};
+use crate::sampled_wire::{SampledOf, tool_choice_of, tools_of};
 use crate::version::Version;
 
 impl SamplingRequest {
@@ -40,24 +38,28 @@ impl SamplingRequest {
     pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
         const WHAT: &str = "CreateMessageRequestParams";
         macro_rules! read {
-            ($m:ident, $content:expr $(, $with_meta:ident)?) => {{
+            ($m:ident) => {{
                 let mut p: $m::CreateMessageRequestParams = decode(text, WHAT, version)?;
                 let messages = std::mem::take(&mut p.messages)
                     .into_iter()
                     .map(|m| {
-                        let content = $content(m.content)?;
+                        let content = m.content.sampled_of(version)?;
                         Ok(SamplingMessage {
                             role: role_of!($m, m.role),
                             content,
-                            meta: read!(@meta m $(, $with_meta)?),
+                            meta: if_member!($m, SamplingMessage, meta, {
+                                m.meta.and_then(object_of)
+                            }, {
+                                None
+                            }),
                         })
                     })
                     .collect::<Result<Vec<_>, ReadError>>()?;
                 let max_tokens = p.max_tokens.as_u64().and_then(|n| u32::try_from(n).ok());
                 let max_tokens = max_tokens
                     .ok_or_else(|| ReadError::new(WHAT, version, "its maxTokens is not a u32"))?;
-                (
-                    SamplingRequest {
+                #[allow(unused_mut)]
+                let mut out = SamplingRequest {
                         messages,
                         max_tokens,
                         system_prompt: p.system_prompt.take(),
@@ -94,86 +96,24 @@ impl SamplingRequest {
                                 intelligence_priority: priority(p.intelligence_priority),
                             }
                         }),
-                    },
-                    p,
-                )
-            }};
-            (@meta $message:ident, with_meta) => {
-                $message.meta.and_then(object_of)
-            };
-            (@meta $message:ident) => {
-                None
-            };
-        }
-        /// Reads a single block of `$m::SamplingMessageContent` (before 2025-11-25).
-        macro_rules! single {
-            ($m:ident, $target:ident, $read:expr, [$($variant:ident),*]) => {
-                |c: $m::SamplingMessageContent| -> Result<SampledContent, ReadError> {
-                    Ok(read_sampled!(
-                        $m, SamplingMessageContent, c, $target, $read, WHAT, version,
-                        [$($variant),*]
-                    )
-                    .into())
-                }
-            };
-        }
-        /// `tools` and `toolChoice` of `$p`, read into `$out`.
-        macro_rules! with_tools {
-            ($out:ident, $p:ident) => {{
-                $out.tools = $p.tools.map(|t| tools_of(t, version)).transpose()?;
-                $out.tool_choice = $p.tool_choice.map(tool_choice_of);
+                };
+                // Tool use (2025-11-25 on), and `task` and `_meta` where the version has them.
+                if_member!($m, CreateMessageRequestParams, tools, {
+                    out.tools = p.tools.map(|t| tools_of(t, version)).transpose()?;
+                }, {});
+                if_member!($m, CreateMessageRequestParams, tool_choice, {
+                    out.tool_choice = p.tool_choice.map(tool_choice_of);
+                }, {});
+                if_member!($m, CreateMessageRequestParams, task, {
+                    out.task = p.task.and_then(object_of);
+                }, {});
+                if_member!($m, CreateMessageRequestParams, meta, {
+                    out.meta = p.meta.and_then(object_of);
+                }, {});
+                out
             }};
         }
-        Ok(match version {
-            Version::V2024_11_05 => {
-                read!(
-                    v2024_11_05,
-                    single!(
-                        v2024_11_05,
-                        CallToolResultContentItem,
-                        read_block(Version::V2024_11_05),
-                        [TextContent, ImageContent]
-                    )
-                )
-                .0
-            }
-            Version::V2025_03_26 => {
-                read!(
-                    v2025_03_26,
-                    single!(
-                        v2025_03_26,
-                        CallToolResultContentItem,
-                        read_block(Version::V2025_03_26),
-                        [TextContent, ImageContent, AudioContent]
-                    )
-                )
-                .0
-            }
-            Version::V2025_06_18 => {
-                read!(
-                    v2025_06_18,
-                    single!(
-                        v2025_06_18,
-                        ContentBlock,
-                        read_block(Version::V2025_06_18),
-                        [TextContent, ImageContent, AudioContent]
-                    )
-                )
-                .0
-            }
-            Version::V2025_11_25 => {
-                let (mut out, p) = read!(v2025_11_25, message_of_2025_11_25, with_meta);
-                with_tools!(out, p);
-                out.task = p.task.and_then(object_of);
-                out.meta = p.meta.and_then(object_of);
-                out
-            }
-            Version::V2026_07_28 => {
-                let (mut out, p) = read!(v2026_07_28, message_of_2026_07_28, with_meta);
-                with_tools!(out, p);
-                out
-            }
-        })
+        Ok(by_version!(version, read))
     }
 }
 
