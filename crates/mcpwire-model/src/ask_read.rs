@@ -147,54 +147,59 @@ impl ElicitRequest {
     /// ```
     pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
         const WHAT: &str = "ElicitRequestParams";
+        // From 2025-11-25 a form or a URL, with `_meta` and a URL's `elicitationId` where
+        // the version's params have them.
         macro_rules! moded {
-            ($m:ident, $id:expr $(, $with_meta:ident)?) => {{
+            ($m:ident) => {{
                 let p: $m::ElicitRequestParams = decode(text, WHAT, version)?;
                 match p {
                     $m::ElicitRequestParams::ElicitRequestFormParams(p) => ElicitRequest::Form {
-                        meta: moded!(@meta p $(, $with_meta)?),
+                        meta: if_member!($m, ElicitRequestFormParams, meta, {
+                            p.meta.as_ref().and_then(object_of)
+                        }, {
+                            None
+                        }),
                         form: form_of(p.requested_schema, version)?,
                         message: p.message,
                     },
                     $m::ElicitRequestParams::ElicitRequestURLParams(p) => ElicitRequest::Url {
-                        meta: moded!(@meta p $(, $with_meta)?),
-                        elicitation_id: $id(&p),
+                        meta: if_member!($m, ElicitRequestURLParams, meta, {
+                            p.meta.as_ref().and_then(object_of)
+                        }, {
+                            None
+                        }),
+                        elicitation_id: if_member!($m, ElicitRequestURLParams, elicitation_id, {
+                            Some(p.elicitation_id.clone())
+                        }, {
+                            None
+                        }),
                         message: p.message,
                         url: p.url,
                     },
                 }
             }};
-            (@meta $p:ident, with_meta) => {
-                $p.meta.as_ref().and_then(object_of)
-            };
-            (@meta $p:ident) => {
-                None
-            };
         }
-        Ok(match version {
-            Version::V2024_11_05 | Version::V2025_03_26 => {
-                return Err(ReadError::new(
-                    WHAT,
-                    version,
-                    "the version has no elicitation",
-                ));
-            }
-            Version::V2025_06_18 => {
+        macro_rules! read {
+            // No elicitation before 2025-06-18.
+            (v2024_11_05) => {
+                return Err(ReadError::new(WHAT, version, "the version has no elicitation"))
+            };
+            (v2025_03_26) => {
+                return Err(ReadError::new(WHAT, version, "the version has no elicitation"))
+            };
+            // 2025-06-18: a form only, its params not a union.
+            (v2025_06_18) => {{
                 let p: v2025_06_18::ElicitRequestParams = decode(text, WHAT, version)?;
                 ElicitRequest::Form {
                     form: form_of(p.requested_schema, version)?,
                     message: p.message,
                     meta: None,
                 }
-            }
-            Version::V2025_11_25 => moded!(
-                v2025_11_25,
-                |p: &v2025_11_25::ElicitRequestURLParams| Some(p.elicitation_id.clone()),
-                with_meta
-            ),
-            Version::V2026_07_28 => {
-                moded!(v2026_07_28, |_: &v2026_07_28::ElicitRequestURLParams| None)
-            }
-        })
+            }};
+            ($m:ident) => {
+                moded!($m)
+            };
+        }
+        Ok(by_version!(version, read))
     }
 }

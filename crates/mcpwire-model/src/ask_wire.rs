@@ -9,10 +9,10 @@ use serde_json::{Number, Value};
 
 use crate::ask::{ElicitRequest, IncludeContext, ModelPreferences, SamplingRequest};
 use crate::content::{ContentError, Role};
-use crate::by_version::{by_version, refuse_member, set_member};
+use crate::by_version::{by_version, if_member, refuse_member, set_member};
 use crate::content_wire::{optional_as, to_value};
 use crate::form::FormError;
-use crate::form_wire::{requested_2025_06_18, requested_2025_11_25, requested_2026_07_28};
+use crate::form_wire::{requested_2025_06_18, requested_2025_11_25_on};
 use crate::sampled_wire::{SampledTo, tool_choice_to, tools_to};
 use crate::version::Version;
 
@@ -112,70 +112,63 @@ pub fn elicit_params(request: &ElicitRequest, version: Version) -> Result<Value,
     if meta.is_some() && version != Version::V2025_11_25 {
         return Err(lacking("an elicitation `_meta`", version));
     }
-    let url_id = |id: &Option<String>| match (version, id) {
-        (Version::V2025_11_25, None) => Err(lacking("a URL elicitation without an id", version)),
-        (Version::V2026_07_28, Some(_)) => Err(lacking("an `elicitationId`", version)),
-        _ => Ok(()),
-    };
-    Ok(match (version, request) {
-        (Version::V2024_11_05 | Version::V2025_03_26, _) => {
-            return Err(lacking("`elicitation/create`", version));
-        }
-        (Version::V2025_06_18, ElicitRequest::Form { message, form, .. }) => to_value(
-            v2025_06_18::ElicitRequestParams::new(&**message, requested_2025_06_18(form)?),
-        ),
-        (Version::V2025_06_18, ElicitRequest::Url { .. }) => {
-            return Err(lacking("a URL elicitation", version));
-        }
-        (
-            Version::V2025_11_25,
-            ElicitRequest::Form {
-                message,
-                form,
-                meta,
-            },
-        ) => {
-            use v2025_11_25 as m;
-            let mut out = m::ElicitRequestFormParams::new(&**message, requested_2025_11_25(form)?);
-            out.meta = optional_as(meta, "an elicitation `_meta`", version).map_err(refused)?;
-            to_value(m::ElicitRequestParams::ElicitRequestFormParams(out))
-        }
-        (
-            Version::V2025_11_25,
-            ElicitRequest::Url {
-                message,
-                url,
-                elicitation_id,
-                meta,
-            },
-        ) => {
-            use v2025_11_25 as m;
-            url_id(elicitation_id)?;
-            let id = elicitation_id.as_deref().unwrap_or_default();
-            let mut out = m::ElicitRequestURLParams::new(id, &**message, &**url);
-            out.meta = optional_as(meta, "an elicitation `_meta`", version).map_err(refused)?;
-            to_value(m::ElicitRequestParams::ElicitRequestURLParams(out))
-        }
-        (Version::V2026_07_28, ElicitRequest::Form { message, form, .. }) => {
-            to_value(v2026_07_28::ElicitRequestParams::ElicitRequestFormParams(
-                v2026_07_28::ElicitRequestFormParams::new(&**message, requested_2026_07_28(form)?),
-            ))
-        }
-        (
-            Version::V2026_07_28,
-            ElicitRequest::Url {
-                message,
-                url,
-                elicitation_id,
-                ..
-            },
-        ) => {
-            url_id(elicitation_id)?;
-            to_value(v2026_07_28::ElicitRequestParams::ElicitRequestURLParams(
-                v2026_07_28::ElicitRequestURLParams::new(&**message, &**url),
-            ))
-        }
-    })
+    // From 2025-11-25 elicitations have a mode (form or URL); a URL one has an
+    // `elicitationId` where the version's params have it, and must then carry one.
+    macro_rules! moded {
+        ($m:ident) => {
+            match request {
+                ElicitRequest::Form { message, form, meta } => {
+                    #[allow(unused_mut)]
+                    let mut out =
+                        $m::ElicitRequestFormParams::new(&**message, requested_2025_11_25_on(form)?);
+                    let _ = meta; // sent where the version's params have `_meta`
+                    set_member!($m, ElicitRequestFormParams, out.meta =
+                        optional_as(meta, "an elicitation `_meta`", version).map_err(refused)?);
+                    to_value($m::ElicitRequestParams::ElicitRequestFormParams(out))
+                }
+                ElicitRequest::Url { message, url, elicitation_id, meta } => {
+                    #[allow(unused_mut)]
+                    let mut out = if_member!($m, ElicitRequestURLParams, elicitation_id, {
+                        let Some(id) = elicitation_id else {
+                            return Err(lacking("a URL elicitation without an id", version));
+                        };
+                        $m::ElicitRequestURLParams::new(&**id, &**message, &**url)
+                    }, {
+                        if elicitation_id.is_some() {
+                            return Err(lacking("an `elicitationId`", version));
+                        }
+                        $m::ElicitRequestURLParams::new(&**message, &**url)
+                    });
+                    let _ = meta; // sent where the version's params have `_meta`
+                    set_member!($m, ElicitRequestURLParams, out.meta =
+                        optional_as(meta, "an elicitation `_meta`", version).map_err(refused)?);
+                    to_value($m::ElicitRequestParams::ElicitRequestURLParams(out))
+                }
+            }
+        };
+    }
+    macro_rules! params {
+        // No elicitation before 2025-06-18.
+        (v2024_11_05) => {
+            return Err(lacking("`elicitation/create`", version))
+        };
+        (v2025_03_26) => {
+            return Err(lacking("`elicitation/create`", version))
+        };
+        // 2025-06-18: a form only, its params not a union.
+        (v2025_06_18) => {
+            match request {
+                ElicitRequest::Form { message, form, .. } => to_value(
+                    v2025_06_18::ElicitRequestParams::new(&**message, requested_2025_06_18(form)?),
+                ),
+                ElicitRequest::Url { .. } => return Err(lacking("a URL elicitation", version)),
+            }
+        };
+        ($m:ident) => {
+            moded!($m)
+        };
+    }
+    Ok(by_version!(version, params))
 }
 
 /// A finite number, or an error naming `what`.
