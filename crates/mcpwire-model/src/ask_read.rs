@@ -47,11 +47,13 @@ impl SamplingRequest {
                         Ok(SamplingMessage {
                             role: role_of!($m, m.role),
                             content,
-                            meta: if_member!($m, SamplingMessage, meta, {
-                                m.meta.and_then(object_of)
-                            }, {
-                                None
-                            }),
+                            meta: if_member!(
+                                $m,
+                                SamplingMessage,
+                                meta,
+                                { m.meta.and_then(object_of) },
+                                { None }
+                            ),
                         })
                     })
                     .collect::<Result<Vec<_>, ReadError>>()?;
@@ -60,56 +62,77 @@ impl SamplingRequest {
                     .ok_or_else(|| ReadError::new(WHAT, version, "its maxTokens is not a u32"))?;
                 #[allow(unused_mut)]
                 let mut out = SamplingRequest {
-                        messages,
-                        max_tokens,
-                        system_prompt: p.system_prompt.take(),
-                        temperature: p.temperature.as_ref().and_then(serde_json::Number::as_f64),
-                        stop_sequences: p.stop_sequences.take().unwrap_or_default(),
-                        metadata: p.metadata.take().and_then(object_of),
-                        tools: None,
-                        tool_choice: None,
-                        task: None,
-                        meta: None,
-                        include_context: p.include_context.take().map(|c| match c {
-                            $m::CreateMessageRequestParamsIncludeContext::None => {
-                                IncludeContext::None
-                            }
-                            $m::CreateMessageRequestParamsIncludeContext::ThisServer => {
-                                IncludeContext::ThisServer
-                            }
-                            $m::CreateMessageRequestParamsIncludeContext::AllServers => {
-                                IncludeContext::AllServers
-                            }
-                        }),
-                        model_preferences: p.model_preferences.take().map(|p| {
-                            let priority =
-                                |n: Option<serde_json::Number>| n.and_then(|n| n.as_f64());
-                            ModelPreferences {
-                                hints: p
-                                    .hints
-                                    .unwrap_or_default()
-                                    .into_iter()
-                                    .filter_map(|h| h.name)
-                                    .collect(),
-                                cost_priority: priority(p.cost_priority),
-                                speed_priority: priority(p.speed_priority),
-                                intelligence_priority: priority(p.intelligence_priority),
-                            }
-                        }),
+                    messages,
+                    max_tokens,
+                    system_prompt: p.system_prompt.take(),
+                    temperature: p.temperature.as_ref().and_then(serde_json::Number::as_f64),
+                    stop_sequences: p.stop_sequences.take().unwrap_or_default(),
+                    metadata: p.metadata.take().and_then(object_of),
+                    tools: None,
+                    tool_choice: None,
+                    task: None,
+                    meta: None,
+                    include_context: p.include_context.take().map(|c| match c {
+                        $m::CreateMessageRequestParamsIncludeContext::None => IncludeContext::None,
+                        $m::CreateMessageRequestParamsIncludeContext::ThisServer => {
+                            IncludeContext::ThisServer
+                        }
+                        $m::CreateMessageRequestParamsIncludeContext::AllServers => {
+                            IncludeContext::AllServers
+                        }
+                    }),
+                    model_preferences: p.model_preferences.take().map(|p| {
+                        let priority = |n: Option<serde_json::Number>| n.and_then(|n| n.as_f64());
+                        ModelPreferences {
+                            hints: p
+                                .hints
+                                .unwrap_or_default()
+                                .into_iter()
+                                .filter_map(|h| h.name)
+                                .collect(),
+                            cost_priority: priority(p.cost_priority),
+                            speed_priority: priority(p.speed_priority),
+                            intelligence_priority: priority(p.intelligence_priority),
+                        }
+                    }),
                 };
                 // Tool use (2025-11-25 on), and `task` and `_meta` where the version has them.
-                if_member!($m, CreateMessageRequestParams, tools, {
-                    out.tools = p.tools.map(|t| tools_of(t, version)).transpose()?;
-                }, {});
-                if_member!($m, CreateMessageRequestParams, tool_choice, {
-                    out.tool_choice = p.tool_choice.map(tool_choice_of);
-                }, {});
-                if_member!($m, CreateMessageRequestParams, task, {
-                    out.task = p.task.and_then(object_of);
-                }, {});
-                if_member!($m, CreateMessageRequestParams, meta, {
-                    out.meta = p.meta.and_then(object_of);
-                }, {});
+                if_member!(
+                    $m,
+                    CreateMessageRequestParams,
+                    tools,
+                    {
+                        out.tools = p.tools.map(|t| tools_of(t, version)).transpose()?;
+                    },
+                    {}
+                );
+                if_member!(
+                    $m,
+                    CreateMessageRequestParams,
+                    tool_choice,
+                    {
+                        out.tool_choice = p.tool_choice.map(tool_choice_of);
+                    },
+                    {}
+                );
+                if_member!(
+                    $m,
+                    CreateMessageRequestParams,
+                    task,
+                    {
+                        out.task = p.task.and_then(object_of);
+                    },
+                    {}
+                );
+                if_member!(
+                    $m,
+                    CreateMessageRequestParams,
+                    meta,
+                    {
+                        out.meta = p.meta.and_then(object_of);
+                    },
+                    {}
+                );
                 out
             }};
         }
@@ -154,25 +177,31 @@ impl ElicitRequest {
                 let p: $m::ElicitRequestParams = decode(text, WHAT, version)?;
                 match p {
                     $m::ElicitRequestParams::ElicitRequestFormParams(p) => ElicitRequest::Form {
-                        meta: if_member!($m, ElicitRequestFormParams, meta, {
-                            p.meta.as_ref().and_then(object_of)
-                        }, {
-                            None
-                        }),
+                        meta: if_member!(
+                            $m,
+                            ElicitRequestFormParams,
+                            meta,
+                            { p.meta.as_ref().and_then(object_of) },
+                            { None }
+                        ),
                         form: form_of(p.requested_schema, version)?,
                         message: p.message,
                     },
                     $m::ElicitRequestParams::ElicitRequestURLParams(p) => ElicitRequest::Url {
-                        meta: if_member!($m, ElicitRequestURLParams, meta, {
-                            p.meta.as_ref().and_then(object_of)
-                        }, {
-                            None
-                        }),
-                        elicitation_id: if_member!($m, ElicitRequestURLParams, elicitation_id, {
-                            Some(p.elicitation_id.clone())
-                        }, {
-                            None
-                        }),
+                        meta: if_member!(
+                            $m,
+                            ElicitRequestURLParams,
+                            meta,
+                            { p.meta.as_ref().and_then(object_of) },
+                            { None }
+                        ),
+                        elicitation_id: if_member!(
+                            $m,
+                            ElicitRequestURLParams,
+                            elicitation_id,
+                            { Some(p.elicitation_id.clone()) },
+                            { None }
+                        ),
                         message: p.message,
                         url: p.url,
                     },
@@ -182,10 +211,18 @@ impl ElicitRequest {
         macro_rules! read {
             // No elicitation before 2025-06-18.
             (v2024_11_05) => {
-                return Err(ReadError::new(WHAT, version, "the version has no elicitation"))
+                return Err(ReadError::new(
+                    WHAT,
+                    version,
+                    "the version has no elicitation",
+                ))
             };
             (v2025_03_26) => {
-                return Err(ReadError::new(WHAT, version, "the version has no elicitation"))
+                return Err(ReadError::new(
+                    WHAT,
+                    version,
+                    "the version has no elicitation",
+                ))
             };
             // 2025-06-18: a form only, its params not a union.
             (v2025_06_18) => {{

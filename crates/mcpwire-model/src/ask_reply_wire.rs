@@ -9,9 +9,9 @@
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use serde_json::{Map, Value, json};
 
-use crate::by_version::by_version;
 use crate::ask_reply::{ElicitAnswer, ElicitReply, SamplingReply};
 use crate::ask_wire::{AskError, lacking, refused};
+use crate::by_version::by_version;
 use crate::content::Role;
 use crate::content_read::object_of;
 use crate::content_wire::{optional_as, to_value};

@@ -8,8 +8,8 @@ use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v20
 use serde_json::{Number, Value};
 
 use crate::ask::{ElicitRequest, IncludeContext, ModelPreferences, SamplingRequest};
-use crate::content::{ContentError, Role};
 use crate::by_version::{by_version, if_member, refuse_member, set_member};
+use crate::content::{ContentError, Role};
 use crate::content_wire::{optional_as, to_value};
 use crate::form::FormError;
 use crate::form_wire::{requested_2025_06_18, requested_2025_11_25_on};
@@ -117,31 +117,56 @@ pub fn elicit_params(request: &ElicitRequest, version: Version) -> Result<Value,
     macro_rules! moded {
         ($m:ident) => {
             match request {
-                ElicitRequest::Form { message, form, meta } => {
+                ElicitRequest::Form {
+                    message,
+                    form,
+                    meta,
+                } => {
                     #[allow(unused_mut)]
-                    let mut out =
-                        $m::ElicitRequestFormParams::new(&**message, requested_2025_11_25_on(form)?);
+                    let mut out = $m::ElicitRequestFormParams::new(
+                        &**message,
+                        requested_2025_11_25_on(form)?,
+                    );
                     let _ = meta; // sent where the version's params have `_meta`
-                    set_member!($m, ElicitRequestFormParams, out.meta =
-                        optional_as(meta, "an elicitation `_meta`", version).map_err(refused)?);
+                    set_member!(
+                        $m,
+                        ElicitRequestFormParams,
+                        out.meta = optional_as(meta, "an elicitation `_meta`", version)
+                            .map_err(refused)?
+                    );
                     to_value($m::ElicitRequestParams::ElicitRequestFormParams(out))
                 }
-                ElicitRequest::Url { message, url, elicitation_id, meta } => {
+                ElicitRequest::Url {
+                    message,
+                    url,
+                    elicitation_id,
+                    meta,
+                } => {
                     #[allow(unused_mut)]
-                    let mut out = if_member!($m, ElicitRequestURLParams, elicitation_id, {
-                        let Some(id) = elicitation_id else {
-                            return Err(lacking("a URL elicitation without an id", version));
-                        };
-                        $m::ElicitRequestURLParams::new(&**id, &**message, &**url)
-                    }, {
-                        if elicitation_id.is_some() {
-                            return Err(lacking("an `elicitationId`", version));
+                    let mut out = if_member!(
+                        $m,
+                        ElicitRequestURLParams,
+                        elicitation_id,
+                        {
+                            let Some(id) = elicitation_id else {
+                                return Err(lacking("a URL elicitation without an id", version));
+                            };
+                            $m::ElicitRequestURLParams::new(&**id, &**message, &**url)
+                        },
+                        {
+                            if elicitation_id.is_some() {
+                                return Err(lacking("an `elicitationId`", version));
+                            }
+                            $m::ElicitRequestURLParams::new(&**message, &**url)
                         }
-                        $m::ElicitRequestURLParams::new(&**message, &**url)
-                    });
+                    );
                     let _ = meta; // sent where the version's params have `_meta`
-                    set_member!($m, ElicitRequestURLParams, out.meta =
-                        optional_as(meta, "an elicitation `_meta`", version).map_err(refused)?);
+                    set_member!(
+                        $m,
+                        ElicitRequestURLParams,
+                        out.meta = optional_as(meta, "an elicitation `_meta`", version)
+                            .map_err(refused)?
+                    );
                     to_value($m::ElicitRequestParams::ElicitRequestURLParams(out))
                 }
             }
@@ -247,10 +272,19 @@ macro_rules! sampling_messages {
                     SampledTo::sampled_to(&message.content, $version)?;
                 #[allow(unused_mut)]
                 let mut out = $m::SamplingMessage::new(content, role);
-                refuse_member!($m, SamplingMessage, meta, message.meta.is_some(),
-                    lacking("a sampling message's `_meta`", $version));
-                set_member!($m, SamplingMessage, out.meta =
-                    optional_as(&message.meta, "a message `_meta`", $version).map_err(refused)?);
+                refuse_member!(
+                    $m,
+                    SamplingMessage,
+                    meta,
+                    message.meta.is_some(),
+                    lacking("a sampling message's `_meta`", $version)
+                );
+                set_member!(
+                    $m,
+                    SamplingMessage,
+                    out.meta = optional_as(&message.meta, "a message `_meta`", $version)
+                        .map_err(refused)?
+                );
                 Ok(out)
             })
             .collect::<Result<Vec<_>, AskError>>()?
@@ -270,31 +304,65 @@ pub fn sampling_params(request: &SamplingRequest, version: Version) -> Result<Va
         ($m:ident) => {{
             // What the version's params lack, in this order: `tools`, `toolChoice`, `task`,
             // `_meta`.
-            refuse_member!($m, CreateMessageRequestParams, tools, request.tools.is_some(),
-                lacking("`tools` in a sampling request", v));
-            refuse_member!($m, CreateMessageRequestParams, tool_choice,
-                request.tool_choice.is_some(), lacking("a `toolChoice` in a sampling request", v));
-            refuse_member!($m, CreateMessageRequestParams, task, request.task.is_some(),
-                lacking("a `task` in a sampling request", v));
-            refuse_member!($m, CreateMessageRequestParams, meta, request.meta.is_some(),
-                lacking("a `_meta` in a sampling request", v));
+            refuse_member!(
+                $m,
+                CreateMessageRequestParams,
+                tools,
+                request.tools.is_some(),
+                lacking("`tools` in a sampling request", v)
+            );
+            refuse_member!(
+                $m,
+                CreateMessageRequestParams,
+                tool_choice,
+                request.tool_choice.is_some(),
+                lacking("a `toolChoice` in a sampling request", v)
+            );
+            refuse_member!(
+                $m,
+                CreateMessageRequestParams,
+                task,
+                request.task.is_some(),
+                lacking("a `task` in a sampling request", v)
+            );
+            refuse_member!(
+                $m,
+                CreateMessageRequestParams,
+                meta,
+                request.meta.is_some(),
+                lacking("a `_meta` in a sampling request", v)
+            );
             let messages = sampling_messages!($m, request, v);
             #[allow(unused_mut)]
             let mut out = sampling_params!($m, request, version, messages);
-            set_member!($m, CreateMessageRequestParams, out.tools = request
-                .tools
-                .as_deref()
-                .map(|tools| tools_to(tools, v))
-                .transpose()?);
-            set_member!($m, CreateMessageRequestParams, out.tool_choice = request
-                .tool_choice
-                .as_ref()
-                .map(|choice| tool_choice_to(choice, v))
-                .transpose()?);
-            set_member!($m, CreateMessageRequestParams, out.meta =
-                optional_as(&request.meta, "a `_meta`", v).map_err(refused)?);
-            set_member!($m, CreateMessageRequestParams, out.task =
-                optional_as(&request.task, "a task", v).map_err(refused)?);
+            set_member!(
+                $m,
+                CreateMessageRequestParams,
+                out.tools = request
+                    .tools
+                    .as_deref()
+                    .map(|tools| tools_to(tools, v))
+                    .transpose()?
+            );
+            set_member!(
+                $m,
+                CreateMessageRequestParams,
+                out.tool_choice = request
+                    .tool_choice
+                    .as_ref()
+                    .map(|choice| tool_choice_to(choice, v))
+                    .transpose()?
+            );
+            set_member!(
+                $m,
+                CreateMessageRequestParams,
+                out.meta = optional_as(&request.meta, "a `_meta`", v).map_err(refused)?
+            );
+            set_member!(
+                $m,
+                CreateMessageRequestParams,
+                out.task = optional_as(&request.task, "a task", v).map_err(refused)?
+            );
             to_value(out)
         }};
     }

@@ -36,7 +36,15 @@ pub(crate) use if_member;
 /// value is then not evaluated).
 macro_rules! set_member {
     ($m:ident, $ty:ident, $out:ident . $field:ident = $value:expr) => {
-        $crate::by_version::if_member!($m, $ty, $field, { $out.$field = $value; }, {})
+        $crate::by_version::if_member!(
+            $m,
+            $ty,
+            $field,
+            {
+                $out.$field = $value;
+            },
+            {}
+        )
     };
 }
 pub(crate) use set_member;

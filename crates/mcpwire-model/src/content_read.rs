@@ -84,9 +84,13 @@ macro_rules! annotations_read {
         annotations_of!(v2024_11_05, $a)
     };
     ($m:ident, $a:expr) => {
-        $crate::by_version::if_member!($m, Annotations, last_modified, { dated_annotations_of!($m, $a) }, {
-            annotations_of!($m, $a)
-        })
+        $crate::by_version::if_member!(
+            $m,
+            Annotations,
+            last_modified,
+            { dated_annotations_of!($m, $a) },
+            { annotations_of!($m, $a) }
+        )
     };
 }
 
@@ -202,8 +206,14 @@ macro_rules! block_reader {
 
 // Before 2025-06-18 tool results and prompt messages each have a union of their own, without
 // resource links (and without audio in 2024-11-05).
-block_reader!(v2024_11_05::CallToolResultContentItem, [TextContent, ImageContent, EmbeddedResource]);
-block_reader!(v2024_11_05::PromptMessageContent, [TextContent, ImageContent, EmbeddedResource]);
+block_reader!(
+    v2024_11_05::CallToolResultContentItem,
+    [TextContent, ImageContent, EmbeddedResource]
+);
+block_reader!(
+    v2024_11_05::PromptMessageContent,
+    [TextContent, ImageContent, EmbeddedResource]
+);
 block_reader!(
     v2025_03_26::CallToolResultContentItem,
     [TextContent, ImageContent, AudioContent, EmbeddedResource]
@@ -217,7 +227,13 @@ macro_rules! full_block_reader {
     ($m:ident) => {
         block_reader!(
             $m::ContentBlock,
-            [TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource]
+            [
+                TextContent,
+                ImageContent,
+                AudioContent,
+                ResourceLink,
+                EmbeddedResource
+            ]
         );
     };
 }
@@ -226,7 +242,9 @@ full_block_reader!(v2025_11_25);
 full_block_reader!(v2026_07_28);
 
 /// The reader of a version's block union, as a function (for the sampling conversions).
-pub(crate) fn read_block<T: ReadBlock>(version: Version) -> impl Fn(T) -> Result<Content, ReadError> {
+pub(crate) fn read_block<T: ReadBlock>(
+    version: Version,
+) -> impl Fn(T) -> Result<Content, ReadError> {
     move |block| block.read_block(version)
 }
 
@@ -260,17 +278,34 @@ pub(crate) fn read_call_tool_result(text: &str, version: Version) -> Result<Tool
     macro_rules! read {
         ($m:ident) => {{
             let r: $m::CallToolResult = decode(text, WHAT, version)?;
-            if_member!($m, CallToolResult, result_type, {
-                complete(&r.result_type, WHAT, version)?;
-            }, {});
+            if_member!(
+                $m,
+                CallToolResult,
+                result_type,
+                {
+                    complete(&r.result_type, WHAT, version)?;
+                },
+                {}
+            );
             // `structuredContent` (2025-06-18 on): a JSON object, any JSON value from
             // 2026-07-28.
-            let structured = if_member!($m, CallToolResult, structured_content, {
-                r.structured_content.map(|s| s.to_value()).transpose().map_err(unreadable)?
-            }, {
-                None
-            });
-            ToolResult::from_parts(blocks(r.content, version)?, structured, r.is_error == Some(true))
+            let structured = if_member!(
+                $m,
+                CallToolResult,
+                structured_content,
+                {
+                    r.structured_content
+                        .map(|s| s.to_value())
+                        .transpose()
+                        .map_err(unreadable)?
+                },
+                { None }
+            );
+            ToolResult::from_parts(
+                blocks(r.content, version)?,
+                structured,
+                r.is_error == Some(true),
+            )
         }};
     }
     Ok(by_version!(version, read))
@@ -285,9 +320,15 @@ pub(crate) fn read_get_prompt_result(
     macro_rules! read {
         ($m:ident) => {{
             let r: $m::GetPromptResult = decode(text, WHAT, version)?;
-            if_member!($m, GetPromptResult, result_type, {
-                complete(&r.result_type, WHAT, version)?;
-            }, {});
+            if_member!(
+                $m,
+                GetPromptResult,
+                result_type,
+                {
+                    complete(&r.result_type, WHAT, version)?;
+                },
+                {}
+            );
             let messages = r
                 .messages
                 .into_iter()

@@ -138,11 +138,13 @@ macro_rules! annotations_to {
         annotations!(v2024_11_05, $own, $a, $v)
     };
     ($m:ident, $own:ident, $a:expr, $v:expr) => {
-        $crate::by_version::if_member!($m, Annotations, last_modified, {
-            annotations!($m, Annotations, $a, $v, with_last_modified)
-        }, {
-            annotations!($m, Annotations, $a, $v)
-        })
+        $crate::by_version::if_member!(
+            $m,
+            Annotations,
+            last_modified,
+            { annotations!($m, Annotations, $a, $v, with_last_modified) },
+            { annotations!($m, Annotations, $a, $v) }
+        )
     };
 }
 
@@ -243,8 +245,13 @@ macro_rules! resource_link {
         out.description = link.description.clone();
         out.mime_type = link.mime_type.clone();
         out.size = link.size.map(Into::into);
-        refuse_member!($m, ResourceLink, icons, link.icons.is_some(),
-            ContentError::lacking("a resource link's `icons`", $v));
+        refuse_member!(
+            $m,
+            ResourceLink,
+            icons,
+            link.icons.is_some(),
+            ContentError::lacking("a resource link's `icons`", $v)
+        );
         set_member!($m, ResourceLink, out.icons = icons_as(&link.icons, $v)?);
         out
     }};
@@ -368,7 +375,9 @@ old_block_to!(v2025_03_26::PromptMessageContent, block_2025_03_26, Block2025_03_
      Resource => EmbeddedResource]);
 
 /// The builder of a version's block union, as a function (for the sampling conversions).
-pub(crate) fn block_to<U: BlockTo>(version: Version) -> impl Fn(&Content) -> Result<U, ContentError> {
+pub(crate) fn block_to<U: BlockTo>(
+    version: Version,
+) -> impl Fn(&Content) -> Result<U, ContentError> {
     move |block| U::block_to(block, version)
 }
 
@@ -401,18 +410,24 @@ pub(crate) fn call_tool_result(
     macro_rules! result {
         ($m:ident) => {{
             let content = blocks_to(result.content, version)?;
-            let mut out = if_member!($m, CallToolResult, result_type, {
-                $m::CallToolResult::new(content, "complete")
-            }, {
-                $m::CallToolResult::new(content)
-            });
+            let mut out = if_member!(
+                $m,
+                CallToolResult,
+                result_type,
+                { $m::CallToolResult::new(content, "complete") },
+                { $m::CallToolResult::new(content) }
+            );
             out.is_error = is_error;
             // `structuredContent` (2025-06-18 on): a JSON object before 2026-07-28 (anything
             // else is refused), any JSON value from then.
-            set_member!($m, CallToolResult, out.structured_content = result
-                .structured
-                .map(|value| StructuredTo::structured_to(value, version))
-                .transpose()?);
+            set_member!(
+                $m,
+                CallToolResult,
+                out.structured_content = result
+                    .structured
+                    .map(|value| StructuredTo::structured_to(value, version))
+                    .transpose()?
+            );
             to_value(out)
         }};
     }
@@ -440,9 +455,15 @@ impl StructuredTo for Json {
 /// The union of blocks a `PromptMessage` of module `$m` holds: 2024-11-05's and
 /// 2025-03-26's own, `ContentBlock` from 2025-06-18.
 macro_rules! prompt_content {
-    (v2024_11_05) => { v2024_11_05::PromptMessageContent };
-    (v2025_03_26) => { v2025_03_26::PromptMessageContent };
-    ($m:ident) => { $m::ContentBlock };
+    (v2024_11_05) => {
+        v2024_11_05::PromptMessageContent
+    };
+    (v2025_03_26) => {
+        v2025_03_26::PromptMessageContent
+    };
+    ($m:ident) => {
+        $m::ContentBlock
+    };
 }
 
 /// The `PromptMessage` of module `$m`.
@@ -484,11 +505,13 @@ pub fn get_prompt_result(
                 .iter()
                 .map(|(role, content)| Ok(message_to!($m, *role, content, version)))
                 .collect::<Result<Vec<_>, ContentError>>()?;
-            let mut out = if_member!($m, GetPromptResult, result_type, {
-                $m::GetPromptResult::new(messages, "complete")
-            }, {
-                $m::GetPromptResult::new(messages)
-            });
+            let mut out = if_member!(
+                $m,
+                GetPromptResult,
+                result_type,
+                { $m::GetPromptResult::new(messages, "complete") },
+                { $m::GetPromptResult::new(messages) }
+            );
             out.description = description.map(str::to_owned);
             to_value(out)
         }};

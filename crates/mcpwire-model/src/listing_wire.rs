@@ -8,8 +8,8 @@
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use serde_json::{Map, Number, Value};
 
-use crate::content::{Annotations, ContentError, Role};
 use crate::by_version::{by_version, if_member, set_member};
+use crate::content::{Annotations, ContentError, Role};
 use crate::content_read::{
     annotations_of, annotations_read, complete, dated_annotations_of, icons_of, object_of,
     read_role,
@@ -97,12 +97,18 @@ macro_rules! dated_of {
 /// `ttlMs` of 0.
 macro_rules! page_to {
     ($m:ident, $page:expr, $result:ident, $scope:ident, $item:ident) => {{
-        let items = $page.items.iter().map($item!($m)).collect::<Result<Vec<_>, _>>()?;
-        let mut out = if_member!($m, $result, cache_scope, {
-            $m::$result::new($m::$scope::Public, items, "complete", 0u64)
-        }, {
-            $m::$result::new(items)
-        });
+        let items = $page
+            .items
+            .iter()
+            .map($item!($m))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut out = if_member!(
+            $m,
+            $result,
+            cache_scope,
+            { $m::$result::new($m::$scope::Public, items, "complete", 0u64) },
+            { $m::$result::new(items) }
+        );
         out.next_cursor = $page.next_cursor.clone();
         to_value(out)
     }};
@@ -136,7 +142,13 @@ pub(crate) fn list_resources_result(
     }
     macro_rules! page {
         ($m:ident) => {
-            page_to!($m, page, ListResourcesResult, ListResourcesResultCacheScope, item)
+            page_to!(
+                $m,
+                page,
+                ListResourcesResult,
+                ListResourcesResultCacheScope,
+                item
+            )
         };
     }
     Ok(by_version!(version, page))
@@ -170,7 +182,13 @@ pub(crate) fn list_resource_templates_result(
     }
     macro_rules! page {
         ($m:ident) => {
-            page_to!($m, page, ListResourceTemplatesResult, ListResourceTemplatesResultCacheScope, item)
+            page_to!(
+                $m,
+                page,
+                ListResourceTemplatesResult,
+                ListResourceTemplatesResultCacheScope,
+                item
+            )
         };
     }
     Ok(by_version!(version, page))
@@ -212,7 +230,13 @@ pub(crate) fn list_prompts_result(
     }
     macro_rules! page {
         ($m:ident) => {
-            page_to!($m, page, ListPromptsResult, ListPromptsResultCacheScope, item)
+            page_to!(
+                $m,
+                page,
+                ListPromptsResult,
+                ListPromptsResultCacheScope,
+                item
+            )
         };
     }
     Ok(by_version!(version, page))
@@ -240,9 +264,15 @@ pub(crate) fn read_list_resources_result(
     macro_rules! read {
         ($m:ident) => {{
             let r: $m::ListResourcesResult = decode(text, WHAT, version)?;
-            if_member!($m, ListResourcesResult, result_type, {
-                complete(&r.result_type, WHAT, version)?;
-            }, {});
+            if_member!(
+                $m,
+                ListResourcesResult,
+                result_type,
+                {
+                    complete(&r.result_type, WHAT, version)?;
+                },
+                {}
+            );
             let items = r.resources.into_iter().map(|r| {
                 let size = size_of(r.size, WHAT, version)?;
                 let annotations = r.annotations.map(|a| annotations_read!($m, a));
@@ -277,9 +307,15 @@ pub(crate) fn read_list_resource_templates_result(
     macro_rules! read {
         ($m:ident) => {{
             let r: $m::ListResourceTemplatesResult = decode(text, WHAT, version)?;
-            if_member!($m, ListResourceTemplatesResult, result_type, {
-                complete(&r.result_type, WHAT, version)?;
-            }, {});
+            if_member!(
+                $m,
+                ListResourceTemplatesResult,
+                result_type,
+                {
+                    complete(&r.result_type, WHAT, version)?;
+                },
+                {}
+            );
             let items = r.resource_templates.into_iter().map(|t| {
                 let annotations = t.annotations.map(|a| annotations_read!($m, a));
                 let (title, meta, icons) = dated_of!($m, ResourceTemplate, t);
@@ -312,9 +348,15 @@ pub(crate) fn read_list_prompts_result(
     macro_rules! read {
         ($m:ident) => {{
             let r: $m::ListPromptsResult = decode(text, WHAT, version)?;
-            if_member!($m, ListPromptsResult, result_type, {
-                complete(&r.result_type, WHAT, version)?;
-            }, {});
+            if_member!(
+                $m,
+                ListPromptsResult,
+                result_type,
+                {
+                    complete(&r.result_type, WHAT, version)?;
+                },
+                {}
+            );
             let items = r.prompts.into_iter().map(|p| {
                 let arguments = p.arguments.map(|arguments| {
                     arguments

@@ -30,11 +30,13 @@ pub fn complete_result(page: CompletionPage, version: Version) -> Value {
             let mut completion = $m::CompleteResultCompletion::new(page.values);
             completion.total = page.total.map(Into::into);
             completion.has_more = page.has_more;
-            to_value(if_member!($m, CompleteResult, result_type, {
-                $m::CompleteResult::new(completion, "complete")
-            }, {
-                $m::CompleteResult::new(completion)
-            }))
+            to_value(if_member!(
+                $m,
+                CompleteResult,
+                result_type,
+                { $m::CompleteResult::new(completion, "complete") },
+                { $m::CompleteResult::new(completion) }
+            ))
         }};
     }
     by_version!(version, result)
@@ -53,11 +55,13 @@ pub fn empty_result(version: Version) -> Value {
     // `EmptyResult` is the version's `Result`.
     macro_rules! empty {
         ($m:ident) => {
-            to_value(if_member!($m, Result, result_type, {
-                $m::EmptyResult::new("complete")
-            }, {
-                $m::EmptyResult::new()
-            }))
+            to_value(if_member!(
+                $m,
+                Result,
+                result_type,
+                { $m::EmptyResult::new("complete") },
+                { $m::EmptyResult::new() }
+            ))
         };
     }
     by_version!(version, empty)
@@ -89,16 +93,20 @@ pub fn read_result(
     }
     macro_rules! result {
         ($m:ident) => {
-            to_value(if_member!($m, ReadResourceResult, cache_scope, {
-                $m::ReadResourceResult::new(
-                    $m::ReadResourceResultCacheScope::Public,
-                    vec![item!($m)],
-                    "complete",
-                    0u64,
-                )
-            }, {
-                $m::ReadResourceResult::new(vec![item!($m)])
-            }))
+            to_value(if_member!(
+                $m,
+                ReadResourceResult,
+                cache_scope,
+                {
+                    $m::ReadResourceResult::new(
+                        $m::ReadResourceResultCacheScope::Public,
+                        vec![item!($m)],
+                        "complete",
+                        0u64,
+                    )
+                },
+                { $m::ReadResourceResult::new(vec![item!($m)]) }
+            ))
         };
     }
     by_version!(version, result)

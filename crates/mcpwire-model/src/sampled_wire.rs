@@ -97,93 +97,91 @@ pub(crate) trait SampledOf {
 macro_rules! sampled_wire {
     ($m:ident) => {
         const _: () = {
-        fn to_block(
-            block: &SampledBlock,
-            v: Version,
-        ) -> Result<$m::SamplingMessageContentBlock, AskError> {
-            use $m::{ContentBlock as C, SamplingMessageContentBlock as S};
-            Ok(match block {
-                SampledBlock::Content(content) => match block_to(v)(content)? {
-                    C::TextContent(b) => S::TextContent(b),
-                    C::ImageContent(b) => S::ImageContent(b),
-                    C::AudioContent(b) => S::AudioContent(b),
-                    C::EmbeddedResource(_) => {
-                        return Err(lacking("`resource` content in a sampled message", v));
-                    }
-                    C::ResourceLink(_) => {
-                        return Err(lacking("`resource_link` content in a sampled message", v));
-                    }
-                },
-                SampledBlock::ToolUse(used) => {
-                    S::ToolUseContent(
+            fn to_block(
+                block: &SampledBlock,
+                v: Version,
+            ) -> Result<$m::SamplingMessageContentBlock, AskError> {
+                use $m::{ContentBlock as C, SamplingMessageContentBlock as S};
+                Ok(match block {
+                    SampledBlock::Content(content) => match block_to(v)(content)? {
+                        C::TextContent(b) => S::TextContent(b),
+                        C::ImageContent(b) => S::ImageContent(b),
+                        C::AudioContent(b) => S::AudioContent(b),
+                        C::EmbeddedResource(_) => {
+                            return Err(lacking("`resource` content in a sampled message", v));
+                        }
+                        C::ResourceLink(_) => {
+                            return Err(lacking("`resource_link` content in a sampled message", v));
+                        }
+                    },
+                    SampledBlock::ToolUse(used) => S::ToolUseContent(
                         as_generated(&tool_use_json(used), "a tool use", v).map_err(refused)?,
-                    )
+                    ),
+                    SampledBlock::ToolResult(result) => {
+                        let content = result
+                            .content
+                            .iter()
+                            .map(|c| block_to::<$m::ContentBlock>(v)(c).map(to_value))
+                            .collect::<Result<Vec<_>, _>>()?;
+                        let json = tool_result_json(result, content);
+                        S::ToolResultContent(
+                            as_generated(&json, "a tool result", v).map_err(refused)?,
+                        )
+                    }
+                })
+            }
+
+            impl SampledTo for $m::SamplingMessageContent {
+                fn sampled_to(content: &SampledContent, v: Version) -> Result<Self, AskError> {
+                    sampled_wire!(@to $m, SamplingMessageContent, content, v)
                 }
-                SampledBlock::ToolResult(result) => {
-                    let content = result
-                        .content
-                        .iter()
-                        .map(|c| block_to::<$m::ContentBlock>(v)(c).map(to_value))
-                        .collect::<Result<Vec<_>, _>>()?;
-                    let json = tool_result_json(result, content);
-                    S::ToolResultContent(
-                        as_generated(&json, "a tool result", v).map_err(refused)?,
-                    )
+            }
+
+            impl SampledTo for $m::CreateMessageResultContent {
+                fn sampled_to(content: &SampledContent, v: Version) -> Result<Self, AskError> {
+                    sampled_wire!(@to $m, CreateMessageResultContent, content, v)
                 }
-            })
-        }
-
-        impl SampledTo for $m::SamplingMessageContent {
-            fn sampled_to(content: &SampledContent, v: Version) -> Result<Self, AskError> {
-                sampled_wire!(@to $m, SamplingMessageContent, content, v)
             }
-        }
 
-        impl SampledTo for $m::CreateMessageResultContent {
-            fn sampled_to(content: &SampledContent, v: Version) -> Result<Self, AskError> {
-                sampled_wire!(@to $m, CreateMessageResultContent, content, v)
+            fn of_block(
+                block: $m::SamplingMessageContentBlock,
+                v: Version,
+            ) -> Result<SampledBlock, ReadError> {
+                use $m::{ContentBlock as C, SamplingMessageContentBlock as S};
+                Ok(match block {
+                    S::TextContent(b) => SampledBlock::Content(read_block(v)(C::TextContent(b))?),
+                    S::ImageContent(b) => SampledBlock::Content(read_block(v)(C::ImageContent(b))?),
+                    S::AudioContent(b) => SampledBlock::Content(read_block(v)(C::AudioContent(b))?),
+                    S::ToolUseContent(b) => SampledBlock::ToolUse(tool_use_of(to_value(b))),
+                    S::ToolResultContent(b) => SampledBlock::ToolResult(SampledToolResult {
+                        content: b
+                            .content
+                            .into_iter()
+                            .map(read_block(v))
+                            .collect::<Result<Vec<_>, _>>()?,
+                        structured_content: b.structured_content.map(to_value),
+                        is_error: b.is_error,
+                        meta: b.meta.map(to_value).and_then(object),
+                        tool_use_id: b.tool_use_id,
+                    }),
+                })
             }
-        }
 
-        fn of_block(
-            block: $m::SamplingMessageContentBlock,
-            v: Version,
-        ) -> Result<SampledBlock, ReadError> {
-            use $m::{ContentBlock as C, SamplingMessageContentBlock as S};
-            Ok(match block {
-                S::TextContent(b) => SampledBlock::Content(read_block(v)(C::TextContent(b))?),
-                S::ImageContent(b) => SampledBlock::Content(read_block(v)(C::ImageContent(b))?),
-                S::AudioContent(b) => SampledBlock::Content(read_block(v)(C::AudioContent(b))?),
-                S::ToolUseContent(b) => SampledBlock::ToolUse(tool_use_of(to_value(b))),
-                S::ToolResultContent(b) => SampledBlock::ToolResult(SampledToolResult {
-                    content: b
-                        .content
-                        .into_iter()
-                        .map(read_block(v))
-                        .collect::<Result<Vec<_>, _>>()?,
-                    structured_content: b.structured_content.map(to_value),
-                    is_error: b.is_error,
-                    meta: b.meta.map(to_value).and_then(object),
-                    tool_use_id: b.tool_use_id,
-                }),
-            })
-        }
-
-        impl SampledOf for $m::SamplingMessageContent {
-            fn sampled_of(self, v: Version) -> Result<SampledContent, ReadError> {
-                sampled_wire!(@of $m, SamplingMessageContent, self, v)
+            impl SampledOf for $m::SamplingMessageContent {
+                fn sampled_of(self, v: Version) -> Result<SampledContent, ReadError> {
+                    sampled_wire!(@of $m, SamplingMessageContent, self, v)
+                }
             }
-        }
 
-        impl SampledOf for $m::CreateMessageResultContent {
-            fn sampled_of(self, v: Version) -> Result<SampledContent, ReadError> {
-                sampled_wire!(@of $m, CreateMessageResultContent, self, v)
+            impl SampledOf for $m::CreateMessageResultContent {
+                fn sampled_of(self, v: Version) -> Result<SampledContent, ReadError> {
+                    sampled_wire!(@of $m, CreateMessageResultContent, self, v)
+                }
             }
-        }
         };
     };
     (@to $m:ident, $union:ident, $content:expr, $v:expr) => {{
-        use $m::{$union as U, SamplingMessageContentBlock as S};
+        use $m::{SamplingMessageContentBlock as S, $union as U};
         Ok(match $content {
             SampledContent::Block(block) => match to_block(block, $v)? {
                 S::TextContent(b) => U::TextContent(b),
@@ -193,12 +191,15 @@ macro_rules! sampled_wire {
                 S::ToolResultContent(b) => U::ToolResultContent(b),
             },
             SampledContent::Blocks(blocks) => U::Array(
-                blocks.iter().map(|b| to_block(b, $v)).collect::<Result<Vec<_>, _>>()?,
+                blocks
+                    .iter()
+                    .map(|b| to_block(b, $v))
+                    .collect::<Result<Vec<_>, _>>()?,
             ),
         })
     }};
     (@of $m:ident, $union:ident, $content:expr, $v:expr) => {{
-        use $m::{$union as U, SamplingMessageContentBlock as S};
+        use $m::{SamplingMessageContentBlock as S, $union as U};
         let one = |b| of_block(b, $v).map(SampledContent::Block);
         match $content {
             U::TextContent(b) => one(S::TextContent(b)),
@@ -207,7 +208,10 @@ macro_rules! sampled_wire {
             U::ToolUseContent(b) => one(S::ToolUseContent(b)),
             U::ToolResultContent(b) => one(S::ToolResultContent(b)),
             U::Array(blocks) => Ok(SampledContent::Blocks(
-                blocks.into_iter().map(|b| of_block(b, $v)).collect::<Result<Vec<_>, _>>()?,
+                blocks
+                    .into_iter()
+                    .map(|b| of_block(b, $v))
+                    .collect::<Result<Vec<_>, _>>()?,
             )),
         }
     }};
@@ -273,13 +277,21 @@ macro_rules! single_sampled_both {
     };
 }
 
-single_sampled_both!(v2024_11_05, CallToolResultContentItem, [TextContent, ImageContent]);
+single_sampled_both!(
+    v2024_11_05,
+    CallToolResultContentItem,
+    [TextContent, ImageContent]
+);
 single_sampled_both!(
     v2025_03_26,
     CallToolResultContentItem,
     [TextContent, ImageContent, AudioContent]
 );
-single_sampled_both!(v2025_06_18, ContentBlock, [TextContent, ImageContent, AudioContent]);
+single_sampled_both!(
+    v2025_06_18,
+    ContentBlock,
+    [TextContent, ImageContent, AudioContent]
+);
 
 /// The sampling request's tools as the version's generated `Tool`s.
 pub(crate) fn tools_to<T: DeserializeOwned>(

@@ -24,11 +24,20 @@ use crate::version::Version;
 macro_rules! capabilities_to {
     ($m:ident, $c:expr, $v:expr) => {{
         let c: &ServerCapabilitySet = $c;
-        refuse_member!($m, ServerCapabilities, completions, c.completions,
-            ContentError::lacking("the `completions` capability", $v));
+        refuse_member!(
+            $m,
+            ServerCapabilities,
+            completions,
+            c.completions,
+            ContentError::lacking("the `completions` capability", $v)
+        );
         let mut out = $m::ServerCapabilities::new();
         out.logging = c.logging.then(Default::default);
-        set_member!($m, ServerCapabilities, out.completions = c.completions.then(Default::default));
+        set_member!(
+            $m,
+            ServerCapabilities,
+            out.completions = c.completions.then(Default::default)
+        );
         out.tools = c.tools.as_ref().map(|t| {
             let mut tools = $m::ServerCapabilitiesTools::new();
             tools.list_changed = t.list_changed;
@@ -54,8 +63,13 @@ macro_rules! capabilities_to {
 macro_rules! peer_to {
     ($m:ident, $p:expr, $v:expr) => {{
         let p: &PeerInfo = $p;
-        refuse_member!($m, Implementation, title, p.title.is_some(),
-            ContentError::lacking("an implementation `title`", $v));
+        refuse_member!(
+            $m,
+            Implementation,
+            title,
+            p.title.is_some(),
+            ContentError::lacking("an implementation `title`", $v)
+        );
         #[allow(unused_mut)]
         let mut out = $m::Implementation::new(p.name.clone(), p.version.clone());
         set_member!($m, Implementation, out.title = p.title.clone());
@@ -128,11 +142,13 @@ macro_rules! capabilities_of {
         let c: $m::ServerCapabilities = $c;
         ServerCapabilitySet {
             logging: c.logging.is_some(),
-            completions: if_member!($m, ServerCapabilities, completions, {
-                c.completions.is_some()
-            }, {
-                false
-            }),
+            completions: if_member!(
+                $m,
+                ServerCapabilities,
+                completions,
+                { c.completions.is_some() },
+                { false }
+            ),
             tools: c.tools.map(|t| ListCapability {
                 list_changed: t.list_changed,
             }),
@@ -155,7 +171,15 @@ macro_rules! peer_of {
         let p: $m::Implementation = $p;
         #[allow(unused_mut)]
         let mut out = PeerInfo::new(p.name, p.version);
-        if_member!($m, Implementation, title, { out.title = p.title; }, {});
+        if_member!(
+            $m,
+            Implementation,
+            title,
+            {
+                out.title = p.title;
+            },
+            {}
+        );
         out
     }};
 }
@@ -165,7 +189,11 @@ pub(crate) fn read_initialize(text: &str, version: Version) -> Result<Initialize
     macro_rules! read {
         // The stateless version has no `initialize`.
         (v2026_07_28) => {
-            return Err(ReadError::new(WHAT, version, "the version has no `initialize`"))
+            return Err(ReadError::new(
+                WHAT,
+                version,
+                "the version has no `initialize`",
+            ))
         };
         ($m:ident) => {{
             let r: $m::InitializeResult = decode(text, WHAT, version)?;

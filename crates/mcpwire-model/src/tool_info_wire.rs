@@ -47,7 +47,6 @@ fn objects_of<T: Serialize>(
         .collect()
 }
 
-
 /// A generated type holding a JSON object (a schema, an icon, `_meta`) as that object.
 fn schema_of(
     member: &'static str,
@@ -96,18 +95,48 @@ macro_rules! hints_of {
 /// checked (`annotations`, `title`, `outputSchema`, `_meta`, `icons`, `execution`).
 macro_rules! refuse_lacking {
     ($m:ident, $t:ident, $v:expr) => {{
-        refuse_member!($m, Tool, annotations, $t.hints.is_some(),
-            ContentError::lacking("tool `annotations`", $v));
-        refuse_member!($m, Tool, title, $t.title.is_some(),
-            ContentError::lacking("a tool `title`", $v));
-        refuse_member!($m, Tool, output_schema, $t.output_schema.is_some(),
-            ContentError::lacking("a tool `outputSchema`", $v));
-        refuse_member!($m, Tool, meta, $t.meta.is_some(),
-            ContentError::lacking("a tool `_meta`", $v));
-        refuse_member!($m, Tool, icons, $t.icons.is_some(),
-            ContentError::lacking("tool `icons`", $v));
-        refuse_member!($m, Tool, execution, $t.execution.is_some(),
-            ContentError::lacking("a tool `execution`", $v));
+        refuse_member!(
+            $m,
+            Tool,
+            annotations,
+            $t.hints.is_some(),
+            ContentError::lacking("tool `annotations`", $v)
+        );
+        refuse_member!(
+            $m,
+            Tool,
+            title,
+            $t.title.is_some(),
+            ContentError::lacking("a tool `title`", $v)
+        );
+        refuse_member!(
+            $m,
+            Tool,
+            output_schema,
+            $t.output_schema.is_some(),
+            ContentError::lacking("a tool `outputSchema`", $v)
+        );
+        refuse_member!(
+            $m,
+            Tool,
+            meta,
+            $t.meta.is_some(),
+            ContentError::lacking("a tool `_meta`", $v)
+        );
+        refuse_member!(
+            $m,
+            Tool,
+            icons,
+            $t.icons.is_some(),
+            ContentError::lacking("tool `icons`", $v)
+        );
+        refuse_member!(
+            $m,
+            Tool,
+            execution,
+            $t.execution.is_some(),
+            ContentError::lacking("a tool `execution`", $v)
+        );
     }};
 }
 
@@ -123,24 +152,44 @@ macro_rules! tool_to {
             t.name.clone(),
         );
         out.description = t.description.clone();
-        set_member!($m, Tool, out.annotations = t.hints.as_ref().map(|h| hints_to!($m, h)));
+        set_member!(
+            $m,
+            Tool,
+            out.annotations = t.hints.as_ref().map(|h| hints_to!($m, h))
+        );
         set_member!($m, Tool, out.title = t.title.clone());
-        set_member!($m, Tool, out.output_schema = match &t.output_schema {
-            Some(schema) => Some(schema_as("outputSchema", schema, v)?),
-            None => None,
-        });
-        set_member!($m, Tool, out.meta = match &t.meta {
-            Some(meta) => Some(schema_as("_meta", meta, v)?),
-            None => None,
-        });
-        set_member!($m, Tool, out.icons = match &t.icons {
-            Some(icons) => Some(objects_as("icons", icons, v)?),
-            None => None,
-        });
-        set_member!($m, Tool, out.execution = match &t.execution {
-            Some(execution) => Some(schema_as("execution", execution, v)?),
-            None => None,
-        });
+        set_member!(
+            $m,
+            Tool,
+            out.output_schema = match &t.output_schema {
+                Some(schema) => Some(schema_as("outputSchema", schema, v)?),
+                None => None,
+            }
+        );
+        set_member!(
+            $m,
+            Tool,
+            out.meta = match &t.meta {
+                Some(meta) => Some(schema_as("_meta", meta, v)?),
+                None => None,
+            }
+        );
+        set_member!(
+            $m,
+            Tool,
+            out.icons = match &t.icons {
+                Some(icons) => Some(objects_as("icons", icons, v)?),
+                None => None,
+            }
+        );
+        set_member!(
+            $m,
+            Tool,
+            out.execution = match &t.execution {
+                Some(execution) => Some(schema_as("execution", execution, v)?),
+                None => None,
+            }
+        );
         out
     }};
 }
@@ -165,16 +214,20 @@ pub(crate) fn list_tools_result(page: &ToolPage, version: Version) -> Result<Val
                 .iter()
                 .map(|t| Ok(tool_to!($m, t, version)))
                 .collect::<Result<Vec<_>, ContentError>>()?;
-            let mut out = if_member!($m, ListToolsResult, cache_scope, {
-                $m::ListToolsResult::new(
-                    $m::ListToolsResultCacheScope::Public,
-                    "complete",
-                    tools,
-                    0u64,
-                )
-            }, {
-                $m::ListToolsResult::new(tools)
-            });
+            let mut out = if_member!(
+                $m,
+                ListToolsResult,
+                cache_scope,
+                {
+                    $m::ListToolsResult::new(
+                        $m::ListToolsResultCacheScope::Public,
+                        "complete",
+                        tools,
+                        0u64,
+                    )
+                },
+                { $m::ListToolsResult::new(tools) }
+            );
             out.next_cursor = page.next_cursor.clone();
             to_value(out)
         }};
@@ -194,28 +247,66 @@ macro_rules! tool_of {
             input_schema: schema_of("inputSchema", t.input_schema, v)?,
             ..ToolInfo::new(t.name, Map::new())
         };
-        if_member!($m, Tool, annotations, {
-            out.hints = t.annotations.map(|a| hints_of!(a));
-        }, {});
-        if_member!($m, Tool, title, { out.title = t.title; }, {});
-        if_member!($m, Tool, output_schema, {
-            out.output_schema = t
-                .output_schema
-                .map(|s| schema_of("outputSchema", s, v))
-                .transpose()?;
-        }, {});
-        if_member!($m, Tool, meta, {
-            out.meta = t.meta.map(|m| schema_of("_meta", m, v)).transpose()?;
-        }, {});
-        if_member!($m, Tool, icons, {
-            out.icons = t.icons.map(|i| objects_of("icons", i, v)).transpose()?;
-        }, {});
-        if_member!($m, Tool, execution, {
-            out.execution = t
-                .execution
-                .map(|e| schema_of("execution", e, v))
-                .transpose()?;
-        }, {});
+        if_member!(
+            $m,
+            Tool,
+            annotations,
+            {
+                out.hints = t.annotations.map(|a| hints_of!(a));
+            },
+            {}
+        );
+        if_member!(
+            $m,
+            Tool,
+            title,
+            {
+                out.title = t.title;
+            },
+            {}
+        );
+        if_member!(
+            $m,
+            Tool,
+            output_schema,
+            {
+                out.output_schema = t
+                    .output_schema
+                    .map(|s| schema_of("outputSchema", s, v))
+                    .transpose()?;
+            },
+            {}
+        );
+        if_member!(
+            $m,
+            Tool,
+            meta,
+            {
+                out.meta = t.meta.map(|m| schema_of("_meta", m, v)).transpose()?;
+            },
+            {}
+        );
+        if_member!(
+            $m,
+            Tool,
+            icons,
+            {
+                out.icons = t.icons.map(|i| objects_of("icons", i, v)).transpose()?;
+            },
+            {}
+        );
+        if_member!(
+            $m,
+            Tool,
+            execution,
+            {
+                out.execution = t
+                    .execution
+                    .map(|e| schema_of("execution", e, v))
+                    .transpose()?;
+            },
+            {}
+        );
         out
     }};
 }
@@ -238,9 +329,15 @@ pub(crate) fn read_list_tools_result(text: &str, version: Version) -> Result<Too
     macro_rules! page {
         ($m:ident) => {{
             let r: $m::ListToolsResult = decode(text, WHAT, version)?;
-            if_member!($m, ListToolsResult, result_type, {
-                complete(&r.result_type, WHAT, version)?;
-            }, {});
+            if_member!(
+                $m,
+                ListToolsResult,
+                result_type,
+                {
+                    complete(&r.result_type, WHAT, version)?;
+                },
+                {}
+            );
             let tools = r
                 .tools
                 .into_iter()
