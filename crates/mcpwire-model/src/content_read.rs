@@ -271,6 +271,23 @@ pub(crate) fn complete(
     }
 }
 
+/// Where the generated `$ty` of module `$m` has `resultType` (2026-07-28), the result `$r`
+/// read as complete must say so ([`complete`]).
+macro_rules! read_complete {
+    ($m:ident, $ty:ident, $r:expr, $what:expr, $version:expr) => {
+        $crate::by_version::if_member!(
+            $m,
+            $ty,
+            result_type,
+            {
+                $crate::content_read::complete(&$r.result_type, $what, $version)?;
+            },
+            {}
+        )
+    };
+}
+pub(crate) use read_complete;
+
 /// The [`ToolResult`] of a `CallToolResult` of `version` (its JSON text).
 pub(crate) fn read_call_tool_result(text: &str, version: Version) -> Result<ToolResult, ReadError> {
     const WHAT: &str = "CallToolResult";
@@ -278,15 +295,7 @@ pub(crate) fn read_call_tool_result(text: &str, version: Version) -> Result<Tool
     macro_rules! read {
         ($m:ident) => {{
             let r: $m::CallToolResult = decode(text, WHAT, version)?;
-            if_member!(
-                $m,
-                CallToolResult,
-                result_type,
-                {
-                    complete(&r.result_type, WHAT, version)?;
-                },
-                {}
-            );
+            read_complete!($m, CallToolResult, r, WHAT, version);
             // `structuredContent` (2025-06-18 on): a JSON object, any JSON value from
             // 2026-07-28.
             let structured = if_member!(
@@ -320,15 +329,7 @@ pub(crate) fn read_get_prompt_result(
     macro_rules! read {
         ($m:ident) => {{
             let r: $m::GetPromptResult = decode(text, WHAT, version)?;
-            if_member!(
-                $m,
-                GetPromptResult,
-                result_type,
-                {
-                    complete(&r.result_type, WHAT, version)?;
-                },
-                {}
-            );
+            read_complete!($m, GetPromptResult, r, WHAT, version);
             let messages = r
                 .messages
                 .into_iter()

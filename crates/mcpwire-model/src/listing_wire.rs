@@ -11,7 +11,7 @@ use serde_json::{Map, Number, Value};
 use crate::by_version::{by_version, if_member, set_member};
 use crate::content::{Annotations, ContentError, Role};
 use crate::content_read::{
-    annotations_of, annotations_read, complete, dated_annotations_of, icons_of, object_of,
+    annotations_of, annotations_read, dated_annotations_of, icons_of, object_of, read_complete,
     read_role,
 };
 use crate::content_wire::{annotations, annotations_to, icons_as, meta_as, priority, to_value};
@@ -264,15 +264,7 @@ pub(crate) fn read_list_resources_result(
     macro_rules! read {
         ($m:ident) => {{
             let r: $m::ListResourcesResult = decode(text, WHAT, version)?;
-            if_member!(
-                $m,
-                ListResourcesResult,
-                result_type,
-                {
-                    complete(&r.result_type, WHAT, version)?;
-                },
-                {}
-            );
+            read_complete!($m, ListResourcesResult, r, WHAT, version);
             let items = r.resources.into_iter().map(|r| {
                 let size = size_of(r.size, WHAT, version)?;
                 let annotations = r.annotations.map(|a| annotations_read!($m, a));
@@ -307,15 +299,7 @@ pub(crate) fn read_list_resource_templates_result(
     macro_rules! read {
         ($m:ident) => {{
             let r: $m::ListResourceTemplatesResult = decode(text, WHAT, version)?;
-            if_member!(
-                $m,
-                ListResourceTemplatesResult,
-                result_type,
-                {
-                    complete(&r.result_type, WHAT, version)?;
-                },
-                {}
-            );
+            read_complete!($m, ListResourceTemplatesResult, r, WHAT, version);
             let items = r.resource_templates.into_iter().map(|t| {
                 let annotations = t.annotations.map(|a| annotations_read!($m, a));
                 let (title, meta, icons) = dated_of!($m, ResourceTemplate, t);
@@ -348,15 +332,7 @@ pub(crate) fn read_list_prompts_result(
     macro_rules! read {
         ($m:ident) => {{
             let r: $m::ListPromptsResult = decode(text, WHAT, version)?;
-            if_member!(
-                $m,
-                ListPromptsResult,
-                result_type,
-                {
-                    complete(&r.result_type, WHAT, version)?;
-                },
-                {}
-            );
+            read_complete!($m, ListPromptsResult, r, WHAT, version);
             let items = r.prompts.into_iter().map(|p| {
                 let arguments = p.arguments.map(|arguments| {
                     arguments

@@ -5,9 +5,9 @@
 
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 
-use crate::by_version::{by_version, if_member};
+use crate::by_version::by_version;
 use crate::content::{EmbeddedResource, ResourceContents};
-use crate::content_read::{complete, object_of, read_contents};
+use crate::content_read::{object_of, read_complete, read_contents};
 use crate::read_error::{ReadError, decode};
 use crate::result_wire::CompletionPage;
 use crate::version::Version;
@@ -29,15 +29,7 @@ impl CompletionPage {
         macro_rules! read {
             ($m:ident) => {{
                 let r: $m::CompleteResult = decode(text, WHAT, version)?;
-                if_member!(
-                    $m,
-                    CompleteResult,
-                    result_type,
-                    {
-                        complete(&r.result_type, WHAT, version)?;
-                    },
-                    {}
-                );
+                read_complete!($m, CompleteResult, r, WHAT, version);
                 let c = r.completion;
                 let total = c
                     .total
@@ -77,15 +69,7 @@ pub fn read_resource_result(
     macro_rules! read {
         ($m:ident) => {{
             let r: $m::ReadResourceResult = decode(text, WHAT, version)?;
-            if_member!(
-                $m,
-                ReadResourceResult,
-                result_type,
-                {
-                    complete(&r.result_type, WHAT, version)?;
-                },
-                {}
-            );
+            read_complete!($m, ReadResourceResult, r, WHAT, version);
             r.contents
                 .into_iter()
                 .map(|item| read_contents!($m, ReadResourceResultContentsItem, item))

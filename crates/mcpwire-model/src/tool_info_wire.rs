@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::by_version::{by_version, if_member, refuse_member, set_member};
 use crate::content::ContentError;
-use crate::content_read::complete;
+use crate::content_read::read_complete;
 use crate::content_wire::{as_generated, to_value};
 use crate::read_error::{ReadError, decode};
 use crate::tool_info::{ToolHints, ToolInfo, ToolPage};
@@ -329,15 +329,7 @@ pub(crate) fn read_list_tools_result(text: &str, version: Version) -> Result<Too
     macro_rules! page {
         ($m:ident) => {{
             let r: $m::ListToolsResult = decode(text, WHAT, version)?;
-            if_member!(
-                $m,
-                ListToolsResult,
-                result_type,
-                {
-                    complete(&r.result_type, WHAT, version)?;
-                },
-                {}
-            );
+            read_complete!($m, ListToolsResult, r, WHAT, version);
             let tools = r
                 .tools
                 .into_iter()
