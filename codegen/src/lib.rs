@@ -50,6 +50,7 @@
 //! ```
 
 pub mod bundle;
+mod conversions;
 pub mod dispatch;
 pub mod emit;
 pub mod error;

@@ -147,6 +147,7 @@ pub(crate) fn files(
     let tokens = emit::prelude::shorten(quote! { #![doc = #doc] #items }, &taken);
     let body = emit::format(tokens)?;
     let lock = render_lock(mcp);
+    files.push(crate::conversions::file(&names, &modules, &lock));
     files.push(GeneratedFile {
         path: format!("{GENERATED_DIR}/mcp/shared.rs"),
         contents: format!("{}{body}", header::header_line(MCP_LOCK, lock.as_bytes())),

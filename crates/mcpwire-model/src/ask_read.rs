@@ -15,15 +15,13 @@ use serde_json::Value;
 use crate::ask::{
     ElicitRequest, IncludeContext, ModelPreferences, SamplingMessage, SamplingRequest,
 };
-use crate::ask_reply_wire::{read_sampled, role_of};
-use crate::content_read::{
-    object_of, read_block_2025_06_18, tool_block_2024_11_05, tool_block_2025_03_26,
-};
+use crate::ask_reply_wire::role_of;
+use crate::by_version::{by_version, if_member};
+use crate::content_read::object_of;
 use crate::content_wire::to_value;
 use crate::form::Form;
 use crate::read_error::{ReadError, decode};
-use crate::sampled::SampledContent;
-use crate::sampled_wire::{message_of_2025_11_25, message_of_2026_07_28, tool_choice_of, tools_of};
+use crate::sampled_wire::{SampledOf, tool_choice_of, tools_of};
 use crate::version::Version;
 
 impl SamplingRequest {
@@ -40,140 +38,105 @@ impl SamplingRequest {
     pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
         const WHAT: &str = "CreateMessageRequestParams";
         macro_rules! read {
-            ($m:ident, $content:expr $(, $with_meta:ident)?) => {{
+            ($m:ident) => {{
                 let mut p: $m::CreateMessageRequestParams = decode(text, WHAT, version)?;
                 let messages = std::mem::take(&mut p.messages)
                     .into_iter()
                     .map(|m| {
-                        let content = $content(m.content)?;
+                        let content = m.content.sampled_of(version)?;
                         Ok(SamplingMessage {
                             role: role_of!($m, m.role),
                             content,
-                            meta: read!(@meta m $(, $with_meta)?),
+                            meta: if_member!(
+                                $m,
+                                SamplingMessage,
+                                meta,
+                                { m.meta.and_then(object_of) },
+                                { None }
+                            ),
                         })
                     })
                     .collect::<Result<Vec<_>, ReadError>>()?;
                 let max_tokens = p.max_tokens.as_u64().and_then(|n| u32::try_from(n).ok());
                 let max_tokens = max_tokens
                     .ok_or_else(|| ReadError::new(WHAT, version, "its maxTokens is not a u32"))?;
-                (
-                    SamplingRequest {
-                        messages,
-                        max_tokens,
-                        system_prompt: p.system_prompt.take(),
-                        temperature: p.temperature.as_ref().and_then(serde_json::Number::as_f64),
-                        stop_sequences: p.stop_sequences.take().unwrap_or_default(),
-                        metadata: p.metadata.take().and_then(object_of),
-                        tools: None,
-                        tool_choice: None,
-                        task: None,
-                        meta: None,
-                        include_context: p.include_context.take().map(|c| match c {
-                            $m::CreateMessageRequestParamsIncludeContext::None => {
-                                IncludeContext::None
-                            }
-                            $m::CreateMessageRequestParamsIncludeContext::ThisServer => {
-                                IncludeContext::ThisServer
-                            }
-                            $m::CreateMessageRequestParamsIncludeContext::AllServers => {
-                                IncludeContext::AllServers
-                            }
-                        }),
-                        model_preferences: p.model_preferences.take().map(|p| {
-                            let priority =
-                                |n: Option<serde_json::Number>| n.and_then(|n| n.as_f64());
-                            ModelPreferences {
-                                hints: p
-                                    .hints
-                                    .unwrap_or_default()
-                                    .into_iter()
-                                    .filter_map(|h| h.name)
-                                    .collect(),
-                                cost_priority: priority(p.cost_priority),
-                                speed_priority: priority(p.speed_priority),
-                                intelligence_priority: priority(p.intelligence_priority),
-                            }
-                        }),
+                #[allow(unused_mut)]
+                let mut out = SamplingRequest {
+                    messages,
+                    max_tokens,
+                    system_prompt: p.system_prompt.take(),
+                    temperature: p.temperature.as_ref().and_then(serde_json::Number::as_f64),
+                    stop_sequences: p.stop_sequences.take().unwrap_or_default(),
+                    metadata: p.metadata.take().and_then(object_of),
+                    tools: None,
+                    tool_choice: None,
+                    task: None,
+                    meta: None,
+                    include_context: p.include_context.take().map(|c| match c {
+                        $m::CreateMessageRequestParamsIncludeContext::None => IncludeContext::None,
+                        $m::CreateMessageRequestParamsIncludeContext::ThisServer => {
+                            IncludeContext::ThisServer
+                        }
+                        $m::CreateMessageRequestParamsIncludeContext::AllServers => {
+                            IncludeContext::AllServers
+                        }
+                    }),
+                    model_preferences: p.model_preferences.take().map(|p| {
+                        let priority = |n: Option<serde_json::Number>| n.and_then(|n| n.as_f64());
+                        ModelPreferences {
+                            hints: p
+                                .hints
+                                .unwrap_or_default()
+                                .into_iter()
+                                .filter_map(|h| h.name)
+                                .collect(),
+                            cost_priority: priority(p.cost_priority),
+                            speed_priority: priority(p.speed_priority),
+                            intelligence_priority: priority(p.intelligence_priority),
+                        }
+                    }),
+                };
+                // Tool use (2025-11-25 on), and `task` and `_meta` where the version has them.
+                if_member!(
+                    $m,
+                    CreateMessageRequestParams,
+                    tools,
+                    {
+                        out.tools = p.tools.map(|t| tools_of(t, version)).transpose()?;
                     },
-                    p,
-                )
-            }};
-            (@meta $message:ident, with_meta) => {
-                $message.meta.and_then(object_of)
-            };
-            (@meta $message:ident) => {
-                None
-            };
-        }
-        /// Reads a single block of `$m::SamplingMessageContent` (before 2025-11-25).
-        macro_rules! single {
-            ($m:ident, $target:ident, $read:ident, [$($variant:ident),*]) => {
-                |c: $m::SamplingMessageContent| -> Result<SampledContent, ReadError> {
-                    Ok(read_sampled!(
-                        $m, SamplingMessageContent, c, $target, $read, WHAT, version,
-                        [$($variant),*]
-                    )
-                    .into())
-                }
-            };
-        }
-        /// `tools` and `toolChoice` of `$p`, read into `$out`.
-        macro_rules! with_tools {
-            ($out:ident, $p:ident) => {{
-                $out.tools = $p.tools.map(|t| tools_of(t, version)).transpose()?;
-                $out.tool_choice = $p.tool_choice.map(tool_choice_of);
-            }};
-        }
-        Ok(match version {
-            Version::V2024_11_05 => {
-                read!(
-                    v2024_11_05,
-                    single!(
-                        v2024_11_05,
-                        CallToolResultContentItem,
-                        tool_block_2024_11_05,
-                        [TextContent, ImageContent]
-                    )
-                )
-                .0
-            }
-            Version::V2025_03_26 => {
-                read!(
-                    v2025_03_26,
-                    single!(
-                        v2025_03_26,
-                        CallToolResultContentItem,
-                        tool_block_2025_03_26,
-                        [TextContent, ImageContent, AudioContent]
-                    )
-                )
-                .0
-            }
-            Version::V2025_06_18 => {
-                read!(
-                    v2025_06_18,
-                    single!(
-                        v2025_06_18,
-                        ContentBlock,
-                        read_block_2025_06_18,
-                        [TextContent, ImageContent, AudioContent]
-                    )
-                )
-                .0
-            }
-            Version::V2025_11_25 => {
-                let (mut out, p) = read!(v2025_11_25, message_of_2025_11_25, with_meta);
-                with_tools!(out, p);
-                out.task = p.task.and_then(object_of);
-                out.meta = p.meta.and_then(object_of);
+                    {}
+                );
+                if_member!(
+                    $m,
+                    CreateMessageRequestParams,
+                    tool_choice,
+                    {
+                        out.tool_choice = p.tool_choice.map(tool_choice_of);
+                    },
+                    {}
+                );
+                if_member!(
+                    $m,
+                    CreateMessageRequestParams,
+                    task,
+                    {
+                        out.task = p.task.and_then(object_of);
+                    },
+                    {}
+                );
+                if_member!(
+                    $m,
+                    CreateMessageRequestParams,
+                    meta,
+                    {
+                        out.meta = p.meta.and_then(object_of);
+                    },
+                    {}
+                );
                 out
-            }
-            Version::V2026_07_28 => {
-                let (mut out, p) = read!(v2026_07_28, message_of_2026_07_28, with_meta);
-                with_tools!(out, p);
-                out
-            }
-        })
+            }};
+        }
+        Ok(by_version!(version, read))
     }
 }
 
@@ -207,54 +170,73 @@ impl ElicitRequest {
     /// ```
     pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
         const WHAT: &str = "ElicitRequestParams";
+        // From 2025-11-25 a form or a URL, with `_meta` and a URL's `elicitationId` where
+        // the version's params have them.
         macro_rules! moded {
-            ($m:ident, $id:expr $(, $with_meta:ident)?) => {{
+            ($m:ident) => {{
                 let p: $m::ElicitRequestParams = decode(text, WHAT, version)?;
                 match p {
                     $m::ElicitRequestParams::ElicitRequestFormParams(p) => ElicitRequest::Form {
-                        meta: moded!(@meta p $(, $with_meta)?),
+                        meta: if_member!(
+                            $m,
+                            ElicitRequestFormParams,
+                            meta,
+                            { p.meta.as_ref().and_then(object_of) },
+                            { None }
+                        ),
                         form: form_of(p.requested_schema, version)?,
                         message: p.message,
                     },
                     $m::ElicitRequestParams::ElicitRequestURLParams(p) => ElicitRequest::Url {
-                        meta: moded!(@meta p $(, $with_meta)?),
-                        elicitation_id: $id(&p),
+                        meta: if_member!(
+                            $m,
+                            ElicitRequestURLParams,
+                            meta,
+                            { p.meta.as_ref().and_then(object_of) },
+                            { None }
+                        ),
+                        elicitation_id: if_member!(
+                            $m,
+                            ElicitRequestURLParams,
+                            elicitation_id,
+                            { Some(p.elicitation_id.clone()) },
+                            { None }
+                        ),
                         message: p.message,
                         url: p.url,
                     },
                 }
             }};
-            (@meta $p:ident, with_meta) => {
-                $p.meta.as_ref().and_then(object_of)
-            };
-            (@meta $p:ident) => {
-                None
-            };
         }
-        Ok(match version {
-            Version::V2024_11_05 | Version::V2025_03_26 => {
+        macro_rules! read {
+            // No elicitation before 2025-06-18.
+            (v2024_11_05) => {
                 return Err(ReadError::new(
                     WHAT,
                     version,
                     "the version has no elicitation",
-                ));
-            }
-            Version::V2025_06_18 => {
+                ))
+            };
+            (v2025_03_26) => {
+                return Err(ReadError::new(
+                    WHAT,
+                    version,
+                    "the version has no elicitation",
+                ))
+            };
+            // 2025-06-18: a form only, its params not a union.
+            (v2025_06_18) => {{
                 let p: v2025_06_18::ElicitRequestParams = decode(text, WHAT, version)?;
                 ElicitRequest::Form {
                     form: form_of(p.requested_schema, version)?,
                     message: p.message,
                     meta: None,
                 }
-            }
-            Version::V2025_11_25 => moded!(
-                v2025_11_25,
-                |p: &v2025_11_25::ElicitRequestURLParams| Some(p.elicitation_id.clone()),
-                with_meta
-            ),
-            Version::V2026_07_28 => {
-                moded!(v2026_07_28, |_: &v2026_07_28::ElicitRequestURLParams| None)
-            }
-        })
+            }};
+            ($m:ident) => {
+                moded!($m)
+            };
+        }
+        Ok(by_version!(version, read))
     }
 }

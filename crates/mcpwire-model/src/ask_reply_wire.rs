@@ -11,42 +11,13 @@ use serde_json::{Map, Value, json};
 
 use crate::ask_reply::{ElicitAnswer, ElicitReply, SamplingReply};
 use crate::ask_wire::{AskError, lacking, refused};
-use crate::content::{Content, Role};
-use crate::content_read::{
-    object_of, read_block_2025_06_18, tool_block_2024_11_05, tool_block_2025_03_26,
-};
-use crate::content_wire::{
-    Block2024_11_05, Block2025_03_26, block_2024_11_05, block_2025_03_26, block_2025_06_18,
-    optional_as, to_value,
-};
+use crate::by_version::by_version;
+use crate::content::Role;
+use crate::content_read::object_of;
+use crate::content_wire::{optional_as, to_value};
 use crate::read_error::{ReadError, decode};
-use crate::sampled::SampledContent;
-use crate::sampled_wire::{
-    result_of_2025_11_25, result_of_2026_07_28, result_to_2025_11_25, result_to_2026_07_28,
-    single_block,
-};
+use crate::sampled_wire::{SampledOf, SampledTo};
 use crate::version::Version;
-
-/// The [`Content`] of one sampled block of the generated union `$m::$union`: its text, image
-/// and audio variants read as the same variant of `$m::$target` by `$read`; any other
-/// variant (tool use, tool results, an array of blocks) has no place in the model.
-macro_rules! read_sampled {
-    ($m:ident, $union:ident, $block:expr, $target:ident, $read:ident, $what:expr, $v:expr,
-     [$($variant:ident),*]) => {{
-        #[allow(unreachable_patterns)]
-        match $block {
-            $($m::$union::$variant(b) => $read($m::$target::$variant(b))?,)*
-            other => {
-                return Err(ReadError::new(
-                    $what,
-                    $v,
-                    format!("its {} content has no place in the model", other.variant_name()),
-                ));
-            }
-        }
-    }};
-}
-pub(crate) use read_sampled;
 
 /// The [`Role`] of a generated `Role` of module `$m`.
 macro_rules! role_of {
@@ -69,64 +40,14 @@ macro_rules! role_to {
     };
 }
 
-fn not_sampled(kind: &str, version: Version) -> AskError {
-    lacking(format!("`{kind}` content in a sampled message"), version)
-}
-
-/// The `CreateMessageResultContent` of 2025-06-18.
-macro_rules! result_content {
-    ($fn:ident, $m:ident, $block:ident, $v:expr) => {
-        fn $fn(content: &Content) -> Result<$m::CreateMessageResultContent, AskError> {
-            use $m::{ContentBlock as B, CreateMessageResultContent as C};
-            match $block(content)? {
-                B::TextContent(b) => Ok(C::TextContent(b)),
-                B::ImageContent(b) => Ok(C::ImageContent(b)),
-                B::AudioContent(b) => Ok(C::AudioContent(b)),
-                B::EmbeddedResource(_) => Err(not_sampled("resource", $v)),
-                B::ResourceLink(_) => Err(not_sampled("resource_link", $v)),
-            }
-        }
-    };
-}
-
-result_content!(
-    result_2025_06_18,
-    v2025_06_18,
-    block_2025_06_18,
-    Version::V2025_06_18
-);
-
-fn result_2024_11_05(
-    content: &Content,
-) -> Result<v2024_11_05::CreateMessageResultContent, AskError> {
-    use v2024_11_05::CreateMessageResultContent as C;
-    match block_2024_11_05(content)? {
-        Block2024_11_05::Text(b) => Ok(C::TextContent(b)),
-        Block2024_11_05::Image(b) => Ok(C::ImageContent(b)),
-        Block2024_11_05::Resource(_) => Err(not_sampled("resource", Version::V2024_11_05)),
-    }
-}
-
-fn result_2025_03_26(
-    content: &Content,
-) -> Result<v2025_03_26::CreateMessageResultContent, AskError> {
-    use v2025_03_26::CreateMessageResultContent as C;
-    match block_2025_03_26(content)? {
-        Block2025_03_26::Text(b) => Ok(C::TextContent(b)),
-        Block2025_03_26::Image(b) => Ok(C::ImageContent(b)),
-        Block2025_03_26::Audio(b) => Ok(C::AudioContent(b)),
-        Block2025_03_26::Resource(_) => Err(not_sampled("resource", Version::V2025_03_26)),
-    }
-}
-
 impl SamplingReply {
     /// The `CreateMessageResult` of `version`, serialized from its generated type, or what
     /// the version cannot carry.
     pub fn to_json(&self, version: Version) -> Result<Value, AskError> {
-        let single = || single_block(&self.content, version);
         macro_rules! result {
-            ($m:ident, $content:expr) => {{
-                let content = $content?;
+            ($m:ident) => {{
+                let content: $m::CreateMessageResultContent =
+                    SampledTo::sampled_to(&self.content, version)?;
                 let mut out =
                     $m::CreateMessageResult::new(content, &*self.model, role_to!($m, self.role));
                 out.stop_reason = self.stop_reason.clone();
@@ -134,13 +55,7 @@ impl SamplingReply {
                 to_value(out)
             }};
         }
-        Ok(match version {
-            Version::V2024_11_05 => result!(v2024_11_05, result_2024_11_05(single()?)),
-            Version::V2025_03_26 => result!(v2025_03_26, result_2025_03_26(single()?)),
-            Version::V2025_06_18 => result!(v2025_06_18, result_2025_06_18(single()?)),
-            Version::V2025_11_25 => result!(v2025_11_25, result_to_2025_11_25(&self.content)),
-            Version::V2026_07_28 => result!(v2026_07_28, result_to_2026_07_28(&self.content)),
-        })
+        Ok(by_version!(version, result))
     }
 
     /// The reply a client sent: `text` (a `CreateMessageResult` of `version`) decoded as
@@ -148,18 +63,9 @@ impl SamplingReply {
     pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
         const WHAT: &str = "CreateMessageResult";
         macro_rules! read {
-            ($m:ident, $target:ident, $read:ident, [$($variant:ident),*]) => {{
-                read!($m, |c| -> Result<SampledContent, ReadError> {
-                    Ok(read_sampled!(
-                        $m, CreateMessageResultContent, c, $target, $read, WHAT, version,
-                        [$($variant),*]
-                    )
-                    .into())
-                })
-            }};
-            ($m:ident, $content:expr) => {{
+            ($m:ident) => {{
                 let r: $m::CreateMessageResult = decode(text, WHAT, version)?;
-                let content = $content(r.content)?;
+                let content = r.content.sampled_of(version)?;
                 SamplingReply {
                     role: role_of!($m, r.role),
                     content,
@@ -169,28 +75,7 @@ impl SamplingReply {
                 }
             }};
         }
-        Ok(match version {
-            Version::V2024_11_05 => read!(
-                v2024_11_05,
-                CallToolResultContentItem,
-                tool_block_2024_11_05,
-                [TextContent, ImageContent]
-            ),
-            Version::V2025_03_26 => read!(
-                v2025_03_26,
-                CallToolResultContentItem,
-                tool_block_2025_03_26,
-                [TextContent, ImageContent, AudioContent]
-            ),
-            Version::V2025_06_18 => read!(
-                v2025_06_18,
-                ContentBlock,
-                read_block_2025_06_18,
-                [TextContent, ImageContent, AudioContent]
-            ),
-            Version::V2025_11_25 => read!(v2025_11_25, result_of_2025_11_25),
-            Version::V2026_07_28 => read!(v2026_07_28, result_of_2026_07_28),
-        })
+        Ok(by_version!(version, read))
     }
 }
 

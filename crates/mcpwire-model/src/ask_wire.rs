@@ -8,16 +8,12 @@ use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v20
 use serde_json::{Number, Value};
 
 use crate::ask::{ElicitRequest, IncludeContext, ModelPreferences, SamplingRequest};
+use crate::by_version::{by_version, if_member, refuse_member, set_member};
 use crate::content::{ContentError, Role};
-use crate::content_wire::{
-    Block2024_11_05, Block2025_03_26, block_2024_11_05, block_2025_03_26, block_2025_06_18,
-    optional_as, to_value,
-};
+use crate::content_wire::{optional_as, to_value};
 use crate::form::FormError;
-use crate::form_wire::{requested_2025_06_18, requested_2025_11_25, requested_2026_07_28};
-use crate::sampled_wire::{
-    message_to_2025_11_25, message_to_2026_07_28, single_block, tool_choice_to, tools_to,
-};
+use crate::form_wire::{requested_2025_06_18, requested_2025_11_25_on};
+use crate::sampled_wire::{SampledTo, tool_choice_to, tools_to};
 use crate::version::Version;
 
 /// Why a request to the client cannot be sent under a version.
@@ -116,70 +112,88 @@ pub fn elicit_params(request: &ElicitRequest, version: Version) -> Result<Value,
     if meta.is_some() && version != Version::V2025_11_25 {
         return Err(lacking("an elicitation `_meta`", version));
     }
-    let url_id = |id: &Option<String>| match (version, id) {
-        (Version::V2025_11_25, None) => Err(lacking("a URL elicitation without an id", version)),
-        (Version::V2026_07_28, Some(_)) => Err(lacking("an `elicitationId`", version)),
-        _ => Ok(()),
-    };
-    Ok(match (version, request) {
-        (Version::V2024_11_05 | Version::V2025_03_26, _) => {
-            return Err(lacking("`elicitation/create`", version));
-        }
-        (Version::V2025_06_18, ElicitRequest::Form { message, form, .. }) => to_value(
-            v2025_06_18::ElicitRequestParams::new(&**message, requested_2025_06_18(form)?),
-        ),
-        (Version::V2025_06_18, ElicitRequest::Url { .. }) => {
-            return Err(lacking("a URL elicitation", version));
-        }
-        (
-            Version::V2025_11_25,
-            ElicitRequest::Form {
-                message,
-                form,
-                meta,
-            },
-        ) => {
-            use v2025_11_25 as m;
-            let mut out = m::ElicitRequestFormParams::new(&**message, requested_2025_11_25(form)?);
-            out.meta = optional_as(meta, "an elicitation `_meta`", version).map_err(refused)?;
-            to_value(m::ElicitRequestParams::ElicitRequestFormParams(out))
-        }
-        (
-            Version::V2025_11_25,
-            ElicitRequest::Url {
-                message,
-                url,
-                elicitation_id,
-                meta,
-            },
-        ) => {
-            use v2025_11_25 as m;
-            url_id(elicitation_id)?;
-            let id = elicitation_id.as_deref().unwrap_or_default();
-            let mut out = m::ElicitRequestURLParams::new(id, &**message, &**url);
-            out.meta = optional_as(meta, "an elicitation `_meta`", version).map_err(refused)?;
-            to_value(m::ElicitRequestParams::ElicitRequestURLParams(out))
-        }
-        (Version::V2026_07_28, ElicitRequest::Form { message, form, .. }) => {
-            to_value(v2026_07_28::ElicitRequestParams::ElicitRequestFormParams(
-                v2026_07_28::ElicitRequestFormParams::new(&**message, requested_2026_07_28(form)?),
-            ))
-        }
-        (
-            Version::V2026_07_28,
-            ElicitRequest::Url {
-                message,
-                url,
-                elicitation_id,
-                ..
-            },
-        ) => {
-            url_id(elicitation_id)?;
-            to_value(v2026_07_28::ElicitRequestParams::ElicitRequestURLParams(
-                v2026_07_28::ElicitRequestURLParams::new(&**message, &**url),
-            ))
-        }
-    })
+    // From 2025-11-25 elicitations have a mode (form or URL); a URL one has an
+    // `elicitationId` where the version's params have it, and must then carry one.
+    macro_rules! moded {
+        ($m:ident) => {
+            match request {
+                ElicitRequest::Form {
+                    message,
+                    form,
+                    meta,
+                } => {
+                    #[allow(unused_mut)]
+                    let mut out = $m::ElicitRequestFormParams::new(
+                        &**message,
+                        requested_2025_11_25_on(form)?,
+                    );
+                    let _ = meta; // sent where the version's params have `_meta`
+                    set_member!(
+                        $m,
+                        ElicitRequestFormParams,
+                        out.meta = optional_as(meta, "an elicitation `_meta`", version)
+                            .map_err(refused)?
+                    );
+                    to_value($m::ElicitRequestParams::ElicitRequestFormParams(out))
+                }
+                ElicitRequest::Url {
+                    message,
+                    url,
+                    elicitation_id,
+                    meta,
+                } => {
+                    #[allow(unused_mut)]
+                    let mut out = if_member!(
+                        $m,
+                        ElicitRequestURLParams,
+                        elicitation_id,
+                        {
+                            let Some(id) = elicitation_id else {
+                                return Err(lacking("a URL elicitation without an id", version));
+                            };
+                            $m::ElicitRequestURLParams::new(&**id, &**message, &**url)
+                        },
+                        {
+                            if elicitation_id.is_some() {
+                                return Err(lacking("an `elicitationId`", version));
+                            }
+                            $m::ElicitRequestURLParams::new(&**message, &**url)
+                        }
+                    );
+                    let _ = meta; // sent where the version's params have `_meta`
+                    set_member!(
+                        $m,
+                        ElicitRequestURLParams,
+                        out.meta = optional_as(meta, "an elicitation `_meta`", version)
+                            .map_err(refused)?
+                    );
+                    to_value($m::ElicitRequestParams::ElicitRequestURLParams(out))
+                }
+            }
+        };
+    }
+    macro_rules! params {
+        // No elicitation before 2025-06-18.
+        (v2024_11_05) => {
+            return Err(lacking("`elicitation/create`", version))
+        };
+        (v2025_03_26) => {
+            return Err(lacking("`elicitation/create`", version))
+        };
+        // 2025-06-18: a form only, its params not a union.
+        (v2025_06_18) => {
+            match request {
+                ElicitRequest::Form { message, form, .. } => to_value(
+                    v2025_06_18::ElicitRequestParams::new(&**message, requested_2025_06_18(form)?),
+                ),
+                ElicitRequest::Url { .. } => return Err(lacking("a URL elicitation", version)),
+            }
+        };
+        ($m:ident) => {
+            moded!($m)
+        };
+    }
+    Ok(by_version!(version, params))
 }
 
 /// A finite number, or an error naming `what`.
@@ -240,11 +254,11 @@ macro_rules! preferences {
     }};
 }
 
-/// The `SamplingMessage`s of `$request` in module `$m`, each content converted by
-/// `$content` into the version's `SamplingMessageContent`; `with_meta` where the version's
-/// messages have `_meta` (2025-11-25 on), otherwise a message's `_meta` is an error.
+/// The `SamplingMessage`s of module `$m`: each message's content as the version's
+/// `SamplingMessageContent`, its `_meta` where the version's messages have it (else one is an
+/// [`AskError`]).
 macro_rules! sampling_messages {
-    ($m:ident, $request:expr, $version:expr, $content:expr $(, $with_meta:ident)?) => {{
+    ($m:ident, $request:expr, $version:expr) => {{
         let request: &SamplingRequest = $request;
         request
             .messages
@@ -254,22 +268,27 @@ macro_rules! sampling_messages {
                     Role::User => $m::Role::User,
                     Role::Assistant => $m::Role::Assistant,
                 };
-                let content = $content(&message.content)?;
+                let content: $m::SamplingMessageContent =
+                    SampledTo::sampled_to(&message.content, $version)?;
                 #[allow(unused_mut)]
                 let mut out = $m::SamplingMessage::new(content, role);
-                sampling_messages!(@meta out, message, $version $(, $with_meta)?);
+                refuse_member!(
+                    $m,
+                    SamplingMessage,
+                    meta,
+                    message.meta.is_some(),
+                    lacking("a sampling message's `_meta`", $version)
+                );
+                set_member!(
+                    $m,
+                    SamplingMessage,
+                    out.meta = optional_as(&message.meta, "a message `_meta`", $version)
+                        .map_err(refused)?
+                );
                 Ok(out)
             })
             .collect::<Result<Vec<_>, AskError>>()?
     }};
-    (@meta $out:ident, $message:ident, $version:expr, with_meta) => {
-        $out.meta = optional_as(&$message.meta, "a message `_meta`", $version).map_err(refused)?;
-    };
-    (@meta $out:ident, $message:ident, $version:expr) => {
-        if $message.meta.is_some() {
-            return Err(lacking("a sampling message's `_meta`", $version));
-        }
-    };
 }
 
 /// A member the version's schema refuses (`_meta`, `metadata`, a task, a tool use), as the
@@ -278,128 +297,74 @@ pub(crate) fn refused(e: ContentError) -> AskError {
     lacking(e.what, e.version)
 }
 
-fn not_in_sampling(kind: &str, version: Version) -> AskError {
-    lacking(format!("`{kind}` content in a sampling message"), version)
-}
-
-/// The `SamplingMessageContent` of 2025-06-18.
-macro_rules! sampling_content {
-    ($fn:ident, $m:ident, $version:expr) => {
-        fn $fn(block: $m::ContentBlock) -> Result<$m::SamplingMessageContent, AskError> {
-            use $m::{ContentBlock as B, SamplingMessageContent as S};
-            match block {
-                B::TextContent(b) => Ok(S::TextContent(b)),
-                B::ImageContent(b) => Ok(S::ImageContent(b)),
-                B::AudioContent(b) => Ok(S::AudioContent(b)),
-                B::EmbeddedResource(_) => Err(not_in_sampling("resource", $version)),
-                B::ResourceLink(_) => Err(not_in_sampling("resource_link", $version)),
-            }
-        }
-    };
-}
-
-sampling_content!(content_2025_06_18, v2025_06_18, Version::V2025_06_18);
-
-fn content_2024_11_05(
-    block: Block2024_11_05,
-) -> Result<v2024_11_05::SamplingMessageContent, AskError> {
-    use v2024_11_05::SamplingMessageContent as S;
-    match block {
-        Block2024_11_05::Text(b) => Ok(S::TextContent(b)),
-        Block2024_11_05::Image(b) => Ok(S::ImageContent(b)),
-        Block2024_11_05::Resource(_) => Err(not_in_sampling("resource", Version::V2024_11_05)),
-    }
-}
-
-fn content_2025_03_26(
-    block: Block2025_03_26,
-) -> Result<v2025_03_26::SamplingMessageContent, AskError> {
-    use v2025_03_26::SamplingMessageContent as S;
-    match block {
-        Block2025_03_26::Text(b) => Ok(S::TextContent(b)),
-        Block2025_03_26::Image(b) => Ok(S::ImageContent(b)),
-        Block2025_03_26::Audio(b) => Ok(S::AudioContent(b)),
-        Block2025_03_26::Resource(_) => Err(not_in_sampling("resource", Version::V2025_03_26)),
-    }
-}
-
-/// An error when `request` has members only versions from 2025-11-25 have.
-fn no_tools(request: &SamplingRequest, version: Version) -> Result<(), AskError> {
-    let members = [
-        (request.tools.is_some(), "`tools`"),
-        (request.tool_choice.is_some(), "a `toolChoice`"),
-        (request.task.is_some(), "a `task`"),
-        (request.meta.is_some(), "a `_meta`"),
-    ];
-    match members.iter().find(|(set, _)| *set) {
-        Some((_, what)) => Err(lacking(format!("{what} in a sampling request"), version)),
-        None => Ok(()),
-    }
-}
-
-/// The tools and tool choice of `$request`, set on `$out` of module `$m`.
-macro_rules! with_tools {
-    ($out:expr, $request:expr, $version:expr) => {{
-        let request: &SamplingRequest = $request;
-        $out.tools = request
-            .tools
-            .as_deref()
-            .map(|tools| tools_to(tools, $version))
-            .transpose()?;
-        $out.tool_choice = request
-            .tool_choice
-            .as_ref()
-            .map(|choice| tool_choice_to(choice, $version))
-            .transpose()?;
-    }};
-}
-
 /// The `CreateMessageRequestParams` of `version`, serialized from its generated type.
 pub fn sampling_params(request: &SamplingRequest, version: Version) -> Result<Value, AskError> {
     let v = version;
-    Ok(match version {
-        Version::V2024_11_05 => {
-            no_tools(request, v)?;
-            let messages = sampling_messages!(v2024_11_05, request, v, |c| content_2024_11_05(
-                block_2024_11_05(single_block(c, v)?)?
-            ));
-            to_value(sampling_params!(v2024_11_05, request, version, messages))
-        }
-        Version::V2025_03_26 => {
-            no_tools(request, v)?;
-            let messages = sampling_messages!(v2025_03_26, request, v, |c| content_2025_03_26(
-                block_2025_03_26(single_block(c, v)?)?
-            ));
-            to_value(sampling_params!(v2025_03_26, request, version, messages))
-        }
-        Version::V2025_06_18 => {
-            no_tools(request, v)?;
-            let messages = sampling_messages!(v2025_06_18, request, v, |c| content_2025_06_18(
-                block_2025_06_18(single_block(c, v)?)?
-            ));
-            to_value(sampling_params!(v2025_06_18, request, version, messages))
-        }
-        Version::V2025_11_25 => {
-            let messages =
-                sampling_messages!(v2025_11_25, request, v, message_to_2025_11_25, with_meta);
-            let mut out = sampling_params!(v2025_11_25, request, version, messages);
-            with_tools!(out, request, v);
-            out.meta = optional_as(&request.meta, "a `_meta`", v).map_err(refused)?;
-            out.task = optional_as(&request.task, "a task", v).map_err(refused)?;
+    macro_rules! params {
+        ($m:ident) => {{
+            // What the version's params lack, in this order: `tools`, `toolChoice`, `task`,
+            // `_meta`.
+            refuse_member!(
+                $m,
+                CreateMessageRequestParams,
+                tools,
+                request.tools.is_some(),
+                lacking("`tools` in a sampling request", v)
+            );
+            refuse_member!(
+                $m,
+                CreateMessageRequestParams,
+                tool_choice,
+                request.tool_choice.is_some(),
+                lacking("a `toolChoice` in a sampling request", v)
+            );
+            refuse_member!(
+                $m,
+                CreateMessageRequestParams,
+                task,
+                request.task.is_some(),
+                lacking("a `task` in a sampling request", v)
+            );
+            refuse_member!(
+                $m,
+                CreateMessageRequestParams,
+                meta,
+                request.meta.is_some(),
+                lacking("a `_meta` in a sampling request", v)
+            );
+            let messages = sampling_messages!($m, request, v);
+            #[allow(unused_mut)]
+            let mut out = sampling_params!($m, request, version, messages);
+            set_member!(
+                $m,
+                CreateMessageRequestParams,
+                out.tools = request
+                    .tools
+                    .as_deref()
+                    .map(|tools| tools_to(tools, v))
+                    .transpose()?
+            );
+            set_member!(
+                $m,
+                CreateMessageRequestParams,
+                out.tool_choice = request
+                    .tool_choice
+                    .as_ref()
+                    .map(|choice| tool_choice_to(choice, v))
+                    .transpose()?
+            );
+            set_member!(
+                $m,
+                CreateMessageRequestParams,
+                out.meta = optional_as(&request.meta, "a `_meta`", v).map_err(refused)?
+            );
+            set_member!(
+                $m,
+                CreateMessageRequestParams,
+                out.task = optional_as(&request.task, "a task", v).map_err(refused)?
+            );
             to_value(out)
-        }
-        Version::V2026_07_28 => {
-            if request.task.is_some() {
-                return Err(lacking("a `task` in a sampling request", v));
-            }
-            if request.meta.is_some() {
-                return Err(lacking("a `_meta` in a sampling request", v));
-            }
-            let messages =
-                sampling_messages!(v2026_07_28, request, v, message_to_2026_07_28, with_meta);
-            let mut out = sampling_params!(v2026_07_28, request, version, messages);
-            with_tools!(out, request, v);
-            to_value(out)
-        }
-    })
+        }};
+    }
+    Ok(by_version!(version, params))
 }

@@ -11,6 +11,7 @@ use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v20
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
 
+use crate::by_version::{by_version, if_member};
 use crate::content::{
     Annotations, Content, ContentKind, EmbeddedResource, ResourceContents, ResourceLink, Role,
 };
@@ -48,21 +49,6 @@ macro_rules! read_role {
     };
 }
 
-/// `$read!(module)` for the module of `$version`; under 2026-07-28
-/// `$read!(v2026_07_28, result_type)`, naming the member that must be `complete`.
-macro_rules! by_version {
-    ($version:expr, $read:ident) => {
-        match $version {
-            Version::V2024_11_05 => $read!(v2024_11_05),
-            Version::V2025_03_26 => $read!(v2025_03_26),
-            Version::V2025_06_18 => $read!(v2025_06_18),
-            Version::V2025_11_25 => $read!(v2025_11_25),
-            Version::V2026_07_28 => $read!(v2026_07_28, result_type),
-        }
-    };
-}
-pub(crate) use by_version;
-
 /// [`Annotations`] of a generated annotations type without `lastModified`.
 macro_rules! annotations_of {
     ($m:ident, $a:expr) => {{
@@ -91,72 +77,81 @@ macro_rules! dated_annotations_of {
     }};
 }
 
-pub(crate) use {annotations_of, dated_annotations_of};
+/// [`Annotations`] of the annotations of module `$m` (2024-11-05's own types, or
+/// `Annotations`, with `lastModified` where it has it).
+macro_rules! annotations_read {
+    (v2024_11_05, $a:expr) => {
+        annotations_of!(v2024_11_05, $a)
+    };
+    ($m:ident, $a:expr) => {
+        $crate::by_version::if_member!(
+            $m,
+            Annotations,
+            last_modified,
+            { dated_annotations_of!($m, $a) },
+            { annotations_of!($m, $a) }
+        )
+    };
+}
+
+pub(crate) use {annotations_of, annotations_read, dated_annotations_of};
 
 /// An [`EmbeddedResource`] of a generated union `$m::$union` of text and blob contents
 /// (`EmbeddedResourceResource`, `ReadResourceResultContentsItem`), with the contents'
-/// `_meta` where the version has it (2025-06-18 on).
+/// `_meta` where the version's contents have it.
 macro_rules! read_contents {
     ($m:ident, $union:ident, $item:expr) => {
         match $item {
             $m::$union::TextResourceContents(c) => EmbeddedResource {
-                meta: read_contents!(@meta $m, c),
+                meta: read_contents!(@meta $m, TextResourceContents, c),
                 uri: c.uri,
                 mime_type: c.mime_type,
                 contents: ResourceContents::Text(c.text),
             },
             $m::$union::BlobResourceContents(c) => EmbeddedResource {
-                meta: read_contents!(@meta $m, c),
+                meta: read_contents!(@meta $m, BlobResourceContents, c),
                 uri: c.uri,
                 mime_type: c.mime_type,
                 contents: ResourceContents::Blob(c.blob),
             },
         }
     };
-    (@meta v2024_11_05, $c:ident) => {
-        None
-    };
-    (@meta v2025_03_26, $c:ident) => {
-        None
-    };
-    (@meta $m:ident, $c:ident) => {
-        $c.meta.and_then(object_of)
+    (@meta $m:ident, $ty:ident, $c:ident) => {
+        $crate::by_version::if_member!($m, $ty, meta, { $c.meta.and_then(object_of) }, { None })
     };
 }
 pub(crate) use read_contents;
 
-/// One variant of a generated content union as [`Content`]; `$ann` names the macro that
-/// reads its annotations. `$dated` is `[]` before 2025-06-18, `[dated]` where blocks have
-/// `_meta` (2025-06-18 on), `[dated icons]` where resource links have icons too (2025-11-25
-/// on).
+/// One variant `$ty` of a generated content union of module `$m` as [`Content`], with every
+/// member the version's `$ty` has (`_meta`, a resource link's `icons`).
 macro_rules! read_variant {
-    (TextContent, $m:ident, $ann:ident, $b:ident, $v:expr, $dated:tt) => {
-        read_variant!(@block ContentKind::Text($b.text), $m, $ann, $b, $dated)
+    (TextContent, $m:ident, $b:ident, $v:expr) => {
+        read_variant!(@block ContentKind::Text($b.text), $m, TextContent, $b)
     };
-    (ImageContent, $m:ident, $ann:ident, $b:ident, $v:expr, $dated:tt) => {
-        read_variant!(@media Image, $m, $ann, $b, $dated)
+    (ImageContent, $m:ident, $b:ident, $v:expr) => {
+        read_variant!(@media Image, $m, ImageContent, $b)
     };
-    (AudioContent, $m:ident, $ann:ident, $b:ident, $v:expr, $dated:tt) => {
-        read_variant!(@media Audio, $m, $ann, $b, $dated)
+    (AudioContent, $m:ident, $b:ident, $v:expr) => {
+        read_variant!(@media Audio, $m, AudioContent, $b)
     };
-    (@media $kind:ident, $m:ident, $ann:ident, $b:ident, $dated:tt) => {
+    (@media $kind:ident, $m:ident, $ty:ident, $b:ident) => {
         read_variant!(
             @block
             ContentKind::$kind {
                 data: $b.data,
                 mime_type: $b.mime_type,
             },
-            $m, $ann, $b, $dated
+            $m, $ty, $b
         )
     };
-    (EmbeddedResource, $m:ident, $ann:ident, $b:ident, $v:expr, $dated:tt) => {
+    (EmbeddedResource, $m:ident, $b:ident, $v:expr) => {
         read_variant!(
             @block
             ContentKind::Resource(read_contents!($m, EmbeddedResourceResource, $b.resource)),
-            $m, $ann, $b, $dated
+            $m, EmbeddedResource, $b
         )
     };
-    (ResourceLink, $m:ident, $ann:ident, $b:ident, $v:expr, $dated:tt) => {
+    (ResourceLink, $m:ident, $b:ident, $v:expr) => {
         read_variant!(
             @block
             ContentKind::ResourceLink(ResourceLink {
@@ -168,129 +163,94 @@ macro_rules! read_variant {
                         })
                     })
                     .transpose()?,
-                icons: read_variant!(@icons $b, $dated),
+                icons: if_member!($m, ResourceLink, icons, { icons_of($b.icons) }, { None }),
                 uri: $b.uri,
                 name: $b.name,
                 title: $b.title,
                 description: $b.description,
                 mime_type: $b.mime_type,
             }),
-            $m, $ann, $b, $dated
+            $m, ResourceLink, $b
         )
     };
-    (@block $kind:expr, $m:ident, $ann:ident, $b:ident, $dated:tt) => {{
-        let meta = read_variant!(@meta $b, $dated);
+    (@block $kind:expr, $m:ident, $ty:ident, $b:ident) => {{
+        let meta = if_member!($m, $ty, meta, { $b.meta.and_then(object_of) }, { None });
         Content {
             kind: $kind,
-            annotations: $b.annotations.map(|a| $ann!($m, a)),
+            annotations: $b.annotations.map(|a| annotations_read!($m, a)),
             meta,
         }
     }};
-    (@meta $b:ident, []) => {
-        None
-    };
-    (@meta $b:ident, [dated $($icons:ident)?]) => {
-        $b.meta.and_then(object_of)
-    };
-    (@icons $b:ident, [dated icons]) => {
-        icons_of($b.icons)
-    };
-    (@icons $b:ident, $dated:tt) => {
-        None
-    };
 }
 
-/// A function reading every variant of the generated content union `$m::$union`; `$dated`
-/// as `read_variant!` takes it.
+/// A generated union of content blocks (`ContentBlock`, or the unions of tool results and
+/// prompt messages before 2025-06-18) read as [`Content`].
+pub(crate) trait ReadBlock {
+    /// The [`Content`] of this block, sent under `version`.
+    fn read_block(self, version: Version) -> Result<Content, ReadError>;
+}
+
+/// [`ReadBlock`] for the generated union `$m::$union` of the blocks `$variant`.
 macro_rules! block_reader {
-    ($fn:ident, $m:ident, $union:ident, $ann:ident, $v:expr, [$($variant:ident),*],
-     $dated:tt) => {
-        /// The [`Content`] of one block of this union.
-        pub(crate) fn $fn(block: $m::$union) -> Result<Content, ReadError> {
-            Ok(match block {
-                $($m::$union::$variant(b) => read_variant!($variant, $m, $ann, b, $v, $dated),)*
-            })
+    ($m:ident :: $union:ident, [$($variant:ident),*]) => {
+        impl ReadBlock for $m::$union {
+            fn read_block(self, version: Version) -> Result<Content, ReadError> {
+                let _ = version; // named by a resource link's error, where the union has links
+                Ok(match self {
+                    $($m::$union::$variant(b) => read_variant!($variant, $m, b, version),)*
+                })
+            }
         }
     };
 }
 
+// Before 2025-06-18 tool results and prompt messages each have a union of their own, without
+// resource links (and without audio in 2024-11-05).
 block_reader!(
-    tool_block_2024_11_05,
-    v2024_11_05,
-    CallToolResultContentItem,
-    annotations_of,
-    Version::V2024_11_05,
-    [TextContent, ImageContent, EmbeddedResource],
-    []
+    v2024_11_05::CallToolResultContentItem,
+    [TextContent, ImageContent, EmbeddedResource]
 );
 block_reader!(
-    prompt_block_2024_11_05,
-    v2024_11_05,
-    PromptMessageContent,
-    annotations_of,
-    Version::V2024_11_05,
-    [TextContent, ImageContent, EmbeddedResource],
-    []
+    v2024_11_05::PromptMessageContent,
+    [TextContent, ImageContent, EmbeddedResource]
 );
 block_reader!(
-    tool_block_2025_03_26,
-    v2025_03_26,
-    CallToolResultContentItem,
-    annotations_of,
-    Version::V2025_03_26,
-    [TextContent, ImageContent, AudioContent, EmbeddedResource],
-    []
+    v2025_03_26::CallToolResultContentItem,
+    [TextContent, ImageContent, AudioContent, EmbeddedResource]
 );
 block_reader!(
-    prompt_block_2025_03_26,
-    v2025_03_26,
-    PromptMessageContent,
-    annotations_of,
-    Version::V2025_03_26,
-    [TextContent, ImageContent, AudioContent, EmbeddedResource],
-    []
+    v2025_03_26::PromptMessageContent,
+    [TextContent, ImageContent, AudioContent, EmbeddedResource]
 );
-/// The reader of `ContentBlock` for a version with every block kind (2025-06-18 on).
+/// [`ReadBlock`] for the `ContentBlock` of a version with every block kind (2025-06-18 on).
 macro_rules! full_block_reader {
-    ($fn:ident, $m:ident, $v:expr $(, $icons:ident)?) => {
+    ($m:ident) => {
         block_reader!(
-            $fn,
-            $m,
-            ContentBlock,
-            dated_annotations_of,
-            $v,
+            $m::ContentBlock,
             [
                 TextContent,
                 ImageContent,
                 AudioContent,
                 ResourceLink,
                 EmbeddedResource
-            ],
-            [dated $($icons)?]
+            ]
         );
     };
 }
+full_block_reader!(v2025_06_18);
+full_block_reader!(v2025_11_25);
+full_block_reader!(v2026_07_28);
 
-full_block_reader!(read_block_2025_06_18, v2025_06_18, Version::V2025_06_18);
-full_block_reader!(
-    read_block_2025_11_25,
-    v2025_11_25,
-    Version::V2025_11_25,
-    icons
-);
-full_block_reader!(
-    read_block_2026_07_28,
-    v2026_07_28,
-    Version::V2026_07_28,
-    icons
-);
+/// The reader of a version's block union, as a function (for the sampling conversions).
+pub(crate) fn read_block<T: ReadBlock>(
+    version: Version,
+) -> impl Fn(T) -> Result<Content, ReadError> {
+    move |block| block.read_block(version)
+}
 
-/// Every block read with `read`, failing on the first that cannot be.
-fn blocks<T>(
-    items: Vec<T>,
-    read: impl Fn(T) -> Result<Content, ReadError>,
-) -> Result<Vec<Content>, ReadError> {
-    items.into_iter().map(read).collect()
+/// Every block read, failing on the first that cannot be.
+fn blocks<T: ReadBlock>(items: Vec<T>, version: Version) -> Result<Vec<Content>, ReadError> {
+    items.into_iter().map(|b| b.read_block(version)).collect()
 }
 
 /// Under 2026-07-28, a result read as complete must say so: an `input_required` result is
@@ -311,38 +271,53 @@ pub(crate) fn complete(
     }
 }
 
+/// Where the generated `$ty` of module `$m` has `resultType` (2026-07-28), the result `$r`
+/// read as complete must say so ([`complete`]).
+macro_rules! read_complete {
+    ($m:ident, $ty:ident, $r:expr, $what:expr, $version:expr) => {
+        $crate::by_version::if_member!(
+            $m,
+            $ty,
+            result_type,
+            {
+                $crate::content_read::complete(&$r.result_type, $what, $version)?;
+            },
+            {}
+        )
+    };
+}
+pub(crate) use read_complete;
+
 /// The [`ToolResult`] of a `CallToolResult` of `version` (its JSON text).
 pub(crate) fn read_call_tool_result(text: &str, version: Version) -> Result<ToolResult, ReadError> {
     const WHAT: &str = "CallToolResult";
     let unreadable = |e: serde_json::Error| ReadError::new(WHAT, version, e.to_string());
-    // Before 2025-06-18: no `structuredContent`.
-    macro_rules! plain {
-        ($m:ident, $read:ident) => {{
+    macro_rules! read {
+        ($m:ident) => {{
             let r: $m::CallToolResult = decode(text, WHAT, version)?;
-            ToolResult::from_parts(blocks(r.content, $read)?, None, r.is_error == Some(true))
-        }};
-    }
-    // From 2025-06-18: `structuredContent`, a JSON object (any JSON value from 2026-07-28,
-    // whose results must also be `complete`).
-    macro_rules! structured {
-        ($m:ident, $read:ident $(, $result_type:ident)?) => {{
-            let r: $m::CallToolResult = decode(text, WHAT, version)?;
-            $(complete(&r.$result_type, WHAT, version)?;)?
-            let structured = r.structured_content.map(|s| s.to_value()).transpose();
+            read_complete!($m, CallToolResult, r, WHAT, version);
+            // `structuredContent` (2025-06-18 on): a JSON object, any JSON value from
+            // 2026-07-28.
+            let structured = if_member!(
+                $m,
+                CallToolResult,
+                structured_content,
+                {
+                    r.structured_content
+                        .map(|s| s.to_value())
+                        .transpose()
+                        .map_err(unreadable)?
+                },
+                { None }
+            );
             ToolResult::from_parts(
-                blocks(r.content, $read)?,
-                structured.map_err(unreadable)?,
+                blocks(r.content, version)?,
+                structured,
                 r.is_error == Some(true),
             )
         }};
     }
-    Ok(match version {
-        Version::V2024_11_05 => plain!(v2024_11_05, tool_block_2024_11_05),
-        Version::V2025_03_26 => plain!(v2025_03_26, tool_block_2025_03_26),
-        Version::V2025_06_18 => structured!(v2025_06_18, read_block_2025_06_18),
-        Version::V2025_11_25 => structured!(v2025_11_25, read_block_2025_11_25),
-        Version::V2026_07_28 => structured!(v2026_07_28, read_block_2026_07_28, result_type),
-    })
+    Ok(by_version!(version, read))
 }
 
 /// The [`PromptResult`] of a `GetPromptResult` of `version` (its JSON text).
@@ -352,16 +327,16 @@ pub(crate) fn read_get_prompt_result(
 ) -> Result<PromptResult, ReadError> {
     const WHAT: &str = "GetPromptResult";
     macro_rules! read {
-        ($m:ident, $read:ident $(, $result_type:ident)?) => {{
+        ($m:ident) => {{
             let r: $m::GetPromptResult = decode(text, WHAT, version)?;
-            $(complete(&r.$result_type, WHAT, version)?;)?
+            read_complete!($m, GetPromptResult, r, WHAT, version);
             let messages = r
                 .messages
                 .into_iter()
                 .map(|m| {
                     Ok(PromptMessage {
                         role: read_role!($m, m.role),
-                        content: $read(m.content)?,
+                        content: m.content.read_block(version)?,
                     })
                 })
                 .collect::<Result<Vec<_>, ReadError>>()?;
@@ -371,11 +346,5 @@ pub(crate) fn read_get_prompt_result(
             }
         }};
     }
-    Ok(match version {
-        Version::V2024_11_05 => read!(v2024_11_05, prompt_block_2024_11_05),
-        Version::V2025_03_26 => read!(v2025_03_26, prompt_block_2025_03_26),
-        Version::V2025_06_18 => read!(v2025_06_18, read_block_2025_06_18),
-        Version::V2025_11_25 => read!(v2025_11_25, read_block_2025_11_25),
-        Version::V2026_07_28 => read!(v2026_07_28, read_block_2026_07_28, result_type),
-    })
+    Ok(by_version!(version, read))
 }

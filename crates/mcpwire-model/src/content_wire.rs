@@ -10,6 +10,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Number, Value};
 
+use crate::by_version::{by_version, if_member, refuse_member, set_member};
 use crate::content::{
     Content, ContentError, ContentKind, EmbeddedResource, ResourceContents, ResourceLink, Role,
 };
@@ -129,77 +130,107 @@ macro_rules! annotations {
     }};
 }
 
-pub(crate) use annotations;
+/// [`Annotations`] as the annotations of module `$m`: 2024-11-05 has a type of its own per
+/// annotated struct (`$own`), without `lastModified`; later versions one `Annotations`, with
+/// `lastModified` where it has it (else one present is a [`ContentError`]).
+macro_rules! annotations_to {
+    (v2024_11_05, $own:ident, $a:expr, $v:expr) => {
+        annotations!(v2024_11_05, $own, $a, $v)
+    };
+    ($m:ident, $own:ident, $a:expr, $v:expr) => {
+        $crate::by_version::if_member!(
+            $m,
+            Annotations,
+            last_modified,
+            { annotations!($m, Annotations, $a, $v, with_last_modified) },
+            { annotations!($m, Annotations, $a, $v) }
+        )
+    };
+}
 
-/// The `resource` member of an `EmbeddedResource` of module `$m` under version `$v`; `dated`
-/// where the contents have `_meta` (2025-06-18 on), else contents with `_meta` are a
-/// [`ContentError`].
+pub(crate) use {annotations, annotations_to};
+
+/// The `resource` member of an `EmbeddedResource` of module `$m` under version `$v`, with
+/// `_meta` where the version's contents have it (else contents with `_meta` are a
+/// [`ContentError`]).
 macro_rules! embedded_contents {
-    ($m:ident, $r:expr, $v:expr $(, $dated:ident)?) => {{
+    ($m:ident, $r:expr, $v:expr) => {{
         let r: &EmbeddedResource = $r;
         match &r.contents {
             ResourceContents::Text(text) => {
                 let mut item = $m::TextResourceContents::new(text.clone(), r.uri.clone());
                 item.mime_type = r.mime_type.clone();
-                embedded_contents!(@meta item, r, $v $(, $dated)?);
+                embedded_contents!(@meta $m, TextResourceContents, item, r, $v);
                 $m::EmbeddedResourceResource::TextResourceContents(item)
             }
             ResourceContents::Blob(blob) => {
                 let mut item = $m::BlobResourceContents::new(blob.clone(), r.uri.clone());
                 item.mime_type = r.mime_type.clone();
-                embedded_contents!(@meta item, r, $v $(, $dated)?);
+                embedded_contents!(@meta $m, BlobResourceContents, item, r, $v);
                 $m::EmbeddedResourceResource::BlobResourceContents(item)
             }
         }
     }};
-    (@meta $item:ident, $r:ident, $v:expr) => {
-        if $r.meta.is_some() {
-            return Err(ContentError::lacking("an embedded resource's `_meta`", $v));
-        }
-    };
-    (@meta $item:ident, $r:ident, $v:expr, dated) => {
-        $item.meta = meta_as(&$r.meta, $v)?;
+    (@meta $m:ident, $ty:ident, $item:ident, $r:ident, $v:expr) => {
+        $crate::by_version::if_member!($m, $ty, meta, {
+            $item.meta = meta_as(&$r.meta, $v)?;
+        }, {
+            if $r.meta.is_some() {
+                return Err(ContentError::lacking("an embedded resource's `_meta`", $v));
+            }
+        })
     };
 }
 
-/// `ContentBlock` of the versions that have every block kind (2025-06-18 on): one shape,
-/// different modules. `icons` where a resource link has them (2025-11-25 on).
+/// A generated union of content blocks (`ContentBlock`, or the unions of tool results and
+/// prompt messages before 2025-06-18) built from [`Content`]; a block kind or member the
+/// version lacks is a [`ContentError`].
+pub(crate) trait BlockTo: Sized {
+    /// The block of this union for `block` under `version`.
+    fn block_to(block: &Content, version: Version) -> Result<Self, ContentError>;
+}
+
+/// [`BlockTo`] for the `ContentBlock` of a version with every block kind (2025-06-18 on):
+/// one conversion, the members each version's blocks have.
 macro_rules! full_block {
-    ($fn:ident, $m:ident, $v:expr $(, $icons:ident)?) => {
-        pub(crate) fn $fn(block: &Content) -> Result<$m::ContentBlock, ContentError> {
-            let v = $v;
-            let ann = match &block.annotations {
-                Some(a) => Some(annotations!($m, Annotations, a, v, with_last_modified)),
-                None => None,
-            };
-            let meta = meta_as(&block.meta, v)?;
-            /// The generated block `$ty` built by `$new`, with the annotations and `_meta`.
-            macro_rules! common {
-                ($ty:ident, $new:expr) => {{
-                    let mut out: $m::$ty = $new;
-                    out.annotations = ann;
-                    out.meta = meta;
-                    $m::ContentBlock::$ty(out)
-                }};
-            }
-            Ok(match &block.kind {
-                ContentKind::Text(text) => common!(TextContent, $m::TextContent::new(text.clone())),
-                ContentKind::Image { data, mime_type } => common!(
-                    ImageContent,
-                    $m::ImageContent::new(data.clone(), mime_type.clone())
-                ),
-                ContentKind::Audio { data, mime_type } => common!(
-                    AudioContent,
-                    $m::AudioContent::new(data.clone(), mime_type.clone())
-                ),
-                ContentKind::Resource(resource) => common!(
-                    EmbeddedResource,
-                    $m::EmbeddedResource::new(embedded_contents!($m, resource, v, dated))
-                ),
-                ContentKind::ResourceLink(link) => {
-                    common!(ResourceLink, resource_link!($m, link, v $(, $icons)?))
+    ($m:ident) => {
+        impl BlockTo for $m::ContentBlock {
+            fn block_to(block: &Content, v: Version) -> Result<Self, ContentError> {
+                let ann = match &block.annotations {
+                    Some(a) => Some(annotations_to!($m, Annotations, a, v)),
+                    None => None,
+                };
+                let meta = meta_as(&block.meta, v)?;
+                /// The generated block `$ty` built by `$new`, with the annotations and `_meta`.
+                macro_rules! common {
+                    ($ty:ident, $new:expr) => {{
+                        let mut out: $m::$ty = $new;
+                        out.annotations = ann;
+                        out.meta = meta;
+                        $m::ContentBlock::$ty(out)
+                    }};
                 }
-            })
+                Ok(match &block.kind {
+                    ContentKind::Text(text) => {
+                        common!(TextContent, $m::TextContent::new(text.clone()))
+                    }
+                    ContentKind::Image { data, mime_type } => common!(
+                        ImageContent,
+                        $m::ImageContent::new(data.clone(), mime_type.clone())
+                    ),
+                    ContentKind::Audio { data, mime_type } => common!(
+                        AudioContent,
+                        $m::AudioContent::new(data.clone(), mime_type.clone())
+                    ),
+                    ContentKind::Resource(resource) => common!(
+                        EmbeddedResource,
+                        $m::EmbeddedResource::new(embedded_contents!($m, resource, v))
+                    ),
+                    ContentKind::ResourceLink(link) => {
+                        common!(ResourceLink, resource_link!($m, link, v))
+                    }
+                })
+            }
         }
     };
 }
@@ -207,29 +238,28 @@ macro_rules! full_block {
 /// A `ResourceLink` of module `$m`, without its annotations and `_meta`; `icons` where the
 /// version's links have them, else a link with icons is a [`ContentError`].
 macro_rules! resource_link {
-    ($m:ident, $link:expr, $v:expr $(, $icons:ident)?) => {{
+    ($m:ident, $link:expr, $v:expr) => {{
         let link: &ResourceLink = $link;
         let mut out = $m::ResourceLink::new(link.name.clone(), link.uri.clone());
         out.title = link.title.clone();
         out.description = link.description.clone();
         out.mime_type = link.mime_type.clone();
         out.size = link.size.map(Into::into);
-        resource_link!(@icons out, link, $v $(, $icons)?);
+        refuse_member!(
+            $m,
+            ResourceLink,
+            icons,
+            link.icons.is_some(),
+            ContentError::lacking("a resource link's `icons`", $v)
+        );
+        set_member!($m, ResourceLink, out.icons = icons_as(&link.icons, $v)?);
         out
     }};
-    (@icons $out:ident, $link:ident, $v:expr) => {
-        if $link.icons.is_some() {
-            return Err(ContentError::lacking("a resource link's `icons`", $v));
-        }
-    };
-    (@icons $out:ident, $link:ident, $v:expr, icons) => {
-        $out.icons = icons_as(&$link.icons, $v)?;
-    };
 }
 
-full_block!(block_2025_06_18, v2025_06_18, Version::V2025_06_18);
-full_block!(block_2025_11_25, v2025_11_25, Version::V2025_11_25, icons);
-full_block!(block_2026_07_28, v2026_07_28, Version::V2026_07_28, icons);
+full_block!(v2025_06_18);
+full_block!(v2025_11_25);
+full_block!(v2026_07_28);
 
 /// 2025-03-26: no resource links, no `lastModified`; tool results and prompt messages have
 /// their own (equal) unions, built from this one.
@@ -245,7 +275,7 @@ pub(crate) fn block_2025_03_26(block: &Content) -> Result<Block2025_03_26, Conte
     let v = Version::V2025_03_26;
     refuse_meta(block, v)?;
     let ann = match &block.annotations {
-        Some(a) => Some(annotations!(m, Annotations, a, v)),
+        Some(a) => Some(annotations!(v2025_03_26, Annotations, a, v)),
         None => None,
     };
     Ok(match &block.kind {
@@ -265,7 +295,7 @@ pub(crate) fn block_2025_03_26(block: &Content) -> Result<Block2025_03_26, Conte
             Block2025_03_26::Audio(out)
         }
         ContentKind::Resource(resource) => {
-            let mut out = m::EmbeddedResource::new(embedded_contents!(m, resource, v));
+            let mut out = m::EmbeddedResource::new(embedded_contents!(v2025_03_26, resource, v));
             out.annotations = ann;
             Block2025_03_26::Resource(out)
         }
@@ -291,7 +321,7 @@ pub(crate) fn block_2024_11_05(block: &Content) -> Result<Block2024_11_05, Conte
         ContentKind::Text(text) => {
             let mut out = m::TextContent::new(text.clone());
             out.annotations = match a {
-                Some(a) => Some(annotations!(m, TextContentAnnotations, a, v)),
+                Some(a) => Some(annotations!(v2024_11_05, TextContentAnnotations, a, v)),
                 None => None,
             };
             Block2024_11_05::Text(out)
@@ -299,15 +329,15 @@ pub(crate) fn block_2024_11_05(block: &Content) -> Result<Block2024_11_05, Conte
         ContentKind::Image { data, mime_type } => {
             let mut out = m::ImageContent::new(data.clone(), mime_type.clone());
             out.annotations = match a {
-                Some(a) => Some(annotations!(m, ImageContentAnnotations, a, v)),
+                Some(a) => Some(annotations!(v2024_11_05, ImageContentAnnotations, a, v)),
                 None => None,
             };
             Block2024_11_05::Image(out)
         }
         ContentKind::Resource(resource) => {
-            let mut out = m::EmbeddedResource::new(embedded_contents!(m, resource, v));
+            let mut out = m::EmbeddedResource::new(embedded_contents!(v2024_11_05, resource, v));
             out.annotations = match a {
-                Some(a) => Some(annotations!(m, EmbeddedResourceAnnotations, a, v)),
+                Some(a) => Some(annotations!(v2024_11_05, EmbeddedResourceAnnotations, a, v)),
                 None => None,
             };
             Block2024_11_05::Resource(out)
@@ -319,36 +349,44 @@ pub(crate) fn block_2024_11_05(block: &Content) -> Result<Block2024_11_05, Conte
     })
 }
 
-/// Maps a version-specific union `Block…` into a generated union `$target` of module `$m`
-/// whose variants carry the same names.
-macro_rules! into_union {
-    ($block:expr, $enum:ident, $m:ident :: $target:ident, [$($var:ident => $gen:ident),*]) => {
-        match $block {
-            $($enum::$var(b) => $m::$target::$gen(b),)*
+/// [`BlockTo`] for a union `$m::$union` of 2024-11-05 or 2025-03-26, from that version's
+/// `Block…` (`$enum`, built by `$block`), whose variants carry the same blocks.
+macro_rules! old_block_to {
+    ($m:ident :: $union:ident, $block:ident, $enum:ident, [$($var:ident => $gen:ident),*]) => {
+        impl BlockTo for $m::$union {
+            fn block_to(block: &Content, _: Version) -> Result<Self, ContentError> {
+                Ok(match $block(block)? {
+                    $($enum::$var(b) => $m::$union::$gen(b),)*
+                })
+            }
         }
     };
 }
 
-fn tool_block_2024_11_05(b: Block2024_11_05) -> v2024_11_05::CallToolResultContentItem {
-    into_union!(b, Block2024_11_05, v2024_11_05::CallToolResultContentItem,
-        [Text => TextContent, Image => ImageContent, Resource => EmbeddedResource])
+old_block_to!(v2024_11_05::CallToolResultContentItem, block_2024_11_05, Block2024_11_05,
+    [Text => TextContent, Image => ImageContent, Resource => EmbeddedResource]);
+old_block_to!(v2024_11_05::PromptMessageContent, block_2024_11_05, Block2024_11_05,
+    [Text => TextContent, Image => ImageContent, Resource => EmbeddedResource]);
+old_block_to!(v2025_03_26::CallToolResultContentItem, block_2025_03_26, Block2025_03_26,
+    [Text => TextContent, Image => ImageContent, Audio => AudioContent,
+     Resource => EmbeddedResource]);
+old_block_to!(v2025_03_26::PromptMessageContent, block_2025_03_26, Block2025_03_26,
+    [Text => TextContent, Image => ImageContent, Audio => AudioContent,
+     Resource => EmbeddedResource]);
+
+/// The builder of a version's block union, as a function (for the sampling conversions).
+pub(crate) fn block_to<U: BlockTo>(
+    version: Version,
+) -> impl Fn(&Content) -> Result<U, ContentError> {
+    move |block| U::block_to(block, version)
 }
 
-fn prompt_block_2024_11_05(b: Block2024_11_05) -> v2024_11_05::PromptMessageContent {
-    into_union!(b, Block2024_11_05, v2024_11_05::PromptMessageContent,
-        [Text => TextContent, Image => ImageContent, Resource => EmbeddedResource])
-}
-
-fn tool_block_2025_03_26(b: Block2025_03_26) -> v2025_03_26::CallToolResultContentItem {
-    into_union!(b, Block2025_03_26, v2025_03_26::CallToolResultContentItem,
-        [Text => TextContent, Image => ImageContent, Audio => AudioContent,
-         Resource => EmbeddedResource])
-}
-
-fn prompt_block_2025_03_26(b: Block2025_03_26) -> v2025_03_26::PromptMessageContent {
-    into_union!(b, Block2025_03_26, v2025_03_26::PromptMessageContent,
-        [Text => TextContent, Image => ImageContent, Audio => AudioContent,
-         Resource => EmbeddedResource])
+/// Every block as the union `U`, failing on the first a version lacks.
+fn blocks_to<U: BlockTo>(
+    items: Cow<'_, [Content]>,
+    version: Version,
+) -> Result<Vec<U>, ContentError> {
+    all(items, |b| U::block_to(b, version))
 }
 
 /// Converts every block with `$convert`, failing on the first a version lacks.
@@ -369,85 +407,76 @@ pub(crate) fn call_tool_result(
     version: Version,
 ) -> Result<Value, ContentError> {
     let is_error = result.is_error.then_some(true);
-    // From 2025-06-18: `structuredContent`.
-    // Before 2026-07-28 `structuredContent` is a JSON object; anything else is refused.
-    macro_rules! structured_result {
-        ($m:ident, $block:ident) => {{
-            let content = all(result.content, $block)?;
-            let mut out = $m::CallToolResult::new(content);
+    macro_rules! result {
+        ($m:ident) => {{
+            let content = blocks_to(result.content, version)?;
+            let mut out = if_member!(
+                $m,
+                CallToolResult,
+                result_type,
+                { $m::CallToolResult::new(content, "complete") },
+                { $m::CallToolResult::new(content) }
+            );
             out.is_error = is_error;
-            out.structured_content = result
-                .structured
-                .map(|value| structured_object(value, version))
-                .transpose()?;
+            // `structuredContent` (2025-06-18 on): a JSON object before 2026-07-28 (anything
+            // else is refused), any JSON value from then.
+            set_member!(
+                $m,
+                CallToolResult,
+                out.structured_content = result
+                    .structured
+                    .map(|value| StructuredTo::structured_to(value, version))
+                    .transpose()?
+            );
             to_value(out)
         }};
     }
-    // Before 2025-06-18: no `structuredContent`, and a union of its own for the content.
-    macro_rules! plain_result {
-        ($m:ident, $block:ident, $union:ident) => {{
-            let content = all(result.content, |b| $block(b).map($union))?;
-            let mut out = $m::CallToolResult::new(content);
-            out.is_error = is_error;
-            to_value(out)
-        }};
-    }
-    Ok(match version {
-        Version::V2024_11_05 => plain_result!(v2024_11_05, block_2024_11_05, tool_block_2024_11_05),
-        Version::V2025_03_26 => plain_result!(v2025_03_26, block_2025_03_26, tool_block_2025_03_26),
-        Version::V2025_06_18 => structured_result!(v2025_06_18, block_2025_06_18),
-        Version::V2025_11_25 => structured_result!(v2025_11_25, block_2025_11_25),
-        Version::V2026_07_28 => {
-            let content = all(result.content, block_2026_07_28)?;
-            let mut out = v2026_07_28::CallToolResult::new(content, "complete");
-            out.is_error = is_error;
-            out.structured_content = result.structured.map(Json::from);
-            to_value(out)
-        }
-    })
+    Ok(by_version!(version, result))
 }
 
-/// A `PromptMessage` of module `$m` with `$content` (already that version's block).
-macro_rules! typed_message {
-    ($m:ident, $role:expr, $content:expr) => {{
+/// The generated type of `structuredContent`: `JsonObject` before 2026-07-28, `Json` from then.
+trait StructuredTo: Sized {
+    /// `value` as this type, or why the version refuses it.
+    fn structured_to(value: &Value, version: Version) -> Result<Self, ContentError>;
+}
+
+impl StructuredTo for JsonObject {
+    fn structured_to(value: &Value, version: Version) -> Result<Self, ContentError> {
+        structured_object(value, version)
+    }
+}
+
+impl StructuredTo for Json {
+    fn structured_to(value: &Value, _: Version) -> Result<Self, ContentError> {
+        Ok(Json::from(value))
+    }
+}
+
+/// The union of blocks a `PromptMessage` of module `$m` holds: 2024-11-05's and
+/// 2025-03-26's own, `ContentBlock` from 2025-06-18.
+macro_rules! prompt_content {
+    (v2024_11_05) => {
+        v2024_11_05::PromptMessageContent
+    };
+    (v2025_03_26) => {
+        v2025_03_26::PromptMessageContent
+    };
+    ($m:ident) => {
+        $m::ContentBlock
+    };
+}
+
+/// The `PromptMessage` of module `$m`.
+macro_rules! message_to {
+    ($m:ident, $role:expr, $content:expr, $v:expr) => {{
         let role = match $role {
             Role::User => $m::Role::User,
             Role::Assistant => $m::Role::Assistant,
         };
-        $m::PromptMessage::new($content, role)
+        let content: prompt_content!($m) = BlockTo::block_to($content, $v)?;
+        $m::PromptMessage::new(content, role)
     }};
 }
-
-/// The `PromptMessage` of 2024-11-05.
-fn message_2024_11_05(
-    role: Role,
-    content: &Content,
-) -> Result<v2024_11_05::PromptMessage, ContentError> {
-    let block = prompt_block_2024_11_05(block_2024_11_05(content)?);
-    Ok(typed_message!(v2024_11_05, role, block))
-}
-
-/// The `PromptMessage` of 2025-03-26.
-fn message_2025_03_26(
-    role: Role,
-    content: &Content,
-) -> Result<v2025_03_26::PromptMessage, ContentError> {
-    let block = prompt_block_2025_03_26(block_2025_03_26(content)?);
-    Ok(typed_message!(v2025_03_26, role, block))
-}
-
-/// The `PromptMessage` of a version whose messages take any `ContentBlock`.
-macro_rules! full_message {
-    ($fn:ident, $m:ident, $block:ident) => {
-        fn $fn(role: Role, content: &Content) -> Result<$m::PromptMessage, ContentError> {
-            Ok(typed_message!($m, role, $block(content)?))
-        }
-    };
-}
-
-full_message!(message_2025_06_18, v2025_06_18, block_2025_06_18);
-full_message!(message_2025_11_25, v2025_11_25, block_2025_11_25);
-full_message!(message_2026_07_28, v2026_07_28, block_2026_07_28);
 
 /// A `PromptMessage` of `version`, serialized from its generated type.
 pub fn prompt_message(
@@ -455,13 +484,12 @@ pub fn prompt_message(
     content: &Content,
     version: Version,
 ) -> Result<Value, ContentError> {
-    Ok(match version {
-        Version::V2024_11_05 => to_value(message_2024_11_05(role, content)?),
-        Version::V2025_03_26 => to_value(message_2025_03_26(role, content)?),
-        Version::V2025_06_18 => to_value(message_2025_06_18(role, content)?),
-        Version::V2025_11_25 => to_value(message_2025_11_25(role, content)?),
-        Version::V2026_07_28 => to_value(message_2026_07_28(role, content)?),
-    })
+    macro_rules! message {
+        ($m:ident) => {
+            to_value(message_to!($m, role, content, version))
+        };
+    }
+    Ok(by_version!(version, message))
 }
 
 /// The `GetPromptResult` of `version`, serialized from its generated type (2026-07-28's
@@ -472,23 +500,23 @@ pub fn get_prompt_result(
     version: Version,
 ) -> Result<Value, ContentError> {
     macro_rules! result {
-        ($m:ident, $message:ident $(, $result_type:expr)?) => {{
+        ($m:ident) => {{
             let messages = messages
                 .iter()
-                .map(|(role, content)| $message(*role, content))
+                .map(|(role, content)| Ok(message_to!($m, *role, content, version)))
                 .collect::<Result<Vec<_>, ContentError>>()?;
-            let mut out = $m::GetPromptResult::new(messages $(, $result_type)?);
+            let mut out = if_member!(
+                $m,
+                GetPromptResult,
+                result_type,
+                { $m::GetPromptResult::new(messages, "complete") },
+                { $m::GetPromptResult::new(messages) }
+            );
             out.description = description.map(str::to_owned);
             to_value(out)
         }};
     }
-    Ok(match version {
-        Version::V2024_11_05 => result!(v2024_11_05, message_2024_11_05),
-        Version::V2025_03_26 => result!(v2025_03_26, message_2025_03_26),
-        Version::V2025_06_18 => result!(v2025_06_18, message_2025_06_18),
-        Version::V2025_11_25 => result!(v2025_11_25, message_2025_11_25),
-        Version::V2026_07_28 => result!(v2026_07_28, message_2026_07_28, "complete"),
-    })
+    Ok(by_version!(version, result))
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use mcpwire_types::mcp::{v2025_06_18, v2025_11_25, v2026_07_28};
+use mcpwire_types::mcp::{v2025_06_18, v2025_11_25};
 
 use crate::form::{Choice, FieldKind, Form, FormError, FormField, TextFormat, titled};
 use crate::version::Version;
@@ -198,8 +198,8 @@ macro_rules! primitive_2025_11_25_on {
     };
 }
 
+// One type from 2025-11-25 on (shared by the generated modules), so one conversion.
 primitive_2025_11_25_on!(primitive_2025_11_25, v2025_11_25);
-primitive_2025_11_25_on!(primitive_2026_07_28, v2026_07_28);
 
 /// 2025-06-18: no defaults but a boolean's, no multiple choices, titles only as `enumNames`.
 fn primitive_2025_06_18(
@@ -274,12 +274,7 @@ requested!(
     primitive_2025_06_18
 );
 requested!(
-    /// The `requestedSchema` of 2025-11-25.
-    requested_2025_11_25 -> v2025_11_25::ElicitRequestFormParamsRequestedSchema,
+    /// The `requestedSchema` of 2025-11-25 on (one generated type, shared by those versions).
+    requested_2025_11_25_on -> v2025_11_25::ElicitRequestFormParamsRequestedSchema,
     |f| Ok(primitive_2025_11_25(f))
-);
-requested!(
-    /// The `requestedSchema` of 2026-07-28.
-    requested_2026_07_28 -> v2026_07_28::ElicitRequestFormParamsRequestedSchema,
-    |f| Ok(primitive_2026_07_28(f))
 );

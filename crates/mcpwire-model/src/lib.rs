@@ -45,6 +45,7 @@ mod ask_read;
 pub mod ask_reply;
 mod ask_reply_wire;
 pub mod ask_wire;
+mod by_version;
 pub mod content;
 mod content_read;
 pub mod content_wire;

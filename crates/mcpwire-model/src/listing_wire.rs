@@ -8,11 +8,13 @@
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use serde_json::{Map, Number, Value};
 
+use crate::by_version::{by_version, if_member, set_member};
 use crate::content::{Annotations, ContentError, Role};
 use crate::content_read::{
-    annotations_of, by_version, complete, dated_annotations_of, icons_of, object_of, read_role,
+    annotations_of, annotations_read, dated_annotations_of, icons_of, object_of, read_complete,
+    read_role,
 };
-use crate::content_wire::{annotations, icons_as, meta_as, priority, to_value};
+use crate::content_wire::{annotations, annotations_to, icons_as, meta_as, priority, to_value};
 use crate::listing::{
     ListPage, PromptArgumentEntry, PromptEntry, ResourceEntry, ResourceTemplateEntry,
 };
@@ -68,103 +70,45 @@ fn refuse_lacking(m: &Members, version: Version) -> Result<(), ContentError> {
     }
 }
 
-/// Sets the members of module `$m` that only some versions have on `$out` from `$item`
-/// (whose lacking members [`refuse_lacking`] refused first): `title` and `_meta` from
-/// 2025-06-18, `icons` from 2025-11-25.
+/// Sets `title`, `_meta` and `icons` of the generated `$ty` of module `$m` from the entry
+/// `$item`, each where the version's `$ty` has it.
 macro_rules! set_dated {
-    (v2024_11_05, $out:ident, $item:ident, $v:expr, $($icons:ident)?) => {};
-    (v2025_03_26, $out:ident, $item:ident, $v:expr, $($icons:ident)?) => {};
-    (v2025_06_18, $out:ident, $item:ident, $v:expr, $($icons:ident)?) => {
-        $out.title = $item.title.clone();
-        $out.meta = meta_as(&$item.meta, $v)?;
-    };
-    ($m:ident, $out:ident, $item:ident, $v:expr, icons) => {
-        $out.title = $item.title.clone();
-        $out.meta = meta_as(&$item.meta, $v)?;
-        $out.icons = icons_as(&$item.icons, $v)?;
+    ($m:ident, $ty:ident, $out:ident, $item:ident, $v:expr) => {
+        set_member!($m, $ty, $out.title = $item.title.clone());
+        set_member!($m, $ty, $out.meta = meta_as(&$item.meta, $v)?);
+        set_member!($m, $ty, $out.icons = icons_as(&$item.icons, $v)?);
     };
 }
 
-/// The dated members of a generated item of module `$m`, read: `(title, _meta, icons)`.
+/// `(title, _meta, icons)` of the generated `$ty` `$item` of module `$m`, `None` where the
+/// version's `$ty` lacks one.
 macro_rules! dated_of {
-    (v2024_11_05, $item:ident) => {
-        (None, None, None)
-    };
-    (v2025_03_26, $item:ident) => {
-        (None, None, None)
-    };
-    (v2025_06_18, $item:ident) => {
-        ($item.title, $item.meta.and_then(object_of), None)
-    };
-    ($m:ident, $item:ident) => {
+    ($m:ident, $ty:ident, $item:ident) => {
         (
-            $item.title,
-            $item.meta.and_then(object_of),
-            icons_of($item.icons),
+            if_member!($m, $ty, title, { $item.title }, { None }),
+            if_member!($m, $ty, meta, { $item.meta.and_then(object_of) }, { None }),
+            if_member!($m, $ty, icons, { icons_of($item.icons) }, { None }),
         )
     };
 }
 
-/// The generated annotations of a resource or template of module `$m` (2024-11-05 has a
-/// type per item, `$old`; from 2025-06-18 with `lastModified`).
-macro_rules! annotations_to {
-    (v2024_11_05, $old:ident, $a:expr, $v:expr) => {
-        annotations!(v2024_11_05, $old, $a, $v)
-    };
-    (v2025_03_26, $old:ident, $a:expr, $v:expr) => {
-        annotations!(v2025_03_26, Annotations, $a, $v)
-    };
-    ($m:ident, $old:ident, $a:expr, $v:expr) => {
-        annotations!($m, Annotations, $a, $v, with_last_modified)
-    };
-}
-
-/// [`Annotations`] of a generated resource or template annotations of module `$m`.
-macro_rules! annotations_read {
-    (v2024_11_05, $a:expr) => {
-        annotations_of!(v2024_11_05, $a)
-    };
-    (v2025_03_26, $a:expr) => {
-        annotations_of!(v2025_03_26, $a)
-    };
-    ($m:ident, $a:expr) => {
-        dated_annotations_of!($m, $a)
-    };
-}
-
-/// Whether module `$m` has icons (2025-11-25 on): `icons` or nothing, for [`set_dated`].
-macro_rules! with_icons {
-    (v2025_11_25, $then:ident!($($args:tt)*)) => { $then!($($args)* icons) };
-    (v2026_07_28, $then:ident!($($args:tt)*)) => { $then!($($args)* icons) };
-    ($m:ident, $then:ident!($($args:tt)*)) => { $then!($($args)*) };
-}
-
-/// The generated list result `$result` of the module of `$version` holding `$page`'s items,
-/// each converted by `$item!(module)` (a closure); under 2026-07-28 `complete`, cacheable
-/// for 0 ms by anyone (`$scope` is its cache scope enum).
+/// The `$result` of module `$m` holding the items `$page.items` converted by `$item!($m)`;
+/// where the result has `cacheScope` (2026-07-28) it is `complete`, `public`, with a
+/// `ttlMs` of 0.
 macro_rules! page_to {
-    ($version:expr, $page:expr, $result:ident, $scope:ident, $item:ident) => {
-        match $version {
-            Version::V2024_11_05 => page_to!(@old v2024_11_05, $page, $result, $item),
-            Version::V2025_03_26 => page_to!(@old v2025_03_26, $page, $result, $item),
-            Version::V2025_06_18 => page_to!(@old v2025_06_18, $page, $result, $item),
-            Version::V2025_11_25 => page_to!(@old v2025_11_25, $page, $result, $item),
-            Version::V2026_07_28 => {
-                use v2026_07_28 as m;
-                let items = $page
-                    .items
-                    .iter()
-                    .map($item!(v2026_07_28))
-                    .collect::<Result<Vec<_>, _>>()?;
-                let mut out = m::$result::new(m::$scope::Public, items, "complete", 0u64);
-                out.next_cursor = $page.next_cursor.clone();
-                to_value(out)
-            }
-        }
-    };
-    (@old $m:ident, $page:expr, $result:ident, $item:ident) => {{
-        let items = $page.items.iter().map($item!($m)).collect::<Result<Vec<_>, _>>()?;
-        let mut out = $m::$result::new(items);
+    ($m:ident, $page:expr, $result:ident, $scope:ident, $item:ident) => {{
+        let items = $page
+            .items
+            .iter()
+            .map($item!($m))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut out = if_member!(
+            $m,
+            $result,
+            cache_scope,
+            { $m::$result::new($m::$scope::Public, items, "complete", 0u64) },
+            { $m::$result::new(items) }
+        );
         out.next_cursor = $page.next_cursor.clone();
         to_value(out)
     }};
@@ -191,18 +135,23 @@ pub(crate) fn list_resources_result(
                     Some(a) => Some(annotations_to!($m, ResourceAnnotations, a, v)),
                     None => None,
                 };
-                with_icons!($m, set_dated!($m, out, r, v,));
+                set_dated!($m, Resource, out, r, v);
                 Ok(out)
             }
         };
     }
-    Ok(page_to!(
-        version,
-        page,
-        ListResourcesResult,
-        ListResourcesResultCacheScope,
-        item
-    ))
+    macro_rules! page {
+        ($m:ident) => {
+            page_to!(
+                $m,
+                page,
+                ListResourcesResult,
+                ListResourcesResultCacheScope,
+                item
+            )
+        };
+    }
+    Ok(by_version!(version, page))
 }
 
 /// The `ListResourceTemplatesResult` of `version`.
@@ -226,18 +175,23 @@ pub(crate) fn list_resource_templates_result(
                     Some(a) => Some(annotations_to!($m, ResourceTemplateAnnotations, a, v)),
                     None => None,
                 };
-                with_icons!($m, set_dated!($m, out, t, v,));
+                set_dated!($m, ResourceTemplate, out, t, v);
                 Ok(out)
             }
         };
     }
-    Ok(page_to!(
-        version,
-        page,
-        ListResourceTemplatesResult,
-        ListResourceTemplatesResultCacheScope,
-        item
-    ))
+    macro_rules! page {
+        ($m:ident) => {
+            page_to!(
+                $m,
+                page,
+                ListResourceTemplatesResult,
+                ListResourceTemplatesResultCacheScope,
+                item
+            )
+        };
+    }
+    Ok(by_version!(version, page))
 }
 
 /// The `ListPromptsResult` of `version`.
@@ -252,13 +206,6 @@ pub(crate) fn list_prompts_result(
         refuse_lacking(&members, version)?;
     }
     let v = version;
-    macro_rules! argument_title {
-        (v2024_11_05, $out:ident, $a:ident) => {};
-        (v2025_03_26, $out:ident, $a:ident) => {};
-        ($m:ident, $out:ident, $a:ident) => {
-            $out.title = $a.title.clone();
-        };
-    }
     macro_rules! item {
         ($m:ident) => {
             |p: &PromptEntry| -> Result<$m::Prompt, ContentError> {
@@ -271,23 +218,28 @@ pub(crate) fn list_prompts_result(
                             let mut argument = $m::PromptArgument::new(a.name.clone());
                             argument.description = a.description.clone();
                             argument.required = a.required;
-                            argument_title!($m, argument, a);
+                            set_member!($m, PromptArgument, argument.title = a.title.clone());
                             argument
                         })
                         .collect()
                 });
-                with_icons!($m, set_dated!($m, out, p, v,));
+                set_dated!($m, Prompt, out, p, v);
                 Ok(out)
             }
         };
     }
-    Ok(page_to!(
-        version,
-        page,
-        ListPromptsResult,
-        ListPromptsResultCacheScope,
-        item
-    ))
+    macro_rules! page {
+        ($m:ident) => {
+            page_to!(
+                $m,
+                page,
+                ListPromptsResult,
+                ListPromptsResultCacheScope,
+                item
+            )
+        };
+    }
+    Ok(by_version!(version, page))
 }
 
 /// A `size` as a `u64`, or why not.
@@ -310,13 +262,13 @@ pub(crate) fn read_list_resources_result(
 ) -> Result<ListPage<ResourceEntry>, ReadError> {
     const WHAT: &str = "ListResourcesResult";
     macro_rules! read {
-        ($m:ident $(, $result_type:ident)?) => {{
+        ($m:ident) => {{
             let r: $m::ListResourcesResult = decode(text, WHAT, version)?;
-            $(complete(&r.$result_type, WHAT, version)?;)?
+            read_complete!($m, ListResourcesResult, r, WHAT, version);
             let items = r.resources.into_iter().map(|r| {
                 let size = size_of(r.size, WHAT, version)?;
                 let annotations = r.annotations.map(|a| annotations_read!($m, a));
-                let (title, meta, icons) = dated_of!($m, r);
+                let (title, meta, icons) = dated_of!($m, Resource, r);
                 Ok(ResourceEntry {
                     title,
                     meta,
@@ -345,12 +297,12 @@ pub(crate) fn read_list_resource_templates_result(
 ) -> Result<ListPage<ResourceTemplateEntry>, ReadError> {
     const WHAT: &str = "ListResourceTemplatesResult";
     macro_rules! read {
-        ($m:ident $(, $result_type:ident)?) => {{
+        ($m:ident) => {{
             let r: $m::ListResourceTemplatesResult = decode(text, WHAT, version)?;
-            $(complete(&r.$result_type, WHAT, version)?;)?
+            read_complete!($m, ListResourceTemplatesResult, r, WHAT, version);
             let items = r.resource_templates.into_iter().map(|t| {
                 let annotations = t.annotations.map(|a| annotations_read!($m, a));
-                let (title, meta, icons) = dated_of!($m, t);
+                let (title, meta, icons) = dated_of!($m, ResourceTemplate, t);
                 ResourceTemplateEntry {
                     title,
                     meta,
@@ -377,34 +329,23 @@ pub(crate) fn read_list_prompts_result(
     version: Version,
 ) -> Result<ListPage<PromptEntry>, ReadError> {
     const WHAT: &str = "ListPromptsResult";
-    macro_rules! argument_title {
-        (v2024_11_05, $a:ident) => {
-            None
-        };
-        (v2025_03_26, $a:ident) => {
-            None
-        };
-        ($m:ident, $a:ident) => {
-            $a.title
-        };
-    }
     macro_rules! read {
-        ($m:ident $(, $result_type:ident)?) => {{
+        ($m:ident) => {{
             let r: $m::ListPromptsResult = decode(text, WHAT, version)?;
-            $(complete(&r.$result_type, WHAT, version)?;)?
+            read_complete!($m, ListPromptsResult, r, WHAT, version);
             let items = r.prompts.into_iter().map(|p| {
                 let arguments = p.arguments.map(|arguments| {
                     arguments
                         .into_iter()
                         .map(|a| PromptArgumentEntry {
-                            title: argument_title!($m, a),
+                            title: if_member!($m, PromptArgument, title, { a.title }, { None }),
                             name: a.name,
                             description: a.description,
                             required: a.required,
                         })
                         .collect()
                 });
-                let (title, meta, icons) = dated_of!($m, p);
+                let (title, meta, icons) = dated_of!($m, Prompt, p);
                 PromptEntry {
                     title,
                     meta,

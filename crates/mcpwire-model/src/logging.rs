@@ -59,11 +59,5 @@ pub fn message_params(
             crate::content_wire::to_value(out)
         }};
     }
-    match version {
-        Version::V2024_11_05 => params!(v2024_11_05),
-        Version::V2025_03_26 => params!(v2025_03_26),
-        Version::V2025_06_18 => params!(v2025_06_18),
-        Version::V2025_11_25 => params!(v2025_11_25),
-        Version::V2026_07_28 => params!(v2026_07_28),
-    }
+    crate::by_version::by_version!(version, params)
 }

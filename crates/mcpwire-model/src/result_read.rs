@@ -5,8 +5,9 @@
 
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 
+use crate::by_version::by_version;
 use crate::content::{EmbeddedResource, ResourceContents};
-use crate::content_read::{by_version, complete, object_of, read_contents};
+use crate::content_read::{object_of, read_complete, read_contents};
 use crate::read_error::{ReadError, decode};
 use crate::result_wire::CompletionPage;
 use crate::version::Version;
@@ -26,9 +27,9 @@ impl CompletionPage {
     pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
         const WHAT: &str = "CompleteResult";
         macro_rules! read {
-            ($m:ident $(, $result_type:ident)?) => {{
+            ($m:ident) => {{
                 let r: $m::CompleteResult = decode(text, WHAT, version)?;
-                $(complete(&r.$result_type, WHAT, version)?;)?
+                read_complete!($m, CompleteResult, r, WHAT, version);
                 let c = r.completion;
                 let total = c
                     .total
@@ -66,9 +67,9 @@ pub fn read_resource_result(
 ) -> Result<Vec<EmbeddedResource>, ReadError> {
     const WHAT: &str = "ReadResourceResult";
     macro_rules! read {
-        ($m:ident $(, $result_type:ident)?) => {{
+        ($m:ident) => {{
             let r: $m::ReadResourceResult = decode(text, WHAT, version)?;
-            $(complete(&r.$result_type, WHAT, version)?;)?
+            read_complete!($m, ReadResourceResult, r, WHAT, version);
             r.contents
                 .into_iter()
                 .map(|item| read_contents!($m, ReadResourceResultContentsItem, item))

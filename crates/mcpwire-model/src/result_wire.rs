@@ -6,6 +6,7 @@
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use serde_json::Value;
 
+use crate::by_version::{by_version, if_member};
 use crate::content::ResourceContents;
 use crate::content_wire::to_value;
 use crate::version::Version;
@@ -25,20 +26,20 @@ pub struct CompletionPage {
 /// The `CompleteResult` of `version`.
 pub fn complete_result(page: CompletionPage, version: Version) -> Value {
     macro_rules! result {
-        ($m:ident $(, $result_type:expr)?) => {{
+        ($m:ident) => {{
             let mut completion = $m::CompleteResultCompletion::new(page.values);
             completion.total = page.total.map(Into::into);
             completion.has_more = page.has_more;
-            to_value($m::CompleteResult::new(completion $(, $result_type)?))
+            to_value(if_member!(
+                $m,
+                CompleteResult,
+                result_type,
+                { $m::CompleteResult::new(completion, "complete") },
+                { $m::CompleteResult::new(completion) }
+            ))
         }};
     }
-    match version {
-        Version::V2024_11_05 => result!(v2024_11_05),
-        Version::V2025_03_26 => result!(v2025_03_26),
-        Version::V2025_06_18 => result!(v2025_06_18),
-        Version::V2025_11_25 => result!(v2025_11_25),
-        Version::V2026_07_28 => result!(v2026_07_28, "complete"),
-    }
+    by_version!(version, result)
 }
 
 /// The `EmptyResult` of `version` (`ping`, `logging/setLevel`, `resources/subscribe`),
@@ -51,13 +52,19 @@ pub fn complete_result(page: CompletionPage, version: Version) -> Value {
 /// assert_eq!(empty_result(Version::V2026_07_28)["resultType"], "complete");
 /// ```
 pub fn empty_result(version: Version) -> Value {
-    match version {
-        Version::V2024_11_05 => to_value(v2024_11_05::EmptyResult::new()),
-        Version::V2025_03_26 => to_value(v2025_03_26::EmptyResult::new()),
-        Version::V2025_06_18 => to_value(v2025_06_18::EmptyResult::new()),
-        Version::V2025_11_25 => to_value(v2025_11_25::EmptyResult::new()),
-        Version::V2026_07_28 => to_value(v2026_07_28::EmptyResult::new("complete")),
+    // `EmptyResult` is the version's `Result`.
+    macro_rules! empty {
+        ($m:ident) => {
+            to_value(if_member!(
+                $m,
+                Result,
+                result_type,
+                { $m::EmptyResult::new("complete") },
+                { $m::EmptyResult::new() }
+            ))
+        };
     }
+    by_version!(version, empty)
 }
 
 /// The `ReadResourceResult` of `version`: one item, for `uri`. Under 2026-07-28 it is
@@ -84,24 +91,23 @@ pub fn read_result(
             }
         };
     }
-    match version {
-        Version::V2024_11_05 => to_value(v2024_11_05::ReadResourceResult::new(vec![item!(
-            v2024_11_05
-        )])),
-        Version::V2025_03_26 => to_value(v2025_03_26::ReadResourceResult::new(vec![item!(
-            v2025_03_26
-        )])),
-        Version::V2025_06_18 => to_value(v2025_06_18::ReadResourceResult::new(vec![item!(
-            v2025_06_18
-        )])),
-        Version::V2025_11_25 => to_value(v2025_11_25::ReadResourceResult::new(vec![item!(
-            v2025_11_25
-        )])),
-        Version::V2026_07_28 => to_value(v2026_07_28::ReadResourceResult::new(
-            v2026_07_28::ReadResourceResultCacheScope::Public,
-            vec![item!(v2026_07_28)],
-            "complete",
-            0u64,
-        )),
+    macro_rules! result {
+        ($m:ident) => {
+            to_value(if_member!(
+                $m,
+                ReadResourceResult,
+                cache_scope,
+                {
+                    $m::ReadResourceResult::new(
+                        $m::ReadResourceResultCacheScope::Public,
+                        vec![item!($m)],
+                        "complete",
+                        0u64,
+                    )
+                },
+                { $m::ReadResourceResult::new(vec![item!($m)]) }
+            ))
+        };
     }
+    by_version!(version, result)
 }

@@ -4,14 +4,14 @@
 //! types; before 2025-11-25 only a single text, image or audio block, anything else an
 //! [`AskError`]. Also `tools`, `toolChoice`, `metadata` and `task` of a sampling request.
 
-use mcpwire_types::mcp::{v2025_11_25, v2026_07_28};
+use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::ask_wire::{AskError, lacking, refused};
 use crate::content::Content;
-use crate::content_read::{object, read_block_2025_11_25, read_block_2026_07_28};
-use crate::content_wire::{as_generated, block_2025_11_25, block_2026_07_28, to_value};
+use crate::content_read::{ReadBlock, object, read_block};
+use crate::content_wire::{BlockTo, as_generated, block_to, to_value};
 use crate::read_error::ReadError;
 use crate::sampled::{
     SampledBlock, SampledContent, SampledToolResult, SampledToolUse, ToolChoice, ToolChoiceMode,
@@ -79,100 +79,111 @@ fn tool_use_of(value: Value) -> SampledToolUse {
     }
 }
 
-/// The conversions of one version's sampled unions, both ways.
+/// A version's union of what a sampling message or a sampling result holds
+/// (`SamplingMessageContent`, `CreateMessageResultContent`), built from [`SampledContent`].
+pub(crate) trait SampledTo: Sized {
+    /// The union's value for `content` under `version`, or what the version cannot carry.
+    fn sampled_to(content: &SampledContent, version: Version) -> Result<Self, AskError>;
+}
+
+/// The same unions read back as [`SampledContent`].
+pub(crate) trait SampledOf {
+    /// The model's content of this value, sent under `version`.
+    fn sampled_of(self, version: Version) -> Result<SampledContent, ReadError>;
+}
+
+/// [`SampledTo`] and [`SampledOf`] for the sampled unions of a version with tool use
+/// (2025-11-25 on): blocks, tool uses, tool results and arrays of them.
 macro_rules! sampled_wire {
-    ($m:ident, $v:expr, $block:ident, $read:ident,
-     $to_block:ident, $to_msg:ident, $to_result:ident,
-     $of_block:ident, $of_msg:ident, $of_result:ident) => {
-        fn $to_block(block: &SampledBlock) -> Result<$m::SamplingMessageContentBlock, AskError> {
-            use $m::{ContentBlock as C, SamplingMessageContentBlock as S};
-            let v = $v;
-            Ok(match block {
-                SampledBlock::Content(content) => match $block(content)? {
-                    C::TextContent(b) => S::TextContent(b),
-                    C::ImageContent(b) => S::ImageContent(b),
-                    C::AudioContent(b) => S::AudioContent(b),
-                    C::EmbeddedResource(_) => {
-                        return Err(lacking("`resource` content in a sampled message", v));
-                    }
-                    C::ResourceLink(_) => {
-                        return Err(lacking("`resource_link` content in a sampled message", v));
-                    }
-                },
-                SampledBlock::ToolUse(used) => {
-                    S::ToolUseContent(
+    ($m:ident) => {
+        const _: () = {
+            fn to_block(
+                block: &SampledBlock,
+                v: Version,
+            ) -> Result<$m::SamplingMessageContentBlock, AskError> {
+                use $m::{ContentBlock as C, SamplingMessageContentBlock as S};
+                Ok(match block {
+                    SampledBlock::Content(content) => match block_to(v)(content)? {
+                        C::TextContent(b) => S::TextContent(b),
+                        C::ImageContent(b) => S::ImageContent(b),
+                        C::AudioContent(b) => S::AudioContent(b),
+                        C::EmbeddedResource(_) => {
+                            return Err(lacking("`resource` content in a sampled message", v));
+                        }
+                        C::ResourceLink(_) => {
+                            return Err(lacking("`resource_link` content in a sampled message", v));
+                        }
+                    },
+                    SampledBlock::ToolUse(used) => S::ToolUseContent(
                         as_generated(&tool_use_json(used), "a tool use", v).map_err(refused)?,
-                    )
+                    ),
+                    SampledBlock::ToolResult(result) => {
+                        let content = result
+                            .content
+                            .iter()
+                            .map(|c| block_to::<$m::ContentBlock>(v)(c).map(to_value))
+                            .collect::<Result<Vec<_>, _>>()?;
+                        let json = tool_result_json(result, content);
+                        S::ToolResultContent(
+                            as_generated(&json, "a tool result", v).map_err(refused)?,
+                        )
+                    }
+                })
+            }
+
+            impl SampledTo for $m::SamplingMessageContent {
+                fn sampled_to(content: &SampledContent, v: Version) -> Result<Self, AskError> {
+                    sampled_wire!(@to $m, SamplingMessageContent, content, v)
                 }
-                SampledBlock::ToolResult(result) => {
-                    let content = result
-                        .content
-                        .iter()
-                        .map(|c| $block(c).map(to_value))
-                        .collect::<Result<Vec<_>, _>>()?;
-                    let json = tool_result_json(result, content);
-                    S::ToolResultContent(
-                        as_generated(&json, "a tool result", v).map_err(refused)?,
-                    )
+            }
+
+            impl SampledTo for $m::CreateMessageResultContent {
+                fn sampled_to(content: &SampledContent, v: Version) -> Result<Self, AskError> {
+                    sampled_wire!(@to $m, CreateMessageResultContent, content, v)
                 }
-            })
-        }
+            }
 
-        /// The version's `SamplingMessageContent` of `content`.
-        pub(crate) fn $to_msg(
-            content: &SampledContent,
-        ) -> Result<$m::SamplingMessageContent, AskError> {
-            sampled_wire!(@to $m, SamplingMessageContent, content, $to_block)
-        }
+            fn of_block(
+                block: $m::SamplingMessageContentBlock,
+                v: Version,
+            ) -> Result<SampledBlock, ReadError> {
+                use $m::{ContentBlock as C, SamplingMessageContentBlock as S};
+                Ok(match block {
+                    S::TextContent(b) => SampledBlock::Content(read_block(v)(C::TextContent(b))?),
+                    S::ImageContent(b) => SampledBlock::Content(read_block(v)(C::ImageContent(b))?),
+                    S::AudioContent(b) => SampledBlock::Content(read_block(v)(C::AudioContent(b))?),
+                    S::ToolUseContent(b) => SampledBlock::ToolUse(tool_use_of(to_value(b))),
+                    S::ToolResultContent(b) => SampledBlock::ToolResult(SampledToolResult {
+                        content: b
+                            .content
+                            .into_iter()
+                            .map(read_block(v))
+                            .collect::<Result<Vec<_>, _>>()?,
+                        structured_content: b.structured_content.map(to_value),
+                        is_error: b.is_error,
+                        meta: b.meta.map(to_value).and_then(object),
+                        tool_use_id: b.tool_use_id,
+                    }),
+                })
+            }
 
-        /// The version's `CreateMessageResultContent` of `content`.
-        pub(crate) fn $to_result(
-            content: &SampledContent,
-        ) -> Result<$m::CreateMessageResultContent, AskError> {
-            sampled_wire!(@to $m, CreateMessageResultContent, content, $to_block)
-        }
+            impl SampledOf for $m::SamplingMessageContent {
+                fn sampled_of(self, v: Version) -> Result<SampledContent, ReadError> {
+                    sampled_wire!(@of $m, SamplingMessageContent, self, v)
+                }
+            }
 
-        fn $of_block(
-            block: $m::SamplingMessageContentBlock,
-        ) -> Result<SampledBlock, ReadError> {
-            use $m::{ContentBlock as C, SamplingMessageContentBlock as S};
-            Ok(match block {
-                S::TextContent(b) => SampledBlock::Content($read(C::TextContent(b))?),
-                S::ImageContent(b) => SampledBlock::Content($read(C::ImageContent(b))?),
-                S::AudioContent(b) => SampledBlock::Content($read(C::AudioContent(b))?),
-                S::ToolUseContent(b) => SampledBlock::ToolUse(tool_use_of(to_value(b))),
-                S::ToolResultContent(b) => SampledBlock::ToolResult(SampledToolResult {
-                    content: b
-                        .content
-                        .into_iter()
-                        .map($read)
-                        .collect::<Result<Vec<_>, _>>()?,
-                    structured_content: b.structured_content.map(to_value),
-                    is_error: b.is_error,
-                    meta: b.meta.map(to_value).and_then(object),
-                    tool_use_id: b.tool_use_id,
-                }),
-            })
-        }
-
-        /// The [`SampledContent`] of the version's `SamplingMessageContent`.
-        pub(crate) fn $of_msg(
-            content: $m::SamplingMessageContent,
-        ) -> Result<SampledContent, ReadError> {
-            sampled_wire!(@of $m, SamplingMessageContent, content, $of_block)
-        }
-
-        /// The [`SampledContent`] of the version's `CreateMessageResultContent`.
-        pub(crate) fn $of_result(
-            content: $m::CreateMessageResultContent,
-        ) -> Result<SampledContent, ReadError> {
-            sampled_wire!(@of $m, CreateMessageResultContent, content, $of_block)
-        }
+            impl SampledOf for $m::CreateMessageResultContent {
+                fn sampled_of(self, v: Version) -> Result<SampledContent, ReadError> {
+                    sampled_wire!(@of $m, CreateMessageResultContent, self, v)
+                }
+            }
+        };
     };
-    (@to $m:ident, $union:ident, $content:expr, $to_block:ident) => {{
-        use $m::{$union as U, SamplingMessageContentBlock as S};
+    (@to $m:ident, $union:ident, $content:expr, $v:expr) => {{
+        use $m::{SamplingMessageContentBlock as S, $union as U};
         Ok(match $content {
-            SampledContent::Block(block) => match $to_block(block)? {
+            SampledContent::Block(block) => match to_block(block, $v)? {
                 S::TextContent(b) => U::TextContent(b),
                 S::ImageContent(b) => U::ImageContent(b),
                 S::AudioContent(b) => U::AudioContent(b),
@@ -180,13 +191,16 @@ macro_rules! sampled_wire {
                 S::ToolResultContent(b) => U::ToolResultContent(b),
             },
             SampledContent::Blocks(blocks) => U::Array(
-                blocks.iter().map($to_block).collect::<Result<Vec<_>, _>>()?,
+                blocks
+                    .iter()
+                    .map(|b| to_block(b, $v))
+                    .collect::<Result<Vec<_>, _>>()?,
             ),
         })
     }};
-    (@of $m:ident, $union:ident, $content:expr, $of_block:ident) => {{
-        use $m::{$union as U, SamplingMessageContentBlock as S};
-        let one = |b| $of_block(b).map(SampledContent::Block);
+    (@of $m:ident, $union:ident, $content:expr, $v:expr) => {{
+        use $m::{SamplingMessageContentBlock as S, $union as U};
+        let one = |b| of_block(b, $v).map(SampledContent::Block);
         match $content {
             U::TextContent(b) => one(S::TextContent(b)),
             U::ImageContent(b) => one(S::ImageContent(b)),
@@ -194,35 +208,89 @@ macro_rules! sampled_wire {
             U::ToolUseContent(b) => one(S::ToolUseContent(b)),
             U::ToolResultContent(b) => one(S::ToolResultContent(b)),
             U::Array(blocks) => Ok(SampledContent::Blocks(
-                blocks.into_iter().map($of_block).collect::<Result<Vec<_>, _>>()?,
+                blocks
+                    .into_iter()
+                    .map(|b| of_block(b, $v))
+                    .collect::<Result<Vec<_>, _>>()?,
             )),
         }
     }};
 }
 
-sampled_wire!(
-    v2025_11_25,
-    Version::V2025_11_25,
-    block_2025_11_25,
-    read_block_2025_11_25,
-    block_to_2025_11_25,
-    message_to_2025_11_25,
-    result_to_2025_11_25,
-    block_of_2025_11_25,
-    message_of_2025_11_25,
-    result_of_2025_11_25
+sampled_wire!(v2025_11_25);
+sampled_wire!(v2026_07_28);
+
+/// What a sampling message or a sampling result holds under a version before 2025-11-25:
+/// one block of its own union `$m::$union`, converted through the version's block union
+/// `$m::$source` (whose blocks it shares); a block it has no variant for is refused with
+/// `$not`, and read back it is a [`ReadError`] of `$what`.
+macro_rules! single_sampled {
+    ($m:ident :: $union:ident, $source:ident, $not:expr, $what:expr, [$($variant:ident),*]) => {
+        impl SampledTo for $m::$union {
+            fn sampled_to(content: &SampledContent, v: Version) -> Result<Self, AskError> {
+                let block: $m::$source = BlockTo::block_to(single_block(content, v)?, v)?;
+                #[allow(unreachable_patterns)]
+                Ok(match block {
+                    $($m::$source::$variant(b) => $m::$union::$variant(b),)*
+                    other => return Err(lacking(format!($not, block_kind(other.variant_name())), v)),
+                })
+            }
+        }
+
+        impl SampledOf for $m::$union {
+            fn sampled_of(self, v: Version) -> Result<SampledContent, ReadError> {
+                #[allow(unreachable_patterns)]
+                let block = match self {
+                    $($m::$union::$variant(b) => $m::$source::$variant(b),)*
+                    other => {
+                        return Err(ReadError::new(
+                            $what,
+                            v,
+                            format!("its {} content has no place in the model", other.variant_name()),
+                        ));
+                    }
+                };
+                Ok(block.read_block(v)?.into())
+            }
+        }
+    };
+}
+
+/// The `type` of a content block variant, as errors name it.
+fn block_kind(variant: &str) -> &str {
+    match variant {
+        "EmbeddedResource" => "resource",
+        "ResourceLink" => "resource_link",
+        "AudioContent" => "audio",
+        "ImageContent" => "image",
+        _ => "text",
+    }
+}
+
+/// `{kind}` in a sampling request's message, and in a sampling result.
+macro_rules! single_sampled_both {
+    ($m:ident, $source:ident, [$($variant:ident),*]) => {
+        single_sampled!($m::SamplingMessageContent, $source,
+            "`{}` content in a sampling message", "CreateMessageRequestParams", [$($variant),*]);
+        single_sampled!($m::CreateMessageResultContent, $source,
+            "`{}` content in a sampled message", "CreateMessageResult", [$($variant),*]);
+    };
+}
+
+single_sampled_both!(
+    v2024_11_05,
+    CallToolResultContentItem,
+    [TextContent, ImageContent]
 );
-sampled_wire!(
-    v2026_07_28,
-    Version::V2026_07_28,
-    block_2026_07_28,
-    read_block_2026_07_28,
-    block_to_2026_07_28,
-    message_to_2026_07_28,
-    result_to_2026_07_28,
-    block_of_2026_07_28,
-    message_of_2026_07_28,
-    result_of_2026_07_28
+single_sampled_both!(
+    v2025_03_26,
+    CallToolResultContentItem,
+    [TextContent, ImageContent, AudioContent]
+);
+single_sampled_both!(
+    v2025_06_18,
+    ContentBlock,
+    [TextContent, ImageContent, AudioContent]
 );
 
 /// The sampling request's tools as the version's generated `Tool`s.

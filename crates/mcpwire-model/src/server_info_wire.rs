@@ -5,10 +5,10 @@
 
 use std::collections::BTreeMap;
 
-use mcpwire_types::JsonObject;
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use serde_json::Value;
 
+use crate::by_version::{by_version, if_member, refuse_member, set_member};
 use crate::content::ContentError;
 use crate::content_read::complete;
 use crate::content_wire::to_value;
@@ -19,14 +19,25 @@ use crate::server_info::{
 };
 use crate::version::Version;
 
-/// The generated `ServerCapabilities` of module `$m`; `$empty` is its empty object
-/// (`logging: {}`); `completions` when the version has that capability.
+/// The generated `ServerCapabilities` of module `$m`: `completions` where the version has it
+/// (else asking for it is a [`ContentError`]); `extensions` are set by the caller.
 macro_rules! capabilities_to {
-    ($m:ident, $c:expr, $empty:expr $(, $completions:ident)?) => {{
+    ($m:ident, $c:expr, $v:expr) => {{
         let c: &ServerCapabilitySet = $c;
+        refuse_member!(
+            $m,
+            ServerCapabilities,
+            completions,
+            c.completions,
+            ContentError::lacking("the `completions` capability", $v)
+        );
         let mut out = $m::ServerCapabilities::new();
-        out.logging = c.logging.then(|| $empty);
-        $(out.$completions = c.completions.then(|| $empty);)?
+        out.logging = c.logging.then(Default::default);
+        set_member!(
+            $m,
+            ServerCapabilities,
+            out.completions = c.completions.then(Default::default)
+        );
         out.tools = c.tools.as_ref().map(|t| {
             let mut tools = $m::ServerCapabilitiesTools::new();
             tools.list_changed = t.list_changed;
@@ -47,20 +58,22 @@ macro_rules! capabilities_to {
     }};
 }
 
-/// The generated `Implementation` of module `$m`; `titled` from 2025-06-18.
+/// The generated `Implementation` of module `$m`: `title` where the version has it (else a
+/// title is a [`ContentError`]).
 macro_rules! peer_to {
-    ($m:ident, $p:expr, $v:expr, titled) => {{
-        let p: &PeerInfo = $p;
-        let mut out = $m::Implementation::new(p.name.clone(), p.version.clone());
-        out.title = p.title.clone();
-        out
-    }};
     ($m:ident, $p:expr, $v:expr) => {{
         let p: &PeerInfo = $p;
-        if p.title.is_some() {
-            return Err(ContentError::lacking("an implementation `title`", $v));
-        }
-        $m::Implementation::new(p.name.clone(), p.version.clone())
+        refuse_member!(
+            $m,
+            Implementation,
+            title,
+            p.title.is_some(),
+            ContentError::lacking("an implementation `title`", $v)
+        );
+        #[allow(unused_mut)]
+        let mut out = $m::Implementation::new(p.name.clone(), p.version.clone());
+        set_member!($m, Implementation, out.title = p.title.clone());
+        out
     }};
 }
 
@@ -69,47 +82,26 @@ pub(crate) fn initialize_result(
     reply: &InitializeReply,
     version: Version,
 ) -> Result<Value, ContentError> {
-    macro_rules! result {
-        ($m:ident, $capabilities:expr, $info:expr) => {{
-            let mut out =
-                $m::InitializeResult::new($capabilities, reply.protocol_version.clone(), $info);
-            out.instructions = reply.instructions.clone();
-            to_value(out)
-        }};
-    }
     let c = &reply.capabilities;
-    let p = &reply.server_info;
     let v = version;
     if !c.extensions.is_empty() {
         return Err(ContentError::lacking("the `extensions` capability", v));
     }
-    Ok(match version {
-        Version::V2024_11_05 => {
-            if c.completions {
-                return Err(ContentError::lacking("the `completions` capability", v));
-            }
-            let capabilities = capabilities_to!(v2024_11_05, c, JsonObject::new());
-            result!(v2024_11_05, capabilities, peer_to!(v2024_11_05, p, v))
-        }
-        Version::V2025_03_26 => result!(
-            v2025_03_26,
-            capabilities_to!(v2025_03_26, c, JsonObject::new(), completions),
-            peer_to!(v2025_03_26, p, v)
-        ),
-        Version::V2025_06_18 => result!(
-            v2025_06_18,
-            capabilities_to!(v2025_06_18, c, JsonObject::new(), completions),
-            peer_to!(v2025_06_18, p, v, titled)
-        ),
-        Version::V2025_11_25 => result!(
-            v2025_11_25,
-            capabilities_to!(v2025_11_25, c, JsonObject::new(), completions),
-            peer_to!(v2025_11_25, p, v, titled)
-        ),
-        Version::V2026_07_28 => {
-            return Err(ContentError::lacking("an `initialize` result", v));
-        }
-    })
+    macro_rules! result {
+        // The stateless version has no `initialize`.
+        (v2026_07_28) => {
+            return Err(ContentError::lacking("an `initialize` result", v))
+        };
+        ($m:ident) => {{
+            let capabilities = capabilities_to!($m, c, v);
+            let info = peer_to!($m, &reply.server_info, v);
+            let mut out =
+                $m::InitializeResult::new(capabilities, reply.protocol_version.clone(), info);
+            out.instructions = reply.instructions.clone();
+            to_value(out)
+        }};
+    }
+    Ok(by_version!(version, result))
 }
 
 /// The `DiscoverResult` of `version` (2026-07-28 only), serialized from its generated type:
@@ -119,10 +111,10 @@ pub(crate) fn discover_result(
     version: Version,
 ) -> Result<Value, ContentError> {
     use v2026_07_28 as m;
-    if version != Version::V2026_07_28 {
+    if !version.is_stateless() {
         return Err(ContentError::lacking("a `server/discover` result", version));
     }
-    let mut capabilities = capabilities_to!(m, &reply.capabilities, BTreeMap::new(), completions);
+    let mut capabilities = capabilities_to!(v2026_07_28, &reply.capabilities, version);
     if !reply.capabilities.extensions.is_empty() {
         let declared = reply.capabilities.extensions.iter();
         capabilities.extensions = Some(declared.map(|id| (id.clone(), BTreeMap::new())).collect());
@@ -136,7 +128,7 @@ pub(crate) fn discover_result(
     );
     if let Some(info) = &reply.server_info {
         let mut meta = m::ResultMetaObject::new();
-        meta.io_modelcontextprotocol_server_info = Some(peer_to!(m, info, version, titled));
+        meta.io_modelcontextprotocol_server_info = Some(peer_to!(v2026_07_28, info, version));
         out.meta = Some(meta);
     }
     out.instructions = reply.instructions.clone();
@@ -146,12 +138,17 @@ pub(crate) fn discover_result(
 /// A [`ServerCapabilitySet`] from a generated `ServerCapabilities`; `completions` when the
 /// version has that capability.
 macro_rules! capabilities_of {
-    ($c:expr $(, $completions:ident)?) => {{
-        let c = $c;
-        #[allow(unused_mut)]
-        let mut out = ServerCapabilitySet {
+    ($m:ident, $c:expr) => {{
+        let c: $m::ServerCapabilities = $c;
+        ServerCapabilitySet {
             logging: c.logging.is_some(),
-            completions: false,
+            completions: if_member!(
+                $m,
+                ServerCapabilities,
+                completions,
+                { c.completions.is_some() },
+                { false }
+            ),
             tools: c.tools.map(|t| ListCapability {
                 list_changed: t.list_changed,
             }),
@@ -163,56 +160,58 @@ macro_rules! capabilities_of {
                 subscribe: r.subscribe,
             }),
             extensions: Default::default(),
-        };
-        $(out.completions = c.$completions.is_some();)?
-        out
+        }
     }};
 }
 
-/// A [`PeerInfo`] from a generated `Implementation`; `titled` from 2025-06-18.
+/// A [`PeerInfo`] from the generated `Implementation` of module `$m` (its `title` where the
+/// version has it).
 macro_rules! peer_of {
-    ($p:expr $(, $title:ident)?) => {{
-        let p = $p;
+    ($m:ident, $p:expr) => {{
+        let p: $m::Implementation = $p;
         #[allow(unused_mut)]
         let mut out = PeerInfo::new(p.name, p.version);
-        $(out.$title = p.$title;)?
+        if_member!(
+            $m,
+            Implementation,
+            title,
+            {
+                out.title = p.title;
+            },
+            {}
+        );
         out
     }};
 }
 
-/// The [`InitializeReply`] of an `InitializeResult` of `version` (its JSON text).
 pub(crate) fn read_initialize(text: &str, version: Version) -> Result<InitializeReply, ReadError> {
     const WHAT: &str = "InitializeResult";
     macro_rules! read {
-        ($m:ident, [$($completions:ident)?], [$($title:ident)?]) => {{
-            let r: $m::InitializeResult = decode(text, WHAT, version)?;
-            InitializeReply {
-                protocol_version: r.protocol_version,
-                capabilities: capabilities_of!(r.capabilities $(, $completions)?),
-                server_info: peer_of!(r.server_info $(, $title)?),
-                instructions: r.instructions,
-            }
-        }};
-    }
-    Ok(match version {
-        Version::V2024_11_05 => read!(v2024_11_05, [], []),
-        Version::V2025_03_26 => read!(v2025_03_26, [completions], []),
-        Version::V2025_06_18 => read!(v2025_06_18, [completions], [title]),
-        Version::V2025_11_25 => read!(v2025_11_25, [completions], [title]),
-        Version::V2026_07_28 => {
+        // The stateless version has no `initialize`.
+        (v2026_07_28) => {
             return Err(ReadError::new(
                 WHAT,
                 version,
                 "the version has no `initialize`",
-            ));
-        }
-    })
+            ))
+        };
+        ($m:ident) => {{
+            let r: $m::InitializeResult = decode(text, WHAT, version)?;
+            InitializeReply {
+                protocol_version: r.protocol_version,
+                capabilities: capabilities_of!($m, r.capabilities),
+                server_info: peer_of!($m, r.server_info),
+                instructions: r.instructions,
+            }
+        }};
+    }
+    Ok(by_version!(version, read))
 }
 
 /// The [`DiscoverReply`] of a `DiscoverResult` of `version` (its JSON text).
 pub(crate) fn read_discover(text: &str, version: Version) -> Result<DiscoverReply, ReadError> {
     const WHAT: &str = "DiscoverResult";
-    if version != Version::V2026_07_28 {
+    if !version.is_stateless() {
         return Err(ReadError::new(
             WHAT,
             version,
@@ -227,13 +226,13 @@ pub(crate) fn read_discover(text: &str, version: Version) -> Result<DiscoverRepl
             let extensions = r.capabilities.extensions.clone().unwrap_or_default();
             ServerCapabilitySet {
                 extensions: extensions.into_keys().collect(),
-                ..capabilities_of!(r.capabilities, completions)
+                ..capabilities_of!(v2026_07_28, r.capabilities)
             }
         },
         server_info: r
             .meta
             .and_then(|meta| meta.io_modelcontextprotocol_server_info)
-            .map(|p| peer_of!(p, title)),
+            .map(|p| peer_of!(v2026_07_28, p)),
         instructions: r.instructions,
     })
 }

@@ -7,6 +7,12 @@
 #[path = "generated/mcp/shared.rs"]
 mod shared;
 
+// `mcp_if_member!`: which members each version's structs lack, for conversions written once
+// for every version (mcpwire-model's).
+#[rustfmt::skip]
+#[path = "generated/mcp/members.rs"]
+mod members;
+
 #[cfg(feature = "v2024_11_05")]
 #[rustfmt::skip]
 #[path = "generated/mcp/v2024_11_05.rs"]
