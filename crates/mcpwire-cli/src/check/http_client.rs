@@ -28,8 +28,10 @@ use super::exchange::{Exchange, Fault, HttpMeta, ReplyKey, Target, is_server_mes
 use super::handshake::{self, INITIALIZED_FRAME};
 use super::handshake::{Setup, Startup};
 use super::ids::related;
+use super::param_headers::ToolParams;
 use super::route_headers::{ROUTED_VERSION, RouteHeaders};
 use super::sse::{parse_events, resume_hint};
+use mcpwire::http::PARAM_HEADER_PREFIX;
 
 const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";
@@ -80,6 +82,9 @@ pub struct HttpTarget {
     broken: Option<String>,
     /// `Authorization: Bearer …` on every request (`--bearer`).
     authorization: Option<String>,
+    /// The `x-mcp-header` declarations of the tools the session listed, mirrored in every
+    /// routed `tools/call` (MCP 2026-07-28).
+    tool_params: ToolParams,
 }
 
 impl HttpTarget {
@@ -143,6 +148,7 @@ impl HttpTarget {
             handshake: Vec::new(),
             broken: None,
             authorization: bearer.map(|token| format!("Bearer {token}")),
+            tool_params: ToolParams::default(),
         };
         let outcome = match setup {
             Setup::Fixed(facts) => {
@@ -263,7 +269,11 @@ impl HttpTarget {
     /// POSTs a case (with `route` as its routing headers, if given) and reads its exchange.
     fn exchange_routed(&mut self, case: &CheckCase, route: Option<&RouteHeaders>) -> Exchange {
         match self.post_with(&case.frame, route) {
-            Ok(response) => self.exchange_of(&response),
+            Ok(response) => {
+                let exchange = self.exchange_of(&response);
+                self.tool_params.learn(&case.frame, &exchange.replies);
+                exchange
+            }
             Err(error) => Exchange {
                 fault: Some(Fault::Transport(error)),
                 ..Exchange::default()
@@ -451,6 +461,9 @@ impl HttpTarget {
                     if let Some(value) = value {
                         builder = builder.header(name, value);
                     }
+                }
+                for (name, value) in self.tool_params.headers(body) {
+                    builder = builder.header(format!("{PARAM_HEADER_PREFIX}{name}"), value);
                 }
             }
             None => {
