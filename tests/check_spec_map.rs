@@ -101,7 +101,11 @@ fn render(rows: &[Row]) -> String {
         pages.len()
     ));
     for addressee in ADDRESSEES {
-        let these: Vec<&Row> = pages.iter().copied().filter(|r| r[3] == addressee).collect();
+        let these: Vec<&Row> = pages
+            .iter()
+            .copied()
+            .filter(|r| r[3] == addressee)
+            .collect();
         out.push_str(&format!(
             "- addressed to {addressee}: {} rows, {}\n",
             these.len(),

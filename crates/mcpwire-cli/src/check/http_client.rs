@@ -42,6 +42,10 @@ const LAST_EVENT_ID: &str = "last-event-id";
 /// How many times one answer's SSE stream is resumed at most.
 const MAX_RESUMPTIONS: usize = 8;
 
+/// How long after a call its `notifications/cancelled` is POSTed (well within
+/// [`IN_FLIGHT_MIN`](super::cancel::IN_FLIGHT_MIN), so the call is still running).
+const FOLLOW_DELAY: Duration = Duration::from_millis(50);
+
 /// The longest wait a server's `retry` hint buys before a resumption.
 const MAX_RETRY_WAIT: Duration = Duration::from_secs(2);
 
@@ -58,6 +62,9 @@ pub struct RawResponse {
     pub body: Vec<u8>,
     /// Whether the timeout ended the read before the body was complete.
     pub timed_out: bool,
+    /// When the last part of the body holding a JSON-RPC message came (the answer, on a
+    /// stream that ends with it).
+    pub last_message: Option<Instant>,
     /// Whether the body was longer than [`MAX_BODY`] (the rest was not read).
     pub too_long: bool,
 }
@@ -392,24 +399,70 @@ impl HttpTarget {
         request: Request<Full<Bytes>>,
         deadline: Instant,
     ) -> Result<RawResponse, String> {
-        let authority = self.authority();
-        let tls = self.tls.clone();
-        self.runtime.block_on(async move {
-            let connect = TcpStream::connect(authority.clone());
-            let stream = tokio::time::timeout_at(deadline.into(), connect)
-                .await
-                .map_err(|_| format!("connecting to {authority} timed out"))?
-                .map_err(|error| format!("cannot connect to {authority}: {error}"))?;
-            let Some((connector, name)) = tls else {
-                return exchange_on(stream, request, deadline, &authority).await;
-            };
-            let handshake = connector.connect(name, stream);
-            let stream = tokio::time::timeout_at(deadline.into(), handshake)
-                .await
-                .map_err(|_| format!("the TLS handshake with {authority} timed out"))?
-                .map_err(|error| tls_failure(&authority, &error))?;
-            exchange_on(stream, request, deadline, &authority).await
-        })
+        self.runtime.block_on(send_on(
+            self.authority(),
+            self.tls.clone(),
+            request,
+            deadline,
+        ))
+    }
+
+    /// POSTs `case` (a call) and, [`FOLLOW_DELAY`] later while its answer is awaited,
+    /// `follow` (its `notifications/cancelled`) on a connection of its own, as MCP Streamable
+    /// HTTP to 2025-11-25 has a client cancel: "To cancel, the client SHOULD explicitly send
+    /// an MCP `CancelledNotification`" (a disconnect is not a cancellation there). The call's
+    /// answer is judged as one after the cancel only where it came after the server
+    /// acknowledged the notification (`202`); otherwise the cancel may have come too late
+    /// and the exchange says so ([`Exchange::answered_before_follow`]).
+    fn exchange_cancelled(&mut self, case: &CheckCase, follow: &[u8]) -> Exchange {
+        let deadline = Instant::now() + self.timeout;
+        let requests = self
+            .request(&case.frame, None)
+            .and_then(|call| Ok((call, self.request(follow, None)?)));
+        let (call, cancel) = match requests {
+            Ok(requests) => requests,
+            Err(error) => {
+                return Exchange {
+                    fault: Some(Fault::Transport(error)),
+                    ..Exchange::default()
+                };
+            }
+        };
+        let (authority, tls) = (self.authority(), self.tls.clone());
+        let (answer, acknowledged) = self.runtime.block_on(async {
+            let (to, over) = (authority.clone(), tls.clone());
+            let cancel = tokio::spawn(async move {
+                tokio::time::sleep(FOLLOW_DELAY).await;
+                let response = send_on(to, over, cancel, deadline).await;
+                response
+                    .ok()
+                    .filter(|response| response.status == 202)
+                    .map(|_| Instant::now())
+            });
+            let answer = send_on(authority, tls, call, deadline).await;
+            (answer, cancel.await.ok().flatten())
+        });
+        let answer = match answer {
+            Ok(answer) => answer,
+            Err(error) => {
+                return Exchange {
+                    fault: Some(Fault::Transport(error)),
+                    ..Exchange::default()
+                };
+            }
+        };
+        let mut exchange = self.exchange_of(&answer);
+        // Silence is what the cancel asks for: a stream held open without an answer is not
+        // a missing reply.
+        if exchange.replies.is_empty() {
+            exchange.fault = None;
+        }
+        exchange.answered_before_follow = match (acknowledged, answer.last_message) {
+            (Some(acknowledged), Some(answered)) => answered <= acknowledged,
+            (None, _) => true,
+            (Some(_), None) => false,
+        };
+        exchange
     }
 
     fn authority(&self) -> String {
@@ -476,6 +529,30 @@ impl HttpTarget {
             .body(Full::new(Bytes::copy_from_slice(body)))
             .map_err(|error| format!("cannot build the request: {error}"))
     }
+}
+
+/// Sends `request` to `authority` on a new connection (inside TLS where `tls` is given) and
+/// reads the response until it ends or `deadline` passes.
+async fn send_on(
+    authority: String,
+    tls: Option<(TlsConnector, ServerName<'static>)>,
+    request: Request<Full<Bytes>>,
+    deadline: Instant,
+) -> Result<RawResponse, String> {
+    let connect = TcpStream::connect(authority.clone());
+    let stream = tokio::time::timeout_at(deadline.into(), connect)
+        .await
+        .map_err(|_| format!("connecting to {authority} timed out"))?
+        .map_err(|error| format!("cannot connect to {authority}: {error}"))?;
+    let Some((connector, name)) = tls else {
+        return exchange_on(stream, request, deadline, &authority).await;
+    };
+    let handshake = connector.connect(name, stream);
+    let stream = tokio::time::timeout_at(deadline.into(), handshake)
+        .await
+        .map_err(|_| format!("the TLS handshake with {authority} timed out"))?
+        .map_err(|error| tls_failure(&authority, &error))?;
+    exchange_on(stream, request, deadline, &authority).await
 }
 
 /// Writes `request` with hyper's HTTP/1.1 connection on `stream` and reads the response
@@ -571,6 +648,9 @@ async fn read_response(response: Response<Incoming>, deadline: Instant) -> RawRe
                         break;
                     }
                     raw.body.extend_from_slice(&data);
+                    if data.windows(9).any(|w| w == b"\"jsonrpc\"") {
+                        raw.last_message = Some(Instant::now());
+                    }
                 }
             }
         }
@@ -657,6 +737,21 @@ impl Target for HttpTarget {
         route: &RouteHeaders,
     ) -> Option<Exchange> {
         Some(self.exchange_routed(case, Some(route)))
+    }
+
+    fn exchange_followed(
+        &mut self,
+        _index: usize,
+        case: &CheckCase,
+        follow: &[u8],
+    ) -> Option<Exchange> {
+        // MCP 2026-07-28: "Closing the SSE response stream is the cancellation signal … No
+        // `notifications/cancelled` message is required or expected", and after the close
+        // nothing the server does for the request can be seen.
+        if self.routed {
+            return None;
+        }
+        Some(self.exchange_cancelled(case, follow))
     }
 
     fn profile(&self) -> &'static ProfileFacts {
