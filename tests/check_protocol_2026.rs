@@ -3,7 +3,9 @@
 //! unsupported version gets -32022 with the supported list and 400; a -32021 reply carries
 //! `requiredCapabilities` and 400; a list comes in the same order when asked again; GET and
 //! DELETE get 405; every result has `resultType` and the cache hints the schema requires.
-//! The correct fixture gets no finding; each planted defect is found at its level.
+//! The correct fixture gets no finding; each planted defect is found at its level. Over stdio
+//! (the fixture's `--stdio` mode, the same answers as lines) the properties that do not rest
+//! on HTTP are judged the same way.
 
 #[path = "check_support/mod.rs"]
 mod check_support;
@@ -158,4 +160,98 @@ fn all_on_the_correct_2026_server_takes_32021_as_the_protocols_answer() {
     let run = protocol("protocol", &["--all", "--strict", "--tool-calls", "4"]);
     assert_clean(&run, "--all on the correct 2026-07-28 fixture");
     assert!(run.json()["tools"].is_object(), "--all ran --tools");
+}
+
+/// The handshake and `--protocol` under 2026-07-28 against the fixture in `mode` over stdio.
+fn protocol_over_stdio(mode: &str, format: &str) -> Run {
+    check(&[
+        "--mcp-version",
+        "2026-07-28",
+        "--no-fixed",
+        "--cases",
+        "0",
+        "--protocol",
+        "--timeout",
+        "2",
+        "--strict",
+        "--format",
+        format,
+        "--stdio",
+        "--",
+        "python3",
+        &fixture("http_2026_server.py"),
+        "--stdio",
+        mode,
+    ])
+}
+
+#[test]
+fn protocol_over_stdio_at_2026_07_28_judges_the_same_properties() {
+    let run = protocol_over_stdio("protocol", "json");
+    assert_clean(&run, "the correct 2026-07-28 fixture over stdio");
+    assert_eq!(run.json()["profile"], "mcp-2026-07-28", "{}", run.stdout);
+    let junit = protocol_over_stdio("protocol", "junit").stdout;
+    for label in [
+        "server/discover stating protocol version 1999-01-01",
+        "tools/list again (the order of its items)",
+        "tool ask: called with progressToken",
+        "tool echo: called with progressToken",
+    ] {
+        assert!(junit.contains(label), "{label}:\n{junit}");
+    }
+    // No HTTP-only property runs over stdio.
+    assert!(!junit.contains("HTTP GET of the endpoint"), "{junit}");
+    let defects: &[(&str, &str, &str, &str)] = &[
+        (
+            "protocol,accepts-any-version",
+            "server/discover stating protocol version 1999-01-01",
+            "unsupported-version-accepted",
+            "violation",
+        ),
+        (
+            "protocol,bare-version-error",
+            "server/discover stating protocol version 1999-01-01",
+            "unsupported-version-error-invalid",
+            "violation",
+        ),
+        (
+            "protocol,bare-capability-error",
+            "tool ask: called with progressToken",
+            "missing-capability-error-invalid",
+            "violation",
+        ),
+        (
+            "protocol,shuffles",
+            "tools/list again (the order of its items)",
+            "list-order-unstable",
+            "strict",
+        ),
+        (
+            "protocol,logs",
+            "tool echo: called with progressToken",
+            "log-not-requested",
+            "violation",
+        ),
+    ];
+    let runs = in_parallel(
+        defects
+            .iter()
+            .map(|&(mode, ..)| move || protocol_over_stdio(mode, "json"))
+            .collect(),
+    );
+    for (&(mode, label, kind, level), run) in defects.iter().zip(runs) {
+        let got = case_findings(&run);
+        assert!(
+            got.iter()
+                .any(|(l, k, v)| l.starts_with(label) && k == kind && v == level),
+            "stdio {mode}: ({label}, {kind}, {level}) not in {got:?}\n{}",
+            run.stdout
+        );
+        assert!(
+            got.iter().all(|(_, k, _)| k == kind),
+            "stdio {mode}: only {kind}: {got:?}"
+        );
+        // --strict: a strict finding fails the run too.
+        assert_eq!(run.code, 1, "stdio {mode}: {}", run.stdout);
+    }
 }

@@ -219,6 +219,41 @@ fn the_example_server_passes_its_tool_tests() {
     assert_eq!(report["tools"]["calls"], 30, "{}", run.stdout);
 }
 
+/// MCP 2026-07-28 Streamable HTTP, Custom Headers from Tool Parameters: "When constructing a
+/// `tools/call` request via HTTP transport, the client MUST: … Append a `Mcp-Param-{Name}:
+/// {Value}` header", and a server holding the rule refuses a call without them ("Client omits
+/// header but value is in body … Server MUST reject the request", 400 with -32020). The
+/// conformance server's `test_custom_headers` mirrors `region` and `priority`: without the
+/// headers every call was refused and the checker blamed the server (`tool-refusal-form`,
+/// `tool-error-on-valid-arguments`).
+#[test]
+fn tool_calls_at_2026_07_28_carry_the_declared_param_headers() {
+    let server = HttpServer::start(
+        env!("CARGO_BIN_EXE_conformance-server"),
+        &["--http", "127.0.0.1:0", "--stateless"],
+    );
+    let run = tools_on(
+        &[
+            "--http",
+            server.url.as_str(),
+            "--mcp-version",
+            "2026-07-28",
+            "--tool",
+            "test_custom_headers",
+            "--strict",
+        ],
+        "20",
+    );
+    assert_clean(&run, "test_custom_headers at 2026-07-28 over HTTP");
+    let report = run.json();
+    assert_eq!(report["tools"]["calls"], 20, "{}", run.stdout);
+    let notes = report["tools"]["notes"].to_string();
+    assert!(
+        notes.contains("test_custom_headers: 16 call(s) with valid arguments, 4 with invalid"),
+        "valid and invalid arguments both sent: {notes}"
+    );
+}
+
 #[test]
 fn the_conformance_server_passes_its_tool_tests() {
     let server = HttpServer::start(

@@ -1,5 +1,10 @@
-//! `mcpwire check --protocol`: a request cancelled while in flight (stdio; Streamable HTTP
-//! sends each message in a POST of its own, so the two cannot be ordered on one stream).
+//! `mcpwire check --protocol`: a request cancelled while in flight. Over stdio the
+//! `notifications/cancelled` is written right behind the call. Over Streamable HTTP to
+//! 2025-11-25 ("To cancel, the client SHOULD explicitly send an MCP `CancelledNotification`")
+//! it is POSTed on a connection of its own while the call's POST awaits its answer, and an
+//! answer counts only if it came after the server acknowledged the cancel with `202`. Under
+//! 2026-07-28 over HTTP a disconnect is the cancel, after which nothing the server does for
+//! the request can be seen, so no call is cancelled there.
 //!
 //! The call cancelled is the listed tool whose call took longest in the progress pass, if it
 //! took at least [`IN_FLIGHT_MIN`]: a `notifications/cancelled` sent right behind it then
@@ -18,6 +23,7 @@ use serde_json::{Map, Value, json};
 use super::caller::{Caller, request_id};
 use super::finding::{Finding, RuleId};
 use super::handshake::handshake_expected;
+use super::http_client::is_media;
 
 /// The shortest call that counts as still in flight when its cancellation follows at once.
 pub const IN_FLIGHT_MIN: Duration = Duration::from_millis(200);
@@ -45,7 +51,7 @@ pub fn cancel_frame(id: &str) -> Vec<u8> {
 }
 
 /// Calls `tool` with `arguments` and cancels the call at once; `None` where the transport
-/// cannot order the two (HTTP). The case owes no reply (a reply with its id is still kept
+/// cannot (Streamable HTTP under 2026-07-28). The case owes no reply (a reply with its id is still kept
 /// with it); [`settle`] judges what came.
 pub fn cancel_in_flight(
     caller: &mut Caller<'_>,
@@ -84,14 +90,45 @@ pub fn settle(caller: &mut Caller<'_>, cancelled: &Cancelled) {
         return;
     };
     if exchange.replies.is_empty() {
+        // Over HTTP the call's POST is a request's: "the server MUST either return
+        // `Content-Type: text/event-stream` … or `Content-Type: application/json`" (MCP
+        // transports to 2025-11-25), and only a stream can end without the response. (The
+        // case owes no reply, so it is not judged as a notification's POST either.)
+        let Some(http) = exchange.http.take() else {
+            return;
+        };
+        if http.status != 200 || !is_media(http.content_type.as_deref(), "text/event-stream") {
+            let finding = Finding::new(
+                "http-status",
+                RuleId::Http,
+                format!(
+                    "tool {}: the cancelled call's POST was answered with HTTP {} ({}) and no response; a POSTed request is answered with application/json (its one response) or text/event-stream, and only a stream can end without the response",
+                    cancelled.tool,
+                    http.status,
+                    http.content_type.as_deref().unwrap_or("no Content-Type")
+                ),
+            );
+            caller.find(cancelled.index, finding);
+        }
         return;
     }
     case.expected = handshake_expected(&cancelled.id);
+    if exchange.answered_before_follow {
+        // Over HTTP the answer came before the server acknowledged the cancel: the work may
+        // have been done before the cancel came ("MAY ignore … Processing has already
+        // completed"), so the answer is judged only as a reply to the call.
+        return;
+    }
+    let how = if exchange.http.is_some() {
+        "the call's notifications/cancelled was POSTed while the call's POST awaited its answer and was acknowledged with 202 before the answer came"
+    } else {
+        "the call's notifications/cancelled followed it at once"
+    };
     let finding = Finding::new(
         "reply-after-cancel",
         RuleId::Protocol,
         format!(
-            "tool {}: the call's notifications/cancelled followed it at once, while the call was running (it had taken {} ms or more), yet the call got a response; {SENTENCE}. Receivers \"MAY ignore cancellation notifications if: ... Processing has already completed\", which a black box cannot rule out: strict",
+            "tool {}: {how}, while the call was running (it had taken {} ms or more), yet the call got a response; {SENTENCE}. Receivers \"MAY ignore cancellation notifications if: ... Processing has already completed\", which a black box cannot rule out: strict. (MCP 2026-07-28 stdio reads \"Servers SHOULD stop work on a cancelled request as soon as practical and MUST NOT send any further messages for it\", while its cancellation page keeps the SHOULD and the MAY; the race makes it strict under both readings)",
             cancelled.tool,
             IN_FLIGHT_MIN.as_millis()
         ),

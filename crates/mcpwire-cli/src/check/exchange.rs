@@ -88,6 +88,10 @@ pub struct Exchange {
     pub by_order_input_id_unreadable: usize,
     /// How many of `replies` arrived after the case's window had closed (attributed by id).
     pub arrived_late: usize,
+    /// Over HTTP, where a follow-up ([`Target::exchange_followed`]) travels on a connection
+    /// of its own: the answer came before the server acknowledged the follow-up, so the
+    /// follow-up may have come after the work was done.
+    pub answered_before_follow: bool,
 }
 
 /// Server-initiated messages kept per exchange (the rest are only counted), so a server that

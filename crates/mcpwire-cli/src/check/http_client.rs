@@ -28,8 +28,10 @@ use super::exchange::{Exchange, Fault, HttpMeta, ReplyKey, Target, is_server_mes
 use super::handshake::{self, INITIALIZED_FRAME};
 use super::handshake::{Setup, Startup};
 use super::ids::related;
+use super::param_headers::ToolParams;
 use super::route_headers::{ROUTED_VERSION, RouteHeaders};
 use super::sse::{parse_events, resume_hint};
+use mcpwire::http::PARAM_HEADER_PREFIX;
 
 const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";
@@ -39,6 +41,10 @@ const LAST_EVENT_ID: &str = "last-event-id";
 
 /// How many times one answer's SSE stream is resumed at most.
 const MAX_RESUMPTIONS: usize = 8;
+
+/// How long after a call its `notifications/cancelled` is POSTed (well within
+/// [`IN_FLIGHT_MIN`](super::cancel::IN_FLIGHT_MIN), so the call is still running).
+const FOLLOW_DELAY: Duration = Duration::from_millis(50);
 
 /// The longest wait a server's `retry` hint buys before a resumption.
 const MAX_RETRY_WAIT: Duration = Duration::from_secs(2);
@@ -56,6 +62,9 @@ pub struct RawResponse {
     pub body: Vec<u8>,
     /// Whether the timeout ended the read before the body was complete.
     pub timed_out: bool,
+    /// When the last part of the body holding a JSON-RPC message came (the answer, on a
+    /// stream that ends with it).
+    pub last_message: Option<Instant>,
     /// Whether the body was longer than [`MAX_BODY`] (the rest was not read).
     pub too_long: bool,
 }
@@ -80,6 +89,9 @@ pub struct HttpTarget {
     broken: Option<String>,
     /// `Authorization: Bearer …` on every request (`--bearer`).
     authorization: Option<String>,
+    /// The `x-mcp-header` declarations of the tools the session listed, mirrored in every
+    /// routed `tools/call` (MCP 2026-07-28).
+    tool_params: ToolParams,
 }
 
 impl HttpTarget {
@@ -143,6 +155,7 @@ impl HttpTarget {
             handshake: Vec::new(),
             broken: None,
             authorization: bearer.map(|token| format!("Bearer {token}")),
+            tool_params: ToolParams::default(),
         };
         let outcome = match setup {
             Setup::Fixed(facts) => {
@@ -263,7 +276,11 @@ impl HttpTarget {
     /// POSTs a case (with `route` as its routing headers, if given) and reads its exchange.
     fn exchange_routed(&mut self, case: &CheckCase, route: Option<&RouteHeaders>) -> Exchange {
         match self.post_with(&case.frame, route) {
-            Ok(response) => self.exchange_of(&response),
+            Ok(response) => {
+                let exchange = self.exchange_of(&response);
+                self.tool_params.learn(&case.frame, &exchange.replies);
+                exchange
+            }
             Err(error) => Exchange {
                 fault: Some(Fault::Transport(error)),
                 ..Exchange::default()
@@ -382,24 +399,70 @@ impl HttpTarget {
         request: Request<Full<Bytes>>,
         deadline: Instant,
     ) -> Result<RawResponse, String> {
-        let authority = self.authority();
-        let tls = self.tls.clone();
-        self.runtime.block_on(async move {
-            let connect = TcpStream::connect(authority.clone());
-            let stream = tokio::time::timeout_at(deadline.into(), connect)
-                .await
-                .map_err(|_| format!("connecting to {authority} timed out"))?
-                .map_err(|error| format!("cannot connect to {authority}: {error}"))?;
-            let Some((connector, name)) = tls else {
-                return exchange_on(stream, request, deadline, &authority).await;
-            };
-            let handshake = connector.connect(name, stream);
-            let stream = tokio::time::timeout_at(deadline.into(), handshake)
-                .await
-                .map_err(|_| format!("the TLS handshake with {authority} timed out"))?
-                .map_err(|error| tls_failure(&authority, &error))?;
-            exchange_on(stream, request, deadline, &authority).await
-        })
+        self.runtime.block_on(send_on(
+            self.authority(),
+            self.tls.clone(),
+            request,
+            deadline,
+        ))
+    }
+
+    /// POSTs `case` (a call) and, [`FOLLOW_DELAY`] later while its answer is awaited,
+    /// `follow` (its `notifications/cancelled`) on a connection of its own, as MCP Streamable
+    /// HTTP to 2025-11-25 has a client cancel: "To cancel, the client SHOULD explicitly send
+    /// an MCP `CancelledNotification`" (a disconnect is not a cancellation there). The call's
+    /// answer is judged as one after the cancel only where it came after the server
+    /// acknowledged the notification (`202`); otherwise the cancel may have come too late
+    /// and the exchange says so ([`Exchange::answered_before_follow`]).
+    fn exchange_cancelled(&mut self, case: &CheckCase, follow: &[u8]) -> Exchange {
+        let deadline = Instant::now() + self.timeout;
+        let requests = self
+            .request(&case.frame, None)
+            .and_then(|call| Ok((call, self.request(follow, None)?)));
+        let (call, cancel) = match requests {
+            Ok(requests) => requests,
+            Err(error) => {
+                return Exchange {
+                    fault: Some(Fault::Transport(error)),
+                    ..Exchange::default()
+                };
+            }
+        };
+        let (authority, tls) = (self.authority(), self.tls.clone());
+        let (answer, acknowledged) = self.runtime.block_on(async {
+            let (to, over) = (authority.clone(), tls.clone());
+            let cancel = tokio::spawn(async move {
+                tokio::time::sleep(FOLLOW_DELAY).await;
+                let response = send_on(to, over, cancel, deadline).await;
+                response
+                    .ok()
+                    .filter(|response| response.status == 202)
+                    .map(|_| Instant::now())
+            });
+            let answer = send_on(authority, tls, call, deadline).await;
+            (answer, cancel.await.ok().flatten())
+        });
+        let answer = match answer {
+            Ok(answer) => answer,
+            Err(error) => {
+                return Exchange {
+                    fault: Some(Fault::Transport(error)),
+                    ..Exchange::default()
+                };
+            }
+        };
+        let mut exchange = self.exchange_of(&answer);
+        // Silence is what the cancel asks for: a stream held open without an answer is not
+        // a missing reply.
+        if exchange.replies.is_empty() {
+            exchange.fault = None;
+        }
+        exchange.answered_before_follow = match (acknowledged, answer.last_message) {
+            (Some(acknowledged), Some(answered)) => answered <= acknowledged,
+            (None, _) => true,
+            (Some(_), None) => false,
+        };
+        exchange
     }
 
     fn authority(&self) -> String {
@@ -452,6 +515,9 @@ impl HttpTarget {
                         builder = builder.header(name, value);
                     }
                 }
+                for (name, value) in self.tool_params.headers(body) {
+                    builder = builder.header(format!("{PARAM_HEADER_PREFIX}{name}"), value);
+                }
             }
             None => {
                 if let Some(version) = &self.version_header {
@@ -463,6 +529,30 @@ impl HttpTarget {
             .body(Full::new(Bytes::copy_from_slice(body)))
             .map_err(|error| format!("cannot build the request: {error}"))
     }
+}
+
+/// Sends `request` to `authority` on a new connection (inside TLS where `tls` is given) and
+/// reads the response until it ends or `deadline` passes.
+async fn send_on(
+    authority: String,
+    tls: Option<(TlsConnector, ServerName<'static>)>,
+    request: Request<Full<Bytes>>,
+    deadline: Instant,
+) -> Result<RawResponse, String> {
+    let connect = TcpStream::connect(authority.clone());
+    let stream = tokio::time::timeout_at(deadline.into(), connect)
+        .await
+        .map_err(|_| format!("connecting to {authority} timed out"))?
+        .map_err(|error| format!("cannot connect to {authority}: {error}"))?;
+    let Some((connector, name)) = tls else {
+        return exchange_on(stream, request, deadline, &authority).await;
+    };
+    let handshake = connector.connect(name, stream);
+    let stream = tokio::time::timeout_at(deadline.into(), handshake)
+        .await
+        .map_err(|_| format!("the TLS handshake with {authority} timed out"))?
+        .map_err(|error| tls_failure(&authority, &error))?;
+    exchange_on(stream, request, deadline, &authority).await
 }
 
 /// Writes `request` with hyper's HTTP/1.1 connection on `stream` and reads the response
@@ -558,6 +648,9 @@ async fn read_response(response: Response<Incoming>, deadline: Instant) -> RawRe
                         break;
                     }
                     raw.body.extend_from_slice(&data);
+                    if data.windows(9).any(|w| w == b"\"jsonrpc\"") {
+                        raw.last_message = Some(Instant::now());
+                    }
                 }
             }
         }
@@ -644,6 +737,21 @@ impl Target for HttpTarget {
         route: &RouteHeaders,
     ) -> Option<Exchange> {
         Some(self.exchange_routed(case, Some(route)))
+    }
+
+    fn exchange_followed(
+        &mut self,
+        _index: usize,
+        case: &CheckCase,
+        follow: &[u8],
+    ) -> Option<Exchange> {
+        // MCP 2026-07-28: "Closing the SSE response stream is the cancellation signal … No
+        // `notifications/cancelled` message is required or expected", and after the close
+        // nothing the server does for the request can be seen.
+        if self.routed {
+            return None;
+        }
+        Some(self.exchange_cancelled(case, follow))
     }
 
     fn profile(&self) -> &'static ProfileFacts {

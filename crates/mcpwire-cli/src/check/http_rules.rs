@@ -171,7 +171,7 @@ fn judge(case: &HeaderCase, id: &str, exchange: &Exchange) -> Vec<Finding> {
             Some(METHOD_NOT_FOUND) if status == 404 => Vec::new(),
             Some(METHOD_NOT_FOUND) => finding(
                 "http-method-not-found-status",
-                "under MCP 2026-07-28 a -32601 reply comes with HTTP 404 Not Found, which tells a client the server is a 2026-07-28 one".into(),
+                "MCP 2026-07-28 Streamable HTTP, Server Validation: \"If the server does not implement the requested RPC method, it MUST respond with `404 Not Found` and a JSON-RPC error with code `-32601` (`Method not found`).\"".into(),
             ),
             None if result && result_allowed => Vec::new(),
             _ if reply.is_none() => Vec::new(), // a missing reply is the envelope's finding

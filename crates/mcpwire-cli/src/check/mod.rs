@@ -55,6 +55,7 @@ pub mod lifecycle;
 pub mod lines;
 pub mod logging;
 pub mod pages;
+pub mod param_headers;
 pub mod progress;
 pub mod prompts;
 pub mod protocol;

@@ -252,6 +252,10 @@ const BASE: &[KindInfo] = &[
         "--protocol. MCP 2026-07-28 logging, Per-request log level: \"The server MUST NOT emit notifications/message for a request that does not include this field.\" (io.modelcontextprotocol/logLevel, which the checker never sets); a notifications/message came",
     ),
     v(
+        "http-method-not-found-status",
+        "MCP 2026-07-28 Streamable HTTP, Server Validation: \"If the server does not implement the requested RPC method, it MUST respond with `404 Not Found` and a JSON-RPC error with code `-32601` (`Method not found`).\"; -32601 came with another status (the schema names no status for it; the transport page does)",
+    ),
+    v(
         "unsupported-version-accepted",
         "--protocol. MCP 2026-07-28 schema, RequestMetaObject protocolVersion: \"If the server does not support the requested version, it MUST return an UnsupportedProtocolVersionError.\"; a request stating the version 1999-01-01 got a result or another error",
     ),
@@ -354,10 +358,6 @@ const BASE: &[KindInfo] = &[
     s(
         "http-header-mismatch-code",
         "policy: a request whose routing headers are missing or contradict the body is refused as MCP 2026-07-28 defines it, 400 with -32020 (HeaderMismatch: \"required headers are missing or malformed\" or do not match the body); it was refused, so no MUST is broken, but with another status or code",
-    ),
-    s(
-        "http-method-not-found-status",
-        "policy: under MCP 2026-07-28 a -32601 reply comes with HTTP 404 (how mcpwire's server answers, and how a client tells a 2026-07-28 server from an older one); the schema names no status for -32601, so another status breaks no MUST mcpwire can cite",
     ),
     s(
         "declared-capability-method-missing",
