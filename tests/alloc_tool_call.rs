@@ -229,7 +229,11 @@ fn a_tool_call_in_process_allocates_within_its_bound() {
 
 #[test]
 fn a_stateless_http_tool_call_allocates_within_its_bound() {
-    assert_within("HTTP stateless 2026-07-28", http_stateless(), (1_000, 100_000));
+    assert_within(
+        "HTTP stateless 2026-07-28",
+        http_stateless(),
+        (1_000, 100_000),
+    );
 }
 
 #[test]
