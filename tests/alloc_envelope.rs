@@ -5,62 +5,13 @@
 //! The id and method of a decoded message must also point into the frame itself: borrowed, not
 //! copied.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::borrow::Cow;
-use std::cell::Cell;
 
 use mcpwire::{Decoded, Message, Profile, RawNotification, ResponseBody, decode};
-
-struct CountingAllocator;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-    static BYTES: Cell<u64> = const { Cell::new(0) };
-}
-
-fn record(size: usize) {
-    // `try_with`: the thread-local may already be gone while a thread shuts down.
-    let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-    let _ = BYTES.try_with(|n| n.set(n.get() + size as u64));
-}
-
-// SAFETY: every call is forwarded unchanged to the system allocator; counting has no effect on
-// the memory handed out.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        record(layout.size());
-        // SAFETY: same layout contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        record(layout.size());
-        // SAFETY: same layout contract as the caller's.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        record(new_size);
-        // SAFETY: `ptr` was allocated by `System` with `layout` (every allocation goes there).
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` was allocated by `System` with `layout`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+use mcpwire_tests::counting_alloc::{CountingAllocator, counting};
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
-
-/// Runs `f` and returns its result with the allocations (count, bytes) it made on this thread.
-fn counting<T>(f: impl FnOnce() -> T) -> (T, u64, u64) {
-    let (count0, bytes0) = (ALLOCATIONS.with(Cell::get), BYTES.with(Cell::get));
-    let out = f();
-    let (count1, bytes1) = (ALLOCATIONS.with(Cell::get), BYTES.with(Cell::get));
-    (out, count1 - count0, bytes1 - bytes0)
-}
 
 fn borrowed_from(frame: &[u8], text: &str) -> bool {
     let range = frame.as_ptr_range();

@@ -1,5 +1,6 @@
 //! Shared helpers for the workspace-level tests.
 
+pub mod counting_alloc;
 pub mod golden;
 
 /// The README's Rust examples, compiled and run as doc tests.

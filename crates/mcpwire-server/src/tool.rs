@@ -48,7 +48,8 @@ pub struct Tool {
     name: String,
     title: Option<String>,
     description: String,
-    schemas: Result<Schemas, SchemaError>,
+    /// Shared by the clones: a call clones its tool out of the catalog.
+    schemas: Arc<Result<Schemas, SchemaError>>,
     handler: Arc<ToolFn>,
     tasks: TaskSupport,
 }
@@ -87,7 +88,7 @@ impl Tool {
             name: name.into(),
             title: None,
             description: description.into(),
-            schemas,
+            schemas: Arc::new(schemas),
             handler: Arc::new(handler),
             tasks: TaskSupport::Forbidden,
         }
@@ -130,16 +131,16 @@ impl Tool {
 
     /// The `inputSchema`, as derived from the arguments type.
     pub fn input_schema(&self) -> Result<&Map<String, Value>, &SchemaError> {
-        self.schemas.as_ref().map(|(input, _)| input)
+        (*self.schemas).as_ref().map(|(input, _)| input)
     }
 
     /// The `outputSchema`, when the handler returns [`Structured`](crate::Structured) output.
     pub fn output_schema(&self) -> Result<Option<&Map<String, Value>>, &SchemaError> {
-        self.schemas.as_ref().map(|(_, output)| output.as_ref())
+        (*self.schemas).as_ref().map(|(_, output)| output.as_ref())
     }
 
     pub(crate) fn schema_error(&self) -> Option<&SchemaError> {
-        self.schemas.as_ref().err()
+        (*self.schemas).as_ref().err()
     }
 
     /// The tool as `tools/list` describes it under `version`. The title and output schema
@@ -148,7 +149,7 @@ impl Tool {
     /// so the catalog never holds one.
     pub(crate) fn definition(&self, version: Version) -> ToolInfo {
         let titled = version.has(Feature::Titles);
-        let (input, output) = match &self.schemas {
+        let (input, output) = match &*self.schemas {
             Ok((input, output)) => (input.clone(), output.clone()),
             Err(_) => (Map::new(), None),
         };

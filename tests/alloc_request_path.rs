@@ -1,8 +1,9 @@
 //! Issue 48: one decode on the request path. A stateless (MCP 2026-07-28) POST `tools/call`
 //! goes through the whole HTTP path in process (`McpEndpoint` as a tower service: the body
 //! read, the transport's classification, the session's peer, the server's validation and
-//! dispatch, the tool, the reply) while a counting global allocator adds up what is
-//! allocated.
+//! dispatch, the tool, the reply) while the counting global allocator of `tests/support`
+//! adds up what is allocated (on this thread: the current-thread runtime runs every task the
+//! endpoint spawns here).
 //!
 //! What a user observes is the cost of a large argument: every layer that reads the params
 //! into a value of its own allocates the argument's text again. The request path may
@@ -15,53 +16,14 @@
 //! `Mcp-Param-*` check reading every argument of a tool that declares none. The bytes of a
 //! small call are printed (`--nocapture`) for the record in docs/architecture.md.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
-
-use axum::body::Bytes;
-use axum::http::Request;
 use http_body_util::{BodyExt, Full};
+use hyper::Request;
+use hyper::body::Bytes;
 use mcpwire::http::{HttpConfig, McpEndpoint};
 use mcpwire_server::{Context, McpServer};
+use mcpwire_tests::counting_alloc::{CountingAllocator, so_far};
 use serde_json::json;
 use tower_service::Service;
-
-struct CountingAllocator;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-static BYTES: AtomicU64 = AtomicU64::new(0);
-
-fn record(size: usize) {
-    ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-    BYTES.fetch_add(size as u64, Ordering::Relaxed);
-}
-
-// SAFETY: every call is forwarded unchanged to the system allocator; counting has no effect on
-// the memory handed out.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        record(layout.size());
-        // SAFETY: same layout contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        record(layout.size());
-        // SAFETY: same layout contract as the caller's.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        record(new_size);
-        // SAFETY: `ptr` was allocated by `System` with `layout` (every allocation goes there).
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` was allocated by `System` with `layout`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
@@ -128,15 +90,11 @@ async fn post<S: mcpwire::http::HttpService>(
     std::future::poll_fn(|cx| Service::<Request<Full<Bytes>>>::poll_ready(endpoint, cx))
         .await
         .unwrap();
-    let (count, bytes) = (
-        ALLOCATIONS.load(Ordering::SeqCst),
-        BYTES.load(Ordering::SeqCst),
-    );
+    let (count, bytes) = so_far();
     let response = endpoint.call(request).await.unwrap();
     let status = response.status();
     let reply = response.into_body().collect().await.unwrap().to_bytes();
-    let count = ALLOCATIONS.load(Ordering::SeqCst) - count;
-    let bytes = BYTES.load(Ordering::SeqCst) - bytes;
+    let (count, bytes) = (so_far().0 - count, so_far().1 - bytes);
     let text = String::from_utf8(reply.to_vec()).unwrap();
     assert_eq!(status, 200, "{text}");
     (text, count, bytes)

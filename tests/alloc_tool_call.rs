@@ -1,0 +1,242 @@
+//! Issue 48: what one `tools/call` allocates in the server, counted by a counting global
+//! allocator (thread-local; the server runs on a current-thread tokio runtime, so every task it
+//! spawns runs on the counting thread).
+//!
+//! The tool is the `add` of `crates/mcpwire-server/examples/mcp_server.rs` (typed `i64`
+//! operands, a structured `{sum}` result). Two ways in:
+//! - in process: `McpServer::serve` over a `tokio::io::duplex` pipe, one line a call, as a
+//!   stdio client speaks (2025-11-25 session);
+//! - the HTTP endpoint as a tower `Service` (`McpEndpoint`, no socket): a stateless
+//!   2026-07-28 POST, and a POST inside a 2025-11-25 session.
+//!
+//! Each way is warmed up, then `CALLS` calls are counted and divided; every reply is checked.
+//! The bounds are about a quarter above what the server allocates now, so a change that adds
+//! work per call fails here; run with `--nocapture` to read the counts.
+
+use std::net::SocketAddr;
+
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper::{Request, StatusCode};
+use mcpwire::Profile;
+use mcpwire::http::{HttpConfig, McpEndpoint, PeerAddr};
+use mcpwire_server::{Context, McpHttpService, McpServer, Structured};
+use mcpwire_tests::counting_alloc::{CountingAllocator, so_far};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tower_service::Service;
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
+
+/// Calls counted per way (after as many warm-up calls).
+const CALLS: u64 = 200;
+
+#[derive(Deserialize, JsonSchema)]
+struct Add {
+    a: i64,
+    b: i64,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct Sum {
+    sum: i64,
+}
+
+async fn add(Add { a, b }: Add, _: Context) -> Result<Structured<Sum>, &'static str> {
+    a.checked_add(b)
+        .map(|sum| Structured(Sum { sum }))
+        .ok_or("the sum overflows i64")
+}
+
+fn server(profile: Profile) -> McpServer {
+    McpServer::builder("alloc-tool-call", "0.0.0")
+        .tool("add", "Add two integers", add)
+        .profile(profile)
+        .build()
+        .expect("the add tool's schemas fit MCP")
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .expect("a current-thread runtime")
+}
+
+/// Allocations per call: (count, bytes), over `CALLS` calls of `call` (after `CALLS` warm-up
+/// calls). `call(i)` makes call `i` and checks its reply.
+async fn per_call<F: AsyncFnMut(u64)>(mut call: F) -> (u64, u64) {
+    for i in 0..CALLS {
+        call(i).await;
+    }
+    let (count0, bytes0) = so_far();
+    for i in CALLS..2 * CALLS {
+        call(i).await;
+    }
+    let (count1, bytes1) = so_far();
+    ((count1 - count0) / CALLS, (bytes1 - bytes0) / CALLS)
+}
+
+/// The reply to `add` with 40 + `i`, checked: the structured sum, the id echoed.
+fn check_reply(reply: &[u8], id: u64, i: u64) {
+    let text = String::from_utf8_lossy(reply);
+    let expected = format!(r#""structuredContent":{{"sum":{}}}"#, 42 + i);
+    assert!(
+        text.contains(&format!(r#""id":{id},"#)) && text.contains(&expected),
+        "not the reply to call {i}: {text}"
+    );
+}
+
+/// The line of `tools/call` `add` (40 + `i`, 2) with id `id`, and `_meta` when `meta`.
+fn call_line(id: u64, i: u64, meta: bool) -> String {
+    let meta = if meta {
+        r#","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#
+    } else {
+        ""
+    };
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"add","arguments":{{"a":{},"b":2}}{meta}}}}}"#,
+        40 + i
+    )
+}
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+
+/// In process: per-call allocations of the whole round trip (the client's side reuses its
+/// buffers, so what is counted is the server's).
+fn in_process() -> (u64, u64) {
+    runtime().block_on(async {
+        let (client, end) = tokio::io::duplex(64 * 1024);
+        let server = server(Profile::mcp("2025-11-25").unwrap());
+        let served = tokio::spawn(async move {
+            let (input, output) = tokio::io::split(end);
+            server.serve(input, output).await
+        });
+        let (read, mut write) = tokio::io::split(client);
+        let mut reader = BufReader::new(read);
+        let mut reply = Vec::with_capacity(4096);
+        let mut line = String::with_capacity(256);
+        write
+            .write_all(format!("{INITIALIZE}\n{INITIALIZED}\n").as_bytes())
+            .await
+            .unwrap();
+        reader.read_until(b'\n', &mut reply).await.unwrap();
+        assert!(String::from_utf8_lossy(&reply).contains("2025-11-25"));
+        let counts = per_call(async |i| {
+            line.clear();
+            line.push_str(&call_line(1, i, false));
+            line.push('\n');
+            write.write_all(line.as_bytes()).await.unwrap();
+            reply.clear();
+            reader.read_until(b'\n', &mut reply).await.unwrap();
+            check_reply(&reply, 1, i);
+        })
+        .await;
+        // End of input: the server returns.
+        write.shutdown().await.unwrap();
+        served.await.unwrap().unwrap();
+        counts
+    })
+}
+
+/// POSTs `body` to the endpoint with `headers`: the status, the session id and the body.
+async fn post(
+    endpoint: &mut McpEndpoint<McpHttpService>,
+    headers: &[(&str, &str)],
+    body: String,
+) -> (StatusCode, Option<String>, Bytes) {
+    let mut request = Request::post("/mcp")
+        .header("Host", "localhost:8080")
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream");
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let mut request = request.body(Full::new(Bytes::from(body))).unwrap();
+    let peer: SocketAddr = "127.0.0.1:40000".parse().unwrap();
+    request.extensions_mut().insert(PeerAddr(peer));
+    std::future::poll_fn(|cx| Service::<Request<Full<Bytes>>>::poll_ready(endpoint, cx))
+        .await
+        .unwrap();
+    let response = endpoint.call(request).await.unwrap();
+    let status = response.status();
+    let session = response
+        .headers()
+        .get("mcp-session-id")
+        .map(|v| v.to_str().unwrap().to_owned());
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, session, bytes)
+}
+
+/// Through the HTTP endpoint: a stateless 2026-07-28 POST per call.
+fn http_stateless() -> (u64, u64) {
+    runtime().block_on(async {
+        let server = server(Profile::latest_mcp());
+        let mut endpoint = McpEndpoint::new(HttpConfig::default(), server.http_service());
+        let headers = [
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", "add"),
+        ];
+        per_call(async |i| {
+            let (status, _, body) = post(&mut endpoint, &headers, call_line(7, i, true)).await;
+            assert_eq!(status, StatusCode::OK, "{}", String::from_utf8_lossy(&body));
+            check_reply(&body, 7, i);
+        })
+        .await
+    })
+}
+
+/// Through the HTTP endpoint: a POST per call inside one 2025-11-25 session.
+fn http_session() -> (u64, u64) {
+    runtime().block_on(async {
+        let server = server(Profile::latest_mcp());
+        let mut endpoint = McpEndpoint::new(HttpConfig::default(), server.http_service());
+        let (status, session, body) = post(&mut endpoint, &[], INITIALIZE.to_owned()).await;
+        assert_eq!(status, StatusCode::OK, "{}", String::from_utf8_lossy(&body));
+        let session = session.expect("a session id");
+        let headers = [
+            ("Mcp-Session-Id", session.as_str()),
+            ("MCP-Protocol-Version", "2025-11-25"),
+        ];
+        let (status, _, _) = post(&mut endpoint, &headers, INITIALIZED.to_owned()).await;
+        assert_eq!(status, StatusCode::ACCEPTED);
+        per_call(async |i| {
+            let (status, _, body) = post(&mut endpoint, &headers, call_line(9, i, false)).await;
+            assert_eq!(status, StatusCode::OK, "{}", String::from_utf8_lossy(&body));
+            check_reply(&body, 9, i);
+        })
+        .await
+    })
+}
+
+/// Fails when a way allocates more per call than its bound (count, bytes).
+fn assert_within(way: &str, (count, bytes): (u64, u64), (max_count, max_bytes): (u64, u64)) {
+    println!("{way}: {count} allocations, {bytes} bytes per tools/call");
+    assert!(
+        count <= max_count && bytes <= max_bytes,
+        "{way}: {count} allocations and {bytes} bytes per tools/call; the bound is {max_count} and {max_bytes}"
+    );
+}
+
+#[test]
+fn a_tool_call_in_process_allocates_within_its_bound() {
+    assert_within("in process", in_process(), (1_000, 100_000));
+}
+
+#[test]
+fn a_stateless_http_tool_call_allocates_within_its_bound() {
+    assert_within(
+        "HTTP stateless 2026-07-28",
+        http_stateless(),
+        (1_000, 100_000),
+    );
+}
+
+#[test]
+fn an_http_tool_call_in_a_session_allocates_within_its_bound() {
+    assert_within("HTTP session 2025-11-25", http_session(), (1_000, 100_000));
+}
