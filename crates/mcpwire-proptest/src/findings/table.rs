@@ -256,6 +256,10 @@ const BASE: &[KindInfo] = &[
         "MCP 2026-07-28 Streamable HTTP, Server Validation: \"If the server does not implement the requested RPC method, it MUST respond with `404 Not Found` and a JSON-RPC error with code `-32601` (`Method not found`).\"; -32601 came with another status (the schema names no status for it; the transport page does)",
     ),
     v(
+        "retired-code-emitted",
+        "--protocol. MCP 2026-07-28 base protocol, Error Codes: \"Implementations of this protocol version MUST NOT emit these codes: `-32002` — resource not found (2025-11-25 and earlier; replaced by `-32602`). … `-32042` — URL elicitation required (2025-11-25 only).\"; a reply of a 2026-07-28 run carried one",
+    ),
+    v(
         "unsupported-version-accepted",
         "--protocol. MCP 2026-07-28 schema, RequestMetaObject protocolVersion: \"If the server does not support the requested version, it MUST return an UnsupportedProtocolVersionError.\"; a request stating the version 1999-01-01 got a result or another error",
     ),
