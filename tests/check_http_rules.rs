@@ -190,37 +190,42 @@ fn capabilities_that_match_behaviour_get_no_finding() {
 
 #[test]
 fn capabilities_that_server_discover_contradicts_are_reported() {
-    // Every kind here rests on text without a MUST (issue 47: levels follow the text), so the
-    // run fails only under --strict.
+    // Under 2026-07-28 a declared list answered with an error breaks the tools and prompts
+    // pages' MUST ("Servers that declare the `tools` capability MUST respond to `tools/list`
+    // requests with the set of tools …"); a list answered although undeclared breaks none.
     let server = fixture_server("capabilities-lie");
     let (run, lenient) = (
         rules(&server.url, &["--capabilities", "--strict"]),
         rules(&server.url, &["--capabilities"]),
     );
     assert_eq!(run.code, 1, "{}", run.stdout);
-    assert_eq!(lenient.code, 0, "{}", lenient.stdout);
+    assert_eq!(lenient.code, 1, "{}", lenient.stdout);
     let found = groups(&run);
-    let kinds: Vec<(&str, &str, &str)> = found
+    let kinds: Vec<(&str, &str, Vec<&str>)> = found
         .iter()
-        .map(|(kind, level, labels)| (kind.as_str(), level.as_str(), labels[0].as_str()))
+        .map(|(kind, level, labels)| {
+            (
+                kind.as_str(),
+                level.as_str(),
+                labels.iter().map(String::as_str).collect(),
+            )
+        })
         .collect();
     assert_eq!(
         kinds,
         [
             (
-                "declared-capability-list-error",
-                "strict",
-                "prompts/list (prompts declared by server/discover)"
-            ),
-            (
-                "declared-capability-method-missing",
-                "strict",
-                "tools/list (tools declared by server/discover)"
+                "declared-list-refused",
+                "violation",
+                vec![
+                    "tools/list (tools declared by server/discover)",
+                    "prompts/list (prompts declared by server/discover)"
+                ]
             ),
             (
                 "undeclared-capability-answered",
                 "strict",
-                "resources/list (resources not declared by server/discover)"
+                vec!["resources/list (resources not declared by server/discover)"]
             ),
         ],
         "{}",

@@ -2,7 +2,8 @@
 //! tests/fixtures/servers/http_2026_server.py in its `protocol` mode: a request stating an
 //! unsupported version gets -32022 with the supported list and 400; a -32021 reply carries
 //! `requiredCapabilities` and 400; a list comes in the same order when asked again; GET and
-//! DELETE get 405; every result has `resultType` and the cache hints the schema requires.
+//! DELETE get 405; every result has `resultType` and the cache hints the schema requires; no
+//! reply carries an error code the version retired.
 //! The correct fixture gets no finding; each planted defect is found at its level. Over stdio
 //! (the fixture's `--stdio` mode, the same answers as lines) the properties that do not rest
 //! on HTTP are judged the same way.
@@ -93,6 +94,12 @@ fn each_planted_2026_defect_is_found_at_its_level() {
             "protocol,logs",
             "tool echo: called with progressToken",
             "log-not-requested",
+            "violation",
+        ),
+        (
+            "protocol,retired-code",
+            "tool echo: called with progressToken",
+            "retired-code-emitted",
             "violation",
         ),
         (
@@ -230,6 +237,12 @@ fn protocol_over_stdio_at_2026_07_28_judges_the_same_properties() {
             "protocol,logs",
             "tool echo: called with progressToken",
             "log-not-requested",
+            "violation",
+        ),
+        (
+            "protocol,retired-code",
+            "tool echo: called with progressToken",
+            "retired-code-emitted",
             "violation",
         ),
     ];

@@ -27,6 +27,7 @@ pub fn run_capabilities(caller: &mut Caller<'_>) -> Vec<(ListMethod, (usize, Str
     let Some((capabilities, source)) = handshake_capabilities(caller.results) else {
         return first_pages;
     };
+    let version = caller.facts.protocol_version.unwrap_or_default();
     for list in LISTED {
         let (capability, method) = (list.capability, list.method);
         let is_declared = declares(&capabilities, capability);
@@ -42,7 +43,7 @@ pub fn run_capabilities(caller: &mut Caller<'_>) -> Vec<(ListMethod, (usize, Str
         let reply = caller.reply(index, &id);
         let judged = reply
             .as_ref()
-            .and_then(|r| judge(&label, capability, is_declared, r));
+            .and_then(|r| judge(&label, list, is_declared, version, r));
         if let Some(finding) = judged {
             caller.find(index, finding);
         }
@@ -102,8 +103,20 @@ pub fn run_lists(
     lists
 }
 
-/// Judges one list call's reply against the declaration.
-fn judge(label: &str, capability: &str, is_declared: bool, reply: &Value) -> Option<Finding> {
+/// The first MCP version whose tools, resources and prompts pages bind a declared capability
+/// to answering its list method: "Servers that declare the `tools` capability MUST respond to
+/// `tools/list` requests with the set of tools currently available to the requesting client."
+const LIST_MUST_FROM: &str = "2026-07-28";
+
+/// Judges one list call's reply against the declaration, under MCP `version`.
+fn judge(
+    label: &str,
+    list: ListMethod,
+    is_declared: bool,
+    version: &str,
+    reply: &Value,
+) -> Option<Finding> {
+    let capability = list.capability;
     let code = reply.pointer("/error/code").and_then(Value::as_i64);
     let got = match code {
         Some(code) => format!("the error {code}"),
@@ -118,6 +131,13 @@ fn judge(label: &str, capability: &str, is_declared: bool, reply: &Value) -> Opt
     };
     match (is_declared, code) {
         (true, None) | (false, Some(-32601)) => None,
+        (true, Some(_)) if version >= LIST_MUST_FROM => finding(
+            "declared-list-refused",
+            &format!(
+                "MCP {version} {capability}: \"Servers that declare the `{capability}` capability MUST respond to `{}` requests with the set of {capability} currently available to the requesting client.\"",
+                list.method
+            ),
+        ),
         (true, Some(-32601)) => finding(
             "declared-capability-method-missing",
             &format!(
@@ -143,5 +163,36 @@ fn offers(capability: &str) -> &'static str {
         "tools" => "Present if the server offers any tools to call.",
         "prompts" => "Present if the server offers any prompt templates.",
         _ => "Present if the server offers any resources to read.",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn kind_of(version: &str, code: i64) -> Option<String> {
+        let reply = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": code, "message": "x"}});
+        judge("tools/list", TOOLS, true, version, &reply).map(|f| f.kind)
+    }
+
+    #[test]
+    fn a_declared_list_refused_is_judged_by_the_text_of_its_version() {
+        // To 2025-11-25 only a schema description binds the declaration: strict kinds.
+        assert_eq!(
+            kind_of("2025-11-25", -32601).as_deref(),
+            Some("declared-capability-method-missing")
+        );
+        assert_eq!(
+            kind_of("2025-11-25", -32603).as_deref(),
+            Some("declared-capability-list-error")
+        );
+        // From 2026-07-28 the tools page's MUST does, whatever the error.
+        for code in [-32601, -32603] {
+            assert_eq!(
+                kind_of("2026-07-28", code).as_deref(),
+                Some("declared-list-refused")
+            );
+        }
     }
 }

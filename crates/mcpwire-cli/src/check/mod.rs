@@ -61,6 +61,7 @@ pub mod prompts;
 pub mod protocol;
 pub mod render;
 pub mod report;
+pub mod retired_codes;
 pub mod route_headers;
 pub mod run;
 pub mod sarif;

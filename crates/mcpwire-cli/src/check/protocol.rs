@@ -31,7 +31,8 @@
 //!   (`tool-structured-content-invalid`); the slowest call, if slow enough, is then made again
 //!   and cancelled in flight ([`cancel`](super::cancel)).
 //! - every `notifications/message` of the run, and the level set ([`logging`](super::logging)).
-//! - under MCP 2026-07-28, the properties of [`stateless`](super::stateless).
+//! - under MCP 2026-07-28, the properties of [`stateless`](super::stateless), and no reply
+//!   of the run with an error code the version retired ([`retired_codes`](super::retired_codes)).
 
 use serde_json::{Map, Value, json};
 
@@ -97,6 +98,7 @@ pub fn run_protocol(caller: &mut Caller<'_>, lists: &Lists, seed: u64) {
     }
     super::stateless::run_stateless(caller, lists);
     super::stateless::judge_capability_errors(caller);
+    super::retired_codes::judge_retired_codes(caller);
     super::logging::judge_log_messages(caller, level_set);
 }
 

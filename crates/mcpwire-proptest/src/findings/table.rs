@@ -256,6 +256,14 @@ const BASE: &[KindInfo] = &[
         "MCP 2026-07-28 Streamable HTTP, Server Validation: \"If the server does not implement the requested RPC method, it MUST respond with `404 Not Found` and a JSON-RPC error with code `-32601` (`Method not found`).\"; -32601 came with another status (the schema names no status for it; the transport page does)",
     ),
     v(
+        "retired-code-emitted",
+        "--protocol. MCP 2026-07-28 base protocol, Error Codes: \"Implementations of this protocol version MUST NOT emit these codes: `-32002` — resource not found (2025-11-25 and earlier; replaced by `-32602`). … `-32042` — URL elicitation required (2025-11-25 only).\"; a reply of a 2026-07-28 run carried one",
+    ),
+    v(
+        "declared-list-refused",
+        "--capabilities. MCP 2026-07-28 tools, resources and prompts: \"Servers that declare the `tools` capability MUST respond to `tools/list` requests with the set of tools currently available to the requesting client.\" (the same for resources and prompts); the declared capability's list method, called without a cursor, got an error (to 2025-11-25 no MUST binds it: declared-capability-method-missing, declared-capability-list-error)",
+    ),
+    v(
         "unsupported-version-accepted",
         "--protocol. MCP 2026-07-28 schema, RequestMetaObject protocolVersion: \"If the server does not support the requested version, it MUST return an UnsupportedProtocolVersionError.\"; a request stating the version 1999-01-01 got a result or another error",
     ),
