@@ -286,18 +286,18 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
         if args.capabilities || args.tools || args.protocol {
             let mut caller = Caller::new(target.as_mut(), facts, &mut results);
             let lists = run_lists(&mut caller, args.capabilities, args.tools, args.protocol);
+            let options = ToolOptions {
+                only: args.tool.clone(),
+                skip: args.skip_tool.clone(),
+                budget: args.tool_calls,
+                timeout: tool_timeout,
+                case_timeout: timeout,
+                seed: args.seed,
+            };
             if args.protocol {
-                run_protocol(&mut caller, &lists, args.seed);
+                run_protocol(&mut caller, &lists, &options);
             }
             if args.tools {
-                let options = ToolOptions {
-                    only: args.tool.clone(),
-                    skip: args.skip_tool.clone(),
-                    budget: args.tool_calls,
-                    timeout: tool_timeout,
-                    case_timeout: timeout,
-                    seed: args.seed,
-                };
                 let mut summary = run_tools(&mut caller, &lists, &options);
                 run_prompts(&mut caller, &lists, &options, &mut summary);
                 tools = Some(summary);
