@@ -253,3 +253,19 @@ fn a_tool_slower_than_the_case_timeout_is_waited_for_over_stdio_and_http() {
         assert_clean(run, what);
     }
 }
+
+/// A call answered before its server read the cancel that follows it is a call that "MAY" be
+/// answered ("Processing has already completed"): no finding, whatever an earlier call of the
+/// tool took. Seen on server-sequential-thinking, whose instant tool looked slow on a loaded
+/// machine and was once reported `reply-after-cancel`.
+#[test]
+fn a_call_answered_before_its_cancel_was_read_gets_no_finding() {
+    let run = protocol(Over::Stdio, "answers-before-cancel", &["--strict"]);
+    assert_clean(&run, "answers-before-cancel");
+    // The cancellation was attempted: the call took long enough.
+    let junit = protocol_as(Over::Stdio, "answers-before-cancel", "junit", &[]).stdout;
+    assert!(
+        junit.contains("tool slow: cancelled right after the call"),
+        "{junit}"
+    );
+}

@@ -54,8 +54,15 @@ const MAX_CALLS: usize = 50;
 pub use super::handshake::UNSUPPORTED_VERSION;
 
 /// Runs every property the server's declarations and version call for.
-/// Tool calls are awaited for `options.timeout` (`--tool-timeout`), as under `--tools`.
-pub fn run_protocol(caller: &mut Caller<'_>, lists: &Lists, options: &ToolOptions) {
+/// Tool calls are awaited for `options.timeout` (`--tool-timeout`), as under `--tools`. The
+/// call cancelled in flight, if any, is returned: [`settle`](super::cancel::settle) judges it
+/// once the run's last replies are in.
+pub fn run_protocol(
+    caller: &mut Caller<'_>,
+    lists: &Lists,
+    options: &ToolOptions,
+) -> Option<super::cancel::Cancelled> {
+    let mut cancelled = None;
     if has_handshake(caller.facts) {
         negotiation(caller);
         cancel_unknown(caller);
@@ -90,15 +97,14 @@ pub fn run_protocol(caller: &mut Caller<'_>, lists: &Lists, options: &ToolOption
             .into_iter()
             .filter(|(.., took)| *took >= super::cancel::IN_FLIGHT_MIN)
             .max_by_key(|(.., took)| *took);
-        if let Some((tool, arguments, took)) = slowest
-            && let Some(cancelled) = super::cancel::cancel_in_flight(caller, &tool, arguments, took)
-        {
-            super::cancel::settle(caller, &cancelled);
+        if let Some((tool, arguments, took)) = slowest {
+            cancelled = super::cancel::cancel_in_flight(caller, &tool, arguments, took);
         }
     }
     super::stateless::run_stateless(caller, lists);
     super::stateless::judge_capability_errors(caller);
     super::logging::judge_log_messages(caller, level_set);
+    cancelled
 }
 
 /// `initialize` in new sessions: asking for [`UNSUPPORTED_VERSION`] must get another version

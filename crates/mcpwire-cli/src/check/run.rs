@@ -280,6 +280,7 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     progress.finish();
     let mut tool_findings = ToolFindings::new();
     let mut tools = None;
+    let mut cancelled = None;
     if aborted.is_none() {
         let declared = declares(&declared_capabilities(&results), "tools");
         tool_findings.extend(run_http_rules(target.as_mut(), &mut results, declared));
@@ -295,7 +296,7 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
                 seed: args.seed,
             };
             if args.protocol {
-                run_protocol(&mut caller, &lists, &options);
+                cancelled = run_protocol(&mut caller, &lists, &options);
             }
             if args.tools {
                 let mut summary = run_tools(&mut caller, &lists, &options);
@@ -307,6 +308,9 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     }
     let leftovers = target.finish();
     attribute_late(&mut results, &leftovers.late);
+    if let Some(cancelled) = &cancelled {
+        super::cancel::settle(&mut results, &mut tool_findings, cancelled);
+    }
     let generated_run = results
         .iter()
         .filter(|(case, _)| case.generated.is_some())
