@@ -228,3 +228,56 @@ fn a_cancelled_call_answered_anyway_is_judged_as_a_reply_and_the_session_goes_on
     assert!(message.contains("SHOULD"), "{message}");
     assert!(message.contains("MAY ignore"), "both readings: {message}");
 }
+
+/// A tool call of `--protocol` is awaited for `--tool-timeout`, as under `--tools`: a tool that
+/// takes longer than `--timeout` is doing its work, not failing to answer. Seen on
+/// server-everything's `trigger-long-running-operation` (10 s) over HTTP, once reported as
+/// `no-reply-within-timeout` under `--timeout 2`.
+#[test]
+fn a_tool_slower_than_the_case_timeout_is_waited_for_over_stdio_and_http() {
+    let script = fixture("protocol_server.py");
+    let args = [
+        "--no-fixed",
+        "--cases",
+        "0",
+        "--protocol",
+        "--strict",
+        "--timeout",
+        "1",
+        "--tool-timeout",
+        "20",
+        "--format",
+        "json",
+    ];
+    let stdio: Box<dyn FnOnce() -> Run + Send> = Box::new(|| {
+        let mut stdio = args.to_vec();
+        stdio.extend_from_slice(&["--stdio", "--", "python3", &script, "slow-call"]);
+        check(&stdio)
+    });
+    let http: Box<dyn FnOnce() -> Run + Send> = Box::new(|| {
+        let server = HttpServer::start("python3", &[&script, "--http", "slow-call"]);
+        let mut http = args.to_vec();
+        http.extend_from_slice(&["--http", &server.url]);
+        check(&http)
+    });
+    let runs = in_parallel(vec![stdio, http]);
+    for (what, run) in ["stdio", "http"].iter().zip(&runs) {
+        assert_clean(run, what);
+    }
+}
+
+/// A call answered before its server read the cancel that follows it is a call that "MAY" be
+/// answered ("Processing has already completed"): no finding, whatever an earlier call of the
+/// tool took. Seen on server-sequential-thinking, whose instant tool looked slow on a loaded
+/// machine and was once reported `reply-after-cancel`.
+#[test]
+fn a_call_answered_before_its_cancel_was_read_gets_no_finding() {
+    let run = protocol(Over::Stdio, "answers-before-cancel", &["--strict"]);
+    assert_clean(&run, "answers-before-cancel");
+    // The cancellation was attempted: the call took long enough.
+    let junit = protocol_as(Over::Stdio, "answers-before-cancel", "junit", &[]).stdout;
+    assert!(
+        junit.contains("tool slow: cancelled right after the call"),
+        "{junit}"
+    );
+}

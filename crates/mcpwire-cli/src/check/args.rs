@@ -21,6 +21,7 @@ pub enum Format {
 /// `mcpwire check`: a black-box test of a server's JSON-RPC envelope handling.
 #[derive(Debug, Clone, clap::Args)]
 #[command(group(clap::ArgGroup::new("tool_mode").args(["tools", "all"]).multiple(true)))]
+#[command(group(clap::ArgGroup::new("calls_tools").args(["tools", "all", "protocol"]).multiple(true)))]
 #[command(
     after_help = "Examples:\n  mcpwire check --stdio -- node server.js\n  mcpwire check --http http://127.0.0.1:3000/mcp --format junit > check.xml\n  mcpwire check --http https://mcp.internal.example/mcp --cacert ca.pem\n\nExit status: 0 when no unexpected violation remains (strict findings count only under --strict), 1 when one does (or an expectation is stale, or the handshake broke a rule so the check could not go on), 2 when the checker could not run at all (the command cannot start, nothing on stdout within --startup-timeout, connection refused, the URL is not an MCP endpoint); --format json and junit then still write a report carrying the error.\n\nEvery finding kind, its level and the spec sentence it rests on: mcpwire check --list-kinds"
 )]
@@ -139,12 +140,12 @@ pub struct CheckArgs {
     /// The most tools/call requests in the whole run, shrinking included (with --tools).
     #[arg(long, value_name = "N", default_value_t = 200, requires = "tool_mode")]
     pub tool_calls: usize,
-    /// Seconds to wait for the reply to one tool call (with --tools).
+    /// Seconds to wait for the reply to one tool call (with --tools or --protocol).
     #[arg(
         long,
         value_name = "SECONDS",
         default_value_t = 30.0,
-        requires = "tool_mode"
+        requires = "calls_tools"
     )]
     pub tool_timeout: f64,
     /// The server command and its arguments (after `--`), for `--stdio`.

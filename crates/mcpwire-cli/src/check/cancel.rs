@@ -7,13 +7,14 @@
 //! the request can be seen, so no call is cancelled there.
 //!
 //! The call cancelled is the listed tool whose call took longest in the progress pass, if it
-//! took at least [`IN_FLIGHT_MIN`]: a `notifications/cancelled` sent right behind it then
-//! arrives while the call is still running, so a response to it is no race the receiver may
-//! excuse (receivers "MAY ignore cancellation notifications if: ... Processing has already
-//! completed"). Silence after the cancel is a
-//! SHOULD, so a response is `reply-after-cancel` (strict), and the response is then judged like
-//! any reply to the request. The sentinel behind the cancel must still be answered: the session
-//! keeps serving (else the liveness findings).
+//! took at least [`IN_FLIGHT_MIN`]. Over stdio its `notifications/cancelled` and a sentinel follow it at
+//! once on the same stream. Silence after the cancel is a SHOULD, so a response is
+//! `reply-after-cancel` (strict), and the response is then judged like any reply to the
+//! request. Only a response that comes after the sentinel's reply counts: the server had read
+//! the cancel (it precedes the sentinel) while the call was unanswered. A response before it
+//! may be a call that completed before its cancel was read, which receivers "MAY ignore"
+//! ("Processing has already completed"). The sentinel behind the cancel must still be
+//! answered: the session keeps serving (else the liveness findings).
 
 use std::time::Duration;
 
@@ -82,11 +83,19 @@ pub fn cancel_in_flight(
     })
 }
 
-/// Judges a cancelled call once the run's replies are in: a reply to it makes the case one
-/// owed that reply (so the envelope rules and the schema judge it as a reply to the request)
-/// and is `reply-after-cancel`.
-pub fn settle(caller: &mut Caller<'_>, cancelled: &Cancelled) {
-    let Some((case, exchange)) = caller.results.get_mut(cancelled.index) else {
+/// Judges a cancelled call once the run's replies are in (after the final drain): a reply to
+/// it makes the case one owed that reply (so the envelope rules and the schema judge it as a
+/// reply to the request). It is `reply-after-cancel` only when it came after the server had
+/// answered the sentinel sent behind the cancel: the server had then read the cancel while the
+/// call was still unanswered. A reply before that may be a call that completed before its
+/// cancel was read, which the receiver "MAY ignore": how long an earlier call took is no proof
+/// of the contrary (a loaded machine makes an instant tool look slow).
+pub fn settle(
+    results: &mut [(super::cases::CheckCase, super::exchange::Exchange)],
+    findings: &mut super::caller::CallFindings,
+    cancelled: &Cancelled,
+) {
+    let Some((case, exchange)) = results.get_mut(cancelled.index) else {
         return;
     };
     if exchange.replies.is_empty() {
@@ -108,30 +117,32 @@ pub fn settle(caller: &mut Caller<'_>, cancelled: &Cancelled) {
                     http.content_type.as_deref().unwrap_or("no Content-Type")
                 ),
             );
-            caller.find(cancelled.index, finding);
+            findings.entry(cancelled.index).or_default().push(finding);
         }
         return;
     }
     case.expected = handshake_expected(&cancelled.id);
-    if exchange.answered_before_follow {
-        // Over HTTP the answer came before the server acknowledged the cancel: the work may
-        // have been done before the cancel came ("MAY ignore … Processing has already
-        // completed"), so the answer is judged only as a reply to the call.
-        return;
-    }
     let how = if exchange.http.is_some() {
+        if exchange.answered_before_follow {
+            // Over HTTP the answer came before the server acknowledged the cancel: the work
+            // may have been done before the cancel came ("MAY ignore … Processing has already
+            // completed"), so the answer is judged only as a reply to the call.
+            return;
+        }
         "the call's notifications/cancelled was POSTed while the call's POST awaited its answer and was acknowledged with 202 before the answer came"
     } else {
-        "the call's notifications/cancelled followed it at once"
+        if exchange.arrived_late == 0 {
+            return;
+        }
+        "the call's notifications/cancelled followed it at once, and the server answered the request sent behind the cancel before the call"
     };
     let finding = Finding::new(
         "reply-after-cancel",
         RuleId::Protocol,
         format!(
-            "tool {}: {how}, while the call was running (it had taken {} ms or more), yet the call got a response; {SENTENCE}. Receivers \"MAY ignore cancellation notifications if: ... Processing has already completed\", which a black box cannot rule out: strict. (MCP 2026-07-28 stdio reads \"Servers SHOULD stop work on a cancelled request as soon as practical and MUST NOT send any further messages for it\", while its cancellation page keeps the SHOULD and the MAY; the race makes it strict under both readings)",
+            "tool {}: {how}, yet the call then got a response; {SENTENCE}. Receivers \"MAY ignore cancellation notifications if: ... Processing has already completed\", which a black box cannot rule out: strict. (MCP 2026-07-28 stdio reads \"Servers SHOULD stop work on a cancelled request as soon as practical and MUST NOT send any further messages for it\", while its cancellation page keeps the SHOULD and the MAY; the race makes it strict under both readings)",
             cancelled.tool,
-            IN_FLIGHT_MIN.as_millis()
         ),
     );
-    caller.find(cancelled.index, finding);
+    findings.entry(cancelled.index).or_default().push(finding);
 }

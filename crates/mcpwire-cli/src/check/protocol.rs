@@ -47,7 +47,7 @@ use super::handshake::{
 };
 use super::pages::{PROMPTS, RESOURCES, TEMPLATES, TOOLS, declared_capabilities, declares};
 use super::tool_args::InputSchema;
-use super::tools::{draw_valid, structured_findings};
+use super::tools::{ToolOptions, draw_valid, structured_findings};
 
 /// At most this many `completion/complete` calls and tool calls each.
 const MAX_CALLS: usize = 50;
@@ -55,7 +55,15 @@ const MAX_CALLS: usize = 50;
 pub use super::handshake::UNSUPPORTED_VERSION;
 
 /// Runs every property the server's declarations and version call for.
-pub fn run_protocol(caller: &mut Caller<'_>, lists: &Lists, seed: u64) {
+/// Tool calls are awaited for `options.timeout` (`--tool-timeout`), as under `--tools`. The
+/// call cancelled in flight, if any, is returned: [`settle`](super::cancel::settle) judges it
+/// once the run's last replies are in.
+pub fn run_protocol(
+    caller: &mut Caller<'_>,
+    lists: &Lists,
+    options: &ToolOptions,
+) -> Option<super::cancel::Cancelled> {
+    let mut cancelled = None;
     if has_handshake(caller.facts) {
         negotiation(caller);
         cancel_unknown(caller);
@@ -84,22 +92,21 @@ pub fn run_protocol(caller: &mut Caller<'_>, lists: &Lists, seed: u64) {
         completions(caller, lists);
     }
     if declares(&declared, "tools") {
-        let calls = progress(caller, lists, seed);
+        let calls = progress(caller, lists, options);
         // The slowest call, if slow enough to be still running when its cancel arrives.
         let slowest = calls
             .into_iter()
             .filter(|(.., took)| *took >= super::cancel::IN_FLIGHT_MIN)
             .max_by_key(|(.., took)| *took);
-        if let Some((tool, arguments, took)) = slowest
-            && let Some(cancelled) = super::cancel::cancel_in_flight(caller, &tool, arguments, took)
-        {
-            super::cancel::settle(caller, &cancelled);
+        if let Some((tool, arguments, took)) = slowest {
+            cancelled = super::cancel::cancel_in_flight(caller, &tool, arguments, took);
         }
     }
     super::stateless::run_stateless(caller, lists);
     super::stateless::judge_capability_errors(caller);
     super::retired_codes::judge_retired_codes(caller);
     super::logging::judge_log_messages(caller, level_set);
+    cancelled
 }
 
 /// `initialize` in new sessions: asking for [`UNSUPPORTED_VERSION`] must get another version
@@ -497,8 +504,21 @@ fn judge_completion(label: &str, completion: &Value, described_only: bool) -> Ve
 }
 
 /// One call of each listed tool with a progress token; each tool's name, arguments and how
-/// long its call took.
+/// long its call took. Each call is awaited for `--tool-timeout`, not `--timeout`: a tool may
+/// take as long as its work does, and its progress is judged within its call's window.
 fn progress(
+    caller: &mut Caller<'_>,
+    lists: &Lists,
+    options: &ToolOptions,
+) -> Vec<(String, Value, std::time::Duration)> {
+    caller.target.set_timeout(options.timeout);
+    let calls = progress_calls(caller, lists, options.seed);
+    caller.target.set_timeout(options.case_timeout);
+    calls
+}
+
+/// The calls of [`progress`].
+fn progress_calls(
     caller: &mut Caller<'_>,
     lists: &Lists,
     seed: u64,

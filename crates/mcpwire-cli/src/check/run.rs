@@ -280,24 +280,25 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     progress.finish();
     let mut tool_findings = ToolFindings::new();
     let mut tools = None;
+    let mut cancelled = None;
     if aborted.is_none() {
         let declared = declares(&declared_capabilities(&results), "tools");
         tool_findings.extend(run_http_rules(target.as_mut(), &mut results, declared));
         if args.capabilities || args.tools || args.protocol {
             let mut caller = Caller::new(target.as_mut(), facts, &mut results);
             let lists = run_lists(&mut caller, args.capabilities, args.tools, args.protocol);
+            let options = ToolOptions {
+                only: args.tool.clone(),
+                skip: args.skip_tool.clone(),
+                budget: args.tool_calls,
+                timeout: tool_timeout,
+                case_timeout: timeout,
+                seed: args.seed,
+            };
             if args.protocol {
-                run_protocol(&mut caller, &lists, args.seed);
+                cancelled = run_protocol(&mut caller, &lists, &options);
             }
             if args.tools {
-                let options = ToolOptions {
-                    only: args.tool.clone(),
-                    skip: args.skip_tool.clone(),
-                    budget: args.tool_calls,
-                    timeout: tool_timeout,
-                    case_timeout: timeout,
-                    seed: args.seed,
-                };
                 let mut summary = run_tools(&mut caller, &lists, &options);
                 run_prompts(&mut caller, &lists, &options, &mut summary);
                 tools = Some(summary);
@@ -307,6 +308,9 @@ pub fn execute(args: &CheckArgs) -> Result<Report, String> {
     }
     let leftovers = target.finish();
     attribute_late(&mut results, &leftovers.late);
+    if let Some(cancelled) = &cancelled {
+        super::cancel::settle(&mut results, &mut tool_findings, cancelled);
+    }
     let generated_run = results
         .iter()
         .filter(|(case, _)| case.generated.is_some())

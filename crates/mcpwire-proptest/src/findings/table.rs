@@ -445,7 +445,7 @@ const BASE: &[KindInfo] = &[
     ),
     s(
         "reply-after-cancel",
-        "--protocol. MCP cancellation (2024-11-05 to 2026-07-28): receivers \"SHOULD: Stop processing the cancelled request; Free associated resources; Not send a response for the cancelled request\"; a request cancelled while it ran got a response (receivers \"MAY ignore cancellation notifications if: ... Processing has already completed\", which a black box cannot rule out: strict)",
+        "--protocol. MCP cancellation (2024-11-05 to 2026-07-28): receivers \"SHOULD: Stop processing the cancelled request; Free associated resources; Not send a response for the cancelled request\"; a request cancelled while it ran got a response after the server had answered the request sent behind the cancel (receivers \"MAY ignore cancellation notifications if: ... Processing has already completed\", which a black box cannot rule out: strict)",
     ),
     s(
         "log-below-level",
