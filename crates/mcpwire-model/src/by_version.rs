@@ -1,4 +1,5 @@
-//! The one `match` on [`Version`](crate::Version) of the conversions, and the member questions they ask.
+//! The one `match` on [`Version`](crate::Version) of the conversions, and the member
+//! questions they ask.
 //!
 //! A conversion is written once, against "the version's module `$m`"
 //! (`$m::Tool`, `$m::ContentBlock`), and `by_version!` expands it once per version. Where the
@@ -24,7 +25,9 @@ macro_rules! by_version {
 pub(crate) use by_version;
 
 /// The first block where the struct `$ty` of module `$m` has the field `$field`, else the
-/// second (the generated `mcp_if_member!`).
+/// second (the generated `mcp_if_member!`). `$m` must be the version module's own name
+/// (`v2024_11_05`, as `by_version!` passes it), never an alias (`use v2024_11_05 as m`): the
+/// table is keyed on the name, and answers "has it" for a name it does not know.
 macro_rules! if_member {
     ($m:ident, $ty:ident, $field:ident, $has:block, $lacks:block) => {
         mcpwire_types::mcp_if_member!($m, $ty, $field, $has, $lacks)
