@@ -237,106 +237,62 @@ impl<'de> ::serde::Deserialize<'de> for ExamplePairingObjectParamsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_support::Shape<'_>,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<ExamplePairingObjectParamsItem, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "ExamplePairingObjectParamsItem",
-                one_of: true,
-                variants: &["ExampleObject", "ReferenceObject"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("name") && map.contains_key("value")
-                    }
-                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("$ref")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_support::Shape<'_>,
-                reason: &str,
-            ) -> Result<ExamplePairingObjectParamsItem, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ExampleObject,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ExamplePairingObjectParamsItem",
-                                "ExampleObject",
-                                reason,
-                            )
-                            .map(ExamplePairingObjectParamsItem::ExampleObject)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ReferenceObject,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ExamplePairingObjectParamsItem",
-                                "ReferenceObject",
-                                reason,
-                            )
-                            .map(ExamplePairingObjectParamsItem::ReferenceObject)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(map) => {
-                    if map.contains_key("name") || map.contains_key("value") {
-                        ::mcpwire_support::Choice::variant(
-                            0usize,
-                            "member `name` or `value` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("$ref") {
-                        ::mcpwire_support::Choice::variant(
-                            1usize,
-                            "member `$ref` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_support::Choice::none(
-                            "none of the distinguishing members [\"name\", \"value\", \"$ref\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ExamplePairingObjectParamsItem",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ExamplePairingObjectParamsItem",
+            one_of: true,
+            variants: &["ExampleObject", "ReferenceObject"],
+            strings: &[],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["name"], &["value"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["$ref"]],
+                    strs: &[],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["name"], &["value"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `name` or `value` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["$ref"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `$ref` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
-            decode(&shape, &shape)
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, ::mcpwire_support::Shape<'_>>,
+        ) -> Result<ExamplePairingObjectParamsItem, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(ExamplePairingObjectParamsItem::ExampleObject),
+                _ => v.decode().map(ExamplePairingObjectParamsItem::ReferenceObject),
+            }
+        }
+        ::mcpwire_support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `ExamplePairingObjectResult` (JSON Schema).
@@ -377,96 +333,62 @@ impl<'de> ::serde::Deserialize<'de> for ExamplePairingObjectResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_support::Shape<'_>,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<ExamplePairingObjectResult, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "ExamplePairingObjectResult",
-                one_of: true,
-                variants: &["ExampleObject", "ReferenceObject"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("name") && map.contains_key("value")
-                    }
-                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("$ref")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_support::Shape<'_>,
-                reason: &str,
-            ) -> Result<ExamplePairingObjectResult, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ExampleObject,
-                            ::serde_json::Error,
-                        >(input, "ExamplePairingObjectResult", "ExampleObject", reason)
-                            .map(ExamplePairingObjectResult::ExampleObject)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ReferenceObject,
-                            ::serde_json::Error,
-                        >(input, "ExamplePairingObjectResult", "ReferenceObject", reason)
-                            .map(ExamplePairingObjectResult::ReferenceObject)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(map) => {
-                    if map.contains_key("name") || map.contains_key("value") {
-                        ::mcpwire_support::Choice::variant(
-                            0usize,
-                            "member `name` or `value` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("$ref") {
-                        ::mcpwire_support::Choice::variant(
-                            1usize,
-                            "member `$ref` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_support::Choice::none(
-                            "none of the distinguishing members [\"name\", \"value\", \"$ref\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ExamplePairingObjectResult",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ExamplePairingObjectResult",
+            one_of: true,
+            variants: &["ExampleObject", "ReferenceObject"],
+            strings: &[],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["name"], &["value"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["$ref"]],
+                    strs: &[],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["name"], &["value"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `name` or `value` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["$ref"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `$ref` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
-            decode(&shape, &shape)
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, ::mcpwire_support::Shape<'_>>,
+        ) -> Result<ExamplePairingObjectResult, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(ExamplePairingObjectResult::ExampleObject),
+                _ => v.decode().map(ExamplePairingObjectResult::ReferenceObject),
+            }
+        }
+        ::mcpwire_support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `ExternalDocumentationObject` (JSON Schema).
@@ -756,99 +678,62 @@ impl<'de> ::serde::Deserialize<'de> for MethodObjectErrorsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_support::Shape<'_>,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<MethodObjectErrorsItem, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "MethodObjectErrorsItem",
-                one_of: true,
-                variants: &["ErrorObject", "ReferenceObject"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("code") && map.contains_key("message")
-                    }
-                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("$ref")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_support::Shape<'_>,
-                reason: &str,
-            ) -> Result<MethodObjectErrorsItem, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ErrorObject,
-                            ::serde_json::Error,
-                        >(input, "MethodObjectErrorsItem", "ErrorObject", reason)
-                            .map(MethodObjectErrorsItem::ErrorObject)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ReferenceObject,
-                            ::serde_json::Error,
-                        >(input, "MethodObjectErrorsItem", "ReferenceObject", reason)
-                            .map(MethodObjectErrorsItem::ReferenceObject)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(map) => {
-                    if map.contains_key("code") || map.contains_key("message") {
-                        ::mcpwire_support::Choice::variant(
-                            0usize,
-                            "member `code` or `message` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("$ref") {
-                        ::mcpwire_support::Choice::variant(
-                            1usize,
-                            "member `$ref` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_support::Choice::none(
-                            "none of the distinguishing members [\"code\", \"message\", \"$ref\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "MethodObjectErrorsItem",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "MethodObjectErrorsItem",
+            one_of: true,
+            variants: &["ErrorObject", "ReferenceObject"],
+            strings: &["message"],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["code"], &["message"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["$ref"]],
+                    strs: &[],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["code"], &["message"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `code` or `message` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["$ref"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `$ref` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_support::Shape::capture_object(
-                deserializer,
-                &["message"],
-            )?;
-            decode(&shape, &shape)
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, ::mcpwire_support::Shape<'_>>,
+        ) -> Result<MethodObjectErrorsItem, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(MethodObjectErrorsItem::ErrorObject),
+                _ => v.decode().map(MethodObjectErrorsItem::ReferenceObject),
+            }
+        }
+        ::mcpwire_support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `MethodObjectExamplesItem` (JSON Schema).
@@ -889,104 +774,62 @@ impl<'de> ::serde::Deserialize<'de> for MethodObjectExamplesItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_support::Shape<'_>,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<MethodObjectExamplesItem, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "MethodObjectExamplesItem",
-                one_of: true,
-                variants: &["ExamplePairingObject", "ReferenceObject"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("name") && map.contains_key("params")
-                    }
-                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("$ref")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_support::Shape<'_>,
-                reason: &str,
-            ) -> Result<MethodObjectExamplesItem, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ExamplePairingObject,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "MethodObjectExamplesItem",
-                                "ExamplePairingObject",
-                                reason,
-                            )
-                            .map(MethodObjectExamplesItem::ExamplePairingObject)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ReferenceObject,
-                            ::serde_json::Error,
-                        >(input, "MethodObjectExamplesItem", "ReferenceObject", reason)
-                            .map(MethodObjectExamplesItem::ReferenceObject)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(map) => {
-                    if map.contains_key("name") || map.contains_key("params") {
-                        ::mcpwire_support::Choice::variant(
-                            0usize,
-                            "member `name` or `params` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("$ref") {
-                        ::mcpwire_support::Choice::variant(
-                            1usize,
-                            "member `$ref` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_support::Choice::none(
-                            "none of the distinguishing members [\"name\", \"params\", \"$ref\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "MethodObjectExamplesItem",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "MethodObjectExamplesItem",
+            one_of: true,
+            variants: &["ExamplePairingObject", "ReferenceObject"],
+            strings: &["description", "name"],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["name"], &["params"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["$ref"]],
+                    strs: &[],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["name"], &["params"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `name` or `params` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["$ref"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `$ref` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_support::Shape::capture_object(
-                deserializer,
-                &["description", "name"],
-            )?;
-            decode(&shape, &shape)
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, ::mcpwire_support::Shape<'_>>,
+        ) -> Result<MethodObjectExamplesItem, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(MethodObjectExamplesItem::ExamplePairingObject),
+                _ => v.decode().map(MethodObjectExamplesItem::ReferenceObject),
+            }
+        }
+        ::mcpwire_support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `MethodObjectLinksItem` (JSON Schema).
@@ -1027,88 +870,49 @@ impl<'de> ::serde::Deserialize<'de> for MethodObjectLinksItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_support::Shape<'_>,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<MethodObjectLinksItem, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "MethodObjectLinksItem",
-                one_of: true,
-                variants: &["LinkObject", "ReferenceObject"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("$ref")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_support::Shape<'_>,
-                reason: &str,
-            ) -> Result<MethodObjectLinksItem, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            LinkObject,
-                            ::serde_json::Error,
-                        >(input, "MethodObjectLinksItem", "LinkObject", reason)
-                            .map(MethodObjectLinksItem::LinkObject)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ReferenceObject,
-                            ::serde_json::Error,
-                        >(input, "MethodObjectLinksItem", "ReferenceObject", reason)
-                            .map(MethodObjectLinksItem::ReferenceObject)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(map) => {
-                    if map.contains_key("$ref") {
-                        ::mcpwire_support::Choice::variant(
-                            1usize,
-                            "member `$ref` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_support::Choice::variant(
-                            0usize,
-                            "no other variant's distinguishing members are present",
-                            &[1usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "MethodObjectLinksItem",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "MethodObjectLinksItem",
+            one_of: true,
+            variants: &["LinkObject", "ReferenceObject"],
+            strings: &[],
+            checks: &[
+                t::Check {
+                    variant: 1,
+                    required: &[&["$ref"]],
+                    strs: &[],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["$ref"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `$ref` is present",
+                                },
+                            ],
+                            t::Else::Then(&t::Node::Variant(0, &[1])),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
-            decode(&shape, &shape)
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, ::mcpwire_support::Shape<'_>>,
+        ) -> Result<MethodObjectLinksItem, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(MethodObjectLinksItem::LinkObject),
+                _ => v.decode().map(MethodObjectLinksItem::ReferenceObject),
+            }
+        }
+        ::mcpwire_support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `MethodObjectParamStructure` (JSON Schema).
@@ -1175,101 +979,62 @@ impl<'de> ::serde::Deserialize<'de> for MethodObjectParamsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_support::Shape<'_>,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<MethodObjectParamsItem, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "MethodObjectParamsItem",
-                one_of: true,
-                variants: &["ContentDescriptorObject", "ReferenceObject"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("name") && map.contains_key("schema")
-                    }
-                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("$ref")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_support::Shape<'_>,
-                reason: &str,
-            ) -> Result<MethodObjectParamsItem, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ContentDescriptorObject,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "MethodObjectParamsItem",
-                                "ContentDescriptorObject",
-                                reason,
-                            )
-                            .map(MethodObjectParamsItem::ContentDescriptorObject)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ReferenceObject,
-                            ::serde_json::Error,
-                        >(input, "MethodObjectParamsItem", "ReferenceObject", reason)
-                            .map(MethodObjectParamsItem::ReferenceObject)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(map) => {
-                    if map.contains_key("name") || map.contains_key("schema") {
-                        ::mcpwire_support::Choice::variant(
-                            0usize,
-                            "member `name` or `schema` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("$ref") {
-                        ::mcpwire_support::Choice::variant(
-                            1usize,
-                            "member `$ref` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_support::Choice::none(
-                            "none of the distinguishing members [\"name\", \"schema\", \"$ref\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "MethodObjectParamsItem",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "MethodObjectParamsItem",
+            one_of: true,
+            variants: &["ContentDescriptorObject", "ReferenceObject"],
+            strings: &[],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["name"], &["schema"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["$ref"]],
+                    strs: &[],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["name"], &["schema"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `name` or `schema` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["$ref"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `$ref` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
-            decode(&shape, &shape)
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, ::mcpwire_support::Shape<'_>>,
+        ) -> Result<MethodObjectParamsItem, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(MethodObjectParamsItem::ContentDescriptorObject),
+                _ => v.decode().map(MethodObjectParamsItem::ReferenceObject),
+            }
+        }
+        ::mcpwire_support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `MethodObjectResult` (JSON Schema).
@@ -1310,96 +1075,62 @@ impl<'de> ::serde::Deserialize<'de> for MethodObjectResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_support::Shape<'_>,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<MethodObjectResult, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "MethodObjectResult",
-                one_of: true,
-                variants: &["ContentDescriptorObject", "ReferenceObject"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("name") && map.contains_key("schema")
-                    }
-                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("$ref")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_support::Shape<'_>,
-                reason: &str,
-            ) -> Result<MethodObjectResult, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ContentDescriptorObject,
-                            ::serde_json::Error,
-                        >(input, "MethodObjectResult", "ContentDescriptorObject", reason)
-                            .map(MethodObjectResult::ContentDescriptorObject)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ReferenceObject,
-                            ::serde_json::Error,
-                        >(input, "MethodObjectResult", "ReferenceObject", reason)
-                            .map(MethodObjectResult::ReferenceObject)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(map) => {
-                    if map.contains_key("name") || map.contains_key("schema") {
-                        ::mcpwire_support::Choice::variant(
-                            0usize,
-                            "member `name` or `schema` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("$ref") {
-                        ::mcpwire_support::Choice::variant(
-                            1usize,
-                            "member `$ref` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_support::Choice::none(
-                            "none of the distinguishing members [\"name\", \"schema\", \"$ref\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "MethodObjectResult",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "MethodObjectResult",
+            one_of: true,
+            variants: &["ContentDescriptorObject", "ReferenceObject"],
+            strings: &[],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["name"], &["schema"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["$ref"]],
+                    strs: &[],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["name"], &["schema"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `name` or `schema` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["$ref"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `$ref` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
-            decode(&shape, &shape)
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, ::mcpwire_support::Shape<'_>>,
+        ) -> Result<MethodObjectResult, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(MethodObjectResult::ContentDescriptorObject),
+                _ => v.decode().map(MethodObjectResult::ReferenceObject),
+            }
+        }
+        ::mcpwire_support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `MethodObjectTagsItem` (JSON Schema).
@@ -1440,96 +1171,62 @@ impl<'de> ::serde::Deserialize<'de> for MethodObjectTagsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_support::Shape<'_>,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<MethodObjectTagsItem, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "MethodObjectTagsItem",
-                one_of: true,
-                variants: &["TagObject", "ReferenceObject"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("name")
-                    }
-                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("$ref")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_support::Shape<'_>,
-                reason: &str,
-            ) -> Result<MethodObjectTagsItem, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            TagObject,
-                            ::serde_json::Error,
-                        >(input, "MethodObjectTagsItem", "TagObject", reason)
-                            .map(MethodObjectTagsItem::TagObject)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ReferenceObject,
-                            ::serde_json::Error,
-                        >(input, "MethodObjectTagsItem", "ReferenceObject", reason)
-                            .map(MethodObjectTagsItem::ReferenceObject)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(map) => {
-                    if map.contains_key("name") {
-                        ::mcpwire_support::Choice::variant(
-                            0usize,
-                            "member `name` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("$ref") {
-                        ::mcpwire_support::Choice::variant(
-                            1usize,
-                            "member `$ref` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_support::Choice::none(
-                            "none of the distinguishing members [\"name\", \"$ref\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "MethodObjectTagsItem",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "MethodObjectTagsItem",
+            one_of: true,
+            variants: &["TagObject", "ReferenceObject"],
+            strings: &[],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["name"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["$ref"]],
+                    strs: &[],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["name"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `name` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["$ref"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `$ref` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
-            decode(&shape, &shape)
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, ::mcpwire_support::Shape<'_>>,
+        ) -> Result<MethodObjectTagsItem, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(MethodObjectTagsItem::TagObject),
+                _ => v.decode().map(MethodObjectTagsItem::ReferenceObject),
+            }
+        }
+        ::mcpwire_support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `OpenrpcDocument` (JSON Schema).
@@ -1694,101 +1391,62 @@ impl<'de> ::serde::Deserialize<'de> for OpenrpcDocumentMethodsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_support::Shape<'_>,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<OpenrpcDocumentMethodsItem, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "OpenrpcDocumentMethodsItem",
-                one_of: true,
-                variants: &["MethodObject", "ReferenceObject"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("name") && map.contains_key("params")
-                            && map
-                                .str_in(
-                                    "paramStructure",
-                                    &["by-position", "by-name", "either"],
-                                )
-                    }
-                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("$ref")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_support::Shape<'_>,
-                reason: &str,
-            ) -> Result<OpenrpcDocumentMethodsItem, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            MethodObject,
-                            ::serde_json::Error,
-                        >(input, "OpenrpcDocumentMethodsItem", "MethodObject", reason)
-                            .map(OpenrpcDocumentMethodsItem::MethodObject)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ReferenceObject,
-                            ::serde_json::Error,
-                        >(input, "OpenrpcDocumentMethodsItem", "ReferenceObject", reason)
-                            .map(OpenrpcDocumentMethodsItem::ReferenceObject)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(map) => {
-                    if map.contains_key("name") || map.contains_key("params") {
-                        ::mcpwire_support::Choice::variant(
-                            0usize,
-                            "member `name` or `params` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("$ref") {
-                        ::mcpwire_support::Choice::variant(
-                            1usize,
-                            "member `$ref` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_support::Choice::none(
-                            "none of the distinguishing members [\"name\", \"params\", \"$ref\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "OpenrpcDocumentMethodsItem",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "OpenrpcDocumentMethodsItem",
+            one_of: true,
+            variants: &["MethodObject", "ReferenceObject"],
+            strings: &[],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["name"], &["params"]],
+                    strs: &[("paramStructure", &["by-position", "by-name", "either"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["$ref"]],
+                    strs: &[],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["name"], &["params"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `name` or `params` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["$ref"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `$ref` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
-            decode(&shape, &shape)
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, ::mcpwire_support::Shape<'_>>,
+        ) -> Result<OpenrpcDocumentMethodsItem, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(OpenrpcDocumentMethodsItem::MethodObject),
+                _ => v.decode().map(OpenrpcDocumentMethodsItem::ReferenceObject),
+            }
+        }
+        ::mcpwire_support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `OpenrpcDocumentOpenrpc` (JSON Schema).

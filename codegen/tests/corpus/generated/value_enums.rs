@@ -254,86 +254,27 @@ impl<'de> ::serde::Deserialize<'de> for SettingsLevel {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<SettingsLevel, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "SettingsLevel",
-                one_of: false,
-                variants: &["Level1", "Level2", "Level3"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<SettingsLevel, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            Level1,
-                            ::serde_json::Error,
-                        >(input, "SettingsLevel", "Level1", reason)
-                            .map(SettingsLevel::Level1)
-                    }
-                    1usize => {
-                        ::mcpwire_support::decode_variant::<
-                            Level2,
-                            ::serde_json::Error,
-                        >(input, "SettingsLevel", "Level2", reason)
-                            .map(SettingsLevel::Level2)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            Level3,
-                            ::serde_json::Error,
-                        >(input, "SettingsLevel", "Level3", reason)
-                            .map(SettingsLevel::Level3)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Integer => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[1usize, 2usize],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "SettingsLevel",
-                            &::std::format!(
-                                "{}, found {}", "expected an integer", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "SettingsLevel",
+            one_of: false,
+            variants: &["Level1", "Level2", "Level3"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[(t::Token::Integer, t::Node::Variant(0, &[1, 2]))],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<SettingsLevel, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(SettingsLevel::Level1),
+                1 => v.decode().map(SettingsLevel::Level2),
+                _ => v.decode().map(SettingsLevel::Level3),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `SettingsMixed` (JSON Schema).
@@ -386,115 +327,33 @@ impl<'de> ::serde::Deserialize<'de> for SettingsMixed {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<SettingsMixed, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "SettingsMixed",
-                one_of: false,
-                variants: &["Mixed1", "MixedTwo", "MixedTrue", "Null"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<SettingsMixed, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            Mixed1,
-                            ::serde_json::Error,
-                        >(input, "SettingsMixed", "Mixed1", reason)
-                            .map(SettingsMixed::Mixed1)
-                    }
-                    1usize => {
-                        ::mcpwire_support::decode_variant::<
-                            MixedTwo,
-                            ::serde_json::Error,
-                        >(input, "SettingsMixed", "MixedTwo", reason)
-                            .map(SettingsMixed::MixedTwo)
-                    }
-                    2usize => {
-                        ::mcpwire_support::decode_variant::<
-                            MixedTrue,
-                            ::serde_json::Error,
-                        >(input, "SettingsMixed", "MixedTrue", reason)
-                            .map(SettingsMixed::MixedTrue)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_null::<
-                            ::serde_json::Error,
-                        >(input, "SettingsMixed", "Null", reason)
-                            .map(|()| SettingsMixed::Null)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::String => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Integer => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Bool => {
-                    ::mcpwire_support::Choice::variant(
-                        2usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Null => {
-                    ::mcpwire_support::Choice::variant(
-                        3usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "SettingsMixed",
-                            &::std::format!(
-                                "{}, found {}",
-                                "expected a string or an integer or a boolean or null",
-                                other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "SettingsMixed",
+            one_of: false,
+            variants: &["Mixed1", "MixedTwo", "MixedTrue", "Null"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::String, t::Node::Variant(1, &[])),
+                    (t::Token::Integer, t::Node::Variant(0, &[])),
+                    (t::Token::Bool, t::Node::Variant(2, &[])),
+                    (t::Token::Null, t::Node::Variant(3, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<SettingsMixed, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(SettingsMixed::Mixed1),
+                1 => v.decode().map(SettingsMixed::MixedTwo),
+                2 => v.decode().map(SettingsMixed::MixedTrue),
+                _ => v.null().map(|()| SettingsMixed::Null),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `StrictTrue` (JSON Schema).

@@ -41,100 +41,58 @@ impl<'de> ::serde::Deserialize<'de> for BatchRequestItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> Result<BatchRequestItem, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "BatchRequestItem",
-                one_of: false,
-                variants: &["Request", "Notification"],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> Result<BatchRequestItem, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            Request,
-                            ::serde_json::Error,
-                        >(input, "BatchRequestItem", "Request", reason)
-                            .map(BatchRequestItem::Request)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            Notification,
-                            ::serde_json::Error,
-                        >(input, "BatchRequestItem", "Notification", reason)
-                            .map(BatchRequestItem::Notification)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("id") {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "member `id` is present",
-                            &[1usize],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "no other variant's distinguishing members are present",
-                            &[0usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "BatchRequestItem",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "BatchRequestItem",
+            one_of: false,
+            variants: &["Request", "Notification"],
+            strings: &["jsonrpc", "method"],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["id"], &["jsonrpc"], &["method"]],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["jsonrpc"], &["method"]],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["id"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `id` is present",
+                                },
+                            ],
+                            t::Else::Then(&t::Node::Variant(1, &[0])),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["jsonrpc", "method"],
-            )?;
-            decode(&shape, &shape)
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> Result<BatchRequestItem, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(BatchRequestItem::Request),
+                _ => v.decode().map(BatchRequestItem::Notification),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 #[cfg(feature = "schemars")]
@@ -628,170 +586,103 @@ impl<'de> ::serde::Deserialize<'de> for Message {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> Result<Message, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "Message",
-                one_of: false,
-                variants: &[
-                    "Request",
-                    "Notification",
-                    "BatchRequest",
-                    "Response",
-                    "BatchResponse",
-                ],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<Message, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            Request,
-                            ::serde_json::Error,
-                        >(input, "Message", "Request", reason)
-                            .map(Message::Request)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            Notification,
-                            ::serde_json::Error,
-                        >(input, "Message", "Notification", reason)
-                            .map(Message::Notification)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            BatchRequest,
-                            ::serde_json::Error,
-                        >(input, "Message", "BatchRequest", reason)
-                            .map(Message::BatchRequest)
-                    }
-                    3usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            Response,
-                            ::serde_json::Error,
-                        >(input, "Message", "Response", reason)
-                            .map(Message::Response)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_variant::<
-                            BatchResponse,
-                            ::serde_json::Error,
-                        >(input, "Message", "BatchResponse", reason)
-                            .map(Message::BatchResponse)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("id") && map.contains_key("method") {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "members `id` and `method` are present",
-                            &[1usize, 3usize],
-                        )
-                    } else if map.contains_key("method") {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "members `method` are present",
-                            &[0usize, 3usize],
-                        )
-                    } else if map.contains_key("id") {
-                        ::mcpwire_types::support::Choice::variant(
-                            3usize,
-                            "members `id` are present",
-                            &[0usize, 1usize],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::none(
-                            "none of the distinguishing members [\"id\", \"method\", \"method\", \"id\"] is present",
-                            &[0usize, 1usize, 3usize],
-                        )
-                    }
-                }
-                ::mcpwire_types::support::Shape::Array(items) => {
-                    match items.first_object() {
-                        Some(map) => {
-                            if map.contains_key("method") {
-                                ::mcpwire_types::support::Choice::variant(
-                                    2usize,
-                                    "member `method` is present",
-                                    &[4usize],
-                                )
-                            } else {
-                                ::mcpwire_types::support::Choice::variant(
-                                    4usize,
-                                    "no other variant's distinguishing members are present",
-                                    &[2usize],
-                                )
-                            }
-                        }
-                        None => {
-                            ::mcpwire_types::support::Choice::variant(
-                                2usize,
-                                "an empty array or a non-object first item takes the first array variant",
-                                &[4usize],
-                            )
-                        }
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "Message",
-                            &::std::format!(
-                                "{}, found {}", "expected an object or an array", other
-                                .token_name()
-                            ),
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "Message",
+            one_of: false,
+            variants: &[
+                "Request",
+                "Notification",
+                "BatchRequest",
+                "Response",
+                "BatchResponse",
+            ],
+            strings: &[],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["id"], &["jsonrpc"], &["method"]],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["jsonrpc"], &["method"]],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 3,
+                    required: &[&["id"], &["jsonrpc"]],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[&["id"], &["method"]],
+                                    any_of: &[],
+                                    variant: 0,
+                                    then: &[1, 3],
+                                    reason: "members `id` and `method` are present",
+                                },
+                                t::Rule {
+                                    all_of: &[&["method"]],
+                                    any_of: &[],
+                                    variant: 1,
+                                    then: &[0, 3],
+                                    reason: "members `method` are present",
+                                },
+                                t::Rule {
+                                    all_of: &[&["id"]],
+                                    any_of: &[],
+                                    variant: 3,
+                                    then: &[0, 1],
+                                    reason: "members `id` are present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1, 3]),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_types::support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+                    ),
+                    (
+                        t::Token::Array,
+                        t::Node::ByFirstItem(
+                            &t::Node::ByMembers(
+                                &[
+                                    t::Rule {
+                                        all_of: &[],
+                                        any_of: &[&["method"]],
+                                        variant: 2,
+                                        then: &[4],
+                                        reason: "member `method` is present",
+                                    },
+                                ],
+                                t::Else::Then(&t::Node::Variant(4, &[2])),
+                            ),
+                            2,
+                            &[4],
+                        ),
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_types::support::Variant<'_, str>,
+        ) -> Result<Message, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(Message::Request),
+                1 => v.decode().map(Message::Notification),
+                2 => v.decode().map(Message::BatchRequest),
+                3 => v.decode().map(Message::Response),
+                _ => v.decode().map(Message::BatchResponse),
+            }
+        }
+        ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
 #[cfg(feature = "schemars")]
@@ -918,87 +809,29 @@ impl<'de> ::serde::Deserialize<'de> for Params {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> Result<Params, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "Params",
-                one_of: false,
-                variants: &["Object", "Array"],
-            };
-            fn viable(_: usize, _: &::mcpwire_types::support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<Params, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            ::mcpwire_types::JsonObject,
-                            ::serde_json::Error,
-                        >(input, "Params", "Object", reason)
-                            .map(Params::Object)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_variant::<
-                            Vec<::mcpwire_types::Json>,
-                            ::serde_json::Error,
-                        >(input, "Params", "Array", reason)
-                            .map(Params::Array)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(_) => {
-                    ::mcpwire_types::support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_types::support::Shape::Array(_) => {
-                    ::mcpwire_types::support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "Params",
-                            &::std::format!(
-                                "{}, found {}", "expected an object or an array", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_types::support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "Params",
+            one_of: false,
+            variants: &["Object", "Array"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Object, t::Node::Variant(0, &[])),
+                    (t::Token::Array, t::Node::Variant(1, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_types::support::Variant<'_, str>,
+        ) -> Result<Params, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(Params::Object),
+                _ => v.decode().map(Params::Array),
+            }
+        }
+        ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
 #[cfg(feature = "schemars")]
@@ -1130,108 +963,32 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> Result<RequestId, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "RequestId",
-                one_of: false,
-                variants: &["String", "Number", "Null"],
-            };
-            fn viable(_: usize, _: &::mcpwire_types::support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<RequestId, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            String,
-                            ::serde_json::Error,
-                        >(input, "RequestId", "String", reason)
-                            .map(RequestId::String)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            ::serde_json::Number,
-                            ::serde_json::Error,
-                        >(input, "RequestId", "Number", reason)
-                            .map(RequestId::Number)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_null::<
-                            ::serde_json::Error,
-                        >(input, "RequestId", "Null", reason)
-                            .map(|()| RequestId::Null)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::String => {
-                    ::mcpwire_types::support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_types::support::Shape::Integer => {
-                    ::mcpwire_types::support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_types::support::Shape::Number => {
-                    ::mcpwire_types::support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_types::support::Shape::Null => {
-                    ::mcpwire_types::support::Choice::variant(
-                        2usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "RequestId",
-                            &::std::format!(
-                                "{}, found {}",
-                                "expected a string or an integer or a number or null", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_types::support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "RequestId",
+            one_of: false,
+            variants: &["String", "Number", "Null"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::String, t::Node::Variant(0, &[])),
+                    (t::Token::Integer, t::Node::Variant(1, &[])),
+                    (t::Token::Number, t::Node::Variant(1, &[])),
+                    (t::Token::Null, t::Node::Variant(2, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_types::support::Variant<'_, str>,
+        ) -> Result<RequestId, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(RequestId::String),
+                1 => v.decode().map(RequestId::Number),
+                _ => v.null().map(|()| RequestId::Null),
+            }
+        }
+        ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
 #[cfg(feature = "schemars")]
@@ -1288,110 +1045,75 @@ impl<'de> ::serde::Deserialize<'de> for Response {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> Result<Response, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "Response",
-                one_of: false,
-                variants: &["ResultResponse", "ErrorResponse"],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("result")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("error") && map.has_nested("error", "code")
-                            && map.has_nested("error", "message")
-                            && map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> Result<Response, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ResultResponse,
-                            ::serde_json::Error,
-                        >(input, "Response", "ResultResponse", reason)
-                            .map(Response::ResultResponse)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ErrorResponse,
-                            ::serde_json::Error,
-                        >(input, "Response", "ErrorResponse", reason)
-                            .map(Response::ErrorResponse)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("result") {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "member `result` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("error")
-                        || map.has_nested("error", "code")
-                        || map.has_nested("error", "message")
-                    {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "member `error` or `error.code` or `error.message` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::none(
-                            "none of the distinguishing members [\"result\", \"error\", \"error.code\", \"error.message\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "Response",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "Response",
+            one_of: false,
+            variants: &["ResultResponse", "ErrorResponse"],
+            strings: &["jsonrpc"],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["id"], &["jsonrpc"], &["result"]],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[
+                        &["error"],
+                        &["error", "code"],
+                        &["error", "message"],
+                        &["id"],
+                        &["jsonrpc"],
+                    ],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["result"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `result` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[
+                                        &["error"],
+                                        &["error", "code"],
+                                        &["error", "message"],
+                                    ],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `error` or `error.code` or `error.message` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["jsonrpc"],
-            )?;
-            decode(&shape, &shape)
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> Result<Response, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(Response::ResultResponse),
+                _ => v.decode().map(Response::ErrorResponse),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 #[cfg(feature = "schemars")]
