@@ -15,7 +15,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Context, ident, json_schema_impl, support, ty_tokens};
+use super::{Context, ident, support, ty_tokens};
 use crate::dispatch::{PATH_SEP, UNKNOWN_VARIANT};
 use crate::error::{CodegenError, Result};
 use crate::model::{ConstValue, Dispatch, Extra, Kind, Token, Ty, TypeDef, Union, VariantCheck};
@@ -33,42 +33,40 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
     let objects = objects_only(ctx, u);
 
     let mut variants = Vec::new();
-    let mut name_arms = Vec::new();
+    let mut lines = Vec::new();
     let mut decode_arms = Vec::new();
-    let mut schema_parts = Vec::new();
-    for v in &u.variants {
+    let shared = shared_types(ctx, u);
+    for (v, shares) in u.variants.iter().zip(&shared) {
         let vname = ident(&v.name);
-        let vname_str = &v.name;
         let doc = format!(" The `{}` alternative.", v.name);
         if v.ty == Ty::Null {
             variants.push(quote! { #[doc = #doc] #vname, });
-            name_arms.push(quote! { Self::#vname => #vname_str, });
+            lines.push(quote! { #vname null; });
             decode_arms.push(quote! { v.null().map(|()| #name::#vname) });
-            schema_parts.push(quote! { ::schemars::json_schema!({ "type": "null" }) });
             continue;
         }
         let inner = ty_tokens(&v.ty);
-        let (field_ty, wrap) = if v.boxed {
+        let (field_ty, wrap, boxed) = if v.boxed {
             (
                 quote! { ::std::boxed::Box<#inner> },
                 quote! { |v| #name::#vname(::std::boxed::Box::new(v)) },
+                quote! { boxed },
             )
         } else {
-            (inner.clone(), quote! { #name::#vname })
+            (inner.clone(), quote! { #name::#vname }, quote! {})
         };
+        let from = (!shares).then(|| quote! { from });
         variants.push(quote! { #[doc = #doc] #vname(#field_ty), });
-        name_arms.push(quote! { Self::#vname(_) => #vname_str, });
+        lines.push(quote! { #vname(#inner) #boxed #from; });
         decode_arms.push(quote! { v.decode().map(#wrap) });
-        schema_parts.push(quote! { generator.subschema_for::<#inner>() });
     }
     if u.unknown_method {
-        name_arms.push(quote! { Self::Unknown(_) => "Unknown", });
         variants.push(quote! {
             /// A method this version does not define; the raw members are kept.
             Unknown(#support::UnknownMethod),
         });
+        lines.push(quote! { Unknown unknown; });
         decode_arms.push(quote! { v.decode().map(#name::Unknown) });
-        schema_parts.push(quote! { generator.subschema_for::<#support::UnknownMethod>() });
     }
     // The last arm is the catch-all so the match is exhaustive without dead code; with an
     // `Unknown` variant that is the unknown-method index.
@@ -98,7 +96,6 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
             quote! { &[] },
         ),
     };
-    let from_impls = from_impls(ctx, &name, u);
     let plan = Plan { union: u };
     let choose = plan.choose(dispatch);
     let checks = plan.checks(dispatch);
@@ -113,13 +110,7 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
         .flavor
         .allow_name_lints
         .then(|| quote! { #[allow(clippy::enum_variant_names)] });
-    let json_schema = json_schema_impl(
-        &name,
-        name_str,
-        false,
-        true,
-        quote! { #support::any_of_schema(::std::vec![#(#schema_parts),*]) },
-    );
+    let schemars = crate::emit::target::schemars_feature().map(|f| quote! { schemars #f });
     Ok(quote! {
         #docs
         #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
@@ -130,14 +121,10 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
             #(#variants)*
         }
 
-        impl #name {
-            /// The name of the variant this value holds (the schema definition it decoded as).
-            pub fn variant_name(&self) -> &'static str {
-                match self { #(#name_arms)* }
-            }
+        #support::union! {
+            #name #name_str #schemars;
+            #(#lines)*
         }
-
-        #from_impls
 
         impl<'de> ::serde::Deserialize<'de> for #name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
@@ -158,14 +145,13 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
                 #decode_fn(deserializer, &TABLE, variant)
             }
         }
-
-        #json_schema
     })
 }
 
-/// `From<variant type>` for each variant whose Rust type (aliases resolved) no other variant
-/// shares: `ContentBlock::from(TextContent::new("hi"))`.
-fn from_impls(ctx: &Context<'_>, name: &proc_macro2::Ident, u: &Union) -> TokenStream {
+/// For each variant, whether another variant has the same Rust type (aliases resolved): only
+/// a variant whose type no other shares gets `From<variant type>`
+/// (`ContentBlock::from(TextContent::new("hi"))`).
+fn shared_types(ctx: &Context<'_>, u: &Union) -> Vec<bool> {
     fn resolved<'t>(ctx: &'t Context<'_>, ty: &'t Ty) -> &'t Ty {
         match ty {
             Ty::Named(n) => match ctx.def(n).map(|d| &d.kind) {
@@ -176,29 +162,9 @@ fn from_impls(ctx: &Context<'_>, name: &proc_macro2::Ident, u: &Union) -> TokenS
         }
     }
     let keys: Vec<&Ty> = u.variants.iter().map(|v| resolved(ctx, &v.ty)).collect();
-    let mut out = TokenStream::new();
-    for (v, key) in u.variants.iter().zip(&keys) {
-        if v.ty == Ty::Null || keys.iter().filter(|k| *k == key).count() > 1 {
-            continue;
-        }
-        let vname = ident(&v.name);
-        let inner = ty_tokens(&v.ty);
-        let value = if v.boxed {
-            quote! { ::std::boxed::Box::new(value) }
-        } else {
-            quote! { value }
-        };
-        let doc = format!(" The `{}` alternative.", v.name);
-        out.extend(quote! {
-            impl ::core::convert::From<#inner> for #name {
-                #[doc = #doc]
-                fn from(value: #inner) -> Self {
-                    Self::#vname(#value)
-                }
-            }
-        });
-    }
-    out
+    keys.iter()
+        .map(|key| keys.iter().filter(|k| *k == key).count() > 1)
+        .collect()
 }
 
 /// For a union whose every variant is an object (and that admits nothing else): the members

@@ -70,6 +70,7 @@ pub use schema_decode::{
     nullable_by_schema,
 };
 pub use union::{Variant, decode_objects, decode_values};
+mod union_macro;
 pub mod union_table;
 pub use union_table::UNKNOWN_METHOD;
 

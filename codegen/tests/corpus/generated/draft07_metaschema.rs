@@ -13,26 +13,10 @@ pub enum CoreSchemaMetaSchema {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl CoreSchemaMetaSchema {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CoreSchemaMetaSchemaObject(_) => "CoreSchemaMetaSchemaObject",
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<CoreSchemaMetaSchemaObject> for CoreSchemaMetaSchema {
-    /// The `CoreSchemaMetaSchemaObject` alternative.
-    fn from(value: CoreSchemaMetaSchemaObject) -> Self {
-        Self::CoreSchemaMetaSchemaObject(Box::new(value))
-    }
-}
-impl ::core::convert::From<bool> for CoreSchemaMetaSchema {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_support::union! {
+    CoreSchemaMetaSchema "CoreSchemaMetaSchema";
+    CoreSchemaMetaSchemaObject(CoreSchemaMetaSchemaObject) boxed from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CoreSchemaMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -359,27 +343,10 @@ pub enum CoreSchemaMetaSchemaObjectDependenciesValue {
     /// The `StringArray` alternative.
     StringArray(StringArray),
 }
-impl CoreSchemaMetaSchemaObjectDependenciesValue {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CoreSchemaMetaSchema(_) => "CoreSchemaMetaSchema",
-            Self::StringArray(_) => "StringArray",
-        }
-    }
-}
-impl ::core::convert::From<CoreSchemaMetaSchema>
-for CoreSchemaMetaSchemaObjectDependenciesValue {
-    /// The `CoreSchemaMetaSchema` alternative.
-    fn from(value: CoreSchemaMetaSchema) -> Self {
-        Self::CoreSchemaMetaSchema(value)
-    }
-}
-impl ::core::convert::From<StringArray> for CoreSchemaMetaSchemaObjectDependenciesValue {
-    /// The `StringArray` alternative.
-    fn from(value: StringArray) -> Self {
-        Self::StringArray(value)
-    }
+::mcpwire_support::union! {
+    CoreSchemaMetaSchemaObjectDependenciesValue "CoreSchemaMetaSchemaObjectDependenciesValue";
+    CoreSchemaMetaSchema(CoreSchemaMetaSchema) from;
+    StringArray(StringArray) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CoreSchemaMetaSchemaObjectDependenciesValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -432,26 +399,10 @@ pub enum CoreSchemaMetaSchemaObjectItems {
     /// The `SchemaArray` alternative.
     SchemaArray(SchemaArray),
 }
-impl CoreSchemaMetaSchemaObjectItems {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CoreSchemaMetaSchema(_) => "CoreSchemaMetaSchema",
-            Self::SchemaArray(_) => "SchemaArray",
-        }
-    }
-}
-impl ::core::convert::From<CoreSchemaMetaSchema> for CoreSchemaMetaSchemaObjectItems {
-    /// The `CoreSchemaMetaSchema` alternative.
-    fn from(value: CoreSchemaMetaSchema) -> Self {
-        Self::CoreSchemaMetaSchema(Box::new(value))
-    }
-}
-impl ::core::convert::From<SchemaArray> for CoreSchemaMetaSchemaObjectItems {
-    /// The `SchemaArray` alternative.
-    fn from(value: SchemaArray) -> Self {
-        Self::SchemaArray(value)
-    }
+::mcpwire_support::union! {
+    CoreSchemaMetaSchemaObjectItems "CoreSchemaMetaSchemaObjectItems";
+    CoreSchemaMetaSchema(CoreSchemaMetaSchema) boxed from;
+    SchemaArray(SchemaArray) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CoreSchemaMetaSchemaObjectItems {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -501,26 +452,10 @@ pub enum CoreSchemaMetaSchemaObjectType {
     /// The `Array` alternative.
     Array(Vec<SimpleTypes>),
 }
-impl CoreSchemaMetaSchemaObjectType {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::SimpleTypes(_) => "SimpleTypes",
-            Self::Array(_) => "Array",
-        }
-    }
-}
-impl ::core::convert::From<SimpleTypes> for CoreSchemaMetaSchemaObjectType {
-    /// The `SimpleTypes` alternative.
-    fn from(value: SimpleTypes) -> Self {
-        Self::SimpleTypes(value)
-    }
-}
-impl ::core::convert::From<Vec<SimpleTypes>> for CoreSchemaMetaSchemaObjectType {
-    /// The `Array` alternative.
-    fn from(value: Vec<SimpleTypes>) -> Self {
-        Self::Array(value)
-    }
+::mcpwire_support::union! {
+    CoreSchemaMetaSchemaObjectType "CoreSchemaMetaSchemaObjectType";
+    SimpleTypes(SimpleTypes) from;
+    Array(Vec<SimpleTypes>) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CoreSchemaMetaSchemaObjectType {
     fn deserialize<D: ::serde::Deserializer<'de>>(

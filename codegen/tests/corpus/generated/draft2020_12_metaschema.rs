@@ -17,29 +17,10 @@ pub enum ApplicatorVocabularyMetaSchema {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl ApplicatorVocabularyMetaSchema {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ApplicatorVocabularyMetaSchemaObject(_) => {
-                "ApplicatorVocabularyMetaSchemaObject"
-            }
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<ApplicatorVocabularyMetaSchemaObject>
-for ApplicatorVocabularyMetaSchema {
-    /// The `ApplicatorVocabularyMetaSchemaObject` alternative.
-    fn from(value: ApplicatorVocabularyMetaSchemaObject) -> Self {
-        Self::ApplicatorVocabularyMetaSchemaObject(value)
-    }
-}
-impl ::core::convert::From<bool> for ApplicatorVocabularyMetaSchema {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_support::union! {
+    ApplicatorVocabularyMetaSchema "ApplicatorVocabularyMetaSchema";
+    ApplicatorVocabularyMetaSchemaObject(ApplicatorVocabularyMetaSchemaObject) from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ApplicatorVocabularyMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -202,29 +183,10 @@ pub enum ContentVocabularyMetaSchema {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl ContentVocabularyMetaSchema {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ContentVocabularyMetaSchemaObject(_) => {
-                "ContentVocabularyMetaSchemaObject"
-            }
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<ContentVocabularyMetaSchemaObject>
-for ContentVocabularyMetaSchema {
-    /// The `ContentVocabularyMetaSchemaObject` alternative.
-    fn from(value: ContentVocabularyMetaSchemaObject) -> Self {
-        Self::ContentVocabularyMetaSchemaObject(value)
-    }
-}
-impl ::core::convert::From<bool> for ContentVocabularyMetaSchema {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_support::union! {
+    ContentVocabularyMetaSchema "ContentVocabularyMetaSchema";
+    ContentVocabularyMetaSchemaObject(ContentVocabularyMetaSchemaObject) from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ContentVocabularyMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -319,29 +281,10 @@ pub enum CoreAndValidationSpecificationsMetaSchema {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl CoreAndValidationSpecificationsMetaSchema {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CoreAndValidationSpecificationsMetaSchemaObject(_) => {
-                "CoreAndValidationSpecificationsMetaSchemaObject"
-            }
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<CoreAndValidationSpecificationsMetaSchemaObject>
-for CoreAndValidationSpecificationsMetaSchema {
-    /// The `CoreAndValidationSpecificationsMetaSchemaObject` alternative.
-    fn from(value: CoreAndValidationSpecificationsMetaSchemaObject) -> Self {
-        Self::CoreAndValidationSpecificationsMetaSchemaObject(Box::new(value))
-    }
-}
-impl ::core::convert::From<bool> for CoreAndValidationSpecificationsMetaSchema {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_support::union! {
+    CoreAndValidationSpecificationsMetaSchema "CoreAndValidationSpecificationsMetaSchema";
+    CoreAndValidationSpecificationsMetaSchemaObject(CoreAndValidationSpecificationsMetaSchemaObject) boxed from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CoreAndValidationSpecificationsMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -775,30 +718,10 @@ pub enum CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue {
     /// The `StringArray` alternative.
     StringArray(StringArray),
 }
-impl CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CoreAndValidationSpecificationsMetaSchema(_) => {
-                "CoreAndValidationSpecificationsMetaSchema"
-            }
-            Self::StringArray(_) => "StringArray",
-        }
-    }
-}
-impl ::core::convert::From<CoreAndValidationSpecificationsMetaSchema>
-for CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue {
-    /// The `CoreAndValidationSpecificationsMetaSchema` alternative.
-    fn from(value: CoreAndValidationSpecificationsMetaSchema) -> Self {
-        Self::CoreAndValidationSpecificationsMetaSchema(value)
-    }
-}
-impl ::core::convert::From<StringArray>
-for CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue {
-    /// The `StringArray` alternative.
-    fn from(value: StringArray) -> Self {
-        Self::StringArray(value)
-    }
+::mcpwire_support::union! {
+    CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue "CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue";
+    CoreAndValidationSpecificationsMetaSchema(CoreAndValidationSpecificationsMetaSchema) from;
+    StringArray(StringArray) from;
 }
 impl<'de> ::serde::Deserialize<'de>
 for CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue {
@@ -857,28 +780,10 @@ pub enum CoreAndValidationSpecificationsMetaSchemaObjectType {
     /// The `Array` alternative.
     Array(Vec<SimpleTypes>),
 }
-impl CoreAndValidationSpecificationsMetaSchemaObjectType {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::SimpleTypes(_) => "SimpleTypes",
-            Self::Array(_) => "Array",
-        }
-    }
-}
-impl ::core::convert::From<SimpleTypes>
-for CoreAndValidationSpecificationsMetaSchemaObjectType {
-    /// The `SimpleTypes` alternative.
-    fn from(value: SimpleTypes) -> Self {
-        Self::SimpleTypes(value)
-    }
-}
-impl ::core::convert::From<Vec<SimpleTypes>>
-for CoreAndValidationSpecificationsMetaSchemaObjectType {
-    /// The `Array` alternative.
-    fn from(value: Vec<SimpleTypes>) -> Self {
-        Self::Array(value)
-    }
+::mcpwire_support::union! {
+    CoreAndValidationSpecificationsMetaSchemaObjectType "CoreAndValidationSpecificationsMetaSchemaObjectType";
+    SimpleTypes(SimpleTypes) from;
+    Array(Vec<SimpleTypes>) from;
 }
 impl<'de> ::serde::Deserialize<'de>
 for CoreAndValidationSpecificationsMetaSchemaObjectType {
@@ -934,26 +839,10 @@ pub enum CoreVocabularyMetaSchema {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl CoreVocabularyMetaSchema {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CoreVocabularyMetaSchemaObject(_) => "CoreVocabularyMetaSchemaObject",
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<CoreVocabularyMetaSchemaObject> for CoreVocabularyMetaSchema {
-    /// The `CoreVocabularyMetaSchemaObject` alternative.
-    fn from(value: CoreVocabularyMetaSchemaObject) -> Self {
-        Self::CoreVocabularyMetaSchemaObject(value)
-    }
-}
-impl ::core::convert::From<bool> for CoreVocabularyMetaSchema {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_support::union! {
+    CoreVocabularyMetaSchema "CoreVocabularyMetaSchema";
+    CoreVocabularyMetaSchemaObject(CoreVocabularyMetaSchemaObject) from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CoreVocabularyMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1070,29 +959,10 @@ pub enum FormatVocabularyMetaSchemaForAnnotationResults {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl FormatVocabularyMetaSchemaForAnnotationResults {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::FormatVocabularyMetaSchemaForAnnotationResultsObject(_) => {
-                "FormatVocabularyMetaSchemaForAnnotationResultsObject"
-            }
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<FormatVocabularyMetaSchemaForAnnotationResultsObject>
-for FormatVocabularyMetaSchemaForAnnotationResults {
-    /// The `FormatVocabularyMetaSchemaForAnnotationResultsObject` alternative.
-    fn from(value: FormatVocabularyMetaSchemaForAnnotationResultsObject) -> Self {
-        Self::FormatVocabularyMetaSchemaForAnnotationResultsObject(value)
-    }
-}
-impl ::core::convert::From<bool> for FormatVocabularyMetaSchemaForAnnotationResults {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_support::union! {
+    FormatVocabularyMetaSchemaForAnnotationResults "FormatVocabularyMetaSchemaForAnnotationResults";
+    FormatVocabularyMetaSchemaForAnnotationResultsObject(FormatVocabularyMetaSchemaForAnnotationResultsObject) from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for FormatVocabularyMetaSchemaForAnnotationResults {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1176,29 +1046,10 @@ pub enum MetaDataVocabularyMetaSchema {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl MetaDataVocabularyMetaSchema {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::MetaDataVocabularyMetaSchemaObject(_) => {
-                "MetaDataVocabularyMetaSchemaObject"
-            }
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<MetaDataVocabularyMetaSchemaObject>
-for MetaDataVocabularyMetaSchema {
-    /// The `MetaDataVocabularyMetaSchemaObject` alternative.
-    fn from(value: MetaDataVocabularyMetaSchemaObject) -> Self {
-        Self::MetaDataVocabularyMetaSchemaObject(value)
-    }
-}
-impl ::core::convert::From<bool> for MetaDataVocabularyMetaSchema {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_support::union! {
+    MetaDataVocabularyMetaSchema "MetaDataVocabularyMetaSchema";
+    MetaDataVocabularyMetaSchemaObject(MetaDataVocabularyMetaSchemaObject) from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for MetaDataVocabularyMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1363,29 +1214,10 @@ pub enum UnevaluatedApplicatorVocabularyMetaSchema {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl UnevaluatedApplicatorVocabularyMetaSchema {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::UnevaluatedApplicatorVocabularyMetaSchemaObject(_) => {
-                "UnevaluatedApplicatorVocabularyMetaSchemaObject"
-            }
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<UnevaluatedApplicatorVocabularyMetaSchemaObject>
-for UnevaluatedApplicatorVocabularyMetaSchema {
-    /// The `UnevaluatedApplicatorVocabularyMetaSchemaObject` alternative.
-    fn from(value: UnevaluatedApplicatorVocabularyMetaSchemaObject) -> Self {
-        Self::UnevaluatedApplicatorVocabularyMetaSchemaObject(value)
-    }
-}
-impl ::core::convert::From<bool> for UnevaluatedApplicatorVocabularyMetaSchema {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_support::union! {
+    UnevaluatedApplicatorVocabularyMetaSchema "UnevaluatedApplicatorVocabularyMetaSchema";
+    UnevaluatedApplicatorVocabularyMetaSchemaObject(UnevaluatedApplicatorVocabularyMetaSchemaObject) from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for UnevaluatedApplicatorVocabularyMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1481,29 +1313,10 @@ pub enum ValidationVocabularyMetaSchema {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl ValidationVocabularyMetaSchema {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ValidationVocabularyMetaSchemaObject(_) => {
-                "ValidationVocabularyMetaSchemaObject"
-            }
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<ValidationVocabularyMetaSchemaObject>
-for ValidationVocabularyMetaSchema {
-    /// The `ValidationVocabularyMetaSchemaObject` alternative.
-    fn from(value: ValidationVocabularyMetaSchemaObject) -> Self {
-        Self::ValidationVocabularyMetaSchemaObject(value)
-    }
-}
-impl ::core::convert::From<bool> for ValidationVocabularyMetaSchema {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_support::union! {
+    ValidationVocabularyMetaSchema "ValidationVocabularyMetaSchema";
+    ValidationVocabularyMetaSchemaObject(ValidationVocabularyMetaSchemaObject) from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ValidationVocabularyMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1685,27 +1498,10 @@ pub enum ValidationVocabularyMetaSchemaObjectType {
     /// The `Array` alternative.
     Array(Vec<SimpleTypes>),
 }
-impl ValidationVocabularyMetaSchemaObjectType {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::SimpleTypes(_) => "SimpleTypes",
-            Self::Array(_) => "Array",
-        }
-    }
-}
-impl ::core::convert::From<SimpleTypes> for ValidationVocabularyMetaSchemaObjectType {
-    /// The `SimpleTypes` alternative.
-    fn from(value: SimpleTypes) -> Self {
-        Self::SimpleTypes(value)
-    }
-}
-impl ::core::convert::From<Vec<SimpleTypes>>
-for ValidationVocabularyMetaSchemaObjectType {
-    /// The `Array` alternative.
-    fn from(value: Vec<SimpleTypes>) -> Self {
-        Self::Array(value)
-    }
+::mcpwire_support::union! {
+    ValidationVocabularyMetaSchemaObjectType "ValidationVocabularyMetaSchemaObjectType";
+    SimpleTypes(SimpleTypes) from;
+    Array(Vec<SimpleTypes>) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ValidationVocabularyMetaSchemaObjectType {
     fn deserialize<D: ::serde::Deserializer<'de>>(

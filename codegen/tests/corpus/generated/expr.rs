@@ -13,26 +13,10 @@ pub enum Expr {
     /// The `ExprVariant1` alternative.
     ExprVariant1(Box<ExprVariant1>),
 }
-impl Expr {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ExprVariant0(_) => "ExprVariant0",
-            Self::ExprVariant1(_) => "ExprVariant1",
-        }
-    }
-}
-impl ::core::convert::From<ExprVariant0> for Expr {
-    /// The `ExprVariant0` alternative.
-    fn from(value: ExprVariant0) -> Self {
-        Self::ExprVariant0(value)
-    }
-}
-impl ::core::convert::From<ExprVariant1> for Expr {
-    /// The `ExprVariant1` alternative.
-    fn from(value: ExprVariant1) -> Self {
-        Self::ExprVariant1(Box::new(value))
-    }
+::mcpwire_support::union! {
+    Expr "Expr";
+    ExprVariant0(ExprVariant0) from;
+    ExprVariant1(ExprVariant1) boxed from;
 }
 impl<'de> ::serde::Deserialize<'de> for Expr {
     fn deserialize<D: ::serde::Deserializer<'de>>(

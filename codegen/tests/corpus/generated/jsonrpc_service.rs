@@ -52,26 +52,10 @@ pub enum CalcRequest {
     /// The `Neg` alternative.
     Neg(Neg),
 }
-impl CalcRequest {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Add(_) => "Add",
-            Self::Neg(_) => "Neg",
-        }
-    }
-}
-impl ::core::convert::From<Add> for CalcRequest {
-    /// The `Add` alternative.
-    fn from(value: Add) -> Self {
-        Self::Add(value)
-    }
-}
-impl ::core::convert::From<Neg> for CalcRequest {
-    /// The `Neg` alternative.
-    fn from(value: Neg) -> Self {
-        Self::Neg(value)
-    }
+::mcpwire_support::union! {
+    CalcRequest "CalcRequest";
+    Add(Add) from;
+    Neg(Neg) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CalcRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -125,26 +109,10 @@ pub enum Id {
     /// The `Integer` alternative.
     Integer(::mcpwire_support::Integer),
 }
-impl Id {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::String(_) => "String",
-            Self::Integer(_) => "Integer",
-        }
-    }
-}
-impl ::core::convert::From<String> for Id {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl ::core::convert::From<::mcpwire_support::Integer> for Id {
-    /// The `Integer` alternative.
-    fn from(value: ::mcpwire_support::Integer) -> Self {
-        Self::Integer(value)
-    }
+::mcpwire_support::union! {
+    Id "Id";
+    String(String) from;
+    Integer(::mcpwire_support::Integer) from;
 }
 impl<'de> ::serde::Deserialize<'de> for Id {
     fn deserialize<D: ::serde::Deserializer<'de>>(

@@ -45,20 +45,10 @@ pub enum NodeNext {
     /// The `Null` alternative.
     Null,
 }
-impl NodeNext {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Node(_) => "Node",
-            Self::Null => "Null",
-        }
-    }
-}
-impl ::core::convert::From<Node> for NodeNext {
-    /// The `Node` alternative.
-    fn from(value: Node) -> Self {
-        Self::Node(Box::new(value))
-    }
+::mcpwire_support::union! {
+    NodeNext "NodeNext";
+    Node(Node) boxed from;
+    Null null;
 }
 impl<'de> ::serde::Deserialize<'de> for NodeNext {
     fn deserialize<D: ::serde::Deserializer<'de>>(

@@ -283,26 +283,10 @@ pub enum EnumerationEntryValue {
     /// The `Number` alternative.
     Number(::serde_json::Number),
 }
-impl EnumerationEntryValue {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::String(_) => "String",
-            Self::Number(_) => "Number",
-        }
-    }
-}
-impl ::core::convert::From<String> for EnumerationEntryValue {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl ::core::convert::From<::serde_json::Number> for EnumerationEntryValue {
-    /// The `Number` alternative.
-    fn from(value: ::serde_json::Number) -> Self {
-        Self::Number(value)
-    }
+::mcpwire_support::union! {
+    EnumerationEntryValue "EnumerationEntryValue";
+    String(String) from;
+    Number(::serde_json::Number) from;
 }
 impl<'de> ::serde::Deserialize<'de> for EnumerationEntryValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -687,26 +671,10 @@ pub enum MapKeyType {
     /// The `ReferenceType` alternative.
     ReferenceType(ReferenceType),
 }
-impl MapKeyType {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::MapKeyTypeVariant0(_) => "MapKeyTypeVariant0",
-            Self::ReferenceType(_) => "ReferenceType",
-        }
-    }
-}
-impl ::core::convert::From<MapKeyTypeVariant0> for MapKeyType {
-    /// The `MapKeyTypeVariant0` alternative.
-    fn from(value: MapKeyTypeVariant0) -> Self {
-        Self::MapKeyTypeVariant0(value)
-    }
-}
-impl ::core::convert::From<ReferenceType> for MapKeyType {
-    /// The `ReferenceType` alternative.
-    fn from(value: ReferenceType) -> Self {
-        Self::ReferenceType(value)
-    }
+::mcpwire_support::union! {
+    MapKeyType "MapKeyType";
+    MapKeyTypeVariant0(MapKeyTypeVariant0) from;
+    ReferenceType(ReferenceType) from;
 }
 impl<'de> ::serde::Deserialize<'de> for MapKeyType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1039,26 +1007,10 @@ pub enum NotificationParams {
     /// The `Array` alternative.
     Array(Vec<Type>),
 }
-impl NotificationParams {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Type(_) => "Type",
-            Self::Array(_) => "Array",
-        }
-    }
-}
-impl ::core::convert::From<Type> for NotificationParams {
-    /// The `Type` alternative.
-    fn from(value: Type) -> Self {
-        Self::Type(value)
-    }
-}
-impl ::core::convert::From<Vec<Type>> for NotificationParams {
-    /// The `Array` alternative.
-    fn from(value: Vec<Type>) -> Self {
-        Self::Array(value)
-    }
+::mcpwire_support::union! {
+    NotificationParams "NotificationParams";
+    Type(Type) from;
+    Array(Vec<Type>) from;
 }
 impl<'de> ::serde::Deserialize<'de> for NotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1322,26 +1274,10 @@ pub enum RequestParams {
     /// The `Array` alternative.
     Array(Vec<Type>),
 }
-impl RequestParams {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Type(_) => "Type",
-            Self::Array(_) => "Array",
-        }
-    }
-}
-impl ::core::convert::From<Type> for RequestParams {
-    /// The `Type` alternative.
-    fn from(value: Type) -> Self {
-        Self::Type(value)
-    }
-}
-impl ::core::convert::From<Vec<Type>> for RequestParams {
-    /// The `Array` alternative.
-    fn from(value: Vec<Type>) -> Self {
-        Self::Array(value)
-    }
+::mcpwire_support::union! {
+    RequestParams "RequestParams";
+    Type(Type) from;
+    Array(Vec<Type>) from;
 }
 impl<'de> ::serde::Deserialize<'de> for RequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1584,89 +1520,19 @@ pub enum Type {
     /// The `BooleanLiteralType` alternative.
     BooleanLiteralType(BooleanLiteralType),
 }
-impl Type {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::BaseType(_) => "BaseType",
-            Self::ReferenceType(_) => "ReferenceType",
-            Self::ArrayType(_) => "ArrayType",
-            Self::MapType(_) => "MapType",
-            Self::AndType(_) => "AndType",
-            Self::OrType(_) => "OrType",
-            Self::TupleType(_) => "TupleType",
-            Self::StructureLiteralType(_) => "StructureLiteralType",
-            Self::StringLiteralType(_) => "StringLiteralType",
-            Self::IntegerLiteralType(_) => "IntegerLiteralType",
-            Self::BooleanLiteralType(_) => "BooleanLiteralType",
-        }
-    }
-}
-impl ::core::convert::From<BaseType> for Type {
-    /// The `BaseType` alternative.
-    fn from(value: BaseType) -> Self {
-        Self::BaseType(value)
-    }
-}
-impl ::core::convert::From<ReferenceType> for Type {
-    /// The `ReferenceType` alternative.
-    fn from(value: ReferenceType) -> Self {
-        Self::ReferenceType(value)
-    }
-}
-impl ::core::convert::From<ArrayType> for Type {
-    /// The `ArrayType` alternative.
-    fn from(value: ArrayType) -> Self {
-        Self::ArrayType(Box::new(value))
-    }
-}
-impl ::core::convert::From<MapType> for Type {
-    /// The `MapType` alternative.
-    fn from(value: MapType) -> Self {
-        Self::MapType(Box::new(value))
-    }
-}
-impl ::core::convert::From<AndType> for Type {
-    /// The `AndType` alternative.
-    fn from(value: AndType) -> Self {
-        Self::AndType(value)
-    }
-}
-impl ::core::convert::From<OrType> for Type {
-    /// The `OrType` alternative.
-    fn from(value: OrType) -> Self {
-        Self::OrType(value)
-    }
-}
-impl ::core::convert::From<TupleType> for Type {
-    /// The `TupleType` alternative.
-    fn from(value: TupleType) -> Self {
-        Self::TupleType(value)
-    }
-}
-impl ::core::convert::From<StructureLiteralType> for Type {
-    /// The `StructureLiteralType` alternative.
-    fn from(value: StructureLiteralType) -> Self {
-        Self::StructureLiteralType(value)
-    }
-}
-impl ::core::convert::From<StringLiteralType> for Type {
-    /// The `StringLiteralType` alternative.
-    fn from(value: StringLiteralType) -> Self {
-        Self::StringLiteralType(value)
-    }
-}
-impl ::core::convert::From<IntegerLiteralType> for Type {
-    /// The `IntegerLiteralType` alternative.
-    fn from(value: IntegerLiteralType) -> Self {
-        Self::IntegerLiteralType(value)
-    }
-}
-impl ::core::convert::From<BooleanLiteralType> for Type {
-    /// The `BooleanLiteralType` alternative.
-    fn from(value: BooleanLiteralType) -> Self {
-        Self::BooleanLiteralType(value)
-    }
+::mcpwire_support::union! {
+    Type "Type";
+    BaseType(BaseType) from;
+    ReferenceType(ReferenceType) from;
+    ArrayType(ArrayType) boxed from;
+    MapType(MapType) boxed from;
+    AndType(AndType) from;
+    OrType(OrType) from;
+    TupleType(TupleType) from;
+    StructureLiteralType(StructureLiteralType) from;
+    StringLiteralType(StringLiteralType) from;
+    IntegerLiteralType(IntegerLiteralType) from;
+    BooleanLiteralType(BooleanLiteralType) from;
 }
 impl<'de> ::serde::Deserialize<'de> for Type {
     fn deserialize<D: ::serde::Deserializer<'de>>(

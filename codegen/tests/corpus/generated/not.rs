@@ -253,26 +253,10 @@ pub enum GuardedLevel {
     /// The `Level3` alternative.
     Level3(Level3),
 }
-impl GuardedLevel {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Level1(_) => "Level1",
-            Self::Level3(_) => "Level3",
-        }
-    }
-}
-impl ::core::convert::From<Level1> for GuardedLevel {
-    /// The `Level1` alternative.
-    fn from(value: Level1) -> Self {
-        Self::Level1(value)
-    }
-}
-impl ::core::convert::From<Level3> for GuardedLevel {
-    /// The `Level3` alternative.
-    fn from(value: Level3) -> Self {
-        Self::Level3(value)
-    }
+::mcpwire_support::union! {
+    GuardedLevel "GuardedLevel";
+    Level1(Level1) from;
+    Level3(Level3) from;
 }
 impl<'de> ::serde::Deserialize<'de> for GuardedLevel {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -412,47 +396,13 @@ pub enum GuardedValue {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl GuardedValue {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Object(_) => "Object",
-            Self::Array(_) => "Array",
-            Self::String(_) => "String",
-            Self::Number(_) => "Number",
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<::mcpwire_support::JsonObject> for GuardedValue {
-    /// The `Object` alternative.
-    fn from(value: ::mcpwire_support::JsonObject) -> Self {
-        Self::Object(value)
-    }
-}
-impl ::core::convert::From<Vec<::mcpwire_support::Json>> for GuardedValue {
-    /// The `Array` alternative.
-    fn from(value: Vec<::mcpwire_support::Json>) -> Self {
-        Self::Array(value)
-    }
-}
-impl ::core::convert::From<String> for GuardedValue {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl ::core::convert::From<::serde_json::Number> for GuardedValue {
-    /// The `Number` alternative.
-    fn from(value: ::serde_json::Number) -> Self {
-        Self::Number(value)
-    }
-}
-impl ::core::convert::From<bool> for GuardedValue {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_support::union! {
+    GuardedValue "GuardedValue";
+    Object(::mcpwire_support::JsonObject) from;
+    Array(Vec<::mcpwire_support::Json>) from;
+    String(String) from;
+    Number(::serde_json::Number) from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for GuardedValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(

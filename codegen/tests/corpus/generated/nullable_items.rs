@@ -42,20 +42,10 @@ pub enum SamplesTagsValue {
     /// The `Null` alternative.
     Null,
 }
-impl SamplesTagsValue {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::String(_) => "String",
-            Self::Null => "Null",
-        }
-    }
-}
-impl ::core::convert::From<String> for SamplesTagsValue {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
+::mcpwire_support::union! {
+    SamplesTagsValue "SamplesTagsValue";
+    String(String) from;
+    Null null;
 }
 impl<'de> ::serde::Deserialize<'de> for SamplesTagsValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -99,20 +89,10 @@ pub enum SamplesValuesItem {
     /// The `Null` alternative.
     Null,
 }
-impl SamplesValuesItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Number(_) => "Number",
-            Self::Null => "Null",
-        }
-    }
-}
-impl ::core::convert::From<::serde_json::Number> for SamplesValuesItem {
-    /// The `Number` alternative.
-    fn from(value: ::serde_json::Number) -> Self {
-        Self::Number(value)
-    }
+::mcpwire_support::union! {
+    SamplesValuesItem "SamplesValuesItem";
+    Number(::serde_json::Number) from;
+    Null null;
 }
 impl<'de> ::serde::Deserialize<'de> for SamplesValuesItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(

@@ -212,26 +212,10 @@ pub enum ExamplePairingObjectParamsItem {
     /// The `ReferenceObject` alternative.
     ReferenceObject(ReferenceObject),
 }
-impl ExamplePairingObjectParamsItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ExampleObject(_) => "ExampleObject",
-            Self::ReferenceObject(_) => "ReferenceObject",
-        }
-    }
-}
-impl ::core::convert::From<ExampleObject> for ExamplePairingObjectParamsItem {
-    /// The `ExampleObject` alternative.
-    fn from(value: ExampleObject) -> Self {
-        Self::ExampleObject(value)
-    }
-}
-impl ::core::convert::From<ReferenceObject> for ExamplePairingObjectParamsItem {
-    /// The `ReferenceObject` alternative.
-    fn from(value: ReferenceObject) -> Self {
-        Self::ReferenceObject(value)
-    }
+::mcpwire_support::union! {
+    ExamplePairingObjectParamsItem "ExamplePairingObjectParamsItem";
+    ExampleObject(ExampleObject) from;
+    ReferenceObject(ReferenceObject) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ExamplePairingObjectParamsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -308,26 +292,10 @@ pub enum ExamplePairingObjectResult {
     /// The `ReferenceObject` alternative.
     ReferenceObject(ReferenceObject),
 }
-impl ExamplePairingObjectResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ExampleObject(_) => "ExampleObject",
-            Self::ReferenceObject(_) => "ReferenceObject",
-        }
-    }
-}
-impl ::core::convert::From<ExampleObject> for ExamplePairingObjectResult {
-    /// The `ExampleObject` alternative.
-    fn from(value: ExampleObject) -> Self {
-        Self::ExampleObject(value)
-    }
-}
-impl ::core::convert::From<ReferenceObject> for ExamplePairingObjectResult {
-    /// The `ReferenceObject` alternative.
-    fn from(value: ReferenceObject) -> Self {
-        Self::ReferenceObject(value)
-    }
+::mcpwire_support::union! {
+    ExamplePairingObjectResult "ExamplePairingObjectResult";
+    ExampleObject(ExampleObject) from;
+    ReferenceObject(ReferenceObject) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ExamplePairingObjectResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -653,26 +621,10 @@ pub enum MethodObjectErrorsItem {
     /// The `ReferenceObject` alternative.
     ReferenceObject(ReferenceObject),
 }
-impl MethodObjectErrorsItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ErrorObject(_) => "ErrorObject",
-            Self::ReferenceObject(_) => "ReferenceObject",
-        }
-    }
-}
-impl ::core::convert::From<ErrorObject> for MethodObjectErrorsItem {
-    /// The `ErrorObject` alternative.
-    fn from(value: ErrorObject) -> Self {
-        Self::ErrorObject(value)
-    }
-}
-impl ::core::convert::From<ReferenceObject> for MethodObjectErrorsItem {
-    /// The `ReferenceObject` alternative.
-    fn from(value: ReferenceObject) -> Self {
-        Self::ReferenceObject(value)
-    }
+::mcpwire_support::union! {
+    MethodObjectErrorsItem "MethodObjectErrorsItem";
+    ErrorObject(ErrorObject) from;
+    ReferenceObject(ReferenceObject) from;
 }
 impl<'de> ::serde::Deserialize<'de> for MethodObjectErrorsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -749,26 +701,10 @@ pub enum MethodObjectExamplesItem {
     /// The `ReferenceObject` alternative.
     ReferenceObject(ReferenceObject),
 }
-impl MethodObjectExamplesItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ExamplePairingObject(_) => "ExamplePairingObject",
-            Self::ReferenceObject(_) => "ReferenceObject",
-        }
-    }
-}
-impl ::core::convert::From<ExamplePairingObject> for MethodObjectExamplesItem {
-    /// The `ExamplePairingObject` alternative.
-    fn from(value: ExamplePairingObject) -> Self {
-        Self::ExamplePairingObject(value)
-    }
-}
-impl ::core::convert::From<ReferenceObject> for MethodObjectExamplesItem {
-    /// The `ReferenceObject` alternative.
-    fn from(value: ReferenceObject) -> Self {
-        Self::ReferenceObject(value)
-    }
+::mcpwire_support::union! {
+    MethodObjectExamplesItem "MethodObjectExamplesItem";
+    ExamplePairingObject(ExamplePairingObject) from;
+    ReferenceObject(ReferenceObject) from;
 }
 impl<'de> ::serde::Deserialize<'de> for MethodObjectExamplesItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -845,26 +781,10 @@ pub enum MethodObjectLinksItem {
     /// The `ReferenceObject` alternative.
     ReferenceObject(ReferenceObject),
 }
-impl MethodObjectLinksItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::LinkObject(_) => "LinkObject",
-            Self::ReferenceObject(_) => "ReferenceObject",
-        }
-    }
-}
-impl ::core::convert::From<LinkObject> for MethodObjectLinksItem {
-    /// The `LinkObject` alternative.
-    fn from(value: LinkObject) -> Self {
-        Self::LinkObject(value)
-    }
-}
-impl ::core::convert::From<ReferenceObject> for MethodObjectLinksItem {
-    /// The `ReferenceObject` alternative.
-    fn from(value: ReferenceObject) -> Self {
-        Self::ReferenceObject(value)
-    }
+::mcpwire_support::union! {
+    MethodObjectLinksItem "MethodObjectLinksItem";
+    LinkObject(LinkObject) from;
+    ReferenceObject(ReferenceObject) from;
 }
 impl<'de> ::serde::Deserialize<'de> for MethodObjectLinksItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -954,26 +874,10 @@ pub enum MethodObjectParamsItem {
     /// The `ReferenceObject` alternative.
     ReferenceObject(ReferenceObject),
 }
-impl MethodObjectParamsItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ContentDescriptorObject(_) => "ContentDescriptorObject",
-            Self::ReferenceObject(_) => "ReferenceObject",
-        }
-    }
-}
-impl ::core::convert::From<ContentDescriptorObject> for MethodObjectParamsItem {
-    /// The `ContentDescriptorObject` alternative.
-    fn from(value: ContentDescriptorObject) -> Self {
-        Self::ContentDescriptorObject(value)
-    }
-}
-impl ::core::convert::From<ReferenceObject> for MethodObjectParamsItem {
-    /// The `ReferenceObject` alternative.
-    fn from(value: ReferenceObject) -> Self {
-        Self::ReferenceObject(value)
-    }
+::mcpwire_support::union! {
+    MethodObjectParamsItem "MethodObjectParamsItem";
+    ContentDescriptorObject(ContentDescriptorObject) from;
+    ReferenceObject(ReferenceObject) from;
 }
 impl<'de> ::serde::Deserialize<'de> for MethodObjectParamsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1050,26 +954,10 @@ pub enum MethodObjectResult {
     /// The `ReferenceObject` alternative.
     ReferenceObject(ReferenceObject),
 }
-impl MethodObjectResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ContentDescriptorObject(_) => "ContentDescriptorObject",
-            Self::ReferenceObject(_) => "ReferenceObject",
-        }
-    }
-}
-impl ::core::convert::From<ContentDescriptorObject> for MethodObjectResult {
-    /// The `ContentDescriptorObject` alternative.
-    fn from(value: ContentDescriptorObject) -> Self {
-        Self::ContentDescriptorObject(value)
-    }
-}
-impl ::core::convert::From<ReferenceObject> for MethodObjectResult {
-    /// The `ReferenceObject` alternative.
-    fn from(value: ReferenceObject) -> Self {
-        Self::ReferenceObject(value)
-    }
+::mcpwire_support::union! {
+    MethodObjectResult "MethodObjectResult";
+    ContentDescriptorObject(ContentDescriptorObject) from;
+    ReferenceObject(ReferenceObject) from;
 }
 impl<'de> ::serde::Deserialize<'de> for MethodObjectResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1146,26 +1034,10 @@ pub enum MethodObjectTagsItem {
     /// The `ReferenceObject` alternative.
     ReferenceObject(ReferenceObject),
 }
-impl MethodObjectTagsItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TagObject(_) => "TagObject",
-            Self::ReferenceObject(_) => "ReferenceObject",
-        }
-    }
-}
-impl ::core::convert::From<TagObject> for MethodObjectTagsItem {
-    /// The `TagObject` alternative.
-    fn from(value: TagObject) -> Self {
-        Self::TagObject(value)
-    }
-}
-impl ::core::convert::From<ReferenceObject> for MethodObjectTagsItem {
-    /// The `ReferenceObject` alternative.
-    fn from(value: ReferenceObject) -> Self {
-        Self::ReferenceObject(value)
-    }
+::mcpwire_support::union! {
+    MethodObjectTagsItem "MethodObjectTagsItem";
+    TagObject(TagObject) from;
+    ReferenceObject(ReferenceObject) from;
 }
 impl<'de> ::serde::Deserialize<'de> for MethodObjectTagsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1366,26 +1238,10 @@ pub enum OpenrpcDocumentMethodsItem {
     /// The `ReferenceObject` alternative.
     ReferenceObject(ReferenceObject),
 }
-impl OpenrpcDocumentMethodsItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::MethodObject(_) => "MethodObject",
-            Self::ReferenceObject(_) => "ReferenceObject",
-        }
-    }
-}
-impl ::core::convert::From<MethodObject> for OpenrpcDocumentMethodsItem {
-    /// The `MethodObject` alternative.
-    fn from(value: MethodObject) -> Self {
-        Self::MethodObject(value)
-    }
-}
-impl ::core::convert::From<ReferenceObject> for OpenrpcDocumentMethodsItem {
-    /// The `ReferenceObject` alternative.
-    fn from(value: ReferenceObject) -> Self {
-        Self::ReferenceObject(value)
-    }
+::mcpwire_support::union! {
+    OpenrpcDocumentMethodsItem "OpenrpcDocumentMethodsItem";
+    MethodObject(MethodObject) from;
+    ReferenceObject(ReferenceObject) from;
 }
 impl<'de> ::serde::Deserialize<'de> for OpenrpcDocumentMethodsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(

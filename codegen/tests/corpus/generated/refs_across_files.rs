@@ -46,26 +46,10 @@ pub enum Id {
     /// The `Integer` alternative.
     Integer(::mcpwire_support::Integer),
 }
-impl Id {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::String(_) => "String",
-            Self::Integer(_) => "Integer",
-        }
-    }
-}
-impl ::core::convert::From<String> for Id {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl ::core::convert::From<::mcpwire_support::Integer> for Id {
-    /// The `Integer` alternative.
-    fn from(value: ::mcpwire_support::Integer) -> Self {
-        Self::Integer(value)
-    }
+::mcpwire_support::union! {
+    Id "Id";
+    String(String) from;
+    Integer(::mcpwire_support::Integer) from;
 }
 impl<'de> ::serde::Deserialize<'de> for Id {
     fn deserialize<D: ::serde::Deserializer<'de>>(

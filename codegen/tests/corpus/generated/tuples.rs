@@ -17,20 +17,10 @@ pub enum PointItem2 {
     /// The `Null` alternative.
     Null,
 }
-impl PointItem2 {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::String(_) => "String",
-            Self::Null => "Null",
-        }
-    }
-}
-impl ::core::convert::From<String> for PointItem2 {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
+::mcpwire_support::union! {
+    PointItem2 "PointItem2";
+    String(String) from;
+    Null null;
 }
 impl<'de> ::serde::Deserialize<'de> for PointItem2 {
     fn deserialize<D: ::serde::Deserializer<'de>>(

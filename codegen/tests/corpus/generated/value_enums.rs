@@ -222,33 +222,11 @@ pub enum SettingsLevel {
     /// The `Level3` alternative.
     Level3(Level3),
 }
-impl SettingsLevel {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Level1(_) => "Level1",
-            Self::Level2(_) => "Level2",
-            Self::Level3(_) => "Level3",
-        }
-    }
-}
-impl ::core::convert::From<Level1> for SettingsLevel {
-    /// The `Level1` alternative.
-    fn from(value: Level1) -> Self {
-        Self::Level1(value)
-    }
-}
-impl ::core::convert::From<Level2> for SettingsLevel {
-    /// The `Level2` alternative.
-    fn from(value: Level2) -> Self {
-        Self::Level2(value)
-    }
-}
-impl ::core::convert::From<Level3> for SettingsLevel {
-    /// The `Level3` alternative.
-    fn from(value: Level3) -> Self {
-        Self::Level3(value)
-    }
+::mcpwire_support::union! {
+    SettingsLevel "SettingsLevel";
+    Level1(Level1) from;
+    Level2(Level2) from;
+    Level3(Level3) from;
 }
 impl<'de> ::serde::Deserialize<'de> for SettingsLevel {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -294,34 +272,12 @@ pub enum SettingsMixed {
     /// The `Null` alternative.
     Null,
 }
-impl SettingsMixed {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Mixed1(_) => "Mixed1",
-            Self::MixedTwo(_) => "MixedTwo",
-            Self::MixedTrue(_) => "MixedTrue",
-            Self::Null => "Null",
-        }
-    }
-}
-impl ::core::convert::From<Mixed1> for SettingsMixed {
-    /// The `Mixed1` alternative.
-    fn from(value: Mixed1) -> Self {
-        Self::Mixed1(value)
-    }
-}
-impl ::core::convert::From<MixedTwo> for SettingsMixed {
-    /// The `MixedTwo` alternative.
-    fn from(value: MixedTwo) -> Self {
-        Self::MixedTwo(value)
-    }
-}
-impl ::core::convert::From<MixedTrue> for SettingsMixed {
-    /// The `MixedTrue` alternative.
-    fn from(value: MixedTrue) -> Self {
-        Self::MixedTrue(value)
-    }
+::mcpwire_support::union! {
+    SettingsMixed "SettingsMixed";
+    Mixed1(Mixed1) from;
+    MixedTwo(MixedTwo) from;
+    MixedTrue(MixedTrue) from;
+    Null null;
 }
 impl<'de> ::serde::Deserialize<'de> for SettingsMixed {
     fn deserialize<D: ::serde::Deserializer<'de>>(

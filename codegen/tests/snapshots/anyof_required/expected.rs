@@ -16,33 +16,11 @@ pub enum AnyResult {
     /// The `CountResult` alternative.
     CountResult(CountResult),
 }
-impl AnyResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Result(_) => "Result",
-            Self::ListResult(_) => "ListResult",
-            Self::CountResult(_) => "CountResult",
-        }
-    }
-}
-impl ::core::convert::From<Result> for AnyResult {
-    /// The `Result` alternative.
-    fn from(value: Result) -> Self {
-        Self::Result(value)
-    }
-}
-impl ::core::convert::From<ListResult> for AnyResult {
-    /// The `ListResult` alternative.
-    fn from(value: ListResult) -> Self {
-        Self::ListResult(value)
-    }
-}
-impl ::core::convert::From<CountResult> for AnyResult {
-    /// The `CountResult` alternative.
-    fn from(value: CountResult) -> Self {
-        Self::CountResult(value)
-    }
+::mcpwire_types::support::union! {
+    AnyResult "AnyResult" schemars "schemars";
+    Result(Result) from;
+    ListResult(ListResult) from;
+    CountResult(CountResult) from;
 }
 impl<'de> ::serde::Deserialize<'de> for AnyResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -108,23 +86,6 @@ impl<'de> ::serde::Deserialize<'de> for AnyResult {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for AnyResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "AnyResult".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "AnyResult").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < Result > (), generator.subschema_for:: <
-                ListResult > (), generator.subschema_for:: < CountResult > ()
-            ],
-        )
     }
 }
 /// `CountResult` (test schema).
@@ -196,33 +157,11 @@ pub enum OneResult {
     /// The `CountResult` alternative.
     CountResult(CountResult),
 }
-impl OneResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Result(_) => "Result",
-            Self::ListResult(_) => "ListResult",
-            Self::CountResult(_) => "CountResult",
-        }
-    }
-}
-impl ::core::convert::From<Result> for OneResult {
-    /// The `Result` alternative.
-    fn from(value: Result) -> Self {
-        Self::Result(value)
-    }
-}
-impl ::core::convert::From<ListResult> for OneResult {
-    /// The `ListResult` alternative.
-    fn from(value: ListResult) -> Self {
-        Self::ListResult(value)
-    }
-}
-impl ::core::convert::From<CountResult> for OneResult {
-    /// The `CountResult` alternative.
-    fn from(value: CountResult) -> Self {
-        Self::CountResult(value)
-    }
+::mcpwire_types::support::union! {
+    OneResult "OneResult" schemars "schemars";
+    Result(Result) from;
+    ListResult(ListResult) from;
+    CountResult(CountResult) from;
 }
 impl<'de> ::serde::Deserialize<'de> for OneResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -288,23 +227,6 @@ impl<'de> ::serde::Deserialize<'de> for OneResult {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for OneResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "OneResult".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "OneResult").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < Result > (), generator.subschema_for:: <
-                ListResult > (), generator.subschema_for:: < CountResult > ()
-            ],
-        )
     }
 }
 /// `Result` (test schema).

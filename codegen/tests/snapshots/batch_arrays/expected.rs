@@ -46,40 +46,12 @@ pub enum Message {
     /// The `Array2` alternative.
     Array2(Vec<Reply>),
 }
-impl Message {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Call(_) => "Call",
-            Self::Reply(_) => "Reply",
-            Self::Array(_) => "Array",
-            Self::Array2(_) => "Array2",
-        }
-    }
-}
-impl ::core::convert::From<Call> for Message {
-    /// The `Call` alternative.
-    fn from(value: Call) -> Self {
-        Self::Call(value)
-    }
-}
-impl ::core::convert::From<Reply> for Message {
-    /// The `Reply` alternative.
-    fn from(value: Reply) -> Self {
-        Self::Reply(value)
-    }
-}
-impl ::core::convert::From<Vec<Call>> for Message {
-    /// The `Array` alternative.
-    fn from(value: Vec<Call>) -> Self {
-        Self::Array(value)
-    }
-}
-impl ::core::convert::From<Vec<Reply>> for Message {
-    /// The `Array2` alternative.
-    fn from(value: Vec<Reply>) -> Self {
-        Self::Array2(value)
-    }
+::mcpwire_types::support::union! {
+    Message "Message" schemars "schemars";
+    Call(Call) from;
+    Reply(Reply) from;
+    Array(Vec<Call>) from;
+    Array2(Vec<Reply>) from;
 }
 impl<'de> ::serde::Deserialize<'de> for Message {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -169,24 +141,6 @@ impl<'de> ::serde::Deserialize<'de> for Message {
             }
         }
         ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for Message {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "Message".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "Message").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < Call > (), generator.subschema_for:: < Reply
-                > (), generator.subschema_for:: < Vec < Call > > (), generator
-                .subschema_for:: < Vec < Reply > > ()
-            ],
-        )
     }
 }
 /// `Reply` (test schema).

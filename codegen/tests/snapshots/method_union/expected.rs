@@ -14,27 +14,11 @@ pub enum ClientRequest {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl ClientRequest {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::PingRequest(_) => "PingRequest",
-            Self::ListToolsRequest(_) => "ListToolsRequest",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<PingRequest> for ClientRequest {
-    /// The `PingRequest` alternative.
-    fn from(value: PingRequest) -> Self {
-        Self::PingRequest(value)
-    }
-}
-impl ::core::convert::From<ListToolsRequest> for ClientRequest {
-    /// The `ListToolsRequest` alternative.
-    fn from(value: ListToolsRequest) -> Self {
-        Self::ListToolsRequest(value)
-    }
+::mcpwire_types::support::union! {
+    ClientRequest "ClientRequest" schemars "schemars";
+    PingRequest(PingRequest) from;
+    ListToolsRequest(ListToolsRequest) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -79,24 +63,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ClientRequest".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ClientRequest").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < PingRequest > (), generator.subschema_for:: <
-                ListToolsRequest > (), generator.subschema_for:: <
-                ::mcpwire_types::support::UnknownMethod > ()
-            ],
-        )
     }
 }
 /// `ListToolsRequest` (test schema).

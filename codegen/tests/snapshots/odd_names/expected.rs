@@ -125,26 +125,10 @@ pub enum SelfValue {
     /// The `String` alternative.
     String(String),
 }
-impl SelfValue {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::MyType2(_) => "MyType2",
-            Self::String(_) => "String",
-        }
-    }
-}
-impl ::core::convert::From<MyType2> for SelfValue {
-    /// The `MyType2` alternative.
-    fn from(value: MyType2) -> Self {
-        Self::MyType2(value)
-    }
-}
-impl ::core::convert::From<String> for SelfValue {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
+::mcpwire_types::support::union! {
+    SelfValue "SelfValue" schemars "schemars";
+    MyType2(MyType2) from;
+    String(String) from;
 }
 impl<'de> ::serde::Deserialize<'de> for SelfValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -173,23 +157,6 @@ impl<'de> ::serde::Deserialize<'de> for SelfValue {
             }
         }
         ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for SelfValue {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "SelfValue".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "SelfValue").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < MyType2 > (), generator.subschema_for:: <
-                String > ()
-            ],
-        )
     }
 }
 /// `V2Fa` (test schema).

@@ -22,47 +22,13 @@ pub enum JSONValue {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl JSONValue {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::JSONObject(_) => "JSONObject",
-            Self::Array(_) => "Array",
-            Self::String(_) => "String",
-            Self::Integer(_) => "Integer",
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<JSONObject> for JSONValue {
-    /// The `JSONObject` alternative.
-    fn from(value: JSONObject) -> Self {
-        Self::JSONObject(value)
-    }
-}
-impl ::core::convert::From<Vec<JSONValue>> for JSONValue {
-    /// The `Array` alternative.
-    fn from(value: Vec<JSONValue>) -> Self {
-        Self::Array(value)
-    }
-}
-impl ::core::convert::From<String> for JSONValue {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl ::core::convert::From<::mcpwire_types::support::Integer> for JSONValue {
-    /// The `Integer` alternative.
-    fn from(value: ::mcpwire_types::support::Integer) -> Self {
-        Self::Integer(value)
-    }
-}
-impl ::core::convert::From<bool> for JSONValue {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_types::support::union! {
+    JSONValue "JSONValue" schemars "schemars";
+    JSONObject(JSONObject) from;
+    Array(Vec<JSONValue>) from;
+    String(String) from;
+    Integer(::mcpwire_types::support::Integer) from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for JSONValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -97,25 +63,6 @@ impl<'de> ::serde::Deserialize<'de> for JSONValue {
             }
         }
         ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for JSONValue {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "JSONValue".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "JSONValue").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < JSONObject > (), generator.subschema_for:: <
-                Vec < JSONValue > > (), generator.subschema_for:: < String > (),
-                generator.subschema_for:: < ::mcpwire_types::support::Integer > (),
-                generator.subschema_for:: < bool > ()
-            ],
-        )
     }
 }
 /// `Node` (test schema).

@@ -16,34 +16,12 @@ pub enum Scalar {
     /// The `Null` alternative.
     Null,
 }
-impl Scalar {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::String(_) => "String",
-            Self::Number(_) => "Number",
-            Self::Boolean(_) => "Boolean",
-            Self::Null => "Null",
-        }
-    }
-}
-impl ::core::convert::From<String> for Scalar {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl ::core::convert::From<::serde_json::Number> for Scalar {
-    /// The `Number` alternative.
-    fn from(value: ::serde_json::Number) -> Self {
-        Self::Number(value)
-    }
-}
-impl ::core::convert::From<bool> for Scalar {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_types::support::union! {
+    Scalar "Scalar" schemars "schemars";
+    String(String) from;
+    Number(::serde_json::Number) from;
+    Boolean(bool) from;
+    Null null;
 }
 impl<'de> ::serde::Deserialize<'de> for Scalar {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -79,24 +57,6 @@ impl<'de> ::serde::Deserialize<'de> for Scalar {
         ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for Scalar {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "Scalar".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "Scalar").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < String > (), generator.subschema_for:: <
-                ::serde_json::Number > (), generator.subschema_for:: < bool > (),
-                ::schemars::json_schema!({ "type" : "null" })
-            ],
-        )
-    }
-}
 /// `Token` (test schema).
 ///
 /// Schema: `#/$defs/Token` in `tests/snapshots/type_array/schema.json`.
@@ -109,26 +69,10 @@ pub enum Token {
     /// The `Integer` alternative.
     Integer(::mcpwire_types::support::Integer),
 }
-impl Token {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::String(_) => "String",
-            Self::Integer(_) => "Integer",
-        }
-    }
-}
-impl ::core::convert::From<String> for Token {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl ::core::convert::From<::mcpwire_types::support::Integer> for Token {
-    /// The `Integer` alternative.
-    fn from(value: ::mcpwire_types::support::Integer) -> Self {
-        Self::Integer(value)
-    }
+::mcpwire_types::support::union! {
+    Token "Token" schemars "schemars";
+    String(String) from;
+    Integer(::mcpwire_types::support::Integer) from;
 }
 impl<'de> ::serde::Deserialize<'de> for Token {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -157,23 +101,6 @@ impl<'de> ::serde::Deserialize<'de> for Token {
             }
         }
         ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for Token {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "Token".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "Token").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < String > (), generator.subschema_for:: <
-                ::mcpwire_types::support::Integer > ()
-            ],
-        )
     }
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.

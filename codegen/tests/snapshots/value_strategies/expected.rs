@@ -215,26 +215,10 @@ pub enum Shape {
     /// The `ShapeVariant1` alternative.
     ShapeVariant1(ShapeVariant1),
 }
-impl Shape {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ShapeVariant0(_) => "ShapeVariant0",
-            Self::ShapeVariant1(_) => "ShapeVariant1",
-        }
-    }
-}
-impl ::core::convert::From<ShapeVariant0> for Shape {
-    /// The `ShapeVariant0` alternative.
-    fn from(value: ShapeVariant0) -> Self {
-        Self::ShapeVariant0(value)
-    }
-}
-impl ::core::convert::From<ShapeVariant1> for Shape {
-    /// The `ShapeVariant1` alternative.
-    fn from(value: ShapeVariant1) -> Self {
-        Self::ShapeVariant1(value)
-    }
+::mcpwire_types::support::union! {
+    Shape "Shape" schemars "schemars";
+    ShapeVariant0(ShapeVariant0) from;
+    ShapeVariant1(ShapeVariant1) from;
 }
 impl<'de> ::serde::Deserialize<'de> for Shape {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -276,23 +260,6 @@ impl<'de> ::serde::Deserialize<'de> for Shape {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for Shape {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "Shape".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "Shape").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < ShapeVariant0 > (), generator.subschema_for::
-                < ShapeVariant1 > ()
-            ],
-        )
     }
 }
 /// `ShapeVariant0` (test schema).

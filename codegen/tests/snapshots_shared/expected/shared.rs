@@ -263,26 +263,10 @@ pub mod v2025_11_25_and_v2026_07_28 {
         /// The `ImageContent` alternative.
         ImageContent(ImageContent),
     }
-    impl Content {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::TextContent(_) => "TextContent",
-                Self::ImageContent(_) => "ImageContent",
-            }
-        }
-    }
-    impl ::core::convert::From<TextContent> for Content {
-        /// The `TextContent` alternative.
-        fn from(value: TextContent) -> Self {
-            Self::TextContent(value)
-        }
-    }
-    impl ::core::convert::From<ImageContent> for Content {
-        /// The `ImageContent` alternative.
-        fn from(value: ImageContent) -> Self {
-            Self::ImageContent(value)
-        }
+    ::mcpwire_types::support::union! {
+        Content "Content" schemars "schemars";
+        TextContent(TextContent) from;
+        ImageContent(ImageContent) from;
     }
     impl<'de> ::serde::Deserialize<'de> for Content {
         fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -324,25 +308,6 @@ pub mod v2025_11_25_and_v2026_07_28 {
                 }
             }
             ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for Content {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "Content".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "Content").into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < TextContent > (), generator
-                    .subschema_for:: < ImageContent > ()
-                ],
-            )
         }
     }
 }

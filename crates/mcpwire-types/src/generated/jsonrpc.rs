@@ -16,26 +16,10 @@ pub enum BatchRequestItem {
     /// The `Notification` alternative.
     Notification(Notification),
 }
-impl BatchRequestItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Request(_) => "Request",
-            Self::Notification(_) => "Notification",
-        }
-    }
-}
-impl ::core::convert::From<Request> for BatchRequestItem {
-    /// The `Request` alternative.
-    fn from(value: Request) -> Self {
-        Self::Request(value)
-    }
-}
-impl ::core::convert::From<Notification> for BatchRequestItem {
-    /// The `Notification` alternative.
-    fn from(value: Notification) -> Self {
-        Self::Notification(value)
-    }
+::mcpwire_types::support::union! {
+    BatchRequestItem "BatchRequestItem" schemars "schemars";
+    Request(Request) from;
+    Notification(Notification) from;
 }
 impl<'de> ::serde::Deserialize<'de> for BatchRequestItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -93,23 +77,6 @@ impl<'de> ::serde::Deserialize<'de> for BatchRequestItem {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for BatchRequestItem {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "BatchRequestItem".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "BatchRequestItem").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < Request > (), generator.subschema_for:: <
-                Notification > ()
-            ],
-        )
     }
 }
 /// `BatchResponse` (JSON-RPC 2.0).
@@ -540,47 +507,13 @@ pub enum Message {
     /// The `BatchResponse` alternative.
     BatchResponse(BatchResponse),
 }
-impl Message {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Request(_) => "Request",
-            Self::Notification(_) => "Notification",
-            Self::BatchRequest(_) => "BatchRequest",
-            Self::Response(_) => "Response",
-            Self::BatchResponse(_) => "BatchResponse",
-        }
-    }
-}
-impl ::core::convert::From<Request> for Message {
-    /// The `Request` alternative.
-    fn from(value: Request) -> Self {
-        Self::Request(value)
-    }
-}
-impl ::core::convert::From<Notification> for Message {
-    /// The `Notification` alternative.
-    fn from(value: Notification) -> Self {
-        Self::Notification(value)
-    }
-}
-impl ::core::convert::From<BatchRequest> for Message {
-    /// The `BatchRequest` alternative.
-    fn from(value: BatchRequest) -> Self {
-        Self::BatchRequest(value)
-    }
-}
-impl ::core::convert::From<Response> for Message {
-    /// The `Response` alternative.
-    fn from(value: Response) -> Self {
-        Self::Response(value)
-    }
-}
-impl ::core::convert::From<BatchResponse> for Message {
-    /// The `BatchResponse` alternative.
-    fn from(value: BatchResponse) -> Self {
-        Self::BatchResponse(value)
-    }
+::mcpwire_types::support::union! {
+    Message "Message" schemars "schemars";
+    Request(Request) from;
+    Notification(Notification) from;
+    BatchRequest(BatchRequest) from;
+    Response(Response) from;
+    BatchResponse(BatchResponse) from;
 }
 impl<'de> ::serde::Deserialize<'de> for Message {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -685,25 +618,6 @@ impl<'de> ::serde::Deserialize<'de> for Message {
         ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for Message {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "Message".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "Message").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < Request > (), generator.subschema_for:: <
-                Notification > (), generator.subschema_for:: < BatchRequest > (),
-                generator.subschema_for:: < Response > (), generator.subschema_for:: <
-                BatchResponse > ()
-            ],
-        )
-    }
-}
 /// `MethodNotFoundError` (JSON-RPC 2.0).
 ///
 /// Schema: `#/$defs/MethodNotFoundError` in `schema/jsonrpc-2.0.schema.json`.
@@ -784,26 +698,10 @@ pub enum Params {
     /// The `Array` alternative.
     Array(Vec<::mcpwire_types::Json>),
 }
-impl Params {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Object(_) => "Object",
-            Self::Array(_) => "Array",
-        }
-    }
-}
-impl ::core::convert::From<::mcpwire_types::JsonObject> for Params {
-    /// The `Object` alternative.
-    fn from(value: ::mcpwire_types::JsonObject) -> Self {
-        Self::Object(value)
-    }
-}
-impl ::core::convert::From<Vec<::mcpwire_types::Json>> for Params {
-    /// The `Array` alternative.
-    fn from(value: Vec<::mcpwire_types::Json>) -> Self {
-        Self::Array(value)
-    }
+::mcpwire_types::support::union! {
+    Params "Params" schemars "schemars";
+    Object(::mcpwire_types::JsonObject) from;
+    Array(Vec<::mcpwire_types::Json>) from;
 }
 impl<'de> ::serde::Deserialize<'de> for Params {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -832,23 +730,6 @@ impl<'de> ::serde::Deserialize<'de> for Params {
             }
         }
         ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for Params {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "Params".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "Params").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < ::mcpwire_types::JsonObject > (), generator
-                .subschema_for:: < Vec < ::mcpwire_types::Json > > ()
-            ],
-        )
     }
 }
 /// `ParseError` (JSON-RPC 2.0).
@@ -937,27 +818,11 @@ pub enum RequestId {
     /// The `Null` alternative.
     Null,
 }
-impl RequestId {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::String(_) => "String",
-            Self::Number(_) => "Number",
-            Self::Null => "Null",
-        }
-    }
-}
-impl ::core::convert::From<String> for RequestId {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl ::core::convert::From<::serde_json::Number> for RequestId {
-    /// The `Number` alternative.
-    fn from(value: ::serde_json::Number) -> Self {
-        Self::Number(value)
-    }
+::mcpwire_types::support::union! {
+    RequestId "RequestId" schemars "schemars";
+    String(String) from;
+    Number(::serde_json::Number) from;
+    Null null;
 }
 impl<'de> ::serde::Deserialize<'de> for RequestId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -991,23 +856,6 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
         ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for RequestId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "RequestId".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "RequestId").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < String > (), generator.subschema_for:: <
-                ::serde_json::Number > (), ::schemars::json_schema!({ "type" : "null" })
-            ],
-        )
-    }
-}
 /// `Response` (JSON-RPC 2.0).
 ///
 /// Schema: `#/$defs/Response/anyOf` in `schema/jsonrpc-2.0.schema.json`.
@@ -1020,26 +868,10 @@ pub enum Response {
     /// The `ErrorResponse` alternative.
     ErrorResponse(ErrorResponse),
 }
-impl Response {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ResultResponse(_) => "ResultResponse",
-            Self::ErrorResponse(_) => "ErrorResponse",
-        }
-    }
-}
-impl ::core::convert::From<ResultResponse> for Response {
-    /// The `ResultResponse` alternative.
-    fn from(value: ResultResponse) -> Self {
-        Self::ResultResponse(value)
-    }
-}
-impl ::core::convert::From<ErrorResponse> for Response {
-    /// The `ErrorResponse` alternative.
-    fn from(value: ErrorResponse) -> Self {
-        Self::ErrorResponse(value)
-    }
+::mcpwire_types::support::union! {
+    Response "Response" schemars "schemars";
+    ResultResponse(ResultResponse) from;
+    ErrorResponse(ErrorResponse) from;
 }
 impl<'de> ::serde::Deserialize<'de> for Response {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1114,23 +946,6 @@ impl<'de> ::serde::Deserialize<'de> for Response {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for Response {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "Response".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "Response").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < ResultResponse > (), generator
-                .subschema_for:: < ErrorResponse > ()
-            ],
-        )
     }
 }
 /// `ResultResponse` (JSON-RPC 2.0).

@@ -917,26 +917,10 @@ pub mod v2024_11_05_to_v2026_07_28 {
         /// The `Integer` alternative.
         Integer(::mcpwire_types::support::Integer),
     }
-    impl ProgressToken {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::String(_) => "String",
-                Self::Integer(_) => "Integer",
-            }
-        }
-    }
-    impl ::core::convert::From<String> for ProgressToken {
-        /// The `String` alternative.
-        fn from(value: String) -> Self {
-            Self::String(value)
-        }
-    }
-    impl ::core::convert::From<::mcpwire_types::support::Integer> for ProgressToken {
-        /// The `Integer` alternative.
-        fn from(value: ::mcpwire_types::support::Integer) -> Self {
-            Self::Integer(value)
-        }
+    ::mcpwire_types::support::union! {
+        ProgressToken "ProgressToken" schemars "schemars";
+        String(String) from;
+        Integer(::mcpwire_types::support::Integer) from;
     }
     impl<'de> ::serde::Deserialize<'de> for ProgressToken {
         fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -967,25 +951,6 @@ pub mod v2024_11_05_to_v2026_07_28 {
             ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
         }
     }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for ProgressToken {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "ProgressToken".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "ProgressToken").into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < String > (), generator.subschema_for:: <
-                    ::mcpwire_types::support::Integer > ()
-                ],
-            )
-        }
-    }
     /// `RequestId`: one type for MCP 2024-11-05, MCP 2025-03-26, MCP 2025-06-18, MCP 2025-11-25 and MCP 2026-07-28 (the same definition in each).
     ///
     /// Schema: `#/definitions/RequestId` in `mcp/2024-11-05/schema.json`, `mcp/2025-03-26/schema.json`, `mcp/2025-06-18/schema.json`; `#/$defs/RequestId` in `mcp/2025-11-25/schema.json`, `mcp/2026-07-28/schema.json`.
@@ -999,26 +964,10 @@ pub mod v2024_11_05_to_v2026_07_28 {
         /// The `Integer` alternative.
         Integer(::mcpwire_types::support::Integer),
     }
-    impl RequestId {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::String(_) => "String",
-                Self::Integer(_) => "Integer",
-            }
-        }
-    }
-    impl ::core::convert::From<String> for RequestId {
-        /// The `String` alternative.
-        fn from(value: String) -> Self {
-            Self::String(value)
-        }
-    }
-    impl ::core::convert::From<::mcpwire_types::support::Integer> for RequestId {
-        /// The `Integer` alternative.
-        fn from(value: ::mcpwire_types::support::Integer) -> Self {
-            Self::Integer(value)
-        }
+    ::mcpwire_types::support::union! {
+        RequestId "RequestId" schemars "schemars";
+        String(String) from;
+        Integer(::mcpwire_types::support::Integer) from;
     }
     impl<'de> ::serde::Deserialize<'de> for RequestId {
         fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1047,25 +996,6 @@ pub mod v2024_11_05_to_v2026_07_28 {
                 }
             }
             ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for RequestId {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "RequestId".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "RequestId").into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < String > (), generator.subschema_for:: <
-                    ::mcpwire_types::support::Integer > ()
-                ],
-            )
         }
     }
     /// `Role`: one type for MCP 2024-11-05, MCP 2025-03-26, MCP 2025-06-18, MCP 2025-11-25 and MCP 2026-07-28 (the same definition in each).
@@ -3066,104 +2996,22 @@ pub mod v2024_11_05_and_v2025_03_26 {
         /// A method this version does not define; the raw members are kept.
         Unknown(::mcpwire_types::support::UnknownMethod),
     }
-    impl ClientRequest {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::InitializeRequest(_) => "InitializeRequest",
-                Self::PingRequest(_) => "PingRequest",
-                Self::ListResourcesRequest(_) => "ListResourcesRequest",
-                Self::ListResourceTemplatesRequest(_) => "ListResourceTemplatesRequest",
-                Self::ReadResourceRequest(_) => "ReadResourceRequest",
-                Self::SubscribeRequest(_) => "SubscribeRequest",
-                Self::UnsubscribeRequest(_) => "UnsubscribeRequest",
-                Self::ListPromptsRequest(_) => "ListPromptsRequest",
-                Self::GetPromptRequest(_) => "GetPromptRequest",
-                Self::ListToolsRequest(_) => "ListToolsRequest",
-                Self::CallToolRequest(_) => "CallToolRequest",
-                Self::SetLevelRequest(_) => "SetLevelRequest",
-                Self::CompleteRequest(_) => "CompleteRequest",
-                Self::Unknown(_) => "Unknown",
-            }
-        }
-    }
-    impl ::core::convert::From<InitializeRequest> for ClientRequest {
-        /// The `InitializeRequest` alternative.
-        fn from(value: InitializeRequest) -> Self {
-            Self::InitializeRequest(value)
-        }
-    }
-    impl ::core::convert::From<PingRequest> for ClientRequest {
-        /// The `PingRequest` alternative.
-        fn from(value: PingRequest) -> Self {
-            Self::PingRequest(value)
-        }
-    }
-    impl ::core::convert::From<ListResourcesRequest> for ClientRequest {
-        /// The `ListResourcesRequest` alternative.
-        fn from(value: ListResourcesRequest) -> Self {
-            Self::ListResourcesRequest(value)
-        }
-    }
-    impl ::core::convert::From<ListResourceTemplatesRequest> for ClientRequest {
-        /// The `ListResourceTemplatesRequest` alternative.
-        fn from(value: ListResourceTemplatesRequest) -> Self {
-            Self::ListResourceTemplatesRequest(value)
-        }
-    }
-    impl ::core::convert::From<ReadResourceRequest> for ClientRequest {
-        /// The `ReadResourceRequest` alternative.
-        fn from(value: ReadResourceRequest) -> Self {
-            Self::ReadResourceRequest(value)
-        }
-    }
-    impl ::core::convert::From<SubscribeRequest> for ClientRequest {
-        /// The `SubscribeRequest` alternative.
-        fn from(value: SubscribeRequest) -> Self {
-            Self::SubscribeRequest(value)
-        }
-    }
-    impl ::core::convert::From<UnsubscribeRequest> for ClientRequest {
-        /// The `UnsubscribeRequest` alternative.
-        fn from(value: UnsubscribeRequest) -> Self {
-            Self::UnsubscribeRequest(value)
-        }
-    }
-    impl ::core::convert::From<ListPromptsRequest> for ClientRequest {
-        /// The `ListPromptsRequest` alternative.
-        fn from(value: ListPromptsRequest) -> Self {
-            Self::ListPromptsRequest(value)
-        }
-    }
-    impl ::core::convert::From<GetPromptRequest> for ClientRequest {
-        /// The `GetPromptRequest` alternative.
-        fn from(value: GetPromptRequest) -> Self {
-            Self::GetPromptRequest(value)
-        }
-    }
-    impl ::core::convert::From<ListToolsRequest> for ClientRequest {
-        /// The `ListToolsRequest` alternative.
-        fn from(value: ListToolsRequest) -> Self {
-            Self::ListToolsRequest(value)
-        }
-    }
-    impl ::core::convert::From<CallToolRequest> for ClientRequest {
-        /// The `CallToolRequest` alternative.
-        fn from(value: CallToolRequest) -> Self {
-            Self::CallToolRequest(value)
-        }
-    }
-    impl ::core::convert::From<SetLevelRequest> for ClientRequest {
-        /// The `SetLevelRequest` alternative.
-        fn from(value: SetLevelRequest) -> Self {
-            Self::SetLevelRequest(value)
-        }
-    }
-    impl ::core::convert::From<CompleteRequest> for ClientRequest {
-        /// The `CompleteRequest` alternative.
-        fn from(value: CompleteRequest) -> Self {
-            Self::CompleteRequest(value)
-        }
+    ::mcpwire_types::support::union! {
+        ClientRequest "ClientRequest" schemars "schemars";
+        InitializeRequest(InitializeRequest) from;
+        PingRequest(PingRequest) from;
+        ListResourcesRequest(ListResourcesRequest) from;
+        ListResourceTemplatesRequest(ListResourceTemplatesRequest) from;
+        ReadResourceRequest(ReadResourceRequest) from;
+        SubscribeRequest(SubscribeRequest) from;
+        UnsubscribeRequest(UnsubscribeRequest) from;
+        ListPromptsRequest(ListPromptsRequest) from;
+        GetPromptRequest(GetPromptRequest) from;
+        ListToolsRequest(ListToolsRequest) from;
+        CallToolRequest(CallToolRequest) from;
+        SetLevelRequest(SetLevelRequest) from;
+        CompleteRequest(CompleteRequest) from;
+        Unknown unknown;
     }
     impl<'de> ::serde::Deserialize<'de> for ClientRequest {
         fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3246,35 +3094,6 @@ pub mod v2024_11_05_and_v2025_03_26 {
             ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
         }
     }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for ClientRequest {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "ClientRequest".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "ClientRequest").into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < InitializeRequest > (), generator
-                    .subschema_for:: < PingRequest > (), generator.subschema_for:: <
-                    ListResourcesRequest > (), generator.subschema_for:: <
-                    ListResourceTemplatesRequest > (), generator.subschema_for:: <
-                    ReadResourceRequest > (), generator.subschema_for:: <
-                    SubscribeRequest > (), generator.subschema_for:: < UnsubscribeRequest
-                    > (), generator.subschema_for:: < ListPromptsRequest > (), generator
-                    .subschema_for:: < GetPromptRequest > (), generator.subschema_for:: <
-                    ListToolsRequest > (), generator.subschema_for:: < CallToolRequest >
-                    (), generator.subschema_for:: < SetLevelRequest > (), generator
-                    .subschema_for:: < CompleteRequest > (), generator.subschema_for:: <
-                    ::mcpwire_types::support::UnknownMethod > ()
-                ],
-            )
-        }
-    }
     /// `CompleteRequest`: one type for MCP 2024-11-05 and MCP 2025-03-26 (the same definition in each).
     ///
     /// Schema: `#/definitions/CompleteRequest` in `mcp/2024-11-05/schema.json`, `mcp/2025-03-26/schema.json`.
@@ -3351,26 +3170,10 @@ pub mod v2024_11_05_and_v2025_03_26 {
         /// The `ResourceReference` alternative.
         ResourceReference(ResourceReference),
     }
-    impl CompleteRequestParamsRef {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::PromptReference(_) => "PromptReference",
-                Self::ResourceReference(_) => "ResourceReference",
-            }
-        }
-    }
-    impl ::core::convert::From<PromptReference> for CompleteRequestParamsRef {
-        /// The `PromptReference` alternative.
-        fn from(value: PromptReference) -> Self {
-            Self::PromptReference(value)
-        }
-    }
-    impl ::core::convert::From<ResourceReference> for CompleteRequestParamsRef {
-        /// The `ResourceReference` alternative.
-        fn from(value: ResourceReference) -> Self {
-            Self::ResourceReference(value)
-        }
+    ::mcpwire_types::support::union! {
+        CompleteRequestParamsRef "CompleteRequestParamsRef" schemars "schemars";
+        PromptReference(PromptReference) from;
+        ResourceReference(ResourceReference) from;
     }
     impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
         fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3414,26 +3217,6 @@ pub mod v2024_11_05_and_v2025_03_26 {
             ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
         }
     }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for CompleteRequestParamsRef {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "CompleteRequestParamsRef".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "CompleteRequestParamsRef")
-                .into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < PromptReference > (), generator
-                    .subschema_for:: < ResourceReference > ()
-                ],
-            )
-        }
-    }
     /// `EmbeddedResourceResource`: one type for MCP 2024-11-05 and MCP 2025-03-26 (the same definition in each).
     ///
     /// Schema: `#/definitions/EmbeddedResource/properties/resource/anyOf` in `mcp/2024-11-05/schema.json`, `mcp/2025-03-26/schema.json`.
@@ -3447,26 +3230,10 @@ pub mod v2024_11_05_and_v2025_03_26 {
         /// The `BlobResourceContents` alternative.
         BlobResourceContents(BlobResourceContents),
     }
-    impl EmbeddedResourceResource {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::TextResourceContents(_) => "TextResourceContents",
-                Self::BlobResourceContents(_) => "BlobResourceContents",
-            }
-        }
-    }
-    impl ::core::convert::From<TextResourceContents> for EmbeddedResourceResource {
-        /// The `TextResourceContents` alternative.
-        fn from(value: TextResourceContents) -> Self {
-            Self::TextResourceContents(value)
-        }
-    }
-    impl ::core::convert::From<BlobResourceContents> for EmbeddedResourceResource {
-        /// The `BlobResourceContents` alternative.
-        fn from(value: BlobResourceContents) -> Self {
-            Self::BlobResourceContents(value)
-        }
+    ::mcpwire_types::support::union! {
+        EmbeddedResourceResource "EmbeddedResourceResource" schemars "schemars";
+        TextResourceContents(TextResourceContents) from;
+        BlobResourceContents(BlobResourceContents) from;
     }
     impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
         fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3531,26 +3298,6 @@ pub mod v2024_11_05_and_v2025_03_26 {
                 }
             }
             ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for EmbeddedResourceResource {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "EmbeddedResourceResource".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "EmbeddedResourceResource")
-                .into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < TextResourceContents > (), generator
-                    .subschema_for:: < BlobResourceContents > ()
-                ],
-            )
         }
     }
     /// `Implementation`: one type for MCP 2024-11-05 and MCP 2025-03-26 (the same definition in each).
@@ -4391,26 +4138,10 @@ pub mod v2024_11_05_and_v2025_03_26 {
         /// The `BlobResourceContents` alternative.
         BlobResourceContents(BlobResourceContents),
     }
-    impl ReadResourceResultContentsItem {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::TextResourceContents(_) => "TextResourceContents",
-                Self::BlobResourceContents(_) => "BlobResourceContents",
-            }
-        }
-    }
-    impl ::core::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
-        /// The `TextResourceContents` alternative.
-        fn from(value: TextResourceContents) -> Self {
-            Self::TextResourceContents(value)
-        }
-    }
-    impl ::core::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
-        /// The `BlobResourceContents` alternative.
-        fn from(value: BlobResourceContents) -> Self {
-            Self::BlobResourceContents(value)
-        }
+    ::mcpwire_types::support::union! {
+        ReadResourceResultContentsItem "ReadResourceResultContentsItem" schemars "schemars";
+        TextResourceContents(TextResourceContents) from;
+        BlobResourceContents(BlobResourceContents) from;
     }
     impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
         fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -4484,28 +4215,6 @@ pub mod v2024_11_05_and_v2025_03_26 {
                 }
             }
             ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for ReadResourceResultContentsItem {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "ReadResourceResultContentsItem".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(
-                ::core::module_path!(), "::", "ReadResourceResultContentsItem"
-            )
-                .into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < TextResourceContents > (), generator
-                    .subschema_for:: < BlobResourceContents > ()
-                ],
-            )
         }
     }
     /// `Request`: one type for MCP 2024-11-05 and MCP 2025-03-26 (the same definition in each).
@@ -5938,26 +5647,10 @@ pub mod v2025_06_18_and_v2025_11_25 {
         /// The `BlobResourceContents` alternative.
         BlobResourceContents(BlobResourceContents),
     }
-    impl EmbeddedResourceResource {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::TextResourceContents(_) => "TextResourceContents",
-                Self::BlobResourceContents(_) => "BlobResourceContents",
-            }
-        }
-    }
-    impl ::core::convert::From<TextResourceContents> for EmbeddedResourceResource {
-        /// The `TextResourceContents` alternative.
-        fn from(value: TextResourceContents) -> Self {
-            Self::TextResourceContents(value)
-        }
-    }
-    impl ::core::convert::From<BlobResourceContents> for EmbeddedResourceResource {
-        /// The `BlobResourceContents` alternative.
-        fn from(value: BlobResourceContents) -> Self {
-            Self::BlobResourceContents(value)
-        }
+    ::mcpwire_types::support::union! {
+        EmbeddedResourceResource "EmbeddedResourceResource" schemars "schemars";
+        TextResourceContents(TextResourceContents) from;
+        BlobResourceContents(BlobResourceContents) from;
     }
     impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
         fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -6022,26 +5715,6 @@ pub mod v2025_06_18_and_v2025_11_25 {
                 }
             }
             ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for EmbeddedResourceResource {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "EmbeddedResourceResource".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "EmbeddedResourceResource")
-                .into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < TextResourceContents > (), generator
-                    .subschema_for:: < BlobResourceContents > ()
-                ],
-            )
         }
     }
     /// `ImageContent`: one type for MCP 2025-06-18 and MCP 2025-11-25 (the same definition in each).
@@ -6164,26 +5837,10 @@ pub mod v2025_06_18_and_v2025_11_25 {
         /// The `BlobResourceContents` alternative.
         BlobResourceContents(BlobResourceContents),
     }
-    impl ReadResourceResultContentsItem {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::TextResourceContents(_) => "TextResourceContents",
-                Self::BlobResourceContents(_) => "BlobResourceContents",
-            }
-        }
-    }
-    impl ::core::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
-        /// The `TextResourceContents` alternative.
-        fn from(value: TextResourceContents) -> Self {
-            Self::TextResourceContents(value)
-        }
-    }
-    impl ::core::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
-        /// The `BlobResourceContents` alternative.
-        fn from(value: BlobResourceContents) -> Self {
-            Self::BlobResourceContents(value)
-        }
+    ::mcpwire_types::support::union! {
+        ReadResourceResultContentsItem "ReadResourceResultContentsItem" schemars "schemars";
+        TextResourceContents(TextResourceContents) from;
+        BlobResourceContents(BlobResourceContents) from;
     }
     impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
         fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -6257,28 +5914,6 @@ pub mod v2025_06_18_and_v2025_11_25 {
                 }
             }
             ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for ReadResourceResultContentsItem {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "ReadResourceResultContentsItem".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(
-                ::core::module_path!(), "::", "ReadResourceResultContentsItem"
-            )
-                .into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < TextResourceContents > (), generator
-                    .subschema_for:: < BlobResourceContents > ()
-                ],
-            )
         }
     }
     /// `ResourceContents`: one type for MCP 2025-06-18 and MCP 2025-11-25 (the same definition in each).
@@ -6514,26 +6149,10 @@ pub mod v2025_11_25_and_v2026_07_28 {
         /// The `ResourceTemplateReference` alternative.
         ResourceTemplateReference(ResourceTemplateReference),
     }
-    impl CompleteRequestParamsRef {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::PromptReference(_) => "PromptReference",
-                Self::ResourceTemplateReference(_) => "ResourceTemplateReference",
-            }
-        }
-    }
-    impl ::core::convert::From<PromptReference> for CompleteRequestParamsRef {
-        /// The `PromptReference` alternative.
-        fn from(value: PromptReference) -> Self {
-            Self::PromptReference(value)
-        }
-    }
-    impl ::core::convert::From<ResourceTemplateReference> for CompleteRequestParamsRef {
-        /// The `ResourceTemplateReference` alternative.
-        fn from(value: ResourceTemplateReference) -> Self {
-            Self::ResourceTemplateReference(value)
-        }
+    ::mcpwire_types::support::union! {
+        CompleteRequestParamsRef "CompleteRequestParamsRef" schemars "schemars";
+        PromptReference(PromptReference) from;
+        ResourceTemplateReference(ResourceTemplateReference) from;
     }
     impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
         fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -6578,26 +6197,6 @@ pub mod v2025_11_25_and_v2026_07_28 {
                 }
             }
             ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for CompleteRequestParamsRef {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "CompleteRequestParamsRef".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "CompleteRequestParamsRef")
-                .into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < PromptReference > (), generator
-                    .subschema_for:: < ResourceTemplateReference > ()
-                ],
-            )
         }
     }
     /// `CreateMessageRequestParamsIncludeContext`: one type for MCP 2025-11-25 and MCP 2026-07-28 (the same definition in each).
@@ -6697,41 +6296,12 @@ pub mod v2025_11_25_and_v2026_07_28 {
         /// The `Boolean` alternative.
         Boolean(bool),
     }
-    impl ElicitResultContentValue {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::Array(_) => "Array",
-                Self::String(_) => "String",
-                Self::Integer(_) => "Integer",
-                Self::Boolean(_) => "Boolean",
-            }
-        }
-    }
-    impl ::core::convert::From<Vec<String>> for ElicitResultContentValue {
-        /// The `Array` alternative.
-        fn from(value: Vec<String>) -> Self {
-            Self::Array(value)
-        }
-    }
-    impl ::core::convert::From<String> for ElicitResultContentValue {
-        /// The `String` alternative.
-        fn from(value: String) -> Self {
-            Self::String(value)
-        }
-    }
-    impl ::core::convert::From<::mcpwire_types::support::Integer>
-    for ElicitResultContentValue {
-        /// The `Integer` alternative.
-        fn from(value: ::mcpwire_types::support::Integer) -> Self {
-            Self::Integer(value)
-        }
-    }
-    impl ::core::convert::From<bool> for ElicitResultContentValue {
-        /// The `Boolean` alternative.
-        fn from(value: bool) -> Self {
-            Self::Boolean(value)
-        }
+    ::mcpwire_types::support::union! {
+        ElicitResultContentValue "ElicitResultContentValue" schemars "schemars";
+        Array(Vec<String>) from;
+        String(String) from;
+        Integer(::mcpwire_types::support::Integer) from;
+        Boolean(bool) from;
     }
     impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
         fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -6766,28 +6336,6 @@ pub mod v2025_11_25_and_v2026_07_28 {
             ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
         }
     }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for ElicitResultContentValue {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "ElicitResultContentValue".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "ElicitResultContentValue")
-                .into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < Vec < String > > (), generator
-                    .subschema_for:: < String > (), generator.subschema_for:: <
-                    ::mcpwire_types::support::Integer > (), generator.subschema_for:: <
-                    bool > ()
-                ],
-            )
-        }
-    }
     /// `EnumSchema`: one type for MCP 2025-11-25 and MCP 2026-07-28 (the same definition in each).
     ///
     /// Schema: `#/$defs/EnumSchema/anyOf` in `mcp/2025-11-25/schema.json`, `mcp/2026-07-28/schema.json`.
@@ -6807,49 +6355,13 @@ pub mod v2025_11_25_and_v2026_07_28 {
         /// The `LegacyTitledEnumSchema` alternative.
         LegacyTitledEnumSchema(LegacyTitledEnumSchema),
     }
-    impl EnumSchema {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::UntitledSingleSelectEnumSchema(_) => {
-                    "UntitledSingleSelectEnumSchema"
-                }
-                Self::TitledSingleSelectEnumSchema(_) => "TitledSingleSelectEnumSchema",
-                Self::UntitledMultiSelectEnumSchema(_) => "UntitledMultiSelectEnumSchema",
-                Self::TitledMultiSelectEnumSchema(_) => "TitledMultiSelectEnumSchema",
-                Self::LegacyTitledEnumSchema(_) => "LegacyTitledEnumSchema",
-            }
-        }
-    }
-    impl ::core::convert::From<UntitledSingleSelectEnumSchema> for EnumSchema {
-        /// The `UntitledSingleSelectEnumSchema` alternative.
-        fn from(value: UntitledSingleSelectEnumSchema) -> Self {
-            Self::UntitledSingleSelectEnumSchema(value)
-        }
-    }
-    impl ::core::convert::From<TitledSingleSelectEnumSchema> for EnumSchema {
-        /// The `TitledSingleSelectEnumSchema` alternative.
-        fn from(value: TitledSingleSelectEnumSchema) -> Self {
-            Self::TitledSingleSelectEnumSchema(value)
-        }
-    }
-    impl ::core::convert::From<UntitledMultiSelectEnumSchema> for EnumSchema {
-        /// The `UntitledMultiSelectEnumSchema` alternative.
-        fn from(value: UntitledMultiSelectEnumSchema) -> Self {
-            Self::UntitledMultiSelectEnumSchema(value)
-        }
-    }
-    impl ::core::convert::From<TitledMultiSelectEnumSchema> for EnumSchema {
-        /// The `TitledMultiSelectEnumSchema` alternative.
-        fn from(value: TitledMultiSelectEnumSchema) -> Self {
-            Self::TitledMultiSelectEnumSchema(value)
-        }
-    }
-    impl ::core::convert::From<LegacyTitledEnumSchema> for EnumSchema {
-        /// The `LegacyTitledEnumSchema` alternative.
-        fn from(value: LegacyTitledEnumSchema) -> Self {
-            Self::LegacyTitledEnumSchema(value)
-        }
+    ::mcpwire_types::support::union! {
+        EnumSchema "EnumSchema" schemars "schemars";
+        UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema) from;
+        TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema) from;
+        UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema) from;
+        TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema) from;
+        LegacyTitledEnumSchema(LegacyTitledEnumSchema) from;
     }
     impl<'de> ::serde::Deserialize<'de> for EnumSchema {
         fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -6978,28 +6490,6 @@ pub mod v2025_11_25_and_v2026_07_28 {
                 }
             }
             ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for EnumSchema {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "EnumSchema".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "EnumSchema").into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < UntitledSingleSelectEnumSchema > (),
-                    generator.subschema_for:: < TitledSingleSelectEnumSchema > (),
-                    generator.subschema_for:: < UntitledMultiSelectEnumSchema > (),
-                    generator.subschema_for:: < TitledMultiSelectEnumSchema > (),
-                    generator.subschema_for:: < LegacyTitledEnumSchema > ()
-                ],
-            )
         }
     }
     /// `Error`: one type for MCP 2025-11-25 and MCP 2026-07-28 (the same definition in each).
@@ -7492,26 +6982,10 @@ pub mod v2025_11_25_and_v2026_07_28 {
         /// The `TitledMultiSelectEnumSchema` alternative.
         TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
     }
-    impl MultiSelectEnumSchema {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::UntitledMultiSelectEnumSchema(_) => "UntitledMultiSelectEnumSchema",
-                Self::TitledMultiSelectEnumSchema(_) => "TitledMultiSelectEnumSchema",
-            }
-        }
-    }
-    impl ::core::convert::From<UntitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
-        /// The `UntitledMultiSelectEnumSchema` alternative.
-        fn from(value: UntitledMultiSelectEnumSchema) -> Self {
-            Self::UntitledMultiSelectEnumSchema(value)
-        }
-    }
-    impl ::core::convert::From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
-        /// The `TitledMultiSelectEnumSchema` alternative.
-        fn from(value: TitledMultiSelectEnumSchema) -> Self {
-            Self::TitledMultiSelectEnumSchema(value)
-        }
+    ::mcpwire_types::support::union! {
+        MultiSelectEnumSchema "MultiSelectEnumSchema" schemars "schemars";
+        UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema) from;
+        TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema) from;
     }
     impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
         fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -7590,25 +7064,6 @@ pub mod v2025_11_25_and_v2026_07_28 {
                 }
             }
             ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for MultiSelectEnumSchema {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "MultiSelectEnumSchema".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "MultiSelectEnumSchema").into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < UntitledMultiSelectEnumSchema > (),
-                    generator.subschema_for:: < TitledMultiSelectEnumSchema > ()
-                ],
-            )
         }
     }
     /// `Notification`: one type for MCP 2025-11-25 and MCP 2026-07-28 (the same definition in each).
@@ -7718,74 +7173,16 @@ pub mod v2025_11_25_and_v2026_07_28 {
         /// The `LegacyTitledEnumSchema` alternative.
         LegacyTitledEnumSchema(LegacyTitledEnumSchema),
     }
-    impl PrimitiveSchemaDefinition {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::StringSchema(_) => "StringSchema",
-                Self::NumberSchema(_) => "NumberSchema",
-                Self::BooleanSchema(_) => "BooleanSchema",
-                Self::UntitledSingleSelectEnumSchema(_) => {
-                    "UntitledSingleSelectEnumSchema"
-                }
-                Self::TitledSingleSelectEnumSchema(_) => "TitledSingleSelectEnumSchema",
-                Self::UntitledMultiSelectEnumSchema(_) => "UntitledMultiSelectEnumSchema",
-                Self::TitledMultiSelectEnumSchema(_) => "TitledMultiSelectEnumSchema",
-                Self::LegacyTitledEnumSchema(_) => "LegacyTitledEnumSchema",
-            }
-        }
-    }
-    impl ::core::convert::From<StringSchema> for PrimitiveSchemaDefinition {
-        /// The `StringSchema` alternative.
-        fn from(value: StringSchema) -> Self {
-            Self::StringSchema(value)
-        }
-    }
-    impl ::core::convert::From<NumberSchema> for PrimitiveSchemaDefinition {
-        /// The `NumberSchema` alternative.
-        fn from(value: NumberSchema) -> Self {
-            Self::NumberSchema(value)
-        }
-    }
-    impl ::core::convert::From<BooleanSchema> for PrimitiveSchemaDefinition {
-        /// The `BooleanSchema` alternative.
-        fn from(value: BooleanSchema) -> Self {
-            Self::BooleanSchema(value)
-        }
-    }
-    impl ::core::convert::From<UntitledSingleSelectEnumSchema>
-    for PrimitiveSchemaDefinition {
-        /// The `UntitledSingleSelectEnumSchema` alternative.
-        fn from(value: UntitledSingleSelectEnumSchema) -> Self {
-            Self::UntitledSingleSelectEnumSchema(value)
-        }
-    }
-    impl ::core::convert::From<TitledSingleSelectEnumSchema>
-    for PrimitiveSchemaDefinition {
-        /// The `TitledSingleSelectEnumSchema` alternative.
-        fn from(value: TitledSingleSelectEnumSchema) -> Self {
-            Self::TitledSingleSelectEnumSchema(value)
-        }
-    }
-    impl ::core::convert::From<UntitledMultiSelectEnumSchema>
-    for PrimitiveSchemaDefinition {
-        /// The `UntitledMultiSelectEnumSchema` alternative.
-        fn from(value: UntitledMultiSelectEnumSchema) -> Self {
-            Self::UntitledMultiSelectEnumSchema(value)
-        }
-    }
-    impl ::core::convert::From<TitledMultiSelectEnumSchema>
-    for PrimitiveSchemaDefinition {
-        /// The `TitledMultiSelectEnumSchema` alternative.
-        fn from(value: TitledMultiSelectEnumSchema) -> Self {
-            Self::TitledMultiSelectEnumSchema(value)
-        }
-    }
-    impl ::core::convert::From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition {
-        /// The `LegacyTitledEnumSchema` alternative.
-        fn from(value: LegacyTitledEnumSchema) -> Self {
-            Self::LegacyTitledEnumSchema(value)
-        }
+    ::mcpwire_types::support::union! {
+        PrimitiveSchemaDefinition "PrimitiveSchemaDefinition" schemars "schemars";
+        StringSchema(StringSchema) from;
+        NumberSchema(NumberSchema) from;
+        BooleanSchema(BooleanSchema) from;
+        UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema) from;
+        TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema) from;
+        UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema) from;
+        TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema) from;
+        LegacyTitledEnumSchema(LegacyTitledEnumSchema) from;
     }
     impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
         fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -7959,32 +7356,6 @@ pub mod v2025_11_25_and_v2026_07_28 {
             ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
         }
     }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for PrimitiveSchemaDefinition {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "PrimitiveSchemaDefinition".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "PrimitiveSchemaDefinition")
-                .into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < StringSchema > (), generator
-                    .subschema_for:: < NumberSchema > (), generator.subschema_for:: <
-                    BooleanSchema > (), generator.subschema_for:: <
-                    UntitledSingleSelectEnumSchema > (), generator.subschema_for:: <
-                    TitledSingleSelectEnumSchema > (), generator.subschema_for:: <
-                    UntitledMultiSelectEnumSchema > (), generator.subschema_for:: <
-                    TitledMultiSelectEnumSchema > (), generator.subschema_for:: <
-                    LegacyTitledEnumSchema > ()
-                ],
-            )
-        }
-    }
     /// `Request`: one type for MCP 2025-11-25 and MCP 2026-07-28 (the same definition in each).
     ///
     /// Schema: `#/$defs/Request` in `mcp/2025-11-25/schema.json`, `mcp/2026-07-28/schema.json`.
@@ -8029,29 +7400,10 @@ pub mod v2025_11_25_and_v2026_07_28 {
         /// The `TitledSingleSelectEnumSchema` alternative.
         TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
     }
-    impl SingleSelectEnumSchema {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::UntitledSingleSelectEnumSchema(_) => {
-                    "UntitledSingleSelectEnumSchema"
-                }
-                Self::TitledSingleSelectEnumSchema(_) => "TitledSingleSelectEnumSchema",
-            }
-        }
-    }
-    impl ::core::convert::From<UntitledSingleSelectEnumSchema>
-    for SingleSelectEnumSchema {
-        /// The `UntitledSingleSelectEnumSchema` alternative.
-        fn from(value: UntitledSingleSelectEnumSchema) -> Self {
-            Self::UntitledSingleSelectEnumSchema(value)
-        }
-    }
-    impl ::core::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
-        /// The `TitledSingleSelectEnumSchema` alternative.
-        fn from(value: TitledSingleSelectEnumSchema) -> Self {
-            Self::TitledSingleSelectEnumSchema(value)
-        }
+    ::mcpwire_types::support::union! {
+        SingleSelectEnumSchema "SingleSelectEnumSchema" schemars "schemars";
+        UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema) from;
+        TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema) from;
     }
     impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
         fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -8125,26 +7477,6 @@ pub mod v2025_11_25_and_v2026_07_28 {
                 }
             }
             ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for SingleSelectEnumSchema {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "SingleSelectEnumSchema".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "SingleSelectEnumSchema")
-                .into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < UntitledSingleSelectEnumSchema > (),
-                    generator.subschema_for:: < TitledSingleSelectEnumSchema > ()
-                ],
-            )
         }
     }
     /// `StringSchema`: one type for MCP 2025-11-25 and MCP 2026-07-28 (the same definition in each).

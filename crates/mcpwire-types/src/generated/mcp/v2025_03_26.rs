@@ -133,40 +133,12 @@ pub enum CallToolResultContentItem {
     /// The `EmbeddedResource` alternative.
     EmbeddedResource(EmbeddedResource),
 }
-impl CallToolResultContentItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-            Self::EmbeddedResource(_) => "EmbeddedResource",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for CallToolResultContentItem {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for CallToolResultContentItem {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for CallToolResultContentItem {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
-}
-impl ::core::convert::From<EmbeddedResource> for CallToolResultContentItem {
-    /// The `EmbeddedResource` alternative.
-    fn from(value: EmbeddedResource) -> Self {
-        Self::EmbeddedResource(value)
-    }
+::mcpwire_types::support::union! {
+    CallToolResultContentItem "CallToolResultContentItem" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
+    EmbeddedResource(EmbeddedResource) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CallToolResultContentItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -219,24 +191,6 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultContentItem {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for CallToolResultContentItem {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "CallToolResultContentItem".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "CallToolResultContentItem").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > (),
-                generator.subschema_for:: < EmbeddedResource > ()
-            ],
-        )
-    }
-}
 pub use super::shared::v2024_11_05_to_v2025_06_18::CancelledNotification;
 pub use super::shared::v2024_11_05_to_v2025_06_18::CancelledNotificationParams;
 pub use super::shared::v2024_11_05_and_v2025_03_26::ClientCapabilities;
@@ -260,41 +214,13 @@ pub enum ClientNotification {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl ClientNotification {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CancelledNotification(_) => "CancelledNotification",
-            Self::InitializedNotification(_) => "InitializedNotification",
-            Self::ProgressNotification(_) => "ProgressNotification",
-            Self::RootsListChangedNotification(_) => "RootsListChangedNotification",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<CancelledNotification> for ClientNotification {
-    /// The `CancelledNotification` alternative.
-    fn from(value: CancelledNotification) -> Self {
-        Self::CancelledNotification(value)
-    }
-}
-impl ::core::convert::From<InitializedNotification> for ClientNotification {
-    /// The `InitializedNotification` alternative.
-    fn from(value: InitializedNotification) -> Self {
-        Self::InitializedNotification(value)
-    }
-}
-impl ::core::convert::From<ProgressNotification> for ClientNotification {
-    /// The `ProgressNotification` alternative.
-    fn from(value: ProgressNotification) -> Self {
-        Self::ProgressNotification(value)
-    }
-}
-impl ::core::convert::From<RootsListChangedNotification> for ClientNotification {
-    /// The `RootsListChangedNotification` alternative.
-    fn from(value: RootsListChangedNotification) -> Self {
-        Self::RootsListChangedNotification(value)
-    }
+::mcpwire_types::support::union! {
+    ClientNotification "ClientNotification" schemars "schemars";
+    CancelledNotification(CancelledNotification) from;
+    InitializedNotification(InitializedNotification) from;
+    ProgressNotification(ProgressNotification) from;
+    RootsListChangedNotification(RootsListChangedNotification) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -353,26 +279,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ClientNotification".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ClientNotification").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < CancelledNotification > (), generator
-                .subschema_for:: < InitializedNotification > (), generator
-                .subschema_for:: < ProgressNotification > (), generator.subschema_for:: <
-                RootsListChangedNotification > (), generator.subschema_for:: <
-                ::mcpwire_types::support::UnknownMethod > ()
-            ],
-        )
-    }
-}
 pub use super::shared::v2024_11_05_and_v2025_03_26::ClientRequest;
 /// `ClientResult` (MCP 2025-03-26).
 ///
@@ -389,33 +295,11 @@ pub enum ClientResult {
     /// The `ListRootsResult` alternative.
     ListRootsResult(ListRootsResult),
 }
-impl ClientResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Result(_) => "Result",
-            Self::CreateMessageResult(_) => "CreateMessageResult",
-            Self::ListRootsResult(_) => "ListRootsResult",
-        }
-    }
-}
-impl ::core::convert::From<Result> for ClientResult {
-    /// The `Result` alternative.
-    fn from(value: Result) -> Self {
-        Self::Result(value)
-    }
-}
-impl ::core::convert::From<CreateMessageResult> for ClientResult {
-    /// The `CreateMessageResult` alternative.
-    fn from(value: CreateMessageResult) -> Self {
-        Self::CreateMessageResult(value)
-    }
-}
-impl ::core::convert::From<ListRootsResult> for ClientResult {
-    /// The `ListRootsResult` alternative.
-    fn from(value: ListRootsResult) -> Self {
-        Self::ListRootsResult(value)
-    }
+::mcpwire_types::support::union! {
+    ClientResult "ClientResult" schemars "schemars";
+    Result(Result) from;
+    CreateMessageResult(CreateMessageResult) from;
+    ListRootsResult(ListRootsResult) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -481,24 +365,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ClientResult".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ClientResult").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < Result > (), generator.subschema_for:: <
-                CreateMessageResult > (), generator.subschema_for:: < ListRootsResult >
-                ()
-            ],
-        )
     }
 }
 pub use super::shared::v2024_11_05_and_v2025_03_26::CompleteRequest;
@@ -669,33 +535,11 @@ pub enum CreateMessageResultContent {
     /// The `AudioContent` alternative.
     AudioContent(AudioContent),
 }
-impl CreateMessageResultContent {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for CreateMessageResultContent {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for CreateMessageResultContent {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for CreateMessageResultContent {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
+::mcpwire_types::support::union! {
+    CreateMessageResultContent "CreateMessageResultContent" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -739,24 +583,6 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for CreateMessageResultContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "CreateMessageResultContent".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "CreateMessageResultContent")
-            .into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > ()
-            ],
-        )
     }
 }
 pub use super::shared::v2024_11_05_to_v2026_07_28::Cursor;
@@ -948,26 +774,10 @@ pub enum JSONRPCBatchRequestItem {
     /// The `JSONRPCNotification` alternative.
     JSONRPCNotification(JSONRPCNotification),
 }
-impl JSONRPCBatchRequestItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::JSONRPCRequest(_) => "JSONRPCRequest",
-            Self::JSONRPCNotification(_) => "JSONRPCNotification",
-        }
-    }
-}
-impl ::core::convert::From<JSONRPCRequest> for JSONRPCBatchRequestItem {
-    /// The `JSONRPCRequest` alternative.
-    fn from(value: JSONRPCRequest) -> Self {
-        Self::JSONRPCRequest(value)
-    }
-}
-impl ::core::convert::From<JSONRPCNotification> for JSONRPCBatchRequestItem {
-    /// The `JSONRPCNotification` alternative.
-    fn from(value: JSONRPCNotification) -> Self {
-        Self::JSONRPCNotification(value)
-    }
+::mcpwire_types::support::union! {
+    JSONRPCBatchRequestItem "JSONRPCBatchRequestItem" schemars "schemars";
+    JSONRPCRequest(JSONRPCRequest) from;
+    JSONRPCNotification(JSONRPCNotification) from;
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCBatchRequestItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1027,23 +837,6 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCBatchRequestItem {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for JSONRPCBatchRequestItem {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "JSONRPCBatchRequestItem".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "JSONRPCBatchRequestItem").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < JSONRPCRequest > (), generator
-                .subschema_for:: < JSONRPCNotification > ()
-            ],
-        )
-    }
-}
 /// `JSONRPCBatchResponse` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/JSONRPCBatchResponse` in `mcp/2025-03-26/schema.json`.
@@ -1062,26 +855,10 @@ pub enum JSONRPCBatchResponseItem {
     /// The `JSONRPCError` alternative.
     JSONRPCError(JSONRPCError),
 }
-impl JSONRPCBatchResponseItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::JSONRPCResponse(_) => "JSONRPCResponse",
-            Self::JSONRPCError(_) => "JSONRPCError",
-        }
-    }
-}
-impl ::core::convert::From<JSONRPCResponse> for JSONRPCBatchResponseItem {
-    /// The `JSONRPCResponse` alternative.
-    fn from(value: JSONRPCResponse) -> Self {
-        Self::JSONRPCResponse(value)
-    }
-}
-impl ::core::convert::From<JSONRPCError> for JSONRPCBatchResponseItem {
-    /// The `JSONRPCError` alternative.
-    fn from(value: JSONRPCError) -> Self {
-        Self::JSONRPCError(value)
-    }
+::mcpwire_types::support::union! {
+    JSONRPCBatchResponseItem "JSONRPCBatchResponseItem" schemars "schemars";
+    JSONRPCResponse(JSONRPCResponse) from;
+    JSONRPCError(JSONRPCError) from;
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCBatchResponseItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1158,23 +935,6 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCBatchResponseItem {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for JSONRPCBatchResponseItem {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "JSONRPCBatchResponseItem".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "JSONRPCBatchResponseItem").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < JSONRPCResponse > (), generator
-                .subschema_for:: < JSONRPCError > ()
-            ],
-        )
-    }
-}
 pub use super::shared::v2024_11_05_to_v2025_06_18::JSONRPCError;
 pub use super::shared::v2024_11_05_to_v2025_06_18::JSONRPCErrorError;
 /// `JSONRPCMessage` (MCP 2025-03-26).
@@ -1198,54 +958,14 @@ pub enum JSONRPCMessage {
     /// The `JSONRPCBatchResponse` alternative.
     JSONRPCBatchResponse(JSONRPCBatchResponse),
 }
-impl JSONRPCMessage {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::JSONRPCRequest(_) => "JSONRPCRequest",
-            Self::JSONRPCNotification(_) => "JSONRPCNotification",
-            Self::JSONRPCBatchRequest(_) => "JSONRPCBatchRequest",
-            Self::JSONRPCResponse(_) => "JSONRPCResponse",
-            Self::JSONRPCError(_) => "JSONRPCError",
-            Self::JSONRPCBatchResponse(_) => "JSONRPCBatchResponse",
-        }
-    }
-}
-impl ::core::convert::From<JSONRPCRequest> for JSONRPCMessage {
-    /// The `JSONRPCRequest` alternative.
-    fn from(value: JSONRPCRequest) -> Self {
-        Self::JSONRPCRequest(value)
-    }
-}
-impl ::core::convert::From<JSONRPCNotification> for JSONRPCMessage {
-    /// The `JSONRPCNotification` alternative.
-    fn from(value: JSONRPCNotification) -> Self {
-        Self::JSONRPCNotification(value)
-    }
-}
-impl ::core::convert::From<JSONRPCBatchRequest> for JSONRPCMessage {
-    /// The `JSONRPCBatchRequest` alternative.
-    fn from(value: JSONRPCBatchRequest) -> Self {
-        Self::JSONRPCBatchRequest(value)
-    }
-}
-impl ::core::convert::From<JSONRPCResponse> for JSONRPCMessage {
-    /// The `JSONRPCResponse` alternative.
-    fn from(value: JSONRPCResponse) -> Self {
-        Self::JSONRPCResponse(value)
-    }
-}
-impl ::core::convert::From<JSONRPCError> for JSONRPCMessage {
-    /// The `JSONRPCError` alternative.
-    fn from(value: JSONRPCError) -> Self {
-        Self::JSONRPCError(value)
-    }
-}
-impl ::core::convert::From<JSONRPCBatchResponse> for JSONRPCMessage {
-    /// The `JSONRPCBatchResponse` alternative.
-    fn from(value: JSONRPCBatchResponse) -> Self {
-        Self::JSONRPCBatchResponse(value)
-    }
+::mcpwire_types::support::union! {
+    JSONRPCMessage "JSONRPCMessage" schemars "schemars";
+    JSONRPCRequest(JSONRPCRequest) from;
+    JSONRPCNotification(JSONRPCNotification) from;
+    JSONRPCBatchRequest(JSONRPCBatchRequest) from;
+    JSONRPCResponse(JSONRPCResponse) from;
+    JSONRPCError(JSONRPCError) from;
+    JSONRPCBatchResponse(JSONRPCBatchResponse) from;
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1366,26 +1086,6 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
             }
         }
         ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for JSONRPCMessage {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "JSONRPCMessage".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "JSONRPCMessage").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < JSONRPCRequest > (), generator
-                .subschema_for:: < JSONRPCNotification > (), generator.subschema_for:: <
-                JSONRPCBatchRequest > (), generator.subschema_for:: < JSONRPCResponse >
-                (), generator.subschema_for:: < JSONRPCError > (), generator
-                .subschema_for:: < JSONRPCBatchResponse > ()
-            ],
-        )
     }
 }
 pub use super::shared::v2024_11_05_and_v2025_03_26::JSONRPCNotification;
@@ -1608,40 +1308,12 @@ pub enum PromptMessageContent {
     /// The `EmbeddedResource` alternative.
     EmbeddedResource(EmbeddedResource),
 }
-impl PromptMessageContent {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-            Self::EmbeddedResource(_) => "EmbeddedResource",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for PromptMessageContent {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for PromptMessageContent {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for PromptMessageContent {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
-}
-impl ::core::convert::From<EmbeddedResource> for PromptMessageContent {
-    /// The `EmbeddedResource` alternative.
-    fn from(value: EmbeddedResource) -> Self {
-        Self::EmbeddedResource(value)
-    }
+::mcpwire_types::support::union! {
+    PromptMessageContent "PromptMessageContent" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
+    EmbeddedResource(EmbeddedResource) from;
 }
 impl<'de> ::serde::Deserialize<'de> for PromptMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1692,24 +1364,6 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessageContent {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for PromptMessageContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "PromptMessageContent".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "PromptMessageContent").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > (),
-                generator.subschema_for:: < EmbeddedResource > ()
-            ],
-        )
     }
 }
 pub use super::shared::v2024_11_05_and_v2025_03_26::PromptReference;
@@ -1876,33 +1530,11 @@ pub enum SamplingMessageContent {
     /// The `AudioContent` alternative.
     AudioContent(AudioContent),
 }
-impl SamplingMessageContent {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for SamplingMessageContent {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for SamplingMessageContent {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for SamplingMessageContent {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
+::mcpwire_types::support::union! {
+    SamplingMessageContent "SamplingMessageContent" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
 }
 impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1948,23 +1580,6 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for SamplingMessageContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "SamplingMessageContent".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "SamplingMessageContent").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > ()
-            ],
-        )
-    }
-}
 pub use super::shared::v2025_03_26_and_v2025_06_18::ServerCapabilities;
 pub use super::shared::v2024_11_05_to_v2026_07_28::ServerCapabilitiesPrompts;
 pub use super::shared::v2024_11_05_to_v2026_07_28::ServerCapabilitiesResources;
@@ -1994,62 +1609,16 @@ pub enum ServerNotification {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl ServerNotification {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CancelledNotification(_) => "CancelledNotification",
-            Self::ProgressNotification(_) => "ProgressNotification",
-            Self::ResourceListChangedNotification(_) => "ResourceListChangedNotification",
-            Self::ResourceUpdatedNotification(_) => "ResourceUpdatedNotification",
-            Self::PromptListChangedNotification(_) => "PromptListChangedNotification",
-            Self::ToolListChangedNotification(_) => "ToolListChangedNotification",
-            Self::LoggingMessageNotification(_) => "LoggingMessageNotification",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<CancelledNotification> for ServerNotification {
-    /// The `CancelledNotification` alternative.
-    fn from(value: CancelledNotification) -> Self {
-        Self::CancelledNotification(value)
-    }
-}
-impl ::core::convert::From<ProgressNotification> for ServerNotification {
-    /// The `ProgressNotification` alternative.
-    fn from(value: ProgressNotification) -> Self {
-        Self::ProgressNotification(value)
-    }
-}
-impl ::core::convert::From<ResourceListChangedNotification> for ServerNotification {
-    /// The `ResourceListChangedNotification` alternative.
-    fn from(value: ResourceListChangedNotification) -> Self {
-        Self::ResourceListChangedNotification(value)
-    }
-}
-impl ::core::convert::From<ResourceUpdatedNotification> for ServerNotification {
-    /// The `ResourceUpdatedNotification` alternative.
-    fn from(value: ResourceUpdatedNotification) -> Self {
-        Self::ResourceUpdatedNotification(value)
-    }
-}
-impl ::core::convert::From<PromptListChangedNotification> for ServerNotification {
-    /// The `PromptListChangedNotification` alternative.
-    fn from(value: PromptListChangedNotification) -> Self {
-        Self::PromptListChangedNotification(value)
-    }
-}
-impl ::core::convert::From<ToolListChangedNotification> for ServerNotification {
-    /// The `ToolListChangedNotification` alternative.
-    fn from(value: ToolListChangedNotification) -> Self {
-        Self::ToolListChangedNotification(value)
-    }
-}
-impl ::core::convert::From<LoggingMessageNotification> for ServerNotification {
-    /// The `LoggingMessageNotification` alternative.
-    fn from(value: LoggingMessageNotification) -> Self {
-        Self::LoggingMessageNotification(value)
-    }
+::mcpwire_types::support::union! {
+    ServerNotification "ServerNotification" schemars "schemars";
+    CancelledNotification(CancelledNotification) from;
+    ProgressNotification(ProgressNotification) from;
+    ResourceListChangedNotification(ResourceListChangedNotification) from;
+    ResourceUpdatedNotification(ResourceUpdatedNotification) from;
+    PromptListChangedNotification(PromptListChangedNotification) from;
+    ToolListChangedNotification(ToolListChangedNotification) from;
+    LoggingMessageNotification(LoggingMessageNotification) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -2126,29 +1695,6 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ServerNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ServerNotification".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ServerNotification").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < CancelledNotification > (), generator
-                .subschema_for:: < ProgressNotification > (), generator.subschema_for:: <
-                ResourceListChangedNotification > (), generator.subschema_for:: <
-                ResourceUpdatedNotification > (), generator.subschema_for:: <
-                PromptListChangedNotification > (), generator.subschema_for:: <
-                ToolListChangedNotification > (), generator.subschema_for:: <
-                LoggingMessageNotification > (), generator.subschema_for:: <
-                ::mcpwire_types::support::UnknownMethod > ()
-            ],
-        )
-    }
-}
 /// `ServerRequest` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ServerRequest/anyOf` in `mcp/2025-03-26/schema.json`.
@@ -2166,34 +1712,12 @@ pub enum ServerRequest {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl ServerRequest {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::PingRequest(_) => "PingRequest",
-            Self::CreateMessageRequest(_) => "CreateMessageRequest",
-            Self::ListRootsRequest(_) => "ListRootsRequest",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<PingRequest> for ServerRequest {
-    /// The `PingRequest` alternative.
-    fn from(value: PingRequest) -> Self {
-        Self::PingRequest(value)
-    }
-}
-impl ::core::convert::From<CreateMessageRequest> for ServerRequest {
-    /// The `CreateMessageRequest` alternative.
-    fn from(value: CreateMessageRequest) -> Self {
-        Self::CreateMessageRequest(value)
-    }
-}
-impl ::core::convert::From<ListRootsRequest> for ServerRequest {
-    /// The `ListRootsRequest` alternative.
-    fn from(value: ListRootsRequest) -> Self {
-        Self::ListRootsRequest(value)
-    }
+::mcpwire_types::support::union! {
+    ServerRequest "ServerRequest" schemars "schemars";
+    PingRequest(PingRequest) from;
+    CreateMessageRequest(CreateMessageRequest) from;
+    ListRootsRequest(ListRootsRequest) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -2242,25 +1766,6 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ServerRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ServerRequest".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ServerRequest").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < PingRequest > (), generator.subschema_for:: <
-                CreateMessageRequest > (), generator.subschema_for:: < ListRootsRequest >
-                (), generator.subschema_for:: < ::mcpwire_types::support::UnknownMethod >
-                ()
-            ],
-        )
-    }
-}
 /// `ServerResult` (MCP 2025-03-26).
 ///
 /// Schema: `#/definitions/ServerResult/anyOf` in `mcp/2025-03-26/schema.json`.
@@ -2290,82 +1795,18 @@ pub enum ServerResult {
     /// The `CompleteResult` alternative.
     CompleteResult(CompleteResult),
 }
-impl ServerResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Result(_) => "Result",
-            Self::InitializeResult(_) => "InitializeResult",
-            Self::ListResourcesResult(_) => "ListResourcesResult",
-            Self::ListResourceTemplatesResult(_) => "ListResourceTemplatesResult",
-            Self::ReadResourceResult(_) => "ReadResourceResult",
-            Self::ListPromptsResult(_) => "ListPromptsResult",
-            Self::GetPromptResult(_) => "GetPromptResult",
-            Self::ListToolsResult(_) => "ListToolsResult",
-            Self::CallToolResult(_) => "CallToolResult",
-            Self::CompleteResult(_) => "CompleteResult",
-        }
-    }
-}
-impl ::core::convert::From<Result> for ServerResult {
-    /// The `Result` alternative.
-    fn from(value: Result) -> Self {
-        Self::Result(value)
-    }
-}
-impl ::core::convert::From<InitializeResult> for ServerResult {
-    /// The `InitializeResult` alternative.
-    fn from(value: InitializeResult) -> Self {
-        Self::InitializeResult(value)
-    }
-}
-impl ::core::convert::From<ListResourcesResult> for ServerResult {
-    /// The `ListResourcesResult` alternative.
-    fn from(value: ListResourcesResult) -> Self {
-        Self::ListResourcesResult(value)
-    }
-}
-impl ::core::convert::From<ListResourceTemplatesResult> for ServerResult {
-    /// The `ListResourceTemplatesResult` alternative.
-    fn from(value: ListResourceTemplatesResult) -> Self {
-        Self::ListResourceTemplatesResult(value)
-    }
-}
-impl ::core::convert::From<ReadResourceResult> for ServerResult {
-    /// The `ReadResourceResult` alternative.
-    fn from(value: ReadResourceResult) -> Self {
-        Self::ReadResourceResult(value)
-    }
-}
-impl ::core::convert::From<ListPromptsResult> for ServerResult {
-    /// The `ListPromptsResult` alternative.
-    fn from(value: ListPromptsResult) -> Self {
-        Self::ListPromptsResult(value)
-    }
-}
-impl ::core::convert::From<GetPromptResult> for ServerResult {
-    /// The `GetPromptResult` alternative.
-    fn from(value: GetPromptResult) -> Self {
-        Self::GetPromptResult(value)
-    }
-}
-impl ::core::convert::From<ListToolsResult> for ServerResult {
-    /// The `ListToolsResult` alternative.
-    fn from(value: ListToolsResult) -> Self {
-        Self::ListToolsResult(value)
-    }
-}
-impl ::core::convert::From<CallToolResult> for ServerResult {
-    /// The `CallToolResult` alternative.
-    fn from(value: CallToolResult) -> Self {
-        Self::CallToolResult(value)
-    }
-}
-impl ::core::convert::From<CompleteResult> for ServerResult {
-    /// The `CompleteResult` alternative.
-    fn from(value: CompleteResult) -> Self {
-        Self::CompleteResult(value)
-    }
+::mcpwire_types::support::union! {
+    ServerResult "ServerResult" schemars "schemars";
+    Result(Result) from;
+    InitializeResult(InitializeResult) from;
+    ListResourcesResult(ListResourcesResult) from;
+    ListResourceTemplatesResult(ListResourceTemplatesResult) from;
+    ReadResourceResult(ReadResourceResult) from;
+    ListPromptsResult(ListPromptsResult) from;
+    GetPromptResult(GetPromptResult) from;
+    ListToolsResult(ListToolsResult) from;
+    CallToolResult(CallToolResult) from;
+    CompleteResult(CompleteResult) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -2554,29 +1995,6 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ServerResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ServerResult".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ServerResult").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < Result > (), generator.subschema_for:: <
-                InitializeResult > (), generator.subschema_for:: < ListResourcesResult >
-                (), generator.subschema_for:: < ListResourceTemplatesResult > (),
-                generator.subschema_for:: < ReadResourceResult > (), generator
-                .subschema_for:: < ListPromptsResult > (), generator.subschema_for:: <
-                GetPromptResult > (), generator.subschema_for:: < ListToolsResult > (),
-                generator.subschema_for:: < CallToolResult > (), generator
-                .subschema_for:: < CompleteResult > ()
-            ],
-        )
     }
 }
 pub use super::shared::v2024_11_05_to_v2025_06_18::SetLevelRequest;

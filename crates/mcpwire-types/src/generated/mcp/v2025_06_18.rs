@@ -121,41 +121,13 @@ pub enum ClientNotification {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl ClientNotification {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CancelledNotification(_) => "CancelledNotification",
-            Self::InitializedNotification(_) => "InitializedNotification",
-            Self::ProgressNotification(_) => "ProgressNotification",
-            Self::RootsListChangedNotification(_) => "RootsListChangedNotification",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<CancelledNotification> for ClientNotification {
-    /// The `CancelledNotification` alternative.
-    fn from(value: CancelledNotification) -> Self {
-        Self::CancelledNotification(value)
-    }
-}
-impl ::core::convert::From<InitializedNotification> for ClientNotification {
-    /// The `InitializedNotification` alternative.
-    fn from(value: InitializedNotification) -> Self {
-        Self::InitializedNotification(value)
-    }
-}
-impl ::core::convert::From<ProgressNotification> for ClientNotification {
-    /// The `ProgressNotification` alternative.
-    fn from(value: ProgressNotification) -> Self {
-        Self::ProgressNotification(value)
-    }
-}
-impl ::core::convert::From<RootsListChangedNotification> for ClientNotification {
-    /// The `RootsListChangedNotification` alternative.
-    fn from(value: RootsListChangedNotification) -> Self {
-        Self::RootsListChangedNotification(value)
-    }
+::mcpwire_types::support::union! {
+    ClientNotification "ClientNotification" schemars "schemars";
+    CancelledNotification(CancelledNotification) from;
+    InitializedNotification(InitializedNotification) from;
+    ProgressNotification(ProgressNotification) from;
+    RootsListChangedNotification(RootsListChangedNotification) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -214,26 +186,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ClientNotification".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ClientNotification").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < CancelledNotification > (), generator
-                .subschema_for:: < InitializedNotification > (), generator
-                .subschema_for:: < ProgressNotification > (), generator.subschema_for:: <
-                RootsListChangedNotification > (), generator.subschema_for:: <
-                ::mcpwire_types::support::UnknownMethod > ()
-            ],
-        )
-    }
-}
 /// `ClientRequest` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/ClientRequest/anyOf` in `mcp/2025-06-18/schema.json`.
@@ -271,104 +223,22 @@ pub enum ClientRequest {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl ClientRequest {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::InitializeRequest(_) => "InitializeRequest",
-            Self::PingRequest(_) => "PingRequest",
-            Self::ListResourcesRequest(_) => "ListResourcesRequest",
-            Self::ListResourceTemplatesRequest(_) => "ListResourceTemplatesRequest",
-            Self::ReadResourceRequest(_) => "ReadResourceRequest",
-            Self::SubscribeRequest(_) => "SubscribeRequest",
-            Self::UnsubscribeRequest(_) => "UnsubscribeRequest",
-            Self::ListPromptsRequest(_) => "ListPromptsRequest",
-            Self::GetPromptRequest(_) => "GetPromptRequest",
-            Self::ListToolsRequest(_) => "ListToolsRequest",
-            Self::CallToolRequest(_) => "CallToolRequest",
-            Self::SetLevelRequest(_) => "SetLevelRequest",
-            Self::CompleteRequest(_) => "CompleteRequest",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<InitializeRequest> for ClientRequest {
-    /// The `InitializeRequest` alternative.
-    fn from(value: InitializeRequest) -> Self {
-        Self::InitializeRequest(value)
-    }
-}
-impl ::core::convert::From<PingRequest> for ClientRequest {
-    /// The `PingRequest` alternative.
-    fn from(value: PingRequest) -> Self {
-        Self::PingRequest(value)
-    }
-}
-impl ::core::convert::From<ListResourcesRequest> for ClientRequest {
-    /// The `ListResourcesRequest` alternative.
-    fn from(value: ListResourcesRequest) -> Self {
-        Self::ListResourcesRequest(value)
-    }
-}
-impl ::core::convert::From<ListResourceTemplatesRequest> for ClientRequest {
-    /// The `ListResourceTemplatesRequest` alternative.
-    fn from(value: ListResourceTemplatesRequest) -> Self {
-        Self::ListResourceTemplatesRequest(value)
-    }
-}
-impl ::core::convert::From<ReadResourceRequest> for ClientRequest {
-    /// The `ReadResourceRequest` alternative.
-    fn from(value: ReadResourceRequest) -> Self {
-        Self::ReadResourceRequest(value)
-    }
-}
-impl ::core::convert::From<SubscribeRequest> for ClientRequest {
-    /// The `SubscribeRequest` alternative.
-    fn from(value: SubscribeRequest) -> Self {
-        Self::SubscribeRequest(value)
-    }
-}
-impl ::core::convert::From<UnsubscribeRequest> for ClientRequest {
-    /// The `UnsubscribeRequest` alternative.
-    fn from(value: UnsubscribeRequest) -> Self {
-        Self::UnsubscribeRequest(value)
-    }
-}
-impl ::core::convert::From<ListPromptsRequest> for ClientRequest {
-    /// The `ListPromptsRequest` alternative.
-    fn from(value: ListPromptsRequest) -> Self {
-        Self::ListPromptsRequest(value)
-    }
-}
-impl ::core::convert::From<GetPromptRequest> for ClientRequest {
-    /// The `GetPromptRequest` alternative.
-    fn from(value: GetPromptRequest) -> Self {
-        Self::GetPromptRequest(value)
-    }
-}
-impl ::core::convert::From<ListToolsRequest> for ClientRequest {
-    /// The `ListToolsRequest` alternative.
-    fn from(value: ListToolsRequest) -> Self {
-        Self::ListToolsRequest(value)
-    }
-}
-impl ::core::convert::From<CallToolRequest> for ClientRequest {
-    /// The `CallToolRequest` alternative.
-    fn from(value: CallToolRequest) -> Self {
-        Self::CallToolRequest(value)
-    }
-}
-impl ::core::convert::From<SetLevelRequest> for ClientRequest {
-    /// The `SetLevelRequest` alternative.
-    fn from(value: SetLevelRequest) -> Self {
-        Self::SetLevelRequest(value)
-    }
-}
-impl ::core::convert::From<CompleteRequest> for ClientRequest {
-    /// The `CompleteRequest` alternative.
-    fn from(value: CompleteRequest) -> Self {
-        Self::CompleteRequest(value)
-    }
+::mcpwire_types::support::union! {
+    ClientRequest "ClientRequest" schemars "schemars";
+    InitializeRequest(InitializeRequest) from;
+    PingRequest(PingRequest) from;
+    ListResourcesRequest(ListResourcesRequest) from;
+    ListResourceTemplatesRequest(ListResourceTemplatesRequest) from;
+    ReadResourceRequest(ReadResourceRequest) from;
+    SubscribeRequest(SubscribeRequest) from;
+    UnsubscribeRequest(UnsubscribeRequest) from;
+    ListPromptsRequest(ListPromptsRequest) from;
+    GetPromptRequest(GetPromptRequest) from;
+    ListToolsRequest(ListToolsRequest) from;
+    CallToolRequest(CallToolRequest) from;
+    SetLevelRequest(SetLevelRequest) from;
+    CompleteRequest(CompleteRequest) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -451,33 +321,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ClientRequest".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ClientRequest").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < InitializeRequest > (), generator
-                .subschema_for:: < PingRequest > (), generator.subschema_for:: <
-                ListResourcesRequest > (), generator.subschema_for:: <
-                ListResourceTemplatesRequest > (), generator.subschema_for:: <
-                ReadResourceRequest > (), generator.subschema_for:: < SubscribeRequest >
-                (), generator.subschema_for:: < UnsubscribeRequest > (), generator
-                .subschema_for:: < ListPromptsRequest > (), generator.subschema_for:: <
-                GetPromptRequest > (), generator.subschema_for:: < ListToolsRequest > (),
-                generator.subschema_for:: < CallToolRequest > (), generator
-                .subschema_for:: < SetLevelRequest > (), generator.subschema_for:: <
-                CompleteRequest > (), generator.subschema_for:: <
-                ::mcpwire_types::support::UnknownMethod > ()
-            ],
-        )
-    }
-}
 /// `ClientResult` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/ClientResult/anyOf` in `mcp/2025-06-18/schema.json`.
@@ -495,40 +338,12 @@ pub enum ClientResult {
     /// The `ElicitResult` alternative.
     ElicitResult(ElicitResult),
 }
-impl ClientResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Result(_) => "Result",
-            Self::CreateMessageResult(_) => "CreateMessageResult",
-            Self::ListRootsResult(_) => "ListRootsResult",
-            Self::ElicitResult(_) => "ElicitResult",
-        }
-    }
-}
-impl ::core::convert::From<Result> for ClientResult {
-    /// The `Result` alternative.
-    fn from(value: Result) -> Self {
-        Self::Result(value)
-    }
-}
-impl ::core::convert::From<CreateMessageResult> for ClientResult {
-    /// The `CreateMessageResult` alternative.
-    fn from(value: CreateMessageResult) -> Self {
-        Self::CreateMessageResult(value)
-    }
-}
-impl ::core::convert::From<ListRootsResult> for ClientResult {
-    /// The `ListRootsResult` alternative.
-    fn from(value: ListRootsResult) -> Self {
-        Self::ListRootsResult(value)
-    }
-}
-impl ::core::convert::From<ElicitResult> for ClientResult {
-    /// The `ElicitResult` alternative.
-    fn from(value: ElicitResult) -> Self {
-        Self::ElicitResult(value)
-    }
+::mcpwire_types::support::union! {
+    ClientResult "ClientResult" schemars "schemars";
+    Result(Result) from;
+    CreateMessageResult(CreateMessageResult) from;
+    ListRootsResult(ListRootsResult) from;
+    ElicitResult(ElicitResult) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -613,24 +428,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ClientResult".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ClientResult").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < Result > (), generator.subschema_for:: <
-                CreateMessageResult > (), generator.subschema_for:: < ListRootsResult >
-                (), generator.subschema_for:: < ElicitResult > ()
-            ],
-        )
     }
 }
 /// `CompleteRequest` (MCP 2025-06-18).
@@ -743,26 +540,10 @@ pub enum CompleteRequestParamsRef {
     /// The `ResourceTemplateReference` alternative.
     ResourceTemplateReference(ResourceTemplateReference),
 }
-impl CompleteRequestParamsRef {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::PromptReference(_) => "PromptReference",
-            Self::ResourceTemplateReference(_) => "ResourceTemplateReference",
-        }
-    }
-}
-impl ::core::convert::From<PromptReference> for CompleteRequestParamsRef {
-    /// The `PromptReference` alternative.
-    fn from(value: PromptReference) -> Self {
-        Self::PromptReference(value)
-    }
-}
-impl ::core::convert::From<ResourceTemplateReference> for CompleteRequestParamsRef {
-    /// The `ResourceTemplateReference` alternative.
-    fn from(value: ResourceTemplateReference) -> Self {
-        Self::ResourceTemplateReference(value)
-    }
+::mcpwire_types::support::union! {
+    CompleteRequestParamsRef "CompleteRequestParamsRef" schemars "schemars";
+    PromptReference(PromptReference) from;
+    ResourceTemplateReference(ResourceTemplateReference) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -806,23 +587,6 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for CompleteRequestParamsRef {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "CompleteRequestParamsRef".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "CompleteRequestParamsRef").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < PromptReference > (), generator
-                .subschema_for:: < ResourceTemplateReference > ()
-            ],
-        )
-    }
-}
 pub use super::shared::v2024_11_05_to_v2025_11_25::CompleteResult;
 pub use super::shared::v2024_11_05_to_v2025_11_25::CompleteResultCompletion;
 /// `ContentBlock` (MCP 2025-06-18).
@@ -844,47 +608,13 @@ pub enum ContentBlock {
     /// The `EmbeddedResource` alternative.
     EmbeddedResource(EmbeddedResource),
 }
-impl ContentBlock {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-            Self::ResourceLink(_) => "ResourceLink",
-            Self::EmbeddedResource(_) => "EmbeddedResource",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for ContentBlock {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for ContentBlock {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for ContentBlock {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
-}
-impl ::core::convert::From<ResourceLink> for ContentBlock {
-    /// The `ResourceLink` alternative.
-    fn from(value: ResourceLink) -> Self {
-        Self::ResourceLink(value)
-    }
-}
-impl ::core::convert::From<EmbeddedResource> for ContentBlock {
-    /// The `EmbeddedResource` alternative.
-    fn from(value: EmbeddedResource) -> Self {
-        Self::EmbeddedResource(value)
-    }
+::mcpwire_types::support::union! {
+    ContentBlock "ContentBlock" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
+    ResourceLink(ResourceLink) from;
+    EmbeddedResource(EmbeddedResource) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -947,25 +677,6 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ContentBlock {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ContentBlock".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ContentBlock").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > (),
-                generator.subschema_for:: < ResourceLink > (), generator.subschema_for::
-                < EmbeddedResource > ()
-            ],
-        )
     }
 }
 /// `CreateMessageRequest` (MCP 2025-06-18).
@@ -1130,33 +841,11 @@ pub enum CreateMessageResultContent {
     /// The `AudioContent` alternative.
     AudioContent(AudioContent),
 }
-impl CreateMessageResultContent {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for CreateMessageResultContent {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for CreateMessageResultContent {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for CreateMessageResultContent {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
+::mcpwire_types::support::union! {
+    CreateMessageResultContent "CreateMessageResultContent" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1200,24 +889,6 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for CreateMessageResultContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "CreateMessageResultContent".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "CreateMessageResultContent")
-            .into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > ()
-            ],
-        )
     }
 }
 pub use super::shared::v2024_11_05_to_v2026_07_28::Cursor;
@@ -1376,34 +1047,11 @@ pub enum ElicitResultContentValue {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl ElicitResultContentValue {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::String(_) => "String",
-            Self::Integer(_) => "Integer",
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<String> for ElicitResultContentValue {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl ::core::convert::From<::mcpwire_types::support::Integer>
-for ElicitResultContentValue {
-    /// The `Integer` alternative.
-    fn from(value: ::mcpwire_types::support::Integer) -> Self {
-        Self::Integer(value)
-    }
-}
-impl ::core::convert::From<bool> for ElicitResultContentValue {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_types::support::union! {
+    ElicitResultContentValue "ElicitResultContentValue" schemars "schemars";
+    String(String) from;
+    Integer(::mcpwire_types::support::Integer) from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1434,24 +1082,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
             }
         }
         ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ElicitResultContentValue {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ElicitResultContentValue".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ElicitResultContentValue").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < String > (), generator.subschema_for:: <
-                ::mcpwire_types::support::Integer > (), generator.subschema_for:: < bool
-                > ()
-            ],
-        )
     }
 }
 pub use super::shared::v2025_06_18_and_v2025_11_25::EmbeddedResource;
@@ -1747,40 +1377,12 @@ pub enum JSONRPCMessage {
     /// The `JSONRPCError` alternative.
     JSONRPCError(JSONRPCError),
 }
-impl JSONRPCMessage {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::JSONRPCRequest(_) => "JSONRPCRequest",
-            Self::JSONRPCNotification(_) => "JSONRPCNotification",
-            Self::JSONRPCResponse(_) => "JSONRPCResponse",
-            Self::JSONRPCError(_) => "JSONRPCError",
-        }
-    }
-}
-impl ::core::convert::From<JSONRPCRequest> for JSONRPCMessage {
-    /// The `JSONRPCRequest` alternative.
-    fn from(value: JSONRPCRequest) -> Self {
-        Self::JSONRPCRequest(value)
-    }
-}
-impl ::core::convert::From<JSONRPCNotification> for JSONRPCMessage {
-    /// The `JSONRPCNotification` alternative.
-    fn from(value: JSONRPCNotification) -> Self {
-        Self::JSONRPCNotification(value)
-    }
-}
-impl ::core::convert::From<JSONRPCResponse> for JSONRPCMessage {
-    /// The `JSONRPCResponse` alternative.
-    fn from(value: JSONRPCResponse) -> Self {
-        Self::JSONRPCResponse(value)
-    }
-}
-impl ::core::convert::From<JSONRPCError> for JSONRPCMessage {
-    /// The `JSONRPCError` alternative.
-    fn from(value: JSONRPCError) -> Self {
-        Self::JSONRPCError(value)
-    }
+::mcpwire_types::support::union! {
+    JSONRPCMessage "JSONRPCMessage" schemars "schemars";
+    JSONRPCRequest(JSONRPCRequest) from;
+    JSONRPCNotification(JSONRPCNotification) from;
+    JSONRPCResponse(JSONRPCResponse) from;
+    JSONRPCError(JSONRPCError) from;
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1881,24 +1483,6 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for JSONRPCMessage {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "JSONRPCMessage".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "JSONRPCMessage").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < JSONRPCRequest > (), generator
-                .subschema_for:: < JSONRPCNotification > (), generator.subschema_for:: <
-                JSONRPCResponse > (), generator.subschema_for:: < JSONRPCError > ()
-            ],
-        )
     }
 }
 /// `JSONRPCNotification` (MCP 2025-06-18).
@@ -2491,40 +2075,12 @@ pub enum PrimitiveSchemaDefinition {
     /// The `EnumSchema` alternative.
     EnumSchema(EnumSchema),
 }
-impl PrimitiveSchemaDefinition {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::StringSchema(_) => "StringSchema",
-            Self::NumberSchema(_) => "NumberSchema",
-            Self::BooleanSchema(_) => "BooleanSchema",
-            Self::EnumSchema(_) => "EnumSchema",
-        }
-    }
-}
-impl ::core::convert::From<StringSchema> for PrimitiveSchemaDefinition {
-    /// The `StringSchema` alternative.
-    fn from(value: StringSchema) -> Self {
-        Self::StringSchema(value)
-    }
-}
-impl ::core::convert::From<NumberSchema> for PrimitiveSchemaDefinition {
-    /// The `NumberSchema` alternative.
-    fn from(value: NumberSchema) -> Self {
-        Self::NumberSchema(value)
-    }
-}
-impl ::core::convert::From<BooleanSchema> for PrimitiveSchemaDefinition {
-    /// The `BooleanSchema` alternative.
-    fn from(value: BooleanSchema) -> Self {
-        Self::BooleanSchema(value)
-    }
-}
-impl ::core::convert::From<EnumSchema> for PrimitiveSchemaDefinition {
-    /// The `EnumSchema` alternative.
-    fn from(value: EnumSchema) -> Self {
-        Self::EnumSchema(value)
-    }
+::mcpwire_types::support::union! {
+    PrimitiveSchemaDefinition "PrimitiveSchemaDefinition" schemars "schemars";
+    StringSchema(StringSchema) from;
+    NumberSchema(NumberSchema) from;
+    BooleanSchema(BooleanSchema) from;
+    EnumSchema(EnumSchema) from;
 }
 impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -2600,24 +2156,6 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for PrimitiveSchemaDefinition {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "PrimitiveSchemaDefinition".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "PrimitiveSchemaDefinition").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < StringSchema > (), generator.subschema_for::
-                < NumberSchema > (), generator.subschema_for:: < BooleanSchema > (),
-                generator.subschema_for:: < EnumSchema > ()
-            ],
-        )
     }
 }
 pub use super::shared::v2025_03_26_and_v2025_06_18::ProgressNotification;
@@ -3124,33 +2662,11 @@ pub enum SamplingMessageContent {
     /// The `AudioContent` alternative.
     AudioContent(AudioContent),
 }
-impl SamplingMessageContent {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for SamplingMessageContent {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for SamplingMessageContent {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for SamplingMessageContent {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
+::mcpwire_types::support::union! {
+    SamplingMessageContent "SamplingMessageContent" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
 }
 impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3196,23 +2712,6 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for SamplingMessageContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "SamplingMessageContent".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "SamplingMessageContent").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > ()
-            ],
-        )
-    }
-}
 pub use super::shared::v2025_03_26_and_v2025_06_18::ServerCapabilities;
 pub use super::shared::v2024_11_05_to_v2026_07_28::ServerCapabilitiesPrompts;
 pub use super::shared::v2024_11_05_to_v2026_07_28::ServerCapabilitiesResources;
@@ -3242,62 +2741,16 @@ pub enum ServerNotification {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl ServerNotification {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CancelledNotification(_) => "CancelledNotification",
-            Self::ProgressNotification(_) => "ProgressNotification",
-            Self::ResourceListChangedNotification(_) => "ResourceListChangedNotification",
-            Self::ResourceUpdatedNotification(_) => "ResourceUpdatedNotification",
-            Self::PromptListChangedNotification(_) => "PromptListChangedNotification",
-            Self::ToolListChangedNotification(_) => "ToolListChangedNotification",
-            Self::LoggingMessageNotification(_) => "LoggingMessageNotification",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<CancelledNotification> for ServerNotification {
-    /// The `CancelledNotification` alternative.
-    fn from(value: CancelledNotification) -> Self {
-        Self::CancelledNotification(value)
-    }
-}
-impl ::core::convert::From<ProgressNotification> for ServerNotification {
-    /// The `ProgressNotification` alternative.
-    fn from(value: ProgressNotification) -> Self {
-        Self::ProgressNotification(value)
-    }
-}
-impl ::core::convert::From<ResourceListChangedNotification> for ServerNotification {
-    /// The `ResourceListChangedNotification` alternative.
-    fn from(value: ResourceListChangedNotification) -> Self {
-        Self::ResourceListChangedNotification(value)
-    }
-}
-impl ::core::convert::From<ResourceUpdatedNotification> for ServerNotification {
-    /// The `ResourceUpdatedNotification` alternative.
-    fn from(value: ResourceUpdatedNotification) -> Self {
-        Self::ResourceUpdatedNotification(value)
-    }
-}
-impl ::core::convert::From<PromptListChangedNotification> for ServerNotification {
-    /// The `PromptListChangedNotification` alternative.
-    fn from(value: PromptListChangedNotification) -> Self {
-        Self::PromptListChangedNotification(value)
-    }
-}
-impl ::core::convert::From<ToolListChangedNotification> for ServerNotification {
-    /// The `ToolListChangedNotification` alternative.
-    fn from(value: ToolListChangedNotification) -> Self {
-        Self::ToolListChangedNotification(value)
-    }
-}
-impl ::core::convert::From<LoggingMessageNotification> for ServerNotification {
-    /// The `LoggingMessageNotification` alternative.
-    fn from(value: LoggingMessageNotification) -> Self {
-        Self::LoggingMessageNotification(value)
-    }
+::mcpwire_types::support::union! {
+    ServerNotification "ServerNotification" schemars "schemars";
+    CancelledNotification(CancelledNotification) from;
+    ProgressNotification(ProgressNotification) from;
+    ResourceListChangedNotification(ResourceListChangedNotification) from;
+    ResourceUpdatedNotification(ResourceUpdatedNotification) from;
+    PromptListChangedNotification(PromptListChangedNotification) from;
+    ToolListChangedNotification(ToolListChangedNotification) from;
+    LoggingMessageNotification(LoggingMessageNotification) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3374,29 +2827,6 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ServerNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ServerNotification".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ServerNotification").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < CancelledNotification > (), generator
-                .subschema_for:: < ProgressNotification > (), generator.subschema_for:: <
-                ResourceListChangedNotification > (), generator.subschema_for:: <
-                ResourceUpdatedNotification > (), generator.subschema_for:: <
-                PromptListChangedNotification > (), generator.subschema_for:: <
-                ToolListChangedNotification > (), generator.subschema_for:: <
-                LoggingMessageNotification > (), generator.subschema_for:: <
-                ::mcpwire_types::support::UnknownMethod > ()
-            ],
-        )
-    }
-}
 /// `ServerRequest` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/ServerRequest/anyOf` in `mcp/2025-06-18/schema.json`.
@@ -3416,41 +2846,13 @@ pub enum ServerRequest {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl ServerRequest {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::PingRequest(_) => "PingRequest",
-            Self::CreateMessageRequest(_) => "CreateMessageRequest",
-            Self::ListRootsRequest(_) => "ListRootsRequest",
-            Self::ElicitRequest(_) => "ElicitRequest",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<PingRequest> for ServerRequest {
-    /// The `PingRequest` alternative.
-    fn from(value: PingRequest) -> Self {
-        Self::PingRequest(value)
-    }
-}
-impl ::core::convert::From<CreateMessageRequest> for ServerRequest {
-    /// The `CreateMessageRequest` alternative.
-    fn from(value: CreateMessageRequest) -> Self {
-        Self::CreateMessageRequest(value)
-    }
-}
-impl ::core::convert::From<ListRootsRequest> for ServerRequest {
-    /// The `ListRootsRequest` alternative.
-    fn from(value: ListRootsRequest) -> Self {
-        Self::ListRootsRequest(value)
-    }
-}
-impl ::core::convert::From<ElicitRequest> for ServerRequest {
-    /// The `ElicitRequest` alternative.
-    fn from(value: ElicitRequest) -> Self {
-        Self::ElicitRequest(value)
-    }
+::mcpwire_types::support::union! {
+    ServerRequest "ServerRequest" schemars "schemars";
+    PingRequest(PingRequest) from;
+    CreateMessageRequest(CreateMessageRequest) from;
+    ListRootsRequest(ListRootsRequest) from;
+    ElicitRequest(ElicitRequest) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3506,25 +2908,6 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ServerRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ServerRequest".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ServerRequest").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < PingRequest > (), generator.subschema_for:: <
-                CreateMessageRequest > (), generator.subschema_for:: < ListRootsRequest >
-                (), generator.subschema_for:: < ElicitRequest > (), generator
-                .subschema_for:: < ::mcpwire_types::support::UnknownMethod > ()
-            ],
-        )
-    }
-}
 /// `ServerResult` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/ServerResult/anyOf` in `mcp/2025-06-18/schema.json`.
@@ -3554,82 +2937,18 @@ pub enum ServerResult {
     /// The `CompleteResult` alternative.
     CompleteResult(CompleteResult),
 }
-impl ServerResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Result(_) => "Result",
-            Self::InitializeResult(_) => "InitializeResult",
-            Self::ListResourcesResult(_) => "ListResourcesResult",
-            Self::ListResourceTemplatesResult(_) => "ListResourceTemplatesResult",
-            Self::ReadResourceResult(_) => "ReadResourceResult",
-            Self::ListPromptsResult(_) => "ListPromptsResult",
-            Self::GetPromptResult(_) => "GetPromptResult",
-            Self::ListToolsResult(_) => "ListToolsResult",
-            Self::CallToolResult(_) => "CallToolResult",
-            Self::CompleteResult(_) => "CompleteResult",
-        }
-    }
-}
-impl ::core::convert::From<Result> for ServerResult {
-    /// The `Result` alternative.
-    fn from(value: Result) -> Self {
-        Self::Result(value)
-    }
-}
-impl ::core::convert::From<InitializeResult> for ServerResult {
-    /// The `InitializeResult` alternative.
-    fn from(value: InitializeResult) -> Self {
-        Self::InitializeResult(value)
-    }
-}
-impl ::core::convert::From<ListResourcesResult> for ServerResult {
-    /// The `ListResourcesResult` alternative.
-    fn from(value: ListResourcesResult) -> Self {
-        Self::ListResourcesResult(value)
-    }
-}
-impl ::core::convert::From<ListResourceTemplatesResult> for ServerResult {
-    /// The `ListResourceTemplatesResult` alternative.
-    fn from(value: ListResourceTemplatesResult) -> Self {
-        Self::ListResourceTemplatesResult(value)
-    }
-}
-impl ::core::convert::From<ReadResourceResult> for ServerResult {
-    /// The `ReadResourceResult` alternative.
-    fn from(value: ReadResourceResult) -> Self {
-        Self::ReadResourceResult(value)
-    }
-}
-impl ::core::convert::From<ListPromptsResult> for ServerResult {
-    /// The `ListPromptsResult` alternative.
-    fn from(value: ListPromptsResult) -> Self {
-        Self::ListPromptsResult(value)
-    }
-}
-impl ::core::convert::From<GetPromptResult> for ServerResult {
-    /// The `GetPromptResult` alternative.
-    fn from(value: GetPromptResult) -> Self {
-        Self::GetPromptResult(value)
-    }
-}
-impl ::core::convert::From<ListToolsResult> for ServerResult {
-    /// The `ListToolsResult` alternative.
-    fn from(value: ListToolsResult) -> Self {
-        Self::ListToolsResult(value)
-    }
-}
-impl ::core::convert::From<CallToolResult> for ServerResult {
-    /// The `CallToolResult` alternative.
-    fn from(value: CallToolResult) -> Self {
-        Self::CallToolResult(value)
-    }
-}
-impl ::core::convert::From<CompleteResult> for ServerResult {
-    /// The `CompleteResult` alternative.
-    fn from(value: CompleteResult) -> Self {
-        Self::CompleteResult(value)
-    }
+::mcpwire_types::support::union! {
+    ServerResult "ServerResult" schemars "schemars";
+    Result(Result) from;
+    InitializeResult(InitializeResult) from;
+    ListResourcesResult(ListResourcesResult) from;
+    ListResourceTemplatesResult(ListResourceTemplatesResult) from;
+    ReadResourceResult(ReadResourceResult) from;
+    ListPromptsResult(ListPromptsResult) from;
+    GetPromptResult(GetPromptResult) from;
+    ListToolsResult(ListToolsResult) from;
+    CallToolResult(CallToolResult) from;
+    CompleteResult(CompleteResult) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3818,29 +3137,6 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ServerResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ServerResult".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ServerResult").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < Result > (), generator.subschema_for:: <
-                InitializeResult > (), generator.subschema_for:: < ListResourcesResult >
-                (), generator.subschema_for:: < ListResourceTemplatesResult > (),
-                generator.subschema_for:: < ReadResourceResult > (), generator
-                .subschema_for:: < ListPromptsResult > (), generator.subschema_for:: <
-                GetPromptResult > (), generator.subschema_for:: < ListToolsResult > (),
-                generator.subschema_for:: < CallToolResult > (), generator
-                .subschema_for:: < CompleteResult > ()
-            ],
-        )
     }
 }
 pub use super::shared::v2024_11_05_to_v2025_06_18::SetLevelRequest;

@@ -633,48 +633,14 @@ pub enum ClientNotification {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl ClientNotification {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CancelledNotification(_) => "CancelledNotification",
-            Self::InitializedNotification(_) => "InitializedNotification",
-            Self::ProgressNotification(_) => "ProgressNotification",
-            Self::TaskStatusNotification(_) => "TaskStatusNotification",
-            Self::RootsListChangedNotification(_) => "RootsListChangedNotification",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<CancelledNotification> for ClientNotification {
-    /// The `CancelledNotification` alternative.
-    fn from(value: CancelledNotification) -> Self {
-        Self::CancelledNotification(value)
-    }
-}
-impl ::core::convert::From<InitializedNotification> for ClientNotification {
-    /// The `InitializedNotification` alternative.
-    fn from(value: InitializedNotification) -> Self {
-        Self::InitializedNotification(value)
-    }
-}
-impl ::core::convert::From<ProgressNotification> for ClientNotification {
-    /// The `ProgressNotification` alternative.
-    fn from(value: ProgressNotification) -> Self {
-        Self::ProgressNotification(value)
-    }
-}
-impl ::core::convert::From<TaskStatusNotification> for ClientNotification {
-    /// The `TaskStatusNotification` alternative.
-    fn from(value: TaskStatusNotification) -> Self {
-        Self::TaskStatusNotification(value)
-    }
-}
-impl ::core::convert::From<RootsListChangedNotification> for ClientNotification {
-    /// The `RootsListChangedNotification` alternative.
-    fn from(value: RootsListChangedNotification) -> Self {
-        Self::RootsListChangedNotification(value)
-    }
+::mcpwire_types::support::union! {
+    ClientNotification "ClientNotification" schemars "schemars";
+    CancelledNotification(CancelledNotification) from;
+    InitializedNotification(InitializedNotification) from;
+    ProgressNotification(ProgressNotification) from;
+    TaskStatusNotification(TaskStatusNotification) from;
+    RootsListChangedNotification(RootsListChangedNotification) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -736,27 +702,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ClientNotification".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ClientNotification").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < CancelledNotification > (), generator
-                .subschema_for:: < InitializedNotification > (), generator
-                .subschema_for:: < ProgressNotification > (), generator.subschema_for:: <
-                TaskStatusNotification > (), generator.subschema_for:: <
-                RootsListChangedNotification > (), generator.subschema_for:: <
-                ::mcpwire_types::support::UnknownMethod > ()
-            ],
-        )
-    }
-}
 /// `ClientRequest` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/ClientRequest/anyOf` in `mcp/2025-11-25/schema.json`.
@@ -802,132 +747,26 @@ pub enum ClientRequest {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl ClientRequest {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::InitializeRequest(_) => "InitializeRequest",
-            Self::PingRequest(_) => "PingRequest",
-            Self::ListResourcesRequest(_) => "ListResourcesRequest",
-            Self::ListResourceTemplatesRequest(_) => "ListResourceTemplatesRequest",
-            Self::ReadResourceRequest(_) => "ReadResourceRequest",
-            Self::SubscribeRequest(_) => "SubscribeRequest",
-            Self::UnsubscribeRequest(_) => "UnsubscribeRequest",
-            Self::ListPromptsRequest(_) => "ListPromptsRequest",
-            Self::GetPromptRequest(_) => "GetPromptRequest",
-            Self::ListToolsRequest(_) => "ListToolsRequest",
-            Self::CallToolRequest(_) => "CallToolRequest",
-            Self::GetTaskRequest(_) => "GetTaskRequest",
-            Self::GetTaskPayloadRequest(_) => "GetTaskPayloadRequest",
-            Self::CancelTaskRequest(_) => "CancelTaskRequest",
-            Self::ListTasksRequest(_) => "ListTasksRequest",
-            Self::SetLevelRequest(_) => "SetLevelRequest",
-            Self::CompleteRequest(_) => "CompleteRequest",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<InitializeRequest> for ClientRequest {
-    /// The `InitializeRequest` alternative.
-    fn from(value: InitializeRequest) -> Self {
-        Self::InitializeRequest(value)
-    }
-}
-impl ::core::convert::From<PingRequest> for ClientRequest {
-    /// The `PingRequest` alternative.
-    fn from(value: PingRequest) -> Self {
-        Self::PingRequest(value)
-    }
-}
-impl ::core::convert::From<ListResourcesRequest> for ClientRequest {
-    /// The `ListResourcesRequest` alternative.
-    fn from(value: ListResourcesRequest) -> Self {
-        Self::ListResourcesRequest(value)
-    }
-}
-impl ::core::convert::From<ListResourceTemplatesRequest> for ClientRequest {
-    /// The `ListResourceTemplatesRequest` alternative.
-    fn from(value: ListResourceTemplatesRequest) -> Self {
-        Self::ListResourceTemplatesRequest(value)
-    }
-}
-impl ::core::convert::From<ReadResourceRequest> for ClientRequest {
-    /// The `ReadResourceRequest` alternative.
-    fn from(value: ReadResourceRequest) -> Self {
-        Self::ReadResourceRequest(value)
-    }
-}
-impl ::core::convert::From<SubscribeRequest> for ClientRequest {
-    /// The `SubscribeRequest` alternative.
-    fn from(value: SubscribeRequest) -> Self {
-        Self::SubscribeRequest(value)
-    }
-}
-impl ::core::convert::From<UnsubscribeRequest> for ClientRequest {
-    /// The `UnsubscribeRequest` alternative.
-    fn from(value: UnsubscribeRequest) -> Self {
-        Self::UnsubscribeRequest(value)
-    }
-}
-impl ::core::convert::From<ListPromptsRequest> for ClientRequest {
-    /// The `ListPromptsRequest` alternative.
-    fn from(value: ListPromptsRequest) -> Self {
-        Self::ListPromptsRequest(value)
-    }
-}
-impl ::core::convert::From<GetPromptRequest> for ClientRequest {
-    /// The `GetPromptRequest` alternative.
-    fn from(value: GetPromptRequest) -> Self {
-        Self::GetPromptRequest(value)
-    }
-}
-impl ::core::convert::From<ListToolsRequest> for ClientRequest {
-    /// The `ListToolsRequest` alternative.
-    fn from(value: ListToolsRequest) -> Self {
-        Self::ListToolsRequest(value)
-    }
-}
-impl ::core::convert::From<CallToolRequest> for ClientRequest {
-    /// The `CallToolRequest` alternative.
-    fn from(value: CallToolRequest) -> Self {
-        Self::CallToolRequest(value)
-    }
-}
-impl ::core::convert::From<GetTaskRequest> for ClientRequest {
-    /// The `GetTaskRequest` alternative.
-    fn from(value: GetTaskRequest) -> Self {
-        Self::GetTaskRequest(value)
-    }
-}
-impl ::core::convert::From<GetTaskPayloadRequest> for ClientRequest {
-    /// The `GetTaskPayloadRequest` alternative.
-    fn from(value: GetTaskPayloadRequest) -> Self {
-        Self::GetTaskPayloadRequest(value)
-    }
-}
-impl ::core::convert::From<CancelTaskRequest> for ClientRequest {
-    /// The `CancelTaskRequest` alternative.
-    fn from(value: CancelTaskRequest) -> Self {
-        Self::CancelTaskRequest(value)
-    }
-}
-impl ::core::convert::From<ListTasksRequest> for ClientRequest {
-    /// The `ListTasksRequest` alternative.
-    fn from(value: ListTasksRequest) -> Self {
-        Self::ListTasksRequest(value)
-    }
-}
-impl ::core::convert::From<SetLevelRequest> for ClientRequest {
-    /// The `SetLevelRequest` alternative.
-    fn from(value: SetLevelRequest) -> Self {
-        Self::SetLevelRequest(value)
-    }
-}
-impl ::core::convert::From<CompleteRequest> for ClientRequest {
-    /// The `CompleteRequest` alternative.
-    fn from(value: CompleteRequest) -> Self {
-        Self::CompleteRequest(value)
-    }
+::mcpwire_types::support::union! {
+    ClientRequest "ClientRequest" schemars "schemars";
+    InitializeRequest(InitializeRequest) from;
+    PingRequest(PingRequest) from;
+    ListResourcesRequest(ListResourcesRequest) from;
+    ListResourceTemplatesRequest(ListResourceTemplatesRequest) from;
+    ReadResourceRequest(ReadResourceRequest) from;
+    SubscribeRequest(SubscribeRequest) from;
+    UnsubscribeRequest(UnsubscribeRequest) from;
+    ListPromptsRequest(ListPromptsRequest) from;
+    GetPromptRequest(GetPromptRequest) from;
+    ListToolsRequest(ListToolsRequest) from;
+    CallToolRequest(CallToolRequest) from;
+    GetTaskRequest(GetTaskRequest) from;
+    GetTaskPayloadRequest(GetTaskPayloadRequest) from;
+    CancelTaskRequest(CancelTaskRequest) from;
+    ListTasksRequest(ListTasksRequest) from;
+    SetLevelRequest(SetLevelRequest) from;
+    CompleteRequest(CompleteRequest) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1022,36 +861,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ClientRequest".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ClientRequest").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < InitializeRequest > (), generator
-                .subschema_for:: < PingRequest > (), generator.subschema_for:: <
-                ListResourcesRequest > (), generator.subschema_for:: <
-                ListResourceTemplatesRequest > (), generator.subschema_for:: <
-                ReadResourceRequest > (), generator.subschema_for:: < SubscribeRequest >
-                (), generator.subschema_for:: < UnsubscribeRequest > (), generator
-                .subschema_for:: < ListPromptsRequest > (), generator.subschema_for:: <
-                GetPromptRequest > (), generator.subschema_for:: < ListToolsRequest > (),
-                generator.subschema_for:: < CallToolRequest > (), generator
-                .subschema_for:: < GetTaskRequest > (), generator.subschema_for:: <
-                GetTaskPayloadRequest > (), generator.subschema_for:: < CancelTaskRequest
-                > (), generator.subschema_for:: < ListTasksRequest > (), generator
-                .subschema_for:: < SetLevelRequest > (), generator.subschema_for:: <
-                CompleteRequest > (), generator.subschema_for:: <
-                ::mcpwire_types::support::UnknownMethod > ()
-            ],
-        )
-    }
-}
 /// `ClientResult` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/ClientResult/anyOf` in `mcp/2025-11-25/schema.json`.
@@ -1077,68 +886,16 @@ pub enum ClientResult {
     /// The `ElicitResult` alternative.
     ElicitResult(ElicitResult),
 }
-impl ClientResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Result(_) => "Result",
-            Self::GetTaskResult(_) => "GetTaskResult",
-            Self::GetTaskPayloadResult(_) => "GetTaskPayloadResult",
-            Self::CancelTaskResult(_) => "CancelTaskResult",
-            Self::ListTasksResult(_) => "ListTasksResult",
-            Self::CreateMessageResult(_) => "CreateMessageResult",
-            Self::ListRootsResult(_) => "ListRootsResult",
-            Self::ElicitResult(_) => "ElicitResult",
-        }
-    }
-}
-impl ::core::convert::From<Result> for ClientResult {
-    /// The `Result` alternative.
-    fn from(value: Result) -> Self {
-        Self::Result(value)
-    }
-}
-impl ::core::convert::From<GetTaskResult> for ClientResult {
-    /// The `GetTaskResult` alternative.
-    fn from(value: GetTaskResult) -> Self {
-        Self::GetTaskResult(value)
-    }
-}
-impl ::core::convert::From<GetTaskPayloadResult> for ClientResult {
-    /// The `GetTaskPayloadResult` alternative.
-    fn from(value: GetTaskPayloadResult) -> Self {
-        Self::GetTaskPayloadResult(value)
-    }
-}
-impl ::core::convert::From<CancelTaskResult> for ClientResult {
-    /// The `CancelTaskResult` alternative.
-    fn from(value: CancelTaskResult) -> Self {
-        Self::CancelTaskResult(value)
-    }
-}
-impl ::core::convert::From<ListTasksResult> for ClientResult {
-    /// The `ListTasksResult` alternative.
-    fn from(value: ListTasksResult) -> Self {
-        Self::ListTasksResult(value)
-    }
-}
-impl ::core::convert::From<CreateMessageResult> for ClientResult {
-    /// The `CreateMessageResult` alternative.
-    fn from(value: CreateMessageResult) -> Self {
-        Self::CreateMessageResult(value)
-    }
-}
-impl ::core::convert::From<ListRootsResult> for ClientResult {
-    /// The `ListRootsResult` alternative.
-    fn from(value: ListRootsResult) -> Self {
-        Self::ListRootsResult(value)
-    }
-}
-impl ::core::convert::From<ElicitResult> for ClientResult {
-    /// The `ElicitResult` alternative.
-    fn from(value: ElicitResult) -> Self {
-        Self::ElicitResult(value)
-    }
+::mcpwire_types::support::union! {
+    ClientResult "ClientResult" schemars "schemars";
+    Result(Result) from;
+    GetTaskResult(GetTaskResult) from;
+    GetTaskPayloadResult(GetTaskPayloadResult) from;
+    CancelTaskResult(CancelTaskResult) from;
+    ListTasksResult(ListTasksResult) from;
+    CreateMessageResult(CreateMessageResult) from;
+    ListRootsResult(ListRootsResult) from;
+    ElicitResult(ElicitResult) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1329,27 +1086,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ClientResult".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ClientResult").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < Result > (), generator.subschema_for:: <
-                GetTaskResult > (), generator.subschema_for:: < GetTaskPayloadResult >
-                (), generator.subschema_for:: < CancelTaskResult > (), generator
-                .subschema_for:: < ListTasksResult > (), generator.subschema_for:: <
-                CreateMessageResult > (), generator.subschema_for:: < ListRootsResult >
-                (), generator.subschema_for:: < ElicitResult > ()
-            ],
-        )
-    }
-}
 /// `CodeMinus32042` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/URLElicitationRequiredError/properties/error/properties/code/const` in `mcp/2025-11-25/schema.json`.
@@ -1526,47 +1262,13 @@ pub enum ContentBlock {
     /// The `EmbeddedResource` alternative.
     EmbeddedResource(EmbeddedResource),
 }
-impl ContentBlock {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-            Self::ResourceLink(_) => "ResourceLink",
-            Self::EmbeddedResource(_) => "EmbeddedResource",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for ContentBlock {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for ContentBlock {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for ContentBlock {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
-}
-impl ::core::convert::From<ResourceLink> for ContentBlock {
-    /// The `ResourceLink` alternative.
-    fn from(value: ResourceLink) -> Self {
-        Self::ResourceLink(value)
-    }
-}
-impl ::core::convert::From<EmbeddedResource> for ContentBlock {
-    /// The `EmbeddedResource` alternative.
-    fn from(value: EmbeddedResource) -> Self {
-        Self::EmbeddedResource(value)
-    }
+::mcpwire_types::support::union! {
+    ContentBlock "ContentBlock" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
+    ResourceLink(ResourceLink) from;
+    EmbeddedResource(EmbeddedResource) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1629,25 +1331,6 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ContentBlock {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ContentBlock".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ContentBlock").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > (),
-                generator.subschema_for:: < ResourceLink > (), generator.subschema_for::
-                < EmbeddedResource > ()
-            ],
-        )
     }
 }
 /// `CreateMessageRequest` (MCP 2025-11-25).
@@ -1877,55 +1560,14 @@ pub enum CreateMessageResultContent {
     /// The `Array` alternative.
     Array(Vec<SamplingMessageContentBlock>),
 }
-impl CreateMessageResultContent {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-            Self::ToolUseContent(_) => "ToolUseContent",
-            Self::ToolResultContent(_) => "ToolResultContent",
-            Self::Array(_) => "Array",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for CreateMessageResultContent {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for CreateMessageResultContent {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for CreateMessageResultContent {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
-}
-impl ::core::convert::From<ToolUseContent> for CreateMessageResultContent {
-    /// The `ToolUseContent` alternative.
-    fn from(value: ToolUseContent) -> Self {
-        Self::ToolUseContent(value)
-    }
-}
-impl ::core::convert::From<ToolResultContent> for CreateMessageResultContent {
-    /// The `ToolResultContent` alternative.
-    fn from(value: ToolResultContent) -> Self {
-        Self::ToolResultContent(value)
-    }
-}
-impl ::core::convert::From<Vec<SamplingMessageContentBlock>>
-for CreateMessageResultContent {
-    /// The `Array` alternative.
-    fn from(value: Vec<SamplingMessageContentBlock>) -> Self {
-        Self::Array(value)
-    }
+::mcpwire_types::support::union! {
+    CreateMessageResultContent "CreateMessageResultContent" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
+    ToolUseContent(ToolUseContent) from;
+    ToolResultContent(ToolResultContent) from;
+    Array(Vec<SamplingMessageContentBlock>) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1979,27 +1621,6 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
             }
         }
         ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for CreateMessageResultContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "CreateMessageResultContent".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "CreateMessageResultContent")
-            .into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > (),
-                generator.subschema_for:: < ToolUseContent > (), generator
-                .subschema_for:: < ToolResultContent > (), generator.subschema_for:: <
-                Vec < SamplingMessageContentBlock > > ()
-            ],
-        )
     }
 }
 /// `CreateTaskResult` (MCP 2025-11-25).
@@ -2166,26 +1787,10 @@ pub enum ElicitRequestParams {
     /// The `ElicitRequestFormParams` alternative.
     ElicitRequestFormParams(ElicitRequestFormParams),
 }
-impl ElicitRequestParams {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ElicitRequestURLParams(_) => "ElicitRequestURLParams",
-            Self::ElicitRequestFormParams(_) => "ElicitRequestFormParams",
-        }
-    }
-}
-impl ::core::convert::From<ElicitRequestURLParams> for ElicitRequestParams {
-    /// The `ElicitRequestURLParams` alternative.
-    fn from(value: ElicitRequestURLParams) -> Self {
-        Self::ElicitRequestURLParams(value)
-    }
-}
-impl ::core::convert::From<ElicitRequestFormParams> for ElicitRequestParams {
-    /// The `ElicitRequestFormParams` alternative.
-    fn from(value: ElicitRequestFormParams) -> Self {
-        Self::ElicitRequestFormParams(value)
-    }
+::mcpwire_types::support::union! {
+    ElicitRequestParams "ElicitRequestParams" schemars "schemars";
+    ElicitRequestURLParams(ElicitRequestURLParams) from;
+    ElicitRequestFormParams(ElicitRequestFormParams) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -2259,23 +1864,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ElicitRequestParams {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ElicitRequestParams".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ElicitRequestParams").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < ElicitRequestURLParams > (), generator
-                .subschema_for:: < ElicitRequestFormParams > ()
-            ],
-        )
     }
 }
 /// `ElicitRequestURLParams` (MCP 2025-11-25).
@@ -3057,40 +2645,12 @@ pub enum JSONRPCMessage {
     /// The `JSONRPCErrorResponse` alternative.
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
-impl JSONRPCMessage {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::JSONRPCRequest(_) => "JSONRPCRequest",
-            Self::JSONRPCNotification(_) => "JSONRPCNotification",
-            Self::JSONRPCResultResponse(_) => "JSONRPCResultResponse",
-            Self::JSONRPCErrorResponse(_) => "JSONRPCErrorResponse",
-        }
-    }
-}
-impl ::core::convert::From<JSONRPCRequest> for JSONRPCMessage {
-    /// The `JSONRPCRequest` alternative.
-    fn from(value: JSONRPCRequest) -> Self {
-        Self::JSONRPCRequest(value)
-    }
-}
-impl ::core::convert::From<JSONRPCNotification> for JSONRPCMessage {
-    /// The `JSONRPCNotification` alternative.
-    fn from(value: JSONRPCNotification) -> Self {
-        Self::JSONRPCNotification(value)
-    }
-}
-impl ::core::convert::From<JSONRPCResultResponse> for JSONRPCMessage {
-    /// The `JSONRPCResultResponse` alternative.
-    fn from(value: JSONRPCResultResponse) -> Self {
-        Self::JSONRPCResultResponse(value)
-    }
-}
-impl ::core::convert::From<JSONRPCErrorResponse> for JSONRPCMessage {
-    /// The `JSONRPCErrorResponse` alternative.
-    fn from(value: JSONRPCErrorResponse) -> Self {
-        Self::JSONRPCErrorResponse(value)
-    }
+::mcpwire_types::support::union! {
+    JSONRPCMessage "JSONRPCMessage" schemars "schemars";
+    JSONRPCRequest(JSONRPCRequest) from;
+    JSONRPCNotification(JSONRPCNotification) from;
+    JSONRPCResultResponse(JSONRPCResultResponse) from;
+    JSONRPCErrorResponse(JSONRPCErrorResponse) from;
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3192,25 +2752,6 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for JSONRPCMessage {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "JSONRPCMessage".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "JSONRPCMessage").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < JSONRPCRequest > (), generator
-                .subschema_for:: < JSONRPCNotification > (), generator.subschema_for:: <
-                JSONRPCResultResponse > (), generator.subschema_for:: <
-                JSONRPCErrorResponse > ()
-            ],
-        )
-    }
-}
 pub use super::shared::v2025_11_25_and_v2026_07_28::JSONRPCNotification;
 pub use super::shared::v2025_11_25_and_v2026_07_28::JSONRPCRequest;
 /// `JSONRPCResponse` (MCP 2025-11-25).
@@ -3226,26 +2767,10 @@ pub enum JSONRPCResponse {
     /// The `JSONRPCErrorResponse` alternative.
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
-impl JSONRPCResponse {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::JSONRPCResultResponse(_) => "JSONRPCResultResponse",
-            Self::JSONRPCErrorResponse(_) => "JSONRPCErrorResponse",
-        }
-    }
-}
-impl ::core::convert::From<JSONRPCResultResponse> for JSONRPCResponse {
-    /// The `JSONRPCResultResponse` alternative.
-    fn from(value: JSONRPCResultResponse) -> Self {
-        Self::JSONRPCResultResponse(value)
-    }
-}
-impl ::core::convert::From<JSONRPCErrorResponse> for JSONRPCResponse {
-    /// The `JSONRPCErrorResponse` alternative.
-    fn from(value: JSONRPCErrorResponse) -> Self {
-        Self::JSONRPCErrorResponse(value)
-    }
+::mcpwire_types::support::union! {
+    JSONRPCResponse "JSONRPCResponse" schemars "schemars";
+    JSONRPCResultResponse(JSONRPCResultResponse) from;
+    JSONRPCErrorResponse(JSONRPCErrorResponse) from;
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3319,23 +2844,6 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for JSONRPCResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "JSONRPCResponse".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "JSONRPCResponse").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < JSONRPCResultResponse > (), generator
-                .subschema_for:: < JSONRPCErrorResponse > ()
-            ],
-        )
     }
 }
 /// `JSONRPCResultResponse` (MCP 2025-11-25).
@@ -5159,54 +4667,14 @@ pub enum SamplingMessageContent {
     /// The `Array` alternative.
     Array(Vec<SamplingMessageContentBlock>),
 }
-impl SamplingMessageContent {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-            Self::ToolUseContent(_) => "ToolUseContent",
-            Self::ToolResultContent(_) => "ToolResultContent",
-            Self::Array(_) => "Array",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for SamplingMessageContent {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for SamplingMessageContent {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for SamplingMessageContent {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
-}
-impl ::core::convert::From<ToolUseContent> for SamplingMessageContent {
-    /// The `ToolUseContent` alternative.
-    fn from(value: ToolUseContent) -> Self {
-        Self::ToolUseContent(value)
-    }
-}
-impl ::core::convert::From<ToolResultContent> for SamplingMessageContent {
-    /// The `ToolResultContent` alternative.
-    fn from(value: ToolResultContent) -> Self {
-        Self::ToolResultContent(value)
-    }
-}
-impl ::core::convert::From<Vec<SamplingMessageContentBlock>> for SamplingMessageContent {
-    /// The `Array` alternative.
-    fn from(value: Vec<SamplingMessageContentBlock>) -> Self {
-        Self::Array(value)
-    }
+::mcpwire_types::support::union! {
+    SamplingMessageContent "SamplingMessageContent" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
+    ToolUseContent(ToolUseContent) from;
+    ToolResultContent(ToolResultContent) from;
+    Array(Vec<SamplingMessageContentBlock>) from;
 }
 impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -5262,26 +4730,6 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
         ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for SamplingMessageContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "SamplingMessageContent".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "SamplingMessageContent").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > (),
-                generator.subschema_for:: < ToolUseContent > (), generator
-                .subschema_for:: < ToolResultContent > (), generator.subschema_for:: <
-                Vec < SamplingMessageContentBlock > > ()
-            ],
-        )
-    }
-}
 /// `SamplingMessageContentBlock` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/SamplingMessageContentBlock/anyOf` in `mcp/2025-11-25/schema.json`.
@@ -5301,47 +4749,13 @@ pub enum SamplingMessageContentBlock {
     /// The `ToolResultContent` alternative.
     ToolResultContent(ToolResultContent),
 }
-impl SamplingMessageContentBlock {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-            Self::ToolUseContent(_) => "ToolUseContent",
-            Self::ToolResultContent(_) => "ToolResultContent",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for SamplingMessageContentBlock {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for SamplingMessageContentBlock {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for SamplingMessageContentBlock {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
-}
-impl ::core::convert::From<ToolUseContent> for SamplingMessageContentBlock {
-    /// The `ToolUseContent` alternative.
-    fn from(value: ToolUseContent) -> Self {
-        Self::ToolUseContent(value)
-    }
-}
-impl ::core::convert::From<ToolResultContent> for SamplingMessageContentBlock {
-    /// The `ToolResultContent` alternative.
-    fn from(value: ToolResultContent) -> Self {
-        Self::ToolResultContent(value)
-    }
+::mcpwire_types::support::union! {
+    SamplingMessageContentBlock "SamplingMessageContentBlock" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
+    ToolUseContent(ToolUseContent) from;
+    ToolResultContent(ToolResultContent) from;
 }
 impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -5395,26 +4809,6 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for SamplingMessageContentBlock {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "SamplingMessageContentBlock".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "SamplingMessageContentBlock")
-            .into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > (),
-                generator.subschema_for:: < ToolUseContent > (), generator
-                .subschema_for:: < ToolResultContent > ()
-            ],
-        )
     }
 }
 /// `ServerCapabilities` (MCP 2025-11-25).
@@ -5601,76 +4995,18 @@ pub enum ServerNotification {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl ServerNotification {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CancelledNotification(_) => "CancelledNotification",
-            Self::ProgressNotification(_) => "ProgressNotification",
-            Self::ResourceListChangedNotification(_) => "ResourceListChangedNotification",
-            Self::ResourceUpdatedNotification(_) => "ResourceUpdatedNotification",
-            Self::PromptListChangedNotification(_) => "PromptListChangedNotification",
-            Self::ToolListChangedNotification(_) => "ToolListChangedNotification",
-            Self::TaskStatusNotification(_) => "TaskStatusNotification",
-            Self::LoggingMessageNotification(_) => "LoggingMessageNotification",
-            Self::ElicitationCompleteNotification(_) => "ElicitationCompleteNotification",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<CancelledNotification> for ServerNotification {
-    /// The `CancelledNotification` alternative.
-    fn from(value: CancelledNotification) -> Self {
-        Self::CancelledNotification(value)
-    }
-}
-impl ::core::convert::From<ProgressNotification> for ServerNotification {
-    /// The `ProgressNotification` alternative.
-    fn from(value: ProgressNotification) -> Self {
-        Self::ProgressNotification(value)
-    }
-}
-impl ::core::convert::From<ResourceListChangedNotification> for ServerNotification {
-    /// The `ResourceListChangedNotification` alternative.
-    fn from(value: ResourceListChangedNotification) -> Self {
-        Self::ResourceListChangedNotification(value)
-    }
-}
-impl ::core::convert::From<ResourceUpdatedNotification> for ServerNotification {
-    /// The `ResourceUpdatedNotification` alternative.
-    fn from(value: ResourceUpdatedNotification) -> Self {
-        Self::ResourceUpdatedNotification(value)
-    }
-}
-impl ::core::convert::From<PromptListChangedNotification> for ServerNotification {
-    /// The `PromptListChangedNotification` alternative.
-    fn from(value: PromptListChangedNotification) -> Self {
-        Self::PromptListChangedNotification(value)
-    }
-}
-impl ::core::convert::From<ToolListChangedNotification> for ServerNotification {
-    /// The `ToolListChangedNotification` alternative.
-    fn from(value: ToolListChangedNotification) -> Self {
-        Self::ToolListChangedNotification(value)
-    }
-}
-impl ::core::convert::From<TaskStatusNotification> for ServerNotification {
-    /// The `TaskStatusNotification` alternative.
-    fn from(value: TaskStatusNotification) -> Self {
-        Self::TaskStatusNotification(value)
-    }
-}
-impl ::core::convert::From<LoggingMessageNotification> for ServerNotification {
-    /// The `LoggingMessageNotification` alternative.
-    fn from(value: LoggingMessageNotification) -> Self {
-        Self::LoggingMessageNotification(value)
-    }
-}
-impl ::core::convert::From<ElicitationCompleteNotification> for ServerNotification {
-    /// The `ElicitationCompleteNotification` alternative.
-    fn from(value: ElicitationCompleteNotification) -> Self {
-        Self::ElicitationCompleteNotification(value)
-    }
+::mcpwire_types::support::union! {
+    ServerNotification "ServerNotification" schemars "schemars";
+    CancelledNotification(CancelledNotification) from;
+    ProgressNotification(ProgressNotification) from;
+    ResourceListChangedNotification(ResourceListChangedNotification) from;
+    ResourceUpdatedNotification(ResourceUpdatedNotification) from;
+    PromptListChangedNotification(PromptListChangedNotification) from;
+    ToolListChangedNotification(ToolListChangedNotification) from;
+    TaskStatusNotification(TaskStatusNotification) from;
+    LoggingMessageNotification(LoggingMessageNotification) from;
+    ElicitationCompleteNotification(ElicitationCompleteNotification) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -5756,31 +5092,6 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ServerNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ServerNotification".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ServerNotification").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < CancelledNotification > (), generator
-                .subschema_for:: < ProgressNotification > (), generator.subschema_for:: <
-                ResourceListChangedNotification > (), generator.subschema_for:: <
-                ResourceUpdatedNotification > (), generator.subschema_for:: <
-                PromptListChangedNotification > (), generator.subschema_for:: <
-                ToolListChangedNotification > (), generator.subschema_for:: <
-                TaskStatusNotification > (), generator.subschema_for:: <
-                LoggingMessageNotification > (), generator.subschema_for:: <
-                ElicitationCompleteNotification > (), generator.subschema_for:: <
-                ::mcpwire_types::support::UnknownMethod > ()
-            ],
-        )
-    }
-}
 /// `ServerRequest` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/ServerRequest/anyOf` in `mcp/2025-11-25/schema.json`.
@@ -5808,69 +5119,17 @@ pub enum ServerRequest {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl ServerRequest {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::PingRequest(_) => "PingRequest",
-            Self::GetTaskRequest(_) => "GetTaskRequest",
-            Self::GetTaskPayloadRequest(_) => "GetTaskPayloadRequest",
-            Self::CancelTaskRequest(_) => "CancelTaskRequest",
-            Self::ListTasksRequest(_) => "ListTasksRequest",
-            Self::CreateMessageRequest(_) => "CreateMessageRequest",
-            Self::ListRootsRequest(_) => "ListRootsRequest",
-            Self::ElicitRequest(_) => "ElicitRequest",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<PingRequest> for ServerRequest {
-    /// The `PingRequest` alternative.
-    fn from(value: PingRequest) -> Self {
-        Self::PingRequest(value)
-    }
-}
-impl ::core::convert::From<GetTaskRequest> for ServerRequest {
-    /// The `GetTaskRequest` alternative.
-    fn from(value: GetTaskRequest) -> Self {
-        Self::GetTaskRequest(value)
-    }
-}
-impl ::core::convert::From<GetTaskPayloadRequest> for ServerRequest {
-    /// The `GetTaskPayloadRequest` alternative.
-    fn from(value: GetTaskPayloadRequest) -> Self {
-        Self::GetTaskPayloadRequest(value)
-    }
-}
-impl ::core::convert::From<CancelTaskRequest> for ServerRequest {
-    /// The `CancelTaskRequest` alternative.
-    fn from(value: CancelTaskRequest) -> Self {
-        Self::CancelTaskRequest(value)
-    }
-}
-impl ::core::convert::From<ListTasksRequest> for ServerRequest {
-    /// The `ListTasksRequest` alternative.
-    fn from(value: ListTasksRequest) -> Self {
-        Self::ListTasksRequest(value)
-    }
-}
-impl ::core::convert::From<CreateMessageRequest> for ServerRequest {
-    /// The `CreateMessageRequest` alternative.
-    fn from(value: CreateMessageRequest) -> Self {
-        Self::CreateMessageRequest(value)
-    }
-}
-impl ::core::convert::From<ListRootsRequest> for ServerRequest {
-    /// The `ListRootsRequest` alternative.
-    fn from(value: ListRootsRequest) -> Self {
-        Self::ListRootsRequest(value)
-    }
-}
-impl ::core::convert::From<ElicitRequest> for ServerRequest {
-    /// The `ElicitRequest` alternative.
-    fn from(value: ElicitRequest) -> Self {
-        Self::ElicitRequest(value)
-    }
+::mcpwire_types::support::union! {
+    ServerRequest "ServerRequest" schemars "schemars";
+    PingRequest(PingRequest) from;
+    GetTaskRequest(GetTaskRequest) from;
+    GetTaskPayloadRequest(GetTaskPayloadRequest) from;
+    CancelTaskRequest(CancelTaskRequest) from;
+    ListTasksRequest(ListTasksRequest) from;
+    CreateMessageRequest(CreateMessageRequest) from;
+    ListRootsRequest(ListRootsRequest) from;
+    ElicitRequest(ElicitRequest) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -5938,28 +5197,6 @@ impl<'de> ::serde::Deserialize<'de> for ServerRequest {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ServerRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ServerRequest".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ServerRequest").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < PingRequest > (), generator.subschema_for:: <
-                GetTaskRequest > (), generator.subschema_for:: < GetTaskPayloadRequest >
-                (), generator.subschema_for:: < CancelTaskRequest > (), generator
-                .subschema_for:: < ListTasksRequest > (), generator.subschema_for:: <
-                CreateMessageRequest > (), generator.subschema_for:: < ListRootsRequest >
-                (), generator.subschema_for:: < ElicitRequest > (), generator
-                .subschema_for:: < ::mcpwire_types::support::UnknownMethod > ()
-            ],
-        )
-    }
-}
 /// `ServerResult` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/ServerResult/anyOf` in `mcp/2025-11-25/schema.json`.
@@ -5997,110 +5234,22 @@ pub enum ServerResult {
     /// The `CompleteResult` alternative.
     CompleteResult(CompleteResult),
 }
-impl ServerResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Result(_) => "Result",
-            Self::InitializeResult(_) => "InitializeResult",
-            Self::ListResourcesResult(_) => "ListResourcesResult",
-            Self::ListResourceTemplatesResult(_) => "ListResourceTemplatesResult",
-            Self::ReadResourceResult(_) => "ReadResourceResult",
-            Self::ListPromptsResult(_) => "ListPromptsResult",
-            Self::GetPromptResult(_) => "GetPromptResult",
-            Self::ListToolsResult(_) => "ListToolsResult",
-            Self::CallToolResult(_) => "CallToolResult",
-            Self::GetTaskResult(_) => "GetTaskResult",
-            Self::GetTaskPayloadResult(_) => "GetTaskPayloadResult",
-            Self::CancelTaskResult(_) => "CancelTaskResult",
-            Self::ListTasksResult(_) => "ListTasksResult",
-            Self::CompleteResult(_) => "CompleteResult",
-        }
-    }
-}
-impl ::core::convert::From<Result> for ServerResult {
-    /// The `Result` alternative.
-    fn from(value: Result) -> Self {
-        Self::Result(value)
-    }
-}
-impl ::core::convert::From<InitializeResult> for ServerResult {
-    /// The `InitializeResult` alternative.
-    fn from(value: InitializeResult) -> Self {
-        Self::InitializeResult(value)
-    }
-}
-impl ::core::convert::From<ListResourcesResult> for ServerResult {
-    /// The `ListResourcesResult` alternative.
-    fn from(value: ListResourcesResult) -> Self {
-        Self::ListResourcesResult(value)
-    }
-}
-impl ::core::convert::From<ListResourceTemplatesResult> for ServerResult {
-    /// The `ListResourceTemplatesResult` alternative.
-    fn from(value: ListResourceTemplatesResult) -> Self {
-        Self::ListResourceTemplatesResult(value)
-    }
-}
-impl ::core::convert::From<ReadResourceResult> for ServerResult {
-    /// The `ReadResourceResult` alternative.
-    fn from(value: ReadResourceResult) -> Self {
-        Self::ReadResourceResult(value)
-    }
-}
-impl ::core::convert::From<ListPromptsResult> for ServerResult {
-    /// The `ListPromptsResult` alternative.
-    fn from(value: ListPromptsResult) -> Self {
-        Self::ListPromptsResult(value)
-    }
-}
-impl ::core::convert::From<GetPromptResult> for ServerResult {
-    /// The `GetPromptResult` alternative.
-    fn from(value: GetPromptResult) -> Self {
-        Self::GetPromptResult(value)
-    }
-}
-impl ::core::convert::From<ListToolsResult> for ServerResult {
-    /// The `ListToolsResult` alternative.
-    fn from(value: ListToolsResult) -> Self {
-        Self::ListToolsResult(value)
-    }
-}
-impl ::core::convert::From<CallToolResult> for ServerResult {
-    /// The `CallToolResult` alternative.
-    fn from(value: CallToolResult) -> Self {
-        Self::CallToolResult(value)
-    }
-}
-impl ::core::convert::From<GetTaskResult> for ServerResult {
-    /// The `GetTaskResult` alternative.
-    fn from(value: GetTaskResult) -> Self {
-        Self::GetTaskResult(value)
-    }
-}
-impl ::core::convert::From<GetTaskPayloadResult> for ServerResult {
-    /// The `GetTaskPayloadResult` alternative.
-    fn from(value: GetTaskPayloadResult) -> Self {
-        Self::GetTaskPayloadResult(value)
-    }
-}
-impl ::core::convert::From<CancelTaskResult> for ServerResult {
-    /// The `CancelTaskResult` alternative.
-    fn from(value: CancelTaskResult) -> Self {
-        Self::CancelTaskResult(value)
-    }
-}
-impl ::core::convert::From<ListTasksResult> for ServerResult {
-    /// The `ListTasksResult` alternative.
-    fn from(value: ListTasksResult) -> Self {
-        Self::ListTasksResult(value)
-    }
-}
-impl ::core::convert::From<CompleteResult> for ServerResult {
-    /// The `CompleteResult` alternative.
-    fn from(value: CompleteResult) -> Self {
-        Self::CompleteResult(value)
-    }
+::mcpwire_types::support::union! {
+    ServerResult "ServerResult" schemars "schemars";
+    Result(Result) from;
+    InitializeResult(InitializeResult) from;
+    ListResourcesResult(ListResourcesResult) from;
+    ListResourceTemplatesResult(ListResourceTemplatesResult) from;
+    ReadResourceResult(ReadResourceResult) from;
+    ListPromptsResult(ListPromptsResult) from;
+    GetPromptResult(GetPromptResult) from;
+    ListToolsResult(ListToolsResult) from;
+    CallToolResult(CallToolResult) from;
+    GetTaskResult(GetTaskResult) from;
+    GetTaskPayloadResult(GetTaskPayloadResult) from;
+    CancelTaskResult(CancelTaskResult) from;
+    ListTasksResult(ListTasksResult) from;
+    CompleteResult(CompleteResult) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -6395,32 +5544,6 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ServerResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ServerResult".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ServerResult").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < Result > (), generator.subschema_for:: <
-                InitializeResult > (), generator.subschema_for:: < ListResourcesResult >
-                (), generator.subschema_for:: < ListResourceTemplatesResult > (),
-                generator.subschema_for:: < ReadResourceResult > (), generator
-                .subschema_for:: < ListPromptsResult > (), generator.subschema_for:: <
-                GetPromptResult > (), generator.subschema_for:: < ListToolsResult > (),
-                generator.subschema_for:: < CallToolResult > (), generator
-                .subschema_for:: < GetTaskResult > (), generator.subschema_for:: <
-                GetTaskPayloadResult > (), generator.subschema_for:: < CancelTaskResult >
-                (), generator.subschema_for:: < ListTasksResult > (), generator
-                .subschema_for:: < CompleteResult > ()
-            ],
-        )
     }
 }
 /// `SetLevelRequest` (MCP 2025-11-25).

@@ -352,26 +352,10 @@ pub enum CallToolResultResponseResult {
     /// The `CallToolResult` alternative.
     CallToolResult(CallToolResult),
 }
-impl CallToolResultResponseResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::InputRequiredResult(_) => "InputRequiredResult",
-            Self::CallToolResult(_) => "CallToolResult",
-        }
-    }
-}
-impl ::core::convert::From<InputRequiredResult> for CallToolResultResponseResult {
-    /// The `InputRequiredResult` alternative.
-    fn from(value: InputRequiredResult) -> Self {
-        Self::InputRequiredResult(value)
-    }
-}
-impl ::core::convert::From<CallToolResult> for CallToolResultResponseResult {
-    /// The `CallToolResult` alternative.
-    fn from(value: CallToolResult) -> Self {
-        Self::CallToolResult(value)
-    }
+::mcpwire_types::support::union! {
+    CallToolResultResponseResult "CallToolResultResponseResult" schemars "schemars";
+    InputRequiredResult(InputRequiredResult) from;
+    CallToolResult(CallToolResult) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CallToolResultResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -429,24 +413,6 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultResponseResult {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for CallToolResultResponseResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "CallToolResultResponseResult".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "CallToolResultResponseResult")
-            .into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < InputRequiredResult > (), generator
-                .subschema_for:: < CallToolResult > ()
-            ],
-        )
     }
 }
 /// `CancelledNotification` (MCP 2026-07-28).
@@ -699,83 +665,19 @@ pub enum ClientRequest {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl ClientRequest {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::DiscoverRequest(_) => "DiscoverRequest",
-            Self::ListResourcesRequest(_) => "ListResourcesRequest",
-            Self::ListResourceTemplatesRequest(_) => "ListResourceTemplatesRequest",
-            Self::ReadResourceRequest(_) => "ReadResourceRequest",
-            Self::SubscriptionsListenRequest(_) => "SubscriptionsListenRequest",
-            Self::ListPromptsRequest(_) => "ListPromptsRequest",
-            Self::GetPromptRequest(_) => "GetPromptRequest",
-            Self::ListToolsRequest(_) => "ListToolsRequest",
-            Self::CallToolRequest(_) => "CallToolRequest",
-            Self::CompleteRequest(_) => "CompleteRequest",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<DiscoverRequest> for ClientRequest {
-    /// The `DiscoverRequest` alternative.
-    fn from(value: DiscoverRequest) -> Self {
-        Self::DiscoverRequest(value)
-    }
-}
-impl ::core::convert::From<ListResourcesRequest> for ClientRequest {
-    /// The `ListResourcesRequest` alternative.
-    fn from(value: ListResourcesRequest) -> Self {
-        Self::ListResourcesRequest(value)
-    }
-}
-impl ::core::convert::From<ListResourceTemplatesRequest> for ClientRequest {
-    /// The `ListResourceTemplatesRequest` alternative.
-    fn from(value: ListResourceTemplatesRequest) -> Self {
-        Self::ListResourceTemplatesRequest(value)
-    }
-}
-impl ::core::convert::From<ReadResourceRequest> for ClientRequest {
-    /// The `ReadResourceRequest` alternative.
-    fn from(value: ReadResourceRequest) -> Self {
-        Self::ReadResourceRequest(value)
-    }
-}
-impl ::core::convert::From<SubscriptionsListenRequest> for ClientRequest {
-    /// The `SubscriptionsListenRequest` alternative.
-    fn from(value: SubscriptionsListenRequest) -> Self {
-        Self::SubscriptionsListenRequest(value)
-    }
-}
-impl ::core::convert::From<ListPromptsRequest> for ClientRequest {
-    /// The `ListPromptsRequest` alternative.
-    fn from(value: ListPromptsRequest) -> Self {
-        Self::ListPromptsRequest(value)
-    }
-}
-impl ::core::convert::From<GetPromptRequest> for ClientRequest {
-    /// The `GetPromptRequest` alternative.
-    fn from(value: GetPromptRequest) -> Self {
-        Self::GetPromptRequest(value)
-    }
-}
-impl ::core::convert::From<ListToolsRequest> for ClientRequest {
-    /// The `ListToolsRequest` alternative.
-    fn from(value: ListToolsRequest) -> Self {
-        Self::ListToolsRequest(value)
-    }
-}
-impl ::core::convert::From<CallToolRequest> for ClientRequest {
-    /// The `CallToolRequest` alternative.
-    fn from(value: CallToolRequest) -> Self {
-        Self::CallToolRequest(value)
-    }
-}
-impl ::core::convert::From<CompleteRequest> for ClientRequest {
-    /// The `CompleteRequest` alternative.
-    fn from(value: CompleteRequest) -> Self {
-        Self::CompleteRequest(value)
-    }
+::mcpwire_types::support::union! {
+    ClientRequest "ClientRequest" schemars "schemars";
+    DiscoverRequest(DiscoverRequest) from;
+    ListResourcesRequest(ListResourcesRequest) from;
+    ListResourceTemplatesRequest(ListResourceTemplatesRequest) from;
+    ReadResourceRequest(ReadResourceRequest) from;
+    SubscriptionsListenRequest(SubscriptionsListenRequest) from;
+    ListPromptsRequest(ListPromptsRequest) from;
+    GetPromptRequest(GetPromptRequest) from;
+    ListToolsRequest(ListToolsRequest) from;
+    CallToolRequest(CallToolRequest) from;
+    CompleteRequest(CompleteRequest) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -847,31 +749,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ClientRequest".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ClientRequest").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < DiscoverRequest > (), generator
-                .subschema_for:: < ListResourcesRequest > (), generator.subschema_for:: <
-                ListResourceTemplatesRequest > (), generator.subschema_for:: <
-                ReadResourceRequest > (), generator.subschema_for:: <
-                SubscriptionsListenRequest > (), generator.subschema_for:: <
-                ListPromptsRequest > (), generator.subschema_for:: < GetPromptRequest >
-                (), generator.subschema_for:: < ListToolsRequest > (), generator
-                .subschema_for:: < CallToolRequest > (), generator.subschema_for:: <
-                CompleteRequest > (), generator.subschema_for:: <
-                ::mcpwire_types::support::UnknownMethod > ()
-            ],
-        )
     }
 }
 /// `ClientResult` (MCP 2026-07-28).
@@ -1415,47 +1292,13 @@ pub enum ContentBlock {
     /// The `EmbeddedResource` alternative.
     EmbeddedResource(EmbeddedResource),
 }
-impl ContentBlock {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-            Self::ResourceLink(_) => "ResourceLink",
-            Self::EmbeddedResource(_) => "EmbeddedResource",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for ContentBlock {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for ContentBlock {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for ContentBlock {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
-}
-impl ::core::convert::From<ResourceLink> for ContentBlock {
-    /// The `ResourceLink` alternative.
-    fn from(value: ResourceLink) -> Self {
-        Self::ResourceLink(value)
-    }
-}
-impl ::core::convert::From<EmbeddedResource> for ContentBlock {
-    /// The `EmbeddedResource` alternative.
-    fn from(value: EmbeddedResource) -> Self {
-        Self::EmbeddedResource(value)
-    }
+::mcpwire_types::support::union! {
+    ContentBlock "ContentBlock" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
+    ResourceLink(ResourceLink) from;
+    EmbeddedResource(EmbeddedResource) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1518,25 +1361,6 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ContentBlock {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ContentBlock".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ContentBlock").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > (),
-                generator.subschema_for:: < ResourceLink > (), generator.subschema_for::
-                < EmbeddedResource > ()
-            ],
-        )
     }
 }
 /// `CreateMessageRequest` (MCP 2026-07-28).
@@ -1717,55 +1541,14 @@ pub enum CreateMessageResultContent {
     /// The `Array` alternative.
     Array(Vec<SamplingMessageContentBlock>),
 }
-impl CreateMessageResultContent {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-            Self::ToolUseContent(_) => "ToolUseContent",
-            Self::ToolResultContent(_) => "ToolResultContent",
-            Self::Array(_) => "Array",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for CreateMessageResultContent {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for CreateMessageResultContent {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for CreateMessageResultContent {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
-}
-impl ::core::convert::From<ToolUseContent> for CreateMessageResultContent {
-    /// The `ToolUseContent` alternative.
-    fn from(value: ToolUseContent) -> Self {
-        Self::ToolUseContent(value)
-    }
-}
-impl ::core::convert::From<ToolResultContent> for CreateMessageResultContent {
-    /// The `ToolResultContent` alternative.
-    fn from(value: ToolResultContent) -> Self {
-        Self::ToolResultContent(value)
-    }
-}
-impl ::core::convert::From<Vec<SamplingMessageContentBlock>>
-for CreateMessageResultContent {
-    /// The `Array` alternative.
-    fn from(value: Vec<SamplingMessageContentBlock>) -> Self {
-        Self::Array(value)
-    }
+::mcpwire_types::support::union! {
+    CreateMessageResultContent "CreateMessageResultContent" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
+    ToolUseContent(ToolUseContent) from;
+    ToolResultContent(ToolResultContent) from;
+    Array(Vec<SamplingMessageContentBlock>) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -1819,27 +1602,6 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
             }
         }
         ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for CreateMessageResultContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "CreateMessageResultContent".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "CreateMessageResultContent")
-            .into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > (),
-                generator.subschema_for:: < ToolUseContent > (), generator
-                .subschema_for:: < ToolResultContent > (), generator.subschema_for:: <
-                Vec < SamplingMessageContentBlock > > ()
-            ],
-        )
     }
 }
 pub use super::shared::v2024_11_05_to_v2026_07_28::Cursor;
@@ -2084,26 +1846,10 @@ pub enum ElicitRequestParams {
     /// The `ElicitRequestURLParams` alternative.
     ElicitRequestURLParams(ElicitRequestURLParams),
 }
-impl ElicitRequestParams {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ElicitRequestFormParams(_) => "ElicitRequestFormParams",
-            Self::ElicitRequestURLParams(_) => "ElicitRequestURLParams",
-        }
-    }
-}
-impl ::core::convert::From<ElicitRequestFormParams> for ElicitRequestParams {
-    /// The `ElicitRequestFormParams` alternative.
-    fn from(value: ElicitRequestFormParams) -> Self {
-        Self::ElicitRequestFormParams(value)
-    }
-}
-impl ::core::convert::From<ElicitRequestURLParams> for ElicitRequestParams {
-    /// The `ElicitRequestURLParams` alternative.
-    fn from(value: ElicitRequestURLParams) -> Self {
-        Self::ElicitRequestURLParams(value)
-    }
+::mcpwire_types::support::union! {
+    ElicitRequestParams "ElicitRequestParams" schemars "schemars";
+    ElicitRequestFormParams(ElicitRequestFormParams) from;
+    ElicitRequestURLParams(ElicitRequestURLParams) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -2177,23 +1923,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ElicitRequestParams {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ElicitRequestParams".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ElicitRequestParams").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < ElicitRequestFormParams > (), generator
-                .subschema_for:: < ElicitRequestURLParams > ()
-            ],
-        )
     }
 }
 /// `ElicitRequestURLParams` (MCP 2026-07-28).
@@ -2316,26 +2045,10 @@ pub enum EmbeddedResourceResource {
     /// The `BlobResourceContents` alternative.
     BlobResourceContents(BlobResourceContents),
 }
-impl EmbeddedResourceResource {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextResourceContents(_) => "TextResourceContents",
-            Self::BlobResourceContents(_) => "BlobResourceContents",
-        }
-    }
-}
-impl ::core::convert::From<TextResourceContents> for EmbeddedResourceResource {
-    /// The `TextResourceContents` alternative.
-    fn from(value: TextResourceContents) -> Self {
-        Self::TextResourceContents(value)
-    }
-}
-impl ::core::convert::From<BlobResourceContents> for EmbeddedResourceResource {
-    /// The `BlobResourceContents` alternative.
-    fn from(value: BlobResourceContents) -> Self {
-        Self::BlobResourceContents(value)
-    }
+::mcpwire_types::support::union! {
+    EmbeddedResourceResource "EmbeddedResourceResource" schemars "schemars";
+    TextResourceContents(TextResourceContents) from;
+    BlobResourceContents(BlobResourceContents) from;
 }
 impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -2400,23 +2113,6 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for EmbeddedResourceResource {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "EmbeddedResourceResource".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "EmbeddedResourceResource").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextResourceContents > (), generator
-                .subschema_for:: < BlobResourceContents > ()
-            ],
-        )
     }
 }
 /// `EmptyResult` (MCP 2026-07-28).
@@ -2607,26 +2303,10 @@ pub enum GetPromptResultResponseResult {
     /// The `GetPromptResult` alternative.
     GetPromptResult(GetPromptResult),
 }
-impl GetPromptResultResponseResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::InputRequiredResult(_) => "InputRequiredResult",
-            Self::GetPromptResult(_) => "GetPromptResult",
-        }
-    }
-}
-impl ::core::convert::From<InputRequiredResult> for GetPromptResultResponseResult {
-    /// The `InputRequiredResult` alternative.
-    fn from(value: InputRequiredResult) -> Self {
-        Self::InputRequiredResult(value)
-    }
-}
-impl ::core::convert::From<GetPromptResult> for GetPromptResultResponseResult {
-    /// The `GetPromptResult` alternative.
-    fn from(value: GetPromptResult) -> Self {
-        Self::GetPromptResult(value)
-    }
+::mcpwire_types::support::union! {
+    GetPromptResultResponseResult "GetPromptResultResponseResult" schemars "schemars";
+    InputRequiredResult(InputRequiredResult) from;
+    GetPromptResult(GetPromptResult) from;
 }
 impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -2684,24 +2364,6 @@ impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponseResult {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for GetPromptResultResponseResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "GetPromptResultResponseResult".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "GetPromptResultResponseResult")
-            .into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < InputRequiredResult > (), generator
-                .subschema_for:: < GetPromptResult > ()
-            ],
-        )
     }
 }
 /// `HeaderMismatchError` (MCP 2026-07-28).
@@ -2840,34 +2502,12 @@ pub enum InputRequest {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl InputRequest {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CreateMessageRequest(_) => "CreateMessageRequest",
-            Self::ListRootsRequest(_) => "ListRootsRequest",
-            Self::ElicitRequest(_) => "ElicitRequest",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<CreateMessageRequest> for InputRequest {
-    /// The `CreateMessageRequest` alternative.
-    fn from(value: CreateMessageRequest) -> Self {
-        Self::CreateMessageRequest(value)
-    }
-}
-impl ::core::convert::From<ListRootsRequest> for InputRequest {
-    /// The `ListRootsRequest` alternative.
-    fn from(value: ListRootsRequest) -> Self {
-        Self::ListRootsRequest(value)
-    }
-}
-impl ::core::convert::From<ElicitRequest> for InputRequest {
-    /// The `ElicitRequest` alternative.
-    fn from(value: ElicitRequest) -> Self {
-        Self::ElicitRequest(value)
-    }
+::mcpwire_types::support::union! {
+    InputRequest "InputRequest" schemars "schemars";
+    CreateMessageRequest(CreateMessageRequest) from;
+    ListRootsRequest(ListRootsRequest) from;
+    ElicitRequest(ElicitRequest) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for InputRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -2914,25 +2554,6 @@ impl<'de> ::serde::Deserialize<'de> for InputRequest {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for InputRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "InputRequest".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "InputRequest").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < CreateMessageRequest > (), generator
-                .subschema_for:: < ListRootsRequest > (), generator.subschema_for:: <
-                ElicitRequest > (), generator.subschema_for:: <
-                ::mcpwire_types::support::UnknownMethod > ()
-            ],
-        )
     }
 }
 /// `InputRequests` (MCP 2026-07-28).
@@ -2997,33 +2618,11 @@ pub enum InputResponse {
     /// The `ElicitResult` alternative.
     ElicitResult(ElicitResult),
 }
-impl InputResponse {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CreateMessageResult(_) => "CreateMessageResult",
-            Self::ListRootsResult(_) => "ListRootsResult",
-            Self::ElicitResult(_) => "ElicitResult",
-        }
-    }
-}
-impl ::core::convert::From<CreateMessageResult> for InputResponse {
-    /// The `CreateMessageResult` alternative.
-    fn from(value: CreateMessageResult) -> Self {
-        Self::CreateMessageResult(value)
-    }
-}
-impl ::core::convert::From<ListRootsResult> for InputResponse {
-    /// The `ListRootsResult` alternative.
-    fn from(value: ListRootsResult) -> Self {
-        Self::ListRootsResult(value)
-    }
-}
-impl ::core::convert::From<ElicitResult> for InputResponse {
-    /// The `ElicitResult` alternative.
-    fn from(value: ElicitResult) -> Self {
-        Self::ElicitResult(value)
-    }
+::mcpwire_types::support::union! {
+    InputResponse "InputResponse" schemars "schemars";
+    CreateMessageResult(CreateMessageResult) from;
+    ListRootsResult(ListRootsResult) from;
+    ElicitResult(ElicitResult) from;
 }
 impl<'de> ::serde::Deserialize<'de> for InputResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3102,24 +2701,6 @@ impl<'de> ::serde::Deserialize<'de> for InputResponse {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for InputResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "InputResponse".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "InputResponse").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < CreateMessageResult > (), generator
-                .subschema_for:: < ListRootsResult > (), generator.subschema_for:: <
-                ElicitResult > ()
-            ],
-        )
     }
 }
 /// `InputResponseRequestParams` (MCP 2026-07-28).
@@ -3297,40 +2878,12 @@ pub enum JSONRPCMessage {
     /// The `JSONRPCErrorResponse` alternative.
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
-impl JSONRPCMessage {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::JSONRPCRequest(_) => "JSONRPCRequest",
-            Self::JSONRPCNotification(_) => "JSONRPCNotification",
-            Self::JSONRPCResultResponse(_) => "JSONRPCResultResponse",
-            Self::JSONRPCErrorResponse(_) => "JSONRPCErrorResponse",
-        }
-    }
-}
-impl ::core::convert::From<JSONRPCRequest> for JSONRPCMessage {
-    /// The `JSONRPCRequest` alternative.
-    fn from(value: JSONRPCRequest) -> Self {
-        Self::JSONRPCRequest(value)
-    }
-}
-impl ::core::convert::From<JSONRPCNotification> for JSONRPCMessage {
-    /// The `JSONRPCNotification` alternative.
-    fn from(value: JSONRPCNotification) -> Self {
-        Self::JSONRPCNotification(value)
-    }
-}
-impl ::core::convert::From<JSONRPCResultResponse> for JSONRPCMessage {
-    /// The `JSONRPCResultResponse` alternative.
-    fn from(value: JSONRPCResultResponse) -> Self {
-        Self::JSONRPCResultResponse(value)
-    }
-}
-impl ::core::convert::From<JSONRPCErrorResponse> for JSONRPCMessage {
-    /// The `JSONRPCErrorResponse` alternative.
-    fn from(value: JSONRPCErrorResponse) -> Self {
-        Self::JSONRPCErrorResponse(value)
-    }
+::mcpwire_types::support::union! {
+    JSONRPCMessage "JSONRPCMessage" schemars "schemars";
+    JSONRPCRequest(JSONRPCRequest) from;
+    JSONRPCNotification(JSONRPCNotification) from;
+    JSONRPCResultResponse(JSONRPCResultResponse) from;
+    JSONRPCErrorResponse(JSONRPCErrorResponse) from;
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3437,25 +2990,6 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for JSONRPCMessage {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "JSONRPCMessage".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "JSONRPCMessage").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < JSONRPCRequest > (), generator
-                .subschema_for:: < JSONRPCNotification > (), generator.subschema_for:: <
-                JSONRPCResultResponse > (), generator.subschema_for:: <
-                JSONRPCErrorResponse > ()
-            ],
-        )
-    }
-}
 pub use super::shared::v2025_11_25_and_v2026_07_28::JSONRPCNotification;
 pub use super::shared::v2025_11_25_and_v2026_07_28::JSONRPCRequest;
 /// `JSONRPCResponse` (MCP 2026-07-28).
@@ -3471,26 +3005,10 @@ pub enum JSONRPCResponse {
     /// The `JSONRPCErrorResponse` alternative.
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
-impl JSONRPCResponse {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::JSONRPCResultResponse(_) => "JSONRPCResultResponse",
-            Self::JSONRPCErrorResponse(_) => "JSONRPCErrorResponse",
-        }
-    }
-}
-impl ::core::convert::From<JSONRPCResultResponse> for JSONRPCResponse {
-    /// The `JSONRPCResultResponse` alternative.
-    fn from(value: JSONRPCResultResponse) -> Self {
-        Self::JSONRPCResultResponse(value)
-    }
-}
-impl ::core::convert::From<JSONRPCErrorResponse> for JSONRPCResponse {
-    /// The `JSONRPCErrorResponse` alternative.
-    fn from(value: JSONRPCErrorResponse) -> Self {
-        Self::JSONRPCErrorResponse(value)
-    }
+::mcpwire_types::support::union! {
+    JSONRPCResponse "JSONRPCResponse" schemars "schemars";
+    JSONRPCResultResponse(JSONRPCResultResponse) from;
+    JSONRPCErrorResponse(JSONRPCErrorResponse) from;
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3571,23 +3089,6 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for JSONRPCResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "JSONRPCResponse".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "JSONRPCResponse").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < JSONRPCResultResponse > (), generator
-                .subschema_for:: < JSONRPCErrorResponse > ()
-            ],
-        )
-    }
-}
 /// `JSONRPCResultResponse` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/JSONRPCResultResponse` in `mcp/2026-07-28/schema.json`.
@@ -3641,47 +3142,13 @@ pub enum JSONValue {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl JSONValue {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::JSONObject(_) => "JSONObject",
-            Self::JSONArray(_) => "JSONArray",
-            Self::String(_) => "String",
-            Self::Integer(_) => "Integer",
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<JSONObject> for JSONValue {
-    /// The `JSONObject` alternative.
-    fn from(value: JSONObject) -> Self {
-        Self::JSONObject(value)
-    }
-}
-impl ::core::convert::From<JSONArray> for JSONValue {
-    /// The `JSONArray` alternative.
-    fn from(value: JSONArray) -> Self {
-        Self::JSONArray(value)
-    }
-}
-impl ::core::convert::From<String> for JSONValue {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl ::core::convert::From<::mcpwire_types::support::Integer> for JSONValue {
-    /// The `Integer` alternative.
-    fn from(value: ::mcpwire_types::support::Integer) -> Self {
-        Self::Integer(value)
-    }
-}
-impl ::core::convert::From<bool> for JSONValue {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_types::support::union! {
+    JSONValue "JSONValue" schemars "schemars";
+    JSONObject(JSONObject) from;
+    JSONArray(JSONArray) from;
+    String(String) from;
+    Integer(::mcpwire_types::support::Integer) from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for JSONValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3716,25 +3183,6 @@ impl<'de> ::serde::Deserialize<'de> for JSONValue {
             }
         }
         ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for JSONValue {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "JSONValue".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "JSONValue").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < JSONObject > (), generator.subschema_for:: <
-                JSONArray > (), generator.subschema_for:: < String > (), generator
-                .subschema_for:: < ::mcpwire_types::support::Integer > (), generator
-                .subschema_for:: < bool > ()
-            ],
-        )
     }
 }
 pub use super::shared::v2025_11_25_and_v2026_07_28::Jsonrpc2_0;
@@ -5398,26 +4846,10 @@ pub enum ReadResourceResultContentsItem {
     /// The `BlobResourceContents` alternative.
     BlobResourceContents(BlobResourceContents),
 }
-impl ReadResourceResultContentsItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextResourceContents(_) => "TextResourceContents",
-            Self::BlobResourceContents(_) => "BlobResourceContents",
-        }
-    }
-}
-impl ::core::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
-    /// The `TextResourceContents` alternative.
-    fn from(value: TextResourceContents) -> Self {
-        Self::TextResourceContents(value)
-    }
-}
-impl ::core::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
-    /// The `BlobResourceContents` alternative.
-    fn from(value: BlobResourceContents) -> Self {
-        Self::BlobResourceContents(value)
-    }
+::mcpwire_types::support::union! {
+    ReadResourceResultContentsItem "ReadResourceResultContentsItem" schemars "schemars";
+    TextResourceContents(TextResourceContents) from;
+    BlobResourceContents(BlobResourceContents) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -5487,24 +4919,6 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ReadResourceResultContentsItem {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ReadResourceResultContentsItem".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ReadResourceResultContentsItem")
-            .into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextResourceContents > (), generator
-                .subschema_for:: < BlobResourceContents > ()
-            ],
-        )
-    }
-}
 /// `ReadResourceResultResponse` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/ReadResourceResultResponse` in `mcp/2026-07-28/schema.json`.
@@ -5555,26 +4969,10 @@ pub enum ReadResourceResultResponseResult {
     /// The `ReadResourceResult` alternative.
     ReadResourceResult(ReadResourceResult),
 }
-impl ReadResourceResultResponseResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::InputRequiredResult(_) => "InputRequiredResult",
-            Self::ReadResourceResult(_) => "ReadResourceResult",
-        }
-    }
-}
-impl ::core::convert::From<InputRequiredResult> for ReadResourceResultResponseResult {
-    /// The `InputRequiredResult` alternative.
-    fn from(value: InputRequiredResult) -> Self {
-        Self::InputRequiredResult(value)
-    }
-}
-impl ::core::convert::From<ReadResourceResult> for ReadResourceResultResponseResult {
-    /// The `ReadResourceResult` alternative.
-    fn from(value: ReadResourceResult) -> Self {
-        Self::ReadResourceResult(value)
-    }
+::mcpwire_types::support::union! {
+    ReadResourceResultResponseResult "ReadResourceResultResponseResult" schemars "schemars";
+    InputRequiredResult(InputRequiredResult) from;
+    ReadResourceResult(ReadResourceResult) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -5642,24 +5040,6 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponseResult {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ReadResourceResultResponseResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ReadResourceResultResponseResult".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ReadResourceResultResponseResult")
-            .into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < InputRequiredResult > (), generator
-                .subschema_for:: < ReadResourceResult > ()
-            ],
-        )
     }
 }
 pub use super::shared::v2025_11_25_and_v2026_07_28::Request;
@@ -6280,54 +5660,14 @@ pub enum SamplingMessageContent {
     /// The `Array` alternative.
     Array(Vec<SamplingMessageContentBlock>),
 }
-impl SamplingMessageContent {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-            Self::ToolUseContent(_) => "ToolUseContent",
-            Self::ToolResultContent(_) => "ToolResultContent",
-            Self::Array(_) => "Array",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for SamplingMessageContent {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for SamplingMessageContent {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for SamplingMessageContent {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
-}
-impl ::core::convert::From<ToolUseContent> for SamplingMessageContent {
-    /// The `ToolUseContent` alternative.
-    fn from(value: ToolUseContent) -> Self {
-        Self::ToolUseContent(value)
-    }
-}
-impl ::core::convert::From<ToolResultContent> for SamplingMessageContent {
-    /// The `ToolResultContent` alternative.
-    fn from(value: ToolResultContent) -> Self {
-        Self::ToolResultContent(value)
-    }
-}
-impl ::core::convert::From<Vec<SamplingMessageContentBlock>> for SamplingMessageContent {
-    /// The `Array` alternative.
-    fn from(value: Vec<SamplingMessageContentBlock>) -> Self {
-        Self::Array(value)
-    }
+::mcpwire_types::support::union! {
+    SamplingMessageContent "SamplingMessageContent" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
+    ToolUseContent(ToolUseContent) from;
+    ToolResultContent(ToolResultContent) from;
+    Array(Vec<SamplingMessageContentBlock>) from;
 }
 impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -6383,26 +5723,6 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
         ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for SamplingMessageContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "SamplingMessageContent".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "SamplingMessageContent").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > (),
-                generator.subschema_for:: < ToolUseContent > (), generator
-                .subschema_for:: < ToolResultContent > (), generator.subschema_for:: <
-                Vec < SamplingMessageContentBlock > > ()
-            ],
-        )
-    }
-}
 /// `SamplingMessageContentBlock` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/SamplingMessageContentBlock/anyOf` in `mcp/2026-07-28/schema.json`.
@@ -6422,47 +5742,13 @@ pub enum SamplingMessageContentBlock {
     /// The `ToolResultContent` alternative.
     ToolResultContent(ToolResultContent),
 }
-impl SamplingMessageContentBlock {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-            Self::ToolUseContent(_) => "ToolUseContent",
-            Self::ToolResultContent(_) => "ToolResultContent",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for SamplingMessageContentBlock {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for SamplingMessageContentBlock {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for SamplingMessageContentBlock {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
-}
-impl ::core::convert::From<ToolUseContent> for SamplingMessageContentBlock {
-    /// The `ToolUseContent` alternative.
-    fn from(value: ToolUseContent) -> Self {
-        Self::ToolUseContent(value)
-    }
-}
-impl ::core::convert::From<ToolResultContent> for SamplingMessageContentBlock {
-    /// The `ToolResultContent` alternative.
-    fn from(value: ToolResultContent) -> Self {
-        Self::ToolResultContent(value)
-    }
+::mcpwire_types::support::union! {
+    SamplingMessageContentBlock "SamplingMessageContentBlock" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
+    ToolUseContent(ToolUseContent) from;
+    ToolResultContent(ToolResultContent) from;
 }
 impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -6516,26 +5802,6 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for SamplingMessageContentBlock {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "SamplingMessageContentBlock".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "SamplingMessageContentBlock")
-            .into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > (),
-                generator.subschema_for:: < ToolUseContent > (), generator
-                .subschema_for:: < ToolResultContent > ()
-            ],
-        )
     }
 }
 /// `ServerCapabilities` (MCP 2026-07-28).
@@ -6626,72 +5892,17 @@ pub enum ServerNotification {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl ServerNotification {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CancelledNotification(_) => "CancelledNotification",
-            Self::ProgressNotification(_) => "ProgressNotification",
-            Self::ResourceListChangedNotification(_) => "ResourceListChangedNotification",
-            Self::SubscriptionsAcknowledgedNotification(_) => {
-                "SubscriptionsAcknowledgedNotification"
-            }
-            Self::ResourceUpdatedNotification(_) => "ResourceUpdatedNotification",
-            Self::PromptListChangedNotification(_) => "PromptListChangedNotification",
-            Self::ToolListChangedNotification(_) => "ToolListChangedNotification",
-            Self::LoggingMessageNotification(_) => "LoggingMessageNotification",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<CancelledNotification> for ServerNotification {
-    /// The `CancelledNotification` alternative.
-    fn from(value: CancelledNotification) -> Self {
-        Self::CancelledNotification(value)
-    }
-}
-impl ::core::convert::From<ProgressNotification> for ServerNotification {
-    /// The `ProgressNotification` alternative.
-    fn from(value: ProgressNotification) -> Self {
-        Self::ProgressNotification(value)
-    }
-}
-impl ::core::convert::From<ResourceListChangedNotification> for ServerNotification {
-    /// The `ResourceListChangedNotification` alternative.
-    fn from(value: ResourceListChangedNotification) -> Self {
-        Self::ResourceListChangedNotification(value)
-    }
-}
-impl ::core::convert::From<SubscriptionsAcknowledgedNotification>
-for ServerNotification {
-    /// The `SubscriptionsAcknowledgedNotification` alternative.
-    fn from(value: SubscriptionsAcknowledgedNotification) -> Self {
-        Self::SubscriptionsAcknowledgedNotification(value)
-    }
-}
-impl ::core::convert::From<ResourceUpdatedNotification> for ServerNotification {
-    /// The `ResourceUpdatedNotification` alternative.
-    fn from(value: ResourceUpdatedNotification) -> Self {
-        Self::ResourceUpdatedNotification(value)
-    }
-}
-impl ::core::convert::From<PromptListChangedNotification> for ServerNotification {
-    /// The `PromptListChangedNotification` alternative.
-    fn from(value: PromptListChangedNotification) -> Self {
-        Self::PromptListChangedNotification(value)
-    }
-}
-impl ::core::convert::From<ToolListChangedNotification> for ServerNotification {
-    /// The `ToolListChangedNotification` alternative.
-    fn from(value: ToolListChangedNotification) -> Self {
-        Self::ToolListChangedNotification(value)
-    }
-}
-impl ::core::convert::From<LoggingMessageNotification> for ServerNotification {
-    /// The `LoggingMessageNotification` alternative.
-    fn from(value: LoggingMessageNotification) -> Self {
-        Self::LoggingMessageNotification(value)
-    }
+::mcpwire_types::support::union! {
+    ServerNotification "ServerNotification" schemars "schemars";
+    CancelledNotification(CancelledNotification) from;
+    ProgressNotification(ProgressNotification) from;
+    ResourceListChangedNotification(ResourceListChangedNotification) from;
+    SubscriptionsAcknowledgedNotification(SubscriptionsAcknowledgedNotification) from;
+    ResourceUpdatedNotification(ResourceUpdatedNotification) from;
+    PromptListChangedNotification(PromptListChangedNotification) from;
+    ToolListChangedNotification(ToolListChangedNotification) from;
+    LoggingMessageNotification(LoggingMessageNotification) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -6777,30 +5988,6 @@ impl<'de> ::serde::Deserialize<'de> for ServerNotification {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ServerNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ServerNotification".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ServerNotification").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < CancelledNotification > (), generator
-                .subschema_for:: < ProgressNotification > (), generator.subschema_for:: <
-                ResourceListChangedNotification > (), generator.subschema_for:: <
-                SubscriptionsAcknowledgedNotification > (), generator.subschema_for:: <
-                ResourceUpdatedNotification > (), generator.subschema_for:: <
-                PromptListChangedNotification > (), generator.subschema_for:: <
-                ToolListChangedNotification > (), generator.subschema_for:: <
-                LoggingMessageNotification > (), generator.subschema_for:: <
-                ::mcpwire_types::support::UnknownMethod > ()
-            ],
-        )
-    }
-}
 /// `ServerResult` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/ServerResult/anyOf` in `mcp/2026-07-28/schema.json`.
@@ -6834,96 +6021,20 @@ pub enum ServerResult {
     /// The `CompleteResult` alternative.
     CompleteResult(CompleteResult),
 }
-impl ServerResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Result(_) => "Result",
-            Self::InputRequiredResult(_) => "InputRequiredResult",
-            Self::DiscoverResult(_) => "DiscoverResult",
-            Self::ListResourcesResult(_) => "ListResourcesResult",
-            Self::ListResourceTemplatesResult(_) => "ListResourceTemplatesResult",
-            Self::ReadResourceResult(_) => "ReadResourceResult",
-            Self::SubscriptionsListenResult(_) => "SubscriptionsListenResult",
-            Self::ListPromptsResult(_) => "ListPromptsResult",
-            Self::GetPromptResult(_) => "GetPromptResult",
-            Self::ListToolsResult(_) => "ListToolsResult",
-            Self::CallToolResult(_) => "CallToolResult",
-            Self::CompleteResult(_) => "CompleteResult",
-        }
-    }
-}
-impl ::core::convert::From<Result> for ServerResult {
-    /// The `Result` alternative.
-    fn from(value: Result) -> Self {
-        Self::Result(value)
-    }
-}
-impl ::core::convert::From<InputRequiredResult> for ServerResult {
-    /// The `InputRequiredResult` alternative.
-    fn from(value: InputRequiredResult) -> Self {
-        Self::InputRequiredResult(value)
-    }
-}
-impl ::core::convert::From<DiscoverResult> for ServerResult {
-    /// The `DiscoverResult` alternative.
-    fn from(value: DiscoverResult) -> Self {
-        Self::DiscoverResult(value)
-    }
-}
-impl ::core::convert::From<ListResourcesResult> for ServerResult {
-    /// The `ListResourcesResult` alternative.
-    fn from(value: ListResourcesResult) -> Self {
-        Self::ListResourcesResult(value)
-    }
-}
-impl ::core::convert::From<ListResourceTemplatesResult> for ServerResult {
-    /// The `ListResourceTemplatesResult` alternative.
-    fn from(value: ListResourceTemplatesResult) -> Self {
-        Self::ListResourceTemplatesResult(value)
-    }
-}
-impl ::core::convert::From<ReadResourceResult> for ServerResult {
-    /// The `ReadResourceResult` alternative.
-    fn from(value: ReadResourceResult) -> Self {
-        Self::ReadResourceResult(value)
-    }
-}
-impl ::core::convert::From<SubscriptionsListenResult> for ServerResult {
-    /// The `SubscriptionsListenResult` alternative.
-    fn from(value: SubscriptionsListenResult) -> Self {
-        Self::SubscriptionsListenResult(value)
-    }
-}
-impl ::core::convert::From<ListPromptsResult> for ServerResult {
-    /// The `ListPromptsResult` alternative.
-    fn from(value: ListPromptsResult) -> Self {
-        Self::ListPromptsResult(value)
-    }
-}
-impl ::core::convert::From<GetPromptResult> for ServerResult {
-    /// The `GetPromptResult` alternative.
-    fn from(value: GetPromptResult) -> Self {
-        Self::GetPromptResult(value)
-    }
-}
-impl ::core::convert::From<ListToolsResult> for ServerResult {
-    /// The `ListToolsResult` alternative.
-    fn from(value: ListToolsResult) -> Self {
-        Self::ListToolsResult(value)
-    }
-}
-impl ::core::convert::From<CallToolResult> for ServerResult {
-    /// The `CallToolResult` alternative.
-    fn from(value: CallToolResult) -> Self {
-        Self::CallToolResult(value)
-    }
-}
-impl ::core::convert::From<CompleteResult> for ServerResult {
-    /// The `CompleteResult` alternative.
-    fn from(value: CompleteResult) -> Self {
-        Self::CompleteResult(value)
-    }
+::mcpwire_types::support::union! {
+    ServerResult "ServerResult" schemars "schemars";
+    Result(Result) from;
+    InputRequiredResult(InputRequiredResult) from;
+    DiscoverResult(DiscoverResult) from;
+    ListResourcesResult(ListResourcesResult) from;
+    ListResourceTemplatesResult(ListResourceTemplatesResult) from;
+    ReadResourceResult(ReadResourceResult) from;
+    SubscriptionsListenResult(SubscriptionsListenResult) from;
+    ListPromptsResult(ListPromptsResult) from;
+    GetPromptResult(GetPromptResult) from;
+    ListToolsResult(ListToolsResult) from;
+    CallToolResult(CallToolResult) from;
+    CompleteResult(CompleteResult) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -7184,31 +6295,6 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
             }
         }
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ServerResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ServerResult".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ServerResult").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < Result > (), generator.subschema_for:: <
-                InputRequiredResult > (), generator.subschema_for:: < DiscoverResult >
-                (), generator.subschema_for:: < ListResourcesResult > (), generator
-                .subschema_for:: < ListResourceTemplatesResult > (), generator
-                .subschema_for:: < ReadResourceResult > (), generator.subschema_for:: <
-                SubscriptionsListenResult > (), generator.subschema_for:: <
-                ListPromptsResult > (), generator.subschema_for:: < GetPromptResult > (),
-                generator.subschema_for:: < ListToolsResult > (), generator
-                .subschema_for:: < CallToolResult > (), generator.subschema_for:: <
-                CompleteResult > ()
-            ],
-        )
     }
 }
 pub use super::shared::v2025_11_25_and_v2026_07_28::SingleSelectEnumSchema;
